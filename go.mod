@@ -1,0 +1,3 @@
+module knightwalk
+
+go 1.24

@@ -1,0 +1,206 @@
+package sim
+
+import (
+	"math/bits"
+	"math/rand/v2"
+)
+
+// fastKernel walks boards of at most 64 squares with the visited set in one
+// word. Warnsdorff keeps every square's degree (its number of unvisited
+// neighbours) as four bit-planes, so marking a square visited is a
+// bit-sliced decrement of its neighbours' counters and finding the
+// minimum-degree candidates is four mask steps: no per-candidate loop.
+type fastKernel struct {
+	n        int
+	rule     Rule
+	maxSteps int
+	nb       [64]uint64  // neighbour masks
+	planes   [4]uint64   // initial degree bit-planes (bit i of plane j: bit j of deg(i))
+	moveTo   [64][8]int8 // target of canonical move i from a square, -1 when off the board
+	order    [8]uint8    // the rule's move order as canonical indices
+	dist2    [64]int32   // Roth: 4×squared distance from the centre
+	path     [64]int8    // the current walk
+}
+
+func newFastKernel(b *Board, r Rule) *fastKernel {
+	k := &fastKernel{n: b.Squares(), rule: r, maxSteps: r.MaxSteps}
+	if k.maxSteps == 0 || k.maxSteps > k.n {
+		k.maxSteps = k.n
+	}
+	for sq := 0; sq < k.n; sq++ {
+		row, col := b.RowCol(sq)
+		for i, m := range CanonicalMoves {
+			k.moveTo[sq][i] = -1
+			if b.On(row+m.DR, col+m.DC) {
+				t := b.Square(row+m.DR, col+m.DC)
+				k.nb[sq] |= 1 << t
+				k.moveTo[sq][i] = int8(t)
+			}
+		}
+		d := b.Degree(sq)
+		for j := range k.planes {
+			k.planes[j] |= uint64(d>>j&1) << sq
+		}
+		k.dist2[sq] = int32(b.CentreDist2(sq))
+	}
+	for i, m := range r.order() {
+		k.order[i] = uint8(moveIndex(m))
+	}
+	return k
+}
+
+func (k *fastKernel) walk(start int, src *rand.PCG, keep bool) Outcome {
+	var length, end, ties int
+	var stopped bool
+	if k.rule.Kind == RandomWalk {
+		length, end, ties, stopped = k.random(start, src)
+	} else {
+		length, end, ties, stopped = k.warnsdorff(start, src)
+	}
+	o := Outcome{Start: start, Length: length, End: end, Ties: ties, Stopped: stopped}
+	o.Success = length == k.n
+	o.Closed = o.Success && k.n > 1 && k.nb[start]>>end&1 != 0
+	if keep {
+		o.Path = make([]int32, length)
+		for i := range o.Path {
+			o.Path[i] = int32(k.path[i])
+		}
+	}
+	return o
+}
+
+// random is the uniformly random walk: any unvisited neighbour, drawn in
+// ascending square order.
+func (k *fastKernel) random(start int, src *rand.PCG) (length, end, ties int, stopped bool) {
+	nb := &k.nb
+	visited := uint64(1) << start
+	cur := start
+	k.path[0] = int8(start)
+	length = 1
+	for {
+		cand := nb[cur] &^ visited
+		if cand == 0 {
+			break
+		}
+		if length > k.maxSteps {
+			stopped = true
+			break
+		}
+		if cand&(cand-1) != 0 {
+			ties++
+			cand = nthBit(cand, Uniform(src, uint32(bits.OnesCount64(cand))))
+		}
+		cur = bits.TrailingZeros64(cand)
+		visited |= cand
+		k.path[length] = int8(cur)
+		length++
+	}
+	return length, cur, ties, stopped
+}
+
+func (k *fastKernel) warnsdorff(start int, src *rand.PCG) (length, end, ties int, stopped bool) {
+	nb := &k.nb
+	p0, p1, p2, p3 := k.planes[0], k.planes[1], k.planes[2], k.planes[3]
+	// Mark start visited: its neighbours lose one unvisited neighbour.
+	b := nb[start]
+	p0, b = p0^b, b&^p0
+	p1, b = p1^b, b&^p1
+	p2, b = p2^b, b&^p2
+	p3 ^= b
+	visited := uint64(1) << start
+	cur := start
+	k.path[0] = int8(start)
+	length = 1
+	for {
+		cand := nb[cur] &^ visited
+		if cand == 0 {
+			break
+		}
+		if length > k.maxSteps {
+			stopped = true
+			break
+		}
+		// Keep the candidates of minimum degree: from the top bit-plane
+		// down, drop those with a 1 wherever some candidate has a 0.
+		if t := cand &^ p3; t != 0 {
+			cand = t
+		}
+		if t := cand &^ p2; t != 0 {
+			cand = t
+		}
+		if t := cand &^ p1; t != 0 {
+			cand = t
+		}
+		if t := cand &^ p0; t != 0 {
+			cand = t
+		}
+		if cand&(cand-1) != 0 {
+			ties++
+			cand = k.breakTie(cand, cur, visited, src)
+		}
+		cur = bits.TrailingZeros64(cand)
+		visited |= cand
+		b := nb[cur]
+		p0, b = p0^b, b&^p0
+		p1, b = p1^b, b&^p1
+		p2, b = p2^b, b&^p2
+		p3 ^= b
+		k.path[length] = int8(cur)
+		length++
+	}
+	return length, cur, ties, stopped
+}
+
+// breakTie picks one square (returned as a one-bit mask) from the tied
+// minimum-degree squares in tied.
+func (k *fastKernel) breakTie(tied uint64, cur int, visited uint64, src *rand.PCG) uint64 {
+	switch k.rule.TieBreak {
+	case TieFirst:
+		for _, mi := range k.order {
+			if t := k.moveTo[cur][mi]; t >= 0 && tied>>t&1 != 0 {
+				return 1 << t
+			}
+		}
+		panic("sim: first tie-break found no tied square")
+	case TiePohl:
+		best, keep := int(^uint(0)>>1), uint64(0)
+		for m := tied; m != 0; m &= m - 1 {
+			c := bits.TrailingZeros64(m)
+			s := 0
+			for u := k.nb[c] &^ visited; u != 0; u &= u - 1 {
+				s += bits.OnesCount64(k.nb[bits.TrailingZeros64(u)] &^ visited)
+			}
+			if s < best {
+				best, keep = s, 0
+			}
+			if s == best {
+				keep |= 1 << c
+			}
+		}
+		tied = keep
+	case TieRoth:
+		best, keep := int32(-1), uint64(0)
+		for m := tied; m != 0; m &= m - 1 {
+			c := bits.TrailingZeros64(m)
+			if d := k.dist2[c]; d > best {
+				best, keep = d, 0
+			}
+			if k.dist2[c] == best {
+				keep |= 1 << c
+			}
+		}
+		tied = keep
+	}
+	if tied&(tied-1) == 0 {
+		return tied
+	}
+	return nthBit(tied, Uniform(src, uint32(bits.OnesCount64(tied))))
+}
+
+// nthBit returns the n-th lowest set bit of m (n from 0) as a mask.
+func nthBit(m uint64, n uint32) uint64 {
+	for ; n > 0; n-- {
+		m &= m - 1
+	}
+	return m & -m
+}

@@ -1,0 +1,75 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"testing"
+)
+
+var kernelRules = []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/pohl", "warnsdorff/roth"}
+
+// TestKernelsAgree runs the bitboard and the general kernel on the same
+// boards, starts and streams and requires identical walks.
+func TestKernelsAgree(t *testing.T) {
+	boards := [][2]int{{1, 1}, {1, 5}, {3, 3}, {3, 4}, {4, 4}, {5, 5}, {4, 7}, {6, 6}, {7, 7}, {8, 8}, {2, 32}, {8, 7}, {4, 16}}
+	for _, bs := range boards {
+		b := MustBoard(bs[0], bs[1])
+		for _, name := range kernelRules {
+			for _, maxSteps := range []int{0, 5} {
+				r, _ := ParseRule(name)
+				r.MaxSteps = maxSteps
+				fw, err := NewWalker(b, r)
+				if err != nil {
+					t.Fatal(err)
+				}
+				gw, _ := NewGeneralWalker(b, r)
+				if fw.fast == nil || gw.gen == nil {
+					t.Fatal("kernels not as asked")
+				}
+				fw.KeepPaths(true)
+				gw.KeepPaths(true)
+				for start := 0; start < b.Squares(); start++ {
+					key := NewKey(42, b.Rows, b.Cols, r.Name(), start)
+					for w := uint64(0); w < 40; w++ {
+						a, g := fw.Walk(start, key, w), gw.Walk(start, key, w)
+						if !slices.Equal(a.Path, g.Path) || fmt.Sprint(a) != fmt.Sprint(g) {
+							t.Fatalf("%s %s max %d start %s walk %d:\nfast    %+v\ngeneral %+v", b, name, maxSteps, b.SquareName(start), w, a, g)
+						}
+						checkWalk(t, b, a, r)
+					}
+				}
+			}
+		}
+	}
+}
+
+// checkWalk checks that o is a legal walk of rule r on b.
+func checkWalk(t *testing.T, b *Board, o Outcome, r Rule) {
+	t.Helper()
+	if len(o.Path) != o.Length || o.Path[0] != int32(o.Start) || int(o.Path[len(o.Path)-1]) != o.End {
+		t.Fatalf("path %v disagrees with outcome %+v", o.Path, o)
+	}
+	seen := make([]bool, b.Squares())
+	for i, p := range o.Path {
+		if seen[p] {
+			t.Fatalf("square %s visited twice", b.SquareName(int(p)))
+		}
+		seen[p] = true
+		if i > 0 && !b.Adjacent(int(o.Path[i-1]), int(p)) {
+			t.Fatalf("%s to %s is not a knight move", b.SquareName(int(o.Path[i-1])), b.SquareName(int(p)))
+		}
+	}
+	if o.Success != (o.Length == b.Squares()) {
+		t.Fatalf("success %v with length %d", o.Success, o.Length)
+	}
+	if r.MaxSteps > 0 && o.Length > r.MaxSteps+1 {
+		t.Fatalf("length %d beyond max_steps %d", o.Length, r.MaxSteps)
+	}
+	if !o.Stopped && r.Kind != Backtrack {
+		for _, n := range b.Neighbours(nil, o.End) {
+			if !seen[n] {
+				t.Fatalf("walk ended at %s with %s unvisited", b.SquareName(o.End), b.SquareName(n))
+			}
+		}
+	}
+}

@@ -1,0 +1,221 @@
+package sim
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind is the family of a walk rule.
+type Kind uint8
+
+const (
+	RandomWalk Kind = iota // uniform among all unvisited neighbours
+	Warnsdorff             // a neighbour of minimum degree, ties by TieBreak
+	Backtrack              // Warnsdorff-ordered depth-first search
+)
+
+// TieBreak decides among Warnsdorff's minimum-degree squares.
+type TieBreak uint8
+
+const (
+	TieRandom TieBreak = iota // uniform among the tied squares
+	TieFirst                  // first tied square in the move order
+	TiePohl                   // smallest sum of the degrees of its unvisited neighbours, then random
+	TieRoth                   // largest distance from the board centre, then random
+)
+
+var tieNames = [...]string{"random", "first", "pohl", "roth"}
+
+func (t TieBreak) String() string {
+	if int(t) < len(tieNames) {
+		return tieNames[t]
+	}
+	return fmt.Sprintf("TieBreak(%d)", t)
+}
+
+// ParseTieBreak parses "random", "first", "pohl" or "roth".
+func ParseTieBreak(s string) (TieBreak, error) {
+	for i, n := range tieNames {
+		if s == n {
+			return TieBreak(i), nil
+		}
+	}
+	return 0, fmt.Errorf("tie-break %q: valid tie-breaks are random, first, pohl, roth", s)
+}
+
+// Rule is a walk rule with its options. The zero value is the random walk.
+type Rule struct {
+	Kind     Kind
+	TieBreak TieBreak // Warnsdorff and Backtrack
+
+	// Order is the move order for the `first` tie-break (and the order in
+	// which Backtrack tries tied squares); nil means CanonicalMoves. It must
+	// be a permutation of the 8 knight moves.
+	Order []Move
+
+	// MaxSteps stops a walk after this many moves (0: no limit). It does not
+	// apply to Backtrack.
+	MaxSteps int
+
+	// Closed asks Backtrack for a tour whose last square is a knight's move
+	// from the start.
+	Closed bool
+
+	// NodeBudget bounds the squares Backtrack may enter per walk
+	// (0: DefaultNodeBudget).
+	NodeBudget int64
+}
+
+// DefaultNodeBudget is Backtrack's node budget when none is configured.
+const DefaultNodeBudget = 10_000_000
+
+// RuleNames lists the rule names that ParseRule accepts, in DESIGN.md's form.
+var RuleNames = []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/pohl", "warnsdorff/roth", "backtrack", "backtrack/closed"}
+
+// ParseRule parses a rule name as used in tables and claims: "random",
+// "warnsdorff" (tie-break random), "warnsdorff/<tie-break>", "backtrack" and
+// "backtrack/closed".
+func ParseRule(name string) (Rule, error) {
+	switch n := strings.TrimSpace(name); {
+	case n == "random":
+		return Rule{Kind: RandomWalk}, nil
+	case n == "warnsdorff":
+		return Rule{Kind: Warnsdorff, TieBreak: TieRandom}, nil
+	case strings.HasPrefix(n, "warnsdorff/"):
+		t, err := ParseTieBreak(strings.TrimPrefix(n, "warnsdorff/"))
+		if err != nil {
+			return Rule{}, fmt.Errorf("rule %q: %v", name, err)
+		}
+		return Rule{Kind: Warnsdorff, TieBreak: t}, nil
+	case n == "backtrack":
+		return Rule{Kind: Backtrack, TieBreak: TieFirst}, nil
+	case n == "backtrack/closed":
+		return Rule{Kind: Backtrack, TieBreak: TieFirst, Closed: true}, nil
+	}
+	return Rule{}, fmt.Errorf("rule %q: valid rules are %s", name, strings.Join(RuleNames, ", "))
+}
+
+// ParseKind parses a rule family name: "random", "warnsdorff", "backtrack".
+func ParseKind(s string) (Kind, error) {
+	switch s {
+	case "random":
+		return RandomWalk, nil
+	case "warnsdorff":
+		return Warnsdorff, nil
+	case "backtrack":
+		return Backtrack, nil
+	}
+	return 0, fmt.Errorf("rule %q: valid rules are random, warnsdorff, backtrack", s)
+}
+
+// Name returns the rule's name in tables and claims, e.g.
+// "warnsdorff/random". It is also hashed into every walk's random stream, so
+// it must never change for a given rule.
+func (r Rule) Name() string {
+	switch r.Kind {
+	case RandomWalk:
+		return "random"
+	case Warnsdorff:
+		return "warnsdorff/" + r.TieBreak.String()
+	case Backtrack:
+		if r.Closed {
+			return "backtrack/closed"
+		}
+		return "backtrack"
+	}
+	return fmt.Sprintf("Kind(%d)", r.Kind)
+}
+
+func (r Rule) String() string { return r.Name() }
+
+// Validate reports options that make no sense for the rule.
+func (r Rule) Validate() error {
+	switch r.Kind {
+	case RandomWalk, Warnsdorff, Backtrack:
+	default:
+		return fmt.Errorf("rule kind %d: valid rules are random, warnsdorff, backtrack", r.Kind)
+	}
+	if int(r.TieBreak) >= len(tieNames) {
+		return fmt.Errorf("rule %s: unknown tie-break %d", r.Kind, r.TieBreak)
+	}
+	if r.Kind == Backtrack && r.TieBreak != TieFirst && r.TieBreak != TieRandom {
+		return fmt.Errorf("rule %s: backtrack orders tied squares by first or random, not %s", r.Name(), r.TieBreak)
+	}
+	if r.MaxSteps < 0 {
+		return fmt.Errorf("rule %s: max_steps %d must be 0 (no limit) or positive", r.Name(), r.MaxSteps)
+	}
+	if r.NodeBudget < 0 {
+		return fmt.Errorf("rule %s: node budget %d must be 0 (default) or positive", r.Name(), r.NodeBudget)
+	}
+	if r.Order != nil {
+		if err := checkOrder(r.Order); err != nil {
+			return fmt.Errorf("rule %s: %v", r.Name(), err)
+		}
+	}
+	return nil
+}
+
+func (k Kind) String() string {
+	switch k {
+	case RandomWalk:
+		return "random"
+	case Warnsdorff:
+		return "warnsdorff"
+	case Backtrack:
+		return "backtrack"
+	}
+	return fmt.Sprintf("Kind(%d)", k)
+}
+
+func checkOrder(order []Move) error {
+	if len(order) != 8 {
+		return fmt.Errorf("move order has %d moves; want a permutation of the 8 knight moves", len(order))
+	}
+	seen := map[Move]bool{}
+	for _, m := range order {
+		if moveIndex(m) < 0 {
+			return fmt.Errorf("move order: (%d,%d) is not a knight move", m.DR, m.DC)
+		}
+		if seen[m] {
+			return fmt.Errorf("move order: (%d,%d) appears twice", m.DR, m.DC)
+		}
+		seen[m] = true
+	}
+	return nil
+}
+
+// ParseOrder parses a move order written as "(2,1) (1,2) ..." or
+// "2,1 1,2 ..." into moves.
+func ParseOrder(s string) ([]Move, error) {
+	f := strings.FieldsFunc(s, func(r rune) bool { return r == '(' || r == ')' || r == ' ' || r == ';' || r == '\t' })
+	var out []Move
+	for _, p := range f {
+		var m Move
+		if _, err := fmt.Sscanf(strings.TrimSpace(p), "%d,%d", &m.DR, &m.DC); err != nil {
+			return nil, fmt.Errorf("move order %q: want moves like (2,1) (1,2) ...", s)
+		}
+		out = append(out, m)
+	}
+	if err := checkOrder(out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// moveIndex returns m's position in CanonicalMoves, or -1.
+func moveIndex(m Move) int {
+	for i, c := range CanonicalMoves {
+		if c == m {
+			return i
+		}
+	}
+	return -1
+}
+
+// order returns the rule's move order.
+func (r Rule) order() []Move {
+	if r.Order != nil {
+		return r.Order
+	}
+	return CanonicalMoves[:]
+}

@@ -1,0 +1,96 @@
+package sim
+
+import (
+	"fmt"
+	"math/rand/v2"
+)
+
+// Outcome is the result of one walk.
+type Outcome struct {
+	Start   int  // start square
+	Length  int  // squares visited, start included (Backtrack: of the tour, or the deepest path)
+	End     int  // last square (a dead end when the walk failed)
+	Success bool // every square visited
+	Closed  bool // a success whose last square is a knight's move from the start
+	Stopped bool // the walk reached MaxSteps with moves still available
+
+	// Ties counts tie decisions: steps where more than one square was
+	// allowed by the rule's primary criterion (any unvisited neighbour for
+	// the random walk, minimum degree for Warnsdorff and Backtrack) and so
+	// the tie-break or a draw had to decide.
+	Ties int
+
+	Nodes          int64 // Backtrack: squares entered
+	Backtracks     int64 // Backtrack: moves undone
+	BudgetExceeded bool  // Backtrack: gave up at the node budget
+
+	// Path lists the squares in visiting order when the walker keeps paths
+	// (a fresh slice per walk).
+	Path []int32
+}
+
+// Walker runs walks of one rule on one board. It holds the scratch state of
+// one worker, allocated once and reused across walks: it is not safe for
+// concurrent use; give each goroutine its own.
+type Walker struct {
+	board    *Board
+	rule     Rule
+	keepPath bool
+
+	fast *fastKernel // boards of at most 64 squares (walk rules)
+	gen  *genKernel  // every other case
+
+	pcg rand.PCG
+}
+
+// NewWalker returns a walker for rule r on board b, using the bitboard
+// kernel when the board has at most 64 squares.
+func NewWalker(b *Board, r Rule) (*Walker, error) {
+	return newWalker(b, r, false)
+}
+
+// NewGeneralWalker is NewWalker forced onto the general kernel; tests and
+// benchmarks compare the two kernels with it.
+func NewGeneralWalker(b *Board, r Rule) (*Walker, error) {
+	return newWalker(b, r, true)
+}
+
+func newWalker(b *Board, r Rule, general bool) (*Walker, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	w := &Walker{board: b, rule: r}
+	if !general && b.Squares() <= 64 && r.Kind != Backtrack {
+		w.fast = newFastKernel(b, r)
+	} else {
+		w.gen = newGenKernel(b, r)
+	}
+	return w, nil
+}
+
+// Board returns the walker's board.
+func (w *Walker) Board() *Board { return w.board }
+
+// Rule returns the walker's rule.
+func (w *Walker) Rule() Rule { return w.rule }
+
+// KeepPaths makes later walks fill Outcome.Path.
+func (w *Walker) KeepPaths(keep bool) { w.keepPath = keep }
+
+// Walk runs walk number idx of the stream family key from start: the walk
+// that every run of the same (seed, board, rule, start, idx) repeats.
+func (w *Walker) Walk(start int, key Key, idx uint64) Outcome {
+	w.pcg.Seed(key.Seeds(idx))
+	return w.WalkFrom(start, &w.pcg)
+}
+
+// WalkFrom runs one walk from start drawing from src.
+func (w *Walker) WalkFrom(start int, src *rand.PCG) Outcome {
+	if start < 0 || start >= w.board.Squares() {
+		panic(fmt.Sprintf("sim: start square %d off the %s board", start, w.board))
+	}
+	if w.fast != nil {
+		return w.fast.walk(start, src, w.keepPath)
+	}
+	return w.gen.walk(start, src, w.keepPath)
+}
