@@ -73,3 +73,17 @@ func checkWalk(t *testing.T, b *Board, o Outcome, r Rule) {
 		}
 	}
 }
+
+func TestNthBit(t *testing.T) {
+	for _, m := range []uint64{1, 0x80, 0x8000000000000001, 0xffffffffffffffff, 0x0123456789abcdef, 0xf0f0f0f00f0f0f0f, 1 << 63} {
+		j := uint32(0)
+		for i := 0; i < 64; i++ {
+			if m>>i&1 != 0 {
+				if got := nthBit(m, j); got != 1<<i {
+					t.Fatalf("nthBit(%#x, %d) = %#x, want bit %d", m, j, got, i)
+				}
+				j++
+			}
+		}
+	}
+}

@@ -67,12 +67,18 @@ func (k Key) Stream(w uint64) *rand.PCG {
 // when m == 1.
 func Uniform(src *rand.PCG, m uint32) uint32 {
 	prod := uint64(uint32(src.Uint64())) * uint64(m)
-	if low := uint32(prod); low < m {
-		thresh := -m % m
-		for low < thresh {
-			prod = uint64(uint32(src.Uint64())) * uint64(m)
-			low = uint32(prod)
-		}
+	if uint32(prod) < m {
+		prod = uniformRetry(src, m, prod)
 	}
 	return uint32(prod >> 32)
+}
+
+// uniformRetry is Uniform's rare rejection path, kept out of line so that
+// Uniform itself inlines into the kernels.
+func uniformRetry(src *rand.PCG, m uint32, prod uint64) uint64 {
+	thresh := -m % m
+	for uint32(prod) < thresh {
+		prod = uint64(uint32(src.Uint64())) * uint64(m)
+	}
+	return prod
 }
