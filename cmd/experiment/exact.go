@@ -1,0 +1,131 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"runtime"
+	"strconv"
+	"sync"
+	"time"
+
+	"knightwalk/sim"
+)
+
+func init() {
+	register(&command{
+		name:  "exact",
+		usage: "--board RxC [--rule R] [--tie-break T] [--start SQ] [--format text|csv]",
+		short: "exact success probabilities by enumerating every branch of a walk",
+		long: `Follows every branch a walk can take, weighted by its probability, and
+prints the exact P(success) per start square (text: a board-shaped table;
+csv: one row per start square with P(success), P(closed), P(stopped), the
+mean path length and tie decisions, and the states expanded). Boards of at
+most 128 squares; the random rule only on small boards (or with --max-steps).`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
+			var rf ruleFlags
+			rf.register(fs, "warnsdorff")
+			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 8x8 (required)")
+			start := fs.String("start", "", "only this start square, e.g. a1 (default: every square)")
+			format := fs.String("format", "text", "output format: text or csv")
+			budget := fs.Int64("budget", sim.DefaultExactBudget, "most states to expand per start square")
+			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "start squares enumerated in parallel")
+			return func(ctx context.Context, e *env, args []string) error {
+				if len(args) > 0 {
+					return usagef("exact takes no arguments, got %q", args)
+				}
+				if *format != "text" && *format != "csv" {
+					return usagef("--format %q: valid formats are text, csv", *format)
+				}
+				r, err := rf.resolve()
+				if err != nil {
+					return err
+				}
+				b, starts, err := boardAndStarts(*board, *start)
+				if err != nil {
+					return err
+				}
+				if *workers < 1 {
+					return usagef("--workers must be at least 1")
+				}
+				t0 := time.Now()
+				res, err := exactAll(ctx, b, r, starts, *budget, *workers)
+				if err != nil {
+					return err
+				}
+				if *format == "csv" {
+					fmt.Fprintln(e.stdout, "start,start_row,start_col,start_class,p_success,p_closed,p_stopped,mean_length,mean_ties,nodes,tree_nodes")
+					for _, x := range res {
+						row, col := b.RowCol(x.Start)
+						fmt.Fprintf(e.stdout, "%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%.0f\n", b.SquareName(x.Start), row, col, b.Class(x.Start),
+							g17(x.PSuccess), g17(x.PClosed), g17(x.PStopped), g17(x.MeanLength), g17(x.MeanTies), x.Nodes, x.TreeNodes)
+					}
+					return nil
+				}
+				byStart := map[int]sim.Exact{}
+				var nodes int64
+				for _, x := range res {
+					byStart[x.Start] = x
+					nodes += x.Nodes
+				}
+				fmt.Fprintf(e.stdout, "exact P(success), %s, %s\n\n", b, r.Name())
+				printGrid(e.stdout, b, func(sq int) string {
+					if x, ok := byStart[sq]; ok {
+						return strconv.FormatFloat(x.PSuccess, 'f', 4, 64)
+					}
+					return ""
+				})
+				fmt.Fprintf(e.stdout, "\n%d start squares, %d states expanded, %.2fs\n", len(res), nodes, time.Since(t0).Seconds())
+				return nil
+			}
+		},
+	})
+}
+
+// g17 prints a probability with every significant digit float64 holds.
+func g17(x float64) string { return strconv.FormatFloat(x, 'g', 17, 64) }
+
+// exactAll enumerates every start in starts over workers goroutines and
+// returns the results in the order of starts.
+func exactAll(ctx context.Context, b *sim.Board, r sim.Rule, starts []int, budget int64, workers int) ([]sim.Exact, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	res := make([]sim.Exact, len(starts))
+	errs := make([]error, len(starts))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	for range min(workers, len(starts)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				res[i], errs[i] = sim.ExactWalk(ctx, b, r, starts[i], budget)
+				if errs[i] != nil {
+					cancel()
+				}
+			}
+		}()
+	}
+	for i := range starts {
+		if ctx.Err() != nil {
+			break
+		}
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil && err != context.Canceled {
+			return nil, err
+		}
+	}
+	if err := ctx.Err(); err != nil && context.Cause(ctx) != context.Canceled {
+		return nil, err
+	}
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
+}
