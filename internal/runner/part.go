@@ -1,0 +1,122 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"knightwalk/stats"
+)
+
+// PartName is the file a shard writes into its result directory.
+const PartName = "part.json"
+
+const partFormat = "knightwalk-part/1"
+
+// Part is the mergeable result of one shard: its tallies, and the
+// experiment file it ran, so that a merge needs nothing else.
+type Part struct {
+	Format     string      `json:"format"`
+	Experiment string      `json:"experiment"`
+	ConfigHash string      `json:"config_hash"`
+	Seed       uint64      `json:"seed"`
+	Shard      string      `json:"shard"`
+	K          int         `json:"k"`
+	N          int         `json:"n"`
+	Units      int         `json:"units"`
+	ConfigFile string      `json:"config_file"`
+	ConfigYAML string      `json:"config_yaml"`
+	Tallies    []PartTally `json:"tallies"`
+}
+
+// PartTally is the tally of one (board, rule, start) within a part.
+type PartTally struct {
+	Board int          `json:"board"`
+	Rule  int          `json:"rule"`
+	Start int          `json:"start"`
+	Tally *stats.Tally `json:"tally"`
+}
+
+// WritePart writes the shard's tallies to dir/part.json.
+func WritePart(dir string, s *Spec, o RunOptions, ts *Tallies) error {
+	p := Part{Format: partFormat, Experiment: s.Name, ConfigHash: s.ConfigHash, Seed: s.Seed, Shard: o.Shard.String(),
+		K: o.Shard.K, N: o.Shard.N, Units: len(NewPlan(s).Units), ConfigFile: s.SourceFile, ConfigYAML: string(s.Source)}
+	for bi := range s.Boards {
+		for ri := range s.Rules {
+			for _, st := range s.Starts[bi] {
+				if t := ts.Get(Key{bi, ri, st}); t != nil {
+					p.Tallies = append(p.Tallies, PartTally{bi, ri, st, t})
+				}
+			}
+		}
+	}
+	b, err := json.Marshal(p)
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, PartName), b, 0o644)
+}
+
+// ReadParts reads shard results (directories or part.json files) and checks
+// that they are the complete set of shards of one config.
+func ReadParts(paths []string) ([]*Part, error) {
+	var parts []*Part
+	for _, path := range paths {
+		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			path = filepath.Join(path, PartName)
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return nil, err
+		}
+		var p Part
+		if err := json.Unmarshal(b, &p); err != nil || p.Format != partFormat {
+			return nil, fmt.Errorf("%s: not a shard result (%s)", path, partFormat)
+		}
+		parts = append(parts, &p)
+	}
+	if len(parts) == 0 {
+		return nil, fmt.Errorf("no parts to merge")
+	}
+	first := parts[0]
+	seen := make([]string, first.N)
+	for i, p := range parts {
+		if p.ConfigHash != first.ConfigHash || p.Seed != first.Seed || p.N != first.N || p.Units != first.Units {
+			return nil, fmt.Errorf("%s is shard %s of config %.12s (seed %d); %s is shard %s of config %.12s (seed %d): parts of different runs cannot be merged",
+				paths[i], p.Shard, p.ConfigHash, p.Seed, paths[0], first.Shard, first.ConfigHash, first.Seed)
+		}
+		if p.K < 0 || p.K >= p.N {
+			return nil, fmt.Errorf("%s: bad shard %s", paths[i], p.Shard)
+		}
+		if seen[p.K] != "" {
+			return nil, fmt.Errorf("shard %s given twice (%s and %s)", p.Shard, seen[p.K], paths[i])
+		}
+		seen[p.K] = paths[i]
+	}
+	var missing []int
+	for k, s := range seen {
+		if s == "" {
+			missing = append(missing, k)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("incomplete set of shards: missing %v of %d", missing, first.N)
+	}
+	return parts, nil
+}
+
+// MergeInto adds every part's tallies to ts.
+func MergeInto(ts *Tallies, parts []*Part) error {
+	for _, p := range parts {
+		for _, t := range p.Tallies {
+			if t.Tally == nil {
+				return fmt.Errorf("shard %s: empty tally", p.Shard)
+			}
+			if err := ts.Add(Key{t.Board, t.Rule, t.Start}, t.Tally); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}

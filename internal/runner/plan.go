@@ -1,0 +1,115 @@
+// Package runner plans an experiment as work units, runs them over a pool
+// of workers, and collects exact per-(board, rule, start square) tallies.
+// Units, shards and resume all cut the same fixed list of units, and
+// tallies are integer sums, so every way of running an experiment gives the
+// same tallies.
+package runner
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"knightwalk/sim"
+)
+
+// Spec is a resolved experiment: what to run, independent of how the
+// experiment file spelled it.
+type Spec struct {
+	Name       string
+	Seed       uint64
+	Boards     []*sim.Board
+	Rules      []sim.Rule
+	Starts     [][]int // start squares per board, ascending
+	Walks      uint64  // walks per (board, rule, start)
+	ConfigHash string  // identifies the resolved config in outputs and parts
+	SourceFile string  // the experiment file's name
+	Source     []byte  // the experiment file as written, carried into shard parts
+}
+
+// Unit is one block of walk indices [Lo, Hi) of one (board, rule, start).
+type Unit struct {
+	ID     int
+	Board  int // index into Spec.Boards
+	Rule   int // index into Spec.Rules
+	Start  int // square
+	Lo, Hi uint64
+}
+
+// Key identifies the tally a unit adds to.
+type Key struct{ Board, Rule, Start int }
+
+func (u Unit) Key() Key { return Key{u.Board, u.Rule, u.Start} }
+
+// Plan is the fixed list of units of a spec.
+type Plan struct {
+	Spec  *Spec
+	Units []Unit
+}
+
+// stepsPerUnit sizes units: about this many knight moves each, so a unit
+// takes some tens of milliseconds on any board — long enough that
+// scheduling costs nothing, short enough to balance 16 workers and to lose
+// little work when a run is killed.
+const stepsPerUnit = 1 << 23
+
+// BlockSize returns the walks per unit on a board of n squares.
+func BlockSize(n int, walks uint64) uint64 {
+	return max(1, min(walks, uint64(stepsPerUnit/max(n, 1))))
+}
+
+// NewPlan lists the units of s in a fixed order: board, rule, start, block.
+func NewPlan(s *Spec) *Plan {
+	p := &Plan{Spec: s}
+	for bi, b := range s.Boards {
+		block := BlockSize(b.Squares(), s.Walks)
+		for ri := range s.Rules {
+			for _, start := range s.Starts[bi] {
+				for lo := uint64(0); lo < s.Walks; lo += block {
+					p.Units = append(p.Units, Unit{ID: len(p.Units), Board: bi, Rule: ri, Start: start, Lo: lo, Hi: min(lo+block, s.Walks)})
+				}
+			}
+		}
+	}
+	return p
+}
+
+// TotalWalks returns the walks in units.
+func TotalWalks(units []Unit) uint64 {
+	var n uint64
+	for _, u := range units {
+		n += u.Hi - u.Lo
+	}
+	return n
+}
+
+// Shard is the K-th (0-based) of N slices of a plan's units.
+type Shard struct{ K, N int }
+
+// All is the whole plan as one shard.
+var All = Shard{0, 1}
+
+func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
+
+// ParseShard parses "K/N" with 0 <= K < N.
+func ParseShard(v string) (Shard, error) {
+	a, b, ok := strings.Cut(v, "/")
+	k, err1 := strconv.Atoi(a)
+	n, err2 := strconv.Atoi(b)
+	if !ok || err1 != nil || err2 != nil || n < 1 || k < 0 || k >= n {
+		return Shard{}, fmt.Errorf("shard %q: want K/N with 0 <= K < N, e.g. 0/4", v)
+	}
+	return Shard{k, n}, nil
+}
+
+// Units returns the units of shard s: every N-th unit from the K-th, so
+// each shard gets a similar mix of boards, rules and squares.
+func (p *Plan) ShardUnits(s Shard) []Unit {
+	var out []Unit
+	for _, u := range p.Units {
+		if u.ID%s.N == s.K {
+			out = append(out, u)
+		}
+	}
+	return out
+}

@@ -1,0 +1,116 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	"knightwalk/internal/table"
+)
+
+// Report renders report.md: what ran, the class aggregates and
+// comparisons with intervals, and the claim verdicts.
+func Report(s *Spec, o RunOptions, t *Tables) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "# %s\n\n", s.Name)
+	if d := strings.TrimSpace(o.Description); d != "" {
+		fmt.Fprintf(&b, "%s\n\n", d)
+	}
+	var boards, rules []string
+	for _, bd := range s.Boards {
+		boards = append(boards, bd.String())
+	}
+	for _, r := range s.Rules {
+		rules = append(rules, "`"+r.Name()+"`")
+	}
+	fmt.Fprintf(&b, "Boards %s; rules %s; %d walks per start square; seed %d; %s intervals at %g %% confidence; config %.12s.\n\n",
+		strings.Join(boards, ", "), strings.Join(rules, ", "), s.Walks, s.Seed, o.Stats.Method, 100*o.Stats.Confidence, s.ConfigHash)
+
+	if len(t.Claims) > 0 {
+		b.WriteString("## Claims\n\n| claim | source | rule | board | target | claimed | measured [interval] | walks | verdict |\n|---|---|---|---|---|---|---|---:|---|\n")
+		for _, c := range t.Claims {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %d | **%s** |\n", c.ID, c.Source, c.Rule, c.Board, c.Target,
+				claimedText(c), pct3(c.Measured, c.Lo, c.Hi), c.Walks, c.Verdict)
+		}
+		b.WriteString("\nA claim is *consistent* when the measured interval lies inside the claimed set, *refuted* when it lies wholly outside, and *inconclusive* otherwise (a point claim is consistent when the interval contains it).\n\n")
+	}
+
+	b.WriteString("## Success by start class\n\n| board | rule | group | squares | walks | success [interval] | closed [interval] | mean length |\n|---|---|---|---:|---:|---|---|---:|\n")
+	for _, c := range t.Classes {
+		if c.GroupBy != "class" {
+			continue
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %.2f |\n", c.Board, c.Rule, c.Group, c.Squares, c.Walks,
+			pct3(c.SuccessRate, c.SuccessLo, c.SuccessHi), pct3(c.ClosedRate, c.ClosedLo, c.ClosedHi), c.LengthMean)
+	}
+	b.WriteString("\n## Success by start degree\n\n| board | rule | degree | squares | walks | success [interval] |\n|---|---|---:|---:|---:|---|\n")
+	for _, c := range t.Classes {
+		if c.GroupBy == "degree" {
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s |\n", c.Board, c.Rule, c.Group, c.Squares, c.Walks, pct3(c.SuccessRate, c.SuccessLo, c.SuccessHi))
+		}
+	}
+	if len(t.Comparisons) > 0 {
+		b.WriteString("\n## Class comparisons\n\n| board | rule | A | B | rate A | rate B | A − B [interval] | p-value |\n|---|---|---|---|---:|---:|---|---:|\n")
+		for _, c := range t.Comparisons {
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %.4f | %.4f | %+.4f [%+.4f, %+.4f] | %.3g |\n", c.Board, c.Rule, c.GroupA, c.GroupB, c.RateA, c.RateB, c.Diff, c.DiffLo, c.DiffHi, c.PValue)
+		}
+	}
+	writeGrids(&b, s, t.Squares)
+	b.WriteString("\nTables: squares, lengths, deadends, classes, comparisons, claims (Parquet, see docs/tables.md); manifest.json records the config and timings.\n")
+	return b.String()
+}
+
+// writeGrids adds a board-shaped success-rate table per (board, rule) for
+// boards small enough to read.
+func writeGrids(b *strings.Builder, s *Spec, rows []table.SquareRow) {
+	type key struct{ board, rule string }
+	grid := map[key]map[[2]int32]float64{}
+	for _, r := range rows {
+		k := key{r.Board, r.Rule}
+		if grid[k] == nil {
+			grid[k] = map[[2]int32]float64{}
+		}
+		grid[k][[2]int32{r.StartRow, r.StartCol}] = r.SuccessRate
+	}
+	for _, bd := range s.Boards {
+		if bd.Cols > 12 || bd.Rows > 12 {
+			continue
+		}
+		for _, r := range s.Rules {
+			g := grid[key{bd.String(), r.Name()}]
+			fmt.Fprintf(b, "\n## Success rate by start square: %s, %s\n\n|   |", bd, r.Name())
+			for c := 0; c < bd.Cols; c++ {
+				fmt.Fprintf(b, " %c |", 'a'+c)
+			}
+			b.WriteString("\n|---|" + strings.Repeat("---:|", bd.Cols) + "\n")
+			for row := bd.Rows - 1; row >= 0; row-- {
+				fmt.Fprintf(b, "| **%d** |", row+1)
+				for c := 0; c < bd.Cols; c++ {
+					if v, ok := g[[2]int32{int32(row), int32(c)}]; ok {
+						fmt.Fprintf(b, " %.3f |", v)
+					} else {
+						b.WriteString(" |")
+					}
+				}
+				b.WriteString("\n")
+			}
+		}
+	}
+}
+
+func pct3(c, lo, hi float64) string {
+	return fmt.Sprintf("%.3f%% [%.3f, %.3f]", 100*c, 100*lo, 100*hi)
+}
+
+func claimedText(c table.ClaimRow) string {
+	switch c.Kind {
+	case "below":
+		return fmt.Sprintf("below %.3g%%", 100*c.ClaimedHi)
+	case "above":
+		return fmt.Sprintf("above %.3g%%", 100*c.ClaimedLo)
+	case "rate":
+		if c.ClaimedLo == c.ClaimedHi {
+			return fmt.Sprintf("%.3g%%", 100*c.ClaimedLo)
+		}
+	}
+	return fmt.Sprintf("%.3g–%.3g%%", 100*c.ClaimedLo, 100*c.ClaimedHi)
+}

@@ -1,0 +1,162 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"knightwalk/internal/table"
+	"knightwalk/sim"
+	"knightwalk/stats"
+)
+
+func testSpec(t *testing.T) *Spec {
+	t.Helper()
+	b6, b5 := sim.MustBoard(6, 6), sim.MustBoard(5, 5)
+	wr, _ := sim.ParseRule("warnsdorff/random")
+	rr, _ := sim.ParseRule("random")
+	all := func(b *sim.Board) []int {
+		s := make([]int, b.Squares())
+		for i := range s {
+			s[i] = i
+		}
+		return s
+	}
+	return &Spec{Name: "t", Seed: 9, Boards: []*sim.Board{b6, b5}, Rules: []sim.Rule{wr, rr},
+		Starts: [][]int{all(b6), all(b5)}, Walks: 3000, ConfigHash: "abc", Source: []byte("name: t\n"), SourceFile: "t.yaml"}
+}
+
+var testClaims = []ClaimSpec{
+	{ID: "c1", Rule: "warnsdorff/random", Target: "class:corner", Claim: stats.Claim{Kind: stats.Below, Value: 0.2}},
+	{ID: "c2", Rule: "random", Board: "5x5", Target: "square:a1", Claim: stats.Claim{Kind: stats.Rate, Value: 0.0022142}},
+}
+
+func runTo(t *testing.T, ctx context.Context, s *Spec, dir string, workers int, shard Shard, resume bool) (*Summary, error) {
+	t.Helper()
+	return Run(ctx, s, RunOptions{Out: dir, Workers: workers, Shard: shard, Resume: resume, Stats: Stats{0.95, stats.Wilson}, Claims: testClaims,
+		Meta: table.Metadata{Experiment: s.Name, Seed: s.Seed, ConfigHash: s.ConfigHash}})
+}
+
+// TestSameTablesAnyWorkers: 1, 2 and 7 workers give identical tables.
+func TestSameTablesAnyWorkers(t *testing.T) {
+	s := testSpec(t)
+	var want *Tables
+	for _, w := range []int{1, 2, 7} {
+		sum, err := runTo(t, context.Background(), s, filepath.Join(t.TempDir(), "out"), w, All, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want == nil {
+			want = sum.Tables
+			continue
+		}
+		if !reflect.DeepEqual(sum.Tables, want) {
+			t.Fatalf("%d workers: tables differ from 1 worker", w)
+		}
+	}
+	// The tables read back equal what was built.
+	if len(want.Squares) != 2*(36+25) || len(want.Claims) != 3 {
+		t.Fatalf("%d square rows, %d claim rows", len(want.Squares), len(want.Claims))
+	}
+}
+
+// TestShardsMerge: three shards merged give the tables of one run.
+func TestShardsMerge(t *testing.T) {
+	s := testSpec(t)
+	one, err := runTo(t, context.Background(), s, filepath.Join(t.TempDir(), "one"), 2, All, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tmp := t.TempDir()
+	var dirs []string
+	for k := 0; k < 3; k++ {
+		d := filepath.Join(tmp, "part", string(rune('a'+k)))
+		os.MkdirAll(filepath.Dir(d), 0o755)
+		if _, err := runTo(t, context.Background(), s, d, 2, Shard{k, 3}, false); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
+	}
+	if _, err := ReadParts(dirs[:2]); err == nil || !strings.Contains(err.Error(), "incomplete") {
+		t.Errorf("two of three shards: %v", err)
+	}
+	if _, err := ReadParts([]string{dirs[0], dirs[0], dirs[1]}); err == nil {
+		t.Error("a shard given twice: want error")
+	}
+	parts, err := ReadParts(dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := NewTallies()
+	if err := MergeInto(ts, parts); err != nil {
+		t.Fatal(err)
+	}
+	merged, err := BuildTables(s, ts, Stats{0.95, stats.Wilson}, testClaims)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(merged, one.Tables) {
+		t.Fatal("merged shards differ from one run")
+	}
+	other := testSpec(t)
+	other.ConfigHash = "def"
+	d := filepath.Join(tmp, "other")
+	if _, err := runTo(t, context.Background(), other, d, 1, Shard{2, 3}, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadParts([]string{dirs[0], dirs[1], d}); err == nil || !strings.Contains(err.Error(), "different runs") {
+		t.Errorf("mixed configs: %v", err)
+	}
+}
+
+// TestCancelAndResume: a run cancelled part-way leaves no result directory,
+// and --resume finishes it with the tables of an uninterrupted run.
+func TestCancelAndResume(t *testing.T) {
+	s := testSpec(t)
+	s.Walks = 200000
+	full, err := runTo(t, context.Background(), s, filepath.Join(t.TempDir(), "full"), 2, All, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for {
+			b, _ := os.ReadFile(filepath.Join(dir+".partial", checkpointName))
+			if strings.Count(string(b), "\n") > 5 {
+				cancel()
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	_, err = runTo(t, ctx, s, dir, 2, All, false)
+	if err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Fatalf("cancelled run: %v", err)
+	}
+	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("a cancelled run left %s", dir)
+	}
+	resumed, err := runTo(t, context.Background(), s, dir, 3, All, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumed.Walks >= full.Walks {
+		t.Errorf("resume ran %d walks, a full run %d: nothing was reused", resumed.Walks, full.Walks)
+	}
+	if !reflect.DeepEqual(resumed.Tables, full.Tables) {
+		t.Fatal("resumed tables differ from an uninterrupted run")
+	}
+	sq, _, err := table.ReadSquares(filepath.Join(dir, "squares.parquet"))
+	if err != nil || !reflect.DeepEqual(sq, full.Tables.Squares) {
+		t.Fatalf("squares.parquet read back: %v", err)
+	}
+	if _, err := runTo(t, context.Background(), s, dir, 1, All, false); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Errorf("existing result: %v", err)
+	}
+}

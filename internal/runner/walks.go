@@ -1,0 +1,22 @@
+package runner
+
+import (
+	"knightwalk/internal/table"
+)
+
+// writeWalks streams one unit's walks, in walk order, to the walks table.
+func writeWalks(ww *table.WalkWriter, s *Spec, r Result) error {
+	b := s.Boards[r.Unit.Board]
+	rule := s.Rules[r.Unit.Rule].Name()
+	start := b.SquareName(r.Unit.Start)
+	sr, sc := b.RowCol(r.Unit.Start)
+	for i, o := range r.Walks {
+		er, ec := b.RowCol(o.End)
+		if err := ww.Write(table.WalkRow{Board: b.String(), Rule: rule, Start: start, StartRow: int32(sr), StartCol: int32(sc),
+			Walk: r.Unit.Lo + uint64(i), Length: int32(o.Length), Success: o.Success, Closed: o.Closed,
+			End: b.SquareName(o.End), EndRow: int32(er), EndCol: int32(ec), Ties: int32(o.Ties)}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
