@@ -1,14 +1,12 @@
 package sim
 
-import "math/rand/v2"
-
 // backtrack is a depth-first search for a tour that tries the unvisited
 // neighbours of each square in Warnsdorff order (ascending degree; equal
 // degrees in the rule's move order for TieFirst, in an order shuffled from
 // the walk's stream for TieRandom), undoing moves at dead ends, until it
 // finds a tour (closed when the rule asks for one) or has entered
 // NodeBudget squares.
-func (k *genKernel) backtrack(start int, src *rand.PCG, keep bool) Outcome {
+func (k *genKernel) backtrack(start int, src *PCG, keep bool) Outcome {
 	n := k.b.Squares()
 	budget := k.rule.NodeBudget
 	if budget == 0 {
@@ -66,7 +64,7 @@ func (k *genKernel) backtrack(start int, src *rand.PCG, keep bool) Outcome {
 }
 
 // fill lists the moves to try from p at depth d, best first.
-func (k *genKernel) fill(d, p int, src *rand.PCG, o *Outcome) {
+func (k *genKernel) fill(d, p int, src *PCG, o *Outcome) {
 	k.next[d] = 0
 	k.ncand[d] = 0
 	st := k.st

@@ -1,9 +1,6 @@
 package sim
 
-import (
-	"math/bits"
-	"math/rand/v2"
-)
+import "math/bits"
 
 // fastKernel walks boards of at most 64 squares with the visited set in one
 // word. Warnsdorff keeps every square's degree (its number of unvisited
@@ -49,7 +46,7 @@ func newFastKernel(b *Board, r Rule) *fastKernel {
 	return k
 }
 
-func (k *fastKernel) walk(start int, src *rand.PCG, keep bool) Outcome {
+func (k *fastKernel) walk(start int, src *PCG, keep bool) Outcome {
 	var length, end, ties int
 	var stopped bool
 	if k.rule.Kind == RandomWalk {
@@ -71,12 +68,13 @@ func (k *fastKernel) walk(start int, src *rand.PCG, keep bool) Outcome {
 
 // random is the uniformly random walk: any unvisited neighbour, drawn in
 // ascending square order.
-func (k *fastKernel) random(start int, src *rand.PCG) (length, end, ties int, stopped bool) {
+func (k *fastKernel) random(start int, src *PCG) (length, end, ties int, stopped bool) {
 	nb := &k.nb
 	visited := uint64(1) << start
 	cur := start
 	k.path[0] = int8(start)
 	length = 1
+	hi, lo := src.hi, src.lo // the stream's state, in registers
 	for {
 		cand := nb[cur] &^ visited
 		if cand == 0 {
@@ -88,17 +86,26 @@ func (k *fastKernel) random(start int, src *rand.PCG) (length, end, ties int, st
 		}
 		if cand&(cand-1) != 0 {
 			ties++
-			cand = nthBit(cand, Uniform(src, uint32(bits.OnesCount64(cand))))
+			// uniform(), inlined by hand: the compiler will not.
+			m := uint32(bits.OnesCount64(cand))
+			var x uint64
+			hi, lo, x = pcgStep(hi, lo)
+			prod := uint64(uint32(x)) * uint64(m)
+			if uint32(prod) < m {
+				hi, lo, prod = uniformRetry(hi, lo, m, prod)
+			}
+			cand = nthBit(cand, uint32(prod>>32))
 		}
 		cur = bits.TrailingZeros64(cand)
 		visited |= cand
 		k.path[length] = int8(cur)
 		length++
 	}
+	src.hi, src.lo = hi, lo
 	return length, cur, ties, stopped
 }
 
-func (k *fastKernel) warnsdorff(start int, src *rand.PCG) (length, end, ties int, stopped bool) {
+func (k *fastKernel) warnsdorff(start int, src *PCG) (length, end, ties int, stopped bool) {
 	nb := &k.nb
 	p0, p1, p2, p3 := k.planes[0], k.planes[1], k.planes[2], k.planes[3]
 	// Mark start visited: its neighbours lose one unvisited neighbour.
@@ -153,7 +160,7 @@ func (k *fastKernel) warnsdorff(start int, src *rand.PCG) (length, end, ties int
 
 // breakTie picks one square (returned as a one-bit mask) from the tied
 // minimum-degree squares in tied.
-func (k *fastKernel) breakTie(tied uint64, cur int, visited uint64, src *rand.PCG) uint64 {
+func (k *fastKernel) breakTie(tied uint64, cur int, visited uint64, src *PCG) uint64 {
 	switch k.rule.TieBreak {
 	case TieFirst:
 		for _, mi := range k.order {

@@ -1,7 +1,5 @@
 package sim
 
-import "math/rand/v2"
-
 // genKernel walks boards of any size. The board is padded with a two-square
 // border of permanently visited squares so that a move needs no bounds
 // check. Each square's state is one byte: bit 7 visited, the low bits its
@@ -94,7 +92,7 @@ func (k *genKernel) reset(degrees bool) {
 	k.path = k.path[:0]
 }
 
-func (k *genKernel) walk(start int, src *rand.PCG, keep bool) Outcome {
+func (k *genKernel) walk(start int, src *PCG, keep bool) Outcome {
 	if k.rule.Kind == Backtrack {
 		return k.backtrack(start, src, keep)
 	}
@@ -162,7 +160,7 @@ func (k *genKernel) realPath() []int32 {
 
 // breakTie picks among the n tied squares in k.tied (ascending), exactly as
 // fastKernel.breakTie does.
-func (k *genKernel) breakTie(n int, src *rand.PCG) int {
+func (k *genKernel) breakTie(n int, src *PCG) int {
 	tied := k.tied[:n]
 	if k.rule.Kind == Warnsdorff {
 		switch k.rule.TieBreak {

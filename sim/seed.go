@@ -1,7 +1,5 @@
 package sim
 
-import "math/rand/v2"
-
 // The random-stream contract. Every number a walk draws comes from one
 // stream, derived only from (experiment seed, board, rule name, start
 // square, walk index w), using 64-bit integer operations alone so that a GPU
@@ -57,28 +55,6 @@ func (k Key) Seeds(w uint64) (hi, lo uint64) {
 
 // Stream returns a new generator for walk w. Hot loops reseed one PCG with
 // Seeds instead, to avoid the allocation.
-func (k Key) Stream(w uint64) *rand.PCG {
-	return rand.NewPCG(k.Seeds(w))
-}
-
-// Uniform returns a uniform integer in [0, m) for 1 <= m < 2^32, from the
-// low 32 bits of src's outputs by Lemire's multiply-shift with rejection,
-// which is exactly uniform. It always draws at least once; callers skip it
-// when m == 1.
-func Uniform(src *rand.PCG, m uint32) uint32 {
-	prod := uint64(uint32(src.Uint64())) * uint64(m)
-	if uint32(prod) < m {
-		prod = uniformRetry(src, m, prod)
-	}
-	return uint32(prod >> 32)
-}
-
-// uniformRetry is Uniform's rare rejection path, kept out of line so that
-// Uniform itself inlines into the kernels.
-func uniformRetry(src *rand.PCG, m uint32, prod uint64) uint64 {
-	thresh := -m % m
-	for uint32(prod) < thresh {
-		prod = uint64(uint32(src.Uint64())) * uint64(m)
-	}
-	return prod
+func (k Key) Stream(w uint64) *PCG {
+	return NewPCG(k.Seeds(w))
 }

@@ -58,7 +58,7 @@ func fnvRef(s string) uint64 {
 // half of x*m is at least 2^32 mod m.
 func TestUniformMatchesReference(t *testing.T) {
 	for _, m := range []uint32{1, 2, 3, 5, 7, 8, 1 << 31, 1<<31 + 1, 0xffffffff} {
-		a, b := rand.NewPCG(1, uint64(m)), rand.NewPCG(1, uint64(m))
+		a, b := NewPCG(1, uint64(m)), rand.NewPCG(1, uint64(m))
 		for i := 0; i < 2000; i++ {
 			got := Uniform(a, m)
 			var want uint32
@@ -74,6 +74,19 @@ func TestUniformMatchesReference(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestPCGMatchesStdlib: sim.PCG is math/rand/v2's PCG, number for number.
+func TestPCGMatchesStdlib(t *testing.T) {
+	for _, seed := range [][2]uint64{{0, 0}, {1, 2}, {^uint64(0), 12345}, {0x9e3779b97f4a7c15, 7}} {
+		a, b := NewPCG(seed[0], seed[1]), rand.NewPCG(seed[0], seed[1])
+		for i := 0; i < 1000; i++ {
+			if x, y := a.Uint64(), b.Uint64(); x != y {
+				t.Fatalf("seed %v output %d: %#x, math/rand/v2 gives %#x", seed, i, x, y)
+			}
+		}
+	}
+	var _ rand.Source = NewPCG(0, 0)
 }
 
 // TestWalkOrderIndependent: walk w is the same whichever walks ran before

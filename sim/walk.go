@@ -2,7 +2,6 @@ package sim
 
 import (
 	"fmt"
-	"math/rand/v2"
 )
 
 // Outcome is the result of one walk.
@@ -40,7 +39,7 @@ type Walker struct {
 	fast *fastKernel // boards of at most 64 squares (walk rules)
 	gen  *genKernel  // every other case
 
-	pcg rand.PCG
+	pcg PCG
 }
 
 // NewWalker returns a walker for rule r on board b, using the bitboard
@@ -85,7 +84,7 @@ func (w *Walker) Walk(start int, key Key, idx uint64) Outcome {
 }
 
 // WalkFrom runs one walk from start drawing from src.
-func (w *Walker) WalkFrom(start int, src *rand.PCG) Outcome {
+func (w *Walker) WalkFrom(start int, src *PCG) Outcome {
 	if start < 0 || start >= w.board.Squares() {
 		panic(fmt.Sprintf("sim: start square %d off the %s board", start, w.board))
 	}
