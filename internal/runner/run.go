@@ -30,7 +30,7 @@ type RunOptions struct {
 	Config      any // the resolved config, recorded in the manifest
 
 	Log      io.Writer                       // plain progress lines (nil: none)
-	Progress func(done, total uint64) func() // optional progress display; returns its stop function
+	Progress func(total uint64, done *atomic.Uint64) (stop func()) // a live progress display; nil: plain Log lines
 }
 
 // Summary is what a finished run reports.
@@ -134,7 +134,7 @@ func Run(ctx context.Context, s *Spec, o RunOptions) (*Summary, error) {
 
 func startProgress(ctx context.Context, o RunOptions, n *atomic.Uint64, total uint64) func() {
 	if o.Progress != nil {
-		return o.Progress(0, total)
+		return o.Progress(total, n)
 	}
 	if o.Log == nil {
 		return func() {}
@@ -161,6 +161,31 @@ func startProgress(ctx context.Context, o RunOptions, n *atomic.Uint64, total ui
 		}
 	}()
 	return func() { close(stop); <-finished }
+}
+
+// Finish writes the result directory of a complete set of tallies that
+// did not come from Run (a merge of shards).
+func Finish(s *Spec, o RunOptions, ts *Tallies, secs float64) (*Summary, error) {
+	dir, err := PrepareOutDir(o.Out, o.Force, false)
+	if err != nil {
+		return nil, err
+	}
+	sum := &Summary{Dir: dir.Final, Seconds: secs}
+	if sum.Tables, err = BuildTables(s, ts, o.Stats, o.Claims); err != nil {
+		os.RemoveAll(dir.Partial)
+		return nil, err
+	}
+	for _, r := range sum.Tables.Squares {
+		sum.Walks += r.Walks
+	}
+	if err := WriteResults(dir.Partial, s, o, sum); err != nil {
+		os.RemoveAll(dir.Partial)
+		return nil, err
+	}
+	if err := dir.Commit(); err != nil {
+		return nil, err
+	}
+	return sum, nil
 }
 
 // Manifest is manifest.json: what ran, how, and what came out.

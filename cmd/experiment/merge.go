@@ -1,0 +1,64 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"time"
+
+	"knightwalk/internal/config"
+	"knightwalk/internal/runner"
+)
+
+func init() {
+	register(&command{
+		name:  "merge",
+		usage: "--out DIR PART...",
+		short: "combine the parts of a sharded run into the tables of one run",
+		long: `Reads the parts written by 'experiment run --shard K/N' (their directories or
+part.json files), checks that they are all N shards of one config and seed,
+and writes the same tables, report and manifest that one unsharded run of the
+experiment writes, value for value.`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
+			out := fs.String("out", "", "result directory to write (required)")
+			force := fs.Bool("force", false, "replace an existing result directory")
+			return func(ctx context.Context, e *env, args []string) error {
+				if *out == "" {
+					return usagef("merge: --out DIR is required")
+				}
+				if len(args) == 0 {
+					return usagef("merge: name the parts to merge")
+				}
+				parts, err := runner.ReadParts(args)
+				if err != nil {
+					return err
+				}
+				cfg, err := config.Parse(parts[0].ConfigFile, []byte(parts[0].ConfigYAML))
+				if err != nil {
+					return fmt.Errorf("the parts' experiment file no longer validates: %w", err)
+				}
+				s, claims, st, err := toSpec(cfg, parts[0].ConfigFile, []byte(parts[0].ConfigYAML))
+				if err != nil {
+					return err
+				}
+				if s.ConfigHash != parts[0].ConfigHash {
+					return fmt.Errorf("the parts were written by a version that hashes this config differently (%.12s, now %.12s)", parts[0].ConfigHash, s.ConfigHash)
+				}
+				t0 := time.Now()
+				ts := runner.NewTallies()
+				if err := runner.MergeInto(ts, parts); err != nil {
+					return err
+				}
+				opts := runner.RunOptions{Out: *out, Force: *force, Workers: 1, Shard: runner.All, Stats: st, Claims: claims,
+					Meta: metadata(s), Description: cfg.Description, Config: cfg}
+				sum, err := runner.Finish(s, opts, ts, time.Since(t0).Seconds())
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stderr, "experiment: merged %d parts -> %s\n", len(parts), sum.Dir)
+				printClaims(e, sum.Tables)
+				return nil
+			}
+		},
+	})
+}

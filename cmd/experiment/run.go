@@ -1,0 +1,152 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"text/tabwriter"
+	"time"
+
+	"knightwalk/internal/runner"
+	"knightwalk/sim"
+)
+
+func init() {
+	register(&command{
+		name:  "run",
+		usage: "[FILE | NAME] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N] [--dry-run]",
+		short: "run an experiment and write its tables, report and manifest",
+		long: `Runs the experiment in FILE (or a committed experiment by NAME, or with no
+argument the embedded default: seed 000's claims on 8x8) and writes
+results/<name>/ (or --out DIR): Parquet tables, report.md, manifest.json.
+The directory appears only when the run completes; an interrupted run can
+be continued with --resume. --shard K/N runs one of N slices and writes a
+part for 'experiment merge'.`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
+			out := fs.String("out", "", "result directory (default results/<name>, or results/<name>.shard-K-of-N for a shard)")
+			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walks run in parallel on this many goroutines")
+			force := fs.Bool("force", false, "replace an existing result directory (only once the new run completes)")
+			resume := fs.Bool("resume", false, "continue an interrupted run from its completed work units")
+			shardFlag := fs.String("shard", "", "run only slice K of N (0-based), e.g. 0/4; default from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX")
+			dry := fs.Bool("dry-run", false, "print the plan and an estimated time, run nothing")
+			quiet := fs.Bool("quiet", false, "no progress output")
+			return func(ctx context.Context, e *env, args []string) error {
+				if len(args) > 1 {
+					return usagef("run takes at most one experiment file, got %q", args)
+				}
+				if *workers < 1 {
+					return usagef("--workers must be at least 1")
+				}
+				shard := runner.All
+				if *shardFlag != "" {
+					var err error
+					if shard, err = runner.ParseShard(*shardFlag); err != nil {
+						return usagef("--shard: %v", err)
+					}
+				}
+				arg := ""
+				if len(args) == 1 {
+					arg = args[0]
+				}
+				cfg, file, src, err := loadExperiment(arg)
+				if err != nil {
+					return err
+				}
+				s, claims, st, err := toSpec(cfg, file, src)
+				if err != nil {
+					return err
+				}
+				if *dry {
+					return dryRun(e, s, shard, *workers)
+				}
+				dir := *out
+				if dir == "" {
+					dir = filepath.Join("results", s.Name)
+					if shard.N > 1 {
+						dir += fmt.Sprintf(".shard-%d-of-%d", shard.K, shard.N)
+					}
+				}
+				if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+					return err
+				}
+				opts := runner.RunOptions{Out: dir, Force: *force, Resume: *resume, Workers: *workers, Shard: shard,
+					Stats: st, Claims: claims, PerWalk: cfg.Outputs.Walks, RowGroup: cfg.Outputs.RowGroup,
+					Meta: metadata(s), Description: cfg.Description, Config: cfg}
+				if !*quiet {
+					opts.Log = e.stderr
+					opts.Progress = progressBar(e.stderr)
+				}
+				p := runner.NewPlan(s)
+				fmt.Fprintf(e.stderr, "experiment: %s: %d walks in %d units on %d workers (shard %s) -> %s\n",
+					s.Name, runner.TotalWalks(p.ShardUnits(shard)), len(p.ShardUnits(shard)), *workers, shard, dir)
+				sum, err := runner.Run(ctx, s, opts)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(e.stderr, "experiment: %d walks in %.2fs (%.3g walks/s) -> %s\n", sum.Walks, sum.Seconds, float64(sum.Walks)/sum.Seconds, sum.Dir)
+				if sum.Tables != nil {
+					printClaims(e, sum.Tables)
+				}
+				return nil
+			}
+		},
+	})
+}
+
+func printClaims(e *env, t *runner.Tables) {
+	if len(t.Claims) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "claim\trule\tboard\ttarget\tclaimed\tmeasured [interval]\tverdict")
+	for _, c := range t.Claims {
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%.3f, %.3f]\t%.4f [%.4f, %.4f]\t%s\n", c.ID, c.Rule, c.Board, c.Target,
+			c.ClaimedLo, c.ClaimedHi, c.Measured, c.Lo, c.Hi, c.Verdict)
+	}
+	tw.Flush()
+}
+
+// dryRun prints the plan and an estimate from a short calibration: a few
+// hundred milliseconds of walks of each (board, rule).
+func dryRun(e *env, s *runner.Spec, shard runner.Shard, workers int) error {
+	p := runner.NewPlan(s)
+	units := p.ShardUnits(shard)
+	fmt.Fprintf(e.stdout, "experiment %s: %d boards, %d rules, %d walks per start square\n", s.Name, len(s.Boards), len(s.Rules), s.Walks)
+	var est float64
+	for bi, b := range s.Boards {
+		for ri, r := range s.Rules {
+			var walks uint64
+			nu := 0
+			for _, u := range units {
+				if u.Board == bi && u.Rule == ri {
+					walks += u.Hi - u.Lo
+					nu++
+				}
+			}
+			ns := calibrate(b, r, s.Starts[bi])
+			est += ns * float64(walks)
+			fmt.Fprintf(e.stdout, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk\n", b, r.Name(), len(s.Starts[bi]), nu, walks, ns)
+		}
+	}
+	secs := est / 1e9 / float64(workers)
+	fmt.Fprintf(e.stdout, "total: %d units, %d walks (shard %s); estimated %s on %d workers\n", len(units), runner.TotalWalks(units), shard, time.Duration(secs*float64(time.Second)).Round(time.Millisecond), workers)
+	return nil
+}
+
+func calibrate(b *sim.Board, r sim.Rule, starts []int) float64 {
+	w, err := sim.NewWalker(b, r)
+	if err != nil || len(starts) == 0 {
+		return 0
+	}
+	t0 := time.Now()
+	n := 0
+	for time.Since(t0) < 100*time.Millisecond || n < 3 {
+		s := starts[n%len(starts)]
+		w.Walk(s, sim.NewKey(0, b.Rows, b.Cols, r.Name(), s), uint64(n))
+		n++
+	}
+	return float64(time.Since(t0).Nanoseconds()) / float64(n)
+}

@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+
+	"knightwalk/internal/runner"
+)
+
+func init() {
+	register(&command{
+		name:  "validate",
+		usage: "FILE...",
+		short: "check experiment files without running them",
+		long: `Decodes and validates each experiment file (or committed experiment name) and
+reports every error with its file, line and key; prints the plan's size for
+files that are valid. Exit status 1 when any file is invalid.`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
+			return func(ctx context.Context, e *env, args []string) error {
+				if len(args) == 0 {
+					return usagef("validate: name at least one experiment file")
+				}
+				bad := 0
+				for _, a := range args {
+					cfg, file, src, err := loadExperiment(a)
+					if err != nil {
+						fmt.Fprintln(e.stderr, err)
+						bad++
+						continue
+					}
+					s, _, _, err := toSpec(cfg, file, src)
+					if err != nil {
+						fmt.Fprintf(e.stderr, "%s: %v\n", file, err)
+						bad++
+						continue
+					}
+					p := runner.NewPlan(s)
+					fmt.Fprintf(e.stdout, "%s: ok: %s, %d boards, %d rules, %d units, %d walks\n", file, s.Name, len(s.Boards), len(s.Rules), len(p.Units), runner.TotalWalks(p.Units))
+				}
+				if bad > 0 {
+					return errors.New(plural(bad, "invalid experiment file"))
+				}
+				return nil
+			}
+		},
+	})
+}
+
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
