@@ -1,0 +1,54 @@
+package runner
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"knightwalk/sim"
+)
+
+// BenchmarkEndToEndVsKernel runs the same 8x8 Warnsdorff/random walks twice
+// on one worker, in the same benchmark: through Execute (planning, units,
+// tallies, ordered hand-over, merging) and through a bare sim.Walker loop.
+// It reports both rates and their ratio, which the brief asks to keep at or
+// above 0.85.
+func BenchmarkEndToEndVsKernel(b *testing.B) {
+	bd := sim.MustBoard(8, 8)
+	r, _ := sim.ParseRule("warnsdorff/random")
+	starts := make([]int, 64)
+	for i := range starts {
+		starts[i] = i
+	}
+	const walks = 20000
+	s := &Spec{Name: "bench", Seed: 1, Boards: []*sim.Board{bd}, Rules: []sim.Rule{r}, Starts: [][]int{starts}, Walks: walks}
+	p := NewPlan(s)
+	var e2e, kernel time.Duration
+	for i := 0; i < b.N; i++ {
+		t0 := time.Now()
+		ts := NewTallies()
+		err := Execute(context.Background(), p, p.Units, Options{Workers: 1}, func(r Result) error { return ts.Add(r.Unit.Key(), r.Tally) })
+		if err != nil {
+			b.Fatal(err)
+		}
+		e2e += time.Since(t0)
+
+		t0 = time.Now()
+		w, _ := sim.NewWalker(bd, r)
+		n := 0
+		for _, st := range starts {
+			key := sim.NewKey(1, 8, 8, r.Name(), st)
+			for j := uint64(0); j < walks; j++ {
+				n += w.Walk(st, key, j).Length
+			}
+		}
+		kernel += time.Since(t0)
+		if n == 0 {
+			b.Fatal("no steps")
+		}
+	}
+	total := float64(b.N) * 64 * walks
+	b.ReportMetric(total/e2e.Seconds(), "e2e-walks/s")
+	b.ReportMetric(total/kernel.Seconds(), "kernel-walks/s")
+	b.ReportMetric(kernel.Seconds()/e2e.Seconds(), "e2e/kernel")
+}
