@@ -1,0 +1,92 @@
+package experiments
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"knightwalk/internal/config"
+)
+
+// TestCommittedExperimentsValidate parses every committed experiment: each
+// must pass validation and be named after its file.
+func TestCommittedExperimentsValidate(t *testing.T) {
+	names := Names()
+	if !slices.Contains(names, "default") {
+		t.Fatalf("Names() = %v, want default among them", names)
+	}
+	files, _ := filepath.Glob("*.yaml")
+	if len(files) != len(names) {
+		t.Errorf("%d .yaml files but %d embedded: %v", len(files), len(names), names)
+	}
+	for _, name := range names {
+		data, ok := Lookup(name)
+		if !ok {
+			t.Fatalf("Lookup(%q) failed", name)
+		}
+		disk, err := os.ReadFile(name + ".yaml")
+		if err != nil || string(disk) != string(data) {
+			t.Errorf("%s.yaml: embedded copy differs from the file (%v)", name, err)
+		}
+		c, err := config.Parse("experiments/"+name+".yaml", data)
+		if err != nil {
+			t.Errorf("%v", err)
+			continue
+		}
+		if c.Name != name {
+			t.Errorf("experiments/%s.yaml: name is %q; want %q, the file's name", name, c.Name, name)
+		}
+		if strings.TrimSpace(c.Description) == "" {
+			t.Errorf("experiments/%s.yaml: no description", name)
+		}
+	}
+}
+
+func TestDefault(t *testing.T) {
+	name, data := Default()
+	if name != "default" {
+		t.Errorf("Default name %q", name)
+	}
+	c, err := config.Parse("experiments/default.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Seed 000's claims for Warnsdorff's rule, and the random walk as baseline.
+	var rules []string
+	for _, r := range c.RuleList() {
+		rules = append(rules, r.Name())
+	}
+	if !slices.Equal(rules, []string{"warnsdorff/random", "random"}) {
+		t.Errorf("rules %v", rules)
+	}
+	boards := c.BoardList()
+	if len(boards) != 1 || boards[0].String() != "8x8" || len(c.StartSquares(boards[0])) != 64 {
+		t.Errorf("boards %v", boards)
+	}
+	if c.Walks != 250000 || c.Seed != 1 {
+		t.Errorf("walks %d seed %d", c.Walks, c.Seed)
+	}
+	if len(c.Claims) != 6 {
+		t.Errorf("%d claims, want 3 for each rule", len(c.Claims))
+	}
+	for _, cl := range c.Claims {
+		if got := len(c.ClaimSquares(cl, boards[0])); cl.Class != "edge" && got != 4 || cl.Class == "edge" && got != 24 {
+			t.Errorf("claim %s pools %d squares", cl.ID, got)
+		}
+	}
+}
+
+func TestLookup(t *testing.T) {
+	for _, name := range []string{"default", "default.yaml"} {
+		if _, ok := Lookup(name); !ok {
+			t.Errorf("Lookup(%q) failed", name)
+		}
+	}
+	for _, name := range []string{"", "nope", "../go.mod", "embed.go", "/default"} {
+		if _, ok := Lookup(name); ok {
+			t.Errorf("Lookup(%q) succeeded", name)
+		}
+	}
+}

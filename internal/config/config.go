@@ -1,0 +1,171 @@
+package config
+
+import (
+	"fmt"
+	"os"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// Config is one experiment file. Build one with Default, Parse or Load;
+// after Validate succeeds, BoardList, RuleList and StartSquares give the
+// resolved values.
+type Config struct {
+	Name        string      `yaml:"name"`
+	Description string      `yaml:"description"`
+	Seed        uint64      `yaml:"seed"`
+	Boards      []BoardSpec `yaml:"boards"`
+	Starts      Starts      `yaml:"starts"`
+	Walks       int64       `yaml:"walks"`
+	Rules       []RuleSpec  `yaml:"rules"`
+	Confidence  float64     `yaml:"confidence"`
+	Interval    string      `yaml:"interval"`
+	Outputs     Outputs     `yaml:"outputs"`
+	Claims      []Claim     `yaml:"claims"`
+
+	src *source // where the config came from, for error positions; nil when built in Go
+}
+
+// BoardSpec is one item of boards: exactly one of Size (the scalar forms
+// "8x8" and "8"), Sizes ("5..60" or "12": square boards), From and To
+// (square boards From..To) or Rows and Cols (each "N" or "LO..HI"). Step
+// (default 1) spaces the sizes of a range.
+type BoardSpec struct {
+	Size  string `yaml:"-"`
+	Sizes string `yaml:"sizes"`
+	From  int    `yaml:"from"`
+	To    int    `yaml:"to"`
+	Step  int    `yaml:"step"`
+	Rows  string `yaml:"rows"`
+	Cols  string `yaml:"cols"`
+}
+
+// Starts lists the start squares: "all", class names (corner, edge, centre,
+// interior; "center" too) and square names (a1, r0c0). In YAML it is either
+// one scalar (starts: all) or a list.
+type Starts []string
+
+// RuleSpec is one item of rules as written; RuleList resolves it.
+type RuleSpec struct {
+	Name       string `yaml:"name"`
+	TieBreak   string `yaml:"tie_break"`
+	Order      string `yaml:"order"`
+	MaxSteps   int    `yaml:"max_steps"`
+	Closed     bool   `yaml:"closed"`
+	NodeBudget int64  `yaml:"node_budget"`
+}
+
+// Outputs chooses what a run writes besides its summary tables.
+type Outputs struct {
+	Walks    bool     `yaml:"walks"`     // the per-walk table
+	Figures  []string `yaml:"figures"`   // names from Figures
+	RowGroup int      `yaml:"row_group"` // Parquet rows per row group; 0: the writer's default
+}
+
+// Claim is a published statement about a success rate that a run checks.
+// Exactly one of Class, Square and Degree names its target, and exactly one
+// of Rate (with Tolerance), Range, Below and Above states it.
+type Claim struct {
+	ID     string `yaml:"id"`
+	Rule   string `yaml:"rule"`  // a rule name as sim.ParseRule reads it
+	Board  string `yaml:"board"` // "" means every board of the experiment
+	Class  string `yaml:"class"`
+	Square string `yaml:"square"`
+	Degree *int   `yaml:"degree"`
+
+	Rate      *float64  `yaml:"rate"`
+	Tolerance *float64  `yaml:"tolerance"`
+	Range     []float64 `yaml:"range"` // [lo, hi]
+	Below     *float64  `yaml:"below"`
+	Above     *float64  `yaml:"above"`
+
+	Source string `yaml:"source"`
+}
+
+// Figures lists the figure names that outputs.figures accepts.
+var Figures = []string{
+	"success-heatmap", "closed-heatmap", "length-heatmap", "deadend-heatmap",
+	"length-distribution", "size-curve", "convergence", "walk",
+}
+
+// Intervals lists the interval methods that interval accepts.
+var Intervals = []string{"wilson", "clopper-pearson"}
+
+// Limits that keep a mistyped file from asking for an absurd run.
+const (
+	MaxBoards = 1000  // boards per experiment, after expansion
+	MaxWalks  = 1e12  // walks per (board, rule, start square)
+	MaxName   = 100   // bytes in an experiment name
+	DefWalks  = 10000 // walks when none are configured
+)
+
+// Default returns the configuration that a file is decoded onto: seed 1,
+// every start square, DefWalks walks, a Wilson 95 % interval, no optional
+// outputs. Name, boards and rules have no default.
+func Default() Config {
+	return Config{
+		Seed:       1,
+		Starts:     Starts{"all"},
+		Walks:      DefWalks,
+		Confidence: 0.95,
+		Interval:   "wilson",
+	}
+}
+
+// Load reads and parses the experiment file at path; errors name path.
+func Load(path string) (*Config, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("config: %w", err)
+	}
+	return Parse(path, data)
+}
+
+// UnmarshalYAML reads a board item: a scalar ("8x8", "8") or a mapping with
+// the keys of BoardSpec.
+func (b *BoardSpec) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		*b = BoardSpec{Size: n.Value}
+		return nil
+	case yaml.MappingNode:
+		var msgs []string
+		valid := yamlKeys(boardSpecType)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if !contains(valid, k.Value) {
+				msgs = append(msgs, fmt.Sprintf("line %d: field %s not found in type %s", k.Line, k.Value, boardSpecType))
+			}
+		}
+		type plain BoardSpec // without this method
+		var p plain
+		if err := n.Decode(&p); err != nil {
+			te, ok := err.(*yaml.TypeError)
+			if !ok {
+				return err
+			}
+			msgs = append(msgs, te.Errors...)
+		}
+		*b = BoardSpec(p)
+		if msgs != nil {
+			return &yaml.TypeError{Errors: msgs}
+		}
+		return nil
+	}
+	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: cannot unmarshal %s into %s", n.Line, n.ShortTag(), boardSpecType)}}
+}
+
+// UnmarshalYAML reads starts: one scalar or a list of scalars.
+func (s *Starts) UnmarshalYAML(n *yaml.Node) error {
+	switch n.Kind {
+	case yaml.ScalarNode:
+		*s = Starts{n.Value}
+		return nil
+	case yaml.SequenceNode:
+		var l []string
+		err := n.Decode(&l)
+		*s = l
+		return err
+	}
+	return &yaml.TypeError{Errors: []string{fmt.Sprintf("line %d: cannot unmarshal %s into %s", n.Line, n.ShortTag(), startsType)}}
+}

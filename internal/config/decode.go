@@ -1,0 +1,672 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"reflect"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// source remembers where each key of a parsed file is, so that errors found
+// after decoding can still name a line.
+type source struct {
+	file     string
+	rootLine int
+	lines    map[string]int // key path → line of its first occurrence
+	entries  []entry        // every key and item, in document order
+
+	// The YAML library leaves out of a decoded list every item that did
+	// not decode (and null items, silently). dropped holds, for each list,
+	// the file's indices of the items left out, so that errors found later
+	// name the item as the file numbers it; partial marks lists that lost
+	// items.
+	dropped map[string][]int
+	partial map[string]bool
+}
+
+// entry is one key of a mapping or one item of a sequence.
+type entry struct {
+	path    string     // e.g. rules[1].tie_break
+	keyLine int        // line of the key (of the item, for sequence items)
+	node    *yaml.Node // its value
+}
+
+// Parse decodes data, the contents of the file named filename, onto a copy
+// of Default and validates the result. Its error is an Errors holding every
+// problem found, sorted by line.
+func Parse(filename string, data []byte) (*Config, error) {
+	c := Default()
+	src := &source{file: filename, rootLine: 1, lines: map[string]int{}}
+	c.src = src
+
+	root, errs := parseNode(src, data)
+	if errs != nil {
+		return nil, errs
+	}
+	if root == nil { // empty file: nothing to decode, but say what is missing
+		return nil, c.check()
+	}
+	src.rootLine = root.Line
+	src.walk(root)
+
+	decErrs, covered := src.decode(data, &c)
+	decErrs = append(decErrs, src.dropItems(&c, decErrs, covered)...)
+	for list, drop := range src.dropped {
+		if drop == nil { // could not tell which items went: say nothing more about the list
+			covered = append(covered, list)
+		}
+	}
+	whole := src.wholeNumbers(covered)
+	errs = append(decErrs, whole...)
+	for _, e := range errs {
+		covered = append(covered, e.Key)
+	}
+	for _, e := range c.check() {
+		if !coveredBy(e.Key, covered) {
+			errs = append(errs, e)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs.sorted()
+	}
+	return &c, nil
+}
+
+// parseNode reads the one YAML document of data.
+func parseNode(src *source, data []byte) (root *yaml.Node, errs Errors) {
+	defer func() {
+		if r := recover(); r != nil { // the YAML library must not take the caller down
+			root, errs = nil, Errors{{File: src.file, Msg: fmt.Sprintf("cannot read YAML: %v", r)}}
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	var doc yaml.Node
+	if err := dec.Decode(&doc); err != nil {
+		if errors.Is(err, io.EOF) {
+			return nil, nil
+		}
+		return nil, Errors{src.yamlError(err)}
+	}
+	var next yaml.Node
+	switch err := dec.Decode(&next); {
+	case err == nil:
+		return nil, Errors{{File: src.file, Line: next.Line, Msg: "a second YAML document; an experiment file holds exactly one"}}
+	case !errors.Is(err, io.EOF):
+		return nil, Errors{src.yamlError(err)}
+	}
+	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+		return doc.Content[0], nil
+	}
+	return nil, nil
+}
+
+// yamlError turns a syntax error ("yaml: line 3: …") into an Error.
+func (s *source) yamlError(err error) Error {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	e := Error{File: s.file, Msg: msg}
+	if m := reLine.FindStringSubmatch(msg); m != nil {
+		e.Line, _ = strconv.Atoi(m[1])
+		e.Msg = m[2]
+	}
+	if parserProblems[e.Msg] {
+		// The YAML library reports a parser error at the 0-based line of
+		// the construct it was reading (omitting line 0); scanner errors
+		// come 1-based.
+		e.Line++
+	}
+	if parserProblems[e.Msg] || reLine.MatchString(msg) {
+		e.Msg = "invalid YAML: " + e.Msg
+	}
+	return e
+}
+
+// parserProblems are the YAML library's parser (not scanner) errors.
+var parserProblems = map[string]bool{
+	"did not find expected ',' or ']'":       true,
+	"did not find expected ',' or '}'":       true,
+	"did not find expected '-' indicator":    true,
+	"did not find expected <document start>": true,
+	"did not find expected <stream-start>":   true,
+	"did not find expected key":              true,
+	"did not find expected node content":     true,
+	"found duplicate %TAG directive":         true,
+	"found duplicate %YAML directive":        true,
+	"found incompatible YAML document":       true,
+	"found undefined tag handle":             true,
+}
+
+var reLine = regexp.MustCompile(`(?s)^line (\d+): (.*)$`)
+
+// walk records the position of every key and item under n. It does not
+// follow aliases: what an alias names is indexed where it was written.
+func (s *source) walk(root *yaml.Node) {
+	s.add("", root.Line, root)
+	s.walkChildren(root, "")
+}
+
+func (s *source) walkChildren(n *yaml.Node, path string) {
+	switch n.Kind {
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := k.Value
+			if path != "" {
+				p = path + "." + k.Value
+			}
+			s.add(p, k.Line, v)
+			s.walkChildren(v, p)
+		}
+	case yaml.SequenceNode:
+		for i, v := range n.Content {
+			p := fmt.Sprintf("%s[%d]", path, i)
+			s.add(p, v.Line, v)
+			s.walkChildren(v, p)
+		}
+	}
+}
+
+func (s *source) add(path string, line int, n *yaml.Node) {
+	s.entries = append(s.entries, entry{path: path, keyLine: line, node: n})
+	if _, ok := s.lines[path]; !ok {
+		s.lines[path] = line
+	}
+}
+
+// line returns the line of key, or of its nearest ancestor that the file
+// has (the line of its parent mapping for a missing key).
+func (s *source) line(key string) int {
+	if s == nil {
+		return 0
+	}
+	for {
+		if l, ok := s.lines[key]; ok {
+			return l
+		}
+		if key == "" {
+			return s.rootLine
+		}
+		key = parent(key)
+	}
+}
+
+// parent returns the key path one level up: rules[1].order → rules[1] → rules → "".
+func parent(key string) string {
+	i := strings.LastIndexAny(key, ".[")
+	if i < 0 {
+		return ""
+	}
+	return key[:i]
+}
+
+// decode runs the YAML library's strict decoder and turns its type errors
+// into Errors.
+//
+// covered lists the keys whose values did not decode (whole mappings, for a
+// duplicate key), so that validation errors under them can be dropped as
+// noise.
+func (s *source) decode(data []byte, c *Config) (errs Errors, covered []string) {
+	defer func() {
+		if r := recover(); r != nil {
+			errs = append(errs, Error{File: s.file, Msg: fmt.Sprintf("cannot decode YAML: %v", r)})
+			covered = append(covered, "")
+		}
+	}()
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	err := dec.Decode(c)
+	if err == nil || errors.Is(err, io.EOF) {
+		return nil, nil
+	}
+	var te *yaml.TypeError
+	if !errors.As(err, &te) {
+		return Errors{s.yamlError(err)}, []string{""}
+	}
+	used := map[int]bool{}
+	for _, msg := range te.Errors {
+		e, cover := s.typeError(msg, used)
+		errs = append(errs, e)
+		covered = append(covered, cover)
+	}
+	return errs, covered
+}
+
+var (
+	reNotFound = regexp.MustCompile(`(?s)^line (\d+): field (.*) not found in type (\S+)$`)
+	reSetTwice = regexp.MustCompile(`(?s)^line (\d+): field (.*) already set in type (\S+)$`)
+	reCannot   = regexp.MustCompile("(?s)^line (\\d+): cannot unmarshal (\\S+)(?: `(.*)`)? into (\\S+)$")
+	reDupKey   = regexp.MustCompile(`(?s)^line (\d+): mapping key (".*") already defined at line (\d+)$`)
+)
+
+// typeError rewrites one of the YAML library's messages ("line 7: field x
+// not found in type config.RuleSpec") as an Error with a key path and a
+// message that says what is valid. used marks entries already blamed, so
+// that two errors on one line go to two keys. cover is the key whose value
+// the error kept from decoding.
+func (s *source) typeError(msg string, used map[int]bool) (e Error, cover string) {
+	e, cover = s.typeError1(msg, used)
+	if cover == "-" {
+		cover = e.Key
+	}
+	return e, cover
+}
+
+func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
+	if m := reDupKey.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		name, err := strconv.Unquote(m[2])
+		if err != nil {
+			name = m[2]
+		}
+		i := s.find(used, func(e entry) bool { return e.keyLine == line && lastKey(e.path) == name })
+		key := name
+		if i >= 0 {
+			key = s.entries[i].path
+		}
+		// The library skips the whole mapping that holds a duplicate key.
+		return Error{File: s.file, Line: line, Key: key, Msg: "duplicate key; already set at line " + m[3]}, parent(key)
+	}
+	if m := reNotFound.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		i := s.find(used, func(e entry) bool {
+			return e.keyLine == line && lastKey(e.path) == m[2] && typeName(typeAt(parent(e.path))) == m[3]
+		})
+		key := m[2]
+		if i >= 0 {
+			key = s.entries[i].path
+		}
+		valid := yamlKeys(typeByName(m[3]))
+		text := "unknown key"
+		if g := guess(m[2], valid); g != "" {
+			text += fmt.Sprintf(" (did you mean %s?)", g)
+		}
+		return Error{File: s.file, Line: line, Key: key, Msg: text + "; valid: " + strings.Join(valid, ", ")}, "-"
+	}
+	if m := reSetTwice.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		i := s.find(used, func(e entry) bool {
+			return e.keyLine == line && lastKey(e.path) == m[2]
+		})
+		key := m[2]
+		if i >= 0 {
+			key = s.entries[i].path
+		}
+		return Error{File: s.file, Line: line, Key: key, Msg: fmt.Sprintf("duplicate key; already set at line %d", s.line(key))}, "-"
+	}
+	if m := reCannot.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		tag, value, into := m[2], m[3], m[4]
+		match := func(e entry, typed bool) bool {
+			n := e.node
+			if n.Kind == yaml.AliasNode && n.Alias != nil {
+				n = n.Alias // the library reports the anchor's line
+			}
+			if n.Line != line || typed && typeName(typeAt(e.path)) != into {
+				return false
+			}
+			switch tag {
+			case "!!seq":
+				return n.Kind == yaml.SequenceNode
+			case "!!map":
+				return n.Kind == yaml.MappingNode
+			}
+			return n.Kind == yaml.ScalarNode && shorten(n.Value) == value
+		}
+		i := s.find(used, func(e entry) bool { return match(e, true) })
+		if i < 0 {
+			i = s.find(used, func(e entry) bool { return match(e, false) })
+		}
+		got := describeTag(tag, value)
+		key := ""
+		if i >= 0 {
+			e := s.entries[i]
+			key = e.path
+			n := e.node
+			if n.Kind == yaml.AliasNode && n.Alias != nil {
+				line, n = e.keyLine, n.Alias // blame where the alias is used
+			}
+			if n.Kind == yaml.ScalarNode {
+				got = strconv.Quote(n.Value)
+			}
+		}
+		return Error{File: s.file, Line: line, Key: key, Msg: fmt.Sprintf("want %s, not %s", want(into), got)}, "-"
+	}
+	e := Error{File: s.file, Msg: msg}
+	if m := reLine.FindStringSubmatch(msg); m != nil {
+		e.Line, _ = strconv.Atoi(m[1])
+		e.Msg = m[2]
+	}
+	return e, ""
+}
+
+// lists are the lists whose items validation refers to by index.
+var lists = []string{"boards", "starts", "rules", "outputs.figures", "claims"}
+
+// dropItems works out which items of each list the decoder left out,
+// reporting null items, which it leaves out without a word.
+func (s *source) dropItems(c *Config, decErrs Errors, covered []string) (errs Errors) {
+	s.dropped, s.partial = map[string][]int{}, map[string]bool{}
+	decoded := map[string]int{
+		"boards": len(c.Boards), "starts": len(c.Starts), "rules": len(c.Rules),
+		"outputs.figures": len(c.Outputs.Figures), "claims": len(c.Claims),
+	}
+	for _, list := range lists {
+		var seq *yaml.Node
+		for _, e := range s.entries {
+			if e.path == list {
+				seq = e.node
+				break
+			}
+		}
+		if seq != nil && seq.Kind == yaml.AliasNode && seq.Alias != nil {
+			seq = seq.Alias
+		}
+		if seq == nil || seq.Kind != yaml.SequenceNode {
+			continue
+		}
+		var drop []int
+		for i, item := range seq.Content {
+			key := fmt.Sprintf("%s[%d]", list, i)
+			if item.Kind == yaml.AliasNode && item.Alias != nil {
+				item = item.Alias
+			}
+			gone := false
+			if item.Kind == yaml.ScalarNode && item.ShortTag() == "!!null" {
+				gone = true
+				w := want(typeName(typeAt(key)))
+				if list == "starts" {
+					w = "a square (a1, r0c0) or a class (corner, edge, centre, interior)"
+				}
+				errs = append(errs, Error{File: s.file, Line: s.line(key), Key: key, Msg: "empty item; want " + w})
+			}
+			for _, c := range covered {
+				if c == key {
+					gone = true
+				}
+			}
+			for _, e := range decErrs {
+				if list == "boards" && strings.HasPrefix(e.Key, key+".") { // BoardSpec.UnmarshalYAML failed
+					gone = true
+				}
+			}
+			if gone {
+				drop = append(drop, i)
+			}
+		}
+		if len(drop) > 0 {
+			s.partial[list] = true
+			if decoded[list] == len(seq.Content)-len(drop) {
+				s.dropped[list] = drop
+			} else {
+				s.dropped[list] = nil
+			}
+		}
+	}
+	return errs
+}
+
+// original maps a key path into a decoded list (rules[1].name) to the
+// item's index in the file (rules[2].name when rules[0] was dropped).
+func (s *source) original(key string) string {
+	for list, drop := range s.dropped {
+		rest, ok := strings.CutPrefix(key, list+"[")
+		if !ok {
+			continue
+		}
+		end := strings.IndexByte(rest, ']')
+		j, err := strconv.Atoi(rest[:max(end, 0)])
+		if end < 0 || err != nil {
+			return key
+		}
+		i := 0 // the file's index of decoded item j
+		for n := 0; ; i++ {
+			if !slices.Contains(drop, i) {
+				if n == j {
+					break
+				}
+				n++
+			}
+		}
+		return fmt.Sprintf("%s[%d]%s", list, i, rest[end+1:])
+	}
+	return key
+}
+
+// find returns the index of the first unused entry that ok accepts, and
+// marks it used; -1 if there is none.
+func (s *source) find(used map[int]bool, ok func(entry) bool) int {
+	for i, e := range s.entries {
+		if !used[i] && ok(e) {
+			used[i] = true
+			return i
+		}
+	}
+	return -1
+}
+
+// shorten abbreviates a value the way the YAML library's messages do.
+func shorten(v string) string {
+	if len(v) > 10 {
+		return v[:7] + "..."
+	}
+	return v
+}
+
+func lastKey(path string) string {
+	return path[strings.LastIndexAny(path, ".]")+1:]
+}
+
+func describeTag(tag, value string) string {
+	switch tag {
+	case "!!seq":
+		return "a list"
+	case "!!map":
+		return "a mapping"
+	}
+	return strconv.Quote(value)
+}
+
+// want says in words what a Go type of this package accepts.
+func want(typ string) string {
+	switch typ {
+	case "int", "int64":
+		return "a whole number"
+	case "uint64":
+		return "a whole number ≥ 0"
+	case "float64":
+		return "a number"
+	case "bool":
+		return "true or false"
+	case "string":
+		return "a string"
+	case boardSpecType.String():
+		return "a board (8x8, 8, {sizes: 5..60}, {from: 5, to: 60, step: 5} or {rows: 5..10, cols: 8})"
+	case startsType.String():
+		return "all, or a list of squares (a1, r0c0) and classes (corner, edge, centre, interior)"
+	case "[]" + boardSpecType.String():
+		return "a list of boards, e.g. [8x8]"
+	case "[]" + reflect.TypeFor[RuleSpec]().String():
+		return "a list of rules, e.g. [{name: warnsdorff}]"
+	case "[]" + reflect.TypeFor[Claim]().String():
+		return "a list of claims"
+	}
+	if strings.HasPrefix(typ, "[]") {
+		return "a list"
+	}
+	if t := typeByName(typ); t != nil && t.Kind() == reflect.Struct {
+		return "a mapping with keys " + strings.Join(yamlKeys(t), ", ")
+	}
+	return typ
+}
+
+// wholeNumbers reports integer keys written as fractions: the YAML library
+// silently truncates 1.5 to 1.
+func (s *source) wholeNumbers(covered []string) (errs Errors) {
+	for _, e := range s.entries {
+		if !reIntKey.MatchString(e.path) || coveredBy(e.path, covered) || e.node.Kind != yaml.ScalarNode || e.node.ShortTag() != "!!float" {
+			continue
+		}
+		var f float64
+		if err := e.node.Decode(&f); err != nil {
+			continue // reported by the decoder
+		}
+		if f != math.Trunc(f) || math.IsInf(f, 0) {
+			errs = append(errs, Error{File: s.file, Line: e.keyLine, Key: e.path, Msg: fmt.Sprintf("want a whole number, not %s", e.node.Value)})
+		}
+	}
+	return errs
+}
+
+var reIntKey = regexp.MustCompile(`^(seed|walks|rules\[\d+\]\.(max_steps|node_budget)|outputs\.row_group|boards\[\d+\]\.(from|to|step)|claims\[\d+\]\.degree)$`)
+
+// coveredBy reports whether key lies at or under one of the covered keys
+// ("" covers everything).
+func coveredBy(key string, covered []string) bool {
+	for _, c := range covered {
+		if c == "" || key == c || strings.HasPrefix(key, c+".") || strings.HasPrefix(key, c+"[") {
+			return true
+		}
+	}
+	return false
+}
+
+// Types of this package, by the names that the YAML library's messages use.
+var (
+	configType    = reflect.TypeFor[Config]()
+	boardSpecType = reflect.TypeFor[BoardSpec]()
+	startsType    = reflect.TypeFor[Starts]()
+)
+
+func typeByName(name string) reflect.Type {
+	for _, t := range []reflect.Type{configType, boardSpecType, startsType, reflect.TypeFor[RuleSpec](), reflect.TypeFor[Outputs](), reflect.TypeFor[Claim]()} {
+		if t.String() == name {
+			return t
+		}
+	}
+	return nil
+}
+
+func typeName(t reflect.Type) string {
+	if t == nil {
+		return ""
+	}
+	return t.String()
+}
+
+// typeAt returns the Go type that the value at key path decodes into, or nil.
+func typeAt(path string) reflect.Type {
+	t := configType
+	for path != "" {
+		var part string
+		if path[0] == '[' {
+			j := strings.IndexByte(path, ']')
+			if j < 0 || t.Kind() != reflect.Slice {
+				return nil
+			}
+			t, path = t.Elem(), path[j+1:]
+			continue
+		}
+		path = strings.TrimPrefix(path, ".")
+		j := strings.IndexAny(path, ".[")
+		if j < 0 {
+			j = len(path)
+		}
+		part, path = path[:j], path[j:]
+		if t.Kind() != reflect.Struct {
+			return nil
+		}
+		var found reflect.Type
+		for i := range t.NumField() {
+			f := t.Field(i)
+			if f.IsExported() && yamlName(f) == part {
+				found = f.Type
+			}
+		}
+		if found == nil {
+			return nil
+		}
+		t = found
+		for t.Kind() == reflect.Pointer {
+			t = t.Elem()
+		}
+	}
+	return t
+}
+
+// yamlKeys lists the YAML keys of struct type t in field order.
+func yamlKeys(t reflect.Type) []string {
+	if t == nil || t.Kind() != reflect.Struct {
+		return nil
+	}
+	var keys []string
+	for i := range t.NumField() {
+		if f := t.Field(i); f.IsExported() {
+			if n := yamlName(f); n != "" {
+				keys = append(keys, n)
+			}
+		}
+	}
+	return keys
+}
+
+func yamlName(f reflect.StructField) string {
+	tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+	if tag == "-" {
+		return ""
+	}
+	if tag == "" {
+		return strings.ToLower(f.Name)
+	}
+	return tag
+}
+
+// guess returns the valid key closest to a mistyped one, if it is close.
+func guess(key string, valid []string) string {
+	best, bestD := "", 3
+	for _, v := range valid {
+		if d := distance(key, v); d < bestD {
+			best, bestD = v, d
+		}
+	}
+	return best
+}
+
+// distance is the Levenshtein distance between a and b.
+func distance(a, b string) int {
+	if len(a) > 64 || len(b) > 64 {
+		return 64
+	}
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func contains(list []string, s string) bool {
+	for _, v := range list {
+		if v == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,76 @@
+// Package config reads experiment files (experiments/*.yaml): it decodes them
+// strictly onto a copy of Default, validates the result once, reporting every
+// problem with its file, line and key, and resolves the validated file into
+// the boards, rules and start squares that the runner needs.
+//
+// # Schema
+//
+// An experiment file is one YAML mapping. Every key but name, boards and
+// rules may be left out; unknown keys are errors.
+//
+//	name: centre-vs-corner        # required; a safe directory name (results/<name>/)
+//	description: |                # free text, carried into reports
+//	  Why this experiment exists.
+//	seed: 1                       # any uint64 (default 1)
+//	boards:                       # at least one; expanded in order, duplicates dropped
+//	  - 8x8                       # ROWSxCOLS
+//	  - 10                        # N means NxN
+//	  - {sizes: 5..60}            # square boards 5x5 … 60x60 (sizes: 12 is one board)
+//	  - {sizes: 10..100, step: 10}
+//	  - {from: 5, to: 60, step: 5}  # square boards 5x5, 10x10, … 60x60
+//	  - {rows: 5..10, cols: 8}    # rectangles; rows and cols are N or LO..HI, step applies to both
+//	starts: all                   # default; or a list of squares (a1, r0c0) and
+//	                              # classes (corner, edge, centre, interior)
+//	walks: 10000                  # walks per start square, per rule, per board (default 10000)
+//	rules:                        # at least one; rule names (sim.Rule.Name) must differ
+//	  - name: warnsdorff          # random | warnsdorff | backtrack (or a full name, e.g. warnsdorff/pohl)
+//	    tie_break: first          # random | first | pohl | roth; default random
+//	                              # (backtrack: first | random, default first)
+//	    order: "(2,1) (1,2) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1)"
+//	                              # move order (default this one), for tie_break first and backtrack
+//	    max_steps: 0              # random and warnsdorff: stop after N moves (0: no limit)
+//	  - name: backtrack
+//	    closed: true              # backtrack only: the tour must close
+//	    node_budget: 10000000     # backtrack only: squares entered per walk (0: sim.DefaultNodeBudget)
+//	confidence: 0.95              # interval confidence, in (0,1) (default 0.95)
+//	interval: wilson              # wilson (default) | clopper-pearson
+//	outputs:
+//	  walks: false                # write the per-walk table (default false)
+//	  figures: [success-heatmap, size-curve]   # any of Figures (default none)
+//	  row_group: 0                # Parquet rows per row group (0: the writer's default)
+//	claims:                       # published statements the run checks
+//	  - id: centre                # optional, unique when given
+//	    rule: warnsdorff/first    # a rule of this experiment, named as in sim.ParseRule
+//	    board: 8x8                # optional; default every board
+//	    class: centre             # exactly one of class, square (d4) and degree (0..8)
+//	    rate: 0.85                # exactly one of rate (with optional tolerance),
+//	    tolerance: 0.025          # range: [lo, hi], below: p and above: p
+//	    source: seed 000          # free text
+//
+// TestSchemaExample keeps this example valid.
+//
+// A claim's rate with tolerance t states that the success rate lies in
+// [rate-t, rate+t] (t = 0: exactly rate); range: [lo, hi] that it lies in
+// [lo, hi]; below: p that it is below p; above: p that it is above p. A claim
+// is about the start squares of its target (class, square or degree) that
+// the experiment's starts select, pooled, on each of its boards.
+//
+// # Errors
+//
+// Parse and Load return Errors, one Error per problem, sorted by line, each
+// printed as
+//
+//	experiments/bad.yaml:7: rules[1].tie_break: "randm" is not a tie-break; valid: random, first, pohl, roth
+//
+// # Hash
+//
+// Hash identifies a validated experiment: the hex SHA-256 of a canonical
+// JSON encoding of the resolved configuration (see canonical in hash.go):
+// boards expanded to "RxC" names, rules resolved to their full options with
+// defaults written out, start squares as classes and "r<row>c<col>" names,
+// claims with resolved rule names and boards, and every other field with its
+// default applied. It does not depend on YAML formatting, comments, key order,
+// or on writing a default out rather than leaving it implicit, and it covers
+// every field, description and claims included. Changing the canonical form
+// changes every hash, so it carries a format number.
+package config

@@ -1,0 +1,168 @@
+package config
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"slices"
+
+	"knightwalk/sim"
+)
+
+// hashFormat numbers the canonical form; bump it whenever canonical changes.
+const hashFormat = 1
+
+// canonical is the resolved configuration that Hash encodes. Field order
+// and spelling are part of the hash: change them only with hashFormat.
+type canonical struct {
+	Format      int              `json:"format"`
+	Name        string           `json:"name"`
+	Description string           `json:"description"`
+	Seed        uint64           `json:"seed"`
+	Boards      []string         `json:"boards"` // "RxC", expanded, in order
+	Starts      canonicalStarts  `json:"starts"`
+	Walks       int64            `json:"walks"`
+	Rules       []canonicalRule  `json:"rules"`
+	Confidence  float64          `json:"confidence"`
+	Interval    string           `json:"interval"`
+	Outputs     canonicalOutputs `json:"outputs"`
+	Claims      []canonicalClaim `json:"claims"`
+}
+
+type canonicalStarts struct {
+	All     bool     `json:"all"`
+	Classes []string `json:"classes"` // in sim.Classes order
+	Squares []string `json:"squares"` // "r<row>c<col>", by row then column
+}
+
+type canonicalRule struct {
+	Name       string `json:"name"` // sim.Rule.Name
+	TieBreak   string `json:"tie_break"`
+	Order      string `json:"order"` // always written out
+	MaxSteps   int    `json:"max_steps"`
+	Closed     bool   `json:"closed"`
+	NodeBudget int64  `json:"node_budget"` // backtrack's default written out; 0 for other rules
+}
+
+type canonicalOutputs struct {
+	Walks    bool     `json:"walks"`
+	Figures  []string `json:"figures"` // in Figures order
+	RowGroup int      `json:"row_group"`
+}
+
+type canonicalClaim struct {
+	ID        string    `json:"id"`
+	Rule      string    `json:"rule"`   // sim.Rule.Name
+	Boards    []string  `json:"boards"` // the boards it is about
+	Target    string    `json:"target"` // "centre", "r3c3" or "degree 8"
+	Statement string    `json:"statement"`
+	Values    []float64 `json:"values"` // rate and tolerance; lo and hi; or the bound
+	Source    string    `json:"source"`
+}
+
+// Hash returns the hex SHA-256 of the canonical JSON encoding of the
+// resolved configuration (see the package documentation). It is meant for
+// validated configurations.
+func (c *Config) Hash() string {
+	sum := sha256.Sum256(c.canonicalJSON())
+	return hex.EncodeToString(sum[:])
+}
+
+func (c *Config) canonicalJSON() []byte {
+	sizes := c.sizes(nil)
+	cn := canonical{
+		Format:      hashFormat,
+		Name:        c.Name,
+		Description: c.Description,
+		Seed:        c.Seed,
+		Boards:      []string{},
+		Walks:       c.Walks,
+		Rules:       []canonicalRule{},
+		Confidence:  c.Confidence,
+		Interval:    c.Interval,
+		Claims:      []canonicalClaim{},
+	}
+	for _, s := range sizes {
+		cn.Boards = append(cn.Boards, s.String())
+	}
+
+	st := c.starts(nil, nil)
+	cn.Starts = canonicalStarts{All: st.all, Classes: []string{}, Squares: []string{}}
+	if !st.all {
+		for cl, on := range st.classes {
+			if on {
+				cn.Starts.Classes = append(cn.Starts.Classes, sim.Class(cl).String())
+			}
+		}
+		sq := slices.Clone(st.squares)
+		slices.SortFunc(sq, func(a, b rc) int {
+			if a.r != b.r {
+				return a.r - b.r
+			}
+			return a.c - b.c
+		})
+		for _, p := range sq {
+			cn.Starts.Squares = append(cn.Starts.Squares, p.String())
+		}
+	}
+
+	for _, r := range c.RuleList() {
+		cr := canonicalRule{Name: r.Name(), Order: canonicalOrder, MaxSteps: r.MaxSteps, Closed: r.Closed}
+		if r.Kind != sim.RandomWalk {
+			cr.TieBreak = r.TieBreak.String()
+		}
+		if r.Order != nil {
+			cr.Order = orderString(r.Order)
+		}
+		if r.Kind == sim.Backtrack {
+			cr.NodeBudget = r.NodeBudget
+			if cr.NodeBudget == 0 {
+				cr.NodeBudget = sim.DefaultNodeBudget
+			}
+		}
+		cn.Rules = append(cn.Rules, cr)
+	}
+
+	cn.Outputs = canonicalOutputs{Walks: c.Outputs.Walks, Figures: []string{}, RowGroup: c.Outputs.RowGroup}
+	for _, f := range Figures {
+		if slices.Contains(c.Outputs.Figures, f) {
+			cn.Outputs.Figures = append(cn.Outputs.Figures, f)
+		}
+	}
+
+	for _, cl := range c.Claims {
+		cc := canonicalClaim{ID: cl.ID, Rule: cl.RuleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source}
+		for _, s := range sizes {
+			if cl.AppliesTo(s.light()) {
+				cc.Boards = append(cc.Boards, s.String())
+			}
+		}
+		if t, ok := cl.target(nil, ""); ok {
+			cc.Target = t.String()
+		}
+		switch {
+		case cl.Rate != nil:
+			tol := 0.0
+			if cl.Tolerance != nil {
+				tol = *cl.Tolerance
+			}
+			cc.Statement, cc.Values = "rate", []float64{*cl.Rate, tol}
+		case cl.Range != nil:
+			cc.Statement, cc.Values = "range", cl.Range
+		case cl.Below != nil:
+			cc.Statement, cc.Values = "below", []float64{*cl.Below}
+		case cl.Above != nil:
+			cc.Statement, cc.Values = "above", []float64{*cl.Above}
+		}
+		cn.Claims = append(cn.Claims, cc)
+	}
+
+	data, err := json.Marshal(cn)
+	if err != nil { // only NaN or Inf, which Validate refuses
+		data, _ = json.Marshal(struct {
+			Format int    `json:"format"`
+			Error  string `json:"error"`
+		}{hashFormat, err.Error()})
+	}
+	return data
+}

@@ -1,0 +1,440 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"knightwalk/sim"
+)
+
+// checker collects the problems that resolving a Config finds. A nil
+// checker ignores them, so the accessors can share the resolving code.
+type checker struct {
+	c    *Config
+	errs Errors
+}
+
+func (k *checker) errorf(key, format string, args ...any) {
+	if k == nil {
+		return
+	}
+	if k.c.src != nil {
+		key = k.c.src.original(key)
+	}
+	e := Error{Key: key, Msg: fmt.Sprintf(format, args...)}
+	if k.c.src != nil {
+		e.File, e.Line = k.c.src.file, k.c.src.line(key)
+	}
+	k.errs = append(k.errs, e)
+}
+
+// fileKey returns the key path of a list item as the file numbers it.
+func (c *Config) fileKey(key string) string {
+	if c.src == nil {
+		return key
+	}
+	return c.src.original(key)
+}
+
+// partial reports whether list lost items in decoding (their errors are
+// reported), so that what validation concludes from the list's contents
+// would be noise.
+func (c *Config) partial(list string) bool {
+	return c.src != nil && c.src.partial[list]
+}
+
+// BoardList returns the experiment's boards, expanded, without duplicates,
+// in the order the file gives them. It builds each board's knight graph, so
+// call it once. Items with problems (see Validate) are left out.
+func (c *Config) BoardList() []*sim.Board {
+	var out []*sim.Board
+	for _, s := range c.sizes(nil) {
+		if b, err := sim.NewBoard(s.rows, s.cols); err == nil {
+			out = append(out, b)
+		}
+	}
+	return out
+}
+
+// RuleList returns the experiment's rules, resolved, in the file's order.
+// Rules with problems (see Validate) are left out.
+func (c *Config) RuleList() []sim.Rule {
+	var out []sim.Rule
+	for i, rs := range c.Rules {
+		if r, ok := rs.resolve(nil, fmt.Sprintf("rules[%d]", i)); ok {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// StartSquares returns the start squares on b in ascending order, without
+// duplicates.
+func (c *Config) StartSquares(b *sim.Board) []int {
+	st := c.starts(nil, nil)
+	return st.pick(b, func(int) bool { return true })
+}
+
+// ClaimSquares returns the squares that claim cl pools on board b: its
+// target's squares among the start squares, in ascending order. It returns
+// nil when the claim is not about b.
+func (c *Config) ClaimSquares(cl Claim, b *sim.Board) []int {
+	if !cl.AppliesTo(b) {
+		return nil
+	}
+	st := c.starts(nil, nil)
+	t, ok := cl.target(nil, "")
+	if !ok {
+		return nil
+	}
+	return st.pick(b, func(sq int) bool { return t.has(b, sq, b.Degree) })
+}
+
+// AppliesTo reports whether the claim is about board b.
+func (cl Claim) AppliesTo(b *sim.Board) bool {
+	if cl.Board == "" {
+		return true
+	}
+	s, ok := parseSize(cl.Board)
+	return ok && s.rows == b.Rows && s.cols == b.Cols
+}
+
+// RuleName returns the claim's rule as sim.Rule.Name writes it
+// ("warnsdorff" becomes "warnsdorff/random"), or the rule as written if it
+// does not parse.
+func (cl Claim) RuleName() string {
+	r, err := sim.ParseRule(cl.Rule)
+	if err != nil {
+		return cl.Rule
+	}
+	return r.Name()
+}
+
+// resolve turns a rule item into a sim.Rule; ok is false when the item has
+// a problem, which goes to k.
+func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
+	ok = true
+	bad := func(sub, format string, args ...any) {
+		k.errorf(key+sub, format, args...)
+		ok = false
+	}
+	name := strings.TrimSpace(rs.Name)
+	named := false // the name fixed the tie-break or closedness
+	if kind, err := sim.ParseKind(name); err == nil {
+		r.Kind = kind
+		if kind == sim.Backtrack {
+			r.TieBreak = sim.TieFirst
+		}
+	} else if full, err := sim.ParseRule(name); err == nil && strings.Contains(name, "/") {
+		r, named = full, true
+	} else {
+		if name == "" {
+			bad(".name", "missing; valid: random, warnsdorff, backtrack")
+		} else {
+			bad(".name", "%q is not a rule; valid: random, warnsdorff, backtrack (or a full name: %s)", rs.Name, strings.Join(sim.RuleNames, ", "))
+		}
+		return r, false
+	}
+
+	if rs.TieBreak != "" {
+		t, err := sim.ParseTieBreak(rs.TieBreak)
+		switch {
+		case r.Kind == sim.RandomWalk:
+			bad(".tie_break", "the random rule has no tie-break; remove it")
+		case err != nil:
+			bad(".tie_break", "%q is not a tie-break; valid: random, first, pohl, roth", rs.TieBreak)
+		case r.Kind == sim.Backtrack && t != sim.TieFirst && t != sim.TieRandom:
+			bad(".tie_break", "%q: backtrack orders tied squares by first or random", rs.TieBreak)
+		case named && r.Kind == sim.Warnsdorff && t != r.TieBreak:
+			bad(".tie_break", "%q contradicts the rule name %s", rs.TieBreak, name)
+		default:
+			r.TieBreak = t
+		}
+	}
+	if rs.Order != "" {
+		order, err := sim.ParseOrder(rs.Order)
+		switch {
+		case !(r.Kind == sim.Warnsdorff && r.TieBreak == sim.TieFirst || r.Kind == sim.Backtrack):
+			bad(".order", "a move order applies only to warnsdorff with tie_break first and to backtrack, not %s", r.Name())
+		case err != nil:
+			bad(".order", "%v; want a permutation of the 8 knight moves, e.g. %q", err, canonicalOrder)
+		case !slices.Equal(order, sim.CanonicalMoves[:]):
+			r.Order = order
+		}
+	}
+	switch {
+	case rs.MaxSteps < 0:
+		bad(".max_steps", "%d must be 0 (no limit) or positive", rs.MaxSteps)
+	case rs.MaxSteps > 0 && r.Kind == sim.Backtrack:
+		bad(".max_steps", "backtrack has no step limit; bound it with node_budget")
+	default:
+		r.MaxSteps = rs.MaxSteps
+	}
+	if rs.Closed {
+		if r.Kind != sim.Backtrack {
+			bad(".closed", "only backtrack can ask for a closed tour")
+		}
+		r.Closed = true
+	}
+	switch {
+	case rs.NodeBudget < 0:
+		bad(".node_budget", "%d must be 0 (default %d) or positive", rs.NodeBudget, sim.DefaultNodeBudget)
+	case rs.NodeBudget > 0 && r.Kind != sim.Backtrack:
+		bad(".node_budget", "only backtrack has a node budget")
+	default:
+		r.NodeBudget = rs.NodeBudget
+	}
+	if ok {
+		if err := r.Validate(); err != nil {
+			bad("", "%v", err)
+		}
+	}
+	return r, ok
+}
+
+var canonicalOrder = orderString(sim.CanonicalMoves[:])
+
+func orderString(order []sim.Move) string {
+	parts := make([]string, len(order))
+	for i, m := range order {
+		parts[i] = fmt.Sprintf("(%d,%d)", m.DR, m.DC)
+	}
+	return strings.Join(parts, " ")
+}
+
+// startSet is the resolved starts: every square, or the union of some
+// classes and some squares.
+type startSet struct {
+	all     bool
+	classes [len(sim.Classes)]bool
+	squares []rc
+}
+
+// rc is a square by row and column, independent of the board.
+type rc struct{ r, c int }
+
+func (p rc) String() string { return fmt.Sprintf("r%dc%d", p.r, p.c) }
+
+// parseRC reads a square name (a1, r0c0) into its row and column, or
+// reports that it is not a square name.
+func parseRC(name string) (rc, bool) {
+	for _, b := range []*sim.Board{
+		(size{sim.MaxSide, 26}).light(),
+		(size{sim.MaxSide, sim.MaxSide}).light(),
+	} {
+		if sq, err := b.ParseSquare(name); err == nil {
+			r, c := b.RowCol(sq)
+			return rc{r, c}, true
+		}
+	}
+	return rc{}, false
+}
+
+// startsKey names item i of starts, or starts itself when written as a scalar.
+func (c *Config) startsKey(i int) string {
+	key := fmt.Sprintf("starts[%d]", i)
+	if len(c.Starts) == 1 && (c.src == nil || c.src.lines[key] == 0) {
+		return "starts"
+	}
+	return key
+}
+
+// starts resolves c.Starts; with boards given, it also checks that every
+// square is on every board and that every board gets a start.
+func (c *Config) starts(k *checker, boards []size) startSet {
+	var st startSet
+	clean := true
+	if len(c.Starts) == 0 {
+		k.errorf("starts", "empty; want all, or a list of squares (a1, r0c0) and classes (corner, edge, centre, interior)")
+		return st
+	}
+	for i, s := range c.Starts {
+		key := c.startsKey(i)
+		name := strings.TrimSpace(s)
+		if name == "all" {
+			st.all = true
+			continue
+		}
+		if cl, err := sim.ParseClass(name); err == nil {
+			st.classes[cl] = true
+			continue
+		}
+		p, ok := parseRC(name)
+		if !ok {
+			k.errorf(key, "%q is not a start; valid: all, corner, edge, centre, interior, or a square such as a1 or r0c0", s)
+			clean = false
+			continue
+		}
+		onAll := true
+		var off []string
+		var first error
+		for _, b := range boards {
+			if _, err := b.light().ParseSquare(name); err != nil {
+				onAll = false
+				if first == nil {
+					first = err
+				}
+				off = append(off, b.String())
+			}
+		}
+		if !onAll {
+			msg := first.Error()
+			if len(off) > 1 {
+				msg += fmt.Sprintf(" (and off %d more: %s)", len(off)-1, list(off[1:]))
+			}
+			k.errorf(key, "%s", msg)
+			clean = false
+			continue
+		}
+		if !slices.Contains(st.squares, p) {
+			st.squares = append(st.squares, p)
+		}
+	}
+	if clean {
+		for _, b := range boards {
+			if !st.any(b) {
+				k.errorf("starts", "select no square on the %s board; it has no %s squares", b, st.classNames())
+			}
+		}
+	}
+	return st
+}
+
+// any reports whether the set selects some square of a board of size s.
+func (st startSet) any(s size) bool {
+	if st.all || len(st.squares) > 0 {
+		return true
+	}
+	for cl, on := range st.classes {
+		if on && s.classCount(sim.Class(cl)) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+func (st startSet) classNames() string {
+	var names []string
+	for cl, on := range st.classes {
+		if on {
+			names = append(names, sim.Class(cl).String())
+		}
+	}
+	return strings.Join(names, " or ")
+}
+
+// has reports whether the set selects square sq of b.
+func (st startSet) has(b *sim.Board, sq int) bool {
+	if st.all || st.classes[b.Class(sq)] {
+		return true
+	}
+	r, c := b.RowCol(sq)
+	return slices.Contains(st.squares, rc{r, c})
+}
+
+// squares returns the selected squares of b that keep accepts, ascending.
+func (st startSet) pick(b *sim.Board, keep func(sq int) bool) []int {
+	var out []int
+	if !st.all && !st.classes[sim.Corner] && !st.classes[sim.Edge] && !st.classes[sim.Centre] && !st.classes[sim.Interior] {
+		for _, p := range st.squares {
+			if b.On(p.r, p.c) {
+				if sq := b.Square(p.r, p.c); keep(sq) {
+					out = append(out, sq)
+				}
+			}
+		}
+		slices.Sort(out)
+		return slices.Compact(out)
+	}
+	for sq := range b.Squares() {
+		if st.has(b, sq) && keep(sq) {
+			out = append(out, sq)
+		}
+	}
+	return out
+}
+
+// target is what a claim is about: a class, a square or a degree.
+type target struct {
+	class  sim.Class
+	square rc
+	degree int
+	kind   string // "class", "square" or "degree"
+}
+
+// target resolves the claim's target; key is the claim's key path.
+func (cl Claim) target(k *checker, key string) (target, bool) {
+	var set []string
+	if cl.Class != "" {
+		set = append(set, "class")
+	}
+	if cl.Square != "" {
+		set = append(set, "square")
+	}
+	if cl.Degree != nil {
+		set = append(set, "degree")
+	}
+	if len(set) != 1 {
+		if len(set) == 0 {
+			k.errorf(key, "no target; want exactly one of class, square, degree")
+		} else {
+			k.errorf(key, "%s: want exactly one of class, square, degree", strings.Join(set, " and "))
+		}
+		return target{}, false
+	}
+	t := target{kind: set[0]}
+	switch t.kind {
+	case "class":
+		c, err := sim.ParseClass(cl.Class)
+		if err != nil {
+			k.errorf(key+".class", "%q is not a class; valid: corner, edge, centre, interior", cl.Class)
+			return t, false
+		}
+		t.class = c
+	case "square":
+		p, ok := parseRC(cl.Square)
+		if !ok {
+			k.errorf(key+".square", "%q is not a square; want a name such as d4 or r3c3", cl.Square)
+			return t, false
+		}
+		t.square = p
+	case "degree":
+		if *cl.Degree < 0 || *cl.Degree > 8 {
+			k.errorf(key+".degree", "%d is not a knight degree; valid: 0 to 8", *cl.Degree)
+			return t, false
+		}
+		t.degree = *cl.Degree
+	}
+	return t, true
+}
+
+// has reports whether sq of b is in the target; degree gives square degrees.
+func (t target) has(b *sim.Board, sq int, degree func(int) int) bool {
+	switch t.kind {
+	case "class":
+		return b.Class(sq) == t.class
+	case "square":
+		r, c := b.RowCol(sq)
+		return rc{r, c} == t.square
+	}
+	return degree(sq) == t.degree
+}
+
+func (t target) String() string {
+	switch t.kind {
+	case "class":
+		return t.class.String()
+	case "square":
+		return t.square.String()
+	}
+	return fmt.Sprintf("degree %d", t.degree)
+}
+
+// list joins names, shortening long lists.
+func list(names []string) string {
+	if len(names) > 10 {
+		return strings.Join(names[:10], ", ") + fmt.Sprintf(", … (%d in all)", len(names))
+	}
+	return strings.Join(names, ", ")
+}

@@ -1,0 +1,247 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"knightwalk/sim"
+)
+
+// Validate reports every problem of c at once, as Errors sorted by line
+// (with file and line when c came from Parse or Load), or nil.
+func (c *Config) Validate() error {
+	if errs := c.check(); errs != nil {
+		return errs
+	}
+	return nil
+}
+
+// check does the work of Validate.
+func (c *Config) check() Errors {
+	k := &checker{c: c}
+
+	if msg := nameProblem(c.Name); msg != "" {
+		k.errorf("name", "%s", msg)
+	}
+
+	if len(c.Boards) == 0 && !c.partial("boards") {
+		k.errorf("boards", "no boards; want at least one, e.g. [8x8]")
+	}
+	boards := c.sizes(k)
+
+	st := c.starts(k, boards)
+
+	if c.Walks < 1 || c.Walks > MaxWalks {
+		k.errorf("walks", "%d is out of range; want 1 to %.0e walks per start square, rule and board", c.Walks, float64(MaxWalks))
+	}
+
+	if len(c.Rules) == 0 && !c.partial("rules") {
+		k.errorf("rules", "no rules; want at least one, e.g. [{name: warnsdorff}]")
+	}
+	var ruleNames []string
+	firstAt := map[string]int{}
+	for i, rs := range c.Rules {
+		key := fmt.Sprintf("rules[%d]", i)
+		r, ok := rs.resolve(k, key)
+		if !ok {
+			continue
+		}
+		n := r.Name()
+		if j, dup := firstAt[n]; dup {
+			k.errorf(key, "rule %s again (%s is %s too); rule names must differ within an experiment", n, c.fileKey(fmt.Sprintf("rules[%d]", j)), n)
+			continue
+		}
+		firstAt[n] = i
+		ruleNames = append(ruleNames, n)
+	}
+
+	if !(c.Confidence > 0 && c.Confidence < 1) {
+		k.errorf("confidence", "%v is out of range; want a level strictly between 0 and 1, e.g. 0.95", c.Confidence)
+	}
+	if !slices.Contains(Intervals, c.Interval) {
+		k.errorf("interval", "%q is not an interval; valid: %s", c.Interval, strings.Join(Intervals, ", "))
+	}
+
+	seenFig := map[string]int{}
+	for i, f := range c.Outputs.Figures {
+		key := fmt.Sprintf("outputs.figures[%d]", i)
+		if !slices.Contains(Figures, f) {
+			k.errorf(key, "%q is not a figure; valid: %s", f, strings.Join(Figures, ", "))
+		} else if j, dup := seenFig[f]; dup {
+			k.errorf(key, "%s again (%s)", f, c.fileKey(fmt.Sprintf("outputs.figures[%d]", j)))
+		}
+		seenFig[f] = i
+	}
+	if c.Outputs.RowGroup < 0 {
+		k.errorf("outputs.row_group", "%d must be 0 (the writer's default) or positive", c.Outputs.RowGroup)
+	}
+
+	seenID := map[string]int{}
+	for i, cl := range c.Claims {
+		c.checkClaim(k, fmt.Sprintf("claims[%d]", i), cl, boards, ruleNames, st)
+		if cl.ID != "" {
+			if j, dup := seenID[cl.ID]; dup {
+				k.errorf(fmt.Sprintf("claims[%d].id", i), "%q again (%s); claim ids must differ", cl.ID, c.fileKey(fmt.Sprintf("claims[%d]", j)))
+			} else {
+				seenID[cl.ID] = i
+			}
+		}
+	}
+	return k.errs.sorted()
+}
+
+// nameProblem says why name cannot be a results directory, or "".
+func nameProblem(name string) string {
+	const valid = "use letters, digits, -, _ and . (not . or ..)"
+	switch {
+	case name == "":
+		return "missing; name the experiment (its results go to results/<name>/): " + valid
+	case len(name) > MaxName:
+		return fmt.Sprintf("%d bytes; at most %d", len(name), MaxName)
+	case name == "." || name == "..":
+		return fmt.Sprintf("%q is not a safe directory name; %s", name, valid)
+	}
+	for _, r := range name {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			if !utf8.ValidString(name) {
+				return fmt.Sprintf("%q is not valid UTF-8; %s", name, valid)
+			}
+			return fmt.Sprintf("%q is not a safe directory name (%q); %s", name, r, valid)
+		}
+	}
+	return ""
+}
+
+// checkClaim checks one claim against the experiment's boards, rules and starts.
+func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, ruleNames []string, st startSet) {
+	switch r, err := sim.ParseRule(cl.Rule); {
+	case c.partial("rules"):
+		// Some rules did not decode; membership would be guesswork.
+	case cl.Rule == "":
+		k.errorf(key+".rule", "missing; valid: %s", strings.Join(ruleNames, ", "))
+	case err != nil:
+		k.errorf(key+".rule", "%q is not a rule; valid: %s", cl.Rule, strings.Join(ruleNames, ", "))
+	case !slices.Contains(ruleNames, r.Name()):
+		k.errorf(key+".rule", "%s is not one of this experiment's rules; valid: %s", r.Name(), strings.Join(ruleNames, ", "))
+	}
+
+	on := boards
+	if cl.Board != "" {
+		s, ok := parseSize(cl.Board)
+		names := make([]string, len(boards))
+		for i, b := range boards {
+			names[i] = b.String()
+		}
+		switch {
+		case !ok:
+			k.errorf(key+".board", "%q is not a board; want ROWSxCOLS, one of %s", cl.Board, list(names))
+			on = nil
+		case c.partial("boards") && !slices.Contains(boards, s):
+			on = nil // some boards did not decode; membership would be guesswork
+		case !slices.Contains(boards, s):
+			k.errorf(key+".board", "%s is not one of this experiment's boards; valid: %s", s, list(names))
+			on = nil
+		default:
+			on = []size{s}
+		}
+	}
+
+	if t, ok := cl.target(k, key); ok {
+		sub := key + "." + t.kind
+		var missing []string
+		offBoard := false
+		for _, b := range on {
+			if t.kind == "square" {
+				if _, err := b.light().ParseSquare(cl.Square); err != nil {
+					k.errorf(sub, "%v", err)
+					offBoard = true
+					break
+				}
+			}
+			if !covers(st, t, b) {
+				missing = append(missing, b.String())
+			}
+		}
+		if missing != nil && !offBoard {
+			k.errorf(sub, "no start square is %s on %s; the starts must include some (starts: %s)", t, list(missing), strings.Join(c.Starts, ", "))
+		}
+	}
+
+	var tests []string
+	for _, t := range []struct {
+		name string
+		set  bool
+	}{{"rate", cl.Rate != nil}, {"range", cl.Range != nil}, {"below", cl.Below != nil}, {"above", cl.Above != nil}} {
+		if t.set {
+			tests = append(tests, t.name)
+		}
+	}
+	if len(tests) != 1 {
+		if len(tests) == 0 {
+			k.errorf(key, "no statement; want exactly one of rate, range, below, above")
+		} else {
+			k.errorf(key, "%s: want exactly one of rate, range, below, above", strings.Join(tests, " and "))
+		}
+	}
+	prob := func(sub string, p float64) bool {
+		if !(p >= 0 && p <= 1) {
+			k.errorf(key+"."+sub, "%v is not a rate; want a value from 0 to 1", p)
+			return false
+		}
+		return true
+	}
+	if cl.Rate != nil {
+		prob("rate", *cl.Rate)
+	}
+	if cl.Tolerance != nil {
+		switch tol := *cl.Tolerance; {
+		case cl.Rate == nil:
+			k.errorf(key+".tolerance", "a tolerance goes with rate only")
+		case !(tol >= 0 && tol <= 1):
+			k.errorf(key+".tolerance", "%v is out of range; want a value from 0 to 1", tol)
+		}
+	}
+	if cl.Range != nil {
+		if len(cl.Range) != 2 {
+			k.errorf(key+".range", "want two values [lo, hi], e.g. [0.70, 0.80], not %d", len(cl.Range))
+		} else if lo, hi := cl.Range[0], cl.Range[1]; prob("range[0]", lo) && prob("range[1]", hi) && lo > hi {
+			k.errorf(key+".range", "[%v, %v] is empty; want lo ≤ hi", lo, hi)
+		}
+	}
+	if cl.Below != nil {
+		prob("below", *cl.Below)
+	}
+	if cl.Above != nil {
+		prob("above", *cl.Above)
+	}
+}
+
+// covers reports whether the starts select a square of target t on a board
+// of size s.
+func covers(st startSet, t target, s size) bool {
+	b := s.light()
+	deg := func(sq int) int { r, c := b.RowCol(sq); return s.degree(r, c) }
+	switch t.kind {
+	case "square":
+		return b.On(t.square.r, t.square.c) && st.has(b, b.Square(t.square.r, t.square.c))
+	case "class":
+		if (st.all || st.classes[t.class]) && s.classCount(t.class) > 0 {
+			return true
+		}
+	}
+	for _, p := range st.squares {
+		if b.On(p.r, p.c) && t.has(b, b.Square(p.r, p.c), deg) {
+			return true
+		}
+	}
+	if t.kind == "degree" {
+		for _, sq := range s.representatives() {
+			if st.has(b, sq) && t.has(b, sq, deg) {
+				return true
+			}
+		}
+	}
+	return false
+}
