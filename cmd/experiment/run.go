@@ -74,7 +74,7 @@ part for 'experiment merge'.`,
 				}
 				opts := runner.RunOptions{Out: dir, Force: *force, Resume: *resume, Workers: *workers, Shard: shard,
 					Stats: st, Claims: claims, PerWalk: cfg.Outputs.Walks, RowGroup: cfg.Outputs.RowGroup,
-					Meta: metadata(s), Description: cfg.Description, Config: cfg}
+					Meta: metadata(s), Description: cfg.Description, Config: cfg.Resolved()}
 				if !*quiet {
 					opts.Log = e.stderr
 					opts.Progress = progressBar(e.stderr)

@@ -25,7 +25,7 @@ func loadExperiment(arg string) (*config.Config, string, []byte, error) {
 	switch {
 	case arg == "":
 		name, data = experiments.Default()
-		name = "experiments/" + name
+		name = "experiments/" + name + ".yaml"
 	case fileExists(arg):
 		b, err := os.ReadFile(arg)
 		if err != nil {

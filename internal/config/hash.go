@@ -68,6 +68,10 @@ func (c *Config) Hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
+// Resolved returns the canonical JSON that Hash hashes: the configuration
+// as run (boards expanded, defaults applied), for manifests.
+func (c *Config) Resolved() json.RawMessage { return c.canonicalJSON() }
+
 func (c *Config) canonicalJSON() []byte {
 	sizes := c.sizes(nil)
 	cn := canonical{
