@@ -29,7 +29,7 @@ type RunOptions struct {
 	Description string
 	Config      any // the resolved config, recorded in the manifest
 
-	Log      io.Writer                       // plain progress lines (nil: none)
+	Log      io.Writer                                             // plain progress lines (nil: none)
 	Progress func(total uint64, done *atomic.Uint64) (stop func()) // a live progress display; nil: plain Log lines
 }
 
