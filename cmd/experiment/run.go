@@ -46,6 +46,11 @@ part for 'experiment merge'.`,
 					if shard, err = runner.ParseShard(*shardFlag); err != nil {
 						return usagef("--shard: %v", err)
 					}
+				} else if s, from, ok, err := shardFromEnv(getenv); err != nil {
+					return err
+				} else if ok {
+					shard = s
+					fmt.Fprintf(e.stderr, "experiment: shard %s from %s\n", shard, from)
 				}
 				arg := ""
 				if len(args) == 1 {

@@ -62,6 +62,7 @@ func WritePart(dir string, s *Spec, o RunOptions, ts *Tallies) error {
 // that they are the complete set of shards of one config.
 func ReadParts(paths []string) ([]*Part, error) {
 	var parts []*Part
+	paths = expandPartDirs(paths)
 	for _, path := range paths {
 		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 			path = filepath.Join(path, PartName)
@@ -104,6 +105,32 @@ func ReadParts(paths []string) ([]*Part, error) {
 		return nil, fmt.Errorf("incomplete set of shards: missing %v of %d", missing, first.N)
 	}
 	return parts, nil
+}
+
+// expandPartDirs replaces a directory that is not itself a part with the
+// parts directly inside it (in name order), so that a cluster's merge step
+// can name the parts directory without a shell glob.
+func expandPartDirs(paths []string) []string {
+	var out []string
+	for _, p := range paths {
+		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+			if _, err := os.Stat(filepath.Join(p, PartName)); err != nil {
+				ents, _ := os.ReadDir(p)
+				found := false
+				for _, e := range ents {
+					if _, err := os.Stat(filepath.Join(p, e.Name(), PartName)); e.IsDir() && err == nil {
+						out = append(out, filepath.Join(p, e.Name()))
+						found = true
+					}
+				}
+				if found {
+					continue
+				}
+			}
+		}
+		out = append(out, p)
+	}
+	return out
 }
 
 // MergeInto adds every part's tallies to ts.
