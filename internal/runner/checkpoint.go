@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"knightwalk/stats"
 )
 
 const checkpointName = "checkpoint.jsonl"
@@ -21,8 +19,8 @@ type checkpointHeader struct {
 }
 
 type checkpointLine struct {
-	Unit  int          `json:"unit"`
-	Tally *stats.Tally `json:"tally"`
+	Unit  int       `json:"unit"`
+	Tally tallyJSON `json:"tally"`
 }
 
 // Checkpoint appends each finished unit's tally to DIR.partial, so that a
@@ -68,13 +66,13 @@ func ResumeCheckpoint(dir string, h checkpointHeader, p *Plan, ts *Tallies) (don
 	valid := int64(len(sc.Bytes()) + 1)
 	for sc.Scan() {
 		var l checkpointLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil || l.Tally == nil || l.Unit < 0 || l.Unit >= len(p.Units) {
+		if err := json.Unmarshal(sc.Bytes(), &l); err != nil || l.Tally.Tally == nil || l.Unit < 0 || l.Unit >= len(p.Units) {
 			break // a line cut short by the kill: redo that unit
 		}
 		if done[l.Unit] {
 			return nil, nil, fmt.Errorf("%s: unit %d recorded twice", path, l.Unit)
 		}
-		if err := ts.Add(p.Units[l.Unit].Key(), l.Tally); err != nil {
+		if err := ts.Add(p.Units[l.Unit].Key(), l.Tally.Tally); err != nil {
 			return nil, nil, fmt.Errorf("%s: unit %d: %v", path, l.Unit, err)
 		}
 		done[l.Unit] = true
@@ -93,7 +91,7 @@ func ResumeCheckpoint(dir string, h checkpointHeader, p *Plan, ts *Tallies) (don
 
 // Add records a finished unit.
 func (c *Checkpoint) Add(r Result) error {
-	if err := c.write(checkpointLine{Unit: r.Unit.ID, Tally: r.Tally}); err != nil {
+	if err := c.write(checkpointLine{Unit: r.Unit.ID, Tally: tallyJSON{r.Tally}}); err != nil {
 		return err
 	}
 	return c.w.Flush()

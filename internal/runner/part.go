@@ -5,8 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-
-	"knightwalk/stats"
 )
 
 // PartName is the file a shard writes into its result directory.
@@ -32,10 +30,10 @@ type Part struct {
 
 // PartTally is the tally of one (board, rule, start) within a part.
 type PartTally struct {
-	Board int          `json:"board"`
-	Rule  int          `json:"rule"`
-	Start int          `json:"start"`
-	Tally *stats.Tally `json:"tally"`
+	Board int       `json:"board"`
+	Rule  int       `json:"rule"`
+	Start int       `json:"start"`
+	Tally tallyJSON `json:"tally"`
 }
 
 // WritePart writes the shard's tallies to dir/part.json.
@@ -46,7 +44,7 @@ func WritePart(dir string, s *Spec, o RunOptions, ts *Tallies) error {
 		for ri := range s.Rules {
 			for _, st := range s.Starts[bi] {
 				if t := ts.Get(Key{bi, ri, st}); t != nil {
-					p.Tallies = append(p.Tallies, PartTally{bi, ri, st, t})
+					p.Tallies = append(p.Tallies, PartTally{bi, ri, st, tallyJSON{t}})
 				}
 			}
 		}
@@ -137,10 +135,10 @@ func expandPartDirs(paths []string) []string {
 func MergeInto(ts *Tallies, parts []*Part) error {
 	for _, p := range parts {
 		for _, t := range p.Tallies {
-			if t.Tally == nil {
+			if t.Tally.Tally == nil {
 				return fmt.Errorf("shard %s: empty tally", p.Shard)
 			}
-			if err := ts.Add(Key{t.Board, t.Rule, t.Start}, t.Tally); err != nil {
+			if err := ts.Add(Key{t.Board, t.Rule, t.Start}, t.Tally.Tally); err != nil {
 				return err
 			}
 		}

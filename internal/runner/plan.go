@@ -53,9 +53,14 @@ type Plan struct {
 // little work when a run is killed.
 const stepsPerUnit = 1 << 23
 
+// minUnitWalks keeps units on large boards from being a walk or two: each
+// unit carries a tally whose histograms are O(squares), so a unit must do
+// enough walks for that to be small beside the walking.
+const minUnitWalks = 64
+
 // BlockSize returns the walks per unit on a board of n squares.
 func BlockSize(n int, walks uint64) uint64 {
-	return max(1, min(walks, uint64(stepsPerUnit/max(n, 1))))
+	return max(1, min(walks, max(minUnitWalks, uint64(stepsPerUnit/max(n, 1)))))
 }
 
 // NewPlan lists the units of s in a fixed order: board, rule, start, block.

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -200,6 +201,34 @@ func TestPerWalkTable(t *testing.T) {
 		}
 		if !reflect.DeepEqual(rows, first) {
 			t.Fatalf("walks table with %d workers differs", workers)
+		}
+	}
+}
+
+// TestSparseTallyJSON: the checkpoint and part encoding keeps every count.
+func TestSparseTallyJSON(t *testing.T) {
+	b := sim.MustBoard(7, 9)
+	r, _ := sim.ParseRule("random")
+	w, _ := sim.NewWalker(b, r)
+	x := stats.NewTally(b.Squares())
+	for i := uint64(0); i < 500; i++ {
+		x.Add(w.Walk(3, sim.NewKey(1, 7, 9, "random", 3), i))
+	}
+	x.NodeSum, x.BacktrackSum, x.BudgetExceeded = 5, 6, 7
+	data, err := json.Marshal(tallyJSON{x})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back tallyJSON
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Tally, x) {
+		t.Fatalf("round trip changed the tally:\n%+v\n%+v", back.Tally, x)
+	}
+	for _, bad := range []string{`{"squares":0}`, `{"squares":5,"lengths":[[6,1]]}`, `{"squares":5,"deadends":[[5,1]]}`} {
+		if err := json.Unmarshal([]byte(bad), &back); err == nil {
+			t.Errorf("%s: want an error", bad)
 		}
 	}
 }
