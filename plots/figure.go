@@ -1,0 +1,314 @@
+package plots
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"image/color"
+	"io"
+	"os"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/text"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/recorder"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgpdf"
+	"gonum.org/v1/plot/vg/vgsvg"
+)
+
+// Formats are the file formats Save writes, in order: PNG for screens, SVG
+// and PDF for print.
+var Formats = []string{"png", "svg", "pdf"}
+
+// A Figure is a finished figure: a gonum plot and what gonum/plot does not
+// draw by itself — a legend in a band above the axes (so it never hides
+// data), a colour bar beside them, and square board cells.
+//
+// Plot is exposed so that a caller may restyle it before saving, e.g. set
+// Plot.Title.Text to name the rule of a LengthDistribution.
+type Figure struct {
+	Plot *plot.Plot
+
+	// Width and Height are the printed size. Width defaults to
+	// ColumnWidth; a zero Height is chosen from the content (square
+	// cells for board figures, 3:4 otherwise).
+	Width, Height vg.Length
+
+	legend   []legendEntry
+	colorBar *colorBar
+	// aspect is the height/width ratio the data area must have (board
+	// figures); zero leaves it free.
+	aspect float64
+}
+
+type legendEntry struct {
+	text   string
+	thumbs []plot.Thumbnailer
+}
+
+// addLegend adds an entry to the legend band above the axes.
+func (f *Figure) addLegend(text string, thumbs ...plot.Thumbnailer) {
+	f.legend = append(f.legend, legendEntry{text, thumbs})
+}
+
+const (
+	figMargin     = vg.Length(3)
+	legendThumb   = vg.Length(16)
+	legendGap     = vg.Length(3)  // between thumbnail and text
+	legendSpacing = vg.Length(10) // between entries
+	bandGap       = vg.Length(4)  // below the title and the legend band
+)
+
+// Size returns the printed size of the figure.
+func (f *Figure) Size() (w, h vg.Length) {
+	w = f.Width
+	if w <= 0 {
+		w = ColumnWidth
+	}
+	if f.Height > 0 {
+		return w, f.Height
+	}
+	if f.aspect <= 0 {
+		return w, w * 3 / 4
+	}
+	// Lay out on a very tall canvas; the data area then takes the full
+	// width and the height it leaves unused is what the figure does not
+	// need. Cap the height so tall boards do not make page-high figures.
+	const tall = 40 * vg.Inch
+	l := f.layout(measureCanvas(w, tall))
+	h = tall - l.slackY
+	if maxH := w * 5 / 4; h > maxH {
+		h = maxH
+	}
+	return w, h
+}
+
+// measureCanvas is a canvas that records nothing of interest; layouts are
+// computed on it without drawing.
+func measureCanvas(w, h vg.Length) draw.Canvas {
+	return draw.NewCanvas(new(recorder.Canvas), w, h)
+}
+
+type figLayout struct {
+	plot, data draw.Canvas
+	legend     vg.Rectangle
+	rows       [][]int
+	rowH       vg.Length
+	bar        vg.Rectangle
+	slackY     vg.Length
+	titleAt    vg.Point
+}
+
+func (f *Figure) bare() *plot.Plot {
+	pp := *f.Plot
+	pp.Title.Text = ""
+	return &pp
+}
+
+func (f *Figure) titleStyle() text.Style {
+	sty := f.Plot.Title.TextStyle
+	sty.XAlign = draw.XCenter
+	sty.YAlign = draw.YTop
+	return sty
+}
+
+func (f *Figure) legendStyle() text.Style {
+	sty := f.Plot.Legend.TextStyle
+	sty.XAlign = draw.XLeft
+	sty.YAlign = draw.YCenter
+	return sty
+}
+
+func (f *Figure) entryWidth(e legendEntry) vg.Length {
+	w := f.legendStyle().Width(e.text)
+	if len(e.thumbs) > 0 {
+		w += legendThumb + legendGap
+	}
+	return w
+}
+
+func (f *Figure) layout(c draw.Canvas) figLayout {
+	var l figLayout
+	in := draw.Crop(c, figMargin, -figMargin, figMargin, -figMargin)
+
+	if t := f.Plot.Title.Text; t != "" {
+		sty := f.titleStyle()
+		l.titleAt = vg.Point{X: in.Center().X, Y: in.Max.Y}
+		in.Max.Y -= sty.Height(t) + bandGap
+	}
+
+	if len(f.legend) > 0 {
+		sty := f.legendStyle()
+		l.rowH = sty.FontExtents().Height + 2
+		var row []int
+		var rowW vg.Length
+		for i, e := range f.legend {
+			w := f.entryWidth(e)
+			if len(row) > 0 && rowW+legendSpacing+w > in.Size().X {
+				l.rows = append(l.rows, row)
+				row, rowW = nil, 0
+			}
+			if len(row) > 0 {
+				rowW += legendSpacing
+			}
+			row = append(row, i)
+			rowW += w
+		}
+		l.rows = append(l.rows, row)
+		h := l.rowH * vg.Length(len(l.rows))
+		l.legend = vg.Rectangle{
+			Min: vg.Point{X: in.Min.X, Y: in.Max.Y - h},
+			Max: in.Max,
+		}
+		in.Max.Y -= h + bandGap
+	}
+
+	var barW vg.Length
+	if f.colorBar != nil {
+		barW = f.colorBar.width()
+		in.Max.X -= barW
+	}
+
+	p := f.bare()
+	data := p.DataCanvas(in)
+	if f.aspect > 0 {
+		dw, dh := data.Size().X, data.Size().Y
+		if want := dw * vg.Length(f.aspect); dh > want {
+			// Too tall: give the spare height back at the bottom.
+			l.slackY = dh - want
+			in.Min.Y += l.slackY
+		} else {
+			// Too wide: centre the board horizontally.
+			excess := dw - dh/vg.Length(f.aspect)
+			in.Min.X += excess / 2
+			in.Max.X -= excess / 2
+		}
+		data = p.DataCanvas(in)
+	}
+	l.plot, l.data = in, data
+
+	if f.colorBar != nil {
+		x := in.Max.X + colorBarGap
+		l.bar = vg.Rectangle{
+			Min: vg.Point{X: x, Y: data.Min.Y},
+			Max: vg.Point{X: x + colorBarW, Y: data.Max.Y},
+		}
+	}
+	return l
+}
+
+// Draw draws the figure onto c.
+func (f *Figure) Draw(c draw.Canvas) {
+	f.draw(c)
+}
+
+// draw draws the figure and returns its layout, which the GIF writer uses
+// to draw moves onto the same board.
+func (f *Figure) draw(c draw.Canvas) figLayout {
+	c.SetColor(color.White)
+	c.Fill(c.Rectangle.Path())
+	l := f.layout(c)
+	if t := f.Plot.Title.Text; t != "" {
+		c.FillText(f.titleStyle(), l.titleAt, t)
+	}
+	if len(l.rows) > 0 {
+		f.drawLegend(c, l)
+	}
+	f.bare().Draw(l.plot)
+	if f.colorBar != nil {
+		f.colorBar.draw(c, l.bar)
+	}
+	return l
+}
+
+func (f *Figure) drawLegend(c draw.Canvas, l figLayout) {
+	sty := f.legendStyle()
+	y := l.legend.Max.Y
+	for _, row := range l.rows {
+		var w vg.Length
+		for k, i := range row {
+			if k > 0 {
+				w += legendSpacing
+			}
+			w += f.entryWidth(f.legend[i])
+		}
+		x := l.legend.Min.X + (l.legend.Size().X-w)/2
+		mid := y - l.rowH/2
+		for _, i := range row {
+			e := f.legend[i]
+			if len(e.thumbs) > 0 {
+				tc := draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
+					Min: vg.Point{X: x, Y: mid - l.rowH/2},
+					Max: vg.Point{X: x + legendThumb, Y: mid + l.rowH/2},
+				}}
+				for _, t := range e.thumbs {
+					t.Thumbnail(&tc)
+				}
+				x += legendThumb + legendGap
+			}
+			c.FillText(sty, vg.Point{X: x, Y: mid}, e.text)
+			x += sty.Width(e.text) + legendSpacing
+		}
+		y -= l.rowH
+	}
+}
+
+// Encode writes the figure in format ("png", "svg" or "pdf") to w.
+func (f *Figure) Encode(w io.Writer, format string) error {
+	width, height := f.Size()
+	var c vg.CanvasWriterTo
+	switch format {
+	case "png":
+		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(PNGDPI))}
+	case "svg":
+		c = vgsvg.New(width, height)
+	case "pdf":
+		c = pdfCanvas{vgpdf.New(width, height)}
+	default:
+		return fmt.Errorf("plots: unknown format %q (want png, svg or pdf)", format)
+	}
+	f.Draw(draw.New(c))
+	if format != "svg" {
+		_, err := c.WriteTo(w)
+		return err
+	}
+	// vgsvg names only Liberation Sans, which many machines lack; add its
+	// metric-compatible stand-ins so text keeps its width (and its place)
+	// in any viewer, without embedding the font.
+	var buf bytes.Buffer
+	if _, err := c.WriteTo(&buf); err != nil {
+		return err
+	}
+	_, err := w.Write(bytes.ReplaceAll(buf.Bytes(), []byte("font-family:Liberation Sans;"), []byte(svgFontFamily)))
+	return err
+}
+
+const svgFontFamily = "font-family:'Liberation Sans',Arial,Helvetica,sans-serif;"
+
+// Save writes the figure to base+".png", base+".svg" and base+".pdf". The
+// directory must exist.
+func (f *Figure) Save(base string) error {
+	var errs []error
+	for _, format := range Formats {
+		errs = append(errs, f.saveAs(base+"."+format, format))
+	}
+	return errors.Join(errs...)
+}
+
+func (f *Figure) saveAs(path, format string) (err error) {
+	file, err := os.Create(path)
+	if err != nil {
+		return fmt.Errorf("plots: %w", err)
+	}
+	defer func() {
+		if cerr := file.Close(); err == nil && cerr != nil {
+			err = fmt.Errorf("plots: %w", cerr)
+		}
+	}()
+	if err := f.Encode(file, format); err != nil {
+		return fmt.Errorf("plots: writing %s: %w", path, err)
+	}
+	return nil
+}

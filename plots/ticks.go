@@ -1,0 +1,61 @@
+package plots
+
+import (
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+)
+
+// niceStep returns a round step (1, 2, 2.5 or 5 times a power of ten) that
+// divides [lo, hi] into at most intervals parts, and the decimals its
+// multiples need.
+func niceStep(lo, hi float64, intervals int) (step float64, decimals int) {
+	raw := (hi - lo) / float64(intervals)
+	exp := math.Floor(math.Log10(raw))
+	for _, m := range []float64{1, 2, 2.5, 5, 10} {
+		step = m * math.Pow(10, exp)
+		if step >= raw*(1-1e-9) {
+			decimals = max(0, int(-math.Floor(math.Log10(step)+1e-9)))
+			if m == 2.5 {
+				decimals++
+			}
+			return step, decimals
+		}
+	}
+	return step, decimals
+}
+
+// niceTicks returns labelled ticks at the multiples of a round step within
+// [lo, hi], at most intervals+1 of them.
+func niceTicks(lo, hi float64, intervals int) []plot.Tick {
+	step, decimals := niceStep(lo, hi, intervals)
+	var ts []plot.Tick
+	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+step*1e-9; k++ {
+		v := k * step
+		if v == 0 {
+			v = 0 // no "-0"
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', decimals, 64)})
+	}
+	return ts
+}
+
+// niceTicker labels about five round values on a linear axis, with an
+// unlabelled minor tick halfway between them.
+type niceTicker struct{}
+
+func (niceTicker) Ticks(lo, hi float64) []plot.Tick {
+	if !(hi > lo) {
+		return plot.DefaultTicks{}.Ticks(lo, hi)
+	}
+	major := niceTicks(lo, hi, 5)
+	step, _ := niceStep(lo, hi, 5)
+	ts := append([]plot.Tick(nil), major...)
+	for k := math.Ceil(lo/step*2 - 1e-9); k*step/2 <= hi+step*1e-9; k++ {
+		if int(k)%2 != 0 {
+			ts = append(ts, plot.Tick{Value: k * step / 2})
+		}
+	}
+	return ts
+}
