@@ -1,0 +1,111 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"runtime"
+	"strconv"
+	"time"
+
+	"knightwalk/sim"
+)
+
+func init() {
+	register(&command{
+		name:  "count",
+		usage: "--board RxC [--closed] [--unique] [--start SQ] [--format text|csv] [--workers N]",
+		short: "exact numbers of knight's tours from each start square",
+		long: `Counts every knight's tour by exhaustive search (boards of at most 64
+squares; 6x6 takes about a second). Open tours by default: the number of
+directed tours that start on each square. With --closed, the number of
+directed tours from each square that end a knight's move from it (twice the
+closed tours, the same on every square).
+
+text: a board-shaped table of the per-start counts, then the totals:
+directed and undirected tours (when every square is counted), and with
+--unique the number of tours up to the board's symmetries (and reversal).
+csv: a header and one row per counted square, start,start_row,start_col,count,
+and nothing else; the totals follow from the rows (undirected = sum/2 for
+open tours, one row's count/2 for closed ones).`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
+			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 6x6 (required)")
+			closed := fs.Bool("closed", false, "count closed tours instead of open ones")
+			unique := fs.Bool("unique", false, "also count tours up to the board's symmetries")
+			start := fs.String("start", "", "only this start square, e.g. a1 (default: every square)")
+			format := fs.String("format", "text", "output format: text or csv")
+			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines searching in parallel")
+			return func(ctx context.Context, e *env, args []string) error {
+				if len(args) > 0 {
+					return usagef("count takes no arguments, got %q", args)
+				}
+				if *format != "text" && *format != "csv" {
+					return usagef("--format %q: valid formats are text, csv", *format)
+				}
+				if *workers < 1 {
+					return usagef("--workers must be at least 1")
+				}
+				b, starts, err := boardAndStarts(*board, *start)
+				if err != nil {
+					return err
+				}
+				opt := sim.CountOptions{Closed: *closed, Unique: *unique, Workers: *workers}
+				if *start != "" {
+					if *unique && !*closed {
+						return usagef("--unique counts open tours from every square; drop --start")
+					}
+					opt.Starts = starts
+				}
+				t0 := time.Now()
+				tc, err := sim.CountTours(ctx, b, opt)
+				if err != nil {
+					return err
+				}
+				if *format == "csv" {
+					fmt.Fprintln(e.stdout, "start,start_row,start_col,count")
+					for _, s := range tc.Starts {
+						row, col := b.RowCol(s)
+						fmt.Fprintf(e.stdout, "%s,%d,%d,%d\n", b.SquareName(s), row, col, tc.PerStart[s])
+					}
+					return nil
+				}
+				printCounts(e, tc, time.Since(t0))
+				return nil
+			}
+		},
+	})
+}
+
+func printCounts(e *env, tc sim.TourCounts, d time.Duration) {
+	b := tc.Board
+	if tc.Closed {
+		fmt.Fprintf(e.stdout, "directed closed tours from each start square, %s\n\n", b)
+	} else {
+		fmt.Fprintf(e.stdout, "directed open tours from each start square, %s\n\n", b)
+	}
+	printGrid(e.stdout, b, func(sq int) string {
+		if tc.PerStart[sq] < 0 {
+			return ""
+		}
+		return strconv.FormatInt(tc.PerStart[sq], 10)
+	})
+	fmt.Fprintln(e.stdout)
+	if tc.Directed >= 0 {
+		what := "directed tours"
+		if tc.Closed {
+			what = "directed closed tours, by start square"
+		}
+		fmt.Fprintf(e.stdout, "%s: %d\n", what, tc.Directed)
+	}
+	if tc.Undirected >= 0 {
+		what := "undirected tours"
+		if tc.Closed {
+			what = "closed tours (cycles)"
+		}
+		fmt.Fprintf(e.stdout, "%s: %d\n", what, tc.Undirected)
+	}
+	if tc.Unique >= 0 {
+		fmt.Fprintf(e.stdout, "up to symmetry (%d symmetries): %d\n", tc.Symmetries, tc.Unique)
+	}
+	fmt.Fprintf(e.stdout, "%d search nodes, %.2fs\n", tc.Nodes, d.Seconds())
+}
