@@ -29,6 +29,10 @@ type RunOptions struct {
 	Description string
 	Config      any // the resolved config, recorded in the manifest
 
+	// Finish, if set, runs on the complete result directory before it is
+	// renamed into place (the figures are drawn there).
+	Finish func(dir string) error
+
 	Log      io.Writer                                             // plain progress lines (nil: none)
 	Progress func(total uint64, done *atomic.Uint64) (stop func()) // a live progress display; nil: plain Log lines
 }
@@ -125,6 +129,11 @@ func Run(ctx context.Context, s *Spec, o RunOptions) (*Summary, error) {
 		if err := WriteResults(dir.Partial, s, o, sum); err != nil {
 			return nil, err
 		}
+		if o.Finish != nil {
+			if err := o.Finish(dir.Partial); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if err := dir.Commit(); err != nil {
 		return nil, err
@@ -182,6 +191,12 @@ func Finish(s *Spec, o RunOptions, ts *Tallies, secs float64) (*Summary, error) 
 		os.RemoveAll(dir.Partial)
 		return nil, err
 	}
+	if o.Finish != nil {
+		if err := o.Finish(dir.Partial); err != nil {
+			os.RemoveAll(dir.Partial)
+			return nil, err
+		}
+	}
 	if err := dir.Commit(); err != nil {
 		return nil, err
 	}
@@ -228,6 +243,11 @@ func WriteResults(dir string, s *Spec, o RunOptions, sum *Summary) error {
 	}
 	if o.PerWalk {
 		files = append(files, "walks.parquet")
+	}
+	if len(t.Claims) > 0 {
+		if err := os.WriteFile(filepath.Join(dir, "claims.tex"), []byte(ClaimsLaTeX(t.Claims, o.Stats.Confidence)), 0o644); err != nil {
+			return err
+		}
 	}
 	m := Manifest{Experiment: s.Name, Description: o.Description, Seed: s.Seed, ConfigHash: s.ConfigHash,
 		ToolVersion: md.ToolVersion, GitCommit: md.GitCommit, Shard: o.Shard.String(), Workers: o.Workers,

@@ -1,0 +1,59 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+
+	"knightwalk/internal/figures"
+)
+
+func init() {
+	register(&command{
+		name:  "plot",
+		usage: "DIR [--figure NAME,...]",
+		short: "redraw a result directory's figures from its tables alone",
+		long: `Draws the figures of a finished run from its Parquet tables and manifest.json
+into DIR/figures (PNG, SVG and PDF; the walk figure also as an animated GIF)
+and updates the figures section of DIR/report.md. No walks are run; the walk
+figure replays walk 0 from the seed. Figures: ` + strings.Join(figures.Names, ", ") + `.`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
+			which := fs.String("figure", "", "comma-separated figures to draw (default: those the experiment asked for; 'all' for every one)")
+			return func(ctx context.Context, e *env, args []string) error {
+				if len(args) != 1 {
+					return usagef("plot: name one result directory")
+				}
+				var names []string
+				switch *which {
+				case "":
+				case "all":
+					names = figures.Names
+				default:
+					names = strings.Split(*which, ",")
+				}
+				drawn, err := drawFigures(args[0], names)
+				if err != nil {
+					return err
+				}
+				for _, d := range drawn {
+					if d.Base == "" {
+						fmt.Fprintf(e.stderr, "experiment: %s: %s\n", d.Name, d.Note)
+					} else {
+						fmt.Fprintf(e.stdout, "%s.{png,svg,pdf}\n", d.Base)
+					}
+				}
+				return nil
+			}
+		},
+	})
+}
+
+// drawFigures draws into dir and updates its report.
+func drawFigures(dir string, names []string) ([]figures.Drawn, error) {
+	drawn, err := figures.Draw(dir, names)
+	if err != nil {
+		return nil, err
+	}
+	return drawn, figures.UpdateReport(dir, drawn)
+}

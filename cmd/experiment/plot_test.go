@@ -1,0 +1,70 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"knightwalk/internal/figures"
+)
+
+// TestPlotExample redraws every figure of the committed example result set
+// from its tables alone, into a copy of it.
+func TestPlotExample(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws some 200 figures; skipped with -short")
+	}
+	dir := filepath.Join(t.TempDir(), "example")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	src := filepath.Join("..", "..", "results", "example")
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.IsDir() {
+			continue // figures/, if a run left it there
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	out, _, err := runCmd(t, "plot", dir, "--figure", "all")
+	if err != nil {
+		t.Fatal(err)
+	}
+	report, _ := os.ReadFile(filepath.Join(dir, "report.md"))
+	for _, kind := range figures.Names {
+		if !strings.Contains(out, "figures/"+kind+"_") {
+			t.Errorf("no %s figure drawn:\n%s", kind, out)
+		}
+		for _, ext := range []string{".png", ".svg", ".pdf"} {
+			m, _ := filepath.Glob(filepath.Join(dir, "figures", kind+"_*"+ext))
+			if len(m) == 0 {
+				t.Errorf("no %s%s", kind, ext)
+			}
+		}
+		if !strings.Contains(string(report), "figures/"+kind+"_") {
+			t.Errorf("report.md does not show %s", kind)
+		}
+	}
+	if gifs, _ := filepath.Glob(filepath.Join(dir, "figures", "walk_*.gif")); len(gifs) == 0 {
+		t.Error("no walk GIF")
+	}
+	if strings.Count(string(report), figures.FiguresHeading) != 1 {
+		t.Error("report.md should have exactly one figures section")
+	}
+	if _, _, err := runCmd(t, "plot", dir, "--figure", "pie-chart"); err == nil || !strings.Contains(err.Error(), "valid figures") {
+		t.Errorf("unknown figure: %v", err)
+	}
+	if _, _, err := runCmd(t, "plot", t.TempDir()); err == nil || !strings.Contains(err.Error(), "not a result directory") {
+		t.Errorf("not a result directory: %v", err)
+	}
+}
