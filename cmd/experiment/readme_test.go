@@ -1,0 +1,84 @@
+package main
+
+import (
+	"encoding/csv"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"knightwalk/internal/table"
+)
+
+// TestReadmeResults runs the commands of the README's results section and
+// checks every number and verdict in its table, so the README cannot drift
+// from what the tool measures.
+func TestReadmeResults(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs claims-8x8 (38 million walks); skipped with -short")
+	}
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	for _, cmd := range []string{"go run ./cmd/experiment run claims-8x8", "go run ./cmd/experiment exact --board 8x8"} {
+		if !strings.Contains(text, cmd) {
+			t.Fatalf("README no longer shows %q", cmd)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "claims-8x8")
+	if _, _, err := runCmd(t, "run", "claims-8x8", "--out", dir, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	claims, _, err := table.ReadClaims(filepath.Join(dir, "claims.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, _, err := runCmd(t, "exact", "--board", "8x8", "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, n := map[string]float64{}, map[string]float64{}
+	for _, r := range recs[1:] {
+		p, _ := strconv.ParseFloat(r[4], 64)
+		sum[r[3]] += p
+		n[r[3]]++
+	}
+	row := regexp.MustCompile(`(?m)^\| (around 85 %|70–80 %|below 20 %) \| (\S+) \| (\w+) \|([^|]+)\|([^|]*)\| (\w+) \|$`)
+	rows := row.FindAllStringSubmatch(text, -1)
+	if len(rows) != len(claims) {
+		t.Fatalf("README has %d result rows, the run %d claims", len(rows), len(claims))
+	}
+	for _, m := range rows {
+		rule, class, measured, exact, verdict := m[2], m[3], strings.TrimSpace(m[4]), strings.TrimSpace(m[5]), m[6]
+		found := false
+		for _, c := range claims {
+			if c.Rule != rule || c.Target != "class:"+class {
+				continue
+			}
+			found = true
+			if got := fmt.Sprintf("%.3f%% [%.3f, %.3f]", 100*c.Measured, 100*c.Lo, 100*c.Hi); got != measured {
+				t.Errorf("%s %s: README says %s, the run measures %s", rule, class, measured, got)
+			}
+			if c.Verdict != verdict {
+				t.Errorf("%s %s: README says %s, the run says %s", rule, class, verdict, c.Verdict)
+			}
+		}
+		if !found {
+			t.Errorf("README row %s %s has no claim in claims-8x8", rule, class)
+		}
+		if rule == "warnsdorff/random" {
+			if got := fmt.Sprintf("%.3f%%", 100*sum[class]/n[class]); got != exact {
+				t.Errorf("%s: README's exact %s, enumeration gives %s", class, exact, got)
+			}
+		}
+	}
+}
