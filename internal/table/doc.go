@@ -1,0 +1,14 @@
+// Package table writes and reads the Parquet tables of an experiment's
+// results: one file per table, one plain row struct per table, one Parquet
+// column per exported field.
+//
+// The package knows nothing of YAML or of the simulation; the runner turns
+// accumulators into rows and hands them here, and `experiment plot` (or a
+// notebook) reads them back. docs/tables.md documents every column; a test
+// keeps that page and the column lists below in step.
+//
+// Every file is zstd-compressed, carries the run's Metadata as Parquet
+// key-value metadata, and is written to a temporary file in the target
+// directory and renamed into place, so a crash never leaves a half-written
+// file under the final name.
+package table

@@ -1,0 +1,182 @@
+package table
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// colInfo and tableInfo are the non-generic view of a spec the tests use.
+type colInfo struct {
+	name string
+	kind kind
+}
+
+type tableInfo struct {
+	name     string
+	rowType  reflect.Type
+	cols     []colInfo
+	coverage func(t *testing.T)
+	// roundTrip writes n generated rows with md and checks they read back.
+	roundTrip func(t *testing.T, dir string, n int, md Metadata)
+}
+
+func infoOf[R any](s *spec[R], wr func(string, []R, Metadata) error, rd func(string) ([]R, Metadata, error)) tableInfo {
+	cols := make([]colInfo, len(s.cols))
+	for i, c := range s.cols {
+		cols[i] = colInfo{c.name, c.kind}
+	}
+	return tableInfo{
+		name:     s.name,
+		rowType:  reflect.TypeFor[R](),
+		cols:     cols,
+		coverage: func(t *testing.T) { checkCoverage(t, s) },
+		roundTrip: func(t *testing.T, dir string, n int, md Metadata) {
+			t.Helper()
+			rows := genRows(s, n)
+			path := filepath.Join(dir, s.name+".parquet")
+			if err := wr(path, rows, md); err != nil {
+				t.Fatalf("write %s: %v", s.name, err)
+			}
+			got, gotMD, err := rd(path)
+			if err != nil {
+				t.Fatalf("read %s: %v", s.name, err)
+			}
+			if len(got) != len(rows) {
+				t.Fatalf("%s: read %d rows, wrote %d", s.name, len(got), len(rows))
+			}
+			if n > 0 && !reflect.DeepEqual(got, rows) {
+				for i := range rows {
+					if !reflect.DeepEqual(got[i], rows[i]) {
+						t.Fatalf("%s row %d:\n got %+v\nwant %+v", s.name, i, got[i], rows[i])
+					}
+				}
+			}
+			if !reflect.DeepEqual(gotMD, md) {
+				t.Fatalf("%s metadata:\n got %+v\nwant %+v", s.name, gotMD, md)
+			}
+		},
+	}
+}
+
+var allTables = []tableInfo{
+	infoOf(squaresSpec, WriteSquares, ReadSquares),
+	infoOf(lengthsSpec, WriteLengths, ReadLengths),
+	infoOf(deadEndsSpec, WriteDeadEnds, ReadDeadEnds),
+	infoOf(classesSpec, WriteClasses, ReadClasses),
+	infoOf(comparisonsSpec, WriteComparisons, ReadComparisons),
+	infoOf(claimsSpec, WriteClaims, ReadClaims),
+	infoOf(walksSpec, WriteWalks, ReadWalks),
+}
+
+// genRows makes n rows in which every column of every row has its own value,
+// with edge values (extremes, infinities, non-ASCII text) mixed in, and runs
+// of equal strings as real tables have.
+func genRows[R any](s *spec[R], n int) []R {
+	rows := make([]R, n)
+	for i := range rows {
+		r := &rows[i]
+		for j, c := range s.cols {
+			switch c.kind {
+			case kString:
+				v := fmt.Sprintf("%s-%d", c.name, i/3) // runs of 3
+				switch i % 7 {
+				case 1:
+					v = ""
+				case 2:
+					v = "centre ♞ é"
+				}
+				*c.str(r) = v
+			case kInt32:
+				v := int32(i*100 + j)
+				switch i % 5 {
+				case 1:
+					v = math.MaxInt32
+				case 2:
+					v = math.MinInt32
+				}
+				*c.i32(r) = v
+			case kUint64:
+				v := uint64(i)*1_000_003 + uint64(j)
+				if i%5 == 1 {
+					v = math.MaxUint64
+				}
+				*c.u64(r) = v
+			case kFloat64:
+				v := float64(i) + float64(j)/64
+				switch i % 6 {
+				case 1:
+					v = math.Inf(1)
+				case 2:
+					v = math.Inf(-1)
+				case 3:
+					v = 1e-300
+				}
+				*c.f64(r) = v
+			case kBool:
+				*c.b(r) = (i+j)%2 == 0
+			}
+		}
+	}
+	return rows
+}
+
+// checkCoverage checks that the columns of s address every field of R
+// exactly once: setting column j makes exactly j+1 fields non-zero.
+func checkCoverage[R any](t *testing.T, s *spec[R]) {
+	t.Helper()
+	var r R
+	v := reflect.ValueOf(&r).Elem()
+	if v.NumField() != len(s.cols) {
+		t.Errorf("%s: %d columns for %d fields of %T", s.name, len(s.cols), v.NumField(), r)
+	}
+	for j, c := range s.cols {
+		switch c.kind {
+		case kString:
+			*c.str(&r) = "x"
+		case kInt32:
+			*c.i32(&r) = 1
+		case kUint64:
+			*c.u64(&r) = 1
+		case kFloat64:
+			*c.f64(&r) = 1
+		case kBool:
+			*c.b(&r) = true
+		}
+		nonZero := 0
+		for f := range v.NumField() {
+			if !v.Field(f).IsZero() {
+				nonZero++
+			}
+		}
+		if nonZero != j+1 {
+			t.Errorf("%s: column %q does not address a field of its own", s.name, c.name)
+		}
+	}
+}
+
+// listDir returns the names in dir.
+func listDir(t *testing.T, dir string) []string {
+	t.Helper()
+	es, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var names []string
+	for _, e := range es {
+		names = append(names, e.Name())
+	}
+	return names
+}
+
+var testMD = Metadata{
+	Experiment:  "default",
+	Seed:        0xdeadbeefcafef00d,
+	ConfigHash:  "sha256:0123abcd",
+	ToolVersion: "v0.1.0",
+	GitCommit:   "f09c8cb",
+	Extra:       map[string]string{"confidence": "0.95", "interval": "wilson", "note": "ünïcode"},
+}

@@ -1,0 +1,138 @@
+package table
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// readBatchRows is how many rows are decoded at a time.
+const readBatchRows = 1 << 16
+
+// ReadSquares reads a squares table.
+func ReadSquares(path string) ([]SquareRow, Metadata, error) { return read(path, squaresSpec) }
+
+// ReadLengths reads a lengths table.
+func ReadLengths(path string) ([]LengthRow, Metadata, error) { return read(path, lengthsSpec) }
+
+// ReadDeadEnds reads a deadends table.
+func ReadDeadEnds(path string) ([]DeadEndRow, Metadata, error) { return read(path, deadEndsSpec) }
+
+// ReadClasses reads a classes table.
+func ReadClasses(path string) ([]ClassRow, Metadata, error) { return read(path, classesSpec) }
+
+// ReadComparisons reads a comparisons table.
+func ReadComparisons(path string) ([]ComparisonRow, Metadata, error) {
+	return read(path, comparisonsSpec)
+}
+
+// ReadClaims reads a claims table.
+func ReadClaims(path string) ([]ClaimRow, Metadata, error) { return read(path, claimsSpec) }
+
+// ReadWalks reads a walks table into memory.
+func ReadWalks(path string) ([]WalkRow, Metadata, error) { return read(path, walksSpec) }
+
+// ReadMetadata returns the metadata of any table file without reading its rows.
+func ReadMetadata(path string) (Metadata, error) {
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return Metadata{}, fmt.Errorf("table: %s: %w", path, err)
+	}
+	defer rdr.Close()
+	kv := rdr.MetaData().KeyValueMetadata()
+	md, err := parseMetadata(kv.Keys(), kv.Values(), "")
+	if err != nil {
+		return Metadata{}, fmt.Errorf("table: %s: %w", path, err)
+	}
+	return md, nil
+}
+
+// read reads a whole table. Columns are matched by name, so files written by
+// other tools (pandas, polars, DuckDB) with the same columns read too; extra
+// columns are ignored, and a missing column, a wrong type or a null is an
+// error.
+func read[R any](path string, s *spec[R]) ([]R, Metadata, error) {
+	rows, md, err := readFile(path, s)
+	if err != nil {
+		return nil, Metadata{}, fmt.Errorf("table: %s: %w", path, err)
+	}
+	return rows, md, nil
+}
+
+func readFile[R any](path string, s *spec[R]) ([]R, Metadata, error) {
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		return nil, Metadata{}, err
+	}
+	defer rdr.Close()
+
+	meta := rdr.MetaData()
+	kv := meta.KeyValueMetadata()
+	md, err := parseMetadata(kv.Keys(), kv.Values(), s.name)
+	if err != nil {
+		return nil, Metadata{}, err
+	}
+
+	leaves := make([]int, len(s.cols))
+	for i, c := range s.cols {
+		leaves[i] = meta.Schema.ColumnIndexByName(c.name)
+		if leaves[i] < 0 {
+			return nil, Metadata{}, fmt.Errorf("%s table has no column %q", s.name, c.name)
+		}
+	}
+
+	rows := make([]R, meta.NumRows)
+	if meta.NumRows == 0 {
+		return rows, md, nil
+	}
+
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: readBatchRows}, memory.DefaultAllocator)
+	if err != nil {
+		return nil, Metadata{}, err
+	}
+	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
+	if err != nil {
+		return nil, Metadata{}, err
+	}
+	defer rr.Release()
+
+	sc := rr.Schema()
+	idx := make([]int, len(s.cols))
+	for i, c := range s.cols {
+		fi := sc.FieldIndices(c.name)
+		if len(fi) != 1 {
+			return nil, Metadata{}, fmt.Errorf("%s table: column %q found %d times", s.name, c.name, len(fi))
+		}
+		if t := sc.Field(fi[0]).Type; !c.kind.accepts(t) {
+			return nil, Metadata{}, fmt.Errorf("%s table: column %q has type %s, want %s", s.name, c.name, t, c.kind)
+		}
+		idx[i] = fi[0]
+	}
+
+	off := 0
+	for rr.Next() {
+		rec := rr.RecordBatch()
+		n := int(rec.NumRows())
+		if off+n > len(rows) {
+			return nil, Metadata{}, fmt.Errorf("%s table: more rows than the footer's %d", s.name, len(rows))
+		}
+		for i := range s.cols {
+			a := rec.Column(idx[i])
+			if a.NullN() > 0 {
+				return nil, Metadata{}, fmt.Errorf("%s table: column %q has nulls", s.name, s.cols[i].name)
+			}
+			s.cols[i].read(a, rows[off:off+n])
+		}
+		off += n
+	}
+	if err := rr.Err(); err != nil {
+		return nil, Metadata{}, err
+	}
+	if off != len(rows) {
+		return nil, Metadata{}, fmt.Errorf("%s table: read %d rows, footer says %d", s.name, off, len(rows))
+	}
+	return rows, md, nil
+}

@@ -1,0 +1,165 @@
+package table
+
+// Table names. An experiment writes table T to results/<experiment>/T.parquet;
+// the name is also stored under the "table" metadata key of every file.
+const (
+	Squares     = "squares"
+	Lengths     = "lengths"
+	DeadEnds    = "deadends"
+	Classes     = "classes"
+	Comparisons = "comparisons"
+	Claims      = "claims"
+	Walks       = "walks"
+)
+
+// SquareRow is one row of the squares table: everything measured for one
+// (board, rule, start square).
+type SquareRow struct {
+	Board       string // "8x8"
+	Rows        int32
+	Cols        int32
+	Rule        string // "warnsdorff/random"
+	Start       string // "a1"
+	StartRow    int32
+	StartCol    int32
+	StartClass  string // corner, edge, centre or interior
+	StartDegree int32
+
+	Walks       uint64
+	Successes   uint64
+	SuccessRate float64
+	SuccessLo   float64
+	SuccessHi   float64
+	Closed      uint64
+	ClosedRate  float64
+	ClosedLo    float64
+	ClosedHi    float64
+	Stopped     uint64 // walks cut short by max_steps
+
+	LengthMean   float64
+	LengthSD     float64
+	LengthMin    int32
+	LengthP05    int32
+	LengthP25    int32
+	LengthMedian int32
+	LengthP75    int32
+	LengthP95    int32
+	LengthMax    int32
+
+	TiesMean       float64
+	NodesMean      float64 // backtrack rule only, else 0
+	BacktracksMean float64 // backtrack rule only, else 0
+	BudgetExceeded uint64
+}
+
+// LengthRow is one non-zero bin of the path-length histogram of one
+// (board, rule, start square).
+type LengthRow struct {
+	Board    string
+	Rows     int32
+	Cols     int32
+	Rule     string
+	Start    string
+	StartRow int32
+	StartCol int32
+
+	Length int32
+	Count  uint64
+}
+
+// DeadEndRow counts the failed walks of one (board, rule, start square) that
+// ended on one square. Only squares with a non-zero count have a row.
+type DeadEndRow struct {
+	Board    string
+	Rows     int32
+	Cols     int32
+	Rule     string
+	Start    string
+	StartRow int32
+	StartCol int32
+
+	End    string
+	EndRow int32
+	EndCol int32
+	Count  uint64
+}
+
+// ClassRow aggregates the start squares of one group (a start class or a
+// degree) on one board under one rule.
+type ClassRow struct {
+	Board   string
+	Rows    int32
+	Cols    int32
+	Rule    string
+	GroupBy string // "class" or "degree"
+	Group   string // "corner", or "8" for degree 8
+	Squares int32  // start squares in the group
+
+	Walks       uint64
+	Successes   uint64
+	SuccessRate float64
+	SuccessLo   float64
+	SuccessHi   float64
+	Closed      uint64
+	ClosedRate  float64
+	ClosedLo    float64
+	ClosedHi    float64
+	LengthMean  float64
+}
+
+// ComparisonRow compares the success rates of two groups on one board under
+// one rule.
+type ComparisonRow struct {
+	Board   string
+	Rows    int32
+	Cols    int32
+	Rule    string
+	GroupBy string
+	GroupA  string
+	GroupB  string
+
+	RateA  float64
+	RateB  float64
+	Diff   float64 // RateA - RateB
+	DiffLo float64
+	DiffHi float64
+	PValue float64
+}
+
+// ClaimRow is the verdict on one published claim.
+type ClaimRow struct {
+	ID     string
+	Source string
+	Rule   string
+	Board  string
+	Target string // "class:centre", "square:d4", "degree:8"
+	Kind   string // rate, range, below or above
+
+	ClaimedLo float64
+	ClaimedHi float64
+
+	Walks     uint64
+	Successes uint64
+	Measured  float64
+	Lo        float64
+	Hi        float64
+	Verdict   string
+}
+
+// WalkRow records one walk. The walks table is optional and can be large;
+// write it with a WalkWriter.
+type WalkRow struct {
+	Board    string
+	Rule     string
+	Start    string
+	StartRow int32
+	StartCol int32
+	Walk     uint64 // the walk index w within (board, rule, start)
+	Length   int32
+	Success  bool
+	Closed   bool
+	End      string
+	EndRow   int32
+	EndCol   int32
+	Ties     int32
+}

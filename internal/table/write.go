@@ -1,0 +1,220 @@
+package table
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet"
+	"github.com/apache/arrow-go/v18/parquet/compress"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
+)
+
+// batchRows is how many rows the slice writers turn into one Arrow record
+// (and one Parquet row group) at a time, bounding the copy they make.
+const batchRows = 1 << 16
+
+// WriteSquares writes the squares table to path.
+func WriteSquares(path string, rows []SquareRow, md Metadata) error {
+	return write(path, squaresSpec, rows, md)
+}
+
+// WriteLengths writes the lengths table to path.
+func WriteLengths(path string, rows []LengthRow, md Metadata) error {
+	return write(path, lengthsSpec, rows, md)
+}
+
+// WriteDeadEnds writes the deadends table to path.
+func WriteDeadEnds(path string, rows []DeadEndRow, md Metadata) error {
+	return write(path, deadEndsSpec, rows, md)
+}
+
+// WriteClasses writes the classes table to path.
+func WriteClasses(path string, rows []ClassRow, md Metadata) error {
+	return write(path, classesSpec, rows, md)
+}
+
+// WriteComparisons writes the comparisons table to path.
+func WriteComparisons(path string, rows []ComparisonRow, md Metadata) error {
+	return write(path, comparisonsSpec, rows, md)
+}
+
+// WriteClaims writes the claims table to path.
+func WriteClaims(path string, rows []ClaimRow, md Metadata) error {
+	return write(path, claimsSpec, rows, md)
+}
+
+// WriteWalks writes the walks table to path from a slice. For many walks use
+// a WalkWriter, which does not need them all in memory.
+func WriteWalks(path string, rows []WalkRow, md Metadata) error {
+	return write(path, walksSpec, rows, md)
+}
+
+func write[R any](path string, s *spec[R], rows []R, md Metadata) error {
+	w, err := create(path, s, md)
+	if err != nil {
+		return err
+	}
+	for len(rows) > 0 {
+		n := min(len(rows), batchRows)
+		if err := w.writeBatch(rows[:n]); err != nil {
+			w.abort()
+			return err
+		}
+		rows = rows[n:]
+	}
+	return w.commit()
+}
+
+// fileWriter writes one table to a temporary file beside path and renames it
+// to path on commit. Each writeBatch becomes one row group, written through
+// to the file, so memory is bounded by the batch size.
+type fileWriter[R any] struct {
+	spec *spec[R]
+	path string
+	tmp  *os.File
+	bw   *bufio.Writer
+	pw   *pqarrow.FileWriter
+	rb   *array.RecordBuilder
+	done bool
+	err  error // first write error; the file is unusable after one
+}
+
+// writeOnly hides the file's Close from pqarrow, which would otherwise close
+// it before we can flush and sync.
+type writeOnly struct{ io.Writer }
+
+func create[R any](path string, s *spec[R], md Metadata) (*fileWriter[R], error) {
+	kv, err := md.pairs(s.name)
+	if err != nil {
+		return nil, fmt.Errorf("table: %s: %w", path, err)
+	}
+	dir, base := filepath.Split(path)
+	if dir == "" {
+		dir = "."
+	}
+	tmp, err := os.CreateTemp(dir, "."+base+".tmp-*")
+	if err != nil {
+		return nil, fmt.Errorf("table: %w", err)
+	}
+	w := &fileWriter[R]{spec: s, path: path, tmp: tmp, bw: bufio.NewWriterSize(tmp, 1<<20)}
+	opts := []parquet.WriterProperty{
+		parquet.WithCompression(compress.Codecs.Zstd),
+		parquet.WithMaxRowGroupLength(1 << 30), // row groups are ours to cut
+	}
+	for _, c := range s.plain {
+		opts = append(opts, parquet.WithDictionaryFor(c, false))
+	}
+	props := parquet.NewWriterProperties(opts...)
+	w.pw, err = pqarrow.NewFileWriter(s.schema, writeOnly{w.bw}, props,
+		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
+	if err != nil {
+		w.abort()
+		return nil, fmt.Errorf("table: %s: %w", path, err)
+	}
+	for _, p := range kv {
+		if err := w.pw.AppendKeyValueMetadata(p[0], p[1]); err != nil {
+			w.abort()
+			return nil, fmt.Errorf("table: %s: %w", path, err)
+		}
+	}
+	w.rb = array.NewRecordBuilder(memory.DefaultAllocator, s.schema)
+	return w, nil
+}
+
+// writeBatch writes rows as one row group.
+func (w *fileWriter[R]) writeBatch(rows []R) error {
+	if w.done {
+		return fmt.Errorf("table: %s: write after close", w.path)
+	}
+	if w.err != nil {
+		return w.err
+	}
+	if len(rows) == 0 {
+		return nil
+	}
+	w.rb.Reserve(len(rows))
+	for i := range w.spec.cols {
+		c := &w.spec.cols[i]
+		if err := c.append(w.rb.Field(i), rows); err != nil {
+			w.err = fmt.Errorf("table: %s: %s: %w", w.path, w.spec.name, err)
+			return w.err
+		}
+	}
+	rec := w.rb.NewRecordBatch()
+	defer rec.Release()
+	if err := w.pw.Write(rec); err != nil {
+		w.err = fmt.Errorf("table: %s: %w", w.path, err)
+		return w.err
+	}
+	return nil
+}
+
+// commit finishes the file and renames it to its final name. On error the
+// temporary file is removed and nothing appears under the final name.
+func (w *fileWriter[R]) commit() error {
+	if w.done {
+		return fmt.Errorf("table: %s: already closed", w.path)
+	}
+	if w.err != nil {
+		w.abort()
+		return w.err
+	}
+	err := w.pw.Close()
+	if err == nil {
+		err = w.bw.Flush()
+	}
+	if err == nil {
+		err = w.tmp.Sync()
+	}
+	if err == nil {
+		err = w.tmp.Chmod(0o644)
+	}
+	if cerr := w.tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(w.tmp.Name(), w.path)
+	}
+	w.done = true
+	w.rb.Release()
+	if err != nil {
+		os.Remove(w.tmp.Name())
+		return fmt.Errorf("table: %s: %w", w.path, err)
+	}
+	syncDir(filepath.Dir(w.path))
+	return nil
+}
+
+// abort discards everything written; it is a no-op after commit or abort.
+func (w *fileWriter[R]) abort() {
+	if w.done {
+		return
+	}
+	w.done = true
+	if w.pw != nil {
+		// Closing writes a footer into the buffer; we only want it to let go
+		// of its resources, and the file is removed below.
+		w.pw.Close()
+	}
+	if w.rb != nil {
+		w.rb.Release()
+	}
+	w.tmp.Close()
+	os.Remove(w.tmp.Name())
+}
+
+// syncDir makes a rename durable. It is best effort: not every system can
+// sync a directory, and the file itself is already synced.
+func syncDir(dir string) {
+	d, err := os.Open(dir)
+	if err != nil {
+		return
+	}
+	_ = d.Sync()
+	d.Close()
+}
