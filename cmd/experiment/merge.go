@@ -50,7 +50,7 @@ experiment writes, value for value.`,
 					return err
 				}
 				opts := runner.RunOptions{Out: *out, Force: *force, Workers: 1, Shard: runner.All, Stats: st, Claims: claims,
-					Meta: metadata(s), Description: cfg.Description, Config: cfg.Resolved()}
+					Meta: metadata(s, st), Description: cfg.Description, Config: cfg.Resolved()}
 				sum, err := runner.Finish(s, opts, ts, time.Since(t0).Seconds())
 				if err != nil {
 					return err

@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"runtime/debug"
+	"strconv"
 	"strings"
 
 	"knightwalk/experiments"
@@ -95,8 +96,9 @@ func toSpec(cfg *config.Config, file string, src []byte) (*runner.Spec, []runner
 }
 
 // metadata is the key-value metadata of every table.
-func metadata(s *runner.Spec) table.Metadata {
-	return table.Metadata{Experiment: s.Name, Seed: s.Seed, ConfigHash: s.ConfigHash, ToolVersion: version, GitCommit: gitCommit()}
+func metadata(s *runner.Spec, st runner.Stats) table.Metadata {
+	return table.Metadata{Experiment: s.Name, Seed: s.Seed, ConfigHash: s.ConfigHash, ToolVersion: version, GitCommit: gitCommit(),
+		Extra: map[string]string{"confidence": strconv.FormatFloat(st.Confidence, 'g', -1, 64), "interval": st.Method.String()}}
 }
 
 // gitCommit returns the commit the binary was built from, when known.

@@ -97,7 +97,7 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, st Stats) ta
 		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
 		Closed: t.Closed, ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
 		Stopped:    t.Stopped,
-		LengthMean: l.Mean, LengthSD: nanToZero(l.SD), LengthMin: int32(l.Min), LengthP05: int32(l.P05), LengthP25: int32(l.P25),
+		LengthMean: l.Mean, LengthSD: l.SD, LengthMin: int32(l.Min), LengthP05: int32(l.P05), LengthP25: int32(l.P25),
 		LengthMedian: int32(l.Median), LengthP75: int32(l.P75), LengthP95: int32(l.P95), LengthMax: int32(l.Max),
 		TiesMean: float64(t.TieSum) / w, NodesMean: float64(t.NodeSum) / w, BacktracksMean: float64(t.BacktrackSum) / w,
 		BudgetExceeded: t.BudgetExceeded,
@@ -159,11 +159,4 @@ func claimedRange(c stats.Claim) (lo, hi float64) {
 		return c.Value, 1
 	}
 	return math.NaN(), math.NaN()
-}
-
-func nanToZero(x float64) float64 {
-	if math.IsNaN(x) {
-		return 0
-	}
-	return x
 }
