@@ -158,7 +158,8 @@ func kernelBench(b *sim.Board, r sim.Rule, d time.Duration) BenchResult {
 	t0 := time.Now()
 	for time.Since(t0) < d || walks < 3 {
 		for j := 0; j < 16; j++ {
-			i := walks % uint64(len(starts))
+			// Runs of walks from one start, as the runner's units do.
+			i := walks / 1024 % uint64(len(starts))
 			o := w.Walk(starts[i], keys[i], walks)
 			walks++
 			steps += uint64(o.Length - 1)
