@@ -115,3 +115,19 @@ func TestValidateCommitted(t *testing.T) {
 		t.Errorf("validate:\n%s", out)
 	}
 }
+
+// TestRunBadFileWritesNothing: an invalid experiment file is refused with
+// its errors, and no result or partial directory appears.
+func TestRunBadFileWritesNothing(t *testing.T) {
+	tmp := t.TempDir()
+	bad := filepath.Join(tmp, "bad.yaml")
+	os.WriteFile(bad, []byte("name: bad\nboards: [0x8]\nrules: []\nwalks: 10\n"), 0o644)
+	out := filepath.Join(tmp, "results", "bad")
+	_, _, err := runCmd(t, "run", bad, "--out", out, "--quiet")
+	if err == nil || !strings.Contains(err.Error(), "bad.yaml:2") || !strings.Contains(err.Error(), "bad.yaml:3") {
+		t.Fatalf("want errors naming lines 2 and 3, got %v", err)
+	}
+	if ents, _ := os.ReadDir(filepath.Join(tmp, "results")); len(ents) > 0 {
+		t.Errorf("a bad file left %d entries under results/", len(ents))
+	}
+}

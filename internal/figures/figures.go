@@ -253,8 +253,45 @@ func (d *drawer) deadEnds() ([]Drawn, error) {
 			return nil, err
 		}
 		out = append(out, dr)
+		// And for one chosen start: the start square with the most failed
+		// walks (the first in table order on a tie), outlined.
+		one, err := d.deadEndsFrom(g, rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, one...)
 	}
 	return out, nil
+}
+
+func (d *drawer) deadEndsFrom(g group, rows []table.DeadEndRow) ([]Drawn, error) {
+	var chosen table.SquareRow
+	var most uint64
+	for _, s := range g.squares {
+		if f := s.Walks - s.Successes - s.Stopped; f > most {
+			chosen, most = s, f
+		}
+	}
+	if most == 0 {
+		return nil, nil
+	}
+	vals := make([]float64, g.rows*g.cols)
+	for _, r := range rows {
+		if r.Board == g.board && r.Rule == g.rule && r.Start == chosen.Start {
+			vals[int(r.EndRow)*g.cols+int(r.EndCol)] += float64(r.Count) / float64(most)
+		}
+	}
+	f, err := plots.Heatmap(plots.HeatmapData{Title: fmt.Sprintf("%s, %s: dead ends of walks from %s", g.board, g.rule, chosen.Start),
+		Rows: g.rows, Cols: g.cols, Values: vals, Label: "share of its dead ends", Format: "%.3f",
+		Highlight: int(chosen.StartRow)*g.cols + int(chosen.StartCol)})
+	if err != nil {
+		return nil, err
+	}
+	dr, err := d.save(f, "deadend-heatmap", g.board, g.rule, "from-"+chosen.Start)
+	if err != nil {
+		return nil, err
+	}
+	return []Drawn{dr}, nil
 }
 
 // lengthDistributions draws, per (board, rule), the path-length
