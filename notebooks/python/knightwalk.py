@@ -1,0 +1,635 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#       format_version: '1.3'
+#   kernelspec:
+#     display_name: Python 3
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # Knight walks: the result tables in Python
+#
+# This notebook reads the Parquet tables that `go run ./cmd/experiment run`
+# writes and redraws the main figures with pandas and matplotlib. You do not
+# need to read any Go to follow it: every column used here is documented in
+# `docs/tables.md`, the single source of truth for the table schemas.
+#
+# What it does, step by step:
+#
+# 1. find the result directory and load every table;
+# 2. show each table's schema and the run metadata stored in every file
+#    (seed, configuration hash, tool version, …);
+# 3. redraw the success-rate heatmap of one board and rule;
+# 4. compare corner, edge and centre starts, with their intervals;
+# 5. plot the success rate against the board size n (the size sweep);
+# 6. show the path-length distribution of the random walk by start class;
+# 7. explain how the `walk` index of the per-walk table ties each row to a
+#    reproducible random stream, and replay a few random walks exactly.
+#
+# **Which results.** By default the small example result set committed under
+# `results/example/` (boards 5x5 … 10x10, rules `warnsdorff/random` and
+# `random`, every start square, 300 walks each). Set the environment
+# variable `KNIGHTWALK_RESULTS` to another result directory (absolute, or
+# relative to the repository root) to analyse your own run. Optional:
+# `KNIGHTWALK_BOARD` (default `8x8`) and `KNIGHTWALK_RULE` (default
+# `warnsdorff/random`) pick the board and rule of the single-board figures;
+# `KNIGHTWALK_FIGURES` is where the figures are saved (default: a new
+# temporary directory).
+#
+# **Running it.** In Jupyter (`jupyter lab notebooks/python/knightwalk.ipynb`)
+# figures appear inline; as a script (`python3 notebooks/python/knightwalk.py`)
+# it runs headless, prints short summaries and saves the figures as PNG.
+# The `.ipynb` and the `.py` hold the same cells (a jupytext "percent" pair).
+#
+# **Convention.** Columns are always named as string literals — `df["walks"]`,
+# `on=[...]`, `.groupby("start_class")` — and tables are always loaded with
+# `load("name")`, so that `go test ./notebooks` can check every name used here
+# against `docs/tables.md`. Keep to it when you extend the notebook.
+
+# %%
+import json
+import os
+import sys
+import tempfile
+from pathlib import Path
+from statistics import NormalDist
+
+import matplotlib
+
+# In a Jupyter kernel figures are drawn inline; anywhere else (a script, CI)
+# matplotlib draws off screen and the figures are only saved to files.
+IN_NOTEBOOK = "ipykernel" in sys.modules
+if not IN_NOTEBOOK:
+    matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+import pandas as pd
+import pyarrow.parquet as pq
+
+try:  # polars is optional: used only to show that it reads the same files
+    import polars as pl
+except ImportError:
+    pl = None
+
+print(f"pandas {pd.__version__}, matplotlib {matplotlib.__version__}, "
+      f"polars {pl.__version__ if pl is not None else 'not installed'}")
+
+# %% [markdown]
+# ## 1. Where the results are
+#
+# The repository root is the first directory at or above the current one
+# that holds `go.mod` (Jupyter starts in `notebooks/python/`, a script
+# usually in the root). The result directory is `KNIGHTWALK_RESULTS`, or
+# `results/example` by default; a relative path is taken from the root.
+
+# %%
+def repo_root(start=None):
+    """The nearest directory at or above start (default: cwd) with a go.mod."""
+    here = Path(start or Path.cwd()).resolve()
+    for d in [here, *here.parents]:
+        if (d / "go.mod").is_file():
+            return d
+    raise FileNotFoundError(
+        f"no go.mod at or above {here}: run from inside the repository, "
+        "or set KNIGHTWALK_RESULTS to an absolute path")
+
+
+RESULTS = Path(os.environ.get("KNIGHTWALK_RESULTS") or "results/example")
+if not RESULTS.is_absolute():
+    RESULTS = repo_root() / RESULTS
+if not RESULTS.is_dir():
+    raise FileNotFoundError(f"result directory {RESULTS} does not exist "
+                            "(set KNIGHTWALK_RESULTS)")
+
+FIGURES = Path(os.environ.get("KNIGHTWALK_FIGURES")
+               or tempfile.mkdtemp(prefix="knightwalk-figures-"))
+FIGURES.mkdir(parents=True, exist_ok=True)
+
+print(f"results: {RESULTS}")
+print(f"figures: {FIGURES}")
+
+
+def slug(text):
+    """A file-name-safe form of a board or rule name: warnsdorff/random -> warnsdorff-random."""
+    return str(text).replace("/", "-")
+
+
+def save(fig, name):
+    """Save a figure as PNG under FIGURES; show it inline in Jupyter."""
+    path = FIGURES / f"{name}.png"
+    fig.savefig(path, dpi=150, bbox_inches="tight")
+    print(f"saved {path}")
+    if IN_NOTEBOOK:
+        plt.show()
+    else:
+        plt.close(fig)
+
+
+def show_table(df, max_rows=20):
+    """Show a data frame: rich display in Jupyter, plain text in a script."""
+    if IN_NOTEBOOK:
+        from IPython.display import display
+        display(df.head(max_rows))
+    else:
+        print(df.head(max_rows).to_string(index=False))
+        if len(df) > max_rows:
+            print(f"... {len(df) - max_rows} more rows")
+
+# %% [markdown]
+# ## 2. Loading the tables
+#
+# Each table is one Parquet file, `<name>.parquet`, in the result directory.
+# `load` reads it with pandas (through pyarrow) and checks the file's `table`
+# metadata key, which the writer sets to the table's name. The seven tables:
+#
+# | table | one row per |
+# |---|---|
+# | `squares` | (board, rule, start square): counts, rates with intervals, path-length summary |
+# | `lengths` | (board, rule, start square, path length) with a non-zero count: the length histogram |
+# | `deadends` | (board, rule, start square, end square): where failed walks got stuck |
+# | `classes` | (board, rule, grouping, group): start squares pooled by class or by degree |
+# | `comparisons` | two groups compared on one board under one rule (difference, interval, p-value) |
+# | `claims` | a published claim checked against the measurement, with a verdict |
+# | `walks` | one walk (optional, large): its length, end square, success |
+#
+# Types: counts are unsigned 64-bit integers (`uint64` in pandas), rates and
+# interval ends are fractions in [0, 1] as `float64`, squares are `(row,
+# col)` from 0 with row 0 at the bottom, and named like `a1`. No column has
+# nulls; a rate over zero walks is `NaN`.
+
+# %%
+def table_path(name):
+    return RESULTS / f"{name}.parquet"
+
+
+def file_metadata(path):
+    """The Parquet key-value metadata of a file as a str -> str dict
+    (without ARROW:schema, the serialised Arrow schema)."""
+    raw = pq.read_schema(path).metadata or {}
+    return {k.decode(): v.decode() for k, v in raw.items() if k != b"ARROW:schema"}
+
+
+def load(name, required=True):
+    """Read table `name` from RESULTS as a pandas DataFrame (None when an
+    optional table is missing)."""
+    path = table_path(name)
+    if not path.exists():
+        if required:
+            raise FileNotFoundError(f"{path} is missing")
+        print(f"{name}: no {path.name} in {RESULTS} (an optional table)")
+        return None
+    stored = file_metadata(path).get("table")
+    if stored != name:
+        raise ValueError(f"{path}: metadata says table {stored!r}, want {name!r}")
+    return pd.read_parquet(path, engine="pyarrow")
+
+
+squares = load("squares")
+lengths = load("lengths")
+deadends = load("deadends")
+classes = load("classes")
+comparisons = load("comparisons")
+claims = load("claims")
+walks_table = load("walks", required=False)  # written only when outputs.walks is on
+
+for name, df in [("squares", squares), ("lengths", lengths), ("deadends", deadends),
+                 ("classes", classes), ("comparisons", comparisons),
+                 ("claims", claims), ("walks", walks_table)]:
+    if df is not None:
+        print(f"{name:<12} {len(df):>8} rows  {len(df.columns):>3} columns")
+
+# %% [markdown]
+# ## 3. Schemas and run metadata
+#
+# Every file stores its Arrow schema, so the types below are exactly those of
+# the table documentation (`string`, `int32`, `uint64`, `float64`, `bool`,
+# all `not null`). Every file also carries key-value metadata identifying the
+# run that produced it: `table`, `experiment`, `seed`, `config_hash` (a hash
+# of the validated configuration), `tool_version` and `git_commit`. Files
+# from one run share the seed and configuration hash; the check below makes
+# sure nothing from another run slipped into the directory. `manifest.json`
+# beside the tables records the full configuration, including the
+# confidence level and interval method of the `*_lo` / `*_hi` columns.
+
+# %%
+runs = set()
+for path in sorted(RESULTS.glob("*.parquet")):
+    schema = pq.read_schema(path)
+    meta = file_metadata(path)
+    runs.add((meta.get("seed"), meta.get("config_hash")))
+    print(f"== {path.name}")
+    for field in schema:
+        print(f"   {field.name:<16} {str(field.type):<8} "
+              f"{'' if field.nullable else 'not null'}")
+    for key, value in meta.items():
+        print(f"   [{key}] {value}")
+
+if len(runs) != 1:
+    print(f"WARNING: the files come from {len(runs)} different runs: {sorted(runs)}")
+else:
+    print(f"all files come from one run: seed {runs.pop()[0]}")
+
+manifest_path = RESULTS / "manifest.json"
+manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
+config = manifest.get("config", {})
+CONFIDENCE = float(config.get("confidence", 0.95))
+METHOD = config.get("interval", "wilson")
+print(f"intervals in the tables: {METHOD}, {CONFIDENCE:.0%} confidence")
+
+print("\npandas dtypes of squares (uint64 counts stay uint64):")
+print(squares.dtypes.to_string())
+
+if pl is not None:
+    print("\npolars reads the same file:")
+    print(pl.read_parquet(table_path("classes")).schema)
+
+# %% [markdown]
+# ## 4. The success heatmap of one board and rule
+#
+# `squares` has one row per start square. The grid below puts each square's
+# success rate (the fraction of walks from it that visited every square) at
+# `(start_row, start_col)`, with rank 1 (row 0) at the bottom and file `a`
+# (column 0) on the left, as on a chess diagram. Squares that were not run
+# stay blank.
+
+# %%
+BOARD = os.environ.get("KNIGHTWALK_BOARD") or "8x8"
+RULE = os.environ.get("KNIGHTWALK_RULE") or "warnsdorff/random"
+boards = list(squares.drop_duplicates("board").sort_values(["rows", "cols"])["board"])
+rules = list(squares.drop_duplicates("rule")["rule"])
+if BOARD not in boards:
+    print(f"board {BOARD} is not in these results; using {boards[-1]}")
+    BOARD = boards[-1]
+if RULE not in rules:
+    print(f"rule {RULE} is not in these results; using {rules[0]}")
+    RULE = rules[0]
+print(f"boards: {', '.join(boards)}; rules: {', '.join(rules)}")
+
+
+def file_letters(cols):
+    """Axis labels for the columns: a, b, c, … (numbers beyond 26 columns)."""
+    return [chr(ord("a") + c) if cols <= 26 else str(c) for c in range(cols)]
+
+
+one = squares[(squares["board"] == BOARD) & (squares["rule"] == RULE)]
+rows, cols = int(one["rows"].iloc[0]), int(one["cols"].iloc[0])
+grid = np.full((rows, cols), np.nan)
+grid[one["start_row"].to_numpy(), one["start_col"].to_numpy()] = one["success_rate"].to_numpy()
+
+fig, ax = plt.subplots(figsize=(1 + 0.6 * cols, 0.6 * rows))
+im = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=1)
+ax.set_xticks(range(cols), file_letters(cols))
+ax.set_yticks(range(rows), [str(r + 1) for r in range(rows)])
+if rows * cols <= 144:
+    for r in range(rows):
+        for c in range(cols):
+            if not np.isnan(grid[r, c]):
+                ax.text(c, r, f"{100 * grid[r, c]:.0f}", ha="center", va="center",
+                        fontsize=7, color="white" if grid[r, c] < 0.6 else "black")
+fig.colorbar(im, ax=ax, label="success rate")
+ax.set_title(f"Success rate by start square, {BOARD}, {RULE}")
+save(fig, f"success-heatmap_{slug(BOARD)}_{slug(RULE)}")
+
+ranked = one.sort_values("success_rate")
+print(f"{BOARD} {RULE}: {len(one)} start squares, {int(one['walks'].sum())} walks")
+for label, row in [("lowest", ranked.iloc[0]), ("highest", ranked.iloc[-1])]:
+    print(f"  {label:<7} {row['start']:>4} ({row['start_class']}): "
+          f"{row['success_rate']:.1%} [{row['success_lo']:.1%}, {row['success_hi']:.1%}]")
+
+# %% [markdown]
+# ## 5. Corner, edge and centre
+#
+# `classes` pools the start squares of each class (rows with `group_by ==
+# "class"`; there are also rows grouped by the squares' knight degree). Its
+# rate is the pooled rate of the class (sum of successes over sum of walks)
+# and `success_lo` / `success_hi` are the interval of that pooled binomial
+# proportion. The classes: `corner` (the 4 corners), `edge` (the rest of the
+# border), `centre` (the central 2×2 on even boards, the centre square on odd
+# ones) and `interior` (everything else). `comparisons` holds the pairwise
+# differences with Newcombe intervals and two-sided p-values; `claims`
+# checks published claims against the measurement.
+
+# %%
+CLASS_ORDER = ["corner", "edge", "centre", "interior"]
+by_class = classes[(classes["board"] == BOARD) & (classes["group_by"] == "class")].copy()
+
+# one panel per rule, each with its own y range, so that the intervals show
+fig, axes = plt.subplots(1, len(rules), figsize=(4 * len(rules), 3.5), squeeze=False)
+for ax, rule in zip(axes[0], rules):
+    d = by_class[by_class["rule"] == rule].set_index("group").reindex(CLASS_ORDER).dropna(how="all")
+    x = [CLASS_ORDER.index(g) for g in d.index]
+    rate = d["success_rate"].to_numpy(dtype=float)
+    yerr = np.vstack([rate - d["success_lo"].to_numpy(dtype=float),
+                      d["success_hi"].to_numpy(dtype=float) - rate])
+    ax.errorbar(x, rate, yerr=yerr, fmt="o", capsize=4)
+    ax.set_xticks(range(len(CLASS_ORDER)), CLASS_ORDER)
+    ax.set_xlim(-0.5, len(CLASS_ORDER) - 0.5)
+    ax.set_title(rule)
+axes[0][0].set_ylabel("success rate")
+fig.suptitle(f"Success by start class, {BOARD} ({CONFIDENCE:.0%} {METHOD} intervals)")
+fig.tight_layout()
+save(fig, f"classes_{slug(BOARD)}")
+
+print(f"{BOARD}, success by start class:")
+for _, row in by_class.sort_values(["rule", "group"]).iterrows():
+    print(f"  {row['rule']:<18} {row['group']:<9} {int(row['squares']):>3} squares "
+          f"{int(row['walks']):>7} walks  {row['success_rate']:7.2%} "
+          f"[{row['success_lo']:.2%}, {row['success_hi']:.2%}]")
+
+pairs = comparisons[(comparisons["board"] == BOARD) & (comparisons["group_by"] == "class")]
+print(f"\n{BOARD}, differences between classes (rate_a - rate_b):")
+for _, row in pairs.iterrows():
+    print(f"  {row['rule']:<18} {row['group_a']:>8} - {row['group_b']:<8} "
+          f"{row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}]  p = {row['p_value']:.2g}")
+
+print("\nclaims:")
+for _, row in claims.iterrows():
+    print(f"  {row['id']} ({row['source']}): {row['rule']} {row['board']} {row['target']} "
+          f"claimed [{row['claimed_lo']:.3f}, {row['claimed_hi']:.3f}], measured "
+          f"{row['measured']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}] -> {row['verdict']}")
+
+# %% [markdown]
+# ## 6. Success against board size
+#
+# For the size sweep we pool all start squares of a board: the board's
+# success rate is the sum of successes over the sum of walks (every square
+# ran the same number of walks, so this is also the plain mean of the
+# squares' rates). Its interval is the Wilson score interval of that pooled
+# proportion, computed here in a few lines. As a check, the same function
+# applied to the squares pooled by class must reproduce the `classes`
+# table's intervals (when the run used Wilson intervals).
+
+# %%
+def wilson(successes, n, confidence=CONFIDENCE):
+    """Wilson score interval (lo, hi) for successes out of n trials, element-wise.
+
+    Written in counts, as the Go code does:
+    (2x + z^2 -/+ z sqrt(z^2 + 4x(n-x)/n)) / (2(n + z^2)), clipped to [0, 1],
+    exactly 0 at x = 0 and exactly 1 at x = n."""
+    x = np.asarray(successes, dtype=float)
+    n = np.asarray(n, dtype=float)
+    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        root = z * np.sqrt(z * z + 4 * x * (n - x) / n)
+        lo = (2 * x + z * z - root) / (2 * (n + z * z))
+        hi = (2 * x + z * z + root) / (2 * (n + z * z))
+    lo = np.where(x == 0, 0.0, np.clip(lo, 0, 1))
+    hi = np.where(x == n, 1.0, np.clip(hi, 0, 1))
+    return lo, hi
+
+
+pooled = squares.groupby(["rule", "board", "rows", "cols"], as_index=False)[["walks", "successes"]].sum()
+pooled["pooled_rate"] = pooled["successes"] / pooled["walks"]
+lo, hi = wilson(pooled["successes"], pooled["walks"])
+pooled["pooled_lo"] = lo
+pooled["pooled_hi"] = hi
+pooled = pooled.sort_values(["rule", "rows", "cols"])
+
+# the check against the classes table: pool squares by class, compare intervals
+check = squares.groupby(["board", "rule", "start_class"], as_index=False)[["walks", "successes"]].sum()
+lo, hi = wilson(check["successes"], check["walks"])
+check["pooled_lo"] = lo
+check["pooled_hi"] = hi
+ref = classes[classes["group_by"] == "class"].copy()
+ref["start_class"] = ref["group"]
+check = check.merge(ref, on=["board", "rule", "start_class"], suffixes=("", "_classes"))
+if METHOD == "wilson":
+    worst = np.nanmax(np.abs(np.concatenate([check["pooled_lo"] - check["success_lo"],
+                                             check["pooled_hi"] - check["success_hi"]])))
+    print(f"Wilson intervals recomputed for {len(check)} classes: "
+          f"largest difference from the classes table {worst:.1e}")
+
+square = pooled[pooled["rows"] == pooled["cols"]]
+fig, ax = plt.subplots(figsize=(6, 4))
+for rule in rules:
+    d = square[square["rule"] == rule]
+    n = d["rows"].to_numpy()
+    rate = d["pooled_rate"].to_numpy(dtype=float)
+    ax.errorbar(n, rate, yerr=np.vstack([rate - d["pooled_lo"].to_numpy(),
+                                         d["pooled_hi"].to_numpy() - rate]),
+                fmt="o-", capsize=3, label=rule)
+ax.set_xlabel("board size n (n×n)")
+ax.set_ylabel("success rate, all start squares")
+ax.set_ylim(-0.02, 1.02)
+ax.set_title("Success against board size")
+ax.legend()
+save(fig, "size-curve")
+
+print("success by board, all start squares pooled:")
+for _, row in pooled.iterrows():
+    print(f"  {row['rule']:<18} {row['board']:>6} {int(row['walks']):>7} walks "
+          f"{row['pooled_rate']:7.2%} [{row['pooled_lo']:.2%}, {row['pooled_hi']:.2%}]")
+
+# %% [markdown]
+# ## 7. Path lengths of the random walk, by start class
+#
+# `lengths` is a histogram: one row per (board, rule, start square, path
+# length) with the number of walks of that length (lengths that never
+# occurred have no row). A path length counts the squares visited, start
+# included, so a full tour of an 8x8 board has length 64. `lengths` does not
+# carry the start class, so we join it with `squares` on the seven key
+# columns they share, then sum the counts over each class's squares and
+# divide by the class's walks.
+
+# %%
+KEY_COLUMNS = ["board", "rows", "cols", "rule", "start", "start_row", "start_col"]
+LENGTH_RULE = "random" if "random" in rules else RULE
+
+joined = lengths.merge(squares[KEY_COLUMNS + ["start_class"]], on=KEY_COLUMNS,
+                       how="inner", validate="many_to_one")
+assert len(joined) == len(lengths), "every lengths row has its square"
+one = joined[(joined["board"] == BOARD) & (joined["rule"] == LENGTH_RULE)]
+dist = one.groupby(["start_class", "length"], as_index=False)[["count"]].sum()
+cells = rows * cols
+
+fig, ax = plt.subplots(figsize=(7, 4))
+print(f"{BOARD}, {LENGTH_RULE}: path length by start class")
+for start_class in CLASS_ORDER:
+    d = dist[dist["start_class"] == start_class]
+    if d.empty:
+        continue
+    counts = np.zeros(cells + 1)
+    counts[d["length"].to_numpy()] = d["count"].to_numpy(dtype=float)
+    total = counts.sum()
+    share = counts / total
+    ax.step(np.arange(1, cells + 1), share[1:], where="mid", label=start_class)
+    mean = (np.arange(cells + 1) * counts).sum() / total
+    median = int(np.searchsorted(np.cumsum(counts), total / 2))
+    print(f"  {start_class:<9} {int(total):>7} walks  mean {mean:6.2f}  "
+          f"median {median:>3}  full tours {counts[cells] / total:.2%}")
+ax.set_xlabel("path length (squares visited, start included)")
+ax.set_ylabel("share of walks")
+ax.set_xlim(1, cells)
+ax.set_title(f"Path-length distribution, {BOARD}, {LENGTH_RULE}")
+ax.legend()
+save(fig, f"length-distribution_{slug(BOARD)}_{slug(LENGTH_RULE)}")
+
+means = classes[(classes["board"] == BOARD) & (classes["rule"] == LENGTH_RULE)
+                & (classes["group_by"] == "class")]
+print("  the classes table's mean lengths: "
+      + ", ".join(f"{g} {m:.2f}" for g, m in zip(means["group"], means["length_mean"])))
+
+# %% [markdown]
+# ## 8. Where failed walks end
+#
+# `deadends` counts, for each start square, the squares where failed walks
+# got stuck. Summed over start squares, it shows which squares trap walks.
+
+# %%
+ends = deadends[(deadends["board"] == BOARD) & (deadends["rule"] == RULE)]
+traps = ends.groupby("end", as_index=False)[["count"]].sum().sort_values("count", ascending=False)
+failed = int(traps["count"].sum())
+print(f"{BOARD}, {RULE}: {failed} failed walks")
+for _, row in traps.head(5).iterrows():
+    print(f"  {row['end']:>4}: {int(row['count'])} ({int(row['count']) / max(failed, 1):.1%})")
+
+# %% [markdown]
+# ## 9. The `walks` table and reproducible random streams
+#
+# When a run writes the optional `walks` table, it has one row per walk. Its
+# row order depends on scheduling, so sort by (board, rule, start, walk).
+# The `walk` column is the walk's index `w` (0, 1, 2, …) within its (board,
+# rule, start square), and that index is all you need to reproduce the walk:
+# every random number a walk draws comes from its own stream, derived only
+# from (experiment seed, board, rule name, start square, `w`). It does not
+# depend on the number of workers, on the order in which walks ran, or on
+# how a run was split into shards; and walk `w` is the same walk in a run
+# with more walks per square under the same seed and rule settings.
+#
+# The derivation is a public contract, documented and implemented in
+# `sim/seed.go` (the generator in `sim/pcg.go`), using 64-bit integer
+# operations only:
+#
+# - `mix64(z)`: the SplitMix64 finaliser;
+# - key `k = mix64(seed)`, then `k = mix64(k ^ v)` for v in (rows, cols,
+#   FNV-1a-64 of the rule name, start index `row*cols + col`);
+# - walk `w`'s stream: Go's `math/rand/v2` PCG (128-bit LCG, DXSM output)
+#   seeded with `(mix64(k ^ w), mix64(k + w + 0x9e3779b97f4a7c15))`;
+# - a choice among `m` allowed squares (in ascending square index) is
+#   Lemire's multiply-shift with rejection on the low 32 bits of a draw; no
+#   draw when `m == 1`.
+#
+# Below, the same in pure Python, and a replay of a few `random`-rule walks
+# (uniform among the unvisited knight neighbours) compared with the table.
+
+# %%
+M64 = (1 << 64) - 1
+M128 = (1 << 128) - 1
+
+
+def mix64(z):
+    z &= M64
+    z ^= z >> 30
+    z = (z * 0xBF58476D1CE4E5B9) & M64
+    z ^= z >> 27
+    z = (z * 0x94D049BB133111EB) & M64
+    return z ^ (z >> 31)
+
+
+def fnv1a64(text):
+    h = 0xCBF29CE484222325
+    for byte in text.encode():
+        h = ((h ^ byte) * 0x100000001B3) & M64
+    return h
+
+
+def stream_seeds(seed, rows, cols, rule, start_row, start_col, w):
+    """The two PCG seed words of walk w from (start_row, start_col)."""
+    k = mix64(seed)
+    for v in (rows, cols, fnv1a64(rule), start_row * cols + start_col):
+        k = mix64(k ^ v)
+    return mix64(k ^ w), mix64((k + w + 0x9E3779B97F4A7C15) & M64)
+
+
+class PCG:
+    """Go's math/rand/v2 PCG: a 128-bit LCG with the DXSM output function."""
+
+    MUL = (2549297995355413924 << 64) | 4865540595714422341
+    INC = (6364136223846793005 << 64) | 1442695040888963407
+
+    def __init__(self, hi, lo):
+        self.state = (hi << 64) | lo
+
+    def uint64(self):
+        self.state = (self.state * self.MUL + self.INC) & M128
+        hi, lo = self.state >> 64, self.state & M64
+        x = hi ^ (hi >> 32)
+        x = (x * 0xDA942042E4DD58B5) & M64
+        x ^= x >> 48
+        return (x * (lo | 1)) & M64
+
+    def uniform(self, m):
+        """A uniform index in [0, m): Lemire's method on the low 32 bits."""
+        prod = (self.uint64() & 0xFFFFFFFF) * m
+        if (prod & 0xFFFFFFFF) < m:
+            thresh = (2**32 - m) % m
+            while (prod & 0xFFFFFFFF) < thresh:
+                prod = (self.uint64() & 0xFFFFFFFF) * m
+        return prod >> 32
+
+
+KNIGHT_MOVES = [(2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1)]
+
+
+def replay_random_walk(seed, rows, cols, start_row, start_col, w):
+    """The squares (row, col) of walk w of the `random` rule (no step limit)."""
+    pcg = PCG(*stream_seeds(seed, rows, cols, "random", start_row, start_col, w))
+    cur = start_row * cols + start_col
+    visited, path = {cur}, [cur]
+    while True:
+        r, c = divmod(cur, cols)
+        allowed = sorted((r + dr) * cols + (c + dc) for dr, dc in KNIGHT_MOVES
+                         if 0 <= r + dr < rows and 0 <= c + dc < cols
+                         and (r + dr) * cols + (c + dc) not in visited)
+        if not allowed:
+            return [divmod(s, cols) for s in path]
+        cur = allowed[pcg.uniform(len(allowed))] if len(allowed) > 1 else allowed[0]
+        visited.add(cur)
+        path.append(cur)
+
+
+seed = int(file_metadata(table_path("squares")).get("seed"))  # metadata keys: .get, not [ ]
+print(f"seed {seed}; walk 0 of {BOARD} random from a1 has the PCG seed words "
+      "%#018x %#018x" % stream_seeds(seed, rows, cols, "random", 0, 0, 0))
+
+if walks_table is None or "random" not in rules:
+    print("no walks table or no random rule here: nothing to replay")
+else:
+    sample = walks_table[(walks_table["board"] == BOARD) & (walks_table["rule"] == "random")]
+    sample = sample.sort_values(["start", "walk"]).groupby("start").head(3).head(24)
+    same = 0
+    for _, row in sample.iterrows():
+        path = replay_random_walk(seed, rows, cols, int(row["start_row"]),
+                                  int(row["start_col"]), int(row["walk"]))
+        end_row, end_col = path[-1]
+        ok = (len(path) == row["length"] and end_row == row["end_row"]
+              and end_col == row["end_col"])
+        same += ok
+        if not ok:
+            print(f"  MISMATCH {row['start']} walk {row['walk']}: replayed length "
+                  f"{len(path)}, table {row['length']}")
+    print(f"replayed {len(sample)} random walks on {BOARD} in Python: "
+          f"{same} match the walks table (length and end square)")
+
+    counts = walks_table.groupby(["board", "rule", "start"], as_index=False)[["success"]].sum()
+    counts = counts.merge(squares, on=["board", "rule", "start"])
+    agree = (counts["success"] == counts["successes"]).all()
+    print(f"walks table vs squares: successes per start square "
+          f"{'agree' if agree else 'DISAGREE'} for {len(counts)} squares")
+
+# %% [markdown]
+# ## Summary
+
+# %%
+print(f"results {RESULTS}: {int(squares['walks'].sum())} walks, "
+      f"{len(boards)} boards, {len(rules)} rules")
+print(f"figures saved in {FIGURES}:")
+for path in sorted(FIGURES.glob("*.png")):
+    print(f"  {path.name}")
