@@ -58,7 +58,7 @@ func Run(ctx context.Context, s *Spec, o RunOptions) (*Summary, error) {
 	var cp *Checkpoint
 	done := map[int]bool{}
 	if o.Resume {
-		if o.PerWalk {
+		if o.PerWalk && o.Shard.N == 1 {
 			return nil, fmt.Errorf("--resume: this experiment writes the per-walk table, which cannot be continued; run it again without --resume")
 		}
 		if done, cp, err = ResumeCheckpoint(dir.Partial, hdr, p, ts); err != nil {
@@ -80,7 +80,7 @@ func Run(ctx context.Context, s *Spec, o RunOptions) (*Summary, error) {
 
 	md := o.Meta
 	var ww *table.WalkWriter
-	if o.PerWalk {
+	if o.PerWalk && o.Shard.N == 1 { // a shard's walks would be a fragment: parts carry tallies only
 		if ww, err = table.NewWalkWriter(filepath.Join(dir.Partial, "walks.parquet"), md, o.RowGroup); err != nil {
 			cp.Close()
 			return nil, err
@@ -88,7 +88,7 @@ func Run(ctx context.Context, s *Spec, o RunOptions) (*Summary, error) {
 	}
 	t0 := time.Now()
 	finished := len(done)
-	err = Execute(ctx, p, todo, Options{Workers: o.Workers, PerWalk: o.PerWalk, Progress: &progress}, func(r Result) error {
+	err = Execute(ctx, p, todo, Options{Workers: o.Workers, PerWalk: ww != nil, Progress: &progress}, func(r Result) error {
 		if err := ts.Add(r.Unit.Key(), r.Tally); err != nil {
 			return err
 		}
@@ -241,7 +241,7 @@ func WriteResults(dir string, s *Spec, o RunOptions, sum *Summary) error {
 			return fmt.Errorf("writing %s: %w", files[i], err)
 		}
 	}
-	if o.PerWalk {
+	if o.PerWalk && o.Shard.N == 1 {
 		files = append(files, "walks.parquet")
 	}
 	if len(t.Claims) > 0 {
