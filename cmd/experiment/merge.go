@@ -51,12 +51,7 @@ experiment writes, value for value.`,
 				}
 				opts := runner.RunOptions{Out: *out, Force: *force, Workers: 1, Shard: runner.All, Stats: st, Claims: claims,
 					Meta: metadata(s, st), Description: cfg.Description, Config: cfg.Resolved()}
-				if figs := cfg.Outputs.Figures; len(figs) > 0 {
-					opts.Finish = func(dir string) error {
-						_, err := drawFigures(dir, figs)
-						return err
-					}
-				}
+				opts.Finish = figuresHook(cfg.Outputs.Figures)
 				sum, err := runner.Finish(s, opts, ts, time.Since(t0).Seconds())
 				if err != nil {
 					return err

@@ -57,3 +57,15 @@ func drawFigures(dir string, names []string) ([]figures.Drawn, error) {
 	}
 	return drawn, figures.UpdateReport(dir, drawn)
 }
+
+// figuresHook draws an experiment's figures into a finished result
+// directory before it is renamed into place (nil when it asks for none).
+func figuresHook(figs []string) func(dir string) error {
+	if len(figs) == 0 {
+		return nil
+	}
+	return func(dir string) error {
+		_, err := drawFigures(dir, figs)
+		return err
+	}
+}

@@ -80,12 +80,7 @@ part for 'experiment merge'.`,
 				opts := runner.RunOptions{Out: dir, Force: *force, Resume: *resume, Workers: *workers, Shard: shard,
 					Stats: st, Claims: claims, PerWalk: cfg.Outputs.Walks, RowGroup: cfg.Outputs.RowGroup,
 					Meta: metadata(s, st), Description: cfg.Description, Config: cfg.Resolved()}
-				if figs := cfg.Outputs.Figures; len(figs) > 0 {
-					opts.Finish = func(dir string) error {
-						_, err := drawFigures(dir, figs)
-						return err
-					}
-				}
+				opts.Finish = figuresHook(cfg.Outputs.Figures)
 				if !*quiet {
 					opts.Log = e.stderr
 					opts.Progress = progressBar(e.stderr)
