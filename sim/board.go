@@ -20,7 +20,7 @@ const MaxSide = 1 << 20
 type Move struct{ DR, DC int }
 
 // CanonicalMoves is the move order used wherever an order matters and none is
-// configured (DESIGN.md).
+// configured (docs/design.md, "Knight moves and move orders").
 var CanonicalMoves = [8]Move{{2, 1}, {1, 2}, {-1, 2}, {-2, 1}, {-2, -1}, {-1, -2}, {1, -2}, {2, -1}}
 
 // Board is a rows×cols board with its knight graph. It is immutable once

@@ -2,7 +2,7 @@ package sim
 
 import "fmt"
 
-// Class is a start-square class (DESIGN.md).
+// Class is a start-square class (docs/design.md, "Start classes and degree classes").
 type Class uint8
 
 const (

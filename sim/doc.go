@@ -1,5 +1,5 @@
 // Package sim runs knight walks on rectangular boards exactly as the
-// project's DESIGN.md defines them: boards and their knight graph, the walk
+// project's docs/design.md defines them: boards and their knight graph, the walk
 // rules (the uniformly random walk, Warnsdorff's rule with its tie-breaks,
 // and Warnsdorff-ordered backtracking), the reproducible per-walk random
 // streams, exact enumeration of every branch a walk can take, and tour

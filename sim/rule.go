@@ -69,7 +69,7 @@ type Rule struct {
 // DefaultNodeBudget is Backtrack's node budget when none is configured.
 const DefaultNodeBudget = 10_000_000
 
-// RuleNames lists the rule names that ParseRule accepts, in DESIGN.md's form.
+// RuleNames lists the rule names that ParseRule accepts (docs/design.md, "Rule names").
 var RuleNames = []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/pohl", "warnsdorff/roth", "backtrack", "backtrack/closed"}
 
 // ParseRule parses a rule name as used in tables and claims: "random",

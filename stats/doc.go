@@ -6,7 +6,7 @@
 // claims (Claim, Verdict).
 //
 // Accumulation is integer-only, so a run split into shards and merged gives
-// the same results, value for value, as one run (DESIGN.md,
+// the same results, value for value, as one run (docs/design.md,
 // Reproducibility). Everything derived from the counts — rates, intervals,
 // means, quantiles — is a pure function of them and is computed at the end.
 //

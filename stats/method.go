@@ -8,7 +8,7 @@ type Method uint8
 const (
 	// Wilson is the score interval of Wilson (1927): the set of rates p for
 	// which the observed count is not rejected by the score test. It is the
-	// default (DESIGN.md) because its coverage stays close to nominal down to
+	// default (docs/design.md, Intervals) because its coverage stays close to nominal down to
 	// small counts while the interval stays short (Newcombe 1998; Brown, Cai
 	// & DasGupta 2001).
 	Wilson Method = iota

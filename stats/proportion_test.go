@@ -134,7 +134,7 @@ func mcCoverage(rng *rand.Rand, reps int, n uint64, p, conf float64) float64 {
 	return float64(covered) / float64(reps)
 }
 
-// TestWilsonCoverage is the seeded Monte Carlo check of DESIGN.md: 95%
+// TestWilsonCoverage is the seeded Monte Carlo check of docs/design.md (Intervals): 95%
 // Wilson intervals from n = 200 trials cover the true rate about 95% of the
 // time. Wilson's exact coverage at n = 200 oscillates with p between about
 // 0.94 and 0.97 for 0.05 <= p <= 0.95 (computed below), so the band is

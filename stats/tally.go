@@ -10,7 +10,7 @@ import (
 // square). It holds only integer counts, sums and histograms, so merging
 // tallies is exact, associative and commutative: shards merged in any order
 // give the same Tally, field for field, as one run over all walks
-// (DESIGN.md, Reproducibility).
+// (docs/design.md, Reproducibility).
 //
 // The fields are exported so that writers and readers of results can fill
 // and check them directly; Add and Merge keep the invariants below.

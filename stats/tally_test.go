@@ -59,7 +59,7 @@ func checkInvariants(t *testing.T, ta *Tally) {
 
 // TestTallyShardsMerge runs real walks of one (board, rule, start) and checks
 // that any split into shards, merged in any order, gives the tally of one
-// run (DESIGN.md, Reproducibility).
+// run (docs/design.md, Reproducibility).
 func TestTallyShardsMerge(t *testing.T) {
 	b := sim.MustBoard(5, 5)
 	rule, err := sim.ParseRule("random")
