@@ -59,3 +59,37 @@ func (niceTicker) Ticks(lo, hi float64) []plot.Tick {
 	}
 	return ts
 }
+
+// endTicks labels both ends of a range, lo and hi (e.g. 1 and the number of
+// squares), and the round values between them that do not crowd the ends.
+type endTicks struct{ lo, hi float64 }
+
+func (e endTicks) Ticks(min, max float64) []plot.Tick {
+	ts := []plot.Tick{{Value: e.lo, Label: strconv.FormatFloat(e.lo, 'f', -1, 64)}}
+	gap := 0.08 * (e.hi - e.lo)
+	for _, t := range (niceTicker{}).Ticks(e.lo, e.hi) {
+		if t.Label == "" || (t.Value-e.lo > gap && e.hi-t.Value > gap) {
+			ts = append(ts, t)
+		}
+	}
+	return append(ts, plot.Tick{Value: e.hi, Label: strconv.FormatFloat(e.hi, 'f', -1, 64)})
+}
+
+// log10Ticks labels an axis that carries log10 of the data: the integers k
+// as 10^k, with minor ticks at log10 of 2…9 times each power.
+type log10Ticks struct{}
+
+func (log10Ticks) Ticks(min, max float64) []plot.Tick {
+	var ts []plot.Tick
+	for k := math.Floor(min); k <= math.Ceil(max); k++ {
+		if k >= min-1e-9 && k <= max+1e-9 {
+			ts = append(ts, plot.Tick{Value: k, Label: powerLabel(int(k))})
+		}
+		for m := 2; m < 10; m++ {
+			if v := k + math.Log10(float64(m)); v >= min && v <= max {
+				ts = append(ts, plot.Tick{Value: v})
+			}
+		}
+	}
+	return ts
+}
