@@ -93,3 +93,28 @@ func (log10Ticks) Ticks(min, max float64) []plot.Tick {
 	}
 	return ts
 }
+
+// intTicks labels round whole numbers (board sizes): steps of 1, 2, 5, 10,
+// 20, 25, 50…, never 2.5, with a minor tick at every whole number between
+// labels when there are few enough.
+type intTicks struct{}
+
+func (intTicks) Ticks(lo, hi float64) []plot.Tick {
+	step, _ := niceStep(lo, hi, 6)
+	if step < 1 {
+		step = 1
+	}
+	if step != math.Trunc(step) {
+		step *= 2 // 2.5 → 5
+	}
+	var ts []plot.Tick
+	for v := math.Ceil(lo); v <= hi; v++ {
+		switch {
+		case math.Mod(v, step) == 0:
+			ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+		case step <= 5:
+			ts = append(ts, plot.Tick{Value: v})
+		}
+	}
+	return ts
+}
