@@ -142,7 +142,7 @@ func (h HeatmapData) addLegends(f *Figure, sc colorScale, marks []int) {
 		if h.Percent {
 			unit = " %"
 		}
-		text := fmt.Sprintf("%s interval above / below pooled %s%s", levelText(level), sc.label(h.drawn(iv.Pooled)), unit)
+		text := fmt.Sprintf("%s interval above / below pooled %s%s", levelText(level), sc.exactLabel(h.drawn(iv.Pooled)), unit)
 		f.addLegend(text, markThumb{})
 	}
 	if slices.Contains(h.NoStart, true) {
@@ -240,24 +240,39 @@ func (h HeatmapData) scaleEnds(lo, hi float64, log bool) (float64, float64) {
 
 // decimals chooses the decimals of the labels from the data: none for
 // whole numbers, else enough to resolve the data's spread (linear scale) or
-// its smallest value (log scale).
+// its smallest value (log scale), less any last decimal that is 0 in every
+// label ("0.000500" becomes "0.0005").
 func (h HeatmapData) decimals(sc colorScale, lo, hi float64) int {
-	integral := true
+	var shown []float64
 	for i, v := range h.Values {
 		if !h.skip(i) {
-			d := h.drawn(v) * sc.factor
-			integral = integral && d == math.Trunc(d)
+			shown = append(shown, h.drawn(v)*sc.factor)
 		}
 	}
+	var d int
 	switch {
-	case integral:
-		return 0
 	case sc.log:
-		return logDecimals(lo * sc.factor)
+		d = logDecimals(lo * sc.factor)
 	case hi > lo:
-		return spreadDecimals((hi - lo) * sc.factor)
+		d = spreadDecimals((hi - lo) * sc.factor)
+	default:
+		d = spreadDecimals(math.Abs(hi*sc.factor) / 10)
 	}
-	return spreadDecimals(math.Abs(hi*sc.factor) / 10)
+	for d > 0 && allEndInZero(shown, d) {
+		d--
+	}
+	return d
+}
+
+// allEndInZero reports whether every value written with d decimals ends in
+// a zero digit.
+func allEndInZero(vs []float64, d int) bool {
+	for _, v := range vs {
+		if s := formatFixed(v, d); s[len(s)-1] != '0' {
+			return false
+		}
+	}
+	return true
 }
 
 func (h HeatmapData) validateShape() error {

@@ -48,7 +48,7 @@ func (c *heatCells) drawMarks(dc draw.Canvas, p *plot.Plot) {
 	if cell < minMarkCell {
 		return
 	}
-	a := cell * 0.24
+	a := min(cell*0.24, 5.5)
 	trX, trY := p.Transforms(&dc)
 	for i, m := range c.marks {
 		if m == 0 {

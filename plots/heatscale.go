@@ -57,6 +57,16 @@ func (s colorScale) label(v float64) string {
 	return formatFixed(v*s.factor, s.decimals)
 }
 
+// exactLabel writes v in display units like label, but with two
+// significant digits where label would round a non-zero v to zero.
+func (s colorScale) exactLabel(v float64) string {
+	l := s.label(v)
+	if x, err := strconv.ParseFloat(l, 64); err == nil && x == 0 && v != 0 {
+		return strconv.FormatFloat(v*s.factor, 'g', 2, 64)
+	}
+	return l
+}
+
 func formatFixed(v float64, decimals int) string {
 	s := strconv.FormatFloat(v, 'f', decimals, 64)
 	if v == 0 || s == "-"+strconv.FormatFloat(0, 'f', decimals, 64) {
@@ -101,7 +111,7 @@ func (s colorScale) ticks() []plot.Tick {
 	if s.log {
 		inner = logTicks(s.lo*s.factor, s.hi*s.factor)
 	} else {
-		inner = niceTicks(s.lo*s.factor, s.hi*s.factor, 4)
+		inner = niceTicks(s.lo*s.factor, s.hi*s.factor, 5)
 	}
 	out := []plot.Tick{ends[0]}
 	for _, tk := range inner {

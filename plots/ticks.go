@@ -76,19 +76,32 @@ func (e endTicks) Ticks(min, max float64) []plot.Tick {
 }
 
 // log10Ticks labels an axis that carries log10 of the data: the integers k
-// as 10^k, with minor ticks at log10 of 2…9 times each power.
+// as 10^k, with minor ticks at log10 of 2…9 times each power. Where fewer
+// than two powers of ten fall in the range, 2 and 5 times each power are
+// labelled too (as plain numbers), so the axis still has a scale.
 type log10Ticks struct{}
 
 func (log10Ticks) Ticks(min, max float64) []plot.Tick {
+	inRange := func(v float64) bool { return v >= min-1e-9 && v <= max+1e-9 }
+	powers := 0
+	for k := math.Ceil(min - 1e-9); k <= max+1e-9; k++ {
+		powers++
+	}
 	var ts []plot.Tick
 	for k := math.Floor(min); k <= math.Ceil(max); k++ {
-		if k >= min-1e-9 && k <= max+1e-9 {
+		if inRange(k) {
 			ts = append(ts, plot.Tick{Value: k, Label: powerLabel(int(k))})
 		}
 		for m := 2; m < 10; m++ {
-			if v := k + math.Log10(float64(m)); v >= min && v <= max {
-				ts = append(ts, plot.Tick{Value: v})
+			v := k + math.Log10(float64(m))
+			if !inRange(v) {
+				continue
 			}
+			t := plot.Tick{Value: v}
+			if powers < 2 && (m == 2 || m == 5) {
+				t.Label = strconv.FormatFloat(float64(m)*math.Pow(10, k), 'f', -1, 64)
+			}
+			ts = append(ts, t)
 		}
 	}
 	return ts
