@@ -78,7 +78,9 @@ func (e endTicks) Ticks(min, max float64) []plot.Tick {
 // log10Ticks labels an axis that carries log10 of the data: the integers k
 // as 10^k, with minor ticks at log10 of 2…9 times each power. Where fewer
 // than two powers of ten fall in the range, 2 and 5 times each power are
-// labelled too (as plain numbers), so the axis still has a scale.
+// labelled too (as plain numbers), so the axis still has a scale; where
+// more than seven do, only every second (third…) power is labelled and the
+// minor ticks are left out, so the labels do not crowd.
 type log10Ticks struct{}
 
 func (log10Ticks) Ticks(min, max float64) []plot.Tick {
@@ -87,12 +89,17 @@ func (log10Ticks) Ticks(min, max float64) []plot.Tick {
 	for k := math.Ceil(min - 1e-9); k <= max+1e-9; k++ {
 		powers++
 	}
+	every := (powers + 6) / 7
 	var ts []plot.Tick
 	for k := math.Floor(min); k <= math.Ceil(max); k++ {
 		if inRange(k) {
-			ts = append(ts, plot.Tick{Value: k, Label: powerLabel(int(k))})
+			t := plot.Tick{Value: k}
+			if int(math.Abs(k))%every == 0 {
+				t.Label = powerLabel(int(k))
+			}
+			ts = append(ts, t)
 		}
-		for m := 2; m < 10; m++ {
+		for m := 2; m < 10 && every == 1; m++ {
 			v := k + math.Log10(float64(m))
 			if !inRange(v) {
 				continue

@@ -295,6 +295,10 @@ func TestTicks(t *testing.T) {
 	if got := strings.Join(labelsOf(log10Ticks{}.Ticks(-3, 0.1)), " "); got != "10⁻³ 10⁻² 10⁻¹ 1" {
 		t.Errorf("log10Ticks(1e-3, 1.26) = %q", got)
 	}
+	// Fourteen decades: every second power.
+	if got := strings.Join(labelsOf(log10Ticks{}.Ticks(-13, 0.1)), " "); got != "10⁻¹² 10⁻¹⁰ 10⁻⁸ 10⁻⁶ 10⁻⁴ 10⁻² 1" {
+		t.Errorf("log10Ticks(1e-13, 1.26) = %q", got)
+	}
 }
 
 func TestConvergenceAxisEndsAtData(t *testing.T) {
