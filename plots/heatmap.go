@@ -240,7 +240,7 @@ func (h HeatmapData) scaleEnds(lo, hi float64, log bool) (float64, float64) {
 
 // decimals chooses the decimals of the labels from the data: none for
 // whole numbers, else enough to resolve the data's spread (linear scale) or
-// its smallest value (log scale), less any last decimal that is 0 in every
+// its smallest value and its spread (log scale), less any last decimal that is 0 in every
 // label ("0.000500" becomes "0.0005").
 func (h HeatmapData) decimals(sc colorScale, lo, hi float64) int {
 	var shown []float64
@@ -252,7 +252,7 @@ func (h HeatmapData) decimals(sc colorScale, lo, hi float64) int {
 	var d int
 	switch {
 	case sc.log:
-		d = logDecimals(lo * sc.factor)
+		d = max(logDecimals(lo*sc.factor), spreadDecimals((hi-lo)*sc.factor))
 	case hi > lo:
 		d = spreadDecimals((hi - lo) * sc.factor)
 	default:

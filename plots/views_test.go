@@ -157,6 +157,11 @@ func TestDecimals(t *testing.T) {
 	if got := strings.Join(labels(zeros), " "); got != "0 0.0005 0" {
 		t.Errorf("labels %q, want \"0 0.0005 0\"", got)
 	}
+	// Failure rates bunched near 100 % still read apart.
+	most := HeatmapData{Rows: 1, Cols: 2, Values: []float64{0, 0.000005}, Failure: true, Percent: true, Highlight: -1}
+	if got := strings.Join(labels(most), " "); got != "100.0000 99.9995" {
+		t.Errorf("labels %q, want \"100.0000 99.9995\"", got)
+	}
 	fail := HeatmapData{Rows: 1, Cols: 3, Values: []float64{0.9796, 0.9892, 1}, Failure: true, Percent: true, Highlight: -1}
 	if got := strings.Join(labels(fail), " "); got != "2.04 1.08 0" {
 		t.Errorf("failure labels %q, want \"2.04 1.08 0\"", got)
