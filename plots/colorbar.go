@@ -20,17 +20,17 @@ const (
 // colorBar is a vertical colour scale drawn to the right of a heatmap, with
 // ticks and its label on its right, as readers expect from matplotlib.
 type colorBar struct {
-	lo, hi float64
-	cmap   func(float64) color.RGBA
-	label  string
-	ticks  []plot.Tick
-	tick   text.Style
-	lab    text.Style
+	sc    colorScale
+	cmap  func(float64) color.RGBA
+	label string
+	ticks []plot.Tick
+	tick  text.Style
+	lab   text.Style
 }
 
-func newColorBar(lo, hi float64, cmap func(float64) color.RGBA, label string) *colorBar {
-	b := &colorBar{lo: lo, hi: hi, cmap: cmap, label: label}
-	b.ticks = niceTicks(lo, hi, 5)
+func newColorBar(sc colorScale, cmap func(float64) color.RGBA, label string) *colorBar {
+	b := &colorBar{sc: sc, cmap: cmap, label: label}
+	b.ticks = sc.ticks()
 	b.tick = textStyle(tickSize)
 	b.tick.XAlign, b.tick.YAlign = draw.XLeft, draw.YCenter
 	b.lab = textStyle(labelSize)
@@ -71,7 +71,7 @@ func (b *colorBar) draw(c draw.Canvas, r vg.Rectangle) {
 	c.SetLineStyle(frame)
 	c.Stroke(rectPath(r.Min.X, r.Min.Y, r.Max.X, r.Max.Y))
 	for _, t := range b.ticks {
-		y := r.Min.Y + h*vg.Length((t.Value-b.lo)/(b.hi-b.lo))
+		y := r.Min.Y + h*vg.Length(b.sc.t(t.Value))
 		c.StrokeLine2(frame, r.Max.X, y, r.Max.X+colorBarTick, y)
 		c.FillText(b.tick, vg.Point{X: r.Max.X + colorBarTick + 1.5, Y: y}, t.Label)
 	}

@@ -5,7 +5,6 @@ import (
 	"math"
 	"strconv"
 
-	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -52,18 +51,24 @@ func Convergence(d ConvergenceData) (*Figure, error) {
 	p.Title.Text = d.Title
 	p.X.Label.Text = "number of walks"
 	p.Y.Label.Text = label
-	p.X.Scale = plot.LogScale{}
-	p.X.Tick.Marker = powerTicks{}
+	p.X.Tick.Marker = log10Ticks{}
 	addGrid(p)
 	f := &Figure{Plot: p}
 
+	// The x axis carries log10 of the number of walks, on a linear
+	// scale labelled in powers of ten: gonum's LogScale places the axis
+	// label by the arithmetic midpoint, which pads the figure oddly.
 	n := len(d.Walks)
+	lx := make([]float64, n)
+	for i, w := range d.Walks {
+		lx[i] = math.Log10(w)
+	}
 	band := make(plotter.XYs, 0, 2*n)
 	for i := range n {
-		band = append(band, plotter.XY{X: d.Walks[i], Y: d.Hi[i]})
+		band = append(band, plotter.XY{X: lx[i], Y: d.Hi[i]})
 	}
 	for i := n - 1; i >= 0; i-- {
-		band = append(band, plotter.XY{X: d.Walks[i], Y: d.Lo[i]})
+		band = append(band, plotter.XY{X: lx[i], Y: d.Lo[i]})
 	}
 	poly, err := plotter.NewPolygon(band)
 	if err != nil {
@@ -74,7 +79,7 @@ func Convergence(d ConvergenceData) (*Figure, error) {
 
 	est := make(plotter.XYs, n)
 	for i := range n {
-		est[i] = plotter.XY{X: d.Walks[i], Y: d.Estimate[i]}
+		est[i] = plotter.XY{X: lx[i], Y: d.Estimate[i]}
 	}
 	line, err := plotter.NewLine(est)
 	if err != nil {
@@ -83,11 +88,11 @@ func Convergence(d ConvergenceData) (*Figure, error) {
 	line.LineStyle = draw.LineStyle{Color: okabeBlue, Width: 1}
 
 	p.Add(poly, line)
-	// Whole decades, so the axis always carries at least two labels.
-	p.X.Min = math.Pow(10, math.Floor(math.Log10(d.Walks[0])))
-	p.X.Max = math.Pow(10, math.Ceil(math.Log10(d.Walks[n-1])))
-	if p.X.Max == p.X.Min {
-		p.X.Max *= 10
+	// The axis spans the data and no more: a decade past the last
+	// estimate would suggest walks that were never run.
+	p.X.Min, p.X.Max = lx[0], lx[n-1]
+	if n == 1 {
+		p.X.Min, p.X.Max = lx[0]-0.5, lx[0]+0.5
 	}
 	f.addLegend("estimate", line)
 	f.addLegend(levelText(level)+" interval", poly)
@@ -148,25 +153,6 @@ func (d ConvergenceData) validate() error {
 // levelText writes a confidence level as a percentage: "95 %", "99.9 %".
 func levelText(level float64) string {
 	return strconv.FormatFloat(100*level, 'f', -1, 64) + " %"
-}
-
-// powerTicks labels the powers of ten on a log axis as 10^k, with minor
-// ticks at 2…9 times each.
-type powerTicks struct{}
-
-func (powerTicks) Ticks(min, max float64) []plot.Tick {
-	var ts []plot.Tick
-	lo, hi := int(math.Floor(math.Log10(min))), int(math.Ceil(math.Log10(max)))
-	for e := lo; e <= hi; e++ {
-		base := math.Pow(10, float64(e))
-		ts = append(ts, plot.Tick{Value: base, Label: powerLabel(e)})
-		if e < hi {
-			for m := 2; m < 10; m++ {
-				ts = append(ts, plot.Tick{Value: float64(m) * base})
-			}
-		}
-	}
-	return ts
 }
 
 var superscripts = []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")

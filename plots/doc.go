@@ -3,7 +3,16 @@
 //
 // It draws from plain values (slices, grids, summaries) and knows nothing of
 // simulations, Parquet or YAML: the caller turns its tables into the data
-// types here (HeatmapData, Series, Line, ConvergenceData, WalkData).
+// types here (HeatmapData, Series, Line, ConvergenceData, WalkData) and
+// its experiment options into the option fields and structs (HeatmapData's
+// Scale, Failure, Percent, Interval and NoStart; LengthOptions;
+// SizeOptions with published References).
+//
+// Figures are made to show effects, not to hold a fixed frame: a heatmap's
+// colour scale runs over the data (its ends labelled on the colour bar)
+// unless the caller fixes it, labels carry the digits that tell squares
+// apart, failure rates go on a log scale, a length distribution dominated
+// by one bin gets a log y axis, and axes end at the data.
 //
 // Every constructor validates its data first and returns an error, never a
 // blank or misleading picture, for NaN, ±Inf, empty data or mismatched

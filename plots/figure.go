@@ -261,7 +261,7 @@ func (f *Figure) Encode(w io.Writer, format string) error {
 	var c vg.CanvasWriterTo
 	switch format {
 	case "png":
-		c = vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(PNGDPI))}
+		c = pngCanvas{vgimg.PngCanvas{Canvas: vgimg.NewWith(vgimg.UseWH(width, height), vgimg.UseDPI(PNGDPI))}}
 	case "svg":
 		c = vgsvg.New(width, height)
 	case "pdf":

@@ -44,6 +44,45 @@ type HeatmapData struct {
 	// Highlight is a square index to outline (e.g. the chosen start), or
 	// -1 for none. Note that the zero value outlines a1.
 	Highlight int
+
+	// Scale maps values to colours: linear by default, logarithmic for
+	// the failure view (see Scale). Min and Max, if set, are in the
+	// units drawn (after Failure, before Percent); a log scale needs them
+	// positive.
+	Scale Scale
+	// Failure draws 1 − value: Values are success rates in [0, 1] and
+	// the map shows failure rates, which for rules that nearly always
+	// succeed spread over decades where success rates bunch under 1.
+	Failure bool
+	// Percent writes values as percentages (×100) in the cells and on the
+	// colour bar, and appends " (%)" to Label.
+	Percent bool
+	// Interval, if not nil, marks the squares whose interval excludes
+	// the board's pooled rate with a triangle pointing up (above) or down
+	// (below), in the direction of the quantity drawn.
+	Interval *IntervalCue
+	// NoStart, if not nil, has Rows*Cols entries; true marks a square
+	// from which no tour can start (on odd boards, the squares of the
+	// minority colour). Such squares are hatched grey with a legend
+	// note, not drawn as 0; their values are ignored and may be NaN.
+	NoStart []bool
+	// NoStartNote is NoStart's legend note; empty gives "cannot start a
+	// tour".
+	NoStartNote string
+}
+
+// IntervalCue holds what a heatmap needs to mark the squares that differ
+// from the whole board beyond chance.
+type IntervalCue struct {
+	// Pooled is the board's pooled rate, in the units of Values.
+	Pooled float64
+	// Lo and Hi are each square's interval bounds (Rows*Cols entries, in
+	// the units of Values); a square is marked when Lo > Pooled or
+	// Hi < Pooled. Entries of masked and NoStart squares are ignored.
+	Lo, Hi []float64
+	// Level is the intervals' confidence level, for the legend; zero
+	// means 0.95.
+	Level float64
 }
 
 // autoValuesMax is the largest board side whose cells get their values
@@ -57,136 +96,304 @@ const rasterCells = 64 * 64
 const cellOverlap = vg.Length(0.3)
 
 // Heatmap draws one value per board square in viridis, with board
-// coordinates on the axes and a colour bar.
+// coordinates on the axes and a colour bar. By default the colour scale
+// runs from the smallest to the largest value, so that small differences
+// between squares show in colour, and the colour bar's end labels state
+// that range.
 func Heatmap(h HeatmapData) (*Figure, error) {
-	lo, hi, err := h.validate()
+	sc, err := h.validate()
 	if err != nil {
 		return nil, fmt.Errorf("plots: heatmap %q: %w", h.Title, err)
 	}
-	format := h.Format
-	if format == "" {
-		format = h.autoFormat()
-	}
-
 	p := newPlot()
 	p.Title.Text = h.Title
 	boardAxes(p, h.Rows, h.Cols)
 	cells := &heatCells{
 		h:      h,
-		lo:     lo,
-		hi:     hi,
-		format: format,
+		sc:     sc,
 		values: h.ShowValues || (!h.HideValues && h.Rows <= autoValuesMax && h.Cols <= autoValuesMax),
+	}
+	if h.Interval != nil {
+		cells.marks = h.Interval.marks(h)
 	}
 	p.Add(cells)
 
 	f := &Figure{Plot: p, aspect: float64(h.Rows) / float64(h.Cols)}
-	f.colorBar = newColorBar(lo, hi, Viridis, h.Label)
+	label := h.Label
+	if h.Percent {
+		label += " (%)"
+	}
+	f.colorBar = newColorBar(sc, Viridis, label)
+	h.addLegends(f, sc, cells.marks)
+	return f, nil
+}
+
+func (h HeatmapData) addLegends(f *Figure, sc colorScale, marks []int) {
 	if h.Highlight >= 0 {
 		f.addLegend("outlined: "+SquareName(h.Cols, h.Highlight), highlightThumb{})
+	}
+	if slices.Contains(marks, 1) || slices.Contains(marks, -1) {
+		iv := h.Interval
+		level := iv.Level
+		if level == 0 {
+			level = 0.95
+		}
+		unit := ""
+		if h.Percent {
+			unit = " %"
+		}
+		text := fmt.Sprintf("%s interval above / below pooled %s%s", levelText(level), sc.exactLabel(h.drawn(iv.Pooled)), unit)
+		f.addLegend(text, markThumb{})
+	}
+	if slices.Contains(h.NoStart, true) {
+		note := h.NoStartNote
+		if note == "" {
+			note = "cannot start a tour"
+		}
+		f.addLegend(note, noStartThumb{})
 	}
 	if slices.Contains(h.Mask, true) {
 		f.addLegend("blank: no data", blankThumb{})
 	}
-	return f, nil
 }
 
-func (h HeatmapData) validate() (lo, hi float64, err error) {
-	if len(h.Values) == 0 {
-		return 0, 0, noData("no values")
+// drawn is the quantity drawn for a value: v, or 1 − v in the failure view.
+func (h HeatmapData) drawn(v float64) float64 {
+	if h.Failure {
+		return 1 - v
 	}
-	if h.Rows < 1 || h.Cols < 1 {
-		return 0, 0, fmt.Errorf("board %dx%d: rows and cols must be at least 1", h.Rows, h.Cols)
+	return v
+}
+
+func (h HeatmapData) validate() (colorScale, error) {
+	var sc colorScale
+	if err := h.validateShape(); err != nil {
+		return sc, err
 	}
-	n := h.Rows * h.Cols
-	if err := checkLengths(n, []string{"Values"}, len(h.Values)); err != nil {
-		return 0, 0, err
-	}
-	if h.Mask != nil {
-		if err := checkLengths(n, []string{"Mask"}, len(h.Mask)); err != nil {
-			return 0, 0, err
-		}
-	}
-	lo, hi = math.Inf(1), math.Inf(-1)
+	lo, hi, posLo := math.Inf(1), math.Inf(-1), math.Inf(1)
 	for i, v := range h.Values {
-		if h.missing(i) {
+		if h.skip(i) {
 			continue
 		}
 		if err := checkValue(fmt.Sprintf("Values[%d] (%s)", i, SquareName(h.Cols, i)), v); err != nil {
-			return 0, 0, err
+			return sc, err
 		}
-		lo, hi = math.Min(lo, v), math.Max(hi, v)
+		if h.Failure && !(v >= 0 && v <= 1) {
+			return sc, fmt.Errorf("Values[%d] (%s) = %v: the failure view needs success rates in [0, 1]", i, SquareName(h.Cols, i), v)
+		}
+		q := h.drawn(v)
+		lo, hi = math.Min(lo, q), math.Max(hi, q)
+		if q > 0 {
+			posLo = math.Min(posLo, q)
+		}
 	}
 	if lo > hi {
-		return 0, 0, noData("every square is masked")
+		return sc, noData("every square is masked")
 	}
-	for _, b := range []struct {
-		name string
-		v    *float64
-	}{{"Min", h.Min}, {"Max", h.Max}} {
-		if b.v != nil {
-			if err := checkValue(b.name, *b.v); err != nil {
-				return 0, 0, err
-			}
+	if err := h.validateOptions(); err != nil {
+		return sc, err
+	}
+	sc.log = h.Scale == ScaleLog || (h.Scale == ScaleAuto && h.Failure)
+	sc.factor = 1
+	if h.Percent {
+		sc.factor = 100
+	}
+	if sc.log {
+		if math.IsInf(posLo, 1) && h.Min == nil {
+			return sc, fmt.Errorf("a log colour scale needs a positive value, and every square is %v or less (set Scale to ScaleLinear)", hi)
 		}
+		lo = posLo
 	}
-	if h.Min != nil && h.Max != nil && !(*h.Min < *h.Max) {
-		return 0, 0, fmt.Errorf("scale Min %v must be below Max %v", *h.Min, *h.Max)
-	}
-	if h.Highlight < -1 || h.Highlight >= n {
-		return 0, 0, fmt.Errorf("Highlight %d is not -1 or a square of the %dx%d board", h.Highlight, h.Rows, h.Cols)
-	}
-	if h.Format != "" && strings.Contains(fmt.Sprintf(h.Format, 1.5), "%!") {
-		return 0, 0, fmt.Errorf("Format %q does not format a float64", h.Format)
-	}
+	sc.lo, sc.hi = h.scaleEnds(lo, hi, sc.log)
+	sc.fixedLo, sc.fixedHi = h.Min != nil, h.Max != nil
+	sc.decimals = h.decimals(sc, lo, hi)
+	return sc, nil
+}
 
+// scaleEnds applies Min and Max to the data's range [lo, hi] and widens a
+// range of zero width.
+func (h HeatmapData) scaleEnds(lo, hi float64, log bool) (float64, float64) {
 	if h.Min != nil {
 		lo = *h.Min
 	}
 	if h.Max != nil {
 		hi = *h.Max
 	}
-	if hi <= lo { // a constant field, or data beyond one fixed end
-		switch {
-		case h.Min != nil && h.Max == nil:
-			hi = lo + 1
-		case h.Max != nil && h.Min == nil:
-			lo = hi - 1
-		default:
-			lo, hi = lo-0.5, hi+0.5
+	if hi > lo {
+		return lo, hi
+	}
+	// A constant field, or data beyond one fixed end.
+	switch {
+	case log && h.Max == nil:
+		return lo, lo * 10
+	case log:
+		return hi / 10, hi
+	case h.Min != nil && h.Max == nil:
+		return lo, lo + 1
+	case h.Max != nil && h.Min == nil:
+		return hi - 1, hi
+	case lo == 0:
+		return 0, 1
+	}
+	return lo - math.Abs(lo)/2, hi + math.Abs(hi)/2
+}
+
+// decimals chooses the decimals of the labels from the data: none for
+// whole numbers, else enough to resolve the data's spread (linear scale) or
+// its smallest value and its spread (log scale), less any last decimal that is 0 in every
+// label ("0.000500" becomes "0.0005").
+func (h HeatmapData) decimals(sc colorScale, lo, hi float64) int {
+	var shown []float64
+	for i, v := range h.Values {
+		if !h.skip(i) {
+			shown = append(shown, h.drawn(v)*sc.factor)
 		}
 	}
-	return lo, hi, nil
+	var d int
+	switch {
+	case sc.log:
+		d = max(logDecimals(lo*sc.factor), spreadDecimals((hi-lo)*sc.factor))
+	case hi > lo:
+		d = spreadDecimals((hi - lo) * sc.factor)
+	default:
+		d = spreadDecimals(math.Abs(hi*sc.factor) / 10)
+	}
+	for d > 0 && allEndInZero(shown, d) {
+		d--
+	}
+	return d
+}
+
+// allEndInZero reports whether every value written with d decimals ends in
+// a zero digit.
+func allEndInZero(vs []float64, d int) bool {
+	for _, v := range vs {
+		if s := formatFixed(v, d); s[len(s)-1] != '0' {
+			return false
+		}
+	}
+	return true
+}
+
+func (h HeatmapData) validateShape() error {
+	if len(h.Values) == 0 {
+		return noData("no values")
+	}
+	if h.Rows < 1 || h.Cols < 1 {
+		return fmt.Errorf("board %dx%d: rows and cols must be at least 1", h.Rows, h.Cols)
+	}
+	n := h.Rows * h.Cols
+	if err := checkLengths(n, []string{"Values"}, len(h.Values)); err != nil {
+		return err
+	}
+	for _, m := range []struct {
+		name string
+		v    []bool
+	}{{"Mask", h.Mask}, {"NoStart", h.NoStart}} {
+		if m.v != nil {
+			if err := checkLengths(n, []string{m.name}, len(m.v)); err != nil {
+				return err
+			}
+		}
+	}
+	if h.Highlight < -1 || h.Highlight >= n {
+		return fmt.Errorf("Highlight %d is not -1 or a square of the %dx%d board", h.Highlight, h.Rows, h.Cols)
+	}
+	if h.Format != "" && strings.Contains(fmt.Sprintf(h.Format, 1.5), "%!") {
+		return fmt.Errorf("Format %q does not format a float64", h.Format)
+	}
+	if h.Scale < ScaleAuto || h.Scale > ScaleLog {
+		return fmt.Errorf("Scale %d is not ScaleAuto, ScaleLinear or ScaleLog", h.Scale)
+	}
+	if h.Interval != nil {
+		return h.Interval.validate(h)
+	}
+	return nil
+}
+
+func (h HeatmapData) validateOptions() error {
+	for _, b := range []struct {
+		name string
+		v    *float64
+	}{{"Min", h.Min}, {"Max", h.Max}} {
+		if b.v == nil {
+			continue
+		}
+		if err := checkValue(b.name, *b.v); err != nil {
+			return err
+		}
+		if (h.Scale == ScaleLog || (h.Scale == ScaleAuto && h.Failure)) && *b.v <= 0 {
+			return fmt.Errorf("%s %v: a log colour scale needs positive ends", b.name, *b.v)
+		}
+	}
+	if h.Min != nil && h.Max != nil && !(*h.Min < *h.Max) {
+		return fmt.Errorf("scale Min %v must be below Max %v", *h.Min, *h.Max)
+	}
+	return nil
 }
 
 func (h HeatmapData) missing(i int) bool { return h.Mask != nil && h.Mask[i] }
 
-func (h HeatmapData) autoFormat() string {
-	integral, maxAbs := true, 0.0
-	for i, v := range h.Values {
-		if h.missing(i) {
+func (h HeatmapData) noStart(i int) bool { return h.NoStart != nil && h.NoStart[i] }
+
+// skip reports whether square i has no value to draw.
+func (h HeatmapData) skip(i int) bool { return h.missing(i) || h.noStart(i) }
+
+func (iv *IntervalCue) validate(h HeatmapData) error {
+	n := h.Rows * h.Cols
+	if err := checkLengths(n, []string{"Interval.Lo", "Interval.Hi"}, len(iv.Lo), len(iv.Hi)); err != nil {
+		return err
+	}
+	if err := checkValue("Interval.Pooled", iv.Pooled); err != nil {
+		return err
+	}
+	if iv.Level != 0 && !(iv.Level > 0 && iv.Level < 1) {
+		return fmt.Errorf("Interval.Level %v is not in (0, 1)", iv.Level)
+	}
+	for i := range n {
+		if h.skip(i) {
 			continue
 		}
-		integral = integral && v == math.Trunc(v)
-		maxAbs = math.Max(maxAbs, math.Abs(v))
+		sq := SquareName(h.Cols, i)
+		if err := checkValue(fmt.Sprintf("Interval.Lo[%d] (%s)", i, sq), iv.Lo[i]); err != nil {
+			return err
+		}
+		if err := checkValue(fmt.Sprintf("Interval.Hi[%d] (%s)", i, sq), iv.Hi[i]); err != nil {
+			return err
+		}
+		if iv.Lo[i] > iv.Hi[i] {
+			return fmt.Errorf("Interval at %s: Lo %v above Hi %v", sq, iv.Lo[i], iv.Hi[i])
+		}
 	}
-	switch {
-	case integral:
-		return "%.0f"
-	case maxAbs < 10:
-		return "%.2f"
-	case maxAbs < 100:
-		return "%.1f"
-	}
-	return "%.0f"
+	return nil
 }
 
-// heatCells draws the squares, their values and the highlight.
+// marks returns, per square, +1 where the drawn quantity is above the
+// pooled rate beyond its interval, -1 where below, else 0.
+func (iv *IntervalCue) marks(h HeatmapData) []int {
+	out := make([]int, len(h.Values))
+	for i := range out {
+		switch {
+		case h.skip(i):
+		case iv.Lo[i] > iv.Pooled:
+			out[i] = 1
+		case iv.Hi[i] < iv.Pooled:
+			out[i] = -1
+		}
+		if h.Failure {
+			out[i] = -out[i]
+		}
+	}
+	return out
+}
+
+// heatCells draws the squares, their values, the interval marks and the
+// highlight.
 type heatCells struct {
 	h      HeatmapData
-	lo, hi float64
-	format string
+	sc     colorScale
 	values bool
+	marks  []int // per square: +1 above, -1 below the pooled rate, or nil
 }
 
 func (c *heatCells) DataRange() (xmin, xmax, ymin, ymax float64) {
@@ -194,7 +401,16 @@ func (c *heatCells) DataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 func (c *heatCells) color(i int) color.RGBA {
-	return Viridis((c.h.Values[i] - c.lo) / (c.hi - c.lo))
+	return Viridis(c.sc.t(c.h.drawn(c.h.Values[i])))
+}
+
+// label is the text of square i's cell.
+func (c *heatCells) label(i int) string {
+	q := c.h.drawn(c.h.Values[i])
+	if c.h.Format != "" {
+		return fmt.Sprintf(c.h.Format, q*c.sc.factor)
+	}
+	return c.sc.label(q)
 }
 
 func (c *heatCells) Plot(dc draw.Canvas, p *plot.Plot) {
@@ -203,28 +419,12 @@ func (c *heatCells) Plot(dc draw.Canvas, p *plot.Plot) {
 	if h.Rows*h.Cols > rasterCells {
 		c.raster(dc)
 	} else {
-		for i := range h.Values {
-			if h.missing(i) {
-				continue
-			}
-			row, col := i/h.Cols, i%h.Cols
-			x1, y1 := trX(float64(col+1)), trY(float64(row+1))
-			// Overlap the next cells a little: anti-aliased edges of
-			// abutting rectangles otherwise show hairline seams.
-			if col+1 < h.Cols && !h.missing(i+1) {
-				x1 += cellOverlap
-			}
-			if row+1 < h.Rows && !h.missing(i+h.Cols) {
-				y1 += cellOverlap
-			}
-			dc.SetColor(c.color(i))
-			dc.Fill(rectPath(trX(float64(col)), trY(float64(row)), x1, y1))
-		}
+		c.fillCells(dc, p)
 	}
-
 	if c.values {
 		c.drawValues(dc, p)
 	}
+	c.drawMarks(dc, p)
 
 	frame := draw.LineStyle{Color: color.Black, Width: 0.5}
 	dc.SetLineStyle(frame)
@@ -233,6 +433,33 @@ func (c *heatCells) Plot(dc draw.Canvas, p *plot.Plot) {
 	if h.Highlight >= 0 {
 		row, col := h.Highlight/h.Cols, h.Highlight%h.Cols
 		outline(&dc, trX(float64(col)), trY(float64(row)), trX(float64(col+1)), trY(float64(row+1)))
+	}
+}
+
+func (c *heatCells) fillCells(dc draw.Canvas, p *plot.Plot) {
+	h := c.h
+	trX, trY := p.Transforms(&dc)
+	for i := range h.Values {
+		if h.missing(i) {
+			continue
+		}
+		row, col := i/h.Cols, i%h.Cols
+		x0, y0 := trX(float64(col)), trY(float64(row))
+		x1, y1 := trX(float64(col+1)), trY(float64(row+1))
+		if h.noStart(i) {
+			hatch(&dc, x0, y0, x1, y1)
+			continue
+		}
+		// Overlap the next cells a little: anti-aliased edges of
+		// abutting rectangles otherwise show hairline seams.
+		if col+1 < h.Cols && !h.skip(i+1) {
+			x1 += cellOverlap
+		}
+		if row+1 < h.Rows && !h.skip(i+h.Cols) {
+			y1 += cellOverlap
+		}
+		dc.SetColor(c.color(i))
+		dc.Fill(rectPath(x0, y0, x1, y1))
 	}
 }
 
@@ -247,7 +474,10 @@ func (c *heatCells) raster(dc draw.Canvas) {
 			continue
 		}
 		row, col := i/h.Cols, i%h.Cols
-		clr := c.color(i)
+		clr := noStartGrey
+		if !h.noStart(i) {
+			clr = c.color(i)
+		}
 		y0 := (h.Rows - 1 - row) * k // image rows run top down
 		for y := y0; y < y0+k; y++ {
 			for x := col * k; x < (col+1)*k; x++ {
@@ -273,11 +503,11 @@ func (c *heatCells) drawValues(dc draw.Canvas, p *plot.Plot) {
 	labels := make([]string, len(h.Values))
 	sty := textStyle(1)
 	var widest vg.Length
-	for i, v := range h.Values {
-		if h.missing(i) {
+	for i := range h.Values {
+		if h.skip(i) {
 			continue
 		}
-		labels[i] = fmt.Sprintf(c.format, v)
+		labels[i] = c.label(i)
 		widest = max(widest, sty.Width(labels[i]))
 	}
 	size := min(vg.Length(maxCellText), 0.78*cellW/widest, 0.55*cellH)
@@ -288,7 +518,7 @@ func (c *heatCells) drawValues(dc draw.Canvas, p *plot.Plot) {
 	sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
 	trX, trY := p.Transforms(&dc)
 	for i, s := range labels {
-		if h.missing(i) {
+		if h.skip(i) {
 			continue
 		}
 		row, col := i/h.Cols, i%h.Cols

@@ -5,6 +5,7 @@ import (
 	"math"
 	"sort"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -20,33 +21,77 @@ type Series struct {
 	X, Y []float64
 }
 
-// LengthDistribution draws path-length distributions, one step line per
-// series (per start class), for one rule: call it once per rule and set
-// Plot.Title.Text to name the rule. Each length is a bar drawn as an
+// LogAxis chooses between a linear and a logarithmic axis.
+type LogAxis int
+
+const (
+	// LogAuto lets the figure choose from the data (see each figure).
+	LogAuto LogAxis = iota
+	// LogOn always draws the axis on a log scale.
+	LogOn
+	// LogOff always draws the axis on a linear scale.
+	LogOff
+)
+
+// LengthOptions are the choices a caller may make for a length
+// distribution; the zero value chooses everything from the data.
+type LengthOptions struct {
+	// Title names the rule and board, e.g. "8x8, warnsdorff/random".
+	Title string
+	// Squares is the number of squares of the board (rows·cols). When
+	// set, the x axis shows every possible length, 1 to Squares, and
+	// labels both ends; else it spans the lengths in the data.
+	Squares int
+	// LogY sets the y axis. LogAuto draws it logarithmic when one bin
+	// dominates (in some series, the largest bin is at least
+	// dominance times the next), as the full-tour spike of Warnsdorff's
+	// rule does: on a linear axis its failure lengths are flat at zero.
+	LogY LogAxis
+}
+
+// dominance is how many times the largest bin must exceed the next for a
+// log y axis (LogAuto).
+const dominance = 10
+
+// LengthDistribution draws path-length distributions with the default
+// options; see LengthDistributionWith.
+func LengthDistribution(series []Series) (*Figure, error) {
+	return LengthDistributionWith(series, LengthOptions{})
+}
+
+// LengthDistributionWith draws path-length distributions, one step line per
+// series (per start class), for one rule. Each length is a bar drawn as an
 // outline, as wide as the smallest gap between lengths (one square for
 // per-length tallies), so the success spike at the full length is as wide
 // as every other bar; lengths missing from a series count as zero.
-func LengthDistribution(series []Series) (*Figure, error) {
-	if len(series) == 0 {
-		return nil, fmt.Errorf("plots: length distribution: %w", noData("no series"))
+func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
+	all, err := lengthPoints(series, o)
+	if err != nil {
+		return nil, err
 	}
+	logY := o.LogY == LogOn || (o.LogY == LogAuto && dominated(all))
 	p := newPlot()
+	p.Title.Text = o.Title
 	p.X.Label.Text = "path length (squares visited)"
 	p.Y.Label.Text = "fraction of walks"
 	f := &Figure{Plot: p}
-	all := make([]plotter.XYs, len(series))
-	for i, s := range series {
-		xys, err := s.points()
-		if err != nil {
-			return nil, fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
-		}
-		all[i] = xys
-	}
 	width := barWidth(all)
-	xmin, xmax := 0.0, 0.0
+	floor := 0.0
+	if logY {
+		floor = logFloor(all)
+	}
+	ymax := 0.0
+	for _, xys := range all {
+		for _, xy := range xys {
+			ymax = math.Max(ymax, xy.Y)
+		}
+	}
 	for i, s := range series {
-		xys := all[i]
-		line, err := plotter.NewLine(histogramOutline(xys, width))
+		outline := histogramOutline(all[i], width, floor)
+		if logY {
+			toLog10(outline)
+		}
+		line, err := plotter.NewLine(outline)
 		if err != nil {
 			return nil, fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
 		}
@@ -54,17 +99,113 @@ func LengthDistribution(series []Series) (*Figure, error) {
 		line.LineStyle = draw.LineStyle{Color: clr, Width: 1, Dashes: dashes}
 		p.Add(line)
 		f.addLegend(s.Name, line)
-		if i == 0 || xys[0].X < xmin {
-			xmin = xys[0].X
+	}
+	setLengthX(p, all, width, o.Squares)
+	if logY {
+		// The data are drawn as log10(y) on a linear axis labelled in
+		// powers of ten: gonum's LogScale places the axis label's glyph
+		// box at the arithmetic midpoint, which on a log axis pads the
+		// top of the figure with blank space.
+		p.Y.Tick.Marker = log10Ticks{}
+		p.Y.Min = math.Log10(floor)
+		// Headroom of a fifth of a decade above the tallest bar.
+		p.Y.Max = math.Max(math.Ceil(math.Log10(ymax)), math.Log10(ymax)+0.2)
+	} else {
+		// Headroom, so that the top of the tallest bar is not the frame.
+		p.Y.Min, p.Y.Max = 0, 1.05*ymax
+	}
+	return f, nil
+}
+
+func lengthPoints(series []Series, o LengthOptions) ([]plotter.XYs, error) {
+	if len(series) == 0 {
+		return nil, fmt.Errorf("plots: length distribution: %w", noData("no series"))
+	}
+	if o.Squares < 0 {
+		return nil, fmt.Errorf("plots: length distribution: Squares %d is negative", o.Squares)
+	}
+	if o.LogY < LogAuto || o.LogY > LogOff {
+		return nil, fmt.Errorf("plots: length distribution: LogY %d is not LogAuto, LogOn or LogOff", o.LogY)
+	}
+	all := make([]plotter.XYs, len(series))
+	positive := false
+	for i, s := range series {
+		xys, err := s.points()
+		if err != nil {
+			return nil, fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
 		}
-		if i == 0 || xys[len(xys)-1].X > xmax {
-			xmax = xys[len(xys)-1].X
+		if o.Squares > 0 && (xys[0].X < 1 || xys[len(xys)-1].X > float64(o.Squares)) {
+			return nil, fmt.Errorf("plots: length distribution, series %d (%q): lengths %v to %v are not within 1 to Squares = %d",
+				i, s.Name, xys[0].X, xys[len(xys)-1].X, o.Squares)
+		}
+		for _, xy := range xys {
+			positive = positive || xy.Y > 0
+		}
+		all[i] = xys
+	}
+	if !positive {
+		return nil, fmt.Errorf("plots: length distribution: %w", noData("every fraction is zero"))
+	}
+	return all, nil
+}
+
+// dominated reports whether, in some series, the largest bin is at least
+// dominance times the next largest (or the only positive one among several
+// lengths).
+func dominated(all []plotter.XYs) bool {
+	for _, xys := range all {
+		first, second := 0.0, 0.0
+		for _, xy := range xys {
+			switch {
+			case xy.Y > first:
+				first, second = xy.Y, first
+			case xy.Y > second:
+				second = xy.Y
+			}
+		}
+		if len(xys) > 1 && first > 0 && first >= dominance*second {
+			return true
 		}
 	}
-	// Bars are centred on the lengths: leave half a bar on each side.
-	p.X.Min, p.X.Max = xmin-width/2, xmax+width/2
-	p.Y.Min = 0
-	return f, nil
+	return false
+}
+
+// toLog10 replaces each y by its common logarithm.
+func toLog10(xys plotter.XYs) {
+	for i := range xys {
+		xys[i].Y = math.Log10(xys[i].Y)
+	}
+}
+
+// logFloor is the bottom of a log y axis: the power of ten at or below the
+// smallest positive fraction. Zero bins are drawn down to it.
+func logFloor(all []plotter.XYs) float64 {
+	lo := math.Inf(1)
+	for _, xys := range all {
+		for _, xy := range xys {
+			if xy.Y > 0 {
+				lo = math.Min(lo, xy.Y)
+			}
+		}
+	}
+	return math.Pow(10, math.Floor(math.Log10(lo)))
+}
+
+// setLengthX sets the x axis: every length from 1 to squares (with half a
+// bar to spare each side, so that no bar touches the frame), or the data's
+// lengths when squares is zero.
+func setLengthX(p *plot.Plot, all []plotter.XYs, width float64, squares int) {
+	if squares > 0 {
+		p.X.Min, p.X.Max = 0, float64(squares)+1
+		p.X.Tick.Marker = endTicks{lo: 1, hi: float64(squares)}
+		return
+	}
+	xmin, xmax := math.Inf(1), math.Inf(-1)
+	for _, xys := range all {
+		xmin = math.Min(xmin, xys[0].X)
+		xmax = math.Max(xmax, xys[len(xys)-1].X)
+	}
+	p.X.Min, p.X.Max = xmin-width, xmax+width
 }
 
 func (s Series) points() (plotter.XYs, error) {
@@ -113,15 +254,17 @@ func barWidth(all []plotter.XYs) float64 {
 
 // histogramOutline returns the outline of bars of the given width centred
 // on the sorted points: up at the left edge of a bar, across, and down to
-// zero where the next length is not adjacent.
-func histogramOutline(xys plotter.XYs, width float64) plotter.XYs {
+// the floor (zero, or the bottom of a log axis) where the next length is not
+// adjacent. Bars below the floor are drawn at it.
+func histogramOutline(xys plotter.XYs, width, floor float64) plotter.XYs {
 	h := width / 2
-	out := plotter.XYs{{X: xys[0].X - h, Y: 0}}
+	out := plotter.XYs{{X: xys[0].X - h, Y: floor}}
 	for i, p := range xys {
-		if i > 0 && p.X-xys[i-1].X > width*(1+1e-9) { // a gap: back to zero and up again
-			out = append(out, plotter.XY{X: xys[i-1].X + h, Y: 0}, plotter.XY{X: p.X - h, Y: 0})
+		if i > 0 && p.X-xys[i-1].X > width*(1+1e-9) { // a gap: back to the floor and up again
+			out = append(out, plotter.XY{X: xys[i-1].X + h, Y: floor}, plotter.XY{X: p.X - h, Y: floor})
 		}
-		out = append(out, plotter.XY{X: p.X - h, Y: p.Y}, plotter.XY{X: p.X + h, Y: p.Y})
+		y := math.Max(p.Y, floor)
+		out = append(out, plotter.XY{X: p.X - h, Y: y}, plotter.XY{X: p.X + h, Y: y})
 	}
-	return append(out, plotter.XY{X: xys[len(xys)-1].X + h, Y: 0})
+	return append(out, plotter.XY{X: xys[len(xys)-1].X + h, Y: floor})
 }

@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/vgimg"
 	"gonum.org/v1/plot/vg/vgpdf"
 )
 
@@ -23,16 +24,37 @@ const (
 )
 
 func (c pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
+	fillSuperscripts(c.Canvas, f, pt, s, toCP1252, toCP1252)
+}
+
+// pngCanvas sets superscripts in PNG files as pdfCanvas does in PDF:
+// Liberation Sans lacks the superscript minus "⁻", which vgimg would leave
+// out, turning "10⁻³" into "10³". The minus becomes a raised "−".
+type pngCanvas struct{ vgimg.PngCanvas }
+
+func (c pngCanvas) FillString(f font.Face, pt vg.Point, s string) {
+	keep := func(s string) string { return s }
+	fillSuperscripts(c.PngCanvas.Canvas, f, pt, s, keep, func(s string) string {
+		return strings.ReplaceAll(s, "-", "−")
+	})
+}
+
+// fillSuperscripts draws s on c with its superscript digits as smaller
+// raised digits; ordinary runs pass through enc and superscript runs
+// through supEnc first.
+func fillSuperscripts(c vg.Canvas, f font.Face, pt vg.Point, s string, enc, supEnc func(string) string) {
 	x := pt.X
 	for _, r := range splitSuperscripts(s) {
 		face := f
 		y := pt.Y
+		text := enc(r.text)
 		if r.sup {
 			face.Font.Size = f.Font.Size * superscriptScale
 			y += f.Font.Size * superscriptRise
+			text = supEnc(r.text)
 		}
-		c.Canvas.FillString(face, vg.Point{X: x, Y: y}, toCP1252(r.text))
-		x += face.Width(r.text)
+		c.FillString(face, vg.Point{X: x, Y: y}, text)
+		x += face.Width(text)
 	}
 }
 

@@ -36,16 +36,25 @@ func goldenHeatmap() HeatmapData {
 	}
 }
 
-func TestHeatmapGoldenSVG(t *testing.T) {
-	f, err := Heatmap(goldenHeatmap())
-	if err != nil {
-		t.Fatal(err)
+// TestGoldenSVG compares each golden figure with its SVG in testdata.
+func TestGoldenSVG(t *testing.T) {
+	for name, mk := range goldenFigures() {
+		t.Run(name, func(t *testing.T) {
+			f, err := mk()
+			if err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, f, filepath.Join("testdata", name+".golden.svg"))
+		})
 	}
+}
+
+func checkGolden(t *testing.T, f *Figure, golden string) {
+	t.Helper()
 	var got bytes.Buffer
 	if err := f.Encode(&got, "svg"); err != nil {
 		t.Fatal(err)
 	}
-	golden := filepath.Join("testdata", "heatmap_5x5.golden.svg")
 	if *update {
 		if err := os.WriteFile(golden, got.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
@@ -363,7 +372,7 @@ func TestPDFText(t *testing.T) {
 
 func TestPowerTicks(t *testing.T) {
 	var labels []string
-	for _, tk := range (powerTicks{}).Ticks(10, 1e5) {
+	for _, tk := range (log10Ticks{}).Ticks(1, 5) {
 		if tk.Label != "" {
 			labels = append(labels, tk.Label)
 		}

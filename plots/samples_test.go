@@ -57,6 +57,10 @@ func sampleFigures(t *testing.T) map[string]*Figure {
 	add("size_curve", f, err)
 	f, err = Convergence(sampleConvergence())
 	add("convergence", f, err)
+	for name, mk := range goldenFigures() {
+		f, err = mk()
+		add("golden_"+name, f, err)
+	}
 	f, err = Walk(sampleWalk(8, 8, 0))
 	add("walk_8x8", f, err)
 	f, err = Walk(sampleWalk(5, 5, 12))

@@ -3,7 +3,6 @@ package plots
 import (
 	"fmt"
 	"math"
-	"sort"
 	"strconv"
 
 	"gonum.org/v1/plot"
@@ -23,53 +22,150 @@ type Line struct {
 	Rate, Lo, Hi []float64
 }
 
-// SizeCurve draws success rate against board size with interval error bars,
-// one line per rule or tie-break. When several lines share a board size
-// their points are set slightly apart horizontally (spread over less than
-// 0.4 of the smallest gap between sizes) so that the error bars do not hide
-// each other.
+// SizeOptions are the choices a caller may make for a size curve; the zero
+// value draws the lines alone.
+type SizeOptions struct {
+	// Title is the figure's title, e.g. "warnsdorff/random: success
+	// against board size".
+	Title string
+	// LegendTitle heads the legend and should name the rule and the
+	// boards, e.g. "warnsdorff/random, n×n boards:".
+	LegendTitle string
+	// References are published values to draw over the measured ones.
+	// Those wholly outside the measured sizes are left out (and out of
+	// the legend); ranges are cut to the measured sizes.
+	References []Reference
+}
+
+// Bound says how a published value bounds the rate.
+type Bound int
+
+const (
+	// About: the rate is about Rate (a point, or a line over a range).
+	About Bound = iota
+	// AtLeast: the rate is Rate or more ("≥ 98 %"), drawn as an arrow up
+	// from a point or a band from Rate to 1 over a range.
+	AtLeast
+	// Below: the rate is under Rate ("< 5 %"), drawn as an arrow down
+	// or a band from 0 to Rate.
+	Below
+)
+
+// Reference is one published value of the success rate.
+type Reference struct {
+	// Source is the legend entry, e.g. "Squirrel & Cull 1996";
+	// references with the same Source share a style and an entry.
+	Source string
+	// N is the board size; NMax, if above N, makes the reference hold
+	// for every size from N to NMax.
+	N, NMax float64
+	// Rate is the published value in [0, 1], and Bound how it bounds
+	// the rate.
+	Rate  float64
+	Bound Bound
+}
+
+// SizeCurve draws success rate against board size with the default
+// options; see SizeCurveWith.
 func SizeCurve(lines []Line) (*Figure, error) {
+	return SizeCurveWith(lines, SizeOptions{})
+}
+
+// SizeCurveWith draws success rate against board size with interval error
+// bars, one line per series (e.g. per start class, or per square colour on
+// odd boards). Markers sit on their board size n: series that overlap are
+// told apart by marker shape, colour and dash pattern, never shifted off n.
+// Published references are drawn in black with open markers (see Bound).
+func SizeCurveWith(lines []Line, o SizeOptions) (*Figure, error) {
 	if len(lines) == 0 {
 		return nil, fmt.Errorf("plots: size curve: %w", noData("no lines"))
 	}
+	nmin, nmax := math.Inf(1), math.Inf(-1)
 	for i, l := range lines {
 		if err := l.validate(); err != nil {
 			return nil, fmt.Errorf("plots: size curve, line %d (%q): %w", i, l.Name, err)
 		}
+		for _, n := range l.N {
+			nmin, nmax = math.Min(nmin, n), math.Max(nmax, n)
+		}
+	}
+	for i, r := range o.References {
+		if err := r.validate(); err != nil {
+			return nil, fmt.Errorf("plots: size curve, reference %d (%q): %w", i, r.Source, err)
+		}
 	}
 
 	p := newPlot()
+	p.Title.Text = o.Title
 	p.X.Label.Text = "board size n (n×n board)"
 	p.Y.Label.Text = "success rate"
 	p.Y.Min, p.Y.Max = 0, 1
+	p.X.Min, p.X.Max = nmin-0.5, nmax+0.5
 	p.Y.Tick.Marker = rateTicks{}
+	p.X.Tick.Marker = intTicks{}
 	addGrid(p)
 	f := &Figure{Plot: p}
-
-	dodge := dodgeStep(lines)
+	if o.LegendTitle != "" {
+		f.addLegend(o.LegendTitle)
+	}
+	refs := newRefPlot(o.References, p.X.Min, p.X.Max)
+	p.Add(refs)
 	for i, l := range lines {
-		off := dodge * (float64(i) - float64(len(lines)-1)/2)
-		pts := make(rateErrors, len(l.N))
-		for k := range l.N {
-			pts[k] = rateError{x: l.N[k] + off, y: l.Rate[k], lo: l.Rate[k] - l.Lo[k], hi: l.Hi[k] - l.Rate[k]}
+		if err := addSizeLine(p, f, i, l); err != nil {
+			return nil, err
 		}
-		clr, dashes, glyph := seriesStyle(i)
-		bars, err := plotter.NewYErrorBars(pts)
-		if err != nil {
-			return nil, fmt.Errorf("plots: size curve, line %d (%q): %w", i, l.Name, err)
-		}
-		bars.LineStyle = draw.LineStyle{Color: clr, Width: 0.6}
-		bars.CapWidth = 2.5
-		line, scatter, err := plotter.NewLinePoints(pts)
-		if err != nil {
-			return nil, fmt.Errorf("plots: size curve, line %d (%q): %w", i, l.Name, err)
-		}
-		line.LineStyle = draw.LineStyle{Color: clr, Width: 0.8, Dashes: dashes}
-		scatter.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: 1.6, Shape: glyph}
-		p.Add(bars, line, scatter)
-		f.addLegend(l.Name, line, scatter)
+	}
+	for _, src := range refs.sources {
+		f.addLegend(src.name, src)
 	}
 	return f, nil
+}
+
+func addSizeLine(p *plot.Plot, f *Figure, i int, l Line) error {
+	pts := make(rateErrors, len(l.N))
+	for k := range l.N {
+		pts[k] = rateError{x: l.N[k], y: l.Rate[k], lo: l.Rate[k] - l.Lo[k], hi: l.Hi[k] - l.Rate[k]}
+	}
+	clr, dashes, glyph := seriesStyle(i)
+	bars, err := plotter.NewYErrorBars(pts)
+	if err != nil {
+		return fmt.Errorf("plots: size curve, line %d (%q): %w", i, l.Name, err)
+	}
+	bars.LineStyle = draw.LineStyle{Color: clr, Width: 0.6}
+	bars.CapWidth = 2.5
+	line, scatter, err := plotter.NewLinePoints(pts)
+	if err != nil {
+		return fmt.Errorf("plots: size curve, line %d (%q): %w", i, l.Name, err)
+	}
+	line.LineStyle = draw.LineStyle{Color: clr, Width: 0.8, Dashes: dashes}
+	scatter.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: 1.6, Shape: glyph}
+	p.Add(bars, line, scatter)
+	f.addLegend(l.Name, line, scatter)
+	return nil
+}
+
+func (r Reference) validate() error {
+	for _, v := range []struct {
+		name string
+		v    float64
+	}{{"N", r.N}, {"NMax", r.NMax}, {"Rate", r.Rate}} {
+		if err := checkValue(v.name, v.v); err != nil {
+			return err
+		}
+	}
+	switch {
+	case r.Source == "":
+		return fmt.Errorf("no Source: a published value needs its source")
+	case r.N < 1:
+		return fmt.Errorf("N = %v is not a board size", r.N)
+	case r.NMax != 0 && r.NMax < r.N:
+		return fmt.Errorf("NMax = %v is below N = %v", r.NMax, r.N)
+	case r.Rate < 0 || r.Rate > 1:
+		return fmt.Errorf("Rate = %v is not in [0, 1]", r.Rate)
+	case r.Bound < About || r.Bound > Below:
+		return fmt.Errorf("Bound %d is not About, AtLeast or Below", r.Bound)
+	}
+	return nil
 }
 
 func (l Line) validate() error {
@@ -96,30 +192,6 @@ func (l Line) validate() error {
 		}
 	}
 	return nil
-}
-
-// dodgeStep is the horizontal distance between the points of neighbouring
-// lines at one board size: 0.4 of the smallest gap between sizes, shared
-// among the lines, or zero for a single line.
-func dodgeStep(lines []Line) float64 {
-	if len(lines) < 2 {
-		return 0
-	}
-	var ns []float64
-	for _, l := range lines {
-		ns = append(ns, l.N...)
-	}
-	sort.Float64s(ns)
-	gap := math.Inf(1)
-	for i := 1; i < len(ns); i++ {
-		if d := ns[i] - ns[i-1]; d > 0 && d < gap {
-			gap = d
-		}
-	}
-	if math.IsInf(gap, 1) {
-		gap = 1
-	}
-	return 0.4 * gap / float64(len(lines))
 }
 
 type rateError struct{ x, y, lo, hi float64 }

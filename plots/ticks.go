@@ -59,3 +59,82 @@ func (niceTicker) Ticks(lo, hi float64) []plot.Tick {
 	}
 	return ts
 }
+
+// endTicks labels both ends of a range, lo and hi (e.g. 1 and the number of
+// squares), and the round values between them that do not crowd the ends.
+type endTicks struct{ lo, hi float64 }
+
+func (e endTicks) Ticks(min, max float64) []plot.Tick {
+	ts := []plot.Tick{{Value: e.lo, Label: strconv.FormatFloat(e.lo, 'f', -1, 64)}}
+	gap := 0.08 * (e.hi - e.lo)
+	for _, t := range (niceTicker{}).Ticks(e.lo, e.hi) {
+		if t.Label == "" || (t.Value-e.lo > gap && e.hi-t.Value > gap) {
+			ts = append(ts, t)
+		}
+	}
+	return append(ts, plot.Tick{Value: e.hi, Label: strconv.FormatFloat(e.hi, 'f', -1, 64)})
+}
+
+// log10Ticks labels an axis that carries log10 of the data: the integers k
+// as 10^k, with minor ticks at log10 of 2…9 times each power. Where fewer
+// than two powers of ten fall in the range, 2 and 5 times each power are
+// labelled too (as plain numbers), so the axis still has a scale; where
+// more than seven do, only every second (third…) power is labelled and the
+// minor ticks are left out, so the labels do not crowd.
+type log10Ticks struct{}
+
+func (log10Ticks) Ticks(min, max float64) []plot.Tick {
+	inRange := func(v float64) bool { return v >= min-1e-9 && v <= max+1e-9 }
+	powers := 0
+	for k := math.Ceil(min - 1e-9); k <= max+1e-9; k++ {
+		powers++
+	}
+	every := (powers + 6) / 7
+	var ts []plot.Tick
+	for k := math.Floor(min); k <= math.Ceil(max); k++ {
+		if inRange(k) {
+			t := plot.Tick{Value: k}
+			if int(math.Abs(k))%every == 0 {
+				t.Label = powerLabel(int(k))
+			}
+			ts = append(ts, t)
+		}
+		for m := 2; m < 10 && every == 1; m++ {
+			v := k + math.Log10(float64(m))
+			if !inRange(v) {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if powers < 2 && (m == 2 || m == 5) {
+				t.Label = strconv.FormatFloat(float64(m)*math.Pow(10, k), 'f', -1, 64)
+			}
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}
+
+// intTicks labels round whole numbers (board sizes): steps of 1, 2, 5, 10,
+// 20, 25, 50…, never 2.5, with a minor tick at every whole number between
+// labels when there are few enough.
+type intTicks struct{}
+
+func (intTicks) Ticks(lo, hi float64) []plot.Tick {
+	step, _ := niceStep(lo, hi, 6)
+	if step < 1 {
+		step = 1
+	}
+	if step != math.Trunc(step) {
+		step *= 2 // 2.5 → 5
+	}
+	var ts []plot.Tick
+	for v := math.Ceil(lo); v <= hi; v++ {
+		switch {
+		case math.Mod(v, step) == 0:
+			ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(v, 'f', 0, 64)})
+		case step <= 5:
+			ts = append(ts, plot.Tick{Value: v})
+		}
+	}
+	return ts
+}

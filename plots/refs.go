@@ -1,0 +1,177 @@
+package plots
+
+import (
+	"image/color"
+	"math"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+)
+
+// Published values are black with open markers, so that they read as
+// "not measured here" beside the coloured, filled measurements; bands are
+// translucent grey so that the measured points show through.
+var (
+	refColor     = color.RGBA{0x20, 0x20, 0x20, 0xff}
+	refBandColor = color.NRGBA{0x70, 0x70, 0x70, 0x38}
+	// Shapes that no series uses, so a reference never looks like a
+	// measurement of another series.
+	refGlyphs = []draw.GlyphDrawer{
+		polygonGlyph{sides: 4, turn: 0},           // diamond
+		polygonGlyph{sides: 3, turn: math.Pi / 3}, // triangle pointing down
+		polygonGlyph{sides: 6, turn: 0},           // hexagon
+		polygonGlyph{sides: 5, turn: 0},           // pentagon
+	}
+	refBandLines = [][]vg.Length{nil, {3, 1.5}, {1, 1}, {4, 1, 1, 1}}
+)
+
+const (
+	refRadius = vg.Length(2.8) // above the series' 1.6, so both show at one point
+	refArrow  = vg.Length(7)
+)
+
+// refSource is one source's style, and its legend thumbnail.
+type refSource struct {
+	name          string
+	glyph         draw.GlyphDrawer
+	dashes        []vg.Length
+	points, bands bool
+}
+
+// refPlot draws the published references of a size curve.
+type refPlot struct {
+	refs    []Reference // cut to the x range
+	sources []*refSource
+	style   map[string]*refSource
+}
+
+// newRefPlot keeps the references within [xmin, xmax] (cutting ranges to
+// it) and gives each source, in order of first use, a style.
+func newRefPlot(refs []Reference, xmin, xmax float64) *refPlot {
+	rp := &refPlot{style: map[string]*refSource{}}
+	for _, r := range refs {
+		hi := math.Max(r.N, r.NMax)
+		if hi < xmin || r.N > xmax {
+			continue
+		}
+		if r.NMax > r.N {
+			r.N, r.NMax = math.Max(r.N, xmin), math.Min(r.NMax, xmax)
+		}
+		src := rp.style[r.Source]
+		if src == nil {
+			k := len(rp.sources)
+			src = &refSource{name: r.Source, glyph: refGlyphs[k%len(refGlyphs)], dashes: refBandLines[k%len(refBandLines)]}
+			rp.style[r.Source] = src
+			rp.sources = append(rp.sources, src)
+		}
+		if r.NMax > r.N {
+			src.bands = true
+		} else {
+			src.points = true
+		}
+		rp.refs = append(rp.refs, r)
+	}
+	return rp
+}
+
+func (rp *refPlot) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+}
+
+func (rp *refPlot) Plot(dc draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&dc)
+	// Bands first, so that lines and markers stay on top of them.
+	for _, r := range rp.refs {
+		if r.NMax > r.N {
+			rp.style[r.Source].drawRange(&dc, r, trX, trY)
+		}
+	}
+	for _, r := range rp.refs {
+		if !(r.NMax > r.N) {
+			rp.style[r.Source].drawPoint(&dc, r, trX(r.N), trY(r.Rate))
+		}
+	}
+}
+
+func (s *refSource) drawRange(dc *draw.Canvas, r Reference, trX, trY func(float64) vg.Length) {
+	x0, x1, y := trX(r.N), trX(r.NMax), trY(r.Rate)
+	edge := draw.LineStyle{Color: refColor, Width: 1, Dashes: s.dashes}
+	switch r.Bound {
+	case AtLeast:
+		dc.SetColor(refBandColor)
+		dc.Fill(rectPath(x0, y, x1, dc.Max.Y))
+	case Below:
+		dc.SetColor(refBandColor)
+		dc.Fill(rectPath(x0, dc.Min.Y, x1, y))
+	}
+	dc.StrokeLine2(edge, x0, y, x1, y)
+}
+
+func (s *refSource) drawPoint(dc *draw.Canvas, r Reference, x, y vg.Length) {
+	gs := draw.GlyphStyle{Color: refColor, Radius: refRadius, Shape: s.glyph}
+	dc.DrawGlyphNoClip(gs, vg.Point{X: x, Y: y})
+	switch r.Bound {
+	case AtLeast:
+		arrow(dc, x, y+refRadius, math.Min(float64(y+refRadius+refArrow), float64(dc.Max.Y)))
+	case Below:
+		arrow(dc, x, y-refRadius, math.Max(float64(y-refRadius-refArrow), float64(dc.Min.Y)))
+	}
+}
+
+// arrow draws a vertical arrow at x from y0 to y1, its head at y1.
+func arrow(dc *draw.Canvas, x, y0 vg.Length, y1f float64) {
+	y1 := vg.Length(y1f)
+	if math.Abs(float64(y1-y0)) < 2 {
+		return
+	}
+	ls := draw.LineStyle{Color: refColor, Width: 0.8}
+	dc.StrokeLine2(ls, x, y0, x, y1)
+	d := vg.Length(1.8)
+	if y1 < y0 {
+		d = -d
+	}
+	var head vg.Path
+	head.Move(vg.Point{X: x - 1.6, Y: y1 - d})
+	head.Line(vg.Point{X: x, Y: y1})
+	head.Line(vg.Point{X: x + 1.6, Y: y1 - d})
+	dc.SetLineStyle(ls)
+	dc.Stroke(head)
+}
+
+// Thumbnail draws the source's band (if it has ranges) under its marker (if
+// it has points).
+func (s *refSource) Thumbnail(c *draw.Canvas) {
+	mid := c.Center()
+	if s.bands {
+		c.SetColor(refBandColor)
+		c.Fill(rectPath(c.Min.X, mid.Y, c.Max.X, c.Max.Y))
+		c.StrokeLine2(draw.LineStyle{Color: refColor, Width: 1, Dashes: s.dashes}, c.Min.X, mid.Y, c.Max.X, mid.Y)
+	}
+	if s.points {
+		c.DrawGlyphNoClip(draw.GlyphStyle{Color: refColor, Radius: refRadius, Shape: s.glyph}, mid)
+	}
+}
+
+// polygonGlyph is an open regular polygon with a vertex at the top, turned
+// by turn radians.
+type polygonGlyph struct {
+	sides int
+	turn  float64
+}
+
+func (g polygonGlyph) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
+	c.SetLineStyle(draw.LineStyle{Color: sty.Color, Width: 0.8})
+	var p vg.Path
+	for k := range g.sides {
+		a := math.Pi/2 + g.turn + 2*math.Pi*float64(k)/float64(g.sides)
+		v := vg.Point{X: pt.X + sty.Radius*vg.Length(math.Cos(a)), Y: pt.Y + sty.Radius*vg.Length(math.Sin(a))}
+		if k == 0 {
+			p.Move(v)
+		} else {
+			p.Line(v)
+		}
+	}
+	p.Close()
+	c.Stroke(p)
+}
