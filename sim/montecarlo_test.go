@@ -75,7 +75,7 @@ func TestMonteCarloCoversExact(t *testing.T) {
 				if c.maxSteps > 0 {
 					p = e.PStopped
 				}
-				key := NewKey(2026, b.Rows, b.Cols, r.Name(), s)
+				key := NewKey(2026, b, r, s)
 				hits := 0
 				for i := 0; i < c.walks; i++ {
 					o := w.Walk(s, key, uint64(i))

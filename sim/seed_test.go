@@ -27,7 +27,11 @@ func TestStreamContract(t *testing.T) {
 	k = Mix64(k ^ 8)
 	k = Mix64(k ^ FNV1a64("warnsdorff/random"))
 	k = Mix64(k ^ 27)
-	key := NewKey(1, 8, 8, "warnsdorff/random", 27)
+	wr, err := ParseRule("warnsdorff/random")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := NewKey(1, MustBoard(8, 8), wr, 27)
 	if uint64(key) != k {
 		t.Fatalf("NewKey = %#x, formula gives %#x", uint64(key), k)
 	}
@@ -96,7 +100,7 @@ func TestWalkOrderIndependent(t *testing.T) {
 		b, _ := ParseBoard(board)
 		for _, name := range kernelRules {
 			r, _ := ParseRule(name)
-			key := NewKey(7, b.Rows, b.Cols, r.Name(), 3)
+			key := NewKey(7, b, r, 3)
 			w1, _ := NewWalker(b, r)
 			w1.KeepPaths(true)
 			fwd := make([]Outcome, 50)
@@ -119,10 +123,15 @@ func TestWalkOrderIndependent(t *testing.T) {
 // different streams.
 func TestStreamsDiffer(t *testing.T) {
 	seen := map[uint64]string{}
+	b := MustBoard(8, 8)
 	for seed := uint64(0); seed < 3; seed++ {
 		for _, rule := range RuleNames {
+			r, err := ParseRule(rule)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for start := 0; start < 64; start++ {
-				k := NewKey(seed, 8, 8, rule, start)
+				k := NewKey(seed, b, r, start)
 				for w := uint64(0); w < 4; w++ {
 					x := k.Stream(w).Uint64()
 					id := fmt.Sprint(seed, rule, start, w)

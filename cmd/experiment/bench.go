@@ -152,7 +152,7 @@ func kernelBench(b *sim.Board, r sim.Rule, d time.Duration) BenchResult {
 	}
 	keys := make([]sim.Key, len(starts))
 	for i, s := range starts {
-		keys[i] = sim.NewKey(1, b.Rows, b.Cols, r.Name(), s)
+		keys[i] = sim.NewKey(1, b, r, s)
 	}
 	var walks, steps uint64
 	t0 := time.Now()

@@ -151,7 +151,7 @@ func calibrate(b *sim.Board, r sim.Rule, starts []int) float64 {
 	n := 0
 	for time.Since(t0) < 100*time.Millisecond || n < 3 {
 		s := starts[n%len(starts)]
-		w.Walk(s, sim.NewKey(0, b.Rows, b.Cols, r.Name(), s), uint64(n))
+		w.Walk(s, sim.NewKey(0, b, r, s), uint64(n))
 		n++
 	}
 	return float64(time.Since(t0).Nanoseconds()) / float64(n)
