@@ -18,8 +18,9 @@ import (
 	"knightwalk/sim"
 )
 
-func init() {
-	register(&command{
+// benchCommand is `experiment bench`; main.go lists it.
+func benchCommand() *command {
+	return &command{
 		name:  "bench",
 		usage: "[--time D] [--workers N] [--json] [--no-python]",
 		short: "measure the walk kernels, the end-to-end runner and a plain Python baseline",
@@ -54,7 +55,7 @@ on the PATH it also times plain Python versions of seed 000 and seed 001
 				return nil
 			}
 		},
-	})
+	}
 }
 
 // BenchResult is one line of the bench table.

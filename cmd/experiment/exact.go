@@ -12,8 +12,9 @@ import (
 	"knightwalk/sim"
 )
 
-func init() {
-	register(&command{
+// exactCommand is `experiment exact`; main.go lists it.
+func exactCommand() *command {
+	return &command{
 		name:  "exact",
 		usage: "--board RxC [--rule R] [--tie-break T] [--start SQ] [--format text|csv]",
 		short: "exact success probabilities by enumerating every branch of a walk",
@@ -79,7 +80,7 @@ most 128 squares; the random rule only on small boards (or with --max-steps).`,
 				return nil
 			}
 		},
-	})
+	}
 }
 
 // g17 prints a probability with every significant digit float64 holds.

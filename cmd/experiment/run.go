@@ -14,8 +14,9 @@ import (
 	"knightwalk/sim"
 )
 
-func init() {
-	register(&command{
+// runCommand is `experiment run`; main.go lists it.
+func runCommand() *command {
+	return &command{
 		name:  "run",
 		usage: "[FILE | NAME] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N] [--dry-run]",
 		short: "run an experiment and write its tables, report and manifest",
@@ -99,7 +100,7 @@ part for 'experiment merge'.`,
 				return nil
 			}
 		},
-	})
+	}
 }
 
 func printClaims(e *env, t *runner.Tables) {
