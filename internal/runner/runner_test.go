@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"knightwalk/internal/table"
+	"knightwalk/internal/testenv"
 	"knightwalk/sim"
 	"knightwalk/stats"
 )
@@ -118,6 +119,7 @@ func TestShardsMerge(t *testing.T) {
 // TestCancelAndResume: a run cancelled part-way leaves no result directory,
 // and --resume finishes it with the tables of an uninterrupted run.
 func TestCancelAndResume(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "cancel and resume of 200,000 walks per start")
 	s := testSpec(t)
 	s.Walks = 200000
 	full, err := runTo(t, context.Background(), s, filepath.Join(t.TempDir(), "full"), 2, All, false)
