@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -142,5 +143,30 @@ func TestStreamsDiffer(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestNewKeyTyped: the key hashes the rule's canonical name, so the spellings
+// ParseRule accepts for one rule give one stream, and a start off the board
+// is a programmer error, not another stream.
+func TestNewKeyTyped(t *testing.T) {
+	b := MustBoard(8, 8)
+	short, err1 := ParseRule("warnsdorff")
+	full, err2 := ParseRule(" warnsdorff/random")
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if NewKey(1, b, short, 27) != NewKey(1, b, full, 27) || uint64(NewKey(1, b, full, 27)) != goldenKey {
+		t.Errorf("warnsdorff and warnsdorff/random give different keys, or not the pinned one")
+	}
+	for _, start := range []int{-1, 64} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.HasPrefix(fmt.Sprint(r), "sim: ") {
+					t.Errorf("NewKey with start %d: panic %v, want a sim: panic", start, r)
+				}
+			}()
+			NewKey(1, b, full, start)
+		}()
 	}
 }
