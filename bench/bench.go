@@ -29,7 +29,7 @@ type Result struct {
 	MeanLength float64 `json:"mean_length"`
 }
 
-// Report is what bench prints.
+// Report is one Run's measurements, what `experiment bench` prints.
 type Report struct {
 	GOOS, GOARCH  string
 	CPUs          int       `json:"cpus"`
@@ -52,8 +52,9 @@ var kernels = []struct {
 
 // Run measures every kernel for about d each on one goroutine, then the
 // end-to-end runner on workers goroutines, then (with python) the plain
-// Python versions of the two 8x8 kernels. Only cancellation of ctx is an
-// error.
+// Python versions of the two 8x8 kernels. workers must be at least 1. Only
+// cancellation of ctx is an error; a missing or failing python3 is noted in
+// Report.PythonNote.
 func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Report, error) {
 	rep := &Report{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU()}
 	for _, k := range kernels {
