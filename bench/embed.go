@@ -1,5 +1,6 @@
-// Package bench holds the plain Python implementations of seed 000's and
-// seed 001's algorithms that `experiment bench` compares the Go kernels
+// Package bench measures the walk kernels and the end-to-end runner (Run,
+// what `experiment bench` prints) and holds the plain Python implementations
+// of seed 000's and seed 001's algorithms that the Go kernels are compared
 // with, embedded so the comparison runs from any directory.
 package bench
 

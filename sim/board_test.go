@@ -178,7 +178,7 @@ func TestBacktrack(t *testing.T) {
 		w, _ := NewWalker(b, r)
 		w.KeepPaths(true)
 		s, _ := b.ParseSquare(c.start)
-		o := w.Walk(s, NewKey(1, b.Rows, b.Cols, r.Name(), s), 0)
+		o := w.Walk(s, NewKey(1, b, r, s), 0)
 		if o.Success != c.success || o.Success && r.Closed && !o.Closed {
 			t.Errorf("%s %s from %s: %+v", c.board, c.rule, c.start, o)
 			continue
@@ -217,7 +217,7 @@ func TestLargeBoardWalk(t *testing.T) {
 	r, _ := ParseRule("warnsdorff/random")
 	w, _ := NewWalker(b, r)
 	w.KeepPaths(true)
-	o := w.Walk(0, NewKey(1, 1000, 1000, r.Name(), 0), 0)
+	o := w.Walk(0, NewKey(1, b, r, 0), 0)
 	checkWalk(t, b, o, r)
 	t.Logf("1000x1000 from a corner: length %d of %d, success %v", o.Length, b.Squares(), o.Success)
 }

@@ -6,8 +6,9 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
-	"sync"
 	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // MaxCountSquares bounds the boards CountTours accepts: its search keeps the
@@ -121,30 +122,29 @@ func CountTours(ctx context.Context, b *Board, opt CountOptions) (TourCounts, er
 
 	// Workers take tasks in order; each task's results are written by the one
 	// worker that ran it and summed after Wait, so the totals do not depend on
-	// scheduling.
+	// scheduling. The only failure is cancellation of ctx, which every
+	// searcher notices on its own.
 	var next atomic.Int64
-	var cancelled atomic.Bool
-	var wg sync.WaitGroup
+	var eg errgroup.Group
+	eg.SetLimit(workers)
 	for range min(workers, len(tasks)) {
-		wg.Go(func() {
+		eg.Go(func() error {
 			s := &tourSearcher{tourGraph: g, ctx: ctx}
-			for !cancelled.Load() {
+			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(tasks) {
-					return
+					return nil
 				}
 				if !s.run(&tasks[i]) {
-					cancelled.Store(true)
+					return ctx.Err()
 				}
 			}
 		})
 	}
-	wg.Wait()
-	if cancelled.Load() || ctx.Err() != nil {
-		err := ctx.Err()
-		if err == nil {
-			err = context.Canceled
-		}
+	if err := eg.Wait(); err != nil {
+		return TourCounts{}, fmt.Errorf("count tours on %s: %w", b, err)
+	}
+	if err := ctx.Err(); err != nil {
 		return TourCounts{}, fmt.Errorf("count tours on %s: %w", b, err)
 	}
 

@@ -4,11 +4,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"os"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"knightwalk/internal/testenv"
 )
 
 func countOf(t testing.TB, b *Board, opt CountOptions) TourCounts {
@@ -127,7 +128,7 @@ func canonicalCycle(syms [][]int32, p []int) string {
 // explicit enumeration of all tours into a set of canonical forms.
 func TestCountBruteForce(t *testing.T) {
 	boards := [][2]int{{1, 1}, {1, 2}, {2, 3}, {3, 3}, {3, 4}, {4, 3}, {3, 5}, {4, 4}, {3, 6}, {3, 7}, {4, 5}, {5, 5}, {3, 8}}
-	if os.Getenv("KNIGHTWALK_SLOW") == "1" {
+	if testenv.Slow() {
 		boards = append(boards, [2]int{4, 6}, [2]int{3, 10}, [2]int{5, 6})
 	}
 	for _, rc := range boards {
@@ -242,9 +243,9 @@ func TestCountErrors(t *testing.T) {
 	}
 }
 
-// slow skips the 6x6 counts under -short: they take about a second with
+// skipIfShort skips the 6x6 counts under -short: they take about a second with
 // the pruned search, so they run in CI otherwise.
-func slow(t *testing.T) {
+func skipIfShort(t *testing.T) {
 	if testing.Short() {
 		t.Skip("6x6 counts: skipped with -short")
 	}
@@ -253,7 +254,7 @@ func slow(t *testing.T) {
 // Published 6x6 values: 6,637,920 directed open tours, 524,486 from a
 // corner; 9,862 closed tours (OEIS A001230), 1,245 up to symmetry.
 func TestCount6x6Open(t *testing.T) {
-	slow(t)
+	skipIfShort(t)
 	b := MustBoard(6, 6)
 	t0 := time.Now()
 	tc := countOf(t, b, CountOptions{Unique: true})
@@ -269,7 +270,7 @@ func TestCount6x6Open(t *testing.T) {
 }
 
 func TestCount6x6Closed(t *testing.T) {
-	slow(t)
+	skipIfShort(t)
 	b := MustBoard(6, 6)
 	t0 := time.Now()
 	tc := countOf(t, b, CountOptions{Closed: true, Unique: true})

@@ -29,7 +29,7 @@ func TestKernelsAgree(t *testing.T) {
 				fw.KeepPaths(true)
 				gw.KeepPaths(true)
 				for start := 0; start < b.Squares(); start++ {
-					key := NewKey(42, b.Rows, b.Cols, r.Name(), start)
+					key := NewKey(42, b, r, start)
 					for w := uint64(0); w < 40; w++ {
 						a, g := fw.Walk(start, key, w), gw.Walk(start, key, w)
 						if !slices.Equal(a.Path, g.Path) || fmt.Sprint(a) != fmt.Sprint(g) {

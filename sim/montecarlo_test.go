@@ -4,6 +4,8 @@ import (
 	"context"
 	"math"
 	"testing"
+
+	"knightwalk/internal/testenv"
 )
 
 // wilson returns the Wilson score interval for k successes in n trials at
@@ -44,9 +46,7 @@ func binomQuantile(n int, p, q float64) int {
 // event is "the walk survives max_steps moves", enumerated exactly to
 // that depth.
 func TestMonteCarloCoversExact(t *testing.T) {
-	if testing.Short() {
-		t.Skip("about 10 s; skipped with -short")
-	}
+	testenv.SkipUnlessSlow(t, "Monte Carlo coverage of the exact values")
 	cases := []struct {
 		rule     string
 		maxSteps int
@@ -75,7 +75,7 @@ func TestMonteCarloCoversExact(t *testing.T) {
 				if c.maxSteps > 0 {
 					p = e.PStopped
 				}
-				key := NewKey(2026, b.Rows, b.Cols, r.Name(), s)
+				key := NewKey(2026, b, r, s)
 				hits := 0
 				for i := 0; i < c.walks; i++ {
 					o := w.Walk(s, key, uint64(i))

@@ -1,5 +1,7 @@
 package sim
 
+import "fmt"
+
 // The random-stream contract. Every number a walk draws comes from one
 // stream, derived only from (experiment seed, board, rule name, start
 // square, walk index w), using 64-bit integer operations alone so that a GPU
@@ -39,10 +41,17 @@ func FNV1a64(s string) uint64 {
 // Key identifies the family of streams of one (seed, board, rule, start).
 type Key uint64
 
-// NewKey derives the stream key of (seed, board, rule name, start square).
-func NewKey(seed uint64, rows, cols int, rule string, start int) Key {
+// NewKey derives the stream key of (seed, board, rule, start square). It
+// takes the typed board and rule, not their names, so that a misspelt rule
+// name cannot silently select another family of streams: the name hashed is
+// always rule.Name(), the one written in the tables. start must be a square
+// of b (a programmer error otherwise).
+func NewKey(seed uint64, b *Board, rule Rule, start int) Key {
+	if start < 0 || start >= b.Squares() {
+		panic(fmt.Sprintf("sim: NewKey: start %d is off the %s board", start, b))
+	}
 	k := Mix64(seed)
-	for _, v := range [...]uint64{uint64(rows), uint64(cols), FNV1a64(rule), uint64(start)} {
+	for _, v := range [...]uint64{uint64(b.Rows), uint64(b.Cols), FNV1a64(rule.Name()), uint64(start)} {
 		k = Mix64(k ^ v)
 	}
 	return Key(k)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -27,7 +28,11 @@ func TestStreamContract(t *testing.T) {
 	k = Mix64(k ^ 8)
 	k = Mix64(k ^ FNV1a64("warnsdorff/random"))
 	k = Mix64(k ^ 27)
-	key := NewKey(1, 8, 8, "warnsdorff/random", 27)
+	wr, err := ParseRule("warnsdorff/random")
+	if err != nil {
+		t.Fatal(err)
+	}
+	key := NewKey(1, MustBoard(8, 8), wr, 27)
 	if uint64(key) != k {
 		t.Fatalf("NewKey = %#x, formula gives %#x", uint64(key), k)
 	}
@@ -96,7 +101,7 @@ func TestWalkOrderIndependent(t *testing.T) {
 		b, _ := ParseBoard(board)
 		for _, name := range kernelRules {
 			r, _ := ParseRule(name)
-			key := NewKey(7, b.Rows, b.Cols, r.Name(), 3)
+			key := NewKey(7, b, r, 3)
 			w1, _ := NewWalker(b, r)
 			w1.KeepPaths(true)
 			fwd := make([]Outcome, 50)
@@ -119,10 +124,15 @@ func TestWalkOrderIndependent(t *testing.T) {
 // different streams.
 func TestStreamsDiffer(t *testing.T) {
 	seen := map[uint64]string{}
+	b := MustBoard(8, 8)
 	for seed := uint64(0); seed < 3; seed++ {
 		for _, rule := range RuleNames {
+			r, err := ParseRule(rule)
+			if err != nil {
+				t.Fatal(err)
+			}
 			for start := 0; start < 64; start++ {
-				k := NewKey(seed, 8, 8, rule, start)
+				k := NewKey(seed, b, r, start)
 				for w := uint64(0); w < 4; w++ {
 					x := k.Stream(w).Uint64()
 					id := fmt.Sprint(seed, rule, start, w)
@@ -133,5 +143,30 @@ func TestStreamsDiffer(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestNewKeyTyped: the key hashes the rule's canonical name, so the spellings
+// ParseRule accepts for one rule give one stream, and a start off the board
+// is a programmer error, not another stream.
+func TestNewKeyTyped(t *testing.T) {
+	b := MustBoard(8, 8)
+	short, err1 := ParseRule("warnsdorff")
+	full, err2 := ParseRule(" warnsdorff/random")
+	if err1 != nil || err2 != nil {
+		t.Fatal(err1, err2)
+	}
+	if NewKey(1, b, short, 27) != NewKey(1, b, full, 27) || uint64(NewKey(1, b, full, 27)) != goldenKey {
+		t.Errorf("warnsdorff and warnsdorff/random give different keys, or not the pinned one")
+	}
+	for _, start := range []int{-1, 64} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.HasPrefix(fmt.Sprint(r), "sim: ") {
+					t.Errorf("NewKey with start %d: panic %v, want a sim: panic", start, r)
+				}
+			}()
+			NewKey(1, b, full, start)
+		}()
 	}
 }

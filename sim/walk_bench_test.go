@@ -17,7 +17,7 @@ func benchWalks(b *testing.B, rows, cols int, rule string, general bool) {
 	starts := []int{0, bd.Square(rows/2, cols/2), bd.Square(0, cols/2)}
 	keys := make([]Key, len(starts))
 	for i, s := range starts {
-		keys[i] = NewKey(1, rows, cols, r.Name(), s)
+		keys[i] = NewKey(1, bd, r, s)
 	}
 	steps := 0
 	b.ResetTimer()

@@ -71,7 +71,7 @@ func TestTallyShardsMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	const walks, start = 3000, 0
-	key := sim.NewKey(1, b.Rows, b.Cols, rule.Name(), start)
+	key := sim.NewKey(1, b, rule, start)
 	outcomes := make([]sim.Outcome, walks)
 	whole := NewTally(b.Squares())
 	for i := range outcomes {

@@ -31,18 +31,15 @@ func (u usageError) Error() string { return u.msg }
 
 func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
 
-// commands is filled by the init functions of the subcommand files.
-var commands []*command
-
-func register(c *command) { commands = append(commands, c) }
-
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		if len(args) > 1 {
-			if c := lookup(args[1]); c != nil {
-				printCommandHelp(stdout, c, nil)
-				return nil
+			c := lookup(args[1])
+			if c == nil {
+				return usagef("help %s: unknown command (run 'experiment help')", args[1])
 			}
+			printCommandHelp(stdout, c, nil)
+			return nil
 		}
 		printHelp(stdout)
 		if len(args) == 0 {

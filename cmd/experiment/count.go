@@ -11,8 +11,9 @@ import (
 	"knightwalk/sim"
 )
 
-func init() {
-	register(&command{
+// countCommand is `experiment count`; main.go lists it.
+func countCommand() *command {
+	return &command{
 		name:  "count",
 		usage: "--board RxC [--closed] [--unique] [--start SQ] [--format text|csv] [--workers N]",
 		short: "exact numbers of knight's tours from each start square",
@@ -73,7 +74,7 @@ open tours, one row's count/2 for closed ones).`,
 				return nil
 			}
 		},
-	})
+	}
 }
 
 func printCounts(e *env, tc sim.TourCounts, d time.Duration) {

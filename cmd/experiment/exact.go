@@ -6,14 +6,14 @@ import (
 	"fmt"
 	"runtime"
 	"strconv"
-	"sync"
 	"time"
 
 	"knightwalk/sim"
 )
 
-func init() {
-	register(&command{
+// exactCommand is `experiment exact`; main.go lists it.
+func exactCommand() *command {
+	return &command{
 		name:  "exact",
 		usage: "--board RxC [--rule R] [--tie-break T] [--start SQ] [--format text|csv]",
 		short: "exact success probabilities by enumerating every branch of a walk",
@@ -49,7 +49,7 @@ most 128 squares; the random rule only on small boards (or with --max-steps).`,
 					return usagef("--workers must be at least 1")
 				}
 				t0 := time.Now()
-				res, err := exactAll(ctx, b, r, starts, *budget, *workers)
+				res, err := sim.ExactWalks(ctx, b, r, starts, *budget, *workers)
 				if err != nil {
 					return err
 				}
@@ -79,53 +79,8 @@ most 128 squares; the random rule only on small boards (or with --max-steps).`,
 				return nil
 			}
 		},
-	})
+	}
 }
 
 // g17 prints a probability with every significant digit float64 holds.
 func g17(x float64) string { return strconv.FormatFloat(x, 'g', 17, 64) }
-
-// exactAll enumerates every start in starts over workers goroutines and
-// returns the results in the order of starts.
-func exactAll(ctx context.Context, b *sim.Board, r sim.Rule, starts []int, budget int64, workers int) ([]sim.Exact, error) {
-	ctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	res := make([]sim.Exact, len(starts))
-	errs := make([]error, len(starts))
-	jobs := make(chan int)
-	var wg sync.WaitGroup
-	for range min(workers, len(starts)) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range jobs {
-				res[i], errs[i] = sim.ExactWalk(ctx, b, r, starts[i], budget)
-				if errs[i] != nil {
-					cancel()
-				}
-			}
-		}()
-	}
-	for i := range starts {
-		if ctx.Err() != nil {
-			break
-		}
-		jobs <- i
-	}
-	close(jobs)
-	wg.Wait()
-	for _, err := range errs {
-		if err != nil && err != context.Canceled {
-			return nil, err
-		}
-	}
-	if err := ctx.Err(); err != nil && context.Cause(ctx) != context.Canceled {
-		return nil, err
-	}
-	for _, err := range errs {
-		if err != nil {
-			return nil, err
-		}
-	}
-	return res, nil
-}

@@ -10,6 +10,19 @@ import (
 	"syscall"
 )
 
+// commands lists every subcommand, in the order help prints them. Each
+// entry is a named function in the command's own file that declares its
+// flags and returns the body: parse, call one internal function, print.
+var commands = []*command{
+	benchCommand(),
+	countCommand(),
+	exactCommand(),
+	mergeCommand(),
+	plotCommand(),
+	runCommand(),
+	validateCommand(),
+}
+
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])

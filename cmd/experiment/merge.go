@@ -10,8 +10,9 @@ import (
 	"knightwalk/internal/runner"
 )
 
-func init() {
-	register(&command{
+// mergeCommand is `experiment merge`; main.go lists it.
+func mergeCommand() *command {
+	return &command{
 		name:  "merge",
 		usage: "--out DIR PART...",
 		short: "combine the parts of a sharded run into the tables of one run",
@@ -61,5 +62,5 @@ experiment writes, value for value.`,
 				return nil
 			}
 		},
-	})
+	}
 }

@@ -9,8 +9,9 @@ import (
 	"knightwalk/internal/figures"
 )
 
-func init() {
-	register(&command{
+// plotCommand is `experiment plot`; main.go lists it.
+func plotCommand() *command {
+	return &command{
 		name:  "plot",
 		usage: "DIR [--figure NAME,...]",
 		short: "redraw a result directory's figures from its tables alone",
@@ -46,7 +47,7 @@ figure replays walk 0 from the seed. Figures: ` + strings.Join(figures.Names, ",
 				return nil
 			}
 		},
-	})
+	}
 }
 
 // drawFigures draws into dir and updates its report.

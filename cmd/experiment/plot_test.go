@@ -7,14 +7,13 @@ import (
 	"testing"
 
 	"knightwalk/internal/figures"
+	"knightwalk/internal/testenv"
 )
 
 // TestPlotExample redraws every figure of the committed example result set
 // from its tables alone, into a copy of it.
 func TestPlotExample(t *testing.T) {
-	if testing.Short() {
-		t.Skip("draws some 200 figures; skipped with -short")
-	}
+	testenv.SkipUnlessSlow(t, "redrawing the example set's some 200 figures")
 	dir := filepath.Join(t.TempDir(), "example")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)

@@ -11,15 +11,14 @@ import (
 	"testing"
 
 	"knightwalk/internal/table"
+	"knightwalk/internal/testenv"
 )
 
 // TestReadmeResults runs the commands of the README's results section and
 // checks every number and verdict in its table, so the README cannot drift
 // from what the tool measures.
 func TestReadmeResults(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs claims-8x8 (38 million walks); skipped with -short")
-	}
+	testenv.SkipUnlessSlow(t, "the README's numbers (claims-8x8, 38 million walks)")
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)

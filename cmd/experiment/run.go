@@ -14,8 +14,9 @@ import (
 	"knightwalk/sim"
 )
 
-func init() {
-	register(&command{
+// runCommand is `experiment run`; main.go lists it.
+func runCommand() *command {
+	return &command{
 		name:  "run",
 		usage: "[FILE | NAME] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N] [--dry-run]",
 		short: "run an experiment and write its tables, report and manifest",
@@ -99,7 +100,7 @@ part for 'experiment merge'.`,
 				return nil
 			}
 		},
-	})
+	}
 }
 
 func printClaims(e *env, t *runner.Tables) {
@@ -151,7 +152,7 @@ func calibrate(b *sim.Board, r sim.Rule, starts []int) float64 {
 	n := 0
 	for time.Since(t0) < 100*time.Millisecond || n < 3 {
 		s := starts[n%len(starts)]
-		w.Walk(s, sim.NewKey(0, b.Rows, b.Cols, r.Name(), s), uint64(n))
+		w.Walk(s, sim.NewKey(0, b, r, s), uint64(n))
 		n++
 	}
 	return float64(time.Since(t0).Nanoseconds()) / float64(n)

@@ -9,8 +9,9 @@ import (
 	"knightwalk/internal/runner"
 )
 
-func init() {
-	register(&command{
+// validateCommand is `experiment validate`; main.go lists it.
+func validateCommand() *command {
+	return &command{
 		name:  "validate",
 		usage: "FILE...",
 		short: "check experiment files without running them",
@@ -45,7 +46,7 @@ files that are valid. Exit status 1 when any file is invalid.`,
 				return nil
 			}
 		},
-	})
+	}
 }
 
 func plural(n int, what string) string {

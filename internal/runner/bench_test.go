@@ -37,7 +37,7 @@ func BenchmarkEndToEndVsKernel(b *testing.B) {
 		w, _ := sim.NewWalker(bd, r)
 		n := 0
 		for _, st := range starts {
-			key := sim.NewKey(1, 8, 8, r.Name(), st)
+			key := sim.NewKey(1, bd, r, st)
 			for j := uint64(0); j < walks; j++ {
 				n += w.Walk(st, key, j).Length
 			}

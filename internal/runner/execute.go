@@ -102,7 +102,7 @@ const checkEvery = 1 << 12
 
 func runUnit(ctx context.Context, s *Spec, u Unit, w *sim.Walker, opts Options) (Result, error) {
 	b := s.Boards[u.Board]
-	key := sim.NewKey(s.Seed, b.Rows, b.Cols, s.Rules[u.Rule].Name(), u.Start)
+	key := sim.NewKey(s.Seed, b, s.Rules[u.Rule], u.Start)
 	t := stats.NewTally(b.Squares())
 	r := Result{Unit: u, Tally: t}
 	if opts.PerWalk {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"knightwalk/internal/table"
+	"knightwalk/internal/testenv"
 	"knightwalk/sim"
 	"knightwalk/stats"
 )
@@ -118,6 +119,7 @@ func TestShardsMerge(t *testing.T) {
 // TestCancelAndResume: a run cancelled part-way leaves no result directory,
 // and --resume finishes it with the tables of an uninterrupted run.
 func TestCancelAndResume(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "cancel and resume of 200,000 walks per start")
 	s := testSpec(t)
 	s.Walks = 200000
 	full, err := runTo(t, context.Background(), s, filepath.Join(t.TempDir(), "full"), 2, All, false)
@@ -192,7 +194,7 @@ func TestPerWalkTable(t *testing.T) {
 				rule, _ := sim.ParseRule(r.Rule)
 				start, _ := b.ParseSquare(r.Start)
 				w, _ := sim.NewWalker(b, rule)
-				o := w.Walk(start, sim.NewKey(s.Seed, b.Rows, b.Cols, rule.Name(), start), r.Walk)
+				o := w.Walk(start, sim.NewKey(s.Seed, b, rule, start), r.Walk)
 				if o.Length != int(r.Length) || o.Success != r.Success || b.SquareName(o.End) != r.End || o.Ties != int(r.Ties) {
 					t.Errorf("row %d %+v disagrees with its replay %+v", i, r, o)
 				}
@@ -212,7 +214,7 @@ func TestSparseTallyJSON(t *testing.T) {
 	w, _ := sim.NewWalker(b, r)
 	x := stats.NewTally(b.Squares())
 	for i := uint64(0); i < 500; i++ {
-		x.Add(w.Walk(3, sim.NewKey(1, 7, 9, "random", 3), i))
+		x.Add(w.Walk(3, sim.NewKey(1, b, r, 3), i))
 	}
 	x.NodeSum, x.BacktrackSum, x.BudgetExceeded = 5, 6, 7
 	data, err := json.Marshal(tallyJSON{x})

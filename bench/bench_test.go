@@ -1,0 +1,43 @@
+package bench
+
+import (
+	"context"
+	"errors"
+	"testing"
+	"time"
+)
+
+// TestRun: a very short run still measures every kernel and the runner, with
+// counts and rates that agree; cancellation is the one error.
+func TestRun(t *testing.T) {
+	rep, err := Run(context.Background(), time.Millisecond, 2, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Kernels) != len(kernels) {
+		t.Fatalf("%d kernel results, want %d", len(rep.Kernels), len(kernels))
+	}
+	for i, r := range append(rep.Kernels, rep.EndToEnd) {
+		if r.Walks < 3 || r.Seconds <= 0 || r.MeanLength < 1 {
+			t.Errorf("result %d: %+v", i, r)
+		}
+		if got := float64(r.Walks) / r.Seconds; got != r.WalksPerS {
+			t.Errorf("result %d: walks/s %v, counts give %v", i, r.WalksPerS, got)
+		}
+	}
+	if k := rep.Kernels[0]; k.Board != "8x8" || k.Rule != "warnsdorff/random" || k.Workers != 1 {
+		t.Errorf("first kernel %+v, want 8x8 warnsdorff/random on 1 worker", k)
+	}
+	if e := rep.EndToEnd; e.Workers != 2 || e.Walks%64 != 0 || rep.EndToEndRatio <= 0 {
+		t.Errorf("end to end %+v, ratio %v: want 2 workers, whole walks per start square", e, rep.EndToEndRatio)
+	}
+	if rep.Python != nil {
+		t.Errorf("python results without python: %+v", rep.Python)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, time.Millisecond, 1, false); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err = %v, want context.Canceled", err)
+	}
+}

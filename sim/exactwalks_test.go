@@ -1,0 +1,48 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// TestExactWalks: the pool gives, for any worker count, exactly the results
+// of ExactWalk called start by start, in the order of starts; a failure is
+// reported for the earliest failing start whatever the scheduling.
+func TestExactWalks(t *testing.T) {
+	b := MustBoard(5, 5)
+	r, _ := ParseRule("warnsdorff/random")
+	starts := []int{24, 0, 12, 7, 3, 18}
+	want := make([]Exact, len(starts))
+	for i, s := range starts {
+		x, err := ExactWalk(context.Background(), b, r, s, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want[i] = x
+	}
+	for _, workers := range []int{1, 2, 5, 16} {
+		got, err := ExactWalks(context.Background(), b, r, starts, 0, workers)
+		if err != nil || !reflect.DeepEqual(got, want) {
+			t.Errorf("%d workers: err %v, results differ from ExactWalk one start at a time", workers, err)
+		}
+	}
+
+	rnd, _ := ParseRule("random")
+	for _, workers := range []int{1, 3} {
+		_, err := ExactWalks(context.Background(), b, rnd, []int{12, 0, 6}, 1000, workers)
+		if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "c3") {
+			t.Errorf("%d workers, budget 1000: err %v, want ErrBudget naming the first start, c3", workers, err)
+		}
+	}
+	if _, err := ExactWalks(context.Background(), b, r, starts, 0, 0); err == nil {
+		t.Error("0 workers: no error")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := ExactWalks(ctx, b, r, starts, 0, 2); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled: err %v, want context.Canceled", err)
+	}
+}
