@@ -137,7 +137,7 @@ func (c *Config) canonicalJSON() []byte {
 	for _, cl := range c.Claims {
 		cc := canonicalClaim{ID: cl.ID, Rule: cl.RuleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source}
 		for _, s := range sizes {
-			if cl.AppliesTo(s.light()) {
+			if cl.appliesTo(s) {
 				cc.Boards = append(cc.Boards, s.String())
 			}
 		}
