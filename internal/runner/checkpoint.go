@@ -72,7 +72,7 @@ func ResumeCheckpoint(dir string, h checkpointHeader, p *Plan, ts *Tallies) (don
 		if done[l.Unit] {
 			return nil, nil, fmt.Errorf("%s: unit %d recorded twice", path, l.Unit)
 		}
-		if err := ts.Add(p.Units[l.Unit].Key(), l.Tally.Tally); err != nil {
+		if err := ts.Add(p.Units[l.Unit].Cell(), l.Tally.Tally); err != nil {
 			return nil, nil, fmt.Errorf("%s: unit %d: %v", path, l.Unit, err)
 		}
 		done[l.Unit] = true

@@ -3,6 +3,7 @@ package runner
 import (
 	"encoding/json"
 	"fmt"
+	"knightwalk/internal/config"
 	"os"
 	"path/filepath"
 )
@@ -37,13 +38,13 @@ type PartTally struct {
 }
 
 // WritePart writes the shard's tallies to dir/part.json.
-func WritePart(dir string, s *Spec, o RunOptions, ts *Tallies) error {
+func WritePart(dir string, s *config.Experiment, o RunOptions, ts *Tallies) error {
 	p := Part{Format: partFormat, Experiment: s.Name, ConfigHash: s.ConfigHash, Seed: s.Seed, Shard: o.Shard.String(),
 		K: o.Shard.K, N: o.Shard.N, Units: len(NewPlan(s).Units), ConfigFile: s.SourceFile, ConfigYAML: string(s.Source)}
 	for bi := range s.Boards {
 		for ri := range s.Rules {
 			for _, st := range s.Starts[bi] {
-				if t := ts.Get(Key{bi, ri, st}); t != nil {
+				if t := ts.Get(Cell{bi, ri, st}); t != nil {
 					p.Tallies = append(p.Tallies, PartTally{bi, ri, st, tallyJSON{t}})
 				}
 			}
@@ -138,7 +139,7 @@ func MergeInto(ts *Tallies, parts []*Part) error {
 			if t.Tally.Tally == nil {
 				return fmt.Errorf("shard %s: empty tally", p.Shard)
 			}
-			if err := ts.Add(Key{t.Board, t.Rule, t.Start}, t.Tally.Tally); err != nil {
+			if err := ts.Add(Cell{t.Board, t.Rule, t.Start}, t.Tally.Tally); err != nil {
 				return err
 			}
 		}
