@@ -68,12 +68,12 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 	if err != nil { // Validate checked the name
 		panic("config: " + err.Error())
 	}
-	e := &Experiment{Name: c.Name, Description: c.Description, Seed: c.Seed, Boards: c.BoardList(), Rules: c.RuleList(),
+	e := &Experiment{Name: c.Name, Description: c.Description, Seed: c.Seed, Boards: c.boardList(), Rules: c.ruleList(),
 		Walks: uint64(c.Walks), Confidence: c.Confidence, Method: method,
 		PerWalk: c.Outputs.Walks, RowGroup: c.Outputs.RowGroup, Figures: slices.Clone(c.Outputs.Figures),
 		ConfigHash: c.Hash(), Config: c.canonical(), SourceFile: file, Source: src}
 	for _, b := range e.Boards {
-		e.Starts = append(e.Starts, c.StartSquares(b))
+		e.Starts = append(e.Starts, c.startSquares(b))
 	}
 	for i, cl := range c.Claims {
 		ch, err := e.check(c, i, cl)
@@ -103,11 +103,10 @@ func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 	}
 	ch.target = t
 	for bi, b := range e.Boards {
-		s := size{b.Rows, b.Cols}
-		if !cl.appliesTo(s) {
+		if !cl.appliesTo(size{b.Rows, b.Cols}) {
 			continue
 		}
-		sq := c.starts(nil, nil).pick(s, func(p rc) bool { return t.has(s, p) })
+		sq := c.claimSquares(cl, b)
 		if len(sq) == 0 {
 			return ch, fmt.Errorf("config: %s: accepted by Validate but pools no start square on %s", key, b)
 		}

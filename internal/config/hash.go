@@ -69,10 +69,6 @@ func (c *Config) Hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Resolved returns the canonical JSON that Hash hashes: the configuration
-// as run (boards expanded, defaults applied), for manifests.
-func (c *Config) Resolved() json.RawMessage { return c.canonicalJSON() }
-
 func (c *Config) canonicalJSON() []byte {
 	data, err := json.Marshal(c.canonical())
 	if err != nil { // only NaN or Inf, which Validate refuses
@@ -123,7 +119,7 @@ func (c *Config) canonical() Canonical {
 		}
 	}
 
-	for _, r := range c.RuleList() {
+	for _, r := range c.ruleList() {
 		cr := CanonicalRule{Name: r.Name(), Order: canonicalOrder, MaxSteps: r.MaxSteps, Closed: r.Closed}
 		if r.Kind != sim.RandomWalk {
 			cr.TieBreak = r.TieBreak.String()
@@ -148,7 +144,7 @@ func (c *Config) canonical() Canonical {
 	}
 
 	for _, cl := range c.Claims {
-		cc := CanonicalClaim{ID: cl.ID, Rule: cl.RuleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source}
+		cc := CanonicalClaim{ID: cl.ID, Rule: cl.ruleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source}
 		for _, s := range sizes {
 			if cl.appliesTo(s) {
 				cc.Boards = append(cc.Boards, s.String())

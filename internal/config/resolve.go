@@ -44,10 +44,10 @@ func (c *Config) partial(list string) bool {
 	return c.src != nil && c.src.partial[list]
 }
 
-// BoardList returns the experiment's boards, expanded, without duplicates,
+// boardList returns the experiment's boards, expanded, without duplicates,
 // in the order the file gives them. It builds each board's knight graph, so
 // call it once. Items with problems (see Validate) are left out.
-func (c *Config) BoardList() []*sim.Board {
+func (c *Config) boardList() []*sim.Board {
 	var out []*sim.Board
 	for _, s := range c.sizes(nil) {
 		if b, err := sim.NewBoard(s.rows, s.cols); err == nil {
@@ -57,9 +57,9 @@ func (c *Config) BoardList() []*sim.Board {
 	return out
 }
 
-// RuleList returns the experiment's rules, resolved, in the file's order.
+// ruleList returns the experiment's rules, resolved, in the file's order.
 // Rules with problems (see Validate) are left out.
-func (c *Config) RuleList() []sim.Rule {
+func (c *Config) ruleList() []sim.Rule {
 	var out []sim.Rule
 	for i, rs := range c.Rules {
 		if r, ok := rs.resolve(nil, fmt.Sprintf("rules[%d]", i)); ok {
@@ -69,16 +69,16 @@ func (c *Config) RuleList() []sim.Rule {
 	return out
 }
 
-// StartSquares returns the start squares on b in ascending order, without
+// startSquares returns the start squares on b in ascending order, without
 // duplicates.
-func (c *Config) StartSquares(b *sim.Board) []int {
+func (c *Config) startSquares(b *sim.Board) []int {
 	return c.starts(nil, nil).pick(size{b.Rows, b.Cols}, func(rc) bool { return true })
 }
 
-// ClaimSquares returns the squares that claim cl pools on board b: its
+// claimSquares returns the squares that claim cl pools on board b: its
 // target's squares among the start squares, in ascending order. It returns
 // nil when the claim is not about b.
-func (c *Config) ClaimSquares(cl Claim, b *sim.Board) []int {
+func (c *Config) claimSquares(cl Claim, b *sim.Board) []int {
 	s := size{b.Rows, b.Cols}
 	if !cl.appliesTo(s) {
 		return nil
@@ -99,10 +99,10 @@ func (cl Claim) appliesTo(s size) bool {
 	return ok && w == s
 }
 
-// RuleName returns the claim's rule as sim.Rule.Name writes it
+// ruleName returns the claim's rule as sim.Rule.Name writes it
 // ("warnsdorff" becomes "warnsdorff/random"), or the rule as written if it
 // does not parse.
-func (cl Claim) RuleName() string {
+func (cl Claim) ruleName() string {
 	r, err := sim.ParseRule(cl.Rule)
 	if err != nil {
 		return cl.Rule

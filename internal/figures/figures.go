@@ -15,7 +15,8 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
+
+	"golang.org/x/sync/errgroup"
 
 	"knightwalk/internal/config"
 	"knightwalk/internal/results"
@@ -70,25 +71,23 @@ func Draw(dir string, names []string) ([]Drawn, error) {
 		}
 	}
 	got := make([][]Drawn, len(kinds))
-	errs := make([]error, len(kinds))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, n := range kinds {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			got[i], errs[i] = d.draw(n)
-		}()
+		g.Go(func() error {
+			var err error
+			if got[i], err = d.draw(n); err != nil {
+				return fmt.Errorf("figure %s: %w", n, err)
+			}
+			return nil
+		})
 	}
-	wg.Wait()
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
 	var drawn []Drawn
-	for i, n := range kinds {
-		if errs[i] != nil {
-			return nil, fmt.Errorf("figure %s: %w", n, errs[i])
-		}
-		drawn = append(drawn, got[i]...)
+	for _, g := range got {
+		drawn = append(drawn, g...)
 	}
 	return drawn, nil
 }

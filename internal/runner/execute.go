@@ -148,20 +148,9 @@ func (ts *Tallies) Add(k Cell, t *stats.Tally) error {
 	return cur.Merge(t)
 }
 
-// Get returns the tally of k, or nil.
-func (ts *Tallies) Get(k Cell) *stats.Tally {
+// Of returns the tally of (board, rule, start), or nil.
+func (ts *Tallies) Of(board, rule, start int) *stats.Tally {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	return ts.m[k]
-}
-
-// Of returns the tally of (board, rule, start), or nil: Get in the form
-// that results.Build reads.
-func (ts *Tallies) Of(board, rule, start int) *stats.Tally { return ts.Get(Cell{board, rule, start}) }
-
-// Keys returns the keys held.
-func (ts *Tallies) Len() int {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return len(ts.m)
+	return ts.m[Cell{board, rule, start}]
 }

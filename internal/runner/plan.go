@@ -45,8 +45,8 @@ const stepsPerUnit = 1 << 23
 // enough walks for that to be small beside the walking.
 const minUnitWalks = 64
 
-// BlockSize returns the walks per unit on a board of n squares.
-func BlockSize(n int, walks uint64) uint64 {
+// blockSize returns the walks per unit on a board of n squares.
+func blockSize(n int, walks uint64) uint64 {
 	return max(1, min(walks, max(minUnitWalks, uint64(stepsPerUnit/max(n, 1)))))
 }
 
@@ -54,7 +54,7 @@ func BlockSize(n int, walks uint64) uint64 {
 func NewPlan(s *config.Experiment) *Plan {
 	p := &Plan{Exp: s}
 	for bi, b := range s.Boards {
-		block := BlockSize(b.Squares(), s.Walks)
+		block := blockSize(b.Squares(), s.Walks)
 		for ri := range s.Rules {
 			for _, start := range s.Starts[bi] {
 				for lo := uint64(0); lo < s.Walks; lo += block {

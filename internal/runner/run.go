@@ -44,22 +44,22 @@ type Completed struct {
 func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, error) {
 	p := NewPlan(s)
 	units := p.ShardUnits(o.Shard)
-	dir, err := PrepareOutDir(o.Out, o.Force, o.Resume)
+	dir, err := prepareOutDir(o.Out, o.Force, o.Resume)
 	if err != nil {
 		return nil, err
 	}
 	ts := NewTallies()
 	hdr := checkpointHeader{ConfigHash: s.ConfigHash, Shard: o.Shard.String(), Units: len(p.Units)}
-	var cp *Checkpoint
+	var cp *checkpoint
 	done := map[int]bool{}
 	if o.Resume {
 		if s.PerWalk && o.Shard.N == 1 {
 			return nil, fmt.Errorf("--resume: this experiment writes the per-walk table, which cannot be continued; run it again without --resume")
 		}
-		if done, cp, err = ResumeCheckpoint(dir.Partial, hdr, p, ts); err != nil {
+		if done, cp, err = resumeCheckpoint(dir.Partial, hdr, p, ts); err != nil {
 			return nil, err
 		}
-	} else if cp, err = OpenCheckpoint(dir.Partial, hdr); err != nil {
+	} else if cp, err = openCheckpoint(dir.Partial, hdr); err != nil {
 		return nil, err
 	}
 	todo := units[:0:0]
@@ -113,13 +113,13 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	}
 	sum := &Completed{Dir: dir.Final, Walks: TotalWalks(todo), Seconds: time.Since(t0).Seconds()}
 	if o.Shard.N > 1 {
-		if err := WritePart(dir.Partial, s, o, ts); err != nil {
+		if err := writePart(dir.Partial, s, o, ts); err != nil {
 			return nil, err
 		}
 	} else if err := writeResults(dir.Partial, s, o, ts, sum, len(p.Units), false); err != nil {
 		return nil, err
 	}
-	if err := dir.Commit(); err != nil {
+	if err := dir.commit(); err != nil {
 		return nil, err
 	}
 	return sum, nil
@@ -183,7 +183,7 @@ func startProgress(ctx context.Context, o RunOptions, n *atomic.Uint64, total ui
 // that did not come from Run (a merge of shards); secs is the time the
 // merge took.
 func WriteMerged(s *config.Experiment, o RunOptions, ts *Tallies, secs float64) (*Completed, error) {
-	dir, err := PrepareOutDir(o.Out, o.Force, false)
+	dir, err := prepareOutDir(o.Out, o.Force, false)
 	if err != nil {
 		return nil, err
 	}
@@ -192,7 +192,7 @@ func WriteMerged(s *config.Experiment, o RunOptions, ts *Tallies, secs float64) 
 		os.RemoveAll(dir.Partial)
 		return nil, err
 	}
-	if err := dir.Commit(); err != nil {
+	if err := dir.commit(); err != nil {
 		return nil, err
 	}
 	return sum, nil
