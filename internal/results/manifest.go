@@ -69,9 +69,9 @@ func Metadata(e *config.Experiment, toolVersion, gitCommit string) table.Metadat
 		Extra: map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
 }
 
-// Run describes how the tallies behind a set of tables were made, for the
+// RunInfo describes how the tallies behind a set of tables were made, for the
 // manifest.
-type Run struct {
+type RunInfo struct {
 	Meta    table.Metadata
 	Shard   string // "0/1" for a whole run or a merge
 	Workers int
@@ -83,7 +83,7 @@ type Run struct {
 
 // Write writes the tables, claims.tex (when there are claims), manifest.json
 // and report.md of a run of e into dir.
-func Write(dir string, e *config.Experiment, t *Tables, run Run) error {
+func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 	md := run.Meta
 	files := []string{SquaresFile, LengthsFile, DeadEndsFile, ClassesFile, ComparisonsFile, ClaimsFile}
 	for i, err := range []error{
@@ -102,7 +102,7 @@ func Write(dir string, e *config.Experiment, t *Tables, run Run) error {
 		files = append(files, WalksFile)
 	}
 	if len(t.Claims) > 0 {
-		if err := os.WriteFile(filepath.Join(dir, ClaimsTeXFile), []byte(ClaimsLaTeX(t.Claims, e.Confidence)), 0o644); err != nil {
+		if err := os.WriteFile(filepath.Join(dir, ClaimsTeXFile), []byte(claimsLaTeX(t.Claims, e.Confidence)), 0o644); err != nil {
 			return err
 		}
 	}
@@ -125,5 +125,5 @@ func Write(dir string, e *config.Experiment, t *Tables, run Run) error {
 	if err := os.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, ReportFile), []byte(Report(e, t)), 0o644)
+	return os.WriteFile(filepath.Join(dir, ReportFile), []byte(report(e, t)), 0o644)
 }

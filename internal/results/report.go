@@ -8,9 +8,9 @@ import (
 	"knightwalk/internal/table"
 )
 
-// Report renders report.md: what ran, the class aggregates and
+// report renders report.md: what ran, the class aggregates and
 // comparisons with intervals, and the claim verdicts.
-func Report(s *config.Experiment, t *Tables) string {
+func report(s *config.Experiment, t *Tables) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", s.Name)
 	if d := strings.TrimSpace(s.Description); d != "" {

@@ -137,7 +137,7 @@ func writeResults(dir string, s *config.Experiment, o RunOptions, ts *Tallies, s
 			sum.Walks += r.Walks
 		}
 	}
-	run := results.Run{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds,
+	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds,
 		PerWalk: s.PerWalk && o.Shard.N == 1}
 	if err := results.Write(dir, s, sum.Tables, run); err != nil {
 		return err
