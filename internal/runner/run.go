@@ -127,6 +127,7 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 
 // writeResults builds the tables of a complete set of tallies and writes
 // them, with report and manifest, into dir; then runs o.BeforeCommit.
+// merged says the tallies came from shards' parts, not from this process.
 func writeResults(dir string, s *config.Experiment, o RunOptions, ts *Tallies, sum *Completed, units int, merged bool) error {
 	var err error
 	if sum.Tables, err = results.Build(s, ts.Of); err != nil {
@@ -138,7 +139,7 @@ func writeResults(dir string, s *config.Experiment, o RunOptions, ts *Tallies, s
 		}
 	}
 	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds,
-		PerWalk: s.PerWalk && o.Shard.N == 1}
+		PerWalk: s.PerWalk && o.Shard.N == 1 && !merged} // a merge has no per-walk table: shards write none
 	if err := results.Write(dir, s, sum.Tables, run); err != nil {
 		return err
 	}
