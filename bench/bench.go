@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"knightwalk/internal/config"
 	"knightwalk/internal/runner"
 	"knightwalk/sim"
 )
@@ -75,17 +76,17 @@ func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Repor
 	for i := range starts {
 		starts[i] = i
 	}
-	s := &runner.Spec{Name: "bench", Seed: 1, Boards: []*sim.Board{b}, Rules: []sim.Rule{r}, Starts: [][]int{starts}, Walks: perStart}
+	s := &config.Experiment{Name: "bench", Seed: 1, Boards: []*sim.Board{b}, Rules: []sim.Rule{r}, Starts: [][]int{starts}, Walks: perStart}
 	p := runner.NewPlan(s)
 	ts := runner.NewTallies()
 	t0 := time.Now()
-	if err := runner.Execute(ctx, p, p.Units, runner.Options{Workers: workers}, func(res runner.Result) error { return ts.Add(res.Unit.Key(), res.Tally) }); err != nil {
+	if err := runner.Execute(ctx, p, p.Units, runner.Options{Workers: workers}, func(res runner.Result) error { return ts.Add(res.Unit.Cell(), res.Tally) }); err != nil {
 		return nil, err
 	}
 	secs := time.Since(t0).Seconds()
 	var walks, steps uint64
 	for _, st := range starts {
-		t := ts.Get(runner.Key{Board: 0, Rule: 0, Start: st})
+		t := ts.Of(0, 0, st)
 		walks += t.Walks
 		for l, c := range t.Lengths {
 			steps += uint64(max(l-1, 0)) * c

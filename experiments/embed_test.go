@@ -53,27 +53,34 @@ func TestDefault(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	e, err := config.Resolve(c, "experiments/default.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
 	// Seed 000's claims for Warnsdorff's rule, and the random walk as baseline.
 	var rules []string
-	for _, r := range c.RuleList() {
+	for _, r := range e.Rules {
 		rules = append(rules, r.Name())
 	}
 	if !slices.Equal(rules, []string{"warnsdorff/random", "random"}) {
 		t.Errorf("rules %v", rules)
 	}
-	boards := c.BoardList()
-	if len(boards) != 1 || boards[0].String() != "8x8" || len(c.StartSquares(boards[0])) != 64 {
-		t.Errorf("boards %v", boards)
+	if len(e.Boards) != 1 || e.Boards[0].String() != "8x8" || len(e.Starts[0]) != 64 {
+		t.Errorf("boards %v", e.Boards)
 	}
-	if c.Walks != 250000 || c.Seed != 1 {
-		t.Errorf("walks %d seed %d", c.Walks, c.Seed)
+	if e.Walks != 250000 || e.Seed != 1 {
+		t.Errorf("walks %d seed %d", e.Walks, e.Seed)
 	}
-	if len(c.Claims) != 6 {
-		t.Errorf("%d claims, want 3 for each rule", len(c.Claims))
+	if len(e.Checks) != 6 {
+		t.Errorf("%d claims, want 3 for each rule", len(e.Checks))
 	}
-	for _, cl := range c.Claims {
-		if got := len(c.ClaimSquares(cl, boards[0])); cl.Class != "edge" && got != 4 || cl.Class == "edge" && got != 24 {
-			t.Errorf("claim %s pools %d squares", cl.ID, got)
+	for i, ch := range e.Checks {
+		want := 4
+		if c.Claims[i].Class == "edge" {
+			want = 24
+		}
+		if len(ch.Boards) != 1 || len(ch.Squares[0]) != want {
+			t.Errorf("claim %s pools %v squares", ch.ID, ch.Squares)
 		}
 	}
 }

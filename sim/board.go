@@ -178,3 +178,35 @@ func abs(x int) int {
 	}
 	return x
 }
+
+// KnightDegree returns the number of knight moves from (row, col) on an
+// empty rows×cols board: Board.Degree without building the board, so that
+// a configuration can reason about boards it has not built.
+func KnightDegree(rows, cols, row, col int) int {
+	d := 0
+	for _, m := range CanonicalMoves {
+		if r, c := row+m.DR, col+m.DC; r >= 0 && r < rows && c >= 0 && c < cols {
+			d++
+		}
+	}
+	return d
+}
+
+// SquareNameAt is Board.SquareName for (row, col) of a rows×cols board,
+// without building the board.
+func SquareNameAt(rows, cols, row, col int) string {
+	if cols > 26 {
+		return fmt.Sprintf("r%dc%d", row, col)
+	}
+	return string(rune('a'+col)) + strconv.Itoa(row+1)
+}
+
+// ParseSquareAt is Board.ParseSquare for a rows×cols board, without
+// building the board: it returns the square's row and column.
+func ParseSquareAt(rows, cols int, name string) (row, col int, err error) {
+	sq, err := (&Board{Rows: rows, Cols: cols}).ParseSquare(name)
+	if err != nil {
+		return 0, 0, err
+	}
+	return sq / cols, sq % cols, nil
+}

@@ -102,3 +102,37 @@ func (b *Board) Symmetries() [][]int32 {
 	}
 	return out
 }
+
+// ClassAt is Board.Class for (row, col) of a rows×cols board, without
+// building the board.
+func ClassAt(rows, cols, row, col int) Class {
+	return (&Board{Rows: rows, Cols: cols}).Class(row*cols + col)
+}
+
+// ClassCount returns how many squares of a rows×cols board are of class cl,
+// without building the board or visiting its squares.
+func ClassCount(rows, cols int, cl Class) int {
+	inner := max(0, rows-2) * max(0, cols-2)
+	corners := 4
+	switch {
+	case rows == 1 && cols == 1:
+		corners = 1
+	case rows == 1 || cols == 1:
+		corners = 2
+	}
+	centre := 0
+	if rows >= 3 && cols >= 3 {
+		centre = (2 - rows%2) * (2 - cols%2)
+	}
+	switch cl {
+	case Corner:
+		return corners
+	case Edge:
+		return rows*cols - inner - corners
+	case Centre:
+		return centre
+	case Interior:
+		return inner - centre
+	}
+	return 0
+}

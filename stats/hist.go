@@ -26,7 +26,7 @@ type LengthStats struct {
 	P05, P25, Median, P75, P95 int
 }
 
-// Lengths computes LengthStats from hist, where hist[L] counts walks of
+// SummarizeLengths computes LengthStats from hist, where hist[L] counts walks of
 // length L (a Tally's Lengths; hist[0], length 0, is allowed but never
 // occurs for walks).
 //
@@ -34,7 +34,7 @@ type LengthStats struct {
 // for lengths below 2^24 and counts below 2^64) and combined with math/big,
 // so the mean is the correctly rounded N⁻¹·ΣcL and the variance the
 // correctly rounded (N·ΣcL² − (ΣcL)²) / (N(N−1)).
-func Lengths(hist []uint64) LengthStats {
+func SummarizeLengths(hist []uint64) LengthStats {
 	var (
 		n             uint64
 		s1Hi, s1Lo    uint64 // Σ c·L

@@ -86,7 +86,7 @@ func TestLengthsAgainstGonum(t *testing.T) {
 			h[1+rng.IntN(64)] += uint64(rng.IntN(4))
 		}
 		xs := expand(h)
-		ls := Lengths(h)
+		ls := SummarizeLengths(h)
 		mean, sd := stat.MeanStdDev(xs, nil) // sample (N−1) standard deviation
 		if math.Abs(ls.Mean-mean) > 1e-12*mean || math.Abs(ls.SD-sd) > 1e-10*sd {
 			t.Errorf("trial %d: mean %v sd %v, gonum %v %v", trial, ls.Mean, ls.SD, mean, sd)
@@ -110,7 +110,7 @@ func TestLengthsExact(t *testing.T) {
 	// integer sums do not. Mean 2 exactly; sample variance N/(N−1), which
 	// rounds to 1.
 	h := []uint64{0, 1 << 62, 0, 1 << 62}
-	ls := Lengths(h)
+	ls := SummarizeLengths(h)
 	if ls.Mean != 2 || ls.SD != 1 || ls.N != 1<<63 {
 		t.Errorf("2^62 × {1, 3}: N %d mean %v sd %v, want 2^63, 2, 1", ls.N, ls.Mean, ls.SD)
 	}
@@ -118,7 +118,7 @@ func TestLengthsExact(t *testing.T) {
 	// rounds to 2; a float running sum would agree, but the SD must not be 0
 	// or NaN: variance ≈ 2^−63.
 	h = []uint64{0, 1, 1 << 63}
-	ls = Lengths(h)
+	ls = SummarizeLengths(h)
 	if want := math.Sqrt(math.Ldexp(1, -63)); math.Abs(ls.SD-want) > 1e-6*want {
 		t.Errorf("1 × 1, 2^63 × 2: sd %v, want %v", ls.SD, want)
 	}
@@ -128,7 +128,7 @@ func TestLengthsExact(t *testing.T) {
 	for _, l := range []int{2, 4, 4, 4, 5, 5, 7, 9} {
 		h[l]++
 	}
-	ls = Lengths(h)
+	ls = SummarizeLengths(h)
 	if ls.Mean != 5 || math.Abs(ls.SD-math.Sqrt(32.0/7)) > 1e-15 {
 		t.Errorf("textbook sample: mean %v sd %v, want 5 %v", ls.Mean, ls.SD, math.Sqrt(32.0/7))
 	}
@@ -138,11 +138,11 @@ func TestLengthsExact(t *testing.T) {
 }
 
 func TestLengthsDegenerate(t *testing.T) {
-	ls := Lengths(make([]uint64, 10))
+	ls := SummarizeLengths(make([]uint64, 10))
 	if ls.N != 0 || !math.IsNaN(ls.Mean) || !math.IsNaN(ls.SD) || ls.Min != 0 || ls.Max != 0 || ls.Median != 0 {
 		t.Errorf("empty histogram: %+v", ls)
 	}
-	ls = Lengths([]uint64{0, 0, 0, 1})
+	ls = SummarizeLengths([]uint64{0, 0, 0, 1})
 	if ls.N != 1 || ls.Mean != 3 || !math.IsNaN(ls.SD) || ls.Min != 3 || ls.Max != 3 || ls.P05 != 3 || ls.P95 != 3 {
 		t.Errorf("one walk: %+v", ls)
 	}

@@ -147,4 +147,4 @@ func (t *Tally) SuccessRate() Proportion { return Proportion{Successes: t.Succes
 func (t *Tally) ClosedRate() Proportion { return Proportion{Successes: t.Closed, Trials: t.Walks} }
 
 // LengthStats summarises the path lengths of the walks.
-func (t *Tally) LengthStats() LengthStats { return Lengths(t.Lengths) }
+func (t *Tally) LengthStats() LengthStats { return SummarizeLengths(t.Lengths) }

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"knightwalk/internal/config"
+	"knightwalk/internal/results"
 	"knightwalk/internal/runner"
 )
 
@@ -38,9 +39,9 @@ experiment writes, value for value.`,
 				if err != nil {
 					return fmt.Errorf("the parts' experiment file no longer validates: %w", err)
 				}
-				s, claims, st, err := toSpec(cfg, parts[0].ConfigFile, []byte(parts[0].ConfigYAML))
+				s, err := config.Resolve(cfg, parts[0].ConfigFile, []byte(parts[0].ConfigYAML))
 				if err != nil {
-					return err
+					return fmt.Errorf("the parts' experiment file no longer validates: %w", err)
 				}
 				if s.ConfigHash != parts[0].ConfigHash {
 					return fmt.Errorf("the parts were written by a version that hashes this config differently (%.12s, now %.12s)", parts[0].ConfigHash, s.ConfigHash)
@@ -50,10 +51,9 @@ experiment writes, value for value.`,
 				if err := runner.MergeInto(ts, parts); err != nil {
 					return err
 				}
-				opts := runner.RunOptions{Out: *out, Force: *force, Workers: 1, Shard: runner.All, Stats: st, Claims: claims,
-					Meta: metadata(s, st), Description: cfg.Description, Config: cfg.Resolved()}
-				opts.Finish = figuresHook(cfg.Outputs.Figures)
-				sum, err := runner.Finish(s, opts, ts, time.Since(t0).Seconds())
+				opts := runner.RunOptions{Out: *out, Force: *force, Workers: 1, Shard: runner.All,
+					Meta: results.Metadata(s, version, gitCommit()), BeforeCommit: figuresHook(s.Figures)}
+				sum, err := runner.WriteMerged(s, opts, ts, time.Since(t0).Seconds())
 				if err != nil {
 					return err
 				}

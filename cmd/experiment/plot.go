@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"knightwalk/internal/config"
 	"knightwalk/internal/figures"
 )
 
@@ -18,7 +19,7 @@ func plotCommand() *command {
 		long: `Draws the figures of a finished run from its Parquet tables and manifest.json
 into DIR/figures (PNG, SVG and PDF; the walk figure also as an animated GIF)
 and updates the figures section of DIR/report.md. No walks are run; the walk
-figure replays walk 0 from the seed. Figures: ` + strings.Join(figures.Names, ", ") + `.`,
+figure replays walk 0 from the seed. Figures: ` + strings.Join(config.Figures, ", ") + `.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			which := fs.String("figure", "", "comma-separated figures to draw (default: those the experiment asked for; 'all' for every one)")
 			return func(ctx context.Context, e *env, args []string) error {
@@ -29,7 +30,7 @@ figure replays walk 0 from the seed. Figures: ` + strings.Join(figures.Names, ",
 				switch *which {
 				case "":
 				case "all":
-					names = figures.Names
+					names = config.Figures
 				default:
 					names = strings.Split(*which, ",")
 				}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"knightwalk/internal/config"
 	"knightwalk/internal/figures"
 	"knightwalk/internal/testenv"
 )
@@ -40,7 +41,7 @@ func TestPlotExample(t *testing.T) {
 		t.Fatal(err)
 	}
 	report, _ := os.ReadFile(filepath.Join(dir, "report.md"))
-	for _, kind := range figures.Names {
+	for _, kind := range config.Figures {
 		if !strings.Contains(out, "figures/"+kind+"_") {
 			t.Errorf("no %s figure drawn:\n%s", kind, out)
 		}

@@ -10,6 +10,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"knightwalk/internal/config"
+	"knightwalk/internal/results"
 	"knightwalk/internal/runner"
 	"knightwalk/sim"
 )
@@ -57,11 +59,7 @@ part for 'experiment merge'.`,
 				if len(args) == 1 {
 					arg = args[0]
 				}
-				cfg, file, src, err := loadExperiment(arg)
-				if err != nil {
-					return err
-				}
-				s, claims, st, err := toSpec(cfg, file, src)
+				s, err := loadExperiment(arg)
 				if err != nil {
 					return err
 				}
@@ -79,9 +77,7 @@ part for 'experiment merge'.`,
 					return err
 				}
 				opts := runner.RunOptions{Out: dir, Force: *force, Resume: *resume, Workers: *workers, Shard: shard,
-					Stats: st, Claims: claims, PerWalk: cfg.Outputs.Walks, RowGroup: cfg.Outputs.RowGroup,
-					Meta: metadata(s, st), Description: cfg.Description, Config: cfg.Resolved()}
-				opts.Finish = figuresHook(cfg.Outputs.Figures)
+					Meta: results.Metadata(s, version, gitCommit()), BeforeCommit: figuresHook(s.Figures)}
 				if !*quiet {
 					opts.Log = e.stderr
 					opts.Progress = progressBar(e.stderr)
@@ -103,7 +99,7 @@ part for 'experiment merge'.`,
 	}
 }
 
-func printClaims(e *env, t *runner.Tables) {
+func printClaims(e *env, t *results.Tables) {
 	if len(t.Claims) == 0 {
 		return
 	}
@@ -118,7 +114,7 @@ func printClaims(e *env, t *runner.Tables) {
 
 // dryRun prints the plan and an estimate from a short calibration: a few
 // hundred milliseconds of walks of each (board, rule).
-func dryRun(e *env, s *runner.Spec, shard runner.Shard, workers int) error {
+func dryRun(e *env, s *config.Experiment, shard runner.Shard, workers int) error {
 	p := runner.NewPlan(s)
 	units := p.ShardUnits(shard)
 	fmt.Fprintf(e.stdout, "experiment %s: %d boards, %d rules, %d walks per start square\n", s.Name, len(s.Boards), len(s.Rules), s.Walks)

@@ -30,7 +30,7 @@ func shardFromEnv(getenv func(string) string) (runner.Shard, string, bool, error
 		}
 		s, err := runner.ParseShard(fmt.Sprintf("%d/%d", k, n))
 		if err != nil {
-			return runner.Shard{}, "", false, fmt.Errorf("from SLURM_ARRAY_TASK_ID/COUNT: %v (use --array=0-%d)", err, n-1)
+			return runner.Shard{}, "", false, fmt.Errorf("from SLURM_ARRAY_TASK_ID/COUNT: %w (use --array=0-%d)", err, n-1)
 		}
 		return s, "SLURM_ARRAY_TASK_ID", true, nil
 	}
@@ -41,7 +41,7 @@ func shardFromEnv(getenv func(string) string) (runner.Shard, string, bool, error
 		}
 		s, err := runner.ParseShard(id + "/" + n)
 		if err != nil {
-			return runner.Shard{}, "", false, fmt.Errorf("from JOB_COMPLETION_INDEX/KNIGHTWALK_SHARDS: %v", err)
+			return runner.Shard{}, "", false, fmt.Errorf("from JOB_COMPLETION_INDEX/KNIGHTWALK_SHARDS: %w", err)
 		}
 		return s, "JOB_COMPLETION_INDEX", true, nil
 	}

@@ -25,18 +25,13 @@ files that are valid. Exit status 1 when any file is invalid.`,
 				}
 				bad := 0
 				for _, a := range args {
-					cfg, file, src, err := loadExperiment(a)
+					s, err := loadExperiment(a)
 					if err != nil {
 						fmt.Fprintln(e.stderr, err)
 						bad++
 						continue
 					}
-					s, _, _, err := toSpec(cfg, file, src)
-					if err != nil {
-						fmt.Fprintf(e.stderr, "%s: %v\n", file, err)
-						bad++
-						continue
-					}
+					file := s.SourceFile
 					p := runner.NewPlan(s)
 					fmt.Fprintf(e.stdout, "%s: ok: %s, %d boards, %d rules, %d units, %d walks\n", file, s.Name, len(s.Boards), len(s.Rules), len(p.Units), runner.TotalWalks(p.Units))
 				}

@@ -13,11 +13,23 @@ type size struct{ rows, cols int }
 
 func (s size) String() string { return fmt.Sprintf("%dx%d", s.rows, s.cols) }
 
-// light returns a board for naming and classifying squares only: Class,
-// ParseSquare, SquareName and CentreDist2 read nothing but Rows and Cols,
-// so validation can reason about 4096x4096 boards without building their
-// knight graphs. TestLightBoards keeps this honest.
-func (s size) light() *sim.Board { return &sim.Board{Rows: s.rows, Cols: s.cols} }
+// The geometry below needs only rows and cols, so validation can reason
+// about 4096x4096 boards without building their knight graphs.
+
+func (s size) on(p rc) bool { return p.r >= 0 && p.r < s.rows && p.c >= 0 && p.c < s.cols }
+
+// square returns the square index of p, as sim.Board.Square numbers it.
+func (s size) square(p rc) int { return p.r*s.cols + p.c }
+
+func (s size) rc(sq int) rc { return rc{sq / s.cols, sq % s.cols} }
+
+func (s size) class(p rc) sim.Class { return sim.ClassAt(s.rows, s.cols, p.r, p.c) }
+
+// parseSquare reads a square name on a board of size s.
+func (s size) parseSquare(name string) (rc, error) {
+	r, c, err := sim.ParseSquareAt(s.rows, s.cols, name)
+	return rc{r, c}, err
+}
 
 // fits reports whether sim.NewBoard accepts the size.
 func (s size) fits() bool {
@@ -199,45 +211,11 @@ func parseSize(s string) (size, bool) {
 	return size{r, c}, err == nil
 }
 
-// degree returns the knight degree of (r, c) on an empty rows×cols board
-// without building the board.
-func (s size) degree(r, c int) int {
-	d := 0
-	for _, m := range sim.CanonicalMoves {
-		if rr, cc := r+m.DR, c+m.DC; rr >= 0 && rr < s.rows && cc >= 0 && cc < s.cols {
-			d++
-		}
-	}
-	return d
-}
+// degree returns the knight degree of (r, c) on an empty board of size s.
+func (s size) degree(r, c int) int { return sim.KnightDegree(s.rows, s.cols, r, c) }
 
 // classCount returns the number of squares of class cl.
-func (s size) classCount(cl sim.Class) int {
-	R, C := s.rows, s.cols
-	inner := max(0, R-2) * max(0, C-2)
-	corners := 4
-	switch {
-	case R == 1 && C == 1:
-		corners = 1
-	case R == 1 || C == 1:
-		corners = 2
-	}
-	centre := 0
-	if R >= 3 && C >= 3 {
-		centre = (2 - R%2) * (2 - C%2)
-	}
-	switch cl {
-	case sim.Corner:
-		return corners
-	case sim.Edge:
-		return R*C - inner - corners
-	case sim.Centre:
-		return centre
-	case sim.Interior:
-		return inner - centre
-	}
-	return 0
-}
+func (s size) classCount(cl sim.Class) int { return sim.ClassCount(s.rows, s.cols, cl) }
 
 // representatives returns squares that between them show every (class,
 // degree) pair the board has: class and degree depend on a row only through

@@ -8,7 +8,7 @@ import (
 )
 
 // Config is one experiment file. Build one with Default, Parse or Load;
-// after Validate succeeds, BoardList, RuleList and StartSquares give the
+// after Validate succeeds, boardList, ruleList and startSquares give the
 // resolved values.
 type Config struct {
 	Name        string      `yaml:"name"`
@@ -45,7 +45,7 @@ type BoardSpec struct {
 // one scalar (starts: all) or a list.
 type Starts []string
 
-// RuleSpec is one item of rules as written; RuleList resolves it.
+// RuleSpec is one item of rules as written; ruleList resolves it.
 type RuleSpec struct {
 	Name       string `yaml:"name"`
 	TieBreak   string `yaml:"tie_break"`

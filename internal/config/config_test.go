@@ -34,15 +34,15 @@ func TestDefaults(t *testing.T) {
 	if c.Outputs.Walks || c.Outputs.Figures != nil || c.Outputs.RowGroup != 0 || c.Claims != nil {
 		t.Errorf("optional outputs and claims not empty: %+v %v", c.Outputs, c.Claims)
 	}
-	rules := c.RuleList()
+	rules := c.ruleList()
 	if len(rules) != 2 || rules[0].TieBreak != sim.TieRandom || rules[1].TieBreak != sim.TieFirst {
 		t.Errorf("rules = %+v; want warnsdorff/random and backtrack with tie-break first", rules)
 	}
-	boards := c.BoardList()
+	boards := c.boardList()
 	if len(boards) != 1 || boards[0].String() != "5x5" {
 		t.Fatalf("boards = %v", boards)
 	}
-	if got := c.StartSquares(boards[0]); len(got) != 25 || got[0] != 0 || got[24] != 24 {
+	if got := c.startSquares(boards[0]); len(got) != 25 || got[0] != 0 || got[24] != 24 {
 		t.Errorf("start squares = %v, want 0..24", got)
 	}
 	// Keys written out keep their values; outputs keeps defaults it does not mention.
@@ -157,11 +157,11 @@ func TestBoardForms(t *testing.T) {
 	}
 	c := mustParse(t, "name: b\nrules: [{name: random}]\nboards: [{sizes: 5..7}, 8x6]\n")
 	var got []string
-	for _, b := range c.BoardList() {
+	for _, b := range c.boardList() {
 		got = append(got, b.String())
 	}
 	if strings.Join(got, " ") != "5x5 6x6 7x7 8x6" {
-		t.Errorf("BoardList = %v", got)
+		t.Errorf("boardList = %v", got)
 	}
 }
 
@@ -176,7 +176,7 @@ rules:
   - {name: backtrack, closed: true, node_budget: 1000, tie_break: random}
   - {name: backtrack}
 `)
-	rules := c.RuleList()
+	rules := c.ruleList()
 	var names []string
 	for _, r := range rules {
 		names = append(names, r.Name())
@@ -201,7 +201,7 @@ rules:
 	}
 	// The canonical order written out is the default order.
 	c = mustParse(t, "name: r\nboards: [8x8]\nrules: [{name: warnsdorff, tie_break: first, order: \""+canonicalOrder+"\"}]\n")
-	if r := c.RuleList()[0]; r.Order != nil {
+	if r := c.ruleList()[0]; r.Order != nil {
 		t.Errorf("canonical order kept as %v", r.Order)
 	}
 }
@@ -219,7 +219,7 @@ func TestStarts(t *testing.T) {
 		{"[corner, all]", nil}, // all 64
 	} {
 		c := mustParse(t, "name: s\nboards: [8x8]\nrules: [{name: random}]\nstarts: "+tc.starts+"\n")
-		got := c.StartSquares(b8)
+		got := c.startSquares(b8)
 		want := tc.want
 		if want == nil {
 			for sq := range 64 {
@@ -232,8 +232,8 @@ func TestStarts(t *testing.T) {
 	}
 	// Wide boards take r<row>c<col> names; the class counts match the board.
 	c := mustParse(t, "name: s\nboards: [30x30]\nrules: [{name: random}]\nstarts: [r29c29, edge]\n")
-	b := c.BoardList()[0]
-	got := c.StartSquares(b)
+	b := c.boardList()[0]
+	got := c.startSquares(b)
 	if len(got) != 4*28+1 || got[len(got)-1] != 899 {
 		t.Errorf("30x30 starts: %d squares, last %d", len(got), got[len(got)-1])
 	}
@@ -249,7 +249,7 @@ claims:
   - {rule: warnsdorff/random, board: 6x6, degree: 8, below: 1}
   - {rule: warnsdorff, board: 8x8, square: a1, range: [0, 1]}
 `)
-	b8, b6 := c.BoardList()[0], c.BoardList()[1]
+	b8, b6 := c.boardList()[0], c.boardList()[1]
 	for _, tc := range []struct {
 		claim int
 		b     *sim.Board
@@ -259,12 +259,12 @@ claims:
 		{1, b8, nil}, {1, b6, []int{14, 15, 20, 21}},
 		{2, b8, []int{0}}, {2, b6, nil},
 	} {
-		if got := c.ClaimSquares(c.Claims[tc.claim], tc.b); !slices.Equal(got, tc.want) {
+		if got := c.claimSquares(c.Claims[tc.claim], tc.b); !slices.Equal(got, tc.want) {
 			t.Errorf("claim %d on %s: got %v, want %v", tc.claim, tc.b, got, tc.want)
 		}
 	}
-	if n := c.Claims[0].RuleName(); n != "warnsdorff/random" {
-		t.Errorf("RuleName = %q", n)
+	if n := c.Claims[0].ruleName(); n != "warnsdorff/random" {
+		t.Errorf("ruleName = %q", n)
 	}
 }
 
@@ -275,14 +275,13 @@ func TestLightBoards(t *testing.T) {
 		for cols := 1; cols <= 11; cols++ {
 			s := size{rows, cols}
 			b := sim.MustBoard(rows, cols)
-			l := s.light()
 			count := map[sim.Class]int{}
 			pairs := map[[2]int]bool{}
 			for sq := range b.Squares() {
-				if l.Class(sq) != b.Class(sq) {
-					t.Fatalf("%s square %d: light class %v, real %v", b, sq, l.Class(sq), b.Class(sq))
-				}
 				r, c := b.RowCol(sq)
+				if got := s.class(rc{r, c}); got != b.Class(sq) {
+					t.Fatalf("%s square %d: class from size %v, real %v", b, sq, got, b.Class(sq))
+				}
 				if s.degree(r, c) != b.Degree(sq) {
 					t.Fatalf("%s square %d: degree %d, real %d", b, sq, s.degree(r, c), b.Degree(sq))
 				}
@@ -391,8 +390,8 @@ func TestValidateBuiltInGo(t *testing.T) {
 	if err := c.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	if len(c.BoardList()) != 3 {
-		t.Errorf("boards %v", c.BoardList())
+	if len(c.boardList()) != 3 {
+		t.Errorf("boards %v", c.boardList())
 	}
 	c.Walks = 0
 	c.Starts = Starts{"z99"}
@@ -459,8 +458,8 @@ func FuzzParse(f *testing.F) {
 		if err != nil || c2.Hash() != h {
 			t.Fatalf("second parse differs: %v", err)
 		}
-		if len(c.sizes(nil)) == 0 || len(c.RuleList()) != len(c.Rules) {
-			t.Fatalf("valid config resolves to %d boards and %d of %d rules", len(c.sizes(nil)), len(c.RuleList()), len(c.Rules))
+		if len(c.sizes(nil)) == 0 || len(c.ruleList()) != len(c.Rules) {
+			t.Fatalf("valid config resolves to %d boards and %d of %d rules", len(c.sizes(nil)), len(c.ruleList()), len(c.Rules))
 		}
 	})
 }
@@ -479,7 +478,7 @@ func TestSchemaExample(t *testing.T) {
 	if err != nil {
 		t.Fatalf("the schema example does not parse:\n%v\n%s", err, b.String())
 	}
-	if len(c.BoardList()) == 0 || len(c.RuleList()) != 2 || len(c.Claims) != 1 {
-		t.Errorf("example resolves to %d boards, %d rules, %d claims", len(c.BoardList()), len(c.RuleList()), len(c.Claims))
+	if len(c.boardList()) == 0 || len(c.ruleList()) != 2 || len(c.Claims) != 1 {
+		t.Errorf("example resolves to %d boards, %d rules, %d claims", len(c.boardList()), len(c.ruleList()), len(c.Claims))
 	}
 }

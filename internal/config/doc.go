@@ -1,7 +1,15 @@
 // Package config reads experiment files (experiments/*.yaml): it decodes them
 // strictly onto a copy of Default, validates the result once, reporting every
-// problem with its file, line and key, and resolves the validated file into
-// the boards, rules and start squares that the runner needs.
+// problem with its file, line and key, and resolves the validated file once
+// into an Experiment: boards, rules, start squares and claims (each tied to
+// a rule, boards and squares of the run), typed. The runner and the results
+// read only that, so whatever Validate accepts a run honours.
+//
+// Claims may spell rules and boards as the rest of the file does: a short
+// rule name ("warnsdorff") means the run rule of that name
+// ("warnsdorff/random"), and "8", "8x8", "8X8" and "8×8" all mean the 8x8
+// board. A claim about a rule or board the experiment does not run is a
+// validation error that lists the valid values.
 //
 // # Schema
 //

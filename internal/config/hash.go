@@ -12,30 +12,31 @@ import (
 // hashFormat numbers the canonical form; bump it whenever canonical changes.
 const hashFormat = 1
 
-// canonical is the resolved configuration that Hash encodes. Field order
-// and spelling are part of the hash: change them only with hashFormat.
-type canonical struct {
+// Canonical is the resolved configuration that Hash encodes and manifests
+// record. Field order and spelling are part of the hash: change them only
+// with hashFormat.
+type Canonical struct {
 	Format      int              `json:"format"`
 	Name        string           `json:"name"`
 	Description string           `json:"description"`
 	Seed        uint64           `json:"seed"`
 	Boards      []string         `json:"boards"` // "RxC", expanded, in order
-	Starts      canonicalStarts  `json:"starts"`
+	Starts      CanonicalStarts  `json:"starts"`
 	Walks       int64            `json:"walks"`
-	Rules       []canonicalRule  `json:"rules"`
+	Rules       []CanonicalRule  `json:"rules"`
 	Confidence  float64          `json:"confidence"`
 	Interval    string           `json:"interval"`
-	Outputs     canonicalOutputs `json:"outputs"`
-	Claims      []canonicalClaim `json:"claims"`
+	Outputs     CanonicalOutputs `json:"outputs"`
+	Claims      []CanonicalClaim `json:"claims"`
 }
 
-type canonicalStarts struct {
+type CanonicalStarts struct {
 	All     bool     `json:"all"`
 	Classes []string `json:"classes"` // in sim.Classes order
 	Squares []string `json:"squares"` // "r<row>c<col>", by row then column
 }
 
-type canonicalRule struct {
+type CanonicalRule struct {
 	Name       string `json:"name"` // sim.Rule.Name
 	TieBreak   string `json:"tie_break"`
 	Order      string `json:"order"` // always written out
@@ -44,13 +45,13 @@ type canonicalRule struct {
 	NodeBudget int64  `json:"node_budget"` // backtrack's default written out; 0 for other rules
 }
 
-type canonicalOutputs struct {
+type CanonicalOutputs struct {
 	Walks    bool     `json:"walks"`
 	Figures  []string `json:"figures"` // in Figures order
 	RowGroup int      `json:"row_group"`
 }
 
-type canonicalClaim struct {
+type CanonicalClaim struct {
 	ID        string    `json:"id"`
 	Rule      string    `json:"rule"`   // sim.Rule.Name
 	Boards    []string  `json:"boards"` // the boards it is about
@@ -68,30 +69,38 @@ func (c *Config) Hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
-// Resolved returns the canonical JSON that Hash hashes: the configuration
-// as run (boards expanded, defaults applied), for manifests.
-func (c *Config) Resolved() json.RawMessage { return c.canonicalJSON() }
-
 func (c *Config) canonicalJSON() []byte {
+	data, err := json.Marshal(c.canonical())
+	if err != nil { // only NaN or Inf, which Validate refuses
+		data, _ = json.Marshal(struct {
+			Format int    `json:"format"`
+			Error  string `json:"error"`
+		}{hashFormat, err.Error()})
+	}
+	return data
+}
+
+// canonical returns the resolved configuration in its canonical form.
+func (c *Config) canonical() Canonical {
 	sizes := c.sizes(nil)
-	cn := canonical{
+	cn := Canonical{
 		Format:      hashFormat,
 		Name:        c.Name,
 		Description: c.Description,
 		Seed:        c.Seed,
 		Boards:      []string{},
 		Walks:       c.Walks,
-		Rules:       []canonicalRule{},
+		Rules:       []CanonicalRule{},
 		Confidence:  c.Confidence,
 		Interval:    c.Interval,
-		Claims:      []canonicalClaim{},
+		Claims:      []CanonicalClaim{},
 	}
 	for _, s := range sizes {
 		cn.Boards = append(cn.Boards, s.String())
 	}
 
 	st := c.starts(nil, nil)
-	cn.Starts = canonicalStarts{All: st.all, Classes: []string{}, Squares: []string{}}
+	cn.Starts = CanonicalStarts{All: st.all, Classes: []string{}, Squares: []string{}}
 	if !st.all {
 		for cl, on := range st.classes {
 			if on {
@@ -110,8 +119,8 @@ func (c *Config) canonicalJSON() []byte {
 		}
 	}
 
-	for _, r := range c.RuleList() {
-		cr := canonicalRule{Name: r.Name(), Order: canonicalOrder, MaxSteps: r.MaxSteps, Closed: r.Closed}
+	for _, r := range c.ruleList() {
+		cr := CanonicalRule{Name: r.Name(), Order: canonicalOrder, MaxSteps: r.MaxSteps, Closed: r.Closed}
 		if r.Kind != sim.RandomWalk {
 			cr.TieBreak = r.TieBreak.String()
 		}
@@ -127,7 +136,7 @@ func (c *Config) canonicalJSON() []byte {
 		cn.Rules = append(cn.Rules, cr)
 	}
 
-	cn.Outputs = canonicalOutputs{Walks: c.Outputs.Walks, Figures: []string{}, RowGroup: c.Outputs.RowGroup}
+	cn.Outputs = CanonicalOutputs{Walks: c.Outputs.Walks, Figures: []string{}, RowGroup: c.Outputs.RowGroup}
 	for _, f := range Figures {
 		if slices.Contains(c.Outputs.Figures, f) {
 			cn.Outputs.Figures = append(cn.Outputs.Figures, f)
@@ -135,9 +144,9 @@ func (c *Config) canonicalJSON() []byte {
 	}
 
 	for _, cl := range c.Claims {
-		cc := canonicalClaim{ID: cl.ID, Rule: cl.RuleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source}
+		cc := CanonicalClaim{ID: cl.ID, Rule: cl.ruleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source}
 		for _, s := range sizes {
-			if cl.AppliesTo(s.light()) {
+			if cl.appliesTo(s) {
 				cc.Boards = append(cc.Boards, s.String())
 			}
 		}
@@ -161,12 +170,5 @@ func (c *Config) canonicalJSON() []byte {
 		cn.Claims = append(cn.Claims, cc)
 	}
 
-	data, err := json.Marshal(cn)
-	if err != nil { // only NaN or Inf, which Validate refuses
-		data, _ = json.Marshal(struct {
-			Format int    `json:"format"`
-			Error  string `json:"error"`
-		}{hashFormat, err.Error()})
-	}
-	return data
+	return cn
 }

@@ -44,10 +44,10 @@ func (c *Config) partial(list string) bool {
 	return c.src != nil && c.src.partial[list]
 }
 
-// BoardList returns the experiment's boards, expanded, without duplicates,
+// boardList returns the experiment's boards, expanded, without duplicates,
 // in the order the file gives them. It builds each board's knight graph, so
 // call it once. Items with problems (see Validate) are left out.
-func (c *Config) BoardList() []*sim.Board {
+func (c *Config) boardList() []*sim.Board {
 	var out []*sim.Board
 	for _, s := range c.sizes(nil) {
 		if b, err := sim.NewBoard(s.rows, s.cols); err == nil {
@@ -57,9 +57,9 @@ func (c *Config) BoardList() []*sim.Board {
 	return out
 }
 
-// RuleList returns the experiment's rules, resolved, in the file's order.
+// ruleList returns the experiment's rules, resolved, in the file's order.
 // Rules with problems (see Validate) are left out.
-func (c *Config) RuleList() []sim.Rule {
+func (c *Config) ruleList() []sim.Rule {
 	var out []sim.Rule
 	for i, rs := range c.Rules {
 		if r, ok := rs.resolve(nil, fmt.Sprintf("rules[%d]", i)); ok {
@@ -69,41 +69,40 @@ func (c *Config) RuleList() []sim.Rule {
 	return out
 }
 
-// StartSquares returns the start squares on b in ascending order, without
+// startSquares returns the start squares on b in ascending order, without
 // duplicates.
-func (c *Config) StartSquares(b *sim.Board) []int {
-	st := c.starts(nil, nil)
-	return st.pick(b, func(int) bool { return true })
+func (c *Config) startSquares(b *sim.Board) []int {
+	return c.starts(nil, nil).pick(size{b.Rows, b.Cols}, func(rc) bool { return true })
 }
 
-// ClaimSquares returns the squares that claim cl pools on board b: its
+// claimSquares returns the squares that claim cl pools on board b: its
 // target's squares among the start squares, in ascending order. It returns
 // nil when the claim is not about b.
-func (c *Config) ClaimSquares(cl Claim, b *sim.Board) []int {
-	if !cl.AppliesTo(b) {
+func (c *Config) claimSquares(cl Claim, b *sim.Board) []int {
+	s := size{b.Rows, b.Cols}
+	if !cl.appliesTo(s) {
 		return nil
 	}
-	st := c.starts(nil, nil)
 	t, ok := cl.target(nil, "")
 	if !ok {
 		return nil
 	}
-	return st.pick(b, func(sq int) bool { return t.has(b, sq, b.Degree) })
+	return c.starts(nil, nil).pick(s, func(p rc) bool { return t.has(s, p) })
 }
 
-// AppliesTo reports whether the claim is about board b.
-func (cl Claim) AppliesTo(b *sim.Board) bool {
+// appliesTo reports whether the claim is about boards of size s.
+func (cl Claim) appliesTo(s size) bool {
 	if cl.Board == "" {
 		return true
 	}
-	s, ok := parseSize(cl.Board)
-	return ok && s.rows == b.Rows && s.cols == b.Cols
+	w, ok := parseSize(cl.Board)
+	return ok && w == s
 }
 
-// RuleName returns the claim's rule as sim.Rule.Name writes it
+// ruleName returns the claim's rule as sim.Rule.Name writes it
 // ("warnsdorff" becomes "warnsdorff/random"), or the rule as written if it
 // does not parse.
-func (cl Claim) RuleName() string {
+func (cl Claim) ruleName() string {
 	r, err := sim.ParseRule(cl.Rule)
 	if err != nil {
 		return cl.Rule
@@ -219,13 +218,9 @@ func (p rc) String() string { return fmt.Sprintf("r%dc%d", p.r, p.c) }
 // parseRC reads a square name (a1, r0c0) into its row and column, or
 // reports that it is not a square name.
 func parseRC(name string) (rc, bool) {
-	for _, b := range []*sim.Board{
-		(size{sim.MaxSide, 26}).light(),
-		(size{sim.MaxSide, sim.MaxSide}).light(),
-	} {
-		if sq, err := b.ParseSquare(name); err == nil {
-			r, c := b.RowCol(sq)
-			return rc{r, c}, true
+	for _, s := range []size{{sim.MaxSide, 26}, {sim.MaxSide, sim.MaxSide}} {
+		if p, err := s.parseSquare(name); err == nil {
+			return p, true
 		}
 	}
 	return rc{}, false
@@ -270,7 +265,7 @@ func (c *Config) starts(k *checker, boards []size) startSet {
 		var off []string
 		var first error
 		for _, b := range boards {
-			if _, err := b.light().ParseSquare(name); err != nil {
+			if _, err := b.parseSquare(name); err != nil {
 				onAll = false
 				if first == nil {
 					first = err
@@ -324,31 +319,26 @@ func (st startSet) classNames() string {
 	return strings.Join(names, " or ")
 }
 
-// has reports whether the set selects square sq of b.
-func (st startSet) has(b *sim.Board, sq int) bool {
-	if st.all || st.classes[b.Class(sq)] {
-		return true
-	}
-	r, c := b.RowCol(sq)
-	return slices.Contains(st.squares, rc{r, c})
+// has reports whether the set selects square p of a board of size s.
+func (st startSet) has(s size, p rc) bool {
+	return st.all || st.classes[s.class(p)] || slices.Contains(st.squares, p)
 }
 
-// squares returns the selected squares of b that keep accepts, ascending.
-func (st startSet) pick(b *sim.Board, keep func(sq int) bool) []int {
+// pick returns the selected squares of a board of size s that keep
+// accepts, ascending, as square indices of that board.
+func (st startSet) pick(s size, keep func(p rc) bool) []int {
 	var out []int
-	if !st.all && !st.classes[sim.Corner] && !st.classes[sim.Edge] && !st.classes[sim.Centre] && !st.classes[sim.Interior] {
+	if !st.all && !slices.Contains(st.classes[:], true) {
 		for _, p := range st.squares {
-			if b.On(p.r, p.c) {
-				if sq := b.Square(p.r, p.c); keep(sq) {
-					out = append(out, sq)
-				}
+			if s.on(p) && keep(p) {
+				out = append(out, s.square(p))
 			}
 		}
 		slices.Sort(out)
 		return slices.Compact(out)
 	}
-	for sq := range b.Squares() {
-		if st.has(b, sq) && keep(sq) {
+	for sq := range s.rows * s.cols {
+		if p := s.rc(sq); st.has(s, p) && keep(p) {
 			out = append(out, sq)
 		}
 	}
@@ -409,16 +399,15 @@ func (cl Claim) target(k *checker, key string) (target, bool) {
 	return t, true
 }
 
-// has reports whether sq of b is in the target; degree gives square degrees.
-func (t target) has(b *sim.Board, sq int, degree func(int) int) bool {
+// has reports whether square p of a board of size s is in the target.
+func (t target) has(s size, p rc) bool {
 	switch t.kind {
 	case "class":
-		return b.Class(sq) == t.class
+		return s.class(p) == t.class
 	case "square":
-		r, c := b.RowCol(sq)
-		return rc{r, c} == t.square
+		return p == t.square
 	}
-	return degree(sq) == t.degree
+	return s.degree(p.r, p.c) == t.degree
 }
 
 func (t target) String() string {

@@ -154,7 +154,7 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 		offBoard := false
 		for _, b := range on {
 			if t.kind == "square" {
-				if _, err := b.light().ParseSquare(cl.Square); err != nil {
+				if _, err := b.parseSquare(cl.Square); err != nil {
 					k.errorf(sub, "%v", err)
 					offBoard = true
 					break
@@ -221,24 +221,22 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 // covers reports whether the starts select a square of target t on a board
 // of size s.
 func covers(st startSet, t target, s size) bool {
-	b := s.light()
-	deg := func(sq int) int { r, c := b.RowCol(sq); return s.degree(r, c) }
 	switch t.kind {
 	case "square":
-		return b.On(t.square.r, t.square.c) && st.has(b, b.Square(t.square.r, t.square.c))
+		return s.on(t.square) && st.has(s, t.square)
 	case "class":
 		if (st.all || st.classes[t.class]) && s.classCount(t.class) > 0 {
 			return true
 		}
 	}
 	for _, p := range st.squares {
-		if b.On(p.r, p.c) && t.has(b, b.Square(p.r, p.c), deg) {
+		if s.on(p) && t.has(s, p) {
 			return true
 		}
 	}
 	if t.kind == "degree" {
 		for _, sq := range s.representatives() {
-			if st.has(b, sq) && t.has(b, sq, deg) {
+			if p := s.rc(sq); st.has(s, p) && t.has(s, p) {
 				return true
 			}
 		}

@@ -6,7 +6,6 @@ package figures
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,50 +15,16 @@ import (
 	"runtime"
 	"sort"
 	"strings"
-	"sync"
 
+	"golang.org/x/sync/errgroup"
+
+	"knightwalk/internal/config"
+	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 	"knightwalk/plots"
 	"knightwalk/sim"
 	"knightwalk/stats"
 )
-
-// Names lists the figures an experiment can ask for, in drawing order.
-var Names = []string{"success-heatmap", "closed-heatmap", "length-heatmap", "deadend-heatmap", "length-distribution", "size-curve", "convergence", "walk"}
-
-// Manifest is the part of manifest.json the figures need.
-type Manifest struct {
-	Experiment string `json:"experiment"`
-	Seed       uint64 `json:"seed"`
-	Config     struct {
-		Rules []struct {
-			Name       string `json:"name"`
-			TieBreak   string `json:"tie_break"`
-			Order      string `json:"order"`
-			MaxSteps   int    `json:"max_steps"`
-			Closed     bool   `json:"closed"`
-			NodeBudget int64  `json:"node_budget"`
-		} `json:"rules"`
-		Confidence float64 `json:"confidence"`
-		Interval   string  `json:"interval"`
-		Outputs    struct {
-			Figures []string `json:"figures"`
-		} `json:"outputs"`
-	} `json:"config"`
-}
-
-// ReadManifest reads dir/manifest.json.
-func ReadManifest(dir string) (*Manifest, error) {
-	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
-	if err != nil {
-		return nil, fmt.Errorf("%s is not a result directory: %w", dir, err)
-	}
-	var m Manifest
-	if err := json.Unmarshal(b, &m); err != nil {
-		return nil, fmt.Errorf("%s: %w", filepath.Join(dir, "manifest.json"), err)
-	}
-	return &m, nil
-}
 
 // Drawn is one figure written, without its extension.
 type Drawn struct {
@@ -73,7 +38,7 @@ type Drawn struct {
 // drawn from these tables (a convergence plot without the per-walk table)
 // is reported with a note, not an error.
 func Draw(dir string, names []string) ([]Drawn, error) {
-	m, err := ReadManifest(dir)
+	m, err := results.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -81,57 +46,55 @@ func Draw(dir string, names []string) ([]Drawn, error) {
 		names = m.Config.Outputs.Figures
 	}
 	for _, n := range names {
-		if !contains(Names, n) {
-			return nil, fmt.Errorf("figure %q: valid figures are %s", n, strings.Join(Names, ", "))
+		if !contains(config.Figures, n) {
+			return nil, fmt.Errorf("figure %q: valid figures are %s", n, strings.Join(config.Figures, ", "))
 		}
 	}
 	if len(names) == 0 {
 		return nil, nil
 	}
-	squares, _, err := table.ReadSquares(filepath.Join(dir, "squares.parquet"))
+	squares, _, err := table.ReadSquares(filepath.Join(dir, results.SquaresFile))
 	if err != nil {
 		return nil, err
 	}
-	out := filepath.Join(dir, "figures")
+	out := filepath.Join(dir, results.FiguresDir)
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
 	d := &drawer{dir: dir, out: out, m: m, squares: squares}
 	// Each kind of figure is drawn on its own goroutine (encoding PDFs and
-	// PNGs dominates); the results are listed in the fixed order of Names.
+	// PNGs dominates); the results are listed in the fixed order of config.Figures.
 	var kinds []string
-	for _, n := range Names {
+	for _, n := range config.Figures {
 		if contains(names, n) {
 			kinds = append(kinds, n)
 		}
 	}
 	got := make([][]Drawn, len(kinds))
-	errs := make([]error, len(kinds))
-	var wg sync.WaitGroup
-	sem := make(chan struct{}, runtime.GOMAXPROCS(0))
+	var g errgroup.Group
+	g.SetLimit(runtime.GOMAXPROCS(0))
 	for i, n := range kinds {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			got[i], errs[i] = d.draw(n)
-		}()
+		g.Go(func() error {
+			var err error
+			if got[i], err = d.draw(n); err != nil {
+				return fmt.Errorf("figure %s: %w", n, err)
+			}
+			return nil
+		})
 	}
-	wg.Wait()
+	if err := g.Wait(); err != nil {
+		return nil, err
+	}
 	var drawn []Drawn
-	for i, n := range kinds {
-		if errs[i] != nil {
-			return nil, fmt.Errorf("figure %s: %w", n, errs[i])
-		}
-		drawn = append(drawn, got[i]...)
+	for _, g := range got {
+		drawn = append(drawn, g...)
 	}
 	return drawn, nil
 }
 
 type drawer struct {
 	dir, out string
-	m        *Manifest
+	m        *results.Manifest
 	squares  []table.SquareRow
 }
 
@@ -222,7 +185,7 @@ func (d *drawer) heatmaps(name, label string, value func(table.SquareRow) float6
 // deadEnds draws, per (board, rule), where failed walks end: the share of
 // all dead ends on each square, over all starts together.
 func (d *drawer) deadEnds() ([]Drawn, error) {
-	rows, _, err := table.ReadDeadEnds(filepath.Join(d.dir, "deadends.parquet"))
+	rows, _, err := table.ReadDeadEnds(filepath.Join(d.dir, results.DeadEndsFile))
 	if err != nil {
 		return nil, err
 	}
@@ -297,7 +260,7 @@ func (d *drawer) deadEndsFrom(g group, rows []table.DeadEndRow) ([]Drawn, error)
 // lengthDistributions draws, per (board, rule), the path-length
 // distribution of each start class.
 func (d *drawer) lengthDistributions() ([]Drawn, error) {
-	rows, _, err := table.ReadLengths(filepath.Join(d.dir, "lengths.parquet"))
+	rows, _, err := table.ReadLengths(filepath.Join(d.dir, results.LengthsFile))
 	if err != nil {
 		return nil, err
 	}
@@ -423,7 +386,7 @@ func (d *drawer) stats() (float64, stats.Method) {
 // square of each (board, rule) from the per-walk table, with the exact
 // value from enumeration where the board is small enough.
 func (d *drawer) convergence() ([]Drawn, error) {
-	path := filepath.Join(d.dir, "walks.parquet")
+	path := filepath.Join(d.dir, results.WalksFile)
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return []Drawn{{Name: "convergence", Note: "no per-walk table (set outputs.walks: true): no convergence plot"}}, nil
 	}
@@ -585,7 +548,7 @@ const FiguresHeading = "## Figures"
 
 // UpdateReport replaces the figures section of dir/report.md.
 func UpdateReport(dir string, drawn []Drawn) error {
-	path := filepath.Join(dir, "report.md")
+	path := filepath.Join(dir, results.ReportFile)
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return err

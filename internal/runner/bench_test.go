@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"knightwalk/internal/config"
 	"testing"
 	"time"
 
@@ -21,13 +22,13 @@ func BenchmarkEndToEndVsKernel(b *testing.B) {
 		starts[i] = i
 	}
 	const walks = 20000
-	s := &Spec{Name: "bench", Seed: 1, Boards: []*sim.Board{bd}, Rules: []sim.Rule{r}, Starts: [][]int{starts}, Walks: walks}
+	s := &config.Experiment{Name: "bench", Seed: 1, Boards: []*sim.Board{bd}, Rules: []sim.Rule{r}, Starts: [][]int{starts}, Walks: walks}
 	p := NewPlan(s)
 	var e2e, kernel time.Duration
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
 		ts := NewTallies()
-		err := Execute(context.Background(), p, p.Units, Options{Workers: 1}, func(r Result) error { return ts.Add(r.Unit.Key(), r.Tally) })
+		err := Execute(context.Background(), p, p.Units, Options{Workers: 1}, func(r Result) error { return ts.Add(r.Unit.Cell(), r.Tally) })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -23,20 +23,20 @@ type checkpointLine struct {
 	Tally tallyJSON `json:"tally"`
 }
 
-// Checkpoint appends each finished unit's tally to DIR.partial, so that a
+// checkpoint appends each finished unit's tally to DIR.partial, so that a
 // killed run can continue from the units it completed.
-type Checkpoint struct {
+type checkpoint struct {
 	f *os.File
 	w *bufio.Writer
 }
 
-// OpenCheckpoint starts a new checkpoint in dir.
-func OpenCheckpoint(dir string, h checkpointHeader) (*Checkpoint, error) {
+// openCheckpoint starts a new checkpoint in dir.
+func openCheckpoint(dir string, h checkpointHeader) (*checkpoint, error) {
 	f, err := os.Create(filepath.Join(dir, checkpointName))
 	if err != nil {
 		return nil, err
 	}
-	c := &Checkpoint{f: f, w: bufio.NewWriter(f)}
+	c := &checkpoint{f: f, w: bufio.NewWriter(f)}
 	if err := c.write(h); err != nil {
 		f.Close()
 		return nil, err
@@ -44,9 +44,9 @@ func OpenCheckpoint(dir string, h checkpointHeader) (*Checkpoint, error) {
 	return c, nil
 }
 
-// ResumeCheckpoint reads the units completed in dir's checkpoint into ts and
+// resumeCheckpoint reads the units completed in dir's checkpoint into ts and
 // reopens it for appending. It refuses a checkpoint of another config.
-func ResumeCheckpoint(dir string, h checkpointHeader, p *Plan, ts *Tallies) (done map[int]bool, c *Checkpoint, err error) {
+func resumeCheckpoint(dir string, h checkpointHeader, p *Plan, ts *Tallies) (done map[int]bool, c *checkpoint, err error) {
 	path := filepath.Join(dir, checkpointName)
 	f, err := os.Open(path)
 	if err != nil {
@@ -72,8 +72,8 @@ func ResumeCheckpoint(dir string, h checkpointHeader, p *Plan, ts *Tallies) (don
 		if done[l.Unit] {
 			return nil, nil, fmt.Errorf("%s: unit %d recorded twice", path, l.Unit)
 		}
-		if err := ts.Add(p.Units[l.Unit].Key(), l.Tally.Tally); err != nil {
-			return nil, nil, fmt.Errorf("%s: unit %d: %v", path, l.Unit, err)
+		if err := ts.Add(p.Units[l.Unit].Cell(), l.Tally.Tally); err != nil {
+			return nil, nil, fmt.Errorf("%s: unit %d: %w", path, l.Unit, err)
 		}
 		done[l.Unit] = true
 		valid += int64(len(sc.Bytes()) + 1)
@@ -86,18 +86,18 @@ func ResumeCheckpoint(dir string, h checkpointHeader, p *Plan, ts *Tallies) (don
 	if err != nil {
 		return nil, nil, err
 	}
-	return done, &Checkpoint{f: af, w: bufio.NewWriter(af)}, nil
+	return done, &checkpoint{f: af, w: bufio.NewWriter(af)}, nil
 }
 
 // Add records a finished unit.
-func (c *Checkpoint) Add(r Result) error {
+func (c *checkpoint) Add(r Result) error {
 	if err := c.write(checkpointLine{Unit: r.Unit.ID, Tally: tallyJSON{r.Tally}}); err != nil {
 		return err
 	}
 	return c.w.Flush()
 }
 
-func (c *Checkpoint) write(v any) error {
+func (c *checkpoint) write(v any) error {
 	b, err := json.Marshal(v)
 	if err != nil {
 		return err
@@ -107,7 +107,7 @@ func (c *Checkpoint) write(v any) error {
 }
 
 // Close flushes and closes the checkpoint.
-func (c *Checkpoint) Close() error {
+func (c *checkpoint) Close() error {
 	if err := c.w.Flush(); err != nil {
 		c.f.Close()
 		return err

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"knightwalk/internal/config"
 	"sync"
 	"sync/atomic"
 
@@ -66,12 +67,12 @@ func Execute(ctx context.Context, p *Plan, units []Unit, opts Options, done func
 				w := walkers[[2]int{u.Board, u.Rule}]
 				if w == nil {
 					var err error
-					if w, err = sim.NewWalker(p.Spec.Boards[u.Board], p.Spec.Rules[u.Rule]); err != nil {
+					if w, err = sim.NewWalker(p.Exp.Boards[u.Board], p.Exp.Rules[u.Rule]); err != nil {
 						return err
 					}
 					walkers[[2]int{u.Board, u.Rule}] = w
 				}
-				r, err := runUnit(ctx, p.Spec, u, w, opts)
+				r, err := runUnit(ctx, p.Exp, u, w, opts)
 				if err != nil {
 					return err
 				}
@@ -100,7 +101,7 @@ func Execute(ctx context.Context, p *Plan, units []Unit, opts Options, done func
 // checkEvery is how many walks a unit runs between looks at ctx.
 const checkEvery = 1 << 12
 
-func runUnit(ctx context.Context, s *Spec, u Unit, w *sim.Walker, opts Options) (Result, error) {
+func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, opts Options) (Result, error) {
 	b := s.Boards[u.Board]
 	key := sim.NewKey(s.Seed, b, s.Rules[u.Rule], u.Start)
 	t := stats.NewTally(b.Squares())
@@ -130,13 +131,13 @@ func runUnit(ctx context.Context, s *Spec, u Unit, w *sim.Walker, opts Options) 
 // Tallies collects unit results into one tally per (board, rule, start).
 type Tallies struct {
 	mu sync.Mutex
-	m  map[Key]*stats.Tally
+	m  map[Cell]*stats.Tally
 }
 
-func NewTallies() *Tallies { return &Tallies{m: map[Key]*stats.Tally{}} }
+func NewTallies() *Tallies { return &Tallies{m: map[Cell]*stats.Tally{}} }
 
 // Add merges t into the tally of k.
-func (ts *Tallies) Add(k Key, t *stats.Tally) error {
+func (ts *Tallies) Add(k Cell, t *stats.Tally) error {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	cur := ts.m[k]
@@ -147,16 +148,9 @@ func (ts *Tallies) Add(k Key, t *stats.Tally) error {
 	return cur.Merge(t)
 }
 
-// Get returns the tally of k, or nil.
-func (ts *Tallies) Get(k Key) *stats.Tally {
+// Of returns the tally of (board, rule, start), or nil.
+func (ts *Tallies) Of(board, rule, start int) *stats.Tally {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	return ts.m[k]
-}
-
-// Keys returns the keys held.
-func (ts *Tallies) Len() int {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	return len(ts.m)
+	return ts.m[Cell{board, rule, start}]
 }

@@ -8,20 +8,20 @@ import (
 	"path/filepath"
 )
 
-// OutDir manages a result directory that is never seen half-written: work
+// outDir manages a result directory that is never seen half-written: work
 // happens in DIR.partial beside it, which is renamed to DIR only when
 // complete. A cancelled or failed run leaves DIR as it was (absent, or the
 // previous results) and DIR.partial with its checkpoint for --resume.
-type OutDir struct {
+type outDir struct {
 	Final   string
 	Partial string
 }
 
-// PrepareOutDir checks the target and returns its partial directory.
+// prepareOutDir checks the target and returns its partial directory.
 // An existing result is refused unless force; an existing partial
 // directory is continued with resume and cleared without.
-func PrepareOutDir(dir string, force, resume bool) (*OutDir, error) {
-	o := &OutDir{Final: filepath.Clean(dir), Partial: filepath.Clean(dir) + ".partial"}
+func prepareOutDir(dir string, force, resume bool) (*outDir, error) {
+	o := &outDir{Final: filepath.Clean(dir), Partial: filepath.Clean(dir) + ".partial"}
 	if _, err := os.Stat(o.Final); err == nil && !force {
 		return nil, fmt.Errorf("%s already exists: pass --force to replace it (it is replaced only when the new run completes)", o.Final)
 	} else if err != nil && !errors.Is(err, fs.ErrNotExist) {
@@ -43,7 +43,7 @@ func PrepareOutDir(dir string, force, resume bool) (*OutDir, error) {
 }
 
 // Commit replaces Final with the completed Partial.
-func (o *OutDir) Commit() error {
+func (o *outDir) commit() error {
 	os.Remove(filepath.Join(o.Partial, checkpointName))
 	old := o.Final + ".old"
 	os.RemoveAll(old)

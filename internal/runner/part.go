@@ -3,12 +3,13 @@ package runner
 import (
 	"encoding/json"
 	"fmt"
+	"knightwalk/internal/config"
 	"os"
 	"path/filepath"
 )
 
-// PartName is the file a shard writes into its result directory.
-const PartName = "part.json"
+// partName is the file a shard writes into its result directory.
+const partName = "part.json"
 
 const partFormat = "knightwalk-part/1"
 
@@ -25,26 +26,26 @@ type Part struct {
 	Units      int         `json:"units"`
 	ConfigFile string      `json:"config_file"`
 	ConfigYAML string      `json:"config_yaml"`
-	Tallies    []PartTally `json:"tallies"`
+	Tallies    []partTally `json:"tallies"`
 }
 
-// PartTally is the tally of one (board, rule, start) within a part.
-type PartTally struct {
+// partTally is the tally of one (board, rule, start) within a part.
+type partTally struct {
 	Board int       `json:"board"`
 	Rule  int       `json:"rule"`
 	Start int       `json:"start"`
 	Tally tallyJSON `json:"tally"`
 }
 
-// WritePart writes the shard's tallies to dir/part.json.
-func WritePart(dir string, s *Spec, o RunOptions, ts *Tallies) error {
+// writePart writes the shard's tallies to dir/part.json.
+func writePart(dir string, s *config.Experiment, o RunOptions, ts *Tallies) error {
 	p := Part{Format: partFormat, Experiment: s.Name, ConfigHash: s.ConfigHash, Seed: s.Seed, Shard: o.Shard.String(),
 		K: o.Shard.K, N: o.Shard.N, Units: len(NewPlan(s).Units), ConfigFile: s.SourceFile, ConfigYAML: string(s.Source)}
 	for bi := range s.Boards {
 		for ri := range s.Rules {
 			for _, st := range s.Starts[bi] {
-				if t := ts.Get(Key{bi, ri, st}); t != nil {
-					p.Tallies = append(p.Tallies, PartTally{bi, ri, st, tallyJSON{t}})
+				if t := ts.Of(bi, ri, st); t != nil {
+					p.Tallies = append(p.Tallies, partTally{bi, ri, st, tallyJSON{t}})
 				}
 			}
 		}
@@ -53,7 +54,7 @@ func WritePart(dir string, s *Spec, o RunOptions, ts *Tallies) error {
 	if err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, PartName), b, 0o644)
+	return os.WriteFile(filepath.Join(dir, partName), b, 0o644)
 }
 
 // ReadParts reads shard results (directories or part.json files) and checks
@@ -63,7 +64,7 @@ func ReadParts(paths []string) ([]*Part, error) {
 	paths = expandPartDirs(paths)
 	for _, path := range paths {
 		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
-			path = filepath.Join(path, PartName)
+			path = filepath.Join(path, partName)
 		}
 		b, err := os.ReadFile(path)
 		if err != nil {
@@ -112,11 +113,11 @@ func expandPartDirs(paths []string) []string {
 	var out []string
 	for _, p := range paths {
 		if fi, err := os.Stat(p); err == nil && fi.IsDir() {
-			if _, err := os.Stat(filepath.Join(p, PartName)); err != nil {
+			if _, err := os.Stat(filepath.Join(p, partName)); err != nil {
 				ents, _ := os.ReadDir(p)
 				found := false
 				for _, e := range ents {
-					if _, err := os.Stat(filepath.Join(p, e.Name(), PartName)); e.IsDir() && err == nil {
+					if _, err := os.Stat(filepath.Join(p, e.Name(), partName)); e.IsDir() && err == nil {
 						out = append(out, filepath.Join(p, e.Name()))
 						found = true
 					}
@@ -138,7 +139,7 @@ func MergeInto(ts *Tallies, parts []*Part) error {
 			if t.Tally.Tally == nil {
 				return fmt.Errorf("shard %s: empty tally", p.Shard)
 			}
-			if err := ts.Add(Key{t.Board, t.Rule, t.Start}, t.Tally.Tally); err != nil {
+			if err := ts.Add(Cell{t.Board, t.Rule, t.Start}, t.Tally.Tally); err != nil {
 				return err
 			}
 		}

@@ -10,40 +10,27 @@ import (
 	"strconv"
 	"strings"
 
-	"knightwalk/sim"
+	"knightwalk/internal/config"
 )
-
-// Spec is a resolved experiment: what to run, independent of how the
-// experiment file spelled it.
-type Spec struct {
-	Name       string
-	Seed       uint64
-	Boards     []*sim.Board
-	Rules      []sim.Rule
-	Starts     [][]int // start squares per board, ascending
-	Walks      uint64  // walks per (board, rule, start)
-	ConfigHash string  // identifies the resolved config in outputs and parts
-	SourceFile string  // the experiment file's name
-	Source     []byte  // the experiment file as written, carried into shard parts
-}
 
 // Unit is one block of walk indices [Lo, Hi) of one (board, rule, start).
 type Unit struct {
 	ID     int
-	Board  int // index into Spec.Boards
-	Rule   int // index into Spec.Rules
+	Board  int // index into Experiment.Boards
+	Rule   int // index into Experiment.Rules
 	Start  int // square
 	Lo, Hi uint64
 }
 
-// Key identifies the tally a unit adds to.
-type Key struct{ Board, Rule, Start int }
+// Cell identifies a (board, rule, start square) of an experiment: the
+// tally a unit adds to.
+type Cell struct{ Board, Rule, Start int }
 
-func (u Unit) Key() Key { return Key{u.Board, u.Rule, u.Start} }
+func (u Unit) Cell() Cell { return Cell{u.Board, u.Rule, u.Start} }
 
 // Plan is the fixed list of units of a spec.
 type Plan struct {
-	Spec  *Spec
+	Exp   *config.Experiment
 	Units []Unit
 }
 
@@ -58,16 +45,16 @@ const stepsPerUnit = 1 << 23
 // enough walks for that to be small beside the walking.
 const minUnitWalks = 64
 
-// BlockSize returns the walks per unit on a board of n squares.
-func BlockSize(n int, walks uint64) uint64 {
+// blockSize returns the walks per unit on a board of n squares.
+func blockSize(n int, walks uint64) uint64 {
 	return max(1, min(walks, max(minUnitWalks, uint64(stepsPerUnit/max(n, 1)))))
 }
 
-// NewPlan lists the units of s in a fixed order: board, rule, start, block.
-func NewPlan(s *Spec) *Plan {
-	p := &Plan{Spec: s}
+// NewPlan lists the units of e in a fixed order: board, rule, start, block.
+func NewPlan(s *config.Experiment) *Plan {
+	p := &Plan{Exp: s}
 	for bi, b := range s.Boards {
-		block := BlockSize(b.Squares(), s.Walks)
+		block := blockSize(b.Squares(), s.Walks)
 		for ri := range s.Rules {
 			for _, start := range s.Starts[bi] {
 				for lo := uint64(0); lo < s.Walks; lo += block {

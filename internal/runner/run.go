@@ -2,7 +2,6 @@ package runner
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -10,61 +9,57 @@ import (
 	"sync/atomic"
 	"time"
 
+	"knightwalk/internal/config"
+	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 )
 
-// RunOptions say how to run a spec and where the results go.
+// RunOptions say how to run an experiment and where the results go.
 type RunOptions struct {
 	Out     string // result directory
 	Force   bool   // replace an existing result directory
 	Resume  bool   // continue an interrupted run from its checkpoint
 	Workers int
 	Shard   Shard
+	Meta    table.Metadata // written into every table
 
-	Stats       Stats
-	Claims      []ClaimSpec
-	PerWalk     bool // write the per-walk table
-	RowGroup    int  // rows per row group of the per-walk table
-	Meta        table.Metadata
-	Description string
-	Config      any // the resolved config, recorded in the manifest
-
-	// Finish, if set, runs on the complete result directory before it is
-	// renamed into place (the figures are drawn there).
-	Finish func(dir string) error
+	// BeforeCommit, if set, runs on the complete result directory before
+	// it is renamed into place (the figures are drawn there).
+	BeforeCommit func(dir string) error
 
 	Log      io.Writer                                             // plain progress lines (nil: none)
 	Progress func(total uint64, done *atomic.Uint64) (stop func()) // a live progress display; nil: plain Log lines
 }
 
-// Summary is what a finished run reports.
-type Summary struct {
+// Completed is what a finished run or merge reports.
+type Completed struct {
 	Dir     string
-	Tables  *Tables
+	Tables  *results.Tables // nil for a shard, which writes a part
 	Walks   uint64
 	Seconds float64
 }
 
-// Run runs the plan of s (or its shard) and writes the results.
-func Run(ctx context.Context, s *Spec, o RunOptions) (*Summary, error) {
+// Run runs the plan of s (or its shard) and writes the results: the
+// tables, report and manifest of internal/results, or for a shard its part.
+func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, error) {
 	p := NewPlan(s)
 	units := p.ShardUnits(o.Shard)
-	dir, err := PrepareOutDir(o.Out, o.Force, o.Resume)
+	dir, err := prepareOutDir(o.Out, o.Force, o.Resume)
 	if err != nil {
 		return nil, err
 	}
 	ts := NewTallies()
 	hdr := checkpointHeader{ConfigHash: s.ConfigHash, Shard: o.Shard.String(), Units: len(p.Units)}
-	var cp *Checkpoint
+	var cp *checkpoint
 	done := map[int]bool{}
 	if o.Resume {
-		if o.PerWalk && o.Shard.N == 1 {
+		if s.PerWalk && o.Shard.N == 1 {
 			return nil, fmt.Errorf("--resume: this experiment writes the per-walk table, which cannot be continued; run it again without --resume")
 		}
-		if done, cp, err = ResumeCheckpoint(dir.Partial, hdr, p, ts); err != nil {
+		if done, cp, err = resumeCheckpoint(dir.Partial, hdr, p, ts); err != nil {
 			return nil, err
 		}
-	} else if cp, err = OpenCheckpoint(dir.Partial, hdr); err != nil {
+	} else if cp, err = openCheckpoint(dir.Partial, hdr); err != nil {
 		return nil, err
 	}
 	todo := units[:0:0]
@@ -80,8 +75,8 @@ func Run(ctx context.Context, s *Spec, o RunOptions) (*Summary, error) {
 
 	md := o.Meta
 	var ww *table.WalkWriter
-	if o.PerWalk && o.Shard.N == 1 { // a shard's walks would be a fragment: parts carry tallies only
-		if ww, err = table.NewWalkWriter(filepath.Join(dir.Partial, "walks.parquet"), md, o.RowGroup); err != nil {
+	if s.PerWalk && o.Shard.N == 1 { // a shard's walks would be a fragment: parts carry tallies only
+		if ww, err = table.NewWalkWriter(filepath.Join(dir.Partial, results.WalksFile), md, s.RowGroup); err != nil {
 			cp.Close()
 			return nil, err
 		}
@@ -89,7 +84,7 @@ func Run(ctx context.Context, s *Spec, o RunOptions) (*Summary, error) {
 	t0 := time.Now()
 	finished := len(done)
 	err = Execute(ctx, p, todo, Options{Workers: o.Workers, PerWalk: ww != nil, Progress: &progress}, func(r Result) error {
-		if err := ts.Add(r.Unit.Key(), r.Tally); err != nil {
+		if err := ts.Add(r.Unit.Cell(), r.Tally); err != nil {
 			return err
 		}
 		if ww != nil {
@@ -116,29 +111,42 @@ func Run(ctx context.Context, s *Spec, o RunOptions) (*Summary, error) {
 		}
 		return nil, err
 	}
-	secs := time.Since(t0).Seconds()
-	sum := &Summary{Dir: dir.Final, Walks: TotalWalks(todo), Seconds: secs}
+	sum := &Completed{Dir: dir.Final, Walks: TotalWalks(todo), Seconds: time.Since(t0).Seconds()}
 	if o.Shard.N > 1 {
-		if err := WritePart(dir.Partial, s, o, ts); err != nil {
+		if err := writePart(dir.Partial, s, o, ts); err != nil {
 			return nil, err
 		}
-	} else {
-		if sum.Tables, err = BuildTables(s, ts, o.Stats, o.Claims); err != nil {
-			return nil, err
-		}
-		if err := WriteResults(dir.Partial, s, o, sum); err != nil {
-			return nil, err
-		}
-		if o.Finish != nil {
-			if err := o.Finish(dir.Partial); err != nil {
-				return nil, err
-			}
-		}
+	} else if err := writeResults(dir.Partial, s, o, ts, sum, len(p.Units), false); err != nil {
+		return nil, err
 	}
-	if err := dir.Commit(); err != nil {
+	if err := dir.commit(); err != nil {
 		return nil, err
 	}
 	return sum, nil
+}
+
+// writeResults builds the tables of a complete set of tallies and writes
+// them, with report and manifest, into dir; then runs o.BeforeCommit.
+// merged says the tallies came from shards' parts, not from this process.
+func writeResults(dir string, s *config.Experiment, o RunOptions, ts *Tallies, sum *Completed, units int, merged bool) error {
+	var err error
+	if sum.Tables, err = results.Build(s, ts.Of); err != nil {
+		return err
+	}
+	if merged { // every walk of the tables counts as done now
+		for _, r := range sum.Tables.Squares {
+			sum.Walks += r.Walks
+		}
+	}
+	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds,
+		PerWalk: s.PerWalk && o.Shard.N == 1 && !merged} // a merge has no per-walk table: shards write none
+	if err := results.Write(dir, s, sum.Tables, run); err != nil {
+		return err
+	}
+	if o.BeforeCommit != nil {
+		return o.BeforeCommit(dir)
+	}
+	return nil
 }
 
 func startProgress(ctx context.Context, o RunOptions, n *atomic.Uint64, total uint64) func() {
@@ -172,101 +180,21 @@ func startProgress(ctx context.Context, o RunOptions, n *atomic.Uint64, total ui
 	return func() { close(stop); <-finished }
 }
 
-// Finish writes the result directory of a complete set of tallies that
-// did not come from Run (a merge of shards).
-func Finish(s *Spec, o RunOptions, ts *Tallies, secs float64) (*Summary, error) {
-	dir, err := PrepareOutDir(o.Out, o.Force, false)
+// WriteMerged writes the result directory of a complete set of tallies
+// that did not come from Run (a merge of shards); secs is the time the
+// merge took.
+func WriteMerged(s *config.Experiment, o RunOptions, ts *Tallies, secs float64) (*Completed, error) {
+	dir, err := prepareOutDir(o.Out, o.Force, false)
 	if err != nil {
 		return nil, err
 	}
-	sum := &Summary{Dir: dir.Final, Seconds: secs}
-	if sum.Tables, err = BuildTables(s, ts, o.Stats, o.Claims); err != nil {
+	sum := &Completed{Dir: dir.Final, Seconds: secs}
+	if err := writeResults(dir.Partial, s, o, ts, sum, len(NewPlan(s).Units), true); err != nil {
 		os.RemoveAll(dir.Partial)
 		return nil, err
 	}
-	for _, r := range sum.Tables.Squares {
-		sum.Walks += r.Walks
-	}
-	if err := WriteResults(dir.Partial, s, o, sum); err != nil {
-		os.RemoveAll(dir.Partial)
-		return nil, err
-	}
-	if o.Finish != nil {
-		if err := o.Finish(dir.Partial); err != nil {
-			os.RemoveAll(dir.Partial)
-			return nil, err
-		}
-	}
-	if err := dir.Commit(); err != nil {
+	if err := dir.commit(); err != nil {
 		return nil, err
 	}
 	return sum, nil
-}
-
-// Manifest is manifest.json: what ran, how, and what came out.
-type Manifest struct {
-	Experiment  string   `json:"experiment"`
-	Description string   `json:"description,omitempty"`
-	Seed        uint64   `json:"seed"`
-	ConfigHash  string   `json:"config_hash"`
-	ToolVersion string   `json:"tool_version"`
-	GitCommit   string   `json:"git_commit,omitempty"`
-	Shard       string   `json:"shard"`
-	Workers     int      `json:"workers"`
-	Units       int      `json:"units"`
-	Walks       uint64   `json:"walks"`
-	Successes   uint64   `json:"successes"`
-	Closed      uint64   `json:"closed"`
-	Started     string   `json:"finished_at"`
-	Seconds     float64  `json:"seconds"`
-	WalksPerSec float64  `json:"walks_per_second"`
-	Tables      []string `json:"tables"`
-	Config      any      `json:"config"`
-}
-
-// WriteResults writes the tables, report.md and manifest.json into dir.
-func WriteResults(dir string, s *Spec, o RunOptions, sum *Summary) error {
-	t := sum.Tables
-	md := o.Meta
-	files := []string{"squares.parquet", "lengths.parquet", "deadends.parquet", "classes.parquet", "comparisons.parquet", "claims.parquet"}
-	for i, err := range []error{
-		table.WriteSquares(filepath.Join(dir, files[0]), t.Squares, md),
-		table.WriteLengths(filepath.Join(dir, files[1]), t.Lengths, md),
-		table.WriteDeadEnds(filepath.Join(dir, files[2]), t.DeadEnds, md),
-		table.WriteClasses(filepath.Join(dir, files[3]), t.Classes, md),
-		table.WriteComparisons(filepath.Join(dir, files[4]), t.Comparisons, md),
-		table.WriteClaims(filepath.Join(dir, files[5]), t.Claims, md),
-	} {
-		if err != nil {
-			return fmt.Errorf("writing %s: %w", files[i], err)
-		}
-	}
-	if o.PerWalk && o.Shard.N == 1 {
-		files = append(files, "walks.parquet")
-	}
-	if len(t.Claims) > 0 {
-		if err := os.WriteFile(filepath.Join(dir, "claims.tex"), []byte(ClaimsLaTeX(t.Claims, o.Stats.Confidence)), 0o644); err != nil {
-			return err
-		}
-	}
-	m := Manifest{Experiment: s.Name, Description: o.Description, Seed: s.Seed, ConfigHash: s.ConfigHash,
-		ToolVersion: md.ToolVersion, GitCommit: md.GitCommit, Shard: o.Shard.String(), Workers: o.Workers,
-		Units: len(NewPlan(s).Units), Started: time.Now().UTC().Format(time.RFC3339), Seconds: sum.Seconds,
-		Tables: files, Config: o.Config}
-	for _, r := range t.Squares {
-		m.Walks += r.Walks
-		m.Successes += r.Successes
-		m.Closed += r.Closed
-	}
-	if sum.Seconds > 0 {
-		m.WalksPerSec = float64(sum.Walks) / sum.Seconds
-	}
-	b, err := json.MarshalIndent(m, "", "  ")
-	if err != nil {
-		return err
-	}
-	if err := os.WriteFile(filepath.Join(dir, "manifest.json"), append(b, '\n'), 0o644); err != nil {
-		return err
-	}
-	return os.WriteFile(filepath.Join(dir, "report.md"), []byte(Report(s, o, t)), 0o644)
 }

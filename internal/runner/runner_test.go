@@ -11,43 +11,49 @@ import (
 	"testing"
 	"time"
 
+	"knightwalk/internal/config"
+	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 	"knightwalk/internal/testenv"
 	"knightwalk/sim"
 	"knightwalk/stats"
 )
 
-func testSpec(t *testing.T) *Spec {
+const testYAML = `name: t
+seed: 9
+boards: [6x6, 5x5]
+walks: 3000
+rules: [{name: warnsdorff}, {name: random}]
+claims:
+  - {id: c1, rule: warnsdorff/random, class: corner, below: 0.2}
+  - {id: c2, rule: random, board: 5x5, square: a1, rate: 0.0022142}
+`
+
+// testSpec resolves testYAML: two boards, two rules, claims on both boards
+// and on one.
+func testSpec(t *testing.T) *config.Experiment {
 	t.Helper()
-	b6, b5 := sim.MustBoard(6, 6), sim.MustBoard(5, 5)
-	wr, _ := sim.ParseRule("warnsdorff/random")
-	rr, _ := sim.ParseRule("random")
-	all := func(b *sim.Board) []int {
-		s := make([]int, b.Squares())
-		for i := range s {
-			s[i] = i
-		}
-		return s
+	c, err := config.Parse("t.yaml", []byte(testYAML))
+	if err != nil {
+		t.Fatal(err)
 	}
-	return &Spec{Name: "t", Seed: 9, Boards: []*sim.Board{b6, b5}, Rules: []sim.Rule{wr, rr},
-		Starts: [][]int{all(b6), all(b5)}, Walks: 3000, ConfigHash: "abc", Source: []byte("name: t\n"), SourceFile: "t.yaml"}
+	e, err := config.Resolve(c, "t.yaml", []byte(testYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
 }
 
-var testClaims = []ClaimSpec{
-	{ID: "c1", Rule: "warnsdorff/random", Target: "class:corner", Claim: stats.Claim{Kind: stats.Below, Value: 0.2}},
-	{ID: "c2", Rule: "random", Board: "5x5", Target: "square:a1", Claim: stats.Claim{Kind: stats.Rate, Value: 0.0022142}},
-}
-
-func runTo(t *testing.T, ctx context.Context, s *Spec, dir string, workers int, shard Shard, resume bool) (*Summary, error) {
+func runTo(t *testing.T, ctx context.Context, s *config.Experiment, dir string, workers int, shard Shard, resume bool) (*Completed, error) {
 	t.Helper()
-	return Run(ctx, s, RunOptions{Out: dir, Workers: workers, Shard: shard, Resume: resume, Stats: Stats{0.95, stats.Wilson}, Claims: testClaims,
+	return Run(ctx, s, RunOptions{Out: dir, Workers: workers, Shard: shard, Resume: resume,
 		Meta: table.Metadata{Experiment: s.Name, Seed: s.Seed, ConfigHash: s.ConfigHash}})
 }
 
 // TestSameTablesAnyWorkers: 1, 2 and 7 workers give identical tables.
 func TestSameTablesAnyWorkers(t *testing.T) {
 	s := testSpec(t)
-	var want *Tables
+	var want *results.Tables
 	for _, w := range []int{1, 2, 7} {
 		sum, err := runTo(t, context.Background(), s, filepath.Join(t.TempDir(), "out"), w, All, false)
 		if err != nil {
@@ -98,7 +104,7 @@ func TestShardsMerge(t *testing.T) {
 	if err := MergeInto(ts, parts); err != nil {
 		t.Fatal(err)
 	}
-	merged, err := BuildTables(s, ts, Stats{0.95, stats.Wilson}, testClaims)
+	merged, err := results.Build(s, ts.Of)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,11 +176,11 @@ func TestCancelAndResume(t *testing.T) {
 func TestPerWalkTable(t *testing.T) {
 	s := testSpec(t)
 	s.Walks = 500
+	s.PerWalk, s.RowGroup = true, 1000
 	var first []table.WalkRow
 	for _, workers := range []int{1, 3} {
 		dir := filepath.Join(t.TempDir(), "out")
-		_, err := Run(context.Background(), s, RunOptions{Out: dir, Workers: workers, Shard: All, Stats: Stats{0.95, stats.Wilson},
-			PerWalk: true, RowGroup: 1000})
+		_, err := Run(context.Background(), s, RunOptions{Out: dir, Workers: workers, Shard: All})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,11 +1,12 @@
 package runner
 
 import (
+	"knightwalk/internal/config"
 	"knightwalk/internal/table"
 )
 
 // writeWalks streams one unit's walks, in walk order, to the walks table.
-func writeWalks(ww *table.WalkWriter, s *Spec, r Result) error {
+func writeWalks(ww *table.WalkWriter, s *config.Experiment, r Result) error {
 	b := s.Boards[r.Unit.Board]
 	rule := s.Rules[r.Unit.Rule].Name()
 	start := b.SquareName(r.Unit.Start)

@@ -1,18 +1,19 @@
-package runner
+package results
 
 import (
 	"fmt"
 	"strings"
 
+	"knightwalk/internal/config"
 	"knightwalk/internal/table"
 )
 
-// Report renders report.md: what ran, the class aggregates and
+// report renders report.md: what ran, the class aggregates and
 // comparisons with intervals, and the claim verdicts.
-func Report(s *Spec, o RunOptions, t *Tables) string {
+func report(s *config.Experiment, t *Tables) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", s.Name)
-	if d := strings.TrimSpace(o.Description); d != "" {
+	if d := strings.TrimSpace(s.Description); d != "" {
 		fmt.Fprintf(&b, "%s\n\n", d)
 	}
 	var boards, rules []string
@@ -23,7 +24,7 @@ func Report(s *Spec, o RunOptions, t *Tables) string {
 		rules = append(rules, "`"+r.Name()+"`")
 	}
 	fmt.Fprintf(&b, "Boards %s; rules %s; %d walks per start square; seed %d; %s intervals at %g %% confidence; config %.12s.\n\n",
-		strings.Join(boards, ", "), strings.Join(rules, ", "), s.Walks, s.Seed, o.Stats.Method, 100*o.Stats.Confidence, s.ConfigHash)
+		strings.Join(boards, ", "), strings.Join(rules, ", "), s.Walks, s.Seed, s.Method, 100*s.Confidence, s.ConfigHash)
 
 	if len(t.Claims) > 0 {
 		b.WriteString("## Claims\n\n| claim | source | rule | board | target | claimed | measured [interval] | walks | verdict |\n|---|---|---|---|---|---|---|---:|---|\n")
@@ -61,7 +62,7 @@ func Report(s *Spec, o RunOptions, t *Tables) string {
 
 // writeGrids adds a board-shaped success-rate table per (board, rule) for
 // boards small enough to read.
-func writeGrids(b *strings.Builder, s *Spec, rows []table.SquareRow) {
+func writeGrids(b *strings.Builder, s *config.Experiment, rows []table.SquareRow) {
 	type key struct{ board, rule string }
 	grid := map[key]map[[2]int32]float64{}
 	for _, r := range rows {

@@ -1,0 +1,133 @@
+package config
+
+import (
+	"fmt"
+	"slices"
+
+	"knightwalk/sim"
+	"knightwalk/stats"
+)
+
+// Experiment is an experiment file resolved once: every value typed, every
+// claim tied to a rule and boards of the run and to the squares it pools.
+// Everything after config (runner, results) reads only this, so what
+// Validate accepts is exactly what a run does.
+type Experiment struct {
+	Name        string
+	Description string
+	Seed        uint64
+	Boards      []*sim.Board
+	Rules       []sim.Rule
+	Starts      [][]int // start squares per board, ascending
+	Walks       uint64  // walks per (board, rule, start)
+	Confidence  float64
+	Method      stats.Method
+	Checks      []Check // the claims, resolved, in file order
+	PerWalk     bool    // write the per-walk table
+	RowGroup    int     // rows per row group of the per-walk table; 0: the writer's default
+	Figures     []string
+
+	ConfigHash string    // identifies the resolved config in outputs and parts
+	Config     Canonical // the resolved config, for manifests
+	SourceFile string    // the experiment file's name
+	Source     []byte    // the experiment file as written, carried into shard parts
+}
+
+// Check is one claim resolved against the experiment: the rule it is about
+// (an index into Experiment.Rules), the boards (indices into
+// Experiment.Boards, in order) and, per board, the start squares it pools.
+type Check struct {
+	ID, Source string
+	Rule       int
+	Boards     []int
+	Squares    [][]int // per entry of Boards, ascending, never empty
+	Claim      stats.Claim
+	target     target
+}
+
+// Target returns the claim's target as the claims table writes it on board
+// b: "class:centre", "square:d4" or "degree:8".
+func (ch Check) Target(b *sim.Board) string {
+	switch t := ch.target; t.kind {
+	case "class":
+		return "class:" + t.class.String()
+	case "square":
+		return "square:" + b.SquareName(b.Square(t.square.r, t.square.c))
+	}
+	return fmt.Sprintf("degree:%d", ch.target.degree)
+}
+
+// Resolve validates c and resolves it into an Experiment; file and src are
+// the experiment file's name and contents, carried into outputs. The error
+// is the same Errors that Validate reports.
+func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
+	if err := c.Validate(); err != nil {
+		return nil, err
+	}
+	method, err := stats.ParseMethod(c.Interval)
+	if err != nil { // Validate checked the name
+		panic("config: " + err.Error())
+	}
+	e := &Experiment{Name: c.Name, Description: c.Description, Seed: c.Seed, Boards: c.boardList(), Rules: c.ruleList(),
+		Walks: uint64(c.Walks), Confidence: c.Confidence, Method: method,
+		PerWalk: c.Outputs.Walks, RowGroup: c.Outputs.RowGroup, Figures: slices.Clone(c.Outputs.Figures),
+		ConfigHash: c.Hash(), Config: c.canonical(), SourceFile: file, Source: src}
+	for _, b := range e.Boards {
+		e.Starts = append(e.Starts, c.startSquares(b))
+	}
+	for i, cl := range c.Claims {
+		ch, err := e.check(c, i, cl)
+		if err != nil {
+			return nil, err
+		}
+		e.Checks = append(e.Checks, ch)
+	}
+	return e, nil
+}
+
+// check resolves claim i. Validate has accepted it, so every failure here
+// is a disagreement between validation and resolution: a bug, reported
+// with the claim's position rather than run.
+func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
+	key := c.fileKey(fmt.Sprintf("claims[%d]", i))
+	ch := Check{ID: cl.ID, Source: cl.Source, Rule: -1}
+	if ch.ID == "" {
+		ch.ID = fmt.Sprintf("claim-%d", i+1)
+	}
+	if r, err := sim.ParseRule(cl.Rule); err == nil {
+		ch.Rule = slices.IndexFunc(e.Rules, func(x sim.Rule) bool { return x.Name() == r.Name() })
+	}
+	t, ok := cl.target(nil, "")
+	if ch.Rule < 0 || !ok {
+		return ch, fmt.Errorf("config: %s: accepted by Validate but does not resolve (rule %q)", key, cl.Rule)
+	}
+	ch.target = t
+	for bi, b := range e.Boards {
+		if !cl.appliesTo(size{b.Rows, b.Cols}) {
+			continue
+		}
+		sq := c.claimSquares(cl, b)
+		if len(sq) == 0 {
+			return ch, fmt.Errorf("config: %s: accepted by Validate but pools no start square on %s", key, b)
+		}
+		ch.Boards = append(ch.Boards, bi)
+		ch.Squares = append(ch.Squares, sq)
+	}
+	if len(ch.Boards) == 0 {
+		return ch, fmt.Errorf("config: %s: accepted by Validate but is about no board of the experiment", key)
+	}
+	switch {
+	case cl.Rate != nil:
+		ch.Claim = stats.Claim{Kind: stats.Rate, Value: *cl.Rate}
+		if cl.Tolerance != nil {
+			ch.Claim.Tolerance = *cl.Tolerance
+		}
+	case len(cl.Range) == 2:
+		ch.Claim = stats.Claim{Kind: stats.Range, Lo: cl.Range[0], Hi: cl.Range[1]}
+	case cl.Below != nil:
+		ch.Claim = stats.Claim{Kind: stats.Below, Value: *cl.Below}
+	case cl.Above != nil:
+		ch.Claim = stats.Claim{Kind: stats.Above, Value: *cl.Above}
+	}
+	return ch, nil
+}

@@ -1,0 +1,129 @@
+package results
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strconv"
+	"time"
+
+	"knightwalk/internal/config"
+	"knightwalk/internal/table"
+)
+
+// The files of a result directory.
+const (
+	SquaresFile     = "squares.parquet"
+	LengthsFile     = "lengths.parquet"
+	DeadEndsFile    = "deadends.parquet"
+	ClassesFile     = "classes.parquet"
+	ComparisonsFile = "comparisons.parquet"
+	ClaimsFile      = "claims.parquet"
+	WalksFile       = "walks.parquet" // the per-walk table, when asked for
+	ClaimsTeXFile   = "claims.tex"
+	ManifestFile    = "manifest.json"
+	ReportFile      = "report.md"
+	FiguresDir      = "figures"
+)
+
+// Manifest is manifest.json: what ran, how, and what came out. Figures and
+// tools read result directories through it.
+type Manifest struct {
+	Experiment  string           `json:"experiment"`
+	Description string           `json:"description,omitempty"`
+	Seed        uint64           `json:"seed"`
+	ConfigHash  string           `json:"config_hash"`
+	ToolVersion string           `json:"tool_version"`
+	GitCommit   string           `json:"git_commit,omitempty"`
+	Shard       string           `json:"shard"`
+	Workers     int              `json:"workers"`
+	Units       int              `json:"units"`
+	Walks       uint64           `json:"walks"`
+	Successes   uint64           `json:"successes"`
+	Closed      uint64           `json:"closed"`
+	Started     string           `json:"finished_at"`
+	Seconds     float64          `json:"seconds"`
+	WalksPerSec float64          `json:"walks_per_second"`
+	Tables      []string         `json:"tables"`
+	Config      config.Canonical `json:"config"`
+}
+
+// ReadManifest reads dir/manifest.json.
+func ReadManifest(dir string) (*Manifest, error) {
+	path := filepath.Join(dir, ManifestFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s is not a result directory: %w", dir, err)
+	}
+	var m Manifest
+	if err := json.Unmarshal(b, &m); err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	return &m, nil
+}
+
+// Metadata is the key-value metadata of every table of a run of e.
+func Metadata(e *config.Experiment, toolVersion, gitCommit string) table.Metadata {
+	return table.Metadata{Experiment: e.Name, Seed: e.Seed, ConfigHash: e.ConfigHash, ToolVersion: toolVersion, GitCommit: gitCommit,
+		Extra: map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
+}
+
+// RunInfo describes how the tallies behind a set of tables were made, for the
+// manifest.
+type RunInfo struct {
+	Meta    table.Metadata
+	Shard   string // "0/1" for a whole run or a merge
+	Workers int
+	Units   int     // work units of the whole plan
+	Walks   uint64  // walks run by this process
+	Seconds float64 // time spent running them
+	PerWalk bool    // the per-walk table was written too
+}
+
+// Write writes the tables, claims.tex (when there are claims), manifest.json
+// and report.md of a run of e into dir.
+func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
+	md := run.Meta
+	files := []string{SquaresFile, LengthsFile, DeadEndsFile, ClassesFile, ComparisonsFile, ClaimsFile}
+	for i, err := range []error{
+		table.WriteSquares(filepath.Join(dir, files[0]), t.Squares, md),
+		table.WriteLengths(filepath.Join(dir, files[1]), t.Lengths, md),
+		table.WriteDeadEnds(filepath.Join(dir, files[2]), t.DeadEnds, md),
+		table.WriteClasses(filepath.Join(dir, files[3]), t.Classes, md),
+		table.WriteComparisons(filepath.Join(dir, files[4]), t.Comparisons, md),
+		table.WriteClaims(filepath.Join(dir, files[5]), t.Claims, md),
+	} {
+		if err != nil {
+			return fmt.Errorf("writing %s: %w", files[i], err)
+		}
+	}
+	if run.PerWalk {
+		files = append(files, WalksFile)
+	}
+	if len(t.Claims) > 0 {
+		if err := os.WriteFile(filepath.Join(dir, ClaimsTeXFile), []byte(claimsLaTeX(t.Claims, e.Confidence)), 0o644); err != nil {
+			return err
+		}
+	}
+	m := Manifest{Experiment: e.Name, Description: e.Description, Seed: e.Seed, ConfigHash: e.ConfigHash,
+		ToolVersion: md.ToolVersion, GitCommit: md.GitCommit, Shard: run.Shard, Workers: run.Workers,
+		Units: run.Units, Started: time.Now().UTC().Format(time.RFC3339), Seconds: run.Seconds,
+		Tables: files, Config: e.Config}
+	for _, r := range t.Squares {
+		m.Walks += r.Walks
+		m.Successes += r.Successes
+		m.Closed += r.Closed
+	}
+	if run.Seconds > 0 {
+		m.WalksPerSec = float64(run.Walks) / run.Seconds
+	}
+	b, err := json.MarshalIndent(m, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644); err != nil {
+		return err
+	}
+	return os.WriteFile(filepath.Join(dir, ReportFile), []byte(report(e, t)), 0o644)
+}

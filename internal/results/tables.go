@@ -1,0 +1,222 @@
+package results
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+
+	"knightwalk/internal/config"
+	"knightwalk/internal/table"
+	"knightwalk/sim"
+	"knightwalk/stats"
+)
+
+// TallyOf returns the tally of start square start of board index board and
+// rule index rule of an experiment, or nil when there is none.
+type TallyOf func(board, rule, start int) *stats.Tally
+
+// Tables holds every summary table of a run, in a fixed row order.
+type Tables struct {
+	Squares     []table.SquareRow
+	Lengths     []table.LengthRow
+	DeadEnds    []table.DeadEndRow
+	Classes     []table.ClassRow
+	Comparisons []table.ComparisonRow
+	Claims      []table.ClaimRow
+}
+
+// Build turns the tallies of a complete run of e into table rows: squares,
+// histograms and dead ends per (board, rule, start), class and degree
+// aggregates, comparisons between classes, and claim verdicts.
+func Build(e *config.Experiment, tally TallyOf) (*Tables, error) {
+	out := &Tables{}
+	for bi, b := range e.Boards {
+		for ri, r := range e.Rules {
+			if err := out.addStarts(e, tally, bi, ri); err != nil {
+				return nil, err
+			}
+			if err := out.addGroups(e, tally, b, bi, r, ri); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, ch := range e.Checks {
+		rows, err := claimRows(e, tally, ch)
+		if err != nil {
+			return nil, err
+		}
+		out.Claims = append(out.Claims, rows...)
+	}
+	return out, nil
+}
+
+// addStarts adds the squares, lengths and dead-end rows of (board, rule).
+func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, bi, ri int) error {
+	b, r := e.Boards[bi], e.Rules[ri]
+	for _, start := range e.Starts[bi] {
+		t := tally(bi, ri, start)
+		if t == nil {
+			return fmt.Errorf("no results for %s %s from %s: the run is incomplete", b, r.Name(), b.SquareName(start))
+		}
+		out.Squares = append(out.Squares, squareRow(b, r, start, t, e))
+		row, col := b.RowCol(start)
+		for l, c := range t.Lengths {
+			if c > 0 {
+				out.Lengths = append(out.Lengths, table.LengthRow{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), Length: int32(l), Count: c})
+			}
+		}
+		for end, c := range t.DeadEnds {
+			if c > 0 {
+				er, ec := b.RowCol(end)
+				out.DeadEnds = append(out.DeadEnds, table.DeadEndRow{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), End: b.SquareName(end), EndRow: int32(er), EndCol: int32(ec), Count: c})
+			}
+		}
+	}
+	return nil
+}
+
+// addGroups adds the class and degree rows of (board, rule) and the
+// comparisons between its classes.
+func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, b *sim.Board, bi int, r sim.Rule, ri int) error {
+	groups := classGroups(b, e.Starts[bi])
+	pooled := make([]*stats.Tally, len(groups))
+	for gi, g := range groups {
+		var err error
+		if pooled[gi], err = pool(tally, bi, ri, g.squares); err != nil {
+			return fmt.Errorf("%s %s %s %s: %w", b, r.Name(), g.by, g.name, err)
+		}
+		out.Classes = append(out.Classes, classRow(b, r, g, pooled[gi], e))
+	}
+	for i := range groups {
+		for j := i + 1; j < len(groups); j++ {
+			if groups[i].by != "class" || groups[j].by != "class" {
+				continue
+			}
+			a, c := pooled[i].SuccessRate(), pooled[j].SuccessRate()
+			cmp := stats.Compare(a, c, e.Confidence)
+			out.Comparisons = append(out.Comparisons, table.ComparisonRow{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+				GroupBy: "class", GroupA: groups[i].name, GroupB: groups[j].name, RateA: a.Estimate(), RateB: c.Estimate(),
+				Diff: cmp.Diff.Center, DiffLo: cmp.Diff.Lo, DiffHi: cmp.Diff.Hi, PValue: cmp.PValue})
+		}
+	}
+	return nil
+}
+
+// group is a set of start squares pooled into one aggregate.
+type group struct {
+	by      string // "class" or "degree"
+	name    string // "corner", "8", ...
+	squares []int
+}
+
+// classGroups returns the start squares of starts grouped by class (in
+// report order) and by degree (ascending), leaving out empty groups.
+func classGroups(b *sim.Board, starts []int) []group {
+	var out []group
+	for _, c := range sim.Classes {
+		g := group{by: "class", name: c.String()}
+		for _, s := range starts {
+			if b.Class(s) == c {
+				g.squares = append(g.squares, s)
+			}
+		}
+		if len(g.squares) > 0 {
+			out = append(out, g)
+		}
+	}
+	byDeg := map[int][]int{}
+	for _, s := range starts {
+		byDeg[b.Degree(s)] = append(byDeg[b.Degree(s)], s)
+	}
+	degs := make([]int, 0, len(byDeg))
+	for d := range byDeg {
+		degs = append(degs, d)
+	}
+	slices.Sort(degs)
+	for _, d := range degs {
+		out = append(out, group{by: "degree", name: strconv.Itoa(d), squares: byDeg[d]})
+	}
+	return out
+}
+
+// pool pools the tallies of squares of (board, rule) with stats.Pool; a
+// missing tally is an incomplete run.
+func pool(tally TallyOf, bi, ri int, squares []int) (*stats.Tally, error) {
+	ts := make([]*stats.Tally, len(squares))
+	for i, s := range squares {
+		if ts[i] = tally(bi, ri, s); ts[i] == nil {
+			return nil, fmt.Errorf("no results for square %d: the run is incomplete", s)
+		}
+	}
+	return stats.Pool(ts...)
+}
+
+func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Experiment) table.SquareRow {
+	row, col := b.RowCol(start)
+	sum := stats.Summarize(t, e.Confidence, e.Method)
+	l := sum.Length
+	w := float64(t.Walks)
+	return table.SquareRow{
+		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+		Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col),
+		StartClass: b.Class(start).String(), StartDegree: int32(b.Degree(start)),
+		Walks: t.Walks, Successes: t.Successes,
+		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
+		Closed: t.Closed, ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
+		Stopped:    t.Stopped,
+		LengthMean: l.Mean, LengthSD: l.SD, LengthMin: int32(l.Min), LengthP05: int32(l.P05), LengthP25: int32(l.P25),
+		LengthMedian: int32(l.Median), LengthP75: int32(l.P75), LengthP95: int32(l.P95), LengthMax: int32(l.Max),
+		TiesMean: float64(t.TieSum) / w, NodesMean: float64(t.NodeSum) / w, BacktracksMean: float64(t.BacktrackSum) / w,
+		BudgetExceeded: t.BudgetExceeded,
+	}
+}
+
+func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Experiment) table.ClassRow {
+	sum := stats.Summarize(t, e.Confidence, e.Method)
+	return table.ClassRow{
+		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+		GroupBy: g.by, Group: g.name, Squares: int32(len(g.squares)),
+		Walks: t.Walks, Successes: t.Successes,
+		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
+		Closed: t.Closed, ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
+		LengthMean: sum.Length.Mean,
+	}
+}
+
+// claimRows evaluates a resolved claim on every board it is about (one row
+// each).
+func claimRows(e *config.Experiment, tally TallyOf, ch config.Check) ([]table.ClaimRow, error) {
+	lo, hi := claimedRange(ch.Claim)
+	rule := e.Rules[ch.Rule].Name()
+	var out []table.ClaimRow
+	for i, bi := range ch.Boards {
+		b := e.Boards[bi]
+		t, err := pool(tally, bi, ch.Rule, ch.Squares[i])
+		if err != nil {
+			return nil, fmt.Errorf("claim %s on %s: %w", ch.ID, b, err)
+		}
+		sum := t.SuccessRate().Interval(e.Confidence, e.Method)
+		out = append(out, table.ClaimRow{ID: ch.ID, Source: ch.Source, Rule: rule, Board: b.String(), Target: ch.Target(b),
+			Kind: ch.Claim.Kind.String(), ClaimedLo: lo, ClaimedHi: hi, Walks: t.Walks, Successes: t.Successes,
+			Measured: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Verdict: stats.Verdict(ch.Claim, sum)})
+	}
+	return out, nil
+}
+
+// claimedRange returns the claimed set's ends for the table.
+func claimedRange(c stats.Claim) (lo, hi float64) {
+	switch c.Kind {
+	case stats.Rate:
+		return max(0, c.Value-c.Tolerance), min(1, c.Value+c.Tolerance)
+	case stats.Range:
+		return c.Lo, c.Hi
+	case stats.Below:
+		return 0, c.Value
+	case stats.Above:
+		return c.Value, 1
+	}
+	return math.NaN(), math.NaN()
+}
