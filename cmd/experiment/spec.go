@@ -97,8 +97,16 @@ func toSpec(cfg *config.Config, file string, src []byte) (*runner.Spec, []runner
 
 // metadata is the key-value metadata of every table.
 func metadata(s *runner.Spec, st runner.Stats) table.Metadata {
+	var lv table.Levels
+	for _, b := range s.Boards {
+		lv.Boards = append(lv.Boards, b.String())
+	}
+	for _, r := range s.Rules {
+		lv.Rules = append(lv.Rules, r.Name())
+	}
 	return table.Metadata{Experiment: s.Name, Seed: s.Seed, ConfigHash: s.ConfigHash, ToolVersion: version, GitCommit: gitCommit(),
-		Extra: map[string]string{"confidence": strconv.FormatFloat(st.Confidence, 'g', -1, 64), "interval": st.Method.String()}}
+		Levels: lv,
+		Extra:  map[string]string{"confidence": strconv.FormatFloat(st.Confidence, 'g', -1, 64), "interval": st.Method.String()}}
 }
 
 // gitCommit returns the commit the binary was built from, when known.

@@ -185,7 +185,7 @@ func Finish(s *Spec, o RunOptions, ts *Tallies, secs float64) (*Summary, error) 
 		return nil, err
 	}
 	for _, r := range sum.Tables.Squares {
-		sum.Walks += r.Walks
+		sum.Walks += uint64(r.Walks)
 	}
 	if err := WriteResults(dir.Partial, s, o, sum); err != nil {
 		os.RemoveAll(dir.Partial)
@@ -254,9 +254,9 @@ func WriteResults(dir string, s *Spec, o RunOptions, sum *Summary) error {
 		Units: len(NewPlan(s).Units), Started: time.Now().UTC().Format(time.RFC3339), Seconds: sum.Seconds,
 		Tables: files, Config: o.Config}
 	for _, r := range t.Squares {
-		m.Walks += r.Walks
-		m.Successes += r.Successes
-		m.Closed += r.Closed
+		m.Walks += uint64(r.Walks)
+		m.Successes += uint64(r.Successes)
+		m.Closed += uint64(r.Closed)
 	}
 	if sum.Seconds > 0 {
 		m.WalksPerSec = float64(sum.Walks) / sum.Seconds
