@@ -311,6 +311,7 @@ def test_walks_replay_bit_for_bit(small):
     w = w[w["rule"].isin(["random", "warnsdorff/random", "warnsdorff/first"])]
     assert set(w["rule"].astype(str)) == {"random", "warnsdorff/random", "warnsdorff/first"}
     bad = []
+    stopped, dead = {}, {}  # outcomes by replay: per square, per (square, end)
     for row in w.itertuples(index=False):
         rows, cols = (int(x) for x in str(row.board).split("x"))
         rule = str(row.rule)
@@ -321,4 +322,19 @@ def test_walks_replay_bit_for_bit(small):
         want = (row.length, row.success, row.closed, (row.end_row, row.end_col), row.ties)
         if got != want:
             bad.append((row, got))
+        key = (str(row.board), rule, row.start)
+        stopped[key] = stopped.get(key, 0) + r.stopped
+        if not r.success and not r.stopped:
+            dead[key + (row.end,)] = dead.get(key + (row.end,), 0) + 1
     assert not bad, f"{len(bad)} of {len(w)} walks differ from their replay; first: {bad[:3]}"
+    # the replayed outcomes add up to the summary tables: stopped walks per
+    # square, and dead ends per (square, end square)
+    sq = load(small, "squares")
+    want = {(str(b), str(r), s): int(n) for b, r, s, n in
+            zip(sq["board"], sq["rule"], sq["start"], sq["stopped"])}
+    assert stopped == want
+    assert sum(stopped.values()) > 0
+    de = load(small, "deadends")
+    want = {(str(b), str(r), s, e): int(n) for b, r, s, e, n in
+            zip(de["board"], de["rule"], de["start"], de["end"], de["count"])}
+    assert dead == want
