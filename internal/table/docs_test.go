@@ -7,9 +7,15 @@ import (
 	"fmt"
 	"go/format"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/memory"
+	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 var update = flag.Bool("update", false, "rewrite fielddocs.go from docs/tables.md")
@@ -218,7 +224,13 @@ func TestFieldDocs(t *testing.T) {
 		t.Fatalf("fielddocs.go is stale against %s: run go test ./internal/table -run TestFieldDocs -update", docsPath)
 	}
 	for _, tb := range allTables {
-		for _, f := range tb.schema.Fields() {
+		// what a reader finds in a file: the stored Arrow schema
+		path := filepath.Join(t.TempDir(), tb.name+".parquet")
+		if err := tb.write(path, 3); err != nil {
+			t.Fatal(err)
+		}
+		stored := storedSchema(t, path)
+		for _, f := range stored.Fields() {
 			d := docs[tb.name+"."+f.Name]
 			md := f.Metadata
 			if v, _ := md.GetValue("description"); v != d.description || v == "" {
@@ -229,4 +241,23 @@ func TestFieldDocs(t *testing.T) {
 			}
 		}
 	}
+}
+
+// storedSchema is the Arrow schema stored in a file, as pyarrow reads it.
+func storedSchema(t *testing.T, path string) *arrow.Schema {
+	t.Helper()
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Close()
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sc, err := fr.Schema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sc
 }

@@ -24,6 +24,8 @@ type tableInfo struct {
 	cols     []colInfo
 	schema   *arrow.Schema
 	coverage func(t *testing.T)
+	// write writes n generated rows to path.
+	write func(path string, n int) error
 	// roundTrip writes n generated rows with md and checks they read back.
 	roundTrip func(t *testing.T, dir string, n int, md Metadata)
 }
@@ -39,6 +41,7 @@ func infoOf[R any](s *spec[R], wr func(string, []R, Metadata) error, rd func(str
 		cols:     cols,
 		schema:   s.schema,
 		coverage: func(t *testing.T) { checkCoverage(t, s) },
+		write:    func(path string, n int) error { return wr(path, genRows(s, n), Metadata{}) },
 		roundTrip: func(t *testing.T, dir string, n int, md Metadata) {
 			t.Helper()
 			rows := genRows(s, n)
