@@ -229,7 +229,7 @@ func (d *drawer) deadEnds() ([]Drawn, error) {
 
 func (d *drawer) deadEndsFrom(g group, rows []table.DeadEndRow) ([]Drawn, error) {
 	var chosen table.SquareRow
-	var most uint64
+	var most int64
 	for _, s := range g.squares {
 		if f := s.Walks - s.Successes - s.Stopped; f > most {
 			chosen, most = s, f
@@ -319,7 +319,7 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 // the start squares run, one line per rule.
 func (d *drawer) sizeCurve() ([]Drawn, error) {
 	conf, method := d.stats()
-	type acc struct{ walks, succ uint64 }
+	type acc struct{ walks, succ int64 }
 	byRule := map[string]map[int]*acc{}
 	var rules []string
 	for _, s := range d.squares {
@@ -351,7 +351,7 @@ func (d *drawer) sizeCurve() ([]Drawn, error) {
 		}
 		for _, n := range ns {
 			a := byRule[r][n]
-			iv := stats.Proportion{Successes: a.succ, Trials: a.walks}.Interval(conf, method)
+			iv := stats.Proportion{Successes: uint64(a.succ), Trials: uint64(a.walks)}.Interval(conf, method)
 			l.N = append(l.N, float64(n))
 			l.Rate = append(l.Rate, iv.Center)
 			l.Lo = append(l.Lo, iv.Lo)
