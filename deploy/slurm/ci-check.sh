@@ -67,10 +67,30 @@ work=$(mktemp -d /tmp/knightwalk-slurm-ci.XXXXXX)
 chmod 755 "$work" # munged wants its socket's directories searchable by all
 mkdir -p "$work"/{state,spool,log,run,jobs}
 mkdir -m 700 "$work/key"
-pids=()
+pids=() ctld_pid=""
+# strays prints the processes other than this script that hold a file under
+# $work open: job steps (slurmstepd and the experiment) that outlived slurmd.
+strays() {
+  local p f
+  for p in /proc/[0-9]*; do
+    p=${p#/proc/}
+    [ "$p" = $$ ] || [ "$p" = "$BASHPID" ] && continue
+    for f in /proc/"$p"/fd/*; do
+      [[ $(readlink "$f" 2>/dev/null) == "$work"/* ]] && { echo "$p"; break; }
+    done
+  done
+  return 0
+}
 cleanup() {
-  local rc=$? i
-  # Stop in reverse order of starting: slurmd, slurmctld, munged.
+  local rc=$? i left
+  set +e # clean up as much as can be, whatever fails
+  # Jobs first, while the controller can still end them: slurmstepd and the
+  # job's processes do not stop with slurmd.
+  if [ -n "$ctld_pid" ] && kill -0 "$ctld_pid" 2>/dev/null && [ -n "$(timeout 10 squeue -h 2>/dev/null)" ]; then
+    timeout 10 scancel --user=root 2>/dev/null
+    for _ in $(seq 60); do [ -z "$(timeout 10 squeue -h 2>/dev/null)" ] && break; sleep 0.5; done
+  fi
+  # Then the daemons, in reverse order of starting: slurmd, slurmctld, munged.
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do
     kill "${pids[i]}" 2>/dev/null || true
   done
@@ -79,6 +99,11 @@ cleanup() {
     kill -9 "${pids[i]}" 2>/dev/null || true
     wait "${pids[i]}" 2>/dev/null || true
   done
+  left=$(strays)
+  if [ -n "$left" ]; then
+    echo "slurm-ci: killing job processes left behind: $(echo $left)" >&2
+    kill -9 $left 2>/dev/null || true
+  fi
   if [ $rc -ne 0 ] && [ "${KNIGHTWALK_SLURM_CI_KEEP:-}" = 1 ]; then
     echo "slurm-ci: kept $work (KNIGHTWALK_SLURM_CI_KEEP=1)" >&2
   else
@@ -148,6 +173,7 @@ munged -F --key-file="$work/key/munge.key" --socket="$work/run/munge.socket" \
   >"$work/log/munged.log" 2>&1 &
 pids+=($!)
 slurmctld -D -f "$SLURM_CONF" >"$work/log/slurmctld.out" 2>&1 &
+ctld_pid=$!
 pids+=($!)
 slurmd -D -f "$SLURM_CONF" >"$work/log/slurmd.out" 2>&1 &
 pids+=($!)
@@ -155,10 +181,11 @@ pids+=($!)
 # diagnose prints what the scheduler and the daemons say; on every failure.
 diagnose() {
   local f
-  echo "---- squeue"; squeue -a -l 2>&1 || true
-  echo "---- sinfo"; sinfo -N -l 2>&1 || true
-  echo "---- scontrol show job"; scontrol show job 2>&1 || true
-  echo "---- sacct"; sacct -a -X 2>&1 || true
+  echo "---- squeue"; timeout 10 squeue -a -l 2>&1 || true
+  echo "---- sinfo"; timeout 10 sinfo -N -l 2>&1 || true
+  echo "---- scontrol show job"; timeout 10 scontrol show job 2>&1 || true
+  echo "---- sacct (without slurmdbd it has nothing; jobcomp.txt below lists the finished jobs)"
+  timeout 10 sacct -a -X 2>&1 || true
   for f in "$work"/jobs/*/*.log "$work"/log/*; do
     [ -f "$f" ] && { echo "---- $f (last 30 lines)"; tail -n 30 "$f"; }
   done
@@ -182,7 +209,7 @@ wait_for() {
     sleep 0.5
   done
 }
-node_idle() { [ "$(sinfo -h -n "$node" -o %T 2>/dev/null)" = idle ]; }
+node_idle() { [ "$(timeout 10 sinfo -h -n "$node" -o %T 2>/dev/null)" = idle ]; }
 wait_for 60 "node $node to come up idle" node_idle
 say "cluster up: node $node, $cpus CPUs, ${mem_mb} MB; controller on port $ctld_port ($((SECONDS - t_start)) s)"
 
@@ -227,18 +254,19 @@ submit() {
   array=${BASH_REMATCH[1]} merge=${BASH_REMATCH[2]}
 }
 
-job_field() { scontrol -o show job "$1" 2>/dev/null | grep -o "$2=[^ ]*" | head -n 1 | cut -d= -f2; }
+# Slurm's clients retry for a minute when the controller is gone: bound them.
+job_field() { timeout 10 scontrol -o show job "$1" 2>/dev/null | grep -o "$2=[^ ]*" | head -n 1 | cut -d= -f2; }
 
 merge_done() {
   local st reason
   st=$(job_field "$merge" JobState)
-  case $st in
-  COMPLETED) return 0 ;;
-  FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY | BOOT_FAIL | DEADLINE)
-    fail_diag "merge job $merge ended $st" ;;
-  esac
   reason=$(job_field "$merge" Reason)
-  [ "$reason" = DependencyNeverSatisfied ] && fail_diag "merge job $merge will never run: an array task failed"
+  [ "$st" = COMPLETED ] && return 0
+  [ "$reason" = DependencyNeverSatisfied ] && fail_diag "merge job $merge will never run ($st): an array task of job $array failed (see its log below)"
+  case $st in
+  FAILED | CANCELLED | TIMEOUT | NODE_FAIL | OUT_OF_MEMORY | BOOT_FAIL | DEADLINE)
+    fail_diag "merge job $merge ended $st (Reason=$reason)" ;;
+  esac
   return 1
 }
 
