@@ -51,8 +51,10 @@ install_packages() {
   fi
   local ok=true
   export DEBIAN_FRONTEND=noninteractive
-  apt-get update -q || ok=false
-  $ok && apt-get install -y -q --no-install-recommends slurmctld slurmd slurm-client munge || ok=false
+  # Wait for a dpkg lock held by another apt-get rather than fail at once.
+  apt-get -o DPkg::Lock::Timeout=300 update -q || ok=false
+  $ok && apt-get -o DPkg::Lock::Timeout=300 install -y -q --no-install-recommends \
+    slurmctld slurmd slurm-client munge || ok=false
   [ -n "$ours" ] && rm -f "$ours"
   $ok || fail "could not install slurmctld slurmd slurm-client munge with apt-get (see above): the Slurm check cannot run"
   for p in slurmctld slurmd sbatch munged mungekey; do
