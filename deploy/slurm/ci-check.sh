@@ -198,7 +198,8 @@ fail_diag() {
   exit 1
 }
 
-# wait_for SECONDS WHAT COMMAND...: polls COMMAND until it succeeds.
+# wait_for SECONDS WHAT COMMAND...: polls COMMAND every $poll seconds (0.5)
+# until it succeeds.
 wait_for() {
   local limit=$1 what=$2 t0=$SECONDS
   shift 2
@@ -208,7 +209,7 @@ wait_for() {
       kill -0 "${pids[i]}" 2>/dev/null || fail_diag "a daemon (pid ${pids[i]}) exited while waiting for $what"
     done
     ((SECONDS - t0 < limit)) || fail_diag "timed out after ${limit} s waiting for $what"
-    sleep 0.5
+    sleep "${poll:-0.5}"
   done
 }
 node_idle() { [ "$(timeout 10 sinfo -h -n "$node" -o %T 2>/dev/null)" = idle ]; }
@@ -223,8 +224,9 @@ else
   bin=$work/experiment
   (cd "$repo" && CGO_ENABLED=0 go build -o "$bin" ./cmd/experiment)
 fi
-# About 5 s of walks per shard on one CPU: long enough for the requeue to
-# land mid-run, short enough to keep the check near a minute.
+# 5 million walks per shard, 4 to 15 s on one CPU of the 2-CPU development
+# machine (idle or shared): long enough for the requeue to land mid-run,
+# short enough to keep the check near a minute.
 exp=$work/slurm-ci.yaml
 cat >"$exp" <<'EOF'
 name: slurm-ci
@@ -232,7 +234,7 @@ description: The experiment of the Slurm CI check (deploy/slurm/ci-check.sh).
 seed: 14
 boards: [8x8]
 starts: all
-walks: 60000
+walks: 120000
 rules:
   - {name: warnsdorff, tie_break: random}
   - {name: random}
@@ -300,7 +302,7 @@ cp=$work/jobs/requeue/parts/part-1.partial/checkpoint.jsonl
 mid_run() {
   [ "$(job_field "$task" JobState)" = RUNNING ] && [ -f "$cp" ] && [ "$(wc -l <"$cp")" -ge 2 ]
 }
-wait_for "$timeout" "array task $task to checkpoint a unit" mid_run
+poll=0.1 wait_for "$timeout" "array task $task to checkpoint a unit" mid_run
 [ -e "$work/jobs/requeue/parts/part-1" ] && fail_diag "task $task finished before it could be requeued: make the experiment longer"
 units=$(($(wc -l <"$cp") - 1))
 scontrol requeue "$task" || fail_diag "scontrol requeue $task failed"
