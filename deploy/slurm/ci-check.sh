@@ -84,7 +84,7 @@ strays() {
   return 0
 }
 cleanup() {
-  local rc=$? i left
+  local rc=$? i left=()
   set +e # clean up as much as can be, whatever fails
   # Jobs first, while the controller can still end them: slurmstepd and the
   # job's processes do not stop with slurmd.
@@ -101,10 +101,10 @@ cleanup() {
     kill -9 "${pids[i]}" 2>/dev/null || true
     wait "${pids[i]}" 2>/dev/null || true
   done
-  left=$(strays)
-  if [ -n "$left" ]; then
-    echo "slurm-ci: killing job processes left behind: $(echo $left)" >&2
-    kill -9 $left 2>/dev/null || true
+  mapfile -t left < <(strays)
+  if [ ${#left[@]} -gt 0 ]; then
+    echo "slurm-ci: killing job processes left behind: ${left[*]}" >&2
+    kill -9 "${left[@]}" 2>/dev/null
   fi
   if [ $rc -ne 0 ] && [ "${KNIGHTWALK_SLURM_CI_KEEP:-}" = 1 ]; then
     echo "slurm-ci: kept $work (KNIGHTWALK_SLURM_CI_KEEP=1)" >&2
