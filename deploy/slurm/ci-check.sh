@@ -224,7 +224,7 @@ else
   bin=$work/experiment
   (cd "$repo" && CGO_ENABLED=0 go build -o "$bin" ./cmd/experiment)
 fi
-[ -f "$bin" ] && [ -x "$bin" ] || fail "$bin is not an executable file: give the experiment binary"
+if [ ! -f "$bin" ] || [ ! -x "$bin" ]; then fail "$bin is not an executable file: give the experiment binary"; fi
 # 5 million walks per shard, 4 to 15 s on one CPU of the 2-CPU development
 # machine (idle or shared): long enough for the requeue to land mid-run,
 # short enough to keep the check near a minute.
