@@ -164,8 +164,6 @@ func decodeJob(name string, data []byte) (*k8sJob, error) {
 // checkK8s checks the shard Job and the merge Job against each other and
 // the binary; it returns every problem found.
 func checkK8s(indexedYAML, mergeYAML []byte) []error {
-	var errs []error
-	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf(format, a...)) }
 	ij, err := decodeJob("indexed-job.yaml", indexedYAML)
 	if err != nil {
 		return []error{err}
@@ -174,121 +172,142 @@ func checkK8s(indexedYAML, mergeYAML []byte) []error {
 	if err != nil {
 		return []error{err}
 	}
+	parts, errs := checkIndexedJob(ij)
+	if len(errs) > 0 {
+		return errs
+	}
+	return checkMergeJob(mj, ij, parts)
+}
 
-	// The shard Job: one pod per shard, told its shard by the index.
+// checkIndexedJob checks the shard Job, one pod per shard told its shard by
+// its completion index, and returns the directory the parts are written to.
+func checkIndexedJob(ij *k8sJob) (parts string, errs []error) {
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("indexed-job.yaml: "+format, a...)) }
 	s := ij.Spec
 	if s.CompletionMode != "Indexed" {
-		bad("indexed-job.yaml: completionMode %q: without Indexed, pods get no JOB_COMPLETION_INDEX", s.CompletionMode)
+		bad("completionMode %q: without Indexed, pods get no JOB_COMPLETION_INDEX", s.CompletionMode)
 	}
 	if s.Completions == nil || *s.Completions < 1 {
-		return append(errs, fmt.Errorf("indexed-job.yaml: completions must be set to the number of shards"))
+		bad("completions must be set to the number of shards")
+		return "", errs
 	}
 	n := *s.Completions
 	if s.Parallelism == nil || *s.Parallelism < 1 || *s.Parallelism > n {
-		bad("indexed-job.yaml: parallelism %v: want 1 to completions (%d)", s.Parallelism, n)
+		bad("parallelism %v: want 1 to completions (%d)", s.Parallelism, n)
 	}
 	if s.BackoffLimitPerIndex != nil && s.Template.Spec.RestartPolicy != "Never" {
-		bad("indexed-job.yaml: backoffLimitPerIndex needs restartPolicy Never, got %q", s.Template.Spec.RestartPolicy)
+		bad("backoffLimitPerIndex needs restartPolicy Never, got %q", s.Template.Spec.RestartPolicy)
 	}
-	c := s.Template.Spec.Containers[0]
-	dirs := map[string]bool{}
 	outs := map[string]int{}
-	for k := 0; k < n; k++ {
-		env, err := podEnv(c, k)
+	dirs := map[string]bool{}
+	for k := 0; k < n && len(errs) == 0; k++ {
+		out, err := shardOut(s.Template.Spec.Containers[0], k, n)
 		if err != nil {
-			return append(errs, fmt.Errorf("indexed-job.yaml: %v", err))
-		}
-		if env["KNIGHTWALK_SHARDS"] != strconv.Itoa(n) {
-			bad("indexed-job.yaml: KNIGHTWALK_SHARDS=%q but completions is %d: shards would be missed or the merge refused", env["KNIGHTWALK_SHARDS"], n)
-			break
-		}
-		// The binary gets the index even when the manifest does not declare
-		// it: Kubernetes sets JOB_COMPLETION_INDEX in every pod of an
-		// Indexed Job. Args are expanded from the declared env only, which
-		// does not depend on how a Kubernetes version injects it.
-		sh, from, ok, err := shardFromEnv(func(v string) string {
-			if x, ok := env[v]; ok || v != "JOB_COMPLETION_INDEX" {
-				return x
-			}
-			return strconv.Itoa(k)
-		})
-		if err != nil || !ok || sh.K != k || sh.N != n {
-			bad("indexed-job.yaml: index %d: the binary takes shard %v from %q (ok=%v, err=%v), want %d/%d", k, sh, from, ok, err, k, n)
-			break
-		}
-		args, err := expandArgs(c.Args, env)
-		if err != nil {
-			bad("indexed-job.yaml: %v", err)
-			break
-		}
-		fs, err := parseCommand(args)
-		if err != nil {
-			bad("indexed-job.yaml: %v", err)
-			break
-		}
-		if args[0] != "run" || fs.NArg() != 1 {
-			bad("indexed-job.yaml: args %q: want run EXPERIMENT [flags]", args)
-			break
-		}
-		if f := fs.Lookup("shard"); f.Value.String() != "" {
-			bad("indexed-job.yaml: --shard %s overrides the completion index", f.Value)
-		}
-		if _, ok := experiments.Lookup(fs.Arg(0)); !ok {
-			bad("indexed-job.yaml: %q is not a committed experiment, and the image holds no experiment files", fs.Arg(0))
-		}
-		out := fs.Lookup("out").Value.String()
-		if out == "" {
-			bad("indexed-job.yaml: no --out: each shard would write inside its own pod")
+			bad("index %d: %v", k, err)
 			break
 		}
 		if prev, dup := outs[out]; dup {
-			bad("indexed-job.yaml: indices %d and %d both write %s", prev, k, out)
+			bad("indices %d and %d both write %s", prev, k, out)
 		}
 		outs[out] = k
 		dirs[path.Dir(out)] = true
 	}
 	if len(errs) > 0 {
-		return errs
+		return "", errs
 	}
 	if len(dirs) != 1 {
-		return append(errs, fmt.Errorf("indexed-job.yaml: the parts are in %d directories, want one for the merge to read", len(dirs)))
+		bad("the parts are in %d directories, want one for the merge to read", len(dirs))
+		return "", errs
 	}
-	var parts string
 	for d := range dirs {
 		parts = d
 	}
+	return parts, nil
+}
+
+// shardOut checks the pod of completion index k of n as the binary sees it
+// and returns the directory it writes its part to.
+func shardOut(c k8sContainer, k, n int) (string, error) {
+	env, err := podEnv(c, k)
+	if err != nil {
+		return "", err
+	}
+	if env["KNIGHTWALK_SHARDS"] != strconv.Itoa(n) {
+		return "", fmt.Errorf("KNIGHTWALK_SHARDS=%q but completions is %d: shards would be missed or the merge refused", env["KNIGHTWALK_SHARDS"], n)
+	}
+	// The binary gets the index even when the manifest does not declare it:
+	// Kubernetes sets JOB_COMPLETION_INDEX in every pod of an Indexed Job.
+	// Args are expanded from the declared env only, which does not depend
+	// on how a Kubernetes version injects it.
+	sh, from, ok, err := shardFromEnv(func(v string) string {
+		if x, ok := env[v]; ok || v != "JOB_COMPLETION_INDEX" {
+			return x
+		}
+		return strconv.Itoa(k)
+	})
+	if err != nil || !ok || sh.K != k || sh.N != n {
+		return "", fmt.Errorf("the binary takes shard %v from %q (ok=%v, err=%v), want %d/%d", sh, from, ok, err, k, n)
+	}
+	args, err := expandArgs(c.Args, env)
+	if err != nil {
+		return "", err
+	}
+	fs, err := parseCommand(args)
+	if err != nil {
+		return "", err
+	}
+	if args[0] != "run" || fs.NArg() != 1 {
+		return "", fmt.Errorf("args %q: want run EXPERIMENT [flags]", args)
+	}
+	if f := fs.Lookup("shard"); f.Value.String() != "" {
+		return "", fmt.Errorf("--shard %s overrides the completion index", f.Value)
+	}
+	if _, ok := experiments.Lookup(fs.Arg(0)); !ok {
+		return "", fmt.Errorf("%q is not a committed experiment, and the image holds no experiment files", fs.Arg(0))
+	}
+	out := fs.Lookup("out").Value.String()
+	if out == "" {
+		return "", fmt.Errorf("no --out: each shard would write inside its own pod")
+	}
+	return out, nil
+}
+
+// checkMergeJob checks that the merge Job reads the parts directory of the
+// shard Job ij, on the same volume claim, with the same binary.
+func checkMergeJob(mj, ij *k8sJob, parts string) (errs []error) {
+	bad := func(format string, a ...any) { errs = append(errs, fmt.Errorf("merge-job.yaml: "+format, a...)) }
 	claim, rel, err := volumeAt(ij, parts)
 	if err != nil {
-		return append(errs, fmt.Errorf("indexed-job.yaml: %v", err))
+		return []error{fmt.Errorf("indexed-job.yaml: %v", err)}
 	}
-
-	// The merge Job: reads that directory on that volume, with the same binary.
 	mc := mj.Spec.Template.Spec.Containers[0]
 	if mj.Spec.CompletionMode == "Indexed" || (mj.Spec.Completions != nil && *mj.Spec.Completions != 1) {
-		bad("merge-job.yaml: the merge is one pod, not an indexed or repeated Job")
+		bad("the merge is one pod, not an indexed or repeated Job")
 	}
-	if mc.Image != c.Image {
-		bad("merge-job.yaml: image %q, the shards ran %q: the merge checks the config hash of the version that wrote the parts", mc.Image, c.Image)
+	if image := ij.Spec.Template.Spec.Containers[0].Image; mc.Image != image {
+		bad("image %q, the shards ran %q: the merge checks the config hash of the version that wrote the parts", mc.Image, image)
 	}
 	fs, err := parseCommand(mc.Args)
 	if err != nil {
-		return append(errs, fmt.Errorf("merge-job.yaml: %v", err))
+		bad("%v", err)
+		return errs
 	}
 	if mc.Args[0] != "merge" || fs.NArg() != 1 {
-		return append(errs, fmt.Errorf("merge-job.yaml: args %q: want merge --out DIR PARTS_DIR", mc.Args))
+		bad("args %q: want merge --out DIR PARTS_DIR", mc.Args)
+		return errs
 	}
 	mclaim, mrel, err := volumeAt(mj, fs.Arg(0))
 	if err != nil {
-		bad("merge-job.yaml: %v", err)
+		bad("%v", err)
 	} else if mclaim != claim || mrel != rel {
-		bad("merge-job.yaml: reads %s on claim %q, but the shards write %s on claim %q", mrel, mclaim, rel, claim)
+		bad("reads %s on claim %q, but the shards write %s on claim %q", mrel, mclaim, rel, claim)
 	}
 	out := fs.Lookup("out").Value.String()
 	if _, _, err := volumeAt(mj, out); err != nil {
-		bad("merge-job.yaml: --out: %v", err)
+		bad("--out: %v", err)
 	}
 	if p := path.Clean(fs.Arg(0)); path.Clean(out) == p || strings.HasPrefix(path.Clean(out), p+"/") {
-		bad("merge-job.yaml: --out %s is inside the parts directory %s", out, p)
+		bad("--out %s is inside the parts directory %s", out, p)
 	}
 	return errs
 }
