@@ -8,8 +8,8 @@ import (
 
 	"knightwalk/internal/config"
 	"knightwalk/internal/figures"
-	"knightwalk/internal/testenv"
 	"knightwalk/internal/table"
+	"knightwalk/internal/testenv"
 )
 
 // TestPlotExample redraws every figure of the committed example result set
