@@ -208,30 +208,33 @@ func narrowTies(chain []criterion, tied []int32, s tieScorer) int {
 	return n
 }
 
-// narrow reduces the tied squares by one criterion, in place and in order,
-// and returns how many remain. random keeps them all: the draw is the
-// kernel's, at the one place its stream is used.
+// narrow reduces the tied squares (at most 8) by one criterion, in place
+// and in order, and returns how many remain. random keeps them all: the
+// draw is the kernel's, at the one place its stream is used.
 func narrow(c criterion, tied []int32, s tieScorer) int {
-	var score func(int32) int
-	switch c {
-	case critRandom:
+	if c == critRandom {
 		return len(tied)
-	case critFirst:
-		score = s.moveRank
-	case critPohl:
-		score = s.secondDegree
-	case critRoth:
-		score = func(sq int32) int { return -s.centreDist2(sq) }
-	default:
-		panic(fmt.Sprintf("sim: unknown tie-break criterion %d", c))
 	}
-	best, n := int(^uint(0)>>1), 0
-	for _, sq := range tied {
-		v := score(sq)
-		if v < best {
-			best, n = v, 0
+	// Scores first, then the minimum: a switch per square is cheaper than
+	// a closure call, and this runs on every tie of a chain rule.
+	var v [8]int
+	best := int(^uint(0) >> 1)
+	for i, sq := range tied {
+		switch c {
+		case critFirst:
+			v[i] = s.moveRank(sq)
+		case critPohl:
+			v[i] = s.secondDegree(sq)
+		case critRoth:
+			v[i] = -s.centreDist2(sq)
+		default:
+			panic(fmt.Sprintf("sim: unknown tie-break criterion %d", c))
 		}
-		if v == best {
+		best = min(best, v[i])
+	}
+	n := 0
+	for i, sq := range tied {
+		if v[i] == best {
 			tied[n] = sq
 			n++
 		}
@@ -248,6 +251,7 @@ type fastTies struct {
 	k       *fastKernel
 	cur     int
 	visited uint64
+	rank    *[64][64]uint8 // rank[from][to]: position of the move in the rule's order; built on first use
 }
 
 func (f *fastTies) secondDegree(sq int32) int {
@@ -261,12 +265,17 @@ func (f *fastTies) secondDegree(sq int32) int {
 func (f *fastTies) centreDist2(sq int32) int { return int(f.k.dist2[sq]) }
 
 func (f *fastTies) moveRank(sq int32) int {
-	for i, mi := range f.k.order {
-		if int32(f.k.moveTo[f.cur][mi]) == sq {
-			return i
+	if f.rank == nil {
+		f.rank = new([64][64]uint8)
+		for from := range f.k.n {
+			for i, mi := range f.k.order {
+				if t := f.k.moveTo[from][mi]; t >= 0 {
+					f.rank[from][t] = uint8(i)
+				}
+			}
 		}
 	}
-	panic("sim: tied square is not a move from the current square")
+	return int(f.rank[f.cur][sq])
 }
 
 // narrowTies applies the rule's chain to the tied squares of the mask tied
