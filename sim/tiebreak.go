@@ -127,6 +127,10 @@ func (t TieBreak) Draws() bool {
 	return c[len(c)-1] == critRandom
 }
 
+// UsesOrder reports whether t ends in first, so that the rule's move order
+// (Rule.Order) decides its remaining ties.
+func (t TieBreak) UsesOrder() bool { return !t.Draws() }
+
 // TieBreakNames lists every tie-break name ParseTieBreak accepts in its
 // canonical spelling.
 func TieBreakNames() []string {

@@ -104,8 +104,8 @@ func TestTieBreakParsing(t *testing.T) {
 		if err != nil || tb.String() != n {
 			t.Errorf("%s does not round-trip: %v, %v", n, tb, err)
 		}
-		if want := strings.HasSuffix(n, "random") || n == "pohl" || n == "roth"; tb.Draws() != want {
-			t.Errorf("%s: Draws() = %v", n, tb.Draws())
+		if want := strings.HasSuffix(n, "random") || n == "pohl" || n == "roth"; tb.Draws() != want || tb.UsesOrder() != strings.HasSuffix(n, "first") {
+			t.Errorf("%s: Draws() = %v, UsesOrder() = %v", n, tb.Draws(), tb.UsesOrder())
 		}
 	}
 	for bad, why := range map[string]string{
