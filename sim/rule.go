@@ -40,15 +40,10 @@ type Rule struct {
 // DefaultNodeBudget is Backtrack's node budget when none is configured.
 const DefaultNodeBudget = 10_000_000
 
-// RuleNames lists the rule names that ParseRule accepts: "warnsdorff/"
-// followed by every tie-break chain (TieBreakNames), the others as they are.
-var RuleNames = func() []string {
-	out := []string{"random"}
-	for _, t := range TieBreakNames() {
-		out = append(out, "warnsdorff/"+t)
-	}
-	return append(out, "backtrack", "backtrack/closed")
-}()
+// RuleNames lists the fixed rule names that ParseRule accepts; it also
+// accepts "warnsdorff/" followed by any tie-break chain (TieBreakNames),
+// e.g. "warnsdorff/roth+first".
+var RuleNames = []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/pohl", "warnsdorff/roth", "backtrack", "backtrack/closed"}
 
 // ParseRule parses a rule name as used in tables and claims: "random",
 // "warnsdorff" (tie-break random), "warnsdorff/<tie-break chain>", "backtrack" and
@@ -70,7 +65,7 @@ func ParseRule(name string) (Rule, error) {
 	case n == "backtrack/closed":
 		return Rule{Kind: Backtrack, TieBreak: TieFirst, Closed: true}, nil
 	}
-	return Rule{}, fmt.Errorf("rule %q: valid rules are %s", name, strings.Join(RuleNames, ", "))
+	return Rule{}, fmt.Errorf("rule %q: valid rules are %s, or warnsdorff/<tie-break chain> such as warnsdorff/roth+first", name, strings.Join(RuleNames, ", "))
 }
 
 // ParseKind parses a rule family name: "random", "warnsdorff", "backtrack".

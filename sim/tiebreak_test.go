@@ -95,6 +95,19 @@ func TestTieBreakParsing(t *testing.T) {
 	if r.Name() != "warnsdorff/pohl" || FNV1a64(r.Name()) != fnvRef("warnsdorff/pohl") {
 		t.Errorf("warnsdorff/pohl+random is named %s; want warnsdorff/pohl, the same streams", r.Name())
 	}
+	// Every chain's rule name is distinct, so its key and streams are too.
+	seen := map[uint64]string{}
+	all := []string{"random", "backtrack", "backtrack/closed"}
+	for _, n := range TieBreakNames() {
+		all = append(all, "warnsdorff/"+n)
+	}
+	for _, name := range all {
+		if h := FNV1a64(name); seen[h] != "" {
+			t.Errorf("%s and %s hash alike", name, seen[h])
+		} else {
+			seen[h] = name
+		}
+	}
 	names := TieBreakNames()
 	if len(names) != 10 {
 		t.Errorf("TieBreakNames() = %v: want the 4 single names and 6 chains", names)
