@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"strings"
 )
 
@@ -51,51 +52,30 @@ var critNames = [...]string{"random", "first", "pohl", "roth"}
 var refining = []criterion{critPohl, critRoth}
 
 // tieChains lists every valid chain; a TieBreak indexes it. The first four
-// are TieRandom, TieFirst, TiePohl and TieRoth.
+// are TieRandom, TieFirst, TiePohl and TieRoth; then come the other chains,
+// breadth first: each ordered selection of distinct refining criteria,
+// shortest first, followed by random, then by first.
 var tieChains = func() [][]criterion {
 	out := [][]criterion{{critRandom}, {critFirst}, {critPohl, critRandom}, {critRoth, critRandom}}
-	seen := map[string]bool{}
-	for _, c := range out {
-		seen[chainString(c)] = true
-	}
-	// Every ordered selection of distinct refining criteria, shortest
-	// first, followed by random, then by first.
-	var grow func(prefix []criterion)
-	var prefixes [][]criterion
-	grow = func(prefix []criterion) {
-		prefixes = append(prefixes, prefix)
-		for _, c := range refining {
-			if !containsCrit(prefix, c) {
-				grow(append(prefix[:len(prefix):len(prefix)], c))
-			}
-		}
-	}
-	grow(nil)
-	for l := 0; l <= len(refining); l++ {
+	for prefixes := [][]criterion{{}}; len(prefixes) > 0; {
+		var longer [][]criterion
 		for _, p := range prefixes {
-			if len(p) != l {
-				continue
-			}
 			for _, last := range []criterion{critRandom, critFirst} {
-				c := append(p[:len(p):len(p)], last)
-				if s := chainString(c); !seen[s] {
-					seen[s] = true
+				c := append(slices.Clone(p), last)
+				if !slices.ContainsFunc(out, func(o []criterion) bool { return slices.Equal(o, c) }) {
 					out = append(out, c)
 				}
 			}
+			for _, r := range refining {
+				if !slices.Contains(p, r) {
+					longer = append(longer, append(slices.Clone(p), r))
+				}
+			}
 		}
+		prefixes = longer
 	}
 	return out
 }()
-
-func containsCrit(cs []criterion, c criterion) bool {
-	for _, x := range cs {
-		if x == c {
-			return true
-		}
-	}
-	return false
-}
 
 func chainString(cs []criterion) string {
 	parts := make([]string, len(cs))
@@ -114,8 +94,8 @@ func (t TieBreak) String() string {
 	if int(t) >= len(tieChains) {
 		return fmt.Sprintf("TieBreak(%d)", t)
 	}
-	if t <= TieRoth {
-		return critNames[[...]criterion{critRandom, critFirst, critPohl, critRoth}[t]]
+	if t <= TieRoth { // the single names: pohl and roth without their +random
+		return critNames[t.chain()[0]]
 	}
 	return chainString(t.chain())
 }
@@ -162,7 +142,7 @@ func ParseTieBreak(s string) (TieBreak, error) {
 			return 0, fmt.Errorf("tie-break %q: empty step; %s", s, tieHelp)
 		case !ok:
 			return 0, fmt.Errorf("tie-break %q: unknown tie-break %q; %s", s, p, tieHelp)
-		case containsCrit(cs[:i], c):
+		case slices.Contains(cs[:i], c):
 			return 0, fmt.Errorf("tie-break %q: %s appears twice; %s", s, p, tieHelp)
 		case i < len(parts)-1 && (c == critRandom || c == critFirst):
 			return 0, fmt.Errorf("tie-break %q: %s decides alone, so it must come last; %s", s, p, tieHelp)
