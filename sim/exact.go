@@ -147,7 +147,6 @@ type bitsetKey struct {
 type bitset [2]uint64
 
 func (s bitset) with(sq int) bitset { s[sq>>6] |= 1 << (sq & 63); return s }
-func (s bitset) has(sq int) bool    { return s[sq>>6]>>(sq&63)&1 != 0 }
 func (s bitset) and(t bitset) bitset {
 	return bitset{s[0] & t[0], s[1] & t[1]}
 }
