@@ -68,7 +68,7 @@
 // Parse and Load return Errors, one Error per problem, sorted by line, each
 // printed as
 //
-//	experiments/bad.yaml:7: rules[1].tie_break: "randm" is not a tie-break; valid: random, first, pohl, roth
+//	experiments/bad.yaml:7: rules[1].tie_break: tie-break "randm": unknown tie-break "randm"; valid tie-breaks are ...
 //
 // # Hash
 //
