@@ -129,17 +129,43 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 }
 
 // Tallies collects unit results into one tally per (board, rule, start).
+// A tally of a large board is kept in sparse form between Adds: its dense
+// histograms are two numbers per square however few walks it counts, and
+// a sweep of one walk per start over n = 5..2000 would otherwise hold
+// about 16 bytes × 2.7×10⁹ squares per start (issue 16).
 type Tallies struct {
-	mu sync.Mutex
-	m  map[Cell]*stats.Tally
+	mu     sync.Mutex
+	m      map[Cell]*stats.Tally
+	sparse map[Cell]*sparseTally
 }
 
-func NewTallies() *Tallies { return &Tallies{m: map[Cell]*stats.Tally{}} }
+// sparseAbove is the board size (squares) above which Tallies keeps a
+// cell's tally sparse; below it the dense tally is small and merging the
+// many units of a small board stays a plain addition.
+const sparseAbove = 1 << 14
+
+func NewTallies() *Tallies {
+	return &Tallies{m: map[Cell]*stats.Tally{}, sparse: map[Cell]*sparseTally{}}
+}
 
 // Add merges t into the tally of k.
 func (ts *Tallies) Add(k Cell, t *stats.Tally) error {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	if t.Squares() > sparseAbove {
+		cur := t
+		if s := ts.sparse[k]; s != nil {
+			var err error
+			if cur, err = s.dense(); err != nil {
+				return err
+			}
+			if err := cur.Merge(t); err != nil {
+				return err
+			}
+		}
+		ts.sparse[k] = toSparse(cur)
+		return nil
+	}
 	cur := ts.m[k]
 	if cur == nil {
 		cur = stats.NewTally(t.Squares())
@@ -148,9 +174,19 @@ func (ts *Tallies) Add(k Cell, t *stats.Tally) error {
 	return cur.Merge(t)
 }
 
-// Of returns the tally of (board, rule, start), or nil.
+// Of returns the tally of (board, rule, start), or nil. A large board's
+// tally is a fresh dense copy: the caller may keep it only as long as it
+// needs it.
 func (ts *Tallies) Of(board, rule, start int) *stats.Tally {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	return ts.m[Cell{board, rule, start}]
+	k := Cell{board, rule, start}
+	if s := ts.sparse[k]; s != nil {
+		t, err := s.dense()
+		if err != nil { // Add wrote s from a tally
+			panic("runner: " + err.Error())
+		}
+		return t
+	}
+	return ts.m[k]
 }

@@ -37,19 +37,33 @@ func sparse(h []uint64) [][2]uint64 {
 	return out
 }
 
-func (t tallyJSON) MarshalJSON() ([]byte, error) {
-	return json.Marshal(sparseTally{Squares: t.Squares(), Walks: t.Walks, Successes: t.Successes, Closed: t.Closed, Stopped: t.Stopped,
-		TieSum: t.TieSum, NodeSum: t.NodeSum, BacktrackSum: t.BacktrackSum, BudgetExceeded: t.BudgetExceeded,
-		Lengths: sparse(t.Lengths), DeadEnds: sparse(t.DeadEnds)})
-}
+func (t tallyJSON) MarshalJSON() ([]byte, error) { return json.Marshal(toSparse(t.Tally)) }
 
 func (t *tallyJSON) UnmarshalJSON(b []byte) error {
 	var s sparseTally
 	if err := json.Unmarshal(b, &s); err != nil {
 		return err
 	}
+	x, err := s.dense()
+	if err != nil {
+		return err
+	}
+	t.Tally = x
+	return nil
+}
+
+// toSparse returns t with its histograms as their non-zero bins.
+func toSparse(t *stats.Tally) *sparseTally {
+	return &sparseTally{Squares: t.Squares(), Walks: t.Walks, Successes: t.Successes, Closed: t.Closed, Stopped: t.Stopped,
+		TieSum: t.TieSum, NodeSum: t.NodeSum, BacktrackSum: t.BacktrackSum, BudgetExceeded: t.BudgetExceeded,
+		Lengths: sparse(t.Lengths), DeadEnds: sparse(t.DeadEnds)}
+}
+
+// dense returns s as a Tally, or an error when s cannot be one (a file
+// that was not written by toSparse).
+func (s *sparseTally) dense() (*stats.Tally, error) {
 	if s.Squares < 1 || s.Squares > 1<<24 {
-		return fmt.Errorf("tally of %d squares", s.Squares)
+		return nil, fmt.Errorf("tally of %d squares", s.Squares)
 	}
 	x := stats.NewTally(s.Squares)
 	x.Walks, x.Successes, x.Closed, x.Stopped = s.Walks, s.Successes, s.Closed, s.Stopped
@@ -60,11 +74,10 @@ func (t *tallyJSON) UnmarshalJSON(b []byte) error {
 	}{{x.Lengths, s.Lengths}, {x.DeadEnds, s.DeadEnds}} {
 		for _, p := range h.src {
 			if p[0] >= uint64(len(h.dst)) {
-				return fmt.Errorf("histogram bin %d out of range for %d squares", p[0], s.Squares)
+				return nil, fmt.Errorf("histogram bin %d out of range for %d squares", p[0], s.Squares)
 			}
 			h.dst[p[0]] += p[1]
 		}
 	}
-	t.Tally = x
-	return nil
+	return x, nil
 }
