@@ -93,7 +93,7 @@ var Intervals = []string{"wilson", "clopper-pearson"}
 
 // Limits that keep a mistyped file from asking for an absurd run.
 const (
-	MaxBoards = 1000  // boards per experiment, after expansion
+	MaxBoards = 4000  // boards per experiment, after expansion: room for a sweep of n = 5..2000 (issue 16)
 	MaxWalks  = 1e12  // walks per (board, rule, start square)
 	MaxName   = 100   // bytes in an experiment name
 	DefWalks  = 10000 // walks when none are configured
