@@ -80,7 +80,7 @@ func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Repor
 	p := runner.NewPlan(s)
 	ts := runner.NewTallies()
 	t0 := time.Now()
-	if err := runner.Execute(ctx, p, p.Units, runner.Options{Workers: workers}, func(res runner.Result) error { return ts.Add(res.Unit.Cell(), res.Tally) }); err != nil {
+	if err := runner.Execute(ctx, p, p.Units, runner.Options{Workers: workers}, func(res runner.Result) error { return ts.AddResult(res) }); err != nil {
 		return nil, err
 	}
 	secs := time.Since(t0).Seconds()

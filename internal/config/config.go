@@ -85,7 +85,7 @@ type Claim struct {
 // Figures lists the figure names that outputs.figures accepts.
 var Figures = []string{
 	"success-heatmap", "closed-heatmap", "length-heatmap", "deadend-heatmap",
-	"length-distribution", "size-curve", "convergence", "walk",
+	"length-distribution", "size-curve", "convergence", "walk", "sweep-strip",
 }
 
 // Intervals lists the interval methods that interval accepts.

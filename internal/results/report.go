@@ -55,6 +55,7 @@ func report(s *config.Experiment, t *Tables) string {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %.4f | %.4f | %+.4f [%+.4f, %+.4f] | %.3g |\n", c.Board, c.Rule, c.GroupA, c.GroupB, c.RateA, c.RateB, c.Diff, c.DiffLo, c.DiffHi, c.PValue)
 		}
 	}
+	writeSweeps(&b, Sweeps(s, t.Squares))
 	writeGrids(&b, s, t.Squares)
 	b.WriteString("\nTables: squares, lengths, deadends, classes, comparisons, claims (Parquet, see docs/tables.md); manifest.json records the config and timings.\n")
 	return b.String()

@@ -28,7 +28,7 @@ func BenchmarkEndToEndVsKernel(b *testing.B) {
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
 		ts := NewTallies()
-		err := Execute(context.Background(), p, p.Units, Options{Workers: 1}, func(r Result) error { return ts.Add(r.Unit.Cell(), r.Tally) })
+		err := Execute(context.Background(), p, p.Units, Options{Workers: 1}, func(r Result) error { return ts.AddResult(r) })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -91,7 +91,16 @@ func resumeCheckpoint(dir string, h checkpointHeader, p *Plan, ts *Tallies) (don
 
 // Add records a finished unit.
 func (c *checkpoint) Add(r Result) error {
-	if err := c.write(checkpointLine{Unit: r.Unit.ID, Tally: tallyJSON{r.Tally}}); err != nil {
+	var err error
+	if r.sparse != nil { // the same JSON as tallyJSON writes
+		err = c.write(struct {
+			Unit  int          `json:"unit"`
+			Tally *sparseTally `json:"tally"`
+		}{r.Unit.ID, r.sparse})
+	} else {
+		err = c.write(checkpointLine{Unit: r.Unit.ID, Tally: tallyJSON{r.Tally}})
+	}
+	if err != nil {
 		return err
 	}
 	return c.w.Flush()

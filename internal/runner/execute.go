@@ -15,8 +15,12 @@ import (
 // Result is what one unit produced.
 type Result struct {
 	Unit  Unit
-	Tally *stats.Tally
-	Walks []sim.Outcome // per-walk outcomes, in walk order, when asked for
+	Tally *stats.Tally // nil when sparse is set
+	// sparse is the tally of a unit on a board above sparseAbove squares,
+	// counted in the worker's reused buffer and handed over sparse, so a
+	// sweep over many large boards allocates no histograms per unit.
+	sparse *sparseTally
+	Walks  []sim.Outcome // per-walk outcomes, in walk order, when asked for
 }
 
 // Options tune Execute.
@@ -61,9 +65,17 @@ func Execute(ctx context.Context, p *Plan, units []Unit, opts Options, done func
 	})
 	for range workers {
 		g.Go(func() error {
-			walkers := map[[2]int]*sim.Walker{}
+			// Walkers are reused across the units of a board but dropped
+			// when the board changes: units come board by board, and a
+			// sweep over many large boards cannot hold a walker for each.
+			walkers, board := map[[2]int]*sim.Walker{}, -1
+			var buf scratch
 			for i := range jobs {
 				u := units[i]
+				if u.Board != board {
+					clear(walkers)
+					board = u.Board
+				}
 				w := walkers[[2]int{u.Board, u.Rule}]
 				if w == nil {
 					var err error
@@ -72,7 +84,7 @@ func Execute(ctx context.Context, p *Plan, units []Unit, opts Options, done func
 					}
 					walkers[[2]int{u.Board, u.Rule}] = w
 				}
-				r, err := runUnit(ctx, p.Exp, u, w, opts)
+				r, err := runUnit(ctx, p.Exp, u, w, opts, &buf)
 				if err != nil {
 					return err
 				}
@@ -101,11 +113,17 @@ func Execute(ctx context.Context, p *Plan, units []Unit, opts Options, done func
 // checkEvery is how many walks a unit runs between looks at ctx.
 const checkEvery = 1 << 12
 
-func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, opts Options) (Result, error) {
+func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, opts Options, buf *scratch) (Result, error) {
 	b := s.Boards[u.Board]
 	key := sim.NewKey(s.Seed, b, s.Rules[u.Rule], u.Start)
-	t := stats.NewTally(b.Squares())
-	r := Result{Unit: u, Tally: t}
+	r := Result{Unit: u}
+	var t *stats.Tally
+	if b.Squares() > sparseAbove {
+		t = buf.tally(b.Squares())
+	} else {
+		t = stats.NewTally(b.Squares())
+		r.Tally = t
+	}
 	if opts.PerWalk {
 		r.Walks = make([]sim.Outcome, 0, u.Hi-u.Lo)
 	}
@@ -125,7 +143,27 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 			opts.Progress.Add(hi - lo)
 		}
 	}
+	if r.Tally == nil {
+		r.sparse = toSparse(t)
+	}
 	return r, nil
+}
+
+// scratch is a worker's reused histogram storage for units on large
+// boards: a fresh pair of dense histograms per unit of a 2000×2000 board
+// is 64 MB, and a sweep allocating one per board grew the heap to GBs.
+type scratch struct{ lengths, deadEnds []uint64 }
+
+// tally returns an empty tally of n squares over the scratch storage,
+// valid until the next call.
+func (b *scratch) tally(n int) *stats.Tally {
+	if cap(b.deadEnds) < n {
+		b.lengths, b.deadEnds = make([]uint64, n+1), make([]uint64, n)
+	}
+	t := &stats.Tally{Lengths: b.lengths[:n+1], DeadEnds: b.deadEnds[:n]}
+	clear(t.Lengths)
+	clear(t.DeadEnds)
+	return t
 }
 
 // Tallies collects unit results into one tally per (board, rule, start).
@@ -150,28 +188,36 @@ func NewTallies() *Tallies {
 
 // Add merges t into the tally of k.
 func (ts *Tallies) Add(k Cell, t *stats.Tally) error {
+	if t.Squares() > sparseAbove {
+		return ts.addSparse(k, toSparse(t))
+	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	if t.Squares() > sparseAbove {
-		cur := t
-		if s := ts.sparse[k]; s != nil {
-			var err error
-			if cur, err = s.dense(); err != nil {
-				return err
-			}
-			if err := cur.Merge(t); err != nil {
-				return err
-			}
-		}
-		ts.sparse[k] = toSparse(cur)
-		return nil
-	}
 	cur := ts.m[k]
 	if cur == nil {
 		cur = stats.NewTally(t.Squares())
 		ts.m[k] = cur
 	}
 	return cur.Merge(t)
+}
+
+// AddResult merges a unit's tally into the tally of its cell.
+func (ts *Tallies) AddResult(r Result) error {
+	if r.sparse != nil {
+		return ts.addSparse(r.Unit.Cell(), r.sparse)
+	}
+	return ts.Add(r.Unit.Cell(), r.Tally)
+}
+
+func (ts *Tallies) addSparse(k Cell, t *sparseTally) error {
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	cur := ts.sparse[k]
+	if cur == nil {
+		ts.sparse[k] = t
+		return nil
+	}
+	return cur.merge(t)
 }
 
 // Of returns the tally of (board, rule, start), or nil. A large board's

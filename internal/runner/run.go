@@ -84,7 +84,7 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	t0 := time.Now()
 	finished := len(done)
 	err = Execute(ctx, p, todo, Options{Workers: o.Workers, PerWalk: ww != nil, Progress: &progress}, func(r Result) error {
-		if err := ts.Add(r.Unit.Cell(), r.Tally); err != nil {
+		if err := ts.AddResult(r); err != nil {
 			return err
 		}
 		if ww != nil {
