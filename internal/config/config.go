@@ -79,6 +79,15 @@ type Claim struct {
 	Below     *float64  `yaml:"below"`
 	Above     *float64  `yaml:"above"`
 
+	// Claims over a set of boards (claimset.go): Sizes picks the n×n
+	// boards with n in a range; Share says more than that share of them
+	// meet the statement above; FirstFailure and FailingBelow are
+	// statements of their own, about where a deterministic rule fails.
+	Sizes        string   `yaml:"sizes"`
+	Share        *float64 `yaml:"share"`
+	FirstFailure *int     `yaml:"first_failure"`
+	FailingBelow *float64 `yaml:"failing_below"`
+
 	Source string `yaml:"source"`
 }
 

@@ -93,7 +93,7 @@ func (c *Config) claimSquares(cl Claim, b *sim.Board) []int {
 // appliesTo reports whether the claim is about boards of size s.
 func (cl Claim) appliesTo(s size) bool {
 	if cl.Board == "" {
-		return true
+		return cl.inSizes(s)
 	}
 	w, ok := parseSize(cl.Board)
 	return ok && w == s

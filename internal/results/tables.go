@@ -189,6 +189,10 @@ func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Exper
 // claimRows evaluates a resolved claim on every board it is about (one row
 // each).
 func claimRows(e *config.Experiment, tally TallyOf, ch config.Check) ([]table.ClaimRow, error) {
+	if ch.Set.Kind != "" {
+		row, err := setClaimRow(e, tally, ch)
+		return []table.ClaimRow{row}, err
+	}
 	lo, hi := claimedRange(ch.Claim)
 	rule := e.Rules[ch.Rule].Name()
 	var out []table.ClaimRow
