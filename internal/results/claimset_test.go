@@ -42,7 +42,7 @@ func TestSetClaims(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := map[string]struct {
-		kind, verdict   string
+		kind, verdict    string
 		measured, lo, hi float64
 	}{
 		"first":       {"first-failure", stats.Consistent, 11, 11, 11},
