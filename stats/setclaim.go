@@ -47,12 +47,19 @@ func Share(per Claim, boards []Summary) ShareResult {
 	return r
 }
 
-// ShareVerdict judges "more than share of the boards meet the claim":
-// consistent when even the lower bound Lo is above share, refuted when the
-// upper bound Hi is not, inconclusive otherwise.
+// ShareVerdict judges "more than share of the boards meet the claim", or
+// for share 1 "every board meets it": consistent when even the lower bound
+// Lo is above share (for 1: is 1), refuted when the upper bound Hi is not
+// (for 1: is below 1), inconclusive otherwise.
 func ShareVerdict(r ShareResult, share float64) string {
 	switch {
 	case r.Boards == 0:
+		return Inconclusive
+	case share == 1 && r.Lo == 1:
+		return Consistent
+	case share == 1 && r.Hi < 1:
+		return Refuted
+	case share == 1:
 		return Inconclusive
 	case r.Lo > share:
 		return Consistent

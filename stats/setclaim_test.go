@@ -35,6 +35,16 @@ func TestShare(t *testing.T) {
 			t.Errorf("more than %v of boards: %s, want %s", tc.share, got, tc.want)
 		}
 	}
+	if got := ShareVerdict(r, 1); got != Refuted {
+		t.Errorf("every board, one refuted: %s", got)
+	}
+	all := Share(per, boards[:3])
+	if got := ShareVerdict(all, 1); got != Consistent {
+		t.Errorf("every board, all consistent: %s", got)
+	}
+	if got := ShareVerdict(Share(per, boards[:4]), 1); got != Inconclusive {
+		t.Errorf("every board, one undecided: %s", got)
+	}
 	if got := ShareVerdict(Share(per, nil), 0.5); got != Inconclusive {
 		t.Errorf("no boards: %s", got)
 	}

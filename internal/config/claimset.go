@@ -12,7 +12,7 @@ import (
 type SetClaim struct {
 	Kind         string  // "share", "first-failure" or "failing-share"; "" for none
 	Sizes        string  // the claim's sizes as written ("5..49"), or "" for every board
-	Share        float64 // share: more than this share of the boards meet Claim
+	Share        float64 // share: more than this share of the boards meet Claim; 1: every board
 	FirstFailure int     // first-failure: the first n (in board order) where the walk fails
 	FailingBelow float64 // failing-share: the share of boards where it fails is below this
 }
@@ -69,8 +69,8 @@ func (c *Config) checkSetClaim(k *checker, key string, cl Claim, boards []size) 
 	if set > 1 {
 		k.errorf(key, "want at most one of share, first_failure, failing_below")
 	}
-	if cl.Share != nil && !(*cl.Share >= 0 && *cl.Share < 1) {
-		k.errorf(key+".share", "%v is not a share; want 0 ≤ share < 1 (more than this share of the boards)", *cl.Share)
+	if cl.Share != nil && !(*cl.Share >= 0 && *cl.Share <= 1) {
+		k.errorf(key+".share", "%v is not a share; want 0 ≤ share < 1 (more than this share of the boards) or 1 (every board)", *cl.Share)
 	}
 	if cl.FailingBelow != nil && !(*cl.FailingBelow > 0 && *cl.FailingBelow <= 1) {
 		k.errorf(key+".failing_below", "%v is not a share; want 0 < x ≤ 1", *cl.FailingBelow)

@@ -124,6 +124,9 @@ func measuredText(c table.ClaimRow) string {
 func claimedText(c table.ClaimRow) string {
 	switch c.Kind {
 	case "share":
+		if c.ClaimedLo == 1 {
+			return "on every board"
+		}
 		return fmt.Sprintf("on more than %.3g%% of boards", 100*c.ClaimedLo)
 	case "first-failure":
 		return fmt.Sprintf("first failure at n = %g", c.ClaimedLo)
