@@ -63,6 +63,7 @@ part for 'experiment merge'.`,
 				if err != nil {
 					return err
 				}
+				warnDeterministic(e, s)
 				if *dry {
 					return dryRun(e, s, shard, *workers)
 				}
@@ -152,4 +153,20 @@ func calibrate(b *sim.Board, r sim.Rule, starts []int) float64 {
 		n++
 	}
 	return float64(time.Since(t0).Nanoseconds()) / float64(n)
+}
+
+// warnDeterministic warns about deterministic rules run more than once per
+// start: every walk repeats the first, so the rate is 0 or 1 and its
+// interval only reflects the repeat count. It is a warning, not an error:
+// claims-8x8 runs warnsdorff/first beside random rules on purpose, and
+// the walks count is global to an experiment.
+func warnDeterministic(e *env, s *config.Experiment) {
+	if s.Walks <= 1 {
+		return
+	}
+	for _, r := range s.Rules {
+		if r.Deterministic() {
+			fmt.Fprintf(e.stderr, "experiment: warning: %s is deterministic: its %d walks from each start are one walk repeated (walks: 1 decides it; its interval reflects only the repeat count)\n", r.Name(), s.Walks)
+		}
+	}
 }
