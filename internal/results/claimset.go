@@ -48,7 +48,7 @@ func setClaimRow(e *config.Experiment, tally TallyOf, ch config.Check) (table.Cl
 	switch ch.Set.Kind {
 	case "share":
 		r := stats.Share(ch.Claim, sums)
-		row.Target += " with rate " + ch.Claim.String() // the per-board statement the share counts
+		row.Target += ", " + ch.Claim.String() // the per-board statement the share counts
 		row.ClaimedLo, row.ClaimedHi = ch.Set.Share, 1
 		row.Measured, row.Lo, row.Hi = r.Point, r.Lo, r.Hi
 		row.Verdict = stats.ShareVerdict(r, ch.Set.Share)

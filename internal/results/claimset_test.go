@@ -61,7 +61,7 @@ func TestSetClaims(t *testing.T) {
 			t.Errorf("%s: %s %s measured %v [%v, %v], want %+v", r.ID, r.Kind, r.Verdict, r.Measured, r.Lo, r.Hi, w)
 		}
 	}
-	if r := tb.Claims[4]; r.Board != "5..9" || r.Target != "square:a1 with rate above 85%" || r.Walks != 5*400 {
+	if r := tb.Claims[4]; r.Board != "5..9" || r.Target != "square:a1, above 85%" || r.Walks != 5*400 {
 		t.Errorf("share row: board %q target %q walks %d", r.Board, r.Target, r.Walks)
 	}
 	sw := Sweeps(e, tb.Squares)

@@ -30,7 +30,7 @@ func report(s *config.Experiment, t *Tables) string {
 		b.WriteString("## Claims\n\n| claim | source | rule | board | target | claimed | measured [interval] | walks | verdict |\n|---|---|---|---|---|---|---|---:|---|\n")
 		for _, c := range t.Claims {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %d | **%s** |\n", c.ID, c.Source, c.Rule, c.Board, c.Target,
-				claimedText(c), measuredText(c), c.Walks, c.Verdict)
+				claimedText(c), MeasuredText(c), c.Walks, c.Verdict)
 		}
 		b.WriteString("\nA claim is *consistent* when the measured interval lies inside the claimed set, *refuted* when it lies wholly outside, and *inconclusive* otherwise (a point claim is consistent when the interval contains it). A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not; a deterministic rule's failing sizes are exact.\n\n")
 	}
@@ -103,10 +103,10 @@ func pct3(c, lo, hi float64) string {
 	return fmt.Sprintf("%.3f%% [%.3f, %.3f]", 100*c, 100*lo, 100*hi)
 }
 
-// measuredText is a claim row's measurement: a rate with its interval; a
+// MeasuredText is a claim row's measurement: a rate with its interval; a
 // share of boards with the share decided by the per-board intervals; a
 // deterministic sweep's first failing n or failing share.
-func measuredText(c table.ClaimRow) string {
+func MeasuredText(c table.ClaimRow) string {
 	switch c.Kind {
 	case "share":
 		return fmt.Sprintf("%.1f%% of boards [decided %.1f, %.1f]", 100*c.Measured, 100*c.Lo, 100*c.Hi)

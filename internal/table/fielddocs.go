@@ -19,7 +19,7 @@ var fieldDocs = map[string]fieldDoc{
 	"claims.rule":             {"", "the rule the claim is about"},
 	"claims.source":           {"", "where the claim comes from, as given in the experiment file"},
 	"claims.successes":        {"walks", "of which successes"},
-	"claims.target":           {"", "what the claim is about: `class:<class>`, `square:<name>` or `degree:<n>`; for `share` followed by the per-board statement, e.g. `class:corner with rate above 85%`"},
+	"claims.target":           {"", "what the claim is about: `class:<class>`, `square:<name>` or `degree:<n>`; for `share` followed by the per-board statement, e.g. `class:corner, above 85%`"},
 	"claims.verdict":          {"", "`consistent` (the interval lies inside the claimed set), `refuted` (wholly outside it) or `inconclusive` (it straddles an end; more walks needed)"},
 	"claims.walks":            {"walks", "walks behind the measurement"},
 	"classes.board":           {"", "the board, `<rows>x<cols>`, e.g. `8x8`"},
