@@ -151,6 +151,9 @@ func pool(tally TallyOf, bi, ri int, squares []int) (*stats.Tally, error) {
 			return nil, fmt.Errorf("no results for square %d: the run is incomplete", s)
 		}
 	}
+	if len(ts) == 1 { // one square: its tally is the pool (callers only read it)
+		return ts[0], nil
+	}
 	return stats.Pool(ts...)
 }
 

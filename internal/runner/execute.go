@@ -175,6 +175,12 @@ type Tallies struct {
 	mu     sync.Mutex
 	m      map[Cell]*stats.Tally
 	sparse map[Cell]*sparseTally
+
+	// last is the latest dense copy Of made of a sparse cell: building the
+	// tables asks for a cell several times in a row (its square, its
+	// class and degree groups), and each copy of a 2000×2000 tally is 64 MB.
+	last     *stats.Tally
+	lastCell Cell
 }
 
 // sparseAbove is the board size (squares) above which Tallies keeps a
@@ -212,6 +218,9 @@ func (ts *Tallies) AddResult(r Result) error {
 func (ts *Tallies) addSparse(k Cell, t *sparseTally) error {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	if ts.lastCell == k {
+		ts.last = nil // the cell changes: its copy is stale
+	}
 	cur := ts.sparse[k]
 	if cur == nil {
 		ts.sparse[k] = t
@@ -220,18 +229,22 @@ func (ts *Tallies) addSparse(k Cell, t *sparseTally) error {
 	return cur.merge(t)
 }
 
-// Of returns the tally of (board, rule, start), or nil. A large board's
-// tally is a fresh dense copy: the caller may keep it only as long as it
-// needs it.
+// Of returns the tally of (board, rule, start), or nil. The caller must
+// only read it; a large board's tally is a dense copy of its sparse form,
+// shared with the next Of of the same cell.
 func (ts *Tallies) Of(board, rule, start int) *stats.Tally {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	k := Cell{board, rule, start}
 	if s := ts.sparse[k]; s != nil {
+		if ts.last != nil && ts.lastCell == k {
+			return ts.last
+		}
 		t, err := s.dense()
 		if err != nil { // Add wrote s from a tally
 			panic("runner: " + err.Error())
 		}
+		ts.last, ts.lastCell = t, k
 		return t
 	}
 	return ts.m[k]
