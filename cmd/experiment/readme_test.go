@@ -88,14 +88,14 @@ func TestReadmeResults(t *testing.T) {
 // in its table against the claims tables, so the README cannot drift from
 // what the tool measures.
 func TestReadmePublishedClaims(t *testing.T) {
-	testenv.SkipUnlessSlow(t, "the README's published claims (five experiments, about 7 CPU-minutes)")
+	testenv.SkipUnlessSlow(t, "the README's published claims (six experiments, about 11 CPU-minutes)")
 	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
 	text := string(readme)
 	got := map[string]table.ClaimRow{}
-	for _, name := range []string{"literature", "literature-small", "literature-large", "pohl-original", "roth-sweep"} {
+	for _, name := range []string{"literature", "literature-small", "literature-large", "pohl-original", "roth-sweep", "roth-sweep-ostar"} {
 		if !strings.Contains(text, "go run ./cmd/experiment run "+name+" ") {
 			t.Fatalf("README no longer shows the command for %s", name)
 		}
@@ -108,6 +108,9 @@ func TestReadmePublishedClaims(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, c := range claims {
+			if _, dup := got[c.ID]; dup {
+				t.Fatalf("claim id %s in two experiments: the README cannot tell them apart", c.ID)
+			}
 			got[c.ID] = c
 		}
 	}
