@@ -1,0 +1,182 @@
+package figures
+
+import (
+	"context"
+	"errors"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"knightwalk/internal/results"
+	"knightwalk/sim"
+)
+
+// exampleCopy copies the committed example result set (its files, not its
+// figures) into a temporary directory.
+func exampleCopy(t *testing.T) string {
+	t.Helper()
+	src := filepath.Join("..", "..", "results", "example")
+	dir := filepath.Join(t.TempDir(), "example")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.IsDir() || e.Name() == results.WalksFile {
+			continue
+		}
+		b, err := os.ReadFile(filepath.Join(src, e.Name()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, e.Name()), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// failAfter is a writer that fails once n bytes have passed, as a full disk does.
+type failAfter struct {
+	w io.Writer
+	n int
+}
+
+func (f *failAfter) Write(p []byte) (int, error) {
+	if len(p) > f.n {
+		n, _ := f.w.Write(p[:f.n])
+		f.n = 0
+		return n, errors.New("no space left on device")
+	}
+	f.n -= len(p)
+	return f.w.Write(p)
+}
+
+// A writer that fails part-way leaves the figure files as they were (or
+// absent) and no temporary file behind, and the report is not touched.
+func TestFailingWriterLeavesNoPartialFile(t *testing.T) {
+	dir := exampleCopy(t)
+	figs := filepath.Join(dir, results.FiguresDir)
+	if err := os.MkdirAll(figs, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	old := filepath.Join(figs, "size-curve_example_warnsdorff-random.svg")
+	if err := os.WriteFile(old, []byte("previous figure"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	report, _ := os.ReadFile(filepath.Join(dir, results.ReportFile))
+	defer func(w func(io.Writer) io.Writer) { wrapWriter = w }(wrapWriter)
+	wrapWriter = func(w io.Writer) io.Writer { return &failAfter{w: w, n: 2000} }
+
+	if _, err := Draw(dir, []string{"size-curve"}); err == nil || !strings.Contains(err.Error(), "no space left") {
+		t.Fatalf("Draw with a failing writer: %v", err)
+	}
+	ents, _ := os.ReadDir(figs)
+	for _, e := range ents {
+		info, _ := e.Info()
+		if e.Name() != filepath.Base(old) || info.Size() == 0 || strings.Contains(e.Name(), ".tmp") {
+			t.Errorf("left behind: %s (%d bytes)", e.Name(), info.Size())
+		}
+	}
+	if b, _ := os.ReadFile(old); string(b) != "previous figure" {
+		t.Errorf("previous figure overwritten: %q", b)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, results.ReportFile)); string(b) != string(report) {
+		t.Error("report.md changed")
+	}
+
+	// The same draw with a working writer replaces the file.
+	wrapWriter = func(w io.Writer) io.Writer { return w }
+	if _, err := Draw(dir, []string{"size-curve"}); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(old); !strings.HasPrefix(string(b), "<?xml") {
+		t.Errorf("figure not redrawn: %.40q", b)
+	}
+}
+
+// A manifest that does not describe a finished run is refused before
+// anything is drawn or rewritten: `{}` must not read as "no figures" and
+// delete the report's figures section.
+func TestEmptyManifestChangesNothing(t *testing.T) {
+	for _, text := range []string{"{}", `{"experiment": "x", "config": {}}`} {
+		dir := exampleCopy(t)
+		reportPath := filepath.Join(dir, results.ReportFile)
+		report := "# x\n\n" + FiguresHeading + "\n\n![a](figures/a.png)\n"
+		if err := os.WriteFile(reportPath, []byte(report), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, results.ManifestFile), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, err := Draw(dir, nil)
+		if err == nil || !strings.Contains(err.Error(), "not the manifest of a finished run") {
+			t.Errorf("%s: Draw: %v", text, err)
+		}
+		if b, _ := os.ReadFile(reportPath); string(b) != report {
+			t.Errorf("%s: report.md changed:\n%s", text, b)
+		}
+		if _, err := os.Stat(filepath.Join(dir, results.FiguresDir)); err == nil {
+			t.Errorf("%s: figures directory created", text)
+		}
+	}
+}
+
+// UpdateReport replaces the figures section through a temporary file and
+// keeps everything before it.
+func TestUpdateReportReplacesSection(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, results.ReportFile)
+	if err := os.WriteFile(path, []byte("# r\n\ntext\n\n"+FiguresHeading+"\n\nold\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	drawn := []Drawn{{Name: "walk", Base: filepath.Join(dir, "figures", "walk_5x5_random")}}
+	if err := UpdateReport(dir, drawn); err != nil {
+		t.Fatal(err)
+	}
+	b, _ := os.ReadFile(path)
+	if s := string(b); !strings.HasPrefix(s, "# r\n\ntext\n\n"+FiguresHeading) || strings.Contains(s, "old") ||
+		!strings.Contains(s, "(figures/walk_5x5_random.png)") {
+		t.Errorf("report:\n%s", s)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Errorf("left behind: %v", ents)
+	}
+}
+
+// The parity mask hatches exactly the squares from which exact
+// enumeration finds no tour can start, on odd boards: the squares not of
+// the corners' colour. (On the majority colour some squares fail too — they
+// are data, not parity, and stay drawn.)
+func TestNoStartMatchesExact(t *testing.T) {
+	for _, n := range []int{5, 7} {
+		b, err := sim.NewBoard(n, n)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := sim.ParseRule("warnsdorff/random")
+		if err != nil {
+			t.Fatal(err)
+		}
+		some := false
+		for sq := range b.Squares() {
+			e, err := sim.ExactWalk(context.Background(), b, r, sq, 2_000_000)
+			if err != nil {
+				t.Fatal(err)
+			}
+			row, col := b.RowCol(sq)
+			if minority(row, col) && e.PSuccess != 0 {
+				t.Errorf("%dx%d %s: minority colour, P(success) = %v", n, n, b.SquareName(sq), e.PSuccess)
+			}
+			some = some || !minority(row, col) && e.PSuccess > 0
+		}
+		if !some {
+			t.Errorf("%dx%d: no square of the corners' colour starts a tour", n, n)
+		}
+	}
+}
