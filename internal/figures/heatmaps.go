@@ -65,7 +65,7 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 			h := d.rateMap(g, r, pooled)
 			h.Failure = true
 			h.Title = fmt.Sprintf("%s on %s: failure rate by start square", g.rule, g.board)
-			h.Label = "failure rate (1 − " + r.name + ")"
+			h.Label = "failure rate, 1 − " + r.name
 			dr, err := d.heatmap(h, name, g.board, g.rule, "failure")
 			if err != nil {
 				return nil, err
@@ -159,10 +159,17 @@ func (d *drawer) heatmap(h plots.HeatmapData, name string, parts ...string) (Dra
 	return d.save(f, name, parts...)
 }
 
-// pooled is g's rate over all its start squares together.
+// pooled is g's rate over all its start squares together, leaving out
+// those that cannot start a tour (noStart), so that on odd boards the
+// squares that can are compared with each other, not with a rate halved by
+// parity.
 func (g group) pooled(r rate) float64 {
+	ns := g.noStart(r)
 	var k, n uint64
 	for _, s := range g.squares {
+		if ns != nil && ns[int(s.StartRow)*g.cols+int(s.StartCol)] {
+			continue
+		}
 		k += r.count(s)
 		n += s.Walks
 	}

@@ -86,7 +86,7 @@ func curves(rows []table.SquareRow, o config.SizeCurveOptions) []curve {
 	var out []curve
 	for _, c := range classes {
 		mixed := c == "all" || c == "edge" || c == "interior" // of both colours on odd boards
-		name := c
+		name := c + " starts"
 		if c == "all" {
 			name = "all starts"
 		}
