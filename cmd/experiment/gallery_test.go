@@ -6,10 +6,12 @@ import (
 	"image/png"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
 	"knightwalk/experiments"
+	"knightwalk/internal/config"
 	"knightwalk/internal/testenv"
 )
 
@@ -140,4 +142,39 @@ func pngSize(t *testing.T, path string) (int, int) {
 		t.Fatalf("%s: %v", path, err)
 	}
 	return c.Width, c.Height
+}
+
+// TestGalleryInReadme checks, fast, that the README shows every gallery
+// figure, that every figure it links under docs/figures is committed, and
+// that its figure_options example is a valid experiment file.
+func TestGalleryInReadme(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for _, g := range gallery {
+		if name := g.experiment + "_" + g.figure + ".png"; !strings.Contains(readme, "docs/figures/"+name) {
+			t.Errorf("README does not show %s", name)
+		}
+	}
+	links := regexp.MustCompile(`docs/figures/[^)\s]+`).FindAllString(readme, -1)
+	if len(links) < 2*len(gallery) {
+		t.Errorf("README links %d files under docs/figures; want a PNG and an SVG per gallery figure", len(links))
+	}
+	for _, m := range links {
+		if _, err := os.Stat(filepath.Join("..", "..", m)); err != nil {
+			t.Errorf("README links %s: %v", m, err)
+		}
+	}
+	i := strings.Index(readme, "```yaml\noutputs:\n")
+	if i < 0 {
+		t.Fatal("README has no figure_options example")
+	}
+	block := readme[i+len("```yaml\n"):]
+	block = block[:strings.Index(block, "```")]
+	text := "name: x\nboards: [8x8]\nrules: [{name: warnsdorff}]\n" + block
+	if _, err := config.Parse("README.md", []byte(text)); err != nil {
+		t.Errorf("README's figure_options example is not valid:\n%v", err)
+	}
 }
