@@ -40,8 +40,8 @@ func (d *drawer) deadEnds() ([]Drawn, error) {
 		for i := range vals {
 			vals[i] /= total
 		}
-		f, err := plots.Heatmap(plots.HeatmapData{Title: fmt.Sprintf("%s, %s: where walks get stuck", g.board, g.rule), Rows: g.rows, Cols: g.cols,
-			Values: vals, Label: "share of dead ends", Format: "%.3f", Highlight: -1})
+		f, err := plots.Heatmap(plots.HeatmapData{Title: fmt.Sprintf("%s on %s: where failed walks end", g.rule, g.board), Rows: g.rows, Cols: g.cols,
+			Values: vals, Label: "share of dead ends", Percent: true, Scale: shareScale(vals), Format: shareFormat(vals), Highlight: -1})
 		if err != nil {
 			return nil, err
 		}
@@ -61,6 +61,31 @@ func (d *drawer) deadEnds() ([]Drawn, error) {
 	return out, nil
 }
 
+// shareScale is log when the positive shares span more than a decade (dead
+// ends pile up in corners: on a linear scale the rest reads 0), else linear.
+func shareScale(vals []float64) plots.Scale {
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range vals {
+		if v > 0 {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if hi > 10*lo {
+		return plots.ScaleLog
+	}
+	return plots.ScaleLinear
+}
+
+// shareFormat writes shares on a log scale with two significant digits:
+// they differ by factors, and the default resolution of the smallest
+// crowds the cells with four decimals.
+func shareFormat(vals []float64) string {
+	if shareScale(vals) == plots.ScaleLog {
+		return "%.2g"
+	}
+	return ""
+}
+
 func (d *drawer) deadEndsFrom(g group, rows []table.DeadEndRow) ([]Drawn, error) {
 	var chosen table.SquareRow
 	var most uint64
@@ -78,8 +103,8 @@ func (d *drawer) deadEndsFrom(g group, rows []table.DeadEndRow) ([]Drawn, error)
 			vals[int(r.EndRow)*g.cols+int(r.EndCol)] += float64(r.Count) / float64(most)
 		}
 	}
-	f, err := plots.Heatmap(plots.HeatmapData{Title: fmt.Sprintf("%s, %s: dead ends of walks from %s", g.board, g.rule, chosen.Start),
-		Rows: g.rows, Cols: g.cols, Values: vals, Label: "share of its dead ends", Format: "%.3f",
+	f, err := plots.Heatmap(plots.HeatmapData{Title: fmt.Sprintf("%s on %s: where failed walks from %s end", g.rule, g.board, chosen.Start),
+		Rows: g.rows, Cols: g.cols, Values: vals, Label: "share of its dead ends", Percent: true, Scale: shareScale(vals), Format: shareFormat(vals),
 		Highlight: int(chosen.StartRow)*g.cols + int(chosen.StartCol)})
 	if err != nil {
 		return nil, err
