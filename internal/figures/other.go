@@ -133,7 +133,7 @@ func (d *drawer) convergence() ([]Drawn, error) {
 	for _, g := range d.groups() {
 		start := g.squares[0]
 		var k, n uint64
-		cd := plots.ConvergenceData{Title: fmt.Sprintf("%s, %s, from %s", g.board, g.rule, start.Start), Label: "success rate", Level: conf}
+		cd := plots.ConvergenceData{Title: fmt.Sprintf("%s on %s: running estimate from %s", g.rule, g.board, start.Start), Label: "success rate", Level: conf}
 		next := 1.0
 		for _, w := range walks {
 			if w.Board != g.board || w.Rule != g.rule || w.Start != start.Start {
@@ -231,7 +231,7 @@ func (d *drawer) walks() ([]Drawn, error) {
 		}
 		w.KeepPaths(true)
 		o := w.Walk(start, sim.NewKey(d.m.Seed, b, r, start), 0)
-		wd := plots.WalkData{Title: fmt.Sprintf("%s, %s: walk 0 from %s (%d squares)", g.board, g.rule, b.SquareName(start), o.Length), Rows: b.Rows, Cols: b.Cols}
+		wd := plots.WalkData{Title: fmt.Sprintf("%s on %s: walk 0 from %s (%d squares)", g.rule, g.board, b.SquareName(start), o.Length), Rows: b.Rows, Cols: b.Cols}
 		for _, p := range o.Path {
 			wd.Path = append(wd.Path, int(p))
 		}
