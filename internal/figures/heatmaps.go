@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"knightwalk/internal/config"
 	"knightwalk/internal/table"
 	"knightwalk/plots"
 	"knightwalk/stats"
@@ -44,7 +45,8 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 	var out []Drawn
 	for _, g := range d.groups() {
 		pooled := g.pooled(r)
-		if name == "success-heatmap" && (o.Metric == "mean-length" || o.Metric != "success" && pooled < rareRate) {
+		meanLength, failure := views(o, name, g, r, pooled)
+		if meanLength {
 			note := "success " + percent(pooled)
 			dr, err := d.meanLengthMap(name, g, note)
 			if err != nil {
@@ -61,7 +63,7 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 			return nil, err
 		}
 		out = append(out, dr)
-		if o.FailureView == "on" || o.FailureView != "off" && pooled >= commonRate && g.mostFail(r) {
+		if failure {
 			h := d.rateMap(g, r, pooled)
 			h.Failure = true
 			h.Title = fmt.Sprintf("%s on %s: failure rate by start square", g.rule, g.board)
@@ -74,6 +76,15 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 		}
 	}
 	return out, nil
+}
+
+// views decides what a rate heatmap shows of g: the mean path length
+// instead of the rate (success-heatmap only), and whether the failure view
+// is drawn too, from the options and the data (see rareRate, commonRate).
+func views(o config.HeatmapOptions, name string, g group, r rate, pooled float64) (meanLength, failure bool) {
+	meanLength = name == "success-heatmap" && (o.Metric == "mean-length" || o.Metric != "success" && pooled < rareRate)
+	failure = !meanLength && (o.FailureView == "on" || o.FailureView != "off" && pooled >= commonRate && g.mostFail(r))
+	return meanLength, failure
 }
 
 // rateMap is the heatmap of rate r on g's board, without scale or title.

@@ -96,3 +96,27 @@ func TestHeatmapChoices(t *testing.T) {
 		t.Error("0/1 rates on an even board: deterministic, no parity mask")
 	}
 }
+
+func TestHeatmapViews(t *testing.T) {
+	mixed := group{rows: 2, cols: 2, squares: []table.SquareRow{square(2, 0, 0, "corner", 10, 9), square(2, 0, 1, "corner", 10, 9)}}
+	for _, c := range []struct {
+		o               config.HeatmapOptions
+		name            string
+		pooled          float64
+		length, failure bool
+	}{
+		{config.HeatmapOptions{}, "success-heatmap", 0.9, false, true},   // nearly always succeeds: add the failure view
+		{config.HeatmapOptions{}, "success-heatmap", 0.5, false, false},  // neither
+		{config.HeatmapOptions{}, "success-heatmap", 0.001, true, false}, // too rare to map: mean length
+		{config.HeatmapOptions{}, "closed-heatmap", 0.001, false, false}, // closed rates stay rates
+		{config.HeatmapOptions{Metric: "success"}, "success-heatmap", 0.001, false, false},
+		{config.HeatmapOptions{Metric: "mean-length"}, "success-heatmap", 0.9, true, false},
+		{config.HeatmapOptions{FailureView: "off"}, "success-heatmap", 0.9, false, false},
+		{config.HeatmapOptions{FailureView: "on"}, "closed-heatmap", 0.2, false, true},
+	} {
+		l, f := views(c.o, c.name, mixed, successRate, c.pooled)
+		if l != c.length || f != c.failure {
+			t.Errorf("%+v %s pooled %v: mean length %v, failure view %v; want %v, %v", c.o, c.name, c.pooled, l, f, c.length, c.failure)
+		}
+	}
+}
