@@ -2,6 +2,7 @@ package figures
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"io"
 	"os"
@@ -178,5 +179,48 @@ func TestNoStartMatchesExact(t *testing.T) {
 		if !some {
 			t.Errorf("%dx%d: no square of the corners' colour starts a tour", n, n)
 		}
+	}
+}
+
+// The figure options recorded in the manifest reach the figures: a size
+// curve split by colour, with a published value of its rule and none of
+// another rule's.
+func TestFigureOptionsFromManifest(t *testing.T) {
+	dir := exampleCopy(t)
+	path := filepath.Join(dir, results.ManifestFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	m["config"].(map[string]any)["outputs"].(map[string]any)["figure_options"] = map[string]any{
+		"size_curve": map[string]any{"classes": []string{"all"}, "parity": "split", "references": []map[string]any{
+			{"rule": "warnsdorff/random", "source": "Published Here 1996", "n": 7, "rate": 0.75},
+			{"rule": "random", "source": "Elsewhere 2004", "n": 7, "rate": 0.5},
+		}},
+	}
+	if b, err = json.Marshal(m); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Draw(dir, []string{"size-curve"}); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(filepath.Join(dir, results.FiguresDir, "size-curve_example_warnsdorff-random.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"all starts, a1&#39;s colour", "all starts, other colour", "Published Here 1996"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("size curve lacks %q", want)
+		}
+	}
+	if strings.Contains(string(svg), "Elsewhere") || strings.Contains(string(svg), "corner starts") {
+		t.Error("size curve shows another rule's reference or a class not asked for")
 	}
 }
