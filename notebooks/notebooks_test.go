@@ -72,8 +72,8 @@ func parseDocs(text string) (map[string][]string, error) {
 			cur = ""
 		case cur != "" && strings.HasPrefix(line, "| `"):
 			cells := strings.Split(strings.Trim(line, "|"), "|")
-			if len(cells) != 3 {
-				return nil, fmt.Errorf("line %d: want 3 cells (column, type, meaning), got %d", n, len(cells))
+			if len(cells) != 4 {
+				return nil, fmt.Errorf("line %d: want 4 cells (column, type, unit, meaning), got %d", n, len(cells))
 			}
 			tables[cur] = append(tables[cur], strings.Trim(strings.TrimSpace(cells[0]), "`"))
 		}

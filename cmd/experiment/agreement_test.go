@@ -107,7 +107,7 @@ func TestValidateRunAgreement(t *testing.T) {
 			}
 			for _, r := range got {
 				n, ok := tc.want[r.Board]
-				if !ok || r.Rule != tc.rule || r.Target != tc.target || r.Walks != uint64(n*walks) {
+				if !ok || r.Rule != tc.rule || r.Target != tc.target || r.Walks != int64(n*walks) {
 					t.Errorf("%s: row %s %s %s with %d walks; want rule %s, target %s, boards %v (%d walks per square)",
 						tc.claim, r.Board, r.Rule, r.Target, r.Walks, tc.rule, tc.target, tc.want, walks)
 				}

@@ -70,8 +70,5 @@ func checkManifest(dir string, m *results.Manifest) error {
 	if missing != nil {
 		return fmt.Errorf("%s: not the manifest of a finished run (no %s); nothing drawn", path, strings.Join(missing, ", "))
 	}
-	if _, err := os.Stat(filepath.Join(dir, results.ReportFile)); err != nil {
-		return fmt.Errorf("%s is not a result directory: %w", dir, err)
-	}
 	return nil
 }

@@ -55,6 +55,11 @@ func Draw(dir string, names []string) ([]Drawn, error) {
 	if err != nil {
 		return nil, err
 	}
+	// The report's figures section is rewritten after drawing: make sure
+	// there is one before drawing anything.
+	if _, err := os.Stat(filepath.Join(dir, results.ReportFile)); err != nil {
+		return nil, fmt.Errorf("%s is not a result directory: %w", dir, err)
+	}
 	out := filepath.Join(dir, results.FiguresDir)
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err

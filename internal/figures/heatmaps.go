@@ -13,14 +13,14 @@ import (
 // rate is a per-square proportion of the squares table and its interval.
 type rate struct {
 	name  string // "success rate"
-	count func(table.SquareRow) uint64
+	count func(table.SquareRow) int64
 	value func(table.SquareRow) (p, lo, hi float64)
 }
 
 var (
-	successRate = rate{"success rate", func(s table.SquareRow) uint64 { return s.Successes },
+	successRate = rate{"success rate", func(s table.SquareRow) int64 { return s.Successes },
 		func(s table.SquareRow) (float64, float64, float64) { return s.SuccessRate, s.SuccessLo, s.SuccessHi }}
-	closedRate = rate{"closed-tour rate", func(s table.SquareRow) uint64 { return s.Closed },
+	closedRate = rate{"closed-tour rate", func(s table.SquareRow) int64 { return s.Closed },
 		func(s table.SquareRow) (float64, float64, float64) { return s.ClosedRate, s.ClosedLo, s.ClosedHi }}
 )
 
@@ -176,7 +176,7 @@ func (d *drawer) heatmap(h plots.HeatmapData, name string, parts ...string) (Dra
 // parity.
 func (g group) pooled(r rate) float64 {
 	ns := g.noStart(r)
-	var k, n uint64
+	var k, n int64
 	for _, s := range g.squares {
 		if ns != nil && ns[int(s.StartRow)*g.cols+int(s.StartCol)] {
 			continue
@@ -187,7 +187,7 @@ func (g group) pooled(r rate) float64 {
 	if n == 0 {
 		return 0
 	}
-	return stats.Proportion{Successes: k, Trials: n}.Estimate()
+	return stats.Proportion{Successes: uint64(k), Trials: uint64(n)}.Estimate()
 }
 
 // deterministic reports whether every square's rate is 0 or 1, as for a

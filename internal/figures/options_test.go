@@ -11,7 +11,7 @@ import (
 )
 
 // square is a squares-table row with what the size curve reads.
-func square(n, row, col int, class string, walks, succ uint64) table.SquareRow {
+func square(n, row, col int, class string, walks, succ int64) table.SquareRow {
 	return table.SquareRow{Board: "x", Rows: int32(n), Cols: int32(n), Rule: "r", StartRow: int32(row), StartCol: int32(col),
 		StartClass: class, Walks: walks, Successes: succ}
 }

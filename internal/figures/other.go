@@ -88,7 +88,7 @@ func shareFormat(vals []float64) string {
 
 func (d *drawer) deadEndsFrom(g group, rows []table.DeadEndRow) ([]Drawn, error) {
 	var chosen table.SquareRow
-	var most uint64
+	var most int64
 	for _, s := range g.squares {
 		if f := s.Walks - s.Successes - s.Stopped; f > most {
 			chosen, most = s, f

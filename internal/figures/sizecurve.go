@@ -110,7 +110,7 @@ func curves(rows []table.SquareRow, o config.SizeCurveOptions) []curve {
 // sizeLine pools the squares c keeps per board size; ok is false with
 // fewer than two sizes.
 func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method) (plots.Line, bool) {
-	type acc struct{ walks, succ uint64 }
+	type acc struct{ walks, succ int64 }
 	byN := map[int]*acc{}
 	for _, s := range rows {
 		if !c.keep(s) {
@@ -135,7 +135,7 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 	l := plots.Line{Name: c.name}
 	for _, n := range ns {
 		a := byN[n]
-		iv := stats.Proportion{Successes: a.succ, Trials: a.walks}.Interval(conf, method)
+		iv := stats.Proportion{Successes: uint64(a.succ), Trials: uint64(a.walks)}.Interval(conf, method)
 		l.N = append(l.N, float64(n))
 		l.Rate = append(l.Rate, iv.Center)
 		l.Lo = append(l.Lo, iv.Lo)

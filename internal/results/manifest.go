@@ -65,8 +65,16 @@ func ReadManifest(dir string) (*Manifest, error) {
 
 // Metadata is the key-value metadata of every table of a run of e.
 func Metadata(e *config.Experiment, toolVersion, gitCommit string) table.Metadata {
+	var lv table.Levels
+	for _, b := range e.Boards {
+		lv.Boards = append(lv.Boards, b.String())
+	}
+	for _, r := range e.Rules {
+		lv.Rules = append(lv.Rules, r.Name())
+	}
 	return table.Metadata{Experiment: e.Name, Seed: e.Seed, ConfigHash: e.ConfigHash, ToolVersion: toolVersion, GitCommit: gitCommit,
-		Extra: map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
+		Levels: lv,
+		Extra:  map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
 }
 
 // RunInfo describes how the tallies behind a set of tables were made, for the
@@ -111,9 +119,9 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 		Units: run.Units, Started: time.Now().UTC().Format(time.RFC3339), Seconds: run.Seconds,
 		Tables: files, Config: e.Config}
 	for _, r := range t.Squares {
-		m.Walks += r.Walks
-		m.Successes += r.Successes
-		m.Closed += r.Closed
+		m.Walks += uint64(r.Walks)
+		m.Successes += uint64(r.Successes)
+		m.Closed += uint64(r.Closed)
 	}
 	if run.Seconds > 0 {
 		m.WalksPerSec = float64(run.Walks) / run.Seconds

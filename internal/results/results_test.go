@@ -75,7 +75,7 @@ func TestBuildAndWrite(t *testing.T) {
 	}
 	var got []row
 	for _, c := range tab.Claims {
-		got = append(got, row{c.ID, c.Rule, c.Board, c.Target, c.Walks})
+		got = append(got, row{c.ID, c.Rule, c.Board, c.Target, uint64(c.Walks)})
 	}
 	want := []row{{"claim-1", "warnsdorff/pohl", "6x6", "class:centre", 4 * 50},
 		{"any", "random", "5x5", "degree:8", 1 * 50}, {"any", "random", "6x6", "degree:8", 4 * 50}}

@@ -64,14 +64,14 @@ func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, bi, ri int) er
 		for l, c := range t.Lengths {
 			if c > 0 {
 				out.Lengths = append(out.Lengths, table.LengthRow{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
-					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), Length: int32(l), Count: c})
+					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), Length: int32(l), Count: int64(c)})
 			}
 		}
 		for end, c := range t.DeadEnds {
 			if c > 0 {
 				er, ec := b.RowCol(end)
 				out.DeadEnds = append(out.DeadEnds, table.DeadEndRow{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
-					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), End: b.SquareName(end), EndRow: int32(er), EndCol: int32(ec), Count: c})
+					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), End: b.SquareName(end), EndRow: int32(er), EndCol: int32(ec), Count: int64(c)})
 			}
 		}
 	}
@@ -163,14 +163,14 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 		Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col),
 		StartClass: b.Class(start).String(), StartDegree: int32(b.Degree(start)),
-		Walks: t.Walks, Successes: t.Successes,
+		Walks: int64(t.Walks), Successes: int64(t.Successes),
 		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
-		Closed: t.Closed, ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
-		Stopped:    t.Stopped,
+		Closed: int64(t.Closed), ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
+		Stopped:    int64(t.Stopped),
 		LengthMean: l.Mean, LengthSD: l.SD, LengthMin: int32(l.Min), LengthP05: int32(l.P05), LengthP25: int32(l.P25),
 		LengthMedian: int32(l.Median), LengthP75: int32(l.P75), LengthP95: int32(l.P95), LengthMax: int32(l.Max),
 		TiesMean: float64(t.TieSum) / w, NodesMean: float64(t.NodeSum) / w, BacktracksMean: float64(t.BacktrackSum) / w,
-		BudgetExceeded: t.BudgetExceeded,
+		BudgetExceeded: int64(t.BudgetExceeded),
 	}
 }
 
@@ -179,9 +179,9 @@ func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Exper
 	return table.ClassRow{
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 		GroupBy: g.by, Group: g.name, Squares: int32(len(g.squares)),
-		Walks: t.Walks, Successes: t.Successes,
+		Walks: int64(t.Walks), Successes: int64(t.Successes),
 		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
-		Closed: t.Closed, ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
+		Closed: int64(t.Closed), ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
 		LengthMean: sum.Length.Mean,
 	}
 }
@@ -200,7 +200,7 @@ func claimRows(e *config.Experiment, tally TallyOf, ch config.Check) ([]table.Cl
 		}
 		sum := t.SuccessRate().Interval(e.Confidence, e.Method)
 		out = append(out, table.ClaimRow{ID: ch.ID, Source: ch.Source, Rule: rule, Board: b.String(), Target: ch.Target(b),
-			Kind: ch.Claim.Kind.String(), ClaimedLo: lo, ClaimedHi: hi, Walks: t.Walks, Successes: t.Successes,
+			Kind: ch.Claim.Kind.String(), ClaimedLo: lo, ClaimedHi: hi, Walks: int64(t.Walks), Successes: int64(t.Successes),
 			Measured: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Verdict: stats.Verdict(ch.Claim, sum)})
 	}
 	return out, nil

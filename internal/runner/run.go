@@ -135,7 +135,7 @@ func writeResults(dir string, s *config.Experiment, o RunOptions, ts *Tallies, s
 	}
 	if merged { // every walk of the tables counts as done now
 		for _, r := range sum.Tables.Squares {
-			sum.Walks += r.Walks
+			sum.Walks += uint64(r.Walks)
 		}
 	}
 	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds,

@@ -200,7 +200,7 @@ func TestPerWalkTable(t *testing.T) {
 				rule, _ := sim.ParseRule(r.Rule)
 				start, _ := b.ParseSquare(r.Start)
 				w, _ := sim.NewWalker(b, rule)
-				o := w.Walk(start, sim.NewKey(s.Seed, b, rule, start), r.Walk)
+				o := w.Walk(start, sim.NewKey(s.Seed, b, rule, start), uint64(r.Walk))
 				if o.Length != int(r.Length) || o.Success != r.Success || b.SquareName(o.End) != r.End || o.Ties != int(r.Ties) {
 					t.Errorf("row %d %+v disagrees with its replay %+v", i, r, o)
 				}

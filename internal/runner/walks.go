@@ -14,7 +14,7 @@ func writeWalks(ww *table.WalkWriter, s *config.Experiment, r Result) error {
 	for i, o := range r.Walks {
 		er, ec := b.RowCol(o.End)
 		if err := ww.Write(table.WalkRow{Board: b.String(), Rule: rule, Start: start, StartRow: int32(sr), StartCol: int32(sc),
-			Walk: r.Unit.Lo + uint64(i), Length: int32(o.Length), Success: o.Success, Closed: o.Closed,
+			Walk: int64(r.Unit.Lo) + int64(i), Length: int32(o.Length), Success: o.Success, Closed: o.Closed,
 			End: b.SquareName(o.End), EndRow: int32(er), EndCol: int32(ec), Ties: int32(o.Ties)}); err != nil {
 			return err
 		}

@@ -10,7 +10,7 @@ func BenchmarkWalkWriter(b *testing.B) {
 	for i := range rows {
 		rows[i] = WalkRow{
 			Board: "8x8", Rule: "warnsdorff/random", Start: "d4", StartRow: 3, StartCol: 3,
-			Walk: uint64(i), Length: 64 - int32(i%9), Success: i%9 == 0, Closed: i%37 == 0,
+			Walk: int64(i), Length: 64 - int32(i%9), Success: i%9 == 0, Closed: i%37 == 0,
 			End: "h8", EndRow: 7, EndCol: 7, Ties: int32(i % 11),
 		}
 	}
@@ -24,7 +24,7 @@ func BenchmarkWalkWriter(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		r := rows[i%len(rows)]
-		r.Walk = uint64(i)
+		r.Walk = int64(i)
 		if err := ww.Write(r); err != nil {
 			b.Fatal(err)
 		}

@@ -2,11 +2,13 @@ package table
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 )
 
 // kind is a column's value type. Each kind maps to one Arrow type and one
@@ -15,20 +17,26 @@ type kind uint8
 
 const (
 	kString kind = iota
+	kDict        // a categorical string: Arrow dictionary<int32, utf8>, ordered
 	kInt32
-	kUint64
+	kInt64
 	kFloat64
 	kBool
 )
+
+// kinds is every kind, for the tests and the docs parser.
+var kinds = []kind{kString, kDict, kInt32, kInt64, kFloat64, kBool}
 
 func (k kind) String() string {
 	switch k {
 	case kString:
 		return "string"
+	case kDict:
+		return "dictionary"
 	case kInt32:
 		return "int32"
-	case kUint64:
-		return "uint64"
+	case kInt64:
+		return "int64"
 	case kFloat64:
 		return "float64"
 	case kBool:
@@ -37,14 +45,21 @@ func (k kind) String() string {
 	return fmt.Sprintf("kind(%d)", uint8(k))
 }
 
+// dictType is the Arrow type of every categorical column. Ordered, so that
+// pandas reads an ordered Categorical and the level order is part of the
+// type, not an accident of the data.
+var dictType = &arrow.DictionaryType{IndexType: arrow.PrimitiveTypes.Int32, ValueType: arrow.BinaryTypes.String, Ordered: true}
+
 func (k kind) arrowType() arrow.DataType {
 	switch k {
 	case kString:
 		return arrow.BinaryTypes.String
+	case kDict:
+		return dictType
 	case kInt32:
 		return arrow.PrimitiveTypes.Int32
-	case kUint64:
-		return arrow.PrimitiveTypes.Uint64
+	case kInt64:
+		return arrow.PrimitiveTypes.Int64
 	case kFloat64:
 		return arrow.PrimitiveTypes.Float64
 	case kBool:
@@ -53,14 +68,26 @@ func (k kind) arrowType() arrow.DataType {
 	panic("table: unknown column kind")
 }
 
+// isString reports whether t is one of the string types other writers use.
+func isString(t arrow.DataType) bool {
+	switch t.ID() {
+	case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:
+		return true
+	}
+	return false
+}
+
 // accepts reports whether an Arrow type read from a file can fill a column of
-// kind k. Strings accept the large and view variants other writers produce.
+// kind k. Strings accept the large and view variants other writers produce;
+// categorical columns accept a dictionary of strings or plain strings.
 func (k kind) accepts(t arrow.DataType) bool {
 	switch k {
-	case kString:
-		switch t.ID() {
-		case arrow.STRING, arrow.LARGE_STRING, arrow.STRING_VIEW:
+	case kString, kDict:
+		if isString(t) {
 			return true
+		}
+		if d, ok := t.(*arrow.DictionaryType); ok {
+			return isString(d.ValueType)
 		}
 		return false
 	}
@@ -74,71 +101,139 @@ func (k kind) accepts(t arrow.DataType) bool {
 type column[R any] struct {
 	name string
 	kind kind
-	str  func(*R) *string
-	i32  func(*R) *int32
-	u64  func(*R) *uint64
-	f64  func(*R) *float64
-	b    func(*R) *bool
+	// nullable float64 columns hold null where the value is undefined; in Go
+	// rows that is NaN. A NaN in a column that is not nullable is an error.
+	nullable bool
+	order    *order // level order of a kDict column
+	str      func(*R) *string
+	i32      func(*R) *int32
+	i64      func(*R) *int64
+	f64      func(*R) *float64
+	b        func(*R) *bool
 }
 
 func strCol[R any](name string, f func(*R) *string) column[R] {
 	return column[R]{name: name, kind: kString, str: f}
 }
 
+// dictCol is a categorical column whose levels are ordered by o.
+func dictCol[R any](name string, o *order, f func(*R) *string) column[R] {
+	return column[R]{name: name, kind: kDict, order: o, str: f}
+}
+
 func i32Col[R any](name string, f func(*R) *int32) column[R] {
 	return column[R]{name: name, kind: kInt32, i32: f}
 }
 
-func u64Col[R any](name string, f func(*R) *uint64) column[R] {
-	return column[R]{name: name, kind: kUint64, u64: f}
+func i64Col[R any](name string, f func(*R) *int64) column[R] {
+	return column[R]{name: name, kind: kInt64, i64: f}
 }
 
+// f64Col is a float64 column that is never undefined.
 func f64Col[R any](name string, f func(*R) *float64) column[R] {
 	return column[R]{name: name, kind: kFloat64, f64: f}
+}
+
+// optCol is a float64 column that is null where the value is undefined (NaN
+// in the row).
+func optCol[R any](name string, f func(*R) *float64) column[R] {
+	return column[R]{name: name, kind: kFloat64, nullable: true, f64: f}
 }
 
 func boolCol[R any](name string, f func(*R) *bool) column[R] {
 	return column[R]{name: name, kind: kBool, b: f}
 }
 
-// append appends the column's value of every row to b, which must be the
-// builder for c.kind. Strings must be valid UTF-8: Parquet STRING columns
-// with other bytes break pyarrow and pandas.
-func (c *column[R]) append(b array.Builder, rows []R) error {
+// build turns the column's values in rows into an Arrow array. levels is the
+// column's dictionary (kDict only). Strings must be valid UTF-8: Parquet
+// STRING columns with other bytes break pyarrow and pandas.
+func (c *column[R]) build(mem memory.Allocator, rows []R, levels *levelSet) (arrow.Array, error) {
 	switch c.kind {
 	case kString:
-		sb := b.(*array.StringBuilder)
+		b := array.NewStringBuilder(mem)
+		defer b.Release()
+		b.Reserve(len(rows))
 		for i := range rows {
 			s := *c.str(&rows[i])
 			if !utf8.ValidString(s) {
-				return fmt.Errorf("column %s: value %q is not valid UTF-8", c.name, s)
+				return nil, fmt.Errorf("column %s: value %q is not valid UTF-8", c.name, s)
 			}
-			sb.Append(s)
+			b.Append(s)
 		}
+		return b.NewArray(), nil
+	case kDict:
+		return c.buildDict(mem, rows, levels)
 	case kInt32:
-		ib := b.(*array.Int32Builder)
+		b := array.NewInt32Builder(mem)
+		defer b.Release()
+		b.Reserve(len(rows))
 		for i := range rows {
-			ib.Append(*c.i32(&rows[i]))
+			b.Append(*c.i32(&rows[i]))
 		}
-	case kUint64:
-		ub := b.(*array.Uint64Builder)
+		return b.NewArray(), nil
+	case kInt64:
+		b := array.NewInt64Builder(mem)
+		defer b.Release()
+		b.Reserve(len(rows))
 		for i := range rows {
-			ub.Append(*c.u64(&rows[i]))
+			b.Append(*c.i64(&rows[i]))
 		}
+		return b.NewArray(), nil
 	case kFloat64:
-		fb := b.(*array.Float64Builder)
+		b := array.NewFloat64Builder(mem)
+		defer b.Release()
+		b.Reserve(len(rows))
 		for i := range rows {
-			fb.Append(*c.f64(&rows[i]))
+			v := *c.f64(&rows[i])
+			switch {
+			case !math.IsNaN(v):
+				b.Append(v)
+			case c.nullable:
+				b.AppendNull()
+			default:
+				return nil, fmt.Errorf("column %s: NaN in a column that is never undefined", c.name)
+			}
 		}
+		return b.NewArray(), nil
 	case kBool:
-		bb := b.(*array.BooleanBuilder)
+		b := array.NewBooleanBuilder(mem)
+		defer b.Release()
+		b.Reserve(len(rows))
 		for i := range rows {
-			bb.Append(*c.b(&rows[i]))
+			b.Append(*c.b(&rows[i]))
 		}
-	default:
-		panic("table: unknown column kind")
+		return b.NewArray(), nil
 	}
-	return nil
+	panic("table: unknown column kind")
+}
+
+// buildDict writes the column as indices into its full, ordered level list,
+// so every row group carries the same dictionary in the same order, levels
+// that no row uses included.
+func (c *column[R]) buildDict(mem memory.Allocator, rows []R, levels *levelSet) (arrow.Array, error) {
+	ib := array.NewInt32Builder(mem)
+	defer ib.Release()
+	ib.Reserve(len(rows))
+	for i := range rows {
+		s := *c.str(&rows[i])
+		j, ok := levels.index[s]
+		if !ok {
+			return nil, fmt.Errorf("column %s: value %q is not one of its levels %q", c.name, s, levels.values)
+		}
+		ib.Append(int32(j))
+	}
+	db := array.NewStringBuilder(mem)
+	defer db.Release()
+	for _, s := range levels.values {
+		if !utf8.ValidString(s) {
+			return nil, fmt.Errorf("column %s: value %q is not valid UTF-8", c.name, s)
+		}
+		db.Append(s)
+	}
+	idx, dict := ib.NewArray(), db.NewArray()
+	defer idx.Release()
+	defer dict.Release()
+	return array.NewDictionaryArray(dictType, idx, dict), nil
 }
 
 // stringValues is what String, LargeString and StringView arrays share.
@@ -147,36 +242,32 @@ type stringValues interface {
 }
 
 // read stores the values of a into rows[0:a.Len()]. The caller has checked
-// the type with accepts and that a has no nulls.
+// the type with accepts, and nulls with checkNulls.
 func (c *column[R]) read(a arrow.Array, rows []R) {
 	n := a.Len()
 	rows = rows[:n]
 	switch c.kind {
-	case kString:
-		sa := a.(stringValues)
-		// Array strings alias the batch's buffer; copy them so rows do not
-		// pin it. Runs of equal values (board, rule, start) share one copy.
-		prev := ""
-		for i := range rows {
-			if s := sa.Value(i); s != prev {
-				prev = strings.Clone(s)
-			}
-			*c.str(&rows[i]) = prev
-		}
+	case kString, kDict:
+		c.readStrings(a, rows)
 	case kInt32:
 		v := a.(*array.Int32).Int32Values()
 		for i := range rows {
 			*c.i32(&rows[i]) = v[i]
 		}
-	case kUint64:
-		v := a.(*array.Uint64).Uint64Values()
+	case kInt64:
+		v := a.(*array.Int64).Int64Values()
 		for i := range rows {
-			*c.u64(&rows[i]) = v[i]
+			*c.i64(&rows[i]) = v[i]
 		}
 	case kFloat64:
-		v := a.(*array.Float64).Float64Values()
+		fa := a.(*array.Float64)
+		v := fa.Float64Values()
 		for i := range rows {
-			*c.f64(&rows[i]) = v[i]
+			if fa.IsNull(i) {
+				*c.f64(&rows[i]) = math.NaN()
+			} else {
+				*c.f64(&rows[i]) = v[i]
+			}
 		}
 	case kBool:
 		ba := a.(*array.Boolean)
@@ -186,6 +277,32 @@ func (c *column[R]) read(a arrow.Array, rows []R) {
 	default:
 		panic("table: unknown column kind")
 	}
+}
+
+// readStrings reads a string or dictionary-of-strings array. Array strings
+// alias the batch's buffer; they are copied so rows do not pin it, and runs
+// of equal values (board, rule, start) share one copy.
+func (c *column[R]) readStrings(a arrow.Array, rows []R) {
+	value := func(i int) string { return a.(stringValues).Value(i) }
+	if d, ok := a.(*array.Dictionary); ok {
+		dict := d.Dictionary().(stringValues)
+		value = func(i int) string { return dict.Value(d.GetValueIndex(i)) }
+	}
+	prev := ""
+	for i := range rows {
+		if s := value(i); s != prev {
+			prev = strings.Clone(s)
+		}
+		*c.str(&rows[i]) = prev
+	}
+}
+
+// checkNulls reports a null in a column that may not have one.
+func (c *column[R]) checkNulls(a arrow.Array) error {
+	if a.NullN() > 0 && !c.nullable {
+		return fmt.Errorf("column %q has nulls", c.name)
+	}
+	return nil
 }
 
 // spec is one table: its name, its columns in file order, and the Arrow
@@ -207,9 +324,25 @@ func newSpec[R any](name string, cols ...column[R]) *spec[R] {
 			panic("table: duplicate column " + name + "." + c.name)
 		}
 		seen[c.name] = true
-		fields[i] = arrow.Field{Name: c.name, Type: c.kind.arrowType(), Nullable: false}
+		if (c.kind == kDict) != (c.order != nil) {
+			panic("table: column " + name + "." + c.name + ": a level order goes with a dictionary column")
+		}
+		fields[i] = arrow.Field{Name: c.name, Type: c.kind.arrowType(), Nullable: c.nullable, Metadata: fieldMetadata(name, c.name)}
 	}
 	return &spec[R]{name: name, cols: cols, schema: arrow.NewSchema(fields, nil)}
+}
+
+// fieldMetadata is a column's unit and one-line description from
+// docs/tables.md (see fielddocs.go), stored with the Arrow schema.
+func fieldMetadata(tableName, col string) arrow.Metadata {
+	d, ok := fieldDocs[tableName+"."+col]
+	if !ok {
+		return arrow.Metadata{}
+	}
+	if d.unit == "" {
+		return arrow.NewMetadata([]string{"description"}, []string{d.description})
+	}
+	return arrow.NewMetadata([]string{"description", "unit"}, []string{d.description, d.unit})
 }
 
 // withPlain marks columns to be written without a dictionary.

@@ -7,6 +7,12 @@
 // notebook) reads them back. docs/tables.md documents every column; a test
 // keeps that page and the column lists below in step.
 //
+// The layout is schema version 2 (SchemaVersion, stored in every file):
+// int64 counts, null for undefined values (NaN in the Go rows), ordered
+// dictionaries for categorical columns, and each column's unit and
+// description from docs/tables.md as Arrow field metadata. Readers refuse
+// files of another version.
+//
 // Every file is zstd-compressed, carries the run's Metadata as Parquet
 // key-value metadata, and is written to a temporary file in the target
 // directory and renamed into place, so a crash never leaves a half-written

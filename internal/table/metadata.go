@@ -15,32 +15,47 @@ type Metadata struct {
 	ConfigHash  string
 	ToolVersion string
 	GitCommit   string
+	// SchemaVersion is the version of the tables' layout a file was written
+	// with, set when a file is read (1 for files without the key). Files are
+	// always written with the current SchemaVersion, whatever it says here.
+	SchemaVersion int
+	// Levels lists the run's boards and rules for the categorical columns;
+	// it is not stored as a key (the files' dictionaries hold the levels).
+	Levels Levels
 	// Extra holds further keys. They must not be one of the reserved keys
 	// (see reservedKeys); a nil and an empty map are written alike, and
 	// reading returns nil when there are none.
 	Extra map[string]string
 }
 
+// SchemaVersion is the version of the tables' layout this package writes and
+// reads, stored under the schema_version key. Version 2 made counts signed,
+// undefined values null and categorical columns dictionaries; files before
+// it have no key and are version 1.
+const SchemaVersion = 2
+
 // Metadata keys. Values are strings; the seed is written in decimal.
 const (
-	keyTable       = "table"
-	keyExperiment  = "experiment"
-	keySeed        = "seed"
-	keyConfigHash  = "config_hash"
-	keyToolVersion = "tool_version"
-	keyGitCommit   = "git_commit"
+	keySchemaVersion = "schema_version"
+	keyTable         = "table"
+	keyExperiment    = "experiment"
+	keySeed          = "seed"
+	keyConfigHash    = "config_hash"
+	keyToolVersion   = "tool_version"
+	keyGitCommit     = "git_commit"
 	// keyArrowSchema is written by pqarrow (the serialized Arrow schema).
 	keyArrowSchema = "ARROW:schema"
 )
 
 var reservedKeys = []string{
-	keyTable, keyExperiment, keySeed, keyConfigHash, keyToolVersion, keyGitCommit, keyArrowSchema,
+	keySchemaVersion, keyTable, keyExperiment, keySeed, keyConfigHash, keyToolVersion, keyGitCommit, keyArrowSchema,
 }
 
 // pairs returns md as key-value pairs in a fixed order (reserved keys first,
 // then extras sorted by key), so equal inputs give byte-identical files.
 func (md Metadata) pairs(table string) ([][2]string, error) {
 	kv := [][2]string{
+		{keySchemaVersion, strconv.Itoa(SchemaVersion)},
 		{keyTable, table},
 		{keyExperiment, md.Experiment},
 		{keySeed, strconv.FormatUint(md.Seed, 10)},
@@ -65,17 +80,23 @@ func (md Metadata) pairs(table string) ([][2]string, error) {
 	return kv, nil
 }
 
-// parseMetadata is the inverse of pairs. It checks the file holds the
-// expected table when it says which table it holds; table "" accepts any.
+// parseMetadata is the inverse of pairs. Given a table name, it checks the
+// file is of this package's schema version and holds that table; table ""
+// accepts any version and table.
 func parseMetadata(keys, values []string, table string) (Metadata, error) {
-	var md Metadata
+	md := Metadata{SchemaVersion: 1}
+	found := ""
 	for i, k := range keys {
 		v := values[i]
 		switch k {
-		case keyTable:
-			if table != "" && v != table {
-				return Metadata{}, fmt.Errorf("file holds table %q, not %q", v, table)
+		case keySchemaVersion:
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				return Metadata{}, fmt.Errorf("metadata: schema_version %q is not a version number", v)
 			}
+			md.SchemaVersion = n
+		case keyTable:
+			found = v
 		case keyExperiment:
 			md.Experiment = v
 		case keySeed:
@@ -96,6 +117,15 @@ func parseMetadata(keys, values []string, table string) (Metadata, error) {
 				md.Extra = make(map[string]string)
 			}
 			md.Extra[k] = v
+		}
+	}
+	if table != "" {
+		// the version first: another version's keys may mean other things
+		if err := checkVersion(md); err != nil {
+			return Metadata{}, err
+		}
+		if found != table {
+			return Metadata{}, fmt.Errorf("file holds table %q, not %q", found, table)
 		}
 	}
 	return md, nil

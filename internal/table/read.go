@@ -50,6 +50,20 @@ func ReadMetadata(path string) (Metadata, error) {
 	return md, nil
 }
 
+// checkVersion refuses a file of another schema version: its columns may
+// have other types or meanings, and reading it would crash or misread.
+func checkVersion(md Metadata) error {
+	if md.SchemaVersion == SchemaVersion {
+		return nil
+	}
+	how := ""
+	if md.SchemaVersion == 1 {
+		how = " (no schema_version key)"
+	}
+	return fmt.Errorf("schema version %d%s, but this tool reads version %d: "+
+		"run the experiment again with this tool to rewrite its tables", md.SchemaVersion, how, SchemaVersion)
+}
+
 // read reads a whole table. Columns are matched by name, so files written by
 // other tools (pandas, polars, DuckDB) with the same columns read too; extra
 // columns are ignored, and a missing column, a wrong type or a null is an
@@ -121,8 +135,8 @@ func readFile[R any](path string, s *spec[R]) ([]R, Metadata, error) {
 		}
 		for i := range s.cols {
 			a := rec.Column(idx[i])
-			if a.NullN() > 0 {
-				return nil, Metadata{}, fmt.Errorf("%s table: column %q has nulls", s.name, s.cols[i].name)
+			if err := s.cols[i].checkNulls(a); err != nil {
+				return nil, Metadata{}, fmt.Errorf("%s table: %w", s.name, err)
 			}
 			s.cols[i].read(a, rows[off:off+n])
 		}

@@ -25,16 +25,16 @@ type SquareRow struct {
 	StartClass  string // corner, edge, centre or interior
 	StartDegree int32
 
-	Walks       uint64
-	Successes   uint64
+	Walks       int64
+	Successes   int64
 	SuccessRate float64
 	SuccessLo   float64
 	SuccessHi   float64
-	Closed      uint64
+	Closed      int64
 	ClosedRate  float64
 	ClosedLo    float64
 	ClosedHi    float64
-	Stopped     uint64 // walks cut short by max_steps
+	Stopped     int64 // walks cut short by max_steps
 
 	LengthMean   float64
 	LengthSD     float64
@@ -49,7 +49,7 @@ type SquareRow struct {
 	TiesMean       float64
 	NodesMean      float64 // backtrack rule only, else 0
 	BacktracksMean float64 // backtrack rule only, else 0
-	BudgetExceeded uint64
+	BudgetExceeded int64
 }
 
 // LengthRow is one non-zero bin of the path-length histogram of one
@@ -64,7 +64,7 @@ type LengthRow struct {
 	StartCol int32
 
 	Length int32
-	Count  uint64
+	Count  int64
 }
 
 // DeadEndRow counts the failed walks of one (board, rule, start square) that
@@ -81,7 +81,7 @@ type DeadEndRow struct {
 	End    string
 	EndRow int32
 	EndCol int32
-	Count  uint64
+	Count  int64
 }
 
 // ClassRow aggregates the start squares of one group (a start class or a
@@ -95,12 +95,12 @@ type ClassRow struct {
 	Group   string // "corner", or "8" for degree 8
 	Squares int32  // start squares in the group
 
-	Walks       uint64
-	Successes   uint64
+	Walks       int64
+	Successes   int64
 	SuccessRate float64
 	SuccessLo   float64
 	SuccessHi   float64
-	Closed      uint64
+	Closed      int64
 	ClosedRate  float64
 	ClosedLo    float64
 	ClosedHi    float64
@@ -138,8 +138,8 @@ type ClaimRow struct {
 	ClaimedLo float64
 	ClaimedHi float64
 
-	Walks     uint64
-	Successes uint64
+	Walks     int64
+	Successes int64
 	Measured  float64
 	Lo        float64
 	Hi        float64
@@ -154,7 +154,7 @@ type WalkRow struct {
 	Start    string
 	StartRow int32
 	StartCol int32
-	Walk     uint64 // the walk index w within (board, rule, start)
+	Walk     int64 // the walk index w within (board, rule, start)
 	Length   int32
 	Success  bool
 	Closed   bool

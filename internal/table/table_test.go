@@ -9,8 +9,14 @@ import (
 	"strings"
 	"testing"
 
+	"context"
+
+	"github.com/apache/arrow-go/v18/arrow"
+	"github.com/apache/arrow-go/v18/arrow/array"
+	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/compress"
 	"github.com/apache/arrow-go/v18/parquet/file"
+	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 )
 
 func TestSpecsCoverFields(t *testing.T) {
@@ -54,7 +60,7 @@ func TestRoundTripSquaresExample(t *testing.T) {
 func TestNaNRoundTrips(t *testing.T) {
 	// A rate over zero walks is undefined; whatever stats puts there must
 	// survive the file.
-	rows := []ClassRow{{Board: "1x1", SuccessRate: math.NaN(), SuccessLo: math.Inf(-1)}}
+	rows := []ClassRow{{Board: "1x1", GroupBy: "class", Group: "corner", SuccessRate: math.NaN(), SuccessLo: math.Inf(-1)}}
 	path := filepath.Join(t.TempDir(), "classes.parquet")
 	if err := WriteClasses(path, rows, Metadata{}); err != nil {
 		t.Fatal(err)
@@ -201,5 +207,123 @@ func TestInvalidUTF8Rejected(t *testing.T) {
 	}
 	if names := listDir(t, dir); len(names) != 0 {
 		t.Errorf("left %v", names)
+	}
+}
+
+// TestReadOldSchemaVersion: a version 1 file (a claims table written before
+// schema_version existed, copied from an old results/example) and files of
+// other versions are refused with the version found and the one expected.
+func TestReadOldSchemaVersion(t *testing.T) {
+	_, _, err := ReadClaims(filepath.Join("testdata", "v1-claims.parquet"))
+	if err == nil || !strings.Contains(err.Error(), "v1-claims.parquet: schema version 1 (no schema_version key), but this tool reads version 2") {
+		t.Fatalf("reading a version 1 file: err = %v", err)
+	}
+	// read as another table, the version is still what is reported
+	if _, _, err := ReadSquares(filepath.Join("testdata", "v1-claims.parquet")); err == nil || !strings.Contains(err.Error(), "schema version 1") {
+		t.Fatalf("reading a version 1 file as squares: err = %v", err)
+	}
+	md, err := ReadMetadata(filepath.Join("testdata", "v1-claims.parquet"))
+	if err != nil || md.SchemaVersion != 1 {
+		t.Fatalf("ReadMetadata of a version 1 file: %+v, %v", md, err)
+	}
+	for _, v := range []string{"3", "x", "0"} {
+		_, err := parseMetadata([]string{"schema_version", "table"}, []string{v, "claims"}, "claims")
+		if err == nil || !strings.Contains(err.Error(), v) {
+			t.Errorf("schema_version %q: err = %v", v, err)
+		}
+	}
+}
+
+// TestCategoricalLevels checks the dictionaries written for categorical
+// columns: the run's boards sorted by size and rules in the run's order,
+// fixed vocabularies in full, the same levels in every row group, ordered.
+func TestCategoricalLevels(t *testing.T) {
+	md := Metadata{Levels: Levels{Boards: []string{"10x10", "8x8", "3x4", "4x3", "5x5"}, Rules: []string{"warnsdorff/random", "random"}}}
+	rows := []ClassRow{
+		{Board: "8x8", Rule: "random", GroupBy: "degree", Group: "8"},
+		{Board: "10x10", Rule: "random", GroupBy: "degree", Group: "2"},
+		{Board: "5x5", Rule: "warnsdorff/random", GroupBy: "class", Group: "edge"},
+		{Board: "5x5", Rule: "warnsdorff/random", GroupBy: "degree", Group: "10"},
+	}
+	path := filepath.Join(t.TempDir(), "classes.parquet")
+	if err := WriteClasses(path, rows, md); err != nil {
+		t.Fatal(err)
+	}
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rdr.Close()
+	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tbl, err := fr.ReadTable(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tbl.Release()
+	want := map[string][]string{
+		"board":    {"3x4", "4x3", "5x5", "8x8", "10x10"},
+		"rule":     {"warnsdorff/random", "random"},
+		"group_by": {"class", "degree"},
+		"group":    {"corner", "edge", "centre", "interior", "2", "8", "10"},
+	}
+	for name, levels := range want {
+		i := tbl.Schema().FieldIndices(name)[0]
+		col := tbl.Column(i)
+		dt, ok := col.DataType().(*arrow.DictionaryType)
+		if !ok || !dt.Ordered {
+			t.Fatalf("%s: type %s, want an ordered dictionary", name, col.DataType())
+		}
+		for _, ch := range col.Data().Chunks() {
+			d := ch.(*array.Dictionary).Dictionary().(*array.String)
+			var got []string
+			for j := range d.Len() {
+				got = append(got, d.Value(j))
+			}
+			if !slices.Equal(got, levels) {
+				t.Errorf("%s: levels %q, want %q", name, got, levels)
+			}
+		}
+	}
+	// a value outside a closed vocabulary is refused, naming the valid ones
+	bad := []ClassRow{{Board: "8x8", Rule: "random", GroupBy: "colour", Group: "2"}}
+	err = WriteClasses(path, bad, md)
+	if err == nil || !strings.Contains(err.Error(), `"colour" is not one of its levels ["class" "degree"]`) {
+		t.Fatalf("group_by colour: err = %v", err)
+	}
+}
+
+// TestNullNotNaN: an undefined value is a null in the file (never a NaN),
+// read back as NaN in Go; a NaN where a value is always defined is refused.
+func TestNullNotNaN(t *testing.T) {
+	rows := []ClassRow{{Board: "1x1", GroupBy: "class", Group: "corner", SuccessRate: math.NaN(), SuccessLo: 0.5}}
+	path := filepath.Join(t.TempDir(), "classes.parquet")
+	if err := WriteClasses(path, rows, Metadata{}); err != nil {
+		t.Fatal(err)
+	}
+	rdr, err := file.OpenParquetFile(path, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rg := rdr.MetaData().RowGroup(0)
+	for i, name := range []string{"success_rate", "success_lo"} {
+		cc, err := rg.ColumnChunk(rdr.MetaData().Schema.ColumnIndexByName(name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := cc.Statistics()
+		if err != nil || st == nil {
+			t.Fatalf("%s: no statistics (%v)", name, err)
+		}
+		if got := st.NullCount(); got != int64(1-i) {
+			t.Errorf("%s: %d nulls, want %d", name, got, 1-i)
+		}
+	}
+	rdr.Close()
+	claim := []ClaimRow{{Rule: "random", Board: "8x8", Kind: "rate", Verdict: "refuted", ClaimedLo: math.NaN()}}
+	if err := WriteClaims(filepath.Join(t.TempDir(), "claims.parquet"), claim, Metadata{}); err == nil || !strings.Contains(err.Error(), "claimed_lo: NaN") {
+		t.Fatalf("NaN claimed_lo: err = %v", err)
 	}
 }

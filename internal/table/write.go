@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/apache/arrow-go/v18/arrow"
 	"github.com/apache/arrow-go/v18/arrow/array"
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet"
@@ -59,6 +60,8 @@ func write[R any](path string, s *spec[R], rows []R, md Metadata) error {
 	if err != nil {
 		return err
 	}
+	// All levels up front, so every row group carries the same dictionaries.
+	w.addLevels(rows)
 	for len(rows) > 0 {
 		n := min(len(rows), batchRows)
 		if err := w.writeBatch(rows[:n]); err != nil {
@@ -79,9 +82,10 @@ type fileWriter[R any] struct {
 	tmp  *os.File
 	bw   *bufio.Writer
 	pw   *pqarrow.FileWriter
-	rb   *array.RecordBuilder
-	done bool
-	err  error // first write error; the file is unusable after one
+	// levels holds each categorical column's levels (nil for the others).
+	levels []*levelSet
+	done   bool
+	err    error // first write error; the file is unusable after one
 }
 
 // writeOnly hides the file's Close from pqarrow, which would otherwise close
@@ -122,7 +126,12 @@ func create[R any](path string, s *spec[R], md Metadata) (*fileWriter[R], error)
 			return nil, fmt.Errorf("table: %s: %w", path, err)
 		}
 	}
-	w.rb = array.NewRecordBuilder(memory.DefaultAllocator, s.schema)
+	w.levels = make([]*levelSet, len(s.cols))
+	for i, c := range s.cols {
+		if c.kind == kDict {
+			w.levels[i] = newLevelSet(c.order, md.Levels)
+		}
+	}
 	return w, nil
 }
 
@@ -137,21 +146,52 @@ func (w *fileWriter[R]) writeBatch(rows []R) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	w.rb.Reserve(len(rows))
+	w.addLevels(rows)
+	cols := make([]arrow.Array, len(w.spec.cols))
+	defer func() {
+		for _, a := range cols {
+			if a != nil {
+				a.Release()
+			}
+		}
+	}()
 	for i := range w.spec.cols {
 		c := &w.spec.cols[i]
-		if err := c.append(w.rb.Field(i), rows); err != nil {
+		a, err := c.build(memory.DefaultAllocator, rows, w.levels[i])
+		if err != nil {
 			w.err = fmt.Errorf("table: %s: %s: %w", w.path, w.spec.name, err)
 			return w.err
 		}
+		cols[i] = a
 	}
-	rec := w.rb.NewRecordBatch()
+	rec := array.NewRecordBatch(w.spec.schema, cols, int64(len(rows)))
 	defer rec.Release()
 	if err := w.pw.Write(rec); err != nil {
 		w.err = fmt.Errorf("table: %s: %w", w.path, err)
 		return w.err
 	}
 	return nil
+}
+
+// addLevels adds the values of rows' categorical columns to their levels.
+// A streamed table whose Metadata lists every level never grows them; one
+// that does not gets the values seen so far in each row group.
+func (w *fileWriter[R]) addLevels(rows []R) {
+	for i, ls := range w.levels {
+		if ls == nil {
+			continue
+		}
+		c := &w.spec.cols[i]
+		var vals []string
+		prev := ""
+		for j := range rows {
+			if v := *c.str(&rows[j]); j == 0 || v != prev {
+				vals = append(vals, v)
+				prev = v
+			}
+		}
+		ls.add(vals)
+	}
 }
 
 // commit finishes the file and renames it to its final name. On error the
@@ -181,7 +221,6 @@ func (w *fileWriter[R]) commit() error {
 		err = os.Rename(w.tmp.Name(), w.path)
 	}
 	w.done = true
-	w.rb.Release()
 	if err != nil {
 		os.Remove(w.tmp.Name())
 		return fmt.Errorf("table: %s: %w", w.path, err)
@@ -200,9 +239,6 @@ func (w *fileWriter[R]) abort() {
 		// Closing writes a footer into the buffer; we only want it to let go
 		// of its resources, and the file is removed below.
 		w.pw.Close()
-	}
-	if w.rb != nil {
-		w.rb.Release()
 	}
 	w.tmp.Close()
 	os.Remove(w.tmp.Name())

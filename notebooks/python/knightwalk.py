@@ -54,6 +54,7 @@
 
 # %%
 import json
+import math
 import os
 import sys
 import tempfile
@@ -159,10 +160,15 @@ def show_table(df, max_rows=20):
 # | `claims` | a published claim checked against the measurement, with a verdict |
 # | `walks` | one walk (optional, large): its length, end square, success |
 #
-# Types: counts are unsigned 64-bit integers (`uint64` in pandas), rates and
-# interval ends are fractions in [0, 1] as `float64`, squares are `(row,
-# col)` from 0 with row 0 at the bottom, and named like `a1`. No column has
-# nulls; a rate over zero walks is `NaN`.
+# Types (schema version 2): counts are signed 64-bit integers (`int64`), so
+# differences of counts may go negative; rates and interval ends are fractions
+# in [0, 1] as `float64`; an undefined value (a rate over zero walks, the
+# standard deviation of one walk) is null in the file, `NaN` in pandas.
+# Categorical columns (board, rule, start class, group, …) are ordered
+# dictionaries: pandas reads them as ordered `Categorical`s with their levels
+# in a meaningful order (boards by size, rules as the experiment lists them,
+# classes corner, edge, centre, interior). Squares are `(row, col)` from 0
+# with row 0 at the bottom, and named like `a1`.
 
 # %%
 def table_path(name):
@@ -172,7 +178,7 @@ def table_path(name):
 def file_metadata(path):
     """The Parquet key-value metadata of a file as a str -> str dict
     (without ARROW:schema, the serialised Arrow schema)."""
-    raw = pq.read_schema(path).metadata or {}
+    raw = pq.read_metadata(path).metadata or {}
     return {k.decode(): v.decode() for k, v in raw.items() if k != b"ARROW:schema"}
 
 
@@ -209,21 +215,27 @@ for name, df in [("squares", squares), ("lengths", lengths), ("deadends", deaden
 # ## 3. Schemas and run metadata
 #
 # Every file stores its Arrow schema, so the types below are exactly those of
-# the table documentation (`string`, `int32`, `uint64`, `float64`, `bool`,
-# all `not null`). Every file also carries key-value metadata identifying the
-# run that produced it: `table`, `experiment`, `seed`, `config_hash` (a hash
-# of the validated configuration), `tool_version` and `git_commit`. Files
+# the table documentation (`string`, `dictionary`, `int32`, `int64`,
+# `float64`, `bool`; only the columns documented "or null" are nullable), and
+# each field carries its unit and description. Every file also carries
+# key-value metadata identifying the run that produced it: `schema_version`,
+# `table`, `experiment`, `seed`, `config_hash` (a hash of the validated
+# configuration), `tool_version`, `git_commit`, and `confidence` and
+# `interval`: the level and method of every `*_lo` / `*_hi` column. Files
 # from one run share the seed and configuration hash; the check below makes
-# sure nothing from another run slipped into the directory. `manifest.json`
-# beside the tables records the full configuration, including the
-# confidence level and interval method of the `*_lo` / `*_hi` columns.
+# sure nothing from another run slipped into the directory. The interval
+# settings are read from the files themselves (`manifest.json` only as a
+# fallback), so a table copied out of its directory still says how its
+# intervals were made.
 
 # %%
 runs = set()
+settings = set()
 for path in sorted(RESULTS.glob("*.parquet")):
     schema = pq.read_schema(path)
     meta = file_metadata(path)
     runs.add((meta.get("seed"), meta.get("config_hash")))
+    settings.add((meta.get("confidence"), meta.get("interval")))
     print(f"== {path.name}")
     for field in schema:
         print(f"   {field.name:<16} {str(field.type):<8} "
@@ -239,11 +251,21 @@ else:
 manifest_path = RESULTS / "manifest.json"
 manifest = json.loads(manifest_path.read_text()) if manifest_path.exists() else {}
 config = manifest.get("config", {})
-CONFIDENCE = float(config.get("confidence", 0.95))
-METHOD = config.get("interval", "wilson")
+if len(settings) != 1:
+    raise ValueError(f"the tables disagree on their interval settings: {sorted(settings, key=str)}")
+conf_text, METHOD = settings.pop()
+if conf_text is None or METHOD is None:  # files without the keys: the manifest says
+    conf_text, METHOD = config.get("confidence"), config.get("interval")
+if conf_text is None or METHOD is None:
+    raise ValueError("neither the tables nor manifest.json say which intervals the tables hold")
+CONFIDENCE = float(conf_text)
+if METHOD not in ("wilson", "clopper-pearson"):
+    raise ValueError(f"unknown interval method {METHOD!r}")
 print(f"intervals in the tables: {METHOD}, {CONFIDENCE:.0%} confidence")
+SCHEMA_VERSION = int(file_metadata(table_path("squares")).get("schema_version") or 1)
+print(f"schema version {SCHEMA_VERSION}")
 
-print("\npandas dtypes of squares (uint64 counts stay uint64):")
+print("\npandas dtypes of squares (int64 counts, ordered categories):")
 print(squares.dtypes.to_string())
 
 if pl is not None:
@@ -317,7 +339,10 @@ for label, row in [("lowest", ranked.iloc[0]), ("highest", ranked.iloc[-1])]:
 # checks published claims against the measurement.
 
 # %%
-CLASS_ORDER = ["corner", "edge", "centre", "interior"]
+# the class levels come from the file's dictionary, in their fixed order
+CLASS_ORDER = (list(squares["start_class"].cat.categories)
+               if isinstance(squares["start_class"].dtype, pd.CategoricalDtype)
+               else ["corner", "edge", "centre", "interior"])
 by_class = classes[(classes["board"] == BOARD) & (classes["group_by"] == "class")].copy()
 
 # one panel per rule, each with its own y range, so that the intervals show
@@ -361,10 +386,11 @@ for _, row in claims.iterrows():
 # For the size sweep we pool all start squares of a board: the board's
 # success rate is the sum of successes over the sum of walks (every square
 # ran the same number of walks, so this is also the plain mean of the
-# squares' rates). Its interval is the Wilson score interval of that pooled
-# proportion, computed here in a few lines. As a check, the same function
-# applied to the squares pooled by class must reproduce the `classes`
-# table's intervals (when the run used Wilson intervals).
+# squares' rates). Its interval is computed here, in a few lines, by the
+# tables' own method and level (read from the files above): the Wilson score
+# interval or the Clopper-Pearson exact interval. As a check, the same
+# function applied to the squares pooled by class must reproduce the
+# `classes` table's intervals.
 
 # %%
 def wilson(successes, n, confidence=CONFIDENCE):
@@ -385,26 +411,89 @@ def wilson(successes, n, confidence=CONFIDENCE):
     return lo, hi
 
 
-pooled = squares.groupby(["rule", "board", "rows", "cols"], as_index=False)[["walks", "successes"]].sum()
+def _betacf(a, b, x):
+    """Continued fraction of the regularised incomplete beta function
+    (modified Lentz), as in Numerical Recipes."""
+    tiny, c, d = 1e-300, 1.0, 1.0 - (a + b) * x / (a + 1)
+    d = 1 / (d if abs(d) > tiny else tiny)
+    h = d
+    for m in range(1, 10000):
+        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
+                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
+            d = 1 + num * d
+            d = 1 / (d if abs(d) > tiny else tiny)
+            c = 1 + num / c
+            c = c if abs(c) > tiny else tiny
+            h *= d * c
+        if abs(d * c - 1) < 1e-16:
+            break
+    return h
+
+
+def beta_cdf(x, a, b):
+    """The regularised incomplete beta function I_x(a, b)."""
+    if x <= 0:
+        return 0.0
+    if x >= 1:
+        return 1.0
+    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
+    if x < (a + 1) / (a + b + 2):
+        return math.exp(lbt) * _betacf(a, b, x) / a
+    return 1 - math.exp(lbt) * _betacf(b, a, 1 - x) / b
+
+
+def beta_quantile(p, a, b):
+    """The p-quantile of Beta(a, b), by bisection (to double precision)."""
+    lo, hi = 0.0, 1.0
+    for _ in range(200):
+        mid = (lo + hi) / 2
+        if mid in (lo, hi):
+            break
+        lo, hi = (mid, hi) if beta_cdf(mid, a, b) < p else (lo, mid)
+    return (lo + hi) / 2
+
+
+def clopper_pearson(successes, n, confidence=CONFIDENCE):
+    """Clopper-Pearson exact interval (lo, hi), element-wise: beta quantiles,
+    0 at x = 0 and 1 at x = n."""
+    alpha = 1 - confidence
+    lo, hi = [], []
+    for x, m in zip(np.asarray(successes, dtype=float), np.asarray(n, dtype=float)):
+        if m == 0:
+            lo.append(np.nan)
+            hi.append(np.nan)
+            continue
+        lo.append(0.0 if x == 0 else beta_quantile(alpha / 2, x, m - x + 1))
+        hi.append(1.0 if x == m else beta_quantile(1 - alpha / 2, x + 1, m - x))
+    return np.array(lo), np.array(hi)
+
+
+def interval(successes, n):
+    """The interval the tables use (METHOD at CONFIDENCE, from their metadata)."""
+    return (clopper_pearson if METHOD == "clopper-pearson" else wilson)(successes, n)
+
+
+pooled = squares.groupby(["rule", "board", "rows", "cols"], observed=True, as_index=False)[["walks", "successes"]].sum()
 pooled["pooled_rate"] = pooled["successes"] / pooled["walks"]
-lo, hi = wilson(pooled["successes"], pooled["walks"])
+lo, hi = interval(pooled["successes"], pooled["walks"])
 pooled["pooled_lo"] = lo
 pooled["pooled_hi"] = hi
 pooled = pooled.sort_values(["rule", "rows", "cols"])
 
 # the check against the classes table: pool squares by class, compare intervals
-check = squares.groupby(["board", "rule", "start_class"], as_index=False)[["walks", "successes"]].sum()
-lo, hi = wilson(check["successes"], check["walks"])
+check = squares.groupby(["board", "rule", "start_class"], observed=True, as_index=False)[["walks", "successes"]].sum()
+lo, hi = interval(check["successes"], check["walks"])
 check["pooled_lo"] = lo
 check["pooled_hi"] = hi
 ref = classes[classes["group_by"] == "class"].copy()
-ref["start_class"] = ref["group"]
+ref["start_class"] = ref["group"].astype(str)
+check["start_class"] = check["start_class"].astype(str)
 check = check.merge(ref, on=["board", "rule", "start_class"], suffixes=("", "_classes"))
-if METHOD == "wilson":
-    worst = np.nanmax(np.abs(np.concatenate([check["pooled_lo"] - check["success_lo"],
-                                             check["pooled_hi"] - check["success_hi"]])))
-    print(f"Wilson intervals recomputed for {len(check)} classes: "
-          f"largest difference from the classes table {worst:.1e}")
+worst = np.nanmax(np.abs(np.concatenate([check["pooled_lo"] - check["success_lo"],
+                                         check["pooled_hi"] - check["success_hi"]])))
+print(f"{METHOD} intervals recomputed for {len(check)} classes: "
+      f"largest difference from the classes table {worst:.1e}")
+assert worst < 1e-9, "the notebook's intervals disagree with the classes table"
 
 square = pooled[pooled["rows"] == pooled["cols"]]
 fig, ax = plt.subplots(figsize=(6, 4))
@@ -479,22 +568,32 @@ print("  the classes table's mean lengths: "
 # %% [markdown]
 # ## 8. Where failed walks end
 #
-# `deadends` counts, for each start square, the squares where failed walks
-# got stuck. Summed over start squares, it shows which squares trap walks.
+# A walk fails when it is not a tour: it reached a dead end, or it was
+# stopped by the rule's `max_steps` with moves left (`squares.stopped`).
+# `deadends` counts, for each start square, the squares where walks got
+# stuck at a dead end (stopped walks are not in it). Summed over start
+# squares, it shows which squares trap walks.
 
 # %%
 ends = deadends[(deadends["board"] == BOARD) & (deadends["rule"] == RULE)]
 traps = ends.groupby("end", as_index=False)[["count"]].sum().sort_values("count", ascending=False)
-failed = int(traps["count"].sum())
-print(f"{BOARD}, {RULE}: {failed} failed walks")
+at_dead_end = int(traps["count"].sum())
+sel = squares[(squares["board"] == BOARD) & (squares["rule"] == RULE)]
+stopped = int(sel["stopped"].sum())
+failed = int((sel["walks"] - sel["successes"]).sum())  # int64: never wraps
+assert failed == at_dead_end + stopped, "failed walks = dead ends + stopped"
+print(f"{BOARD}, {RULE}: {failed} failed walks: {at_dead_end} at a dead end, "
+      f"{stopped} stopped by max_steps")
 for _, row in traps.head(5).iterrows():
-    print(f"  {row['end']:>4}: {int(row['count'])} ({int(row['count']) / max(failed, 1):.1%})")
+    print(f"  {row['end']:>4}: {int(row['count'])} ({int(row['count']) / max(at_dead_end, 1):.1%} of the dead ends)")
 
 # %% [markdown]
 # ## 9. The `walks` table and reproducible random streams
 #
 # When a run writes the optional `walks` table, it has one row per walk. Its
-# row order depends on scheduling, so sort by (board, rule, start, walk).
+# rows are in the experiment's plan order — board, rule, start square, then
+# walk index — whatever the number of workers, so the file is the same for
+# any `--workers`.
 # The `walk` column is the walk's index `w` (0, 1, 2, …) within its (board,
 # rule, start square), and that index is all you need to reproduce the walk:
 # every random number a walk draws comes from its own stream, derived only
@@ -578,8 +677,11 @@ class PCG:
 KNIGHT_MOVES = [(2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1)]
 
 
-def replay_random_walk(seed, rows, cols, start_row, start_col, w):
-    """The squares (row, col) of walk w of the `random` rule (no step limit)."""
+def replay_random_walk(seed, rows, cols, start_row, start_col, w, max_steps=0):
+    """The squares (row, col) of walk w of the `random` rule. max_steps (0: no
+    limit) stops the walk after that many moves when it could go on, as the
+    rule's `max_steps` does."""
+    limit = rows * cols if max_steps <= 0 else min(max_steps, rows * cols)
     pcg = PCG(*stream_seeds(seed, rows, cols, "random", start_row, start_col, w))
     cur = start_row * cols + start_col
     visited, path = {cur}, [cur]
@@ -588,7 +690,7 @@ def replay_random_walk(seed, rows, cols, start_row, start_col, w):
         allowed = sorted((r + dr) * cols + (c + dc) for dr, dc in KNIGHT_MOVES
                          if 0 <= r + dr < rows and 0 <= c + dc < cols
                          and (r + dr) * cols + (c + dc) not in visited)
-        if not allowed:
+        if not allowed or len(path) > limit:
             return [divmod(s, cols) for s in path]
         cur = allowed[pcg.uniform(len(allowed))] if len(allowed) > 1 else allowed[0]
         visited.add(cur)
@@ -599,6 +701,10 @@ seed = int(file_metadata(table_path("squares")).get("seed"))  # metadata keys: .
 print(f"seed {seed}; walk 0 of {BOARD} random from a1 has the PCG seed words "
       "%#018x %#018x" % stream_seeds(seed, rows, cols, "random", 0, 0, 0))
 
+# the random rule's step limit, from the resolved configuration
+RANDOM_MAX_STEPS = {r.get("name"): int(r.get("max_steps") or 0) for r in config.get("rules", [])}.get("random", 0)
+print(f"random rule: max_steps {RANDOM_MAX_STEPS or 'none'}")
+
 if walks_table is None or "random" not in rules:
     print("no walks table or no random rule here: nothing to replay")
 else:
@@ -607,7 +713,7 @@ else:
     same = 0
     for _, row in sample.iterrows():
         path = replay_random_walk(seed, rows, cols, int(row["start_row"]),
-                                  int(row["start_col"]), int(row["walk"]))
+                                  int(row["start_col"]), int(row["walk"]), RANDOM_MAX_STEPS)
         end_row, end_col = path[-1]
         ok = (len(path) == row["length"] and end_row == row["end_row"]
               and end_col == row["end_col"])
@@ -617,6 +723,7 @@ else:
                   f"{len(path)}, table {row['length']}")
     print(f"replayed {len(sample)} random walks on {BOARD} in Python: "
           f"{same} match the walks table (length and end square)")
+    assert same == len(sample), "a replayed walk differs from the walks table"
 
     counts = walks_table.groupby(["board", "rule", "start"], as_index=False)[["success"]].sum()
     counts = counts.merge(squares, on=["board", "rule", "start"])

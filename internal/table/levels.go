@@ -1,0 +1,129 @@
+package table
+
+import (
+	"cmp"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// Levels lists the values of the run's categorical columns that the writer
+// cannot know by itself: the experiment's boards and rules. Rules keep the
+// experiment's order; boards are sorted by size whatever their order here.
+// A writer given no Levels takes the values from the rows it writes.
+type Levels struct {
+	Boards []string
+	Rules  []string
+}
+
+// order fixes the level order of a categorical column. The levels of a file
+// are fixed, then the values from the run's Levels (from), then any other
+// value met in the rows; those after fixed are sorted by less when it is
+// set, else kept in the order first met. A closed order accepts only fixed.
+type order struct {
+	fixed  []string
+	closed bool
+	less   func(a, b string) int
+	from   func(Levels) []string
+}
+
+// Class names, in their level order (sim.Class's order).
+var classLevels = []string{"corner", "edge", "centre", "interior"}
+
+var (
+	boardOrder   = &order{less: compareBoards, from: func(l Levels) []string { return l.Boards }}
+	ruleOrder    = &order{from: func(l Levels) []string { return l.Rules }}
+	classOrder   = &order{fixed: classLevels, closed: true}
+	groupByOrder = &order{fixed: []string{"class", "degree"}, closed: true}
+	// a group is a class or a degree: classes first, then degrees in
+	// numeric order (2 before 10)
+	groupOrder   = &order{fixed: classLevels, less: compareNumeric}
+	kindOrder    = &order{fixed: []string{"rate", "range", "below", "above"}, closed: true}
+	verdictOrder = &order{fixed: []string{"consistent", "inconclusive", "refuted"}, closed: true}
+)
+
+// compareBoards orders boards "RxC" by squares, then rows; names that are
+// not boards follow, by name.
+func compareBoards(a, b string) int {
+	ra, ca, oka := parseBoard(a)
+	rb, cb, okb := parseBoard(b)
+	switch {
+	case oka && okb:
+		return cmp.Or(cmp.Compare(ra*ca, rb*cb), cmp.Compare(ra, rb), cmp.Compare(a, b))
+	case oka:
+		return -1
+	case okb:
+		return 1
+	}
+	return cmp.Compare(a, b)
+}
+
+func parseBoard(s string) (rows, cols int, ok bool) {
+	r, c, found := strings.Cut(s, "x")
+	if !found {
+		return 0, 0, false
+	}
+	rows, err1 := strconv.Atoi(r)
+	cols, err2 := strconv.Atoi(c)
+	return rows, cols, err1 == nil && err2 == nil
+}
+
+// compareNumeric orders decimal integers by value; other strings follow, by
+// value.
+func compareNumeric(a, b string) int {
+	na, erra := strconv.Atoi(a)
+	nb, errb := strconv.Atoi(b)
+	switch {
+	case erra == nil && errb == nil:
+		return cmp.Compare(na, nb)
+	case erra == nil:
+		return -1
+	case errb == nil:
+		return 1
+	}
+	return cmp.Compare(a, b)
+}
+
+// levelSet is one column's levels in a file, with each value's index.
+type levelSet struct {
+	o      *order
+	values []string
+	index  map[string]int
+}
+
+func newLevelSet(o *order, l Levels) *levelSet {
+	ls := &levelSet{o: o, index: map[string]int{}}
+	for _, v := range o.fixed {
+		ls.index[v] = len(ls.values)
+		ls.values = append(ls.values, v)
+	}
+	if o.from != nil {
+		ls.add(o.from(l))
+	}
+	return ls
+}
+
+// add adds the values not yet among the levels (a closed order takes none:
+// writing one then fails with the list of valid values).
+func (ls *levelSet) add(vals []string) {
+	if ls.o.closed {
+		return
+	}
+	grew := false
+	for _, v := range vals {
+		if _, ok := ls.index[v]; !ok {
+			ls.index[v] = -1
+			ls.values = append(ls.values, v)
+			grew = true
+		}
+	}
+	if !grew {
+		return
+	}
+	if ls.o.less != nil {
+		slices.SortStableFunc(ls.values[len(ls.o.fixed):], ls.o.less)
+	}
+	for i, v := range ls.values {
+		ls.index[v] = i
+	}
+}

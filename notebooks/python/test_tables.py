@@ -1,0 +1,340 @@
+"""The result tables as a Python client sees them.
+
+Runs the Go binary on two small experiments into a temporary directory and
+reads every table with pyarrow, pandas, polars and DuckDB, checking the
+schema (docs/tables.md), the counts against each other, and every walk of the
+per-walk table against a pure-Python replay of the random-stream contract of
+sim/seed.go.
+
+    pip install -r notebooks/python/requirements.txt
+    pytest notebooks/python/test_tables.py
+
+KNIGHTWALK_BIN names a built `experiment` binary; without it the fixture
+builds one with `go build`.
+"""
+
+import json
+import os
+import re
+import subprocess
+from pathlib import Path
+
+import duckdb
+import numpy as np
+import pandas as pd
+import polars as pl
+import pyarrow as pa
+import pyarrow.parquet as pq
+import pytest
+
+from knightwalk_replay import parse_order, replay
+
+ROOT = Path(__file__).resolve().parents[2]
+TABLES = ["squares", "lengths", "deadends", "classes", "comparisons", "claims", "walks"]
+
+# A run with a non-square board (3x4 comes before 5x5: boards are ordered by
+# size), a step limit on the random walk, Clopper-Pearson intervals at 90 %,
+# and the per-walk table in several row groups.
+SMALL = """\
+name: pytest-small
+seed: 20261123
+boards: [6x6, 3x4, 5x5]
+starts: all
+walks: 120
+confidence: 0.9
+interval: clopper-pearson
+rules:
+  - {name: warnsdorff, tie_break: random}
+  - {name: random, max_steps: 6}
+  - {name: warnsdorff, tie_break: first}
+outputs:
+  walks: true
+  row_group: 1000
+claims:
+  - {id: corner, rule: warnsdorff/random, class: corner, above: 0.5}
+  - {id: b2, rule: random, board: 5x5, square: b2, below: 0.01}
+"""
+
+# One walk per square: standard deviations are undefined (null).
+ONE = """\
+name: pytest-one
+seed: 3
+boards: [5x5]
+starts: all
+walks: 1
+rules:
+  - {name: random}
+"""
+
+
+@pytest.fixture(scope="session")
+def binary(tmp_path_factory):
+    path = os.environ.get("KNIGHTWALK_BIN")
+    if path:
+        return Path(path).resolve()
+    out = tmp_path_factory.mktemp("bin") / "experiment"
+    subprocess.run(["go", "build", "-o", str(out), "./cmd/experiment"], cwd=ROOT, check=True)
+    return out
+
+
+def run_experiment(binary, tmp, text):
+    cfg = tmp / "experiment.yaml"
+    cfg.write_text(text)
+    out = tmp / "results"
+    subprocess.run([str(binary), "run", str(cfg), "--out", str(out), "--quiet"],
+                   cwd=tmp, check=True, capture_output=True)
+    return out
+
+
+@pytest.fixture(scope="session")
+def small(binary, tmp_path_factory):
+    return run_experiment(binary, tmp_path_factory.mktemp("small"), SMALL)
+
+
+@pytest.fixture(scope="session")
+def one(binary, tmp_path_factory):
+    return run_experiment(binary, tmp_path_factory.mktemp("one"), ONE)
+
+
+def doc_columns():
+    """{table: [(column, type, nullable)]} from docs/tables.md."""
+    tables, cur = {}, None
+    for line in (ROOT / "docs" / "tables.md").read_text().splitlines():
+        m = re.match(r"^## `(\w+)`", line)
+        if m:
+            cur = m.group(1)
+            tables[cur] = []
+        elif line.startswith("#"):
+            cur = None
+        elif cur and line.startswith("| `"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            typ = cells[1]
+            tables[cur].append((cells[0].strip("`"), typ.removesuffix(" or null"), typ.endswith(" or null")))
+    return tables
+
+
+ARROW_TYPES = {
+    "string": pa.string(), "int32": pa.int32(), "int64": pa.int64(),
+    "float64": pa.float64(), "bool": pa.bool_(),
+    "dictionary": pa.dictionary(pa.int32(), pa.string(), ordered=True),
+}
+
+
+def file_metadata(path):
+    kv = pq.read_metadata(path).metadata
+    return {k.decode(): v.decode() for k, v in kv.items() if k != b"ARROW:schema"}
+
+
+def load(dir, name):
+    return pd.read_parquet(dir / f"{name}.parquet")
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_schema_matches_docs(small, name):
+    """Types, order and nullability as documented; field metadata; version 2."""
+    path = small / f"{name}.parquet"
+    schema = pq.read_schema(path)
+    docs = doc_columns()[name]
+    assert [f.name for f in schema] == [c for c, _, _ in docs]
+    for field, (col, typ, nullable) in zip(schema, docs):
+        assert field.type == ARROW_TYPES[typ], (col, field.type)
+        if typ == "dictionary":
+            assert field.type.ordered, col
+        assert field.nullable == nullable, col
+        assert field.metadata and field.metadata.get(b"description"), col
+    meta = file_metadata(path)
+    assert meta.get("schema_version") == "2"
+    assert meta.get("table") == name
+
+
+@pytest.mark.parametrize("name", TABLES)
+def test_no_unsigned_anywhere(small, name):
+    """No reader sees an unsigned column: pyarrow, pandas, polars, DuckDB."""
+    path = small / f"{name}.parquet"
+    for field in pq.read_schema(path):
+        t = field.type.value_type if pa.types.is_dictionary(field.type) else field.type
+        assert not pa.types.is_unsigned_integer(t), field.name
+    for col, dt in load(small, name).dtypes.items():
+        assert not str(dt).startswith("uint"), col
+    for col, dt in pl.read_parquet(path).schema.items():
+        assert dt not in (pl.UInt8, pl.UInt16, pl.UInt32, pl.UInt64), col
+    for col, typ, *_ in duckdb.sql(f"DESCRIBE SELECT * FROM '{path}'").fetchall():
+        assert not typ.startswith("U"), (col, typ)
+
+
+def test_counts_subtract_below_zero(small):
+    """The v1 trap: successes - walks wrapped in pandas and failed in DuckDB."""
+    sq = load(small, "squares")
+    assert ((sq["successes"] - sq["walks"]) <= 0).all()
+    d = duckdb.sql(f"SELECT min(successes - walks) FROM '{small / 'squares.parquet'}'").fetchall()[0][0]
+    assert d < 0
+
+
+def test_ordered_categoricals(small):
+    sq = load(small, "squares")
+    for col in ["board", "rule", "start_class"]:
+        assert isinstance(sq[col].dtype, pd.CategoricalDtype) and sq[col].dtype.ordered, col
+    assert list(sq["board"].cat.categories) == ["3x4", "5x5", "6x6"]  # by size
+    assert list(sq["rule"].cat.categories) == ["warnsdorff/random", "random", "warnsdorff/first"]
+    assert list(sq["start_class"].cat.categories) == ["corner", "edge", "centre", "interior"]
+    cl = load(small, "classes")
+    levels = list(cl["group"].cat.categories)
+    assert levels[:4] == ["corner", "edge", "centre", "interior"]
+    degrees = [int(g) for g in levels[4:]]
+    assert degrees == sorted(degrees) and set(degrees) == set(sq["start_degree"].astype(int))
+    assert pl.read_parquet(small / "squares.parquet").schema["board"] in (pl.Categorical, pl.Enum) \
+        or isinstance(pl.read_parquet(small / "squares.parquet").schema["board"], (pl.Categorical, pl.Enum))
+
+
+def test_nulls_not_nan(one):
+    """With one walk per square the standard deviation is undefined: null in
+    every reader, never NaN."""
+    path = one / "squares.parquet"
+    t = pq.read_table(path)
+    sd = t.column("length_sd")
+    assert sd.null_count == t.num_rows
+    for name in TABLES[:-1]:
+        tb = pq.read_table(one / f"{name}.parquet")
+        for col in tb.column_names:
+            if pa.types.is_floating(tb.schema.field(col).type):
+                assert not pa.compute.any(pa.compute.is_nan(tb.column(col).drop_null())).as_py(), (name, col)
+    assert pl.read_parquet(path)["length_sd"].null_count() == t.num_rows
+    n = duckdb.sql(f"SELECT count(*) FROM '{path}' WHERE length_sd IS NULL").fetchall()[0][0]
+    assert n == t.num_rows
+    n = duckdb.sql(f"SELECT count(*) FROM '{path}' WHERE length_sd > 0").fetchall()[0][0]
+    assert n == 0
+    assert t.column("length_mean").null_count == 0
+
+
+def test_rates_and_intervals(small):
+    for name, pairs in [("squares", [("successes", "success"), ("closed", "closed")]),
+                        ("classes", [("successes", "success"), ("closed", "closed")])]:
+        df = load(small, name)
+        for count, rate in pairs:
+            np.testing.assert_array_equal(df[f"{rate}_rate"], df[count] / df["walks"])
+            assert (df[f"{rate}_lo"] <= df[f"{rate}_rate"]).all()
+            assert (df[f"{rate}_rate"] <= df[f"{rate}_hi"]).all()
+            assert ((df[f"{rate}_lo"] >= 0) & (df[f"{rate}_hi"] <= 1)).all()
+    cm = load(small, "claims")
+    np.testing.assert_array_equal(cm["measured"], cm["successes"] / cm["walks"])
+    assert ((cm["lo"] <= cm["measured"]) & (cm["measured"] <= cm["hi"])).all()
+    # one row per (claim, board): the corner claim names no board
+    assert sorted(cm.loc[cm["id"] == "corner", "board"].astype(str)) == ["3x4", "5x5", "6x6"]
+
+
+def test_lengths_and_deadends_add_up(small):
+    sq = load(small, "squares")
+    key = ["board", "rule", "start"]
+    ln = load(small, "lengths").groupby(key, observed=True, as_index=False)["count"].sum()
+    m = sq.merge(ln, on=key, validate="one_to_one")
+    assert len(m) == len(sq) and (m["count"] == m["walks"]).all()
+    de = load(small, "deadends").groupby(key, observed=True, as_index=False)["count"].sum()
+    m = sq.merge(de, on=key, how="left")
+    failed = m["count"].fillna(0).astype("int64")
+    assert (failed + m["successes"] + m["stopped"] == m["walks"]).all()
+    # the step limit stopped some random walks, and only those
+    assert sq.loc[sq["rule"] == "random", "stopped"].sum() > 0
+    assert sq.loc[sq["rule"] != "random", "stopped"].sum() == 0
+
+
+def test_classes_are_pooled_squares(small):
+    sq = load(small, "squares")
+    cl = load(small, "classes")
+    for by, col in [("class", "start_class"), ("degree", "start_degree")]:
+        s = sq.assign(group=sq[col].astype(str))
+        pooled = s.groupby(["board", "rule", "group"], observed=True, as_index=False).agg(
+            squares=("start", "size"), walks=("walks", "sum"), successes=("successes", "sum"),
+            closed=("closed", "sum"))
+        c = cl[cl["group_by"] == by].assign(group=lambda d: d["group"].astype(str))
+        m = pooled.merge(c, on=["board", "rule", "group"], suffixes=("", "_t"), validate="one_to_one")
+        assert len(m) == len(pooled) == len(c)
+        for k in ["squares", "walks", "successes", "closed"]:
+            assert (m[k] == m[f"{k}_t"]).all(), (by, k)
+
+
+def test_four_readers_agree(small):
+    for name in TABLES:
+        path = small / f"{name}.parquet"
+        t = pq.read_table(path)
+        n = t.num_rows
+        assert len(pd.read_parquet(path)) == n
+        assert pl.read_parquet(path).height == n
+        assert duckdb.sql(f"SELECT count(*) FROM '{path}'").fetchall()[0][0] == n
+        ints = [f.name for f in t.schema if pa.types.is_integer(f.type)]
+        for col in ints:
+            want = pa.compute.sum(t.column(col)).as_py()
+            assert int(pd.read_parquet(path, columns=[col])[col].sum()) == want
+            assert pl.read_parquet(path, columns=[col])[col].sum() == want
+            assert duckdb.sql(f"SELECT sum(\"{col}\") FROM '{path}'").fetchall()[0][0] == want
+
+
+def test_interval_settings_in_every_file(small):
+    for name in TABLES:
+        meta = file_metadata(small / f"{name}.parquet")
+        assert meta.get("interval") == "clopper-pearson" and float(meta.get("confidence")) == 0.9
+
+
+def test_walks_table_matches_summaries(small):
+    w = load(small, "walks")
+    sq = load(small, "squares")
+    key = ["board", "rule", "start"]
+    # plan order: board, rule, start square as the experiment lists them, then walk
+    assert (w.groupby(key, observed=True, sort=False)["walk"].apply(
+        lambda s: (s.to_numpy() == np.arange(len(s))).all())).all()
+    agg = w.groupby(key, observed=True, as_index=False).agg(
+        walks=("walk", "size"), successes=("success", "sum"), closed=("closed", "sum"),
+        ties=("ties", "sum"))
+    m = sq.merge(agg, on=key, suffixes=("", "_w"), validate="one_to_one")
+    for k in ["walks", "successes", "closed"]:
+        assert (m[k] == m[f"{k}_w"]).all(), k
+    np.testing.assert_allclose(m["ties_mean"], m["ties"] / m["walks"], rtol=1e-12)
+    hist = w.groupby(key + ["length"], observed=True, as_index=False).size()
+    ln = load(small, "lengths")
+    m = ln.merge(hist, on=key + ["length"], validate="one_to_one")
+    assert len(m) == len(ln) == len(hist) and (m["count"] == m["size"]).all()
+
+
+def rule_params(manifest):
+    """{rule name: (max_steps, move order)} from the resolved configuration."""
+    return {r["name"]: (int(r.get("max_steps") or 0), parse_order(r.get("order")))
+            for r in manifest["config"]["rules"]}
+
+
+def test_walks_replay_bit_for_bit(small):
+    """Every walk of the table, replayed in Python from the seed and the
+    stream contract, with the rule's max_steps: same length, end square,
+    outcome and tie count."""
+    manifest = json.loads((small / "manifest.json").read_text())
+    seed = int(file_metadata(small / "walks.parquet")["seed"])
+    params = rule_params(manifest)
+    w = load(small, "walks")
+    w = w[w["rule"].isin(["random", "warnsdorff/random", "warnsdorff/first"])]
+    assert set(w["rule"].astype(str)) == {"random", "warnsdorff/random", "warnsdorff/first"}
+    bad = []
+    stopped, dead = {}, {}  # outcomes by replay: per square, per (square, end)
+    for row in w.itertuples(index=False):
+        rows, cols = (int(x) for x in str(row.board).split("x"))
+        rule = str(row.rule)
+        max_steps, order = params[rule]
+        r = replay(seed, rows, cols, rule, int(row.start_row), int(row.start_col), int(row.walk),
+                   max_steps, order)
+        got = (r.length, r.success, r.closed, r.end, r.ties)
+        want = (row.length, row.success, row.closed, (row.end_row, row.end_col), row.ties)
+        if got != want:
+            bad.append((row, got))
+        key = (str(row.board), rule, row.start)
+        stopped[key] = stopped.get(key, 0) + r.stopped
+        if not r.success and not r.stopped:
+            dead[key + (row.end,)] = dead.get(key + (row.end,), 0) + 1
+    assert not bad, f"{len(bad)} of {len(w)} walks differ from their replay; first: {bad[:3]}"
+    # the replayed outcomes add up to the summary tables: stopped walks per
+    # square, and dead ends per (square, end square)
+    sq = load(small, "squares")
+    want = {(str(b), str(r), s): int(n) for b, r, s, n in
+            zip(sq["board"], sq["rule"], sq["start"], sq["stopped"])}
+    assert stopped == want
+    assert sum(stopped.values()) > 0
+    de = load(small, "deadends")
+    want = {(str(b), str(r), s, e): int(n) for b, r, s, e, n in
+            zip(de["board"], de["rule"], de["start"], de["end"], de["count"])}
+    assert dead == want
