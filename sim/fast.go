@@ -161,6 +161,18 @@ func (k *fastKernel) warnsdorff(start int, src *PCG) (length, end, ties int, sto
 // breakTie picks one square (returned as a one-bit mask) from the tied
 // minimum-degree squares in tied.
 func (k *fastKernel) breakTie(tied uint64, cur int, visited uint64, src *PCG) uint64 {
+	tied = k.reduceTies(tied, cur, visited)
+	if tied&(tied-1) == 0 {
+		return tied
+	}
+	return nthBit(tied, Uniform(src, uint32(bits.OnesCount64(tied))))
+}
+
+// reduceTies narrows the tied minimum-degree squares in tied (two or more)
+// by the rule's tie-break; a draw decides among what it leaves. It is the
+// one place where the bitboard kernels (scalar and batched) apply a
+// tie-break.
+func (k *fastKernel) reduceTies(tied uint64, cur int, visited uint64) uint64 {
 	switch k.rule.TieBreak {
 	case TieFirst:
 		for _, mi := range k.order {
@@ -184,7 +196,7 @@ func (k *fastKernel) breakTie(tied uint64, cur int, visited uint64, src *PCG) ui
 				keep |= 1 << c
 			}
 		}
-		tied = keep
+		return keep
 	case TieRoth:
 		best, keep := int32(-1), uint64(0)
 		for m := tied; m != 0; m &= m - 1 {
@@ -196,12 +208,9 @@ func (k *fastKernel) breakTie(tied uint64, cur int, visited uint64, src *PCG) ui
 				keep |= 1 << c
 			}
 		}
-		tied = keep
+		return keep
 	}
-	if tied&(tied-1) == 0 {
-		return tied
-	}
-	return nthBit(tied, Uniform(src, uint32(bits.OnesCount64(tied))))
+	return tied
 }
 
 // nthBit returns the n-th lowest set bit of m (n from 0) as a mask,

@@ -28,17 +28,60 @@ func TestKernelsAgree(t *testing.T) {
 				}
 				fw.KeepPaths(true)
 				gw.KeepPaths(true)
+				bw, _ := NewWalker(b, r) // batched: no paths
 				for start := 0; start < b.Squares(); start++ {
 					key := NewKey(42, b.Rows, b.Cols, r.Name(), start)
-					for w := uint64(0); w < 40; w++ {
+					want := make([]Outcome, 40)
+					for w := range uint64(len(want)) {
 						a, g := fw.Walk(start, key, w), gw.Walk(start, key, w)
 						if !slices.Equal(a.Path, g.Path) || fmt.Sprint(a) != fmt.Sprint(g) {
 							t.Fatalf("%s %s max %d start %s walk %d:\nfast    %+v\ngeneral %+v", b, name, maxSteps, b.SquareName(start), w, a, g)
 						}
 						checkWalk(t, b, a, r)
+						a.Path = nil
+						want[w] = a
 					}
+					for _, pdep := range selectPaths() {
+						usePDEP = pdep
+						checkBatch(t, bw, start, key, want, fmt.Sprintf("%s %s max %d start %s, PDEP %v", b, name, maxSteps, b.SquareName(start), pdep))
+					}
+					usePDEP = haveFastPDEP
 				}
 			}
+		}
+	}
+}
+
+// selectPaths lists the values of usePDEP this machine can run: the pure
+// Go select always, PDEP where the CPU has it.
+func selectPaths() []bool {
+	if haveFastPDEP {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+// checkBatch requires bw.WalkRange to give the outcomes want (of walks 0,
+// 1, ...) both in one call and split into uneven runs, including empty ones
+// and runs shorter than the number of lanes.
+func checkBatch(t *testing.T, bw *Walker, start int, key Key, want []Outcome, what string) {
+	t.Helper()
+	got := make([]Outcome, len(want))
+	bw.WalkRange(start, key, 0, got)
+	compareOutcomes(t, got, want, what+", one run")
+	clear(got)
+	cuts := []int{0, 1, 1, 4, 7, len(want) - 2, len(want)}
+	for i := 1; i < len(cuts); i++ {
+		bw.WalkRange(start, key, uint64(cuts[i-1]), got[cuts[i-1]:cuts[i]])
+	}
+	compareOutcomes(t, got, want, what+", uneven runs")
+}
+
+func compareOutcomes(t *testing.T, got, want []Outcome, what string) {
+	t.Helper()
+	for i := range want {
+		if fmt.Sprint(got[i]) != fmt.Sprint(want[i]) {
+			t.Fatalf("%s walk %d:\nbatch  %+v\nscalar %+v", what, i, got[i], want[i])
 		}
 	}
 }

@@ -93,3 +93,20 @@ func (w *Walker) WalkFrom(start int, src *PCG) Outcome {
 	}
 	return w.gen.walk(start, src, w.keepPath)
 }
+
+// WalkRange writes to out[i] the outcome of walk lo+i from start for every
+// i: exactly what Walk(start, key, lo+i) returns, but on boards of at most
+// 64 squares computed several walks at a time (without paths: a walker
+// that keeps paths walks one at a time).
+func (w *Walker) WalkRange(start int, key Key, lo uint64, out []Outcome) {
+	if start < 0 || start >= w.board.Squares() {
+		panic(fmt.Sprintf("sim: start square %d off the %s board", start, w.board))
+	}
+	if w.fast != nil && !w.keepPath {
+		w.fast.walkBatch(start, key, lo, out)
+		return
+	}
+	for i := range out {
+		out[i] = w.Walk(start, key, lo+uint64(i))
+	}
+}

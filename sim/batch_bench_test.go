@@ -1,0 +1,97 @@
+package sim
+
+import (
+	"runtime"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// threadCPU returns the CPU time this OS thread has used. On a shared
+// machine it is steadier than wall time: time slices other processes take
+// do not count.
+func threadCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(1 /* RUSAGE_THREAD */, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// benchKernel runs walks of rule on a rows×cols board in runs of 256
+// consecutive indices per start (as the runner's units do), cycling through
+// every start of boards up to 64 squares and a corner, the centre and an
+// edge square of larger ones, with the scalar kernel (one walk at a time)
+// or the batched kernel. It reports ns per walk, ns per step and walks/s.
+func benchKernel(b *testing.B, rows, cols int, rule string, batched bool) {
+	bd := MustBoard(rows, cols)
+	r, err := ParseRule(rule)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := NewWalker(bd, r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	starts := []int{0, bd.Square(rows/2, cols/2), bd.Square(0, cols/2)}
+	if bd.Squares() <= 64 {
+		starts = starts[:0]
+		for s := range bd.Squares() {
+			starts = append(starts, s)
+		}
+	}
+	keys := make([]Key, len(starts))
+	for i, s := range starts {
+		keys[i] = NewKey(1, rows, cols, r.Name(), s)
+	}
+	out := make([]Outcome, 256)
+	steps, walks := 0, 0
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	b.ResetTimer()
+	cpu0 := threadCPU()
+	for i := 0; walks < b.N; i++ {
+		j := i % len(starts)
+		run := out[:min(len(out), b.N-walks)]
+		lo := uint64(walks)
+		if batched {
+			w.WalkRange(starts[j], keys[j], lo, run)
+		} else {
+			for k := range run {
+				run[k] = w.Walk(starts[j], keys[j], lo+uint64(k))
+			}
+		}
+		for _, o := range run {
+			steps += o.Length - 1
+		}
+		walks += len(run)
+	}
+	cpu := threadCPU() - cpu0
+	b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/walk")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/walk")
+	if steps > 0 {
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(steps), "ns/step")
+	}
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "walks/s")
+}
+
+// benchSelect runs benchKernel batched with the PDEP select or without.
+func benchSelect(b *testing.B, rows, cols int, rule, sel string) {
+	if sel == "pdep" && !haveFastPDEP {
+		b.Skip("no fast PDEP here")
+	}
+	usePDEP = sel == "pdep"
+	defer func() { usePDEP = haveFastPDEP }()
+	benchKernel(b, rows, cols, rule, true)
+}
+
+func BenchmarkKernel8x8WarnsdorffScalar(b *testing.B) { benchKernel(b, 8, 8, "warnsdorff/random", false) }
+func BenchmarkKernel8x8WarnsdorffBatchGo(b *testing.B) {
+	benchSelect(b, 8, 8, "warnsdorff/random", "go")
+}
+func BenchmarkKernel8x8WarnsdorffBatchPDEP(b *testing.B) {
+	benchSelect(b, 8, 8, "warnsdorff/random", "pdep")
+}
+func BenchmarkKernel8x8RandomScalar(b *testing.B)    { benchKernel(b, 8, 8, "random", false) }
+func BenchmarkKernel8x8RandomBatchGo(b *testing.B)   { benchSelect(b, 8, 8, "random", "go") }
+func BenchmarkKernel8x8RandomBatchPDEP(b *testing.B) { benchSelect(b, 8, 8, "random", "pdep") }
