@@ -8,36 +8,41 @@ import "math/bits"
 // draw, select a square, load again), so a core running one walk at a time
 // waits on latency most of the time. The batched kernel keeps batchLanes
 // independent walks (each on its own stream, so nothing changes in what a
-// walk draws) and advances each by one step in turn; the out-of-order core
-// overlaps their chains. Each step is branch-free apart from the end of a
-// walk and Lemire's rare rejection: whether a step draws is a data value
-// that selects the stream's next state, not a branch the predictor has to
-// guess. The next draw of each stream is computed one draw ahead, so that
-// it is ready before the step that may consume it.
+// walk draws) and advances each by one step per round, in three passes
+// over the lanes: move and find the allowed squares; draw for the lanes
+// that must choose; select the chosen squares. The out-of-order core
+// overlaps the lanes' chains, and the passes carry no branch the
+// predictor could miss often: only the lanes with a tie are drawn for
+// (their indices are gathered without branching), and the select is a
+// table walk or one PDEP per lane.
 //
 // Walks start in index order; each outcome lands in its own slot of the
 // output, so the caller sees them in index order whatever order they end in.
 
 // batchLanes is the number of walks in flight per goroutine.
-const batchLanes = 8
+const batchLanes = 16
 
 // lanes holds the walks in flight, one array element per lane (arrays of
-// fields rather than an array of structs: each step touches the same few
+// fields rather than an array of structs: each pass touches the same few
 // fields of every lane).
 type lanes struct {
 	visited [batchLanes]uint64
 	cur     [batchLanes]int
 	length  [batchLanes]int
 	ties    [batchLanes]int
-	slot    [batchLanes]int    // index in the output; -1 for a filler walk past the end
-	hi, lo  [batchLanes]uint64 // each stream's state after the output in x
-	x       [batchLanes]uint64 // each stream's next output, not consumed yet
-	planes  [4][batchLanes]uint64 // Warnsdorff: bit-plane j of every square's degree
+	slot    [batchLanes]int       // index in the output; -1 for a filler walk past the end
+	hi, lo  [batchLanes]uint64    // each walk's stream
+	planes  [4][batchLanes]uint64 // Warnsdorff: bit-plane i of every square's degree
 
-	// Per step: the allowed squares, and the index of the chosen one
-	// among them; after the select, the chosen square as a one-bit mask.
+	// set holds each lane's allowed squares, then (after choose) the
+	// chosen square as a one-bit mask, which the next round moves to; idx
+	// is the index of the chosen square among the allowed ones.
 	set [batchLanes]uint64
 	idx [batchLanes]uint32
+
+	// The lanes that must draw this round: draw[:ndraw].
+	draw  [batchLanes]uint8
+	ndraw int
 }
 
 // batch runs the walks of a run of consecutive indices from one start.
@@ -79,8 +84,10 @@ func (k *fastKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 }
 
 // begin starts the next walk in lane j, or a filler walk when every walk
-// has started (fillers keep the loop free of per-lane activity checks;
-// their outcomes are dropped).
+// has started (fillers keep the passes free of per-lane activity checks;
+// their outcomes are dropped). The lane is left just before the start
+// square, with the start as its chosen square, so that the next move
+// enters it.
 func (bt *batch) begin(ls *lanes, j int) {
 	k := bt.k
 	slot := -1
@@ -89,27 +96,19 @@ func (bt *batch) begin(ls *lanes, j int) {
 		bt.next++
 	}
 	ls.slot[j] = slot
-	hi, lo := bt.key.Seeds(bt.lo + uint64(slot))
-	ls.hi[j], ls.lo[j], ls.x[j] = pcgStep(hi, lo)
-	ls.visited[j] = 1 << bt.start
-	ls.cur[j] = bt.start
-	ls.length[j], ls.ties[j] = 1, 0
-	if k.rule.Kind != RandomWalk {
-		b := k.nb[bt.start]
-		p0, p1, p2, p3 := k.planes[0], k.planes[1], k.planes[2], k.planes[3]
-		p0, b = p0^b, b&^p0
-		p1, b = p1^b, b&^p1
-		p2, b = p2^b, b&^p2
-		p3 ^= b
-		ls.planes[0][j], ls.planes[1][j], ls.planes[2][j], ls.planes[3][j] = p0, p1, p2, p3
+	ls.hi[j], ls.lo[j] = bt.key.Seeds(bt.lo + uint64(slot))
+	ls.visited[j] = 0
+	ls.set[j] = 1 << bt.start
+	ls.length[j], ls.ties[j] = 0, 0
+	for i := range ls.planes {
+		ls.planes[i][j] = k.planes[i]
 	}
 }
 
 // finish records the outcome of lane j's walk (one that ended with squares
-// still allowed was stopped by MaxSteps), starts the lane's next walk and
-// returns its first allowed set. It reports false when every slot is
-// filled.
-func (bt *batch) finish(ls *lanes, j int, stopped bool) (uint64, bool) {
+// still allowed was stopped by MaxSteps) and starts the lane's next walk.
+// It reports false when every slot is filled.
+func (bt *batch) finish(ls *lanes, j int, stopped bool) bool {
 	k := bt.k
 	if slot := ls.slot[j]; slot >= 0 {
 		o := &bt.out[slot]
@@ -118,32 +117,39 @@ func (bt *batch) finish(ls *lanes, j int, stopped bool) (uint64, bool) {
 		o.Closed = o.Success && k.n > 1 && k.nb[bt.start]>>ls.cur[j]&1 != 0
 		bt.done++
 		if bt.done == len(bt.out) {
-			return 0, false
+			return false
 		}
 	}
 	bt.begin(ls, j)
-	return k.nb[bt.start] &^ ls.visited[j], true
+	return true
 }
 
-// draw consumes lane j's next output when the allowed set has m > 1
-// squares and records in ls.idx[j] the index of the chosen square among
-// them (0 when m == 1). Whether it draws is computed, not branched on: the
-// stream moves on to its next output only when this one was consumed.
-func (ls *lanes) draw(j int, m uint32) {
-	prod := uint64(uint32(ls.x[j])) * uint64(m)
-	hi, lo := ls.hi[j], ls.lo[j]
-	if uint32(prod) < m && m > 1 {
-		hi, lo, prod = uniformRetry(hi, lo, m, prod)
+// needs records whether lane j, whose allowed set is set, must draw, and
+// stores the set. Lanes with one allowed square keep index 0.
+func (ls *lanes) needs(j int, set uint64) {
+	ls.set[j] = set
+	ls.idx[j] = 0
+	ls.draw[ls.ndraw] = uint8(j)
+	ls.ndraw += b2i(set&(set-1) != 0)
+}
+
+// drawAll draws, for every lane that must choose, the index of the chosen
+// square among its allowed ones from its stream (Uniform's method inlined).
+func (ls *lanes) drawAll() {
+	for _, j := range ls.draw[:ls.ndraw] {
+		j &= batchLanes - 1
+		m := uint32(bits.OnesCount64(ls.set[j]))
+		var x uint64
+		hi, lo := ls.hi[j], ls.lo[j]
+		hi, lo, x = pcgStep(hi, lo)
+		prod := uint64(uint32(x)) * uint64(m)
+		if uint32(prod) < m {
+			hi, lo, prod = uniformRetry(hi, lo, m, prod)
+		}
+		ls.hi[j], ls.lo[j] = hi, lo
+		ls.idx[j] = uint32(prod >> 32)
 	}
-	nhi, nlo, nx := pcgStep(hi, lo)
-	var keep uint64 // all ones when nothing was drawn
-	if m <= 1 {
-		keep = ^uint64(0)
-	}
-	ls.hi[j] = nhi ^ (nhi^ls.hi[j])&keep
-	ls.lo[j] = nlo ^ (nlo^ls.lo[j])&keep
-	ls.x[j] = nx ^ (nx^ls.x[j])&keep
-	ls.idx[j] = uint32(prod >> 32)
+	ls.ndraw = 0
 }
 
 // choose turns every lane's allowed set into its chosen square.
@@ -162,25 +168,26 @@ func (bt *batch) random(ls *lanes) {
 	maxSteps := bt.k.maxSteps
 	for {
 		for j := range batchLanes {
-			cand := nb[ls.cur[j]&63] &^ ls.visited[j]
-			if cand == 0 || ls.length[j] > maxSteps {
-				var more bool
-				if cand, more = bt.finish(ls, j, cand != 0); !more {
+			var cand uint64
+			for {
+				b := ls.set[j]
+				cur := bits.TrailingZeros64(b) & 63
+				ls.cur[j] = cur
+				ls.visited[j] |= b
+				ls.length[j]++
+				cand = nb[cur] &^ ls.visited[j]
+				if cand != 0 && ls.length[j] <= maxSteps {
+					break
+				}
+				if !bt.finish(ls, j, cand != 0) {
 					return
 				}
 			}
-			m := uint32(bits.OnesCount64(cand))
-			ls.ties[j] += b2i(m > 1)
-			ls.set[j] = cand
-			ls.draw(j, m)
+			ls.ties[j] += b2i(cand&(cand-1) != 0)
+			ls.needs(j, cand)
 		}
+		ls.drawAll()
 		ls.choose()
-		for j := range batchLanes {
-			b := ls.set[j]
-			ls.cur[j] = bits.TrailingZeros64(b)
-			ls.visited[j] |= b
-			ls.length[j]++
-		}
 	}
 }
 
@@ -188,39 +195,42 @@ func (bt *batch) warnsdorff(ls *lanes) {
 	k := bt.k
 	nb := &k.nb
 	maxSteps := k.maxSteps
+	reduce := k.rule.TieBreak != TieRandom
 	for {
 		for j := range batchLanes {
-			cand := nb[ls.cur[j]&63] &^ ls.visited[j]
-			if cand == 0 || ls.length[j] > maxSteps {
-				var more bool
-				if cand, more = bt.finish(ls, j, cand != 0); !more {
+			var cand uint64
+			for {
+				b := ls.set[j]
+				cur := bits.TrailingZeros64(b) & 63
+				visited := ls.visited[j] | b
+				ls.cur[j], ls.visited[j] = cur, visited
+				ls.length[j]++
+				// The move: cur's neighbours lose one unvisited neighbour.
+				b = nb[cur]
+				p0, p1, p2, p3 := ls.planes[0][j], ls.planes[1][j], ls.planes[2][j], ls.planes[3][j]
+				p0, b = p0^b, b&^p0
+				p1, b = p1^b, b&^p1
+				p2, b = p2^b, b&^p2
+				p3 ^= b
+				ls.planes[0][j], ls.planes[1][j], ls.planes[2][j], ls.planes[3][j] = p0, p1, p2, p3
+				cand = nb[cur] &^ visited
+				if cand != 0 && ls.length[j] <= maxSteps {
+					cand = minDegree(cand, p3, p2, p1, p0)
+					break
+				}
+				if !bt.finish(ls, j, cand != 0) {
 					return
 				}
 			}
-			cand = minDegree(cand, ls.planes[3][j], ls.planes[2][j], ls.planes[1][j], ls.planes[0][j])
 			tie := cand&(cand-1) != 0
 			ls.ties[j] += b2i(tie)
-			if k.rule.TieBreak != TieRandom && tie {
+			if reduce && tie {
 				cand = k.reduceTies(cand, ls.cur[j], ls.visited[j])
 			}
-			ls.set[j] = cand
-			ls.draw(j, uint32(bits.OnesCount64(cand)))
+			ls.needs(j, cand)
 		}
+		ls.drawAll()
 		ls.choose()
-		for j := range batchLanes {
-			b := ls.set[j]
-			cur := bits.TrailingZeros64(b)
-			ls.cur[j] = cur
-			ls.visited[j] |= b
-			ls.length[j]++
-			b = nb[cur&63]
-			p0, p1, p2, p3 := ls.planes[0][j], ls.planes[1][j], ls.planes[2][j], ls.planes[3][j]
-			p0, b = p0^b, b&^p0
-			p1, b = p1^b, b&^p1
-			p2, b = p2^b, b&^p2
-			p3 ^= b
-			ls.planes[0][j], ls.planes[1][j], ls.planes[2][j], ls.planes[3][j] = p0, p1, p2, p3
-		}
 	}
 }
 

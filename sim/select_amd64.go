@@ -20,11 +20,11 @@ var haveFastPDEP = func() bool {
 	return !(amd && family < 0x19)
 }()
 
-// pdepSelect's assembly is unrolled for 8 lanes: these fail to compile
-// if batchLanes changes.
+// pdepSelect's assembly takes four lanes at a time: this fails to compile
+// unless batchLanes is a positive multiple of 4.
 var (
-	_ [batchLanes - 8]struct{}
-	_ [8 - batchLanes]struct{}
+	_ = [1]int{}[batchLanes%4]
+	_ = uint(batchLanes/4 - 1)
 )
 
 // cpuid executes CPUID with the given leaf and subleaf.

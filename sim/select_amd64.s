@@ -1,5 +1,6 @@
 //go:build amd64 && !purego
 
+#include "go_asm.h"
 #include "textflag.h"
 
 // func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
@@ -14,7 +15,8 @@ TEXT ·cpuid(SB), NOSPLIT, $0-24
 	RET
 
 // func pdepSelect(set *[batchLanes]uint64, idx *[batchLanes]uint32)
-// batchLanes is 8 (select_amd64.go checks).
+// batchLanes is a multiple of 4 (select_amd64.go checks): four lanes per
+// iteration.
 #define LANE(j) \
 	MOVL (j*4)(SI), CX; \
 	SHLXQ CX, R8, AX; \
@@ -25,12 +27,14 @@ TEXT ·pdepSelect(SB), NOSPLIT, $0-16
 	MOVQ set+0(FP), DI
 	MOVQ idx+8(FP), SI
 	MOVQ $1, R8
+	MOVQ $const_batchLanes/4, DX
+loop:
 	LANE(0)
 	LANE(1)
 	LANE(2)
 	LANE(3)
-	LANE(4)
-	LANE(5)
-	LANE(6)
-	LANE(7)
+	ADDQ $32, DI
+	ADDQ $16, SI
+	DECQ DX
+	JNZ loop
 	RET
