@@ -85,7 +85,9 @@ func benchSelect(b *testing.B, rows, cols int, rule, sel string) {
 	benchKernel(b, rows, cols, rule, true)
 }
 
-func BenchmarkKernel8x8WarnsdorffScalar(b *testing.B) { benchKernel(b, 8, 8, "warnsdorff/random", false) }
+func BenchmarkKernel8x8WarnsdorffScalar(b *testing.B) {
+	benchKernel(b, 8, 8, "warnsdorff/random", false)
+}
 func BenchmarkKernel8x8WarnsdorffBatchGo(b *testing.B) {
 	benchSelect(b, 8, 8, "warnsdorff/random", "go")
 }

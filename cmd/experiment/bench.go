@@ -69,6 +69,7 @@ type BenchResult struct {
 	NsPerWalk  float64 `json:"ns_per_walk"`
 	NsPerStep  float64 `json:"ns_per_step"`
 	MeanLength float64 `json:"mean_length"`
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"` // kernels: CPU time of their thread
 }
 
 // BenchReport is what bench prints.
@@ -76,6 +77,11 @@ type BenchReport struct {
 	GOOS, GOARCH  string
 	CPUs          int           `json:"cpus"`
 	Kernels       []BenchResult `json:"kernels"`
+	Scalar        []BenchResult `json:"scalar_kernels"`      // the previous kernel, for reference
+	OverScalar    []float64     `json:"kernel_over_scalar"`  // speed ratios, on CPU time
+	C             []BenchResult `json:"c,omitempty"`         // bench/c/kernels.c on the two 8x8 kernels
+	GoOverC       []float64     `json:"go_over_c,omitempty"` // speed ratios, on CPU time
+	CNote         string        `json:"c_note,omitempty"`
 	EndToEnd      BenchResult   `json:"end_to_end"`
 	EndToEndRatio float64       `json:"end_to_end_over_kernel"`
 	Python        []BenchResult `json:"python,omitempty"`
@@ -99,7 +105,13 @@ func runBench(ctx context.Context, d time.Duration, workers int, python bool) (*
 		}
 		b := sim.MustBoard(k.rows, k.cols)
 		r, _ := sim.ParseRule(k.rule)
-		rep.Kernels = append(rep.Kernels, kernelBench(b, r, d))
+		rep.Kernels = append(rep.Kernels, kernelBench(b, r, d, false))
+		rep.Scalar = append(rep.Scalar, kernelBench(b, r, d, true))
+		rep.OverScalar = append(rep.OverScalar, speed(rep.Kernels[len(rep.Kernels)-1])/speed(rep.Scalar[len(rep.Scalar)-1]))
+	}
+	var err error
+	if rep.C, rep.GoOverC, rep.CNote, err = cBench(ctx, rep.Kernels[:2], d); err != nil {
+		return nil, err
 	}
 	// End to end: the runner on all 64 squares of 8x8 Warnsdorff/random,
 	// sized to take about 2×d on the given workers.
@@ -137,35 +149,6 @@ func runBench(ctx context.Context, d time.Duration, workers int, python bool) (*
 		rep.PeakRSSMiB = float64(ru.Maxrss) / 1024 // Linux reports KiB
 	}
 	return rep, nil
-}
-
-func kernelBench(b *sim.Board, r sim.Rule, d time.Duration) BenchResult {
-	w, _ := sim.NewWalker(b, r)
-	// Every square of small boards (the end-to-end run's mix); a corner,
-	// the centre and an edge square of large ones.
-	starts := []int{0, b.Square(b.Rows/2, b.Cols/2), b.Square(0, b.Cols/2)}
-	if b.Squares() <= 64 {
-		starts = starts[:0]
-		for s := range b.Squares() {
-			starts = append(starts, s)
-		}
-	}
-	keys := make([]sim.Key, len(starts))
-	for i, s := range starts {
-		keys[i] = sim.NewKey(1, b.Rows, b.Cols, r.Name(), s)
-	}
-	var walks, steps uint64
-	t0 := time.Now()
-	for time.Since(t0) < d || walks < 3 {
-		for j := 0; j < 16; j++ {
-			// Runs of walks from one start, as the runner's units do.
-			i := walks / 1024 % uint64(len(starts))
-			o := w.Walk(starts[i], keys[i], walks)
-			walks++
-			steps += uint64(o.Length - 1)
-		}
-	}
-	return result("kernel", b, r, 1, walks, steps, time.Since(t0).Seconds())
 }
 
 func result(name string, b *sim.Board, r sim.Rule, workers int, walks, steps uint64, secs float64) BenchResult {
@@ -222,7 +205,11 @@ func printBench(e *env, rep *BenchReport) {
 	row := func(r BenchResult) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.4g\t%.4g\t%.3g\t%.1f\t\n", r.Name, r.Board, r.Rule, r.Workers, r.WalksPerS, r.NsPerWalk, r.NsPerStep, r.MeanLength)
 	}
-	for _, r := range rep.Kernels {
+	for i, r := range rep.Kernels {
+		row(r)
+		row(rep.Scalar[i])
+	}
+	for _, r := range rep.C {
 		row(r)
 	}
 	row(rep.EndToEnd)
@@ -231,6 +218,15 @@ func printBench(e *env, rep *BenchReport) {
 	}
 	tw.Flush()
 	fmt.Fprintf(e.stdout, "\nend-to-end / (kernel × workers): %.3f\n", rep.EndToEndRatio)
+	for i, r := range rep.OverScalar {
+		fmt.Fprintf(e.stdout, "kernel / previous scalar kernel, %s %s: %.2f×\n", rep.Kernels[i].Rule, rep.Kernels[i].Board, r)
+	}
+	for i, r := range rep.GoOverC {
+		fmt.Fprintf(e.stdout, "Go kernel / C, %s 8x8: %.2f×\n", rep.Kernels[i].Rule, r)
+	}
+	if rep.CNote != "" {
+		fmt.Fprintln(e.stdout, rep.CNote)
+	}
 	for i, r := range rep.PythonRatios {
 		fmt.Fprintf(e.stdout, "Go kernel / plain Python, %s 8x8: %.0f×\n", rep.Kernels[i].Rule, r)
 	}
