@@ -26,9 +26,7 @@ const batchLanes = 16
 // fields rather than an array of structs: each pass touches the same few
 // fields of every lane).
 type lanes struct {
-	visited [batchLanes]uint64
-	cur     [batchLanes]int
-	length  [batchLanes]int
+	visited [batchLanes]uint64 // its popcount is the walk's length
 	ties    [batchLanes]int
 	slot    [batchLanes]int       // index in the output; -1 for a filler walk past the end
 	hi, lo  [batchLanes]uint64    // each walk's stream
@@ -99,22 +97,22 @@ func (bt *batch) begin(ls *lanes, j int) {
 	ls.hi[j], ls.lo[j] = bt.key.Seeds(bt.lo + uint64(slot))
 	ls.visited[j] = 0
 	ls.set[j] = 1 << bt.start
-	ls.length[j], ls.ties[j] = 0, 0
+	ls.ties[j] = 0
 	for i := range ls.planes {
 		ls.planes[i][j] = k.planes[i]
 	}
 }
 
-// finish records the outcome of lane j's walk (one that ended with squares
-// still allowed was stopped by MaxSteps) and starts the lane's next walk.
-// It reports false when every slot is filled.
-func (bt *batch) finish(ls *lanes, j int, stopped bool) bool {
+// finish records the outcome of lane j's walk, which ended at cur (one
+// that ended with squares still allowed was stopped by MaxSteps), and
+// starts the lane's next walk. It reports false when every slot is filled.
+func (bt *batch) finish(ls *lanes, j, cur int, stopped bool) bool {
 	k := bt.k
 	if slot := ls.slot[j]; slot >= 0 {
 		o := &bt.out[slot]
-		*o = Outcome{Start: bt.start, Length: ls.length[j], End: ls.cur[j], Ties: ls.ties[j], Stopped: stopped}
+		*o = Outcome{Start: bt.start, Length: bits.OnesCount64(ls.visited[j]), End: cur, Ties: ls.ties[j], Stopped: stopped}
 		o.Success = o.Length == k.n
-		o.Closed = o.Success && k.n > 1 && k.nb[bt.start]>>ls.cur[j]&1 != 0
+		o.Closed = o.Success && k.n > 1 && k.nb[bt.start]>>cur&1 != 0
 		bt.done++
 		if bt.done == len(bt.out) {
 			return false
@@ -172,14 +170,13 @@ func (bt *batch) random(ls *lanes) {
 			for {
 				b := ls.set[j]
 				cur := bits.TrailingZeros64(b) & 63
-				ls.cur[j] = cur
-				ls.visited[j] |= b
-				ls.length[j]++
-				cand = nb[cur] &^ ls.visited[j]
-				if cand != 0 && ls.length[j] <= maxSteps {
+				visited := ls.visited[j] | b
+				ls.visited[j] = visited
+				cand = nb[cur] &^ visited
+				if cand != 0 && bits.OnesCount64(visited) <= maxSteps {
 					break
 				}
-				if !bt.finish(ls, j, cand != 0) {
+				if !bt.finish(ls, j, cur, cand != 0) {
 					return
 				}
 			}
@@ -199,33 +196,34 @@ func (bt *batch) warnsdorff(ls *lanes) {
 	for {
 		for j := range batchLanes {
 			var cand uint64
+			var cur int
 			for {
 				b := ls.set[j]
-				cur := bits.TrailingZeros64(b) & 63
+				cur = bits.TrailingZeros64(b) & 63
 				visited := ls.visited[j] | b
-				ls.cur[j], ls.visited[j] = cur, visited
-				ls.length[j]++
+				ls.visited[j] = visited
 				// The move: cur's neighbours lose one unvisited neighbour.
-				b = nb[cur]
+				n := nb[cur]
+				b = n
 				p0, p1, p2, p3 := ls.planes[0][j], ls.planes[1][j], ls.planes[2][j], ls.planes[3][j]
 				p0, b = p0^b, b&^p0
 				p1, b = p1^b, b&^p1
 				p2, b = p2^b, b&^p2
 				p3 ^= b
 				ls.planes[0][j], ls.planes[1][j], ls.planes[2][j], ls.planes[3][j] = p0, p1, p2, p3
-				cand = nb[cur] &^ visited
-				if cand != 0 && ls.length[j] <= maxSteps {
+				cand = n &^ visited
+				if cand != 0 && bits.OnesCount64(visited) <= maxSteps {
 					cand = minDegree(cand, p3, p2, p1, p0)
 					break
 				}
-				if !bt.finish(ls, j, cand != 0) {
+				if !bt.finish(ls, j, cur, cand != 0) {
 					return
 				}
 			}
 			tie := cand&(cand-1) != 0
 			ls.ties[j] += b2i(tie)
 			if reduce && tie {
-				cand = k.reduceTies(cand, ls.cur[j], ls.visited[j])
+				cand = k.reduceTies(cand, cur, ls.visited[j])
 			}
 			ls.needs(j, cand)
 		}
