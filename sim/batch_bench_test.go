@@ -97,3 +97,9 @@ func BenchmarkKernel8x8WarnsdorffBatchPDEP(b *testing.B) {
 func BenchmarkKernel8x8RandomScalar(b *testing.B)    { benchKernel(b, 8, 8, "random", false) }
 func BenchmarkKernel8x8RandomBatchGo(b *testing.B)   { benchSelect(b, 8, 8, "random", "go") }
 func BenchmarkKernel8x8RandomBatchPDEP(b *testing.B) { benchSelect(b, 8, 8, "random", "pdep") }
+
+// The general kernel (boards over 64 squares) walks one walk at a time.
+func BenchmarkKernel50x50Warnsdorff(b *testing.B) { benchKernel(b, 50, 50, "warnsdorff/random", false) }
+func BenchmarkKernel200x200Warnsdorff(b *testing.B) {
+	benchKernel(b, 200, 200, "warnsdorff/random", false)
+}

@@ -130,3 +130,27 @@ func TestNthBit(t *testing.T) {
 		}
 	}
 }
+
+// TestGeneralResets requires the general kernel to leave its board state
+// as new after every walk, whether it undoes the walk or copies the fresh
+// state back: a reused walker walks exactly as a fresh one.
+func TestGeneralResets(t *testing.T) {
+	b := MustBoard(20, 23)
+	for _, name := range kernelRules {
+		for _, maxSteps := range []int{0, 2, 40} {
+			r, _ := ParseRule(name)
+			r.MaxSteps = maxSteps
+			reused, _ := NewWalker(b, r)
+			for i, start := range []int{0, 57, 231, 459, 57} {
+				key := NewKey(7, b.Rows, b.Cols, r.Name(), start)
+				for w := range uint64(6) {
+					fresh, _ := NewWalker(b, r)
+					a, f := reused.Walk(start, key, w), fresh.Walk(start, key, w)
+					if fmt.Sprint(a) != fmt.Sprint(f) {
+						t.Fatalf("%s max %d start %d (#%d) walk %d: reused %+v, fresh %+v", name, maxSteps, start, i, w, a, f)
+					}
+				}
+			}
+		}
+	}
+}
