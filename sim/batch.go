@@ -38,9 +38,8 @@ type lanes struct {
 	set [batchLanes]uint64
 	idx [batchLanes]uint32
 
-	// The lanes that must draw this round: draw[:ndraw].
-	draw  [batchLanes]uint8
-	ndraw int
+	// The lanes that must draw this round come first in draw.
+	draw [batchLanes]uint8
 }
 
 // batch runs the walks of a run of consecutive indices from one start.
@@ -122,19 +121,22 @@ func (bt *batch) finish(ls *lanes, j, cur int, stopped bool) bool {
 	return true
 }
 
-// needs records whether lane j, whose allowed set is set, must draw, and
-// stores the set. Lanes with one allowed square keep index 0.
-func (ls *lanes) needs(j int, set uint64) {
+// needs stores lane j's allowed set and, when it has more than one
+// square, lists the lane among those that must draw: ndraw lanes so far,
+// one more returned (a count kept in a register by the callers: through
+// memory, each lane would wait on the previous lane's store). Lanes with
+// one allowed square keep index 0.
+func (ls *lanes) needs(j int, set uint64, ndraw int) int {
 	ls.set[j] = set
 	ls.idx[j] = 0
-	ls.draw[ls.ndraw] = uint8(j)
-	ls.ndraw += b2i(set&(set-1) != 0)
+	ls.draw[ndraw&(batchLanes-1)] = uint8(j)
+	return ndraw + b2i(set&(set-1) != 0)
 }
 
 // drawAll draws, for every lane that must choose, the index of the chosen
 // square among its allowed ones from its stream (Uniform's method inlined).
-func (ls *lanes) drawAll() {
-	for _, j := range ls.draw[:ls.ndraw] {
+func (ls *lanes) drawAll(ndraw int) {
+	for _, j := range ls.draw[:ndraw] {
 		j &= batchLanes - 1
 		m := uint32(bits.OnesCount64(ls.set[j]))
 		var x uint64
@@ -147,7 +149,6 @@ func (ls *lanes) drawAll() {
 		ls.hi[j], ls.lo[j] = hi, lo
 		ls.idx[j] = uint32(prod >> 32)
 	}
-	ls.ndraw = 0
 }
 
 // choose turns every lane's allowed set into its chosen square.
@@ -164,7 +165,9 @@ func (ls *lanes) choose() {
 func (bt *batch) random(ls *lanes) {
 	nb := &bt.k.nb
 	maxSteps := bt.k.maxSteps
+	limit := maxSteps < bt.k.n // else no walk can exceed it
 	for {
+		ndraw := 0
 		for j := range batchLanes {
 			var cand uint64
 			for {
@@ -173,7 +176,7 @@ func (bt *batch) random(ls *lanes) {
 				visited := ls.visited[j] | b
 				ls.visited[j] = visited
 				cand = nb[cur] &^ visited
-				if cand != 0 && bits.OnesCount64(visited) <= maxSteps {
+				if cand != 0 && (!limit || bits.OnesCount64(visited) <= maxSteps) {
 					break
 				}
 				if !bt.finish(ls, j, cur, cand != 0) {
@@ -181,9 +184,9 @@ func (bt *batch) random(ls *lanes) {
 				}
 			}
 			ls.ties[j] += b2i(cand&(cand-1) != 0)
-			ls.needs(j, cand)
+			ndraw = ls.needs(j, cand, ndraw)
 		}
-		ls.drawAll()
+		ls.drawAll(ndraw)
 		ls.choose()
 	}
 }
@@ -192,8 +195,10 @@ func (bt *batch) warnsdorff(ls *lanes) {
 	k := bt.k
 	nb := &k.nb
 	maxSteps := k.maxSteps
+	limit := maxSteps < k.n // else no walk can exceed it
 	reduce := k.rule.TieBreak != TieRandom
 	for {
+		ndraw := 0
 		for j := range batchLanes {
 			var cand uint64
 			var cur int
@@ -212,7 +217,7 @@ func (bt *batch) warnsdorff(ls *lanes) {
 				p3 ^= b
 				ls.planes[0][j], ls.planes[1][j], ls.planes[2][j], ls.planes[3][j] = p0, p1, p2, p3
 				cand = n &^ visited
-				if cand != 0 && bits.OnesCount64(visited) <= maxSteps {
+				if cand != 0 && (!limit || bits.OnesCount64(visited) <= maxSteps) {
 					cand = minDegree(cand, p3, p2, p1, p0)
 					break
 				}
@@ -225,9 +230,9 @@ func (bt *batch) warnsdorff(ls *lanes) {
 			if reduce && tie {
 				cand = k.reduceTies(cand, cur, ls.visited[j])
 			}
-			ls.needs(j, cand)
+			ndraw = ls.needs(j, cand, ndraw)
 		}
-		ls.drawAll()
+		ls.drawAll(ndraw)
 		ls.choose()
 	}
 }
