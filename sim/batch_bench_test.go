@@ -30,6 +30,9 @@ func benchKernel(b *testing.B, rows, cols int, rule string, batched bool) {
 		b.Fatal(err)
 	}
 	w, err := NewWalker(bd, r)
+	if !batched {
+		w, err = NewPreviousWalker(bd, r)
+	}
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -98,8 +101,15 @@ func BenchmarkKernel8x8RandomScalar(b *testing.B)    { benchKernel(b, 8, 8, "ran
 func BenchmarkKernel8x8RandomBatchGo(b *testing.B)   { benchSelect(b, 8, 8, "random", "go") }
 func BenchmarkKernel8x8RandomBatchPDEP(b *testing.B) { benchSelect(b, 8, 8, "random", "pdep") }
 
-// The general kernel (boards over 64 squares) walks one walk at a time.
-func BenchmarkKernel50x50Warnsdorff(b *testing.B) { benchKernel(b, 50, 50, "warnsdorff/random", false) }
-func BenchmarkKernel200x200Warnsdorff(b *testing.B) {
+// The general kernel (boards over 64 squares) walks one walk at a time;
+// Previous is the general kernel before its allowed moves became masks.
+func BenchmarkKernel50x50WarnsdorffPrevious(b *testing.B) {
+	benchKernel(b, 50, 50, "warnsdorff/random", false)
+}
+func BenchmarkKernel50x50Warnsdorff(b *testing.B) { benchKernel(b, 50, 50, "warnsdorff/random", true) }
+func BenchmarkKernel200x200WarnsdorffPrevious(b *testing.B) {
 	benchKernel(b, 200, 200, "warnsdorff/random", false)
+}
+func BenchmarkKernel200x200Warnsdorff(b *testing.B) {
+	benchKernel(b, 200, 200, "warnsdorff/random", true)
 }

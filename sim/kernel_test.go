@@ -29,6 +29,11 @@ func TestKernelsAgree(t *testing.T) {
 				fw.KeepPaths(true)
 				gw.KeepPaths(true)
 				bw, _ := NewWalker(b, r) // batched: no paths
+				pw, _ := NewPreviousWalker(b, r)
+				pgw, _ := NewGeneralWalker(b, r)
+				pgw.previous = true
+				pw.KeepPaths(true)
+				pgw.KeepPaths(true)
 				for start := 0; start < b.Squares(); start++ {
 					key := NewKey(42, b.Rows, b.Cols, r.Name(), start)
 					want := make([]Outcome, 40)
@@ -38,6 +43,11 @@ func TestKernelsAgree(t *testing.T) {
 							t.Fatalf("%s %s max %d start %s walk %d:\nfast    %+v\ngeneral %+v", b, name, maxSteps, b.SquareName(start), w, a, g)
 						}
 						checkWalk(t, b, a, r)
+						for _, prev := range []*Walker{pw, pgw} {
+							if p := prev.Walk(start, key, w); fmt.Sprint(a) != fmt.Sprint(p) {
+								t.Fatalf("%s %s max %d start %s walk %d:\nfast     %+v\nprevious %+v", b, name, maxSteps, b.SquareName(start), w, a, p)
+							}
+						}
 						a.Path = nil
 						want[w] = a
 					}
@@ -133,7 +143,8 @@ func TestNthBit(t *testing.T) {
 
 // TestGeneralResets requires the general kernel to leave its board state
 // as new after every walk, whether it undoes the walk or copies the fresh
-// state back: a reused walker walks exactly as a fresh one.
+// state back: a reused walker walks exactly as a fresh one, and as the
+// previous general kernel.
 func TestGeneralResets(t *testing.T) {
 	b := MustBoard(20, 23)
 	for _, name := range kernelRules {
@@ -141,6 +152,7 @@ func TestGeneralResets(t *testing.T) {
 			r, _ := ParseRule(name)
 			r.MaxSteps = maxSteps
 			reused, _ := NewWalker(b, r)
+			prev, _ := NewPreviousWalker(b, r)
 			for i, start := range []int{0, 57, 231, 459, 57} {
 				key := NewKey(7, b.Rows, b.Cols, r.Name(), start)
 				for w := range uint64(6) {
@@ -148,6 +160,9 @@ func TestGeneralResets(t *testing.T) {
 					a, f := reused.Walk(start, key, w), fresh.Walk(start, key, w)
 					if fmt.Sprint(a) != fmt.Sprint(f) {
 						t.Fatalf("%s max %d start %d (#%d) walk %d: reused %+v, fresh %+v", name, maxSteps, start, i, w, a, f)
+					}
+					if p := prev.Walk(start, key, w); fmt.Sprint(a) != fmt.Sprint(p) {
+						t.Fatalf("%s max %d start %d (#%d) walk %d: current %+v, previous kernel %+v", name, maxSteps, start, i, w, a, p)
 					}
 				}
 			}

@@ -40,6 +40,8 @@ type Walker struct {
 	gen  *genKernel  // every other case
 
 	pcg PCG
+
+	previous bool // the previous kernels, for reference (NewPreviousWalker)
 }
 
 // NewWalker returns a walker for rule r on board b, using the bitboard
@@ -88,8 +90,11 @@ func (w *Walker) WalkFrom(start int, src *PCG) Outcome {
 	if start < 0 || start >= w.board.Squares() {
 		panic(fmt.Sprintf("sim: start square %d off the %s board", start, w.board))
 	}
-	if w.fast != nil {
+	switch {
+	case w.fast != nil:
 		return w.fast.walk(start, src, w.keepPath)
+	case w.previous:
+		return w.gen.walkPrevious(start, src, w.keepPath)
 	}
 	return w.gen.walk(start, src, w.keepPath)
 }
@@ -102,7 +107,7 @@ func (w *Walker) WalkRange(start int, key Key, lo uint64, out []Outcome) {
 	if start < 0 || start >= w.board.Squares() {
 		panic(fmt.Sprintf("sim: start square %d off the %s board", start, w.board))
 	}
-	if w.fast != nil && !w.keepPath {
+	if w.fast != nil && !w.keepPath && !w.previous {
 		w.fast.walkBatch(start, key, lo, out)
 		return
 	}

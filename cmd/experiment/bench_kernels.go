@@ -17,13 +17,16 @@ import (
 
 // kernelBench runs walks of r on b on one goroutine for about d: in runs of
 // 1024 consecutive walk indices per start, as the runner's units do, with
-// the batched kernel (Walker.WalkRange, what the runner uses) or, with
-// scalar, the previous one-walk-at-a-time kernel (Walker.Walk), kept for
-// reference. Walk w starts from starts[w/1024 % len(starts)] on stream w,
+// the current kernels (Walker.WalkRange, what the runner uses: batched on
+// boards up to 64 squares) or, with scalar, the previous one-walk-at-a-time
+// kernels (sim.NewPreviousWalker), kept for reference. Walk w starts from starts[w/1024 % len(starts)] on stream w,
 // like bench/c/kernels.c. It also measures the thread's CPU time, steadier
 // than wall time on a shared machine.
 func kernelBench(b *sim.Board, r sim.Rule, d time.Duration, scalar bool) BenchResult {
 	w, _ := sim.NewWalker(b, r)
+	if scalar {
+		w, _ = sim.NewPreviousWalker(b, r)
+	}
 	// Every square of small boards (the end-to-end run's mix); a corner,
 	// the centre and an edge square of large ones.
 	starts := []int{0, b.Square(b.Rows/2, b.Cols/2), b.Square(0, b.Cols/2)}
