@@ -151,9 +151,10 @@ func (ls *lanes) drawAll(ndraw int) {
 	}
 }
 
-// choose turns every lane's allowed set into its chosen square.
-func (ls *lanes) choose() {
-	if usePDEP {
+// choose turns every lane's allowed set into its chosen square, with PDEP
+// or in pure Go.
+func (ls *lanes) choose(pdep bool) {
+	if pdep {
 		pdepSelect(&ls.set, &ls.idx)
 		return
 	}
@@ -187,7 +188,7 @@ func (bt *batch) random(ls *lanes) {
 			ndraw = ls.needs(j, cand, ndraw)
 		}
 		ls.drawAll(ndraw)
-		ls.choose()
+		ls.choose(bt.k.pdep)
 	}
 }
 
@@ -233,7 +234,7 @@ func (bt *batch) warnsdorff(ls *lanes) {
 			ndraw = ls.needs(j, cand, ndraw)
 		}
 		ls.drawAll(ndraw)
-		ls.choose()
+		ls.choose(bt.k.pdep)
 	}
 }
 
@@ -262,7 +263,3 @@ func b2i(b bool) int {
 	}
 	return 0
 }
-
-// usePDEP selects the PDEP instruction for choose: set once, to
-// haveFastPDEP; tests and benchmarks switch it to compare both paths.
-var usePDEP = haveFastPDEP

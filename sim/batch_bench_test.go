@@ -24,6 +24,12 @@ func threadCPU() time.Duration {
 // edge square of larger ones, with the scalar kernel (one walk at a time)
 // or the batched kernel. It reports ns per walk, ns per step and walks/s.
 func benchKernel(b *testing.B, rows, cols int, rule string, batched bool) {
+	benchKernelSelect(b, rows, cols, rule, batched, haveFastPDEP)
+}
+
+// benchKernelSelect is benchKernel with the batched kernel's select chosen:
+// PDEP or pure Go.
+func benchKernelSelect(b *testing.B, rows, cols int, rule string, batched, pdep bool) {
 	bd := MustBoard(rows, cols)
 	r, err := ParseRule(rule)
 	if err != nil {
@@ -35,6 +41,9 @@ func benchKernel(b *testing.B, rows, cols int, rule string, batched bool) {
 	}
 	if err != nil {
 		b.Fatal(err)
+	}
+	if w.fast != nil {
+		w.fast.pdep = pdep
 	}
 	starts := []int{0, bd.Square(rows/2, cols/2), bd.Square(0, cols/2)}
 	if bd.Squares() <= 64 {
@@ -83,9 +92,7 @@ func benchSelect(b *testing.B, rows, cols int, rule, sel string) {
 	if sel == "pdep" && !haveFastPDEP {
 		b.Skip("no fast PDEP here")
 	}
-	usePDEP = sel == "pdep"
-	defer func() { usePDEP = haveFastPDEP }()
-	benchKernel(b, rows, cols, rule, true)
+	benchKernelSelect(b, rows, cols, rule, true, sel == "pdep")
 }
 
 func BenchmarkKernel8x8WarnsdorffScalar(b *testing.B) {

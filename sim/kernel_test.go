@@ -52,17 +52,16 @@ func TestKernelsAgree(t *testing.T) {
 						want[w] = a
 					}
 					for _, pdep := range selectPaths() {
-						usePDEP = pdep
+						bw.fast.pdep = pdep
 						checkBatch(t, bw, start, key, want, fmt.Sprintf("%s %s max %d start %s, PDEP %v", b, name, maxSteps, b.SquareName(start), pdep))
 					}
-					usePDEP = haveFastPDEP
 				}
 			}
 		}
 	}
 }
 
-// selectPaths lists the values of usePDEP this machine can run: the pure
+// selectPaths lists the values of fastKernel.pdep this machine can run: the pure
 // Go select always, PDEP where the CPU has it.
 func selectPaths() []bool {
 	if haveFastPDEP {
