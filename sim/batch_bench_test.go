@@ -21,15 +21,11 @@ func threadCPU() time.Duration {
 // benchKernel runs walks of rule on a rows×cols board in runs of 256
 // consecutive indices per start (as the runner's units do), cycling through
 // every start of boards up to 64 squares and a corner, the centre and an
-// edge square of larger ones, with the scalar kernel (one walk at a time)
-// or the batched kernel. It reports ns per walk, ns per step and walks/s.
+// edge square of larger ones, with the previous kernels (NewPreviousWalker,
+// one walk at a time) or the current ones (WalkRange: batched on boards up
+// to 64 squares where the CPU has a fast PDEP). It reports CPU and wall ns
+// per walk, ns per step and walks/s.
 func benchKernel(b *testing.B, rows, cols int, rule string, batched bool) {
-	benchKernelSelect(b, rows, cols, rule, batched, haveFastPDEP)
-}
-
-// benchKernelSelect is benchKernel with the batched kernel's select chosen:
-// PDEP or pure Go.
-func benchKernelSelect(b *testing.B, rows, cols int, rule string, batched, pdep bool) {
 	bd := MustBoard(rows, cols)
 	r, err := ParseRule(rule)
 	if err != nil {
@@ -41,9 +37,6 @@ func benchKernelSelect(b *testing.B, rows, cols int, rule string, batched, pdep 
 	}
 	if err != nil {
 		b.Fatal(err)
-	}
-	if w.fast != nil {
-		w.fast.pdep = pdep
 	}
 	starts := []int{0, bd.Square(rows/2, cols/2), bd.Square(0, cols/2)}
 	if bd.Squares() <= 64 {
@@ -87,26 +80,12 @@ func benchKernelSelect(b *testing.B, rows, cols int, rule string, batched, pdep 
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "walks/s")
 }
 
-// benchSelect runs benchKernel batched with the PDEP select or without.
-func benchSelect(b *testing.B, rows, cols int, rule, sel string) {
-	if sel == "pdep" && !haveFastPDEP {
-		b.Skip("no fast PDEP here")
-	}
-	benchKernelSelect(b, rows, cols, rule, true, sel == "pdep")
-}
-
 func BenchmarkKernel8x8WarnsdorffScalar(b *testing.B) {
 	benchKernel(b, 8, 8, "warnsdorff/random", false)
 }
-func BenchmarkKernel8x8WarnsdorffBatchGo(b *testing.B) {
-	benchSelect(b, 8, 8, "warnsdorff/random", "go")
-}
-func BenchmarkKernel8x8WarnsdorffBatchPDEP(b *testing.B) {
-	benchSelect(b, 8, 8, "warnsdorff/random", "pdep")
-}
+func BenchmarkKernel8x8WarnsdorffBatch(b *testing.B) { benchKernel(b, 8, 8, "warnsdorff/random", true) }
 func BenchmarkKernel8x8RandomScalar(b *testing.B)    { benchKernel(b, 8, 8, "random", false) }
-func BenchmarkKernel8x8RandomBatchGo(b *testing.B)   { benchSelect(b, 8, 8, "random", "go") }
-func BenchmarkKernel8x8RandomBatchPDEP(b *testing.B) { benchSelect(b, 8, 8, "random", "pdep") }
+func BenchmarkKernel8x8RandomBatch(b *testing.B)     { benchKernel(b, 8, 8, "random", true) }
 
 // The general kernel (boards over 64 squares) walks one walk at a time;
 // Previous is the general kernel before its allowed moves became masks.

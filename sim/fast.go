@@ -17,11 +17,11 @@ type fastKernel struct {
 	order    [8]uint8    // the rule's move order as canonical indices
 	dist2    [64]int32   // Roth: 4×squared distance from the centre
 	path     [64]int8    // the current walk
-	pdep     bool        // the batched kernel selects with PDEP (haveFastPDEP; tests turn it off)
+	batched  bool        // WalkRange runs walkBatch: haveFastPDEP (tests turn it off)
 }
 
 func newFastKernel(b *Board, r Rule) *fastKernel {
-	k := &fastKernel{n: b.Squares(), rule: r, maxSteps: r.MaxSteps, pdep: haveFastPDEP}
+	k := &fastKernel{n: b.Squares(), rule: r, maxSteps: r.MaxSteps, batched: haveFastPDEP}
 	if k.maxSteps == 0 || k.maxSteps > k.n {
 		k.maxSteps = k.n
 	}

@@ -28,7 +28,7 @@ func TestKernelsAgree(t *testing.T) {
 				}
 				fw.KeepPaths(true)
 				gw.KeepPaths(true)
-				bw, _ := NewWalker(b, r) // batched: no paths
+				bw, _ := NewWalker(b, r) // WalkRange: no paths
 				pw, _ := NewPreviousWalker(b, r)
 				pgw, _ := NewGeneralWalker(b, r)
 				pgw.previous = true
@@ -51,9 +51,9 @@ func TestKernelsAgree(t *testing.T) {
 						a.Path = nil
 						want[w] = a
 					}
-					for _, pdep := range selectPaths() {
-						bw.fast.pdep = pdep
-						checkBatch(t, bw, start, key, want, fmt.Sprintf("%s %s max %d start %s, PDEP %v", b, name, maxSteps, b.SquareName(start), pdep))
+					for _, batched := range rangePaths() {
+						bw.fast.batched = batched
+						checkBatch(t, bw, start, key, want, fmt.Sprintf("%s %s max %d start %s, batched %v", b, name, maxSteps, b.SquareName(start), batched))
 					}
 				}
 			}
@@ -61,9 +61,10 @@ func TestKernelsAgree(t *testing.T) {
 	}
 }
 
-// selectPaths lists the values of fastKernel.pdep this machine can run: the pure
-// Go select always, PDEP where the CPU has it.
-func selectPaths() []bool {
+// rangePaths lists the ways WalkRange can run on this machine: one walk
+// at a time (the pure-Go path) always, batched with PDEP where the CPU has
+// a fast one.
+func rangePaths() []bool {
 	if haveFastPDEP {
 		return []bool{false, true}
 	}
