@@ -37,10 +37,15 @@ func BenchmarkEndToEndVsKernel(b *testing.B) {
 		t0 = time.Now()
 		w, _ := sim.NewWalker(bd, r)
 		n := 0
+		var out [256]sim.Outcome // the kernel as the runner drives it
 		for _, st := range starts {
 			key := sim.NewKey(1, bd, r, st)
-			for j := uint64(0); j < walks; j++ {
-				n += w.Walk(st, key, j).Length
+			for j := uint64(0); j < walks; j += uint64(len(out)) {
+				run := out[:min(uint64(len(out)), walks-j)]
+				w.WalkRange(st, key, j, run)
+				for _, o := range run {
+					n += o.Length
+				}
 			}
 		}
 		kernel += time.Since(t0)

@@ -109,16 +109,21 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 	if opts.PerWalk {
 		r.Walks = make([]sim.Outcome, 0, u.Hi-u.Lo)
 	}
+	var buf [256]sim.Outcome
 	for lo := u.Lo; lo < u.Hi; lo += checkEvery {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
 		hi := min(lo+checkEvery, u.Hi)
-		for i := lo; i < hi; i++ {
-			o := w.Walk(u.Start, key, i)
-			t.Add(o)
+		for i := lo; i < hi; i += uint64(len(buf)) {
+			// Several walks at a time: the kernel keeps some in flight.
+			out := buf[:min(uint64(len(buf)), hi-i)]
+			w.WalkRange(u.Start, key, i, out)
+			for _, o := range out {
+				t.Add(o)
+			}
 			if opts.PerWalk {
-				r.Walks = append(r.Walks, o)
+				r.Walks = append(r.Walks, out...)
 			}
 		}
 		if opts.Progress != nil {
