@@ -11,6 +11,14 @@ import (
 // partName is the file a shard writes into its result directory.
 const partName = "part.json"
 
+// unitWalksName is the per-walk fragment a run appends to in DIR.partial,
+// one record per finished unit in the order they finished; partWalksName
+// is a shard's fragment, in plan order, beside its part.json.
+const (
+	unitWalksName = "unit-walks.bin"
+	partWalksName = "walks.frag"
+)
+
 const partFormat = "knightwalk-part/1"
 
 // Part is the mergeable result of one shard: its tallies, and the
@@ -57,6 +65,26 @@ func writePart(dir string, s *config.Experiment, o RunOptions, ts *Tallies) erro
 	return os.WriteFile(filepath.Join(dir, partName), b, 0o644)
 }
 
+// maxPartBytes bounds what a merge reads of one part.json: the config and
+// one sparse tally per (board, rule, start) fit easily.
+const maxPartBytes = 1 << 30
+
+// readPart reads and strictly decodes one part.json.
+func readPart(path string) (*Part, error) {
+	b, err := readLimited(path, maxPartBytes)
+	if err != nil {
+		return nil, err
+	}
+	var p Part
+	if err := decodeStrict(b, &p); err != nil {
+		return nil, fmt.Errorf("%s: not a shard result of this version (%s): %v", path, partFormat, err)
+	}
+	if p.Format != partFormat {
+		return nil, fmt.Errorf("%s: format %q, want %q", path, p.Format, partFormat)
+	}
+	return &p, nil
+}
+
 // ReadParts reads shard results (directories or part.json files) and checks
 // that they are the complete set of shards of one config.
 func ReadParts(paths []string) ([]*Part, error) {
@@ -66,15 +94,11 @@ func ReadParts(paths []string) ([]*Part, error) {
 		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
 			path = filepath.Join(path, partName)
 		}
-		b, err := os.ReadFile(path)
+		p, err := readPart(path)
 		if err != nil {
 			return nil, err
 		}
-		var p Part
-		if err := json.Unmarshal(b, &p); err != nil || p.Format != partFormat {
-			return nil, fmt.Errorf("%s: not a shard result (%s)", path, partFormat)
-		}
-		parts = append(parts, &p)
+		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("no parts to merge")

@@ -48,6 +48,7 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	if err != nil {
 		return nil, err
 	}
+	defer dir.release()
 	ts := NewTallies()
 	hdr := checkpointHeader{ConfigHash: s.ConfigHash, Shard: o.Shard.String(), Units: len(p.Units)}
 	var cp *checkpoint
@@ -188,6 +189,7 @@ func WriteMerged(s *config.Experiment, o RunOptions, ts *Tallies, secs float64) 
 	if err != nil {
 		return nil, err
 	}
+	defer dir.release()
 	sum := &Completed{Dir: dir.Final, Seconds: secs}
 	if err := writeResults(dir.Partial, s, o, ts, sum, len(NewPlan(s).Units), true); err != nil {
 		os.RemoveAll(dir.Partial)
