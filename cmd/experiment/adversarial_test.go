@@ -105,3 +105,70 @@ func TestForceRefusesForeign(t *testing.T) {
 		t.Fatalf("--out . left %d entries beside the directory", len(ents))
 	}
 }
+
+const perWalkYAML = `name: perwalk
+seed: 11
+boards: [5x5, 6x6]
+starts: [corner, c3]
+walks: 700
+rules: [{name: warnsdorff}, {name: random}]
+outputs:
+  walks: true
+  row_group: 300
+`
+
+// TestShardsPerWalk: shards of an experiment with the per-walk table merge
+// into walks.parquet identical, byte for byte, to one run's, and the
+// report does not ask for the option that is set.
+func TestShardsPerWalk(t *testing.T) {
+	tmp := t.TempDir()
+	cfg := filepath.Join(tmp, "perwalk.yaml")
+	os.WriteFile(cfg, []byte(perWalkYAML), 0o644)
+	one := filepath.Join(tmp, "one")
+	if _, _, err := runCmd(t, "run", cfg, "--out", one, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	var parts []string
+	for k := range 4 {
+		d := filepath.Join(tmp, "parts", strconv.Itoa(k))
+		os.MkdirAll(filepath.Dir(d), 0o755)
+		if _, _, err := runCmd(t, "run", cfg, "--shard", strconv.Itoa(k)+"/4", "--out", d, "--quiet"); err != nil {
+			t.Fatal(err)
+		}
+		parts = append(parts, d)
+	}
+	merged := filepath.Join(tmp, "merged")
+	if _, _, err := runCmd(t, append([]string{"merge", "--out", merged}, parts...)...); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"walks", "squares", "lengths"} {
+		a, _ := os.ReadFile(filepath.Join(one, name+".parquet"))
+		b, _ := os.ReadFile(filepath.Join(merged, name+".parquet"))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s.parquet: merged shards differ from one run", name)
+		}
+	}
+	report, _ := os.ReadFile(filepath.Join(merged, "report.md"))
+	if bytes.Contains(report, []byte("outputs.walks")) {
+		t.Error("the merged report asks for outputs.walks, which is set")
+	}
+}
+
+// TestHugePlanDryRun: --dry-run and validate of 10^12 walks per start on
+// 8x8 answer at once, without listing units.
+func TestHugePlanDryRun(t *testing.T) {
+	cfg := filepath.Join(t.TempDir(), "huge.yaml")
+	os.WriteFile(cfg, []byte(strings.Replace(longYAML, "walks: 1000000000", "walks: 1000000000000", 1)), 0o644)
+	out, _, err := runCmd(t, "run", cfg, "--dry-run", "--shard", "1/3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// 10^12 walks in units of 2^17 walks: 7,629,395 units, the last short;
+	// shard 1 of 3 holds units 1, 4, ...: 2,543,132 units.
+	if !strings.Contains(out, "total: 2543132 units, 333333336064 walks (shard 1/3)") {
+		t.Errorf("dry run:\n%s", out)
+	}
+	if out, _, err = runCmd(t, "validate", cfg); err != nil || !strings.Contains(out, "7629395 units, 1000000000000 walks") {
+		t.Errorf("validate: %v\n%s", err, out)
+	}
+}

@@ -48,12 +48,12 @@ experiment writes, value for value.`,
 				}
 				t0 := time.Now()
 				ts := runner.NewTallies()
-				if err := runner.MergeInto(ts, parts); err != nil {
+				if err := runner.MergeInto(s, ts, parts); err != nil {
 					return err
 				}
 				opts := runner.RunOptions{Out: *out, Force: *force, Workers: 1, Shard: runner.All,
 					Meta: results.Metadata(s, version, gitCommit()), BeforeCommit: figuresHook(s.Figures)}
-				sum, err := runner.WriteMerged(s, opts, ts, time.Since(t0).Seconds())
+				sum, err := runner.WriteMerged(s, opts, ts, parts, time.Since(t0).Seconds())
 				if err != nil {
 					return err
 				}

@@ -4,13 +4,24 @@ package runner
 // error or a correct result, with nothing of the user's lost (issue 12).
 
 import (
+	"bufio"
+	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
+
+	"knightwalk/internal/config"
+	"knightwalk/internal/results"
+	"knightwalk/stats"
 )
 
 // tree returns every path under dir with its contents ("" for a directory).
@@ -226,5 +237,422 @@ func TestLockReleaseKeepsOthersLock(t *testing.T) {
 	b.release()
 	if _, err := os.Stat(dir + ".lock"); !os.IsNotExist(err) {
 		t.Fatal("lock file left")
+	}
+}
+
+// interrupted leaves in dir.partial what a run of s killed after its first
+// k units leaves: the checkpoint and, with the per-walk table, the
+// fragments; and returns the tables of a complete run, with its walks.parquet.
+func interrupted(t *testing.T, s *config.Experiment, dir string, k int) (*Completed, []byte) {
+	t.Helper()
+	full, err := Run(context.Background(), s, RunOptions{Out: dir + "-full", Workers: 2, Shard: All})
+	if err != nil {
+		t.Fatal(err)
+	}
+	walks, _ := os.ReadFile(filepath.Join(dir+"-full", results.WalksFile))
+	p, _ := NewPlan(s)
+	partial := dir + ".partial"
+	os.MkdirAll(partial, 0o755)
+	cp, err := openCheckpoint(partial, checkpointHeader{Format: checkpointFormat, ConfigHash: s.ConfigHash, Shard: All.String(), Units: p.Len()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var fw *fragWriter
+	if s.PerWalk {
+		if fw, err = createFrag(filepath.Join(partial, unitWalksName), s.ConfigHash); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := func(yield func(Unit) bool) {
+		for id := range k {
+			if !yield(p.Unit(id)) {
+				return
+			}
+		}
+	}
+	err = Execute(context.Background(), p, first, Options{Workers: 2, PerWalk: s.PerWalk}, func(r Result) error {
+		if fw != nil {
+			if err := fw.add(r.Unit, r.Walks); err != nil {
+				return err
+			}
+		}
+		return cp.Add(r)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cp.Close()
+	if fw != nil {
+		fw.close()
+	}
+	return full, walks
+}
+
+func resume(s *config.Experiment, dir string) (*Completed, error) {
+	return Run(context.Background(), s, RunOptions{Out: dir, Workers: 3, Shard: All, Resume: true})
+}
+
+// TestResumeDamagedCheckpoint: a checkpoint record changed in any way is
+// never used: a torn last line is run again, anything else refuses the
+// resume naming the line and unit, and leaves the checkpoint as it was.
+func TestResumeDamagedCheckpoint(t *testing.T) {
+	s := testSpec(t)
+	s.Walks = 300
+	base := filepath.Join(t.TempDir(), "base")
+	full, _ := interrupted(t, s, base, 6)
+	good, _ := os.ReadFile(filepath.Join(base+".partial", checkpointName))
+	lines := strings.SplitAfter(string(good), "\n") // header, 6 records, ""
+	if len(lines) != 8 {
+		t.Fatalf("%d lines", len(lines))
+	}
+	other := testSpec(t)
+	other.ConfigHash = strings.Repeat("ab", 32)
+	otherDir := filepath.Join(t.TempDir(), "other")
+	interrupted(t, other, otherDir, 6)
+	otherCP, _ := os.ReadFile(filepath.Join(otherDir+".partial", checkpointName))
+	otherLines := strings.SplitAfter(string(otherCP), "\n")
+	p, _ := NewPlan(s)
+	resealed := func(unit int, edit func(*stats.Tally)) string {
+		r := Result{Unit: p.Unit(unit), Tally: stats.NewTally(36)}
+		var rec checkpointRecord
+		decodeStrict([]byte(lines[1+unit]), &rec)
+		r.Tally = rec.Tally.Tally
+		edit(r.Tally)
+		var b strings.Builder
+		c := &checkpoint{w: bufio.NewWriter(&b), hash: s.ConfigHash}
+		c.Add(r)
+		return b.String()
+	}
+	join := func(ls ...string) string { return strings.Join(ls, "") }
+	rec := lines[1:7]
+	cases := []struct {
+		name, content, want string
+	}{
+		{"one number changed", join(lines[0], rec[0], rec[1], strings.Replace(rec[2], `"successes":`, `"successes":1`, 1), rec[3], rec[4], rec[5]), "line 4 (unit 2: 6x6"},
+		{"key renamed", join(lines[0], rec[0], strings.Replace(rec[1], `"successes"`, `"sucesses"`, 1), rec[2]), "unknown field"},
+		{"sum removed", join(lines[0], rec[0], strings.Replace(rec[1], `,"sum"`, `,"x"`, 1)), "line 3"},
+		{"complete last line damaged", join(lines[0], rec[0], rec[1], strings.Replace(rec[2], `"walks":300`, `"walks":301`, 1)), "line 4"},
+		{"record twice", join(lines[0], rec[0], rec[1], rec[0]), "recorded twice"},
+		{"record of another config", join(lines[0], rec[0], otherLines[2]), "checksum"},
+		{"resealed with more walks", join(lines[0], resealed(0, func(x *stats.Tally) { x.Walks += 100; x.Lengths[36] += 100; x.Successes += 100 })), "walks where the plan has 300"},
+		{"resealed with counts that disagree", join(lines[0], resealed(0, func(x *stats.Tally) { x.Successes++ })), "disagree"},
+		{"unit out of range", join(lines[0], strings.Replace(rec[0], `"unit":0`, `"unit":99999`, 1)), "not a unit"},
+		{"header of another config", join(otherLines[0], rec[0]), "line 1"},
+		{"header with an extra key", join(strings.Replace(lines[0], `{"format"`, `{"x":1,"format"`, 1), rec[0]), "line 1"},
+		{"empty", "", "empty checkpoint"},
+		{"garbage line", join(lines[0], rec[0], "}{\n", rec[1]), "line 3"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			os.MkdirAll(dir+".partial", 0o755)
+			path := filepath.Join(dir+".partial", checkpointName)
+			os.WriteFile(path, []byte(c.content), 0o644)
+			_, err := resume(s, dir)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("want an error containing %q, got %v", c.want, err)
+			}
+			if b, _ := os.ReadFile(path); string(b) != c.content {
+				t.Error("a refused resume changed the checkpoint")
+			}
+			if _, err := os.Stat(dir); !os.IsNotExist(err) {
+				t.Error("a refused resume wrote results")
+			}
+		})
+	}
+	for _, c := range []struct{ name, content string }{
+		{"intact", string(good)},
+		{"torn last line", join(lines[0], rec[0], rec[1], rec[2][:len(rec[2])/2])},
+		{"torn last line of only a brace", join(lines[0], rec[0], "{")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			os.MkdirAll(dir+".partial", 0o755)
+			os.WriteFile(filepath.Join(dir+".partial", checkpointName), []byte(c.content), 0o644)
+			got, err := resume(s, dir)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.Tables, full.Tables) {
+				t.Fatal("resumed tables differ from an uninterrupted run")
+			}
+			if got.Walks >= full.Walks {
+				t.Errorf("resume ran %d walks of %d: nothing reused", got.Walks, full.Walks)
+			}
+		})
+	}
+}
+
+// TestResumePerWalk: an experiment that writes the per-walk table resumes,
+// and its walks.parquet is byte for byte that of an uninterrupted run; a
+// torn fragment is run again, a damaged one refuses the resume.
+func TestResumePerWalk(t *testing.T) {
+	s := testSpec(t)
+	s.Walks = 300
+	s.PerWalk, s.RowGroup = true, 1000
+	base := filepath.Join(t.TempDir(), "base")
+	full, want := interrupted(t, s, base, 7)
+	if len(want) == 0 {
+		t.Fatal("no walks.parquet")
+	}
+	cp, _ := os.ReadFile(filepath.Join(base+".partial", checkpointName))
+	frag, _ := os.ReadFile(filepath.Join(base+".partial", unitWalksName))
+	lines := strings.SplitAfter(string(cp), "\n")
+	for _, c := range []struct {
+		name     string
+		cp, frag string
+		want     string // "" for success
+	}{
+		{"intact", string(cp), string(frag), ""},
+		{"fragment of a unit not checkpointed yet", strings.Join(lines[:7], ""), string(frag), ""},
+		{"torn fragment record", strings.Join(lines[:7], ""), string(frag[:len(frag)-40]), ""},
+		{"torn fragment of a checkpointed unit", string(cp), string(frag[:len(frag)-40]), "is in the checkpoint but its walks are not here"},
+		{"a byte of the fragments flipped", string(cp), string(frag[:100]) + string(frag[100]^1) + string(frag[101:]), "checksum mismatch"},
+		{"fragments missing", string(cp), "", "no such file"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), "out")
+			os.MkdirAll(dir+".partial", 0o755)
+			os.WriteFile(filepath.Join(dir+".partial", checkpointName), []byte(c.cp), 0o644)
+			if c.name != "fragments missing" {
+				os.WriteFile(filepath.Join(dir+".partial", unitWalksName), []byte(c.frag), 0o644)
+			}
+			got, err := resume(s, dir)
+			if c.want != "" {
+				if err == nil || !strings.Contains(err.Error(), c.want) {
+					t.Fatalf("want an error containing %q, got %v", c.want, err)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !reflect.DeepEqual(got.Tables, full.Tables) {
+				t.Fatal("resumed tables differ")
+			}
+			if got.Walks >= full.Walks {
+				t.Errorf("resume ran %d walks of %d: nothing reused", got.Walks, full.Walks)
+			}
+			b, _ := os.ReadFile(filepath.Join(dir, results.WalksFile))
+			if !bytes.Equal(b, want) {
+				t.Fatal("resumed walks.parquet differs from an uninterrupted run's")
+			}
+			if ents, _ := os.ReadDir(dir); len(ents) != len(tree(t, base+"-full"))-1 {
+				t.Errorf("result holds %d entries", len(ents))
+			}
+		})
+	}
+}
+
+// shards runs n shards of s and returns their directories.
+func shards(t *testing.T, s *config.Experiment, n int) []string {
+	t.Helper()
+	tmp := t.TempDir()
+	var dirs []string
+	for k := range n {
+		d := filepath.Join(tmp, "part"+strconv.Itoa(k))
+		if _, err := Run(context.Background(), s, RunOptions{Out: d, Workers: 2, Shard: Shard{k, n}}); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
+	}
+	return dirs
+}
+
+func merge(s *config.Experiment, out string, dirs []string) (*Completed, error) {
+	parts, err := ReadParts(dirs)
+	if err != nil {
+		return nil, err
+	}
+	ts := NewTallies()
+	if err := MergeInto(s, ts, parts); err != nil {
+		return nil, err
+	}
+	return WriteMerged(s, RunOptions{Out: out, Workers: 1, Shard: All}, ts, parts, 0)
+}
+
+// TestMergeDamagedParts: merge refuses a part or fragment changed after it
+// was written, even one sealed again with more walks than the config has,
+// and writes nothing; intact parts merge to the single run's per-walk table,
+// byte for byte.
+func TestMergeDamagedParts(t *testing.T) {
+	s := testSpec(t)
+	s.Walks = 400
+	s.PerWalk, s.RowGroup = true, 500
+	one := filepath.Join(t.TempDir(), "one")
+	full, err := Run(context.Background(), s, RunOptions{Out: one, Workers: 2, Shard: All})
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := shards(t, s, 3)
+	out := filepath.Join(t.TempDir(), "merged")
+	got, err := merge(s, out, dirs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got.Tables, full.Tables) {
+		t.Fatal("merged tables differ")
+	}
+	for _, name := range []string{results.WalksFile, results.SquaresFile, results.ClaimsFile} {
+		a, _ := os.ReadFile(filepath.Join(one, name))
+		b, _ := os.ReadFile(filepath.Join(out, name))
+		if len(a) == 0 || !bytes.Equal(a, b) {
+			t.Errorf("%s: merged differs from one run", name)
+		}
+	}
+	m, err := results.ReadManifest(out)
+	if err != nil || !slices.Contains(m.Tables, results.WalksFile) {
+		t.Errorf("merged manifest does not list the per-walk table: %v", err)
+	}
+
+	partPath := filepath.Join(dirs[1], partName)
+	goodPart, _ := os.ReadFile(partPath)
+	fragPath := filepath.Join(dirs[1], partWalksName)
+	goodFrag, _ := os.ReadFile(fragPath)
+	var p Part
+	decodeStrict(goodPart, &p)
+	reseal := func(edit func(*Part)) string {
+		q := p
+		q.Tallies = slices.Clone(p.Tallies)
+		q.Tallies[0].Tally.Tally = q.Tallies[0].Tally.Clone()
+		edit(&q)
+		q.Sum, _ = sealPart(q)
+		b, _ := json.Marshal(q)
+		return string(b)
+	}
+	more := func(q *Part) {
+		x := q.Tallies[0].Tally.Tally
+		x.Walks += 100
+		x.Lengths[len(x.Lengths)-1] += 100
+		x.Successes += 100
+	}
+	for _, c := range []struct {
+		name, part, frag, want string
+	}{
+		{"walks edited", strings.Replace(string(goodPart), `"walks":`, `"walks":1`, 1), string(goodFrag), "checksum mismatch"},
+		{"key renamed", strings.Replace(string(goodPart), `"successes"`, `"sucesses"`, 1), string(goodFrag), "unknown field"},
+		{"resealed with more walks", reseal(more), string(goodFrag), "walks where the plan has"},
+		{"resealed without a tally", reseal(func(q *Part) { q.Tallies = q.Tallies[1:] }), string(goodFrag), "tally"},
+		{"resealed with another plan size", reseal(func(q *Part) { q.Units++ }), string(goodFrag), "different runs"},
+		{"resealed without walks", reseal(func(q *Part) { q.Walks = nil }), string(goodFrag), "per-walk"},
+		{"fragment byte flipped", string(goodPart), string(goodFrag[:50]) + string(goodFrag[50]^4) + string(goodFrag[51:]), "checksum mismatch"},
+		{"fragment cut short", string(goodPart), string(goodFrag[:len(goodFrag)-10]), "walks.frag"},
+		{"fragment with a record more", string(goodPart), string(goodFrag) + string(goodFrag[:200]), "walks.frag"},
+		{"not json", "{", string(goodFrag), "not a shard result"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer os.WriteFile(partPath, goodPart, 0o644)
+			defer os.WriteFile(fragPath, goodFrag, 0o644)
+			os.WriteFile(partPath, []byte(c.part), 0o644)
+			os.WriteFile(fragPath, []byte(c.frag), 0o644)
+			out := filepath.Join(t.TempDir(), "merged")
+			_, err := merge(s, out, dirs)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Fatalf("want an error containing %q, got %v", c.want, err)
+			}
+			if got := siblings(t, out); len(got) != 0 {
+				t.Fatalf("a refused merge left %v", got)
+			}
+		})
+	}
+}
+
+// TestPlanLazy: planning 10^12 walks per start on 8x8 allocates a handful
+// of objects, whatever the walk count; every unit the arithmetic gives is
+// the one an explicit enumeration gives, for every shard.
+func TestPlanLazy(t *testing.T) {
+	s := testSpec(t)
+	s.Walks = 1e12
+	allocs := testing.AllocsPerRun(5, func() {
+		p, err := NewPlan(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_ = p.Walks(Shard{1, 4}, -1, -1) + uint64(p.ShardLen(Shard{1, 4}))
+		_ = p.Unit(p.Len() - 1)
+	})
+	if allocs > 10 {
+		t.Errorf("planning 10^12 walks per start: %v allocations", allocs)
+	}
+	for _, walks := range []uint64{1, 63, 64, 65, 1000, 300001} {
+		s.Walks = walks
+		p, err := NewPlan(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var units []Unit // the plan as it used to be built
+		for bi, b := range s.Boards {
+			block := blockSize(b.Squares(), s.Walks)
+			for ri := range s.Rules {
+				for _, st := range s.Starts[bi] {
+					for lo := uint64(0); lo < s.Walks; lo += block {
+						units = append(units, Unit{ID: len(units), Board: bi, Rule: ri, Start: st, Lo: lo, Hi: min(lo+block, s.Walks)})
+					}
+				}
+			}
+		}
+		if p.Len() != len(units) {
+			t.Fatalf("walks %d: %d units, want %d", walks, p.Len(), len(units))
+		}
+		for _, u := range units {
+			if got := p.Unit(u.ID); got != u {
+				t.Fatalf("walks %d: unit %d = %+v, want %+v", walks, u.ID, got, u)
+			}
+		}
+		for _, sh := range []Shard{All, {0, 2}, {1, 2}, {2, 7}, {6, 7}} {
+			var got []Unit
+			for u := range p.Units(sh) {
+				got = append(got, u)
+			}
+			var want []Unit
+			cell := map[Cell]uint64{}
+			br := map[[2]int]int{}
+			var total uint64
+			for _, u := range units {
+				if u.ID%sh.N == sh.K {
+					want = append(want, u)
+					cell[u.Cell()] += u.Hi - u.Lo
+					br[[2]int{u.Board, u.Rule}]++
+					total += u.Hi - u.Lo
+				}
+			}
+			if !reflect.DeepEqual(got, want) || p.ShardLen(sh) != len(want) || p.Walks(sh, -1, -1) != total {
+				t.Fatalf("walks %d shard %s: %d units (ShardLen %d), want %d", walks, sh, len(got), p.ShardLen(sh), len(want))
+			}
+			for bi := range s.Boards {
+				for ri := range s.Rules {
+					if p.BoardRuleUnits(sh, bi, ri) != br[[2]int{bi, ri}] {
+						t.Fatalf("walks %d shard %s: BoardRuleUnits(%d, %d)", walks, sh, bi, ri)
+					}
+					for si, st := range s.Starts[bi] {
+						if p.CellWalks(sh, bi, ri, si) != cell[Cell{bi, ri, st}] {
+							t.Fatalf("walks %d shard %s: CellWalks(%d, %d, %d) = %d, want %d", walks, sh, bi, ri, si, p.CellWalks(sh, bi, ri, si), cell[Cell{bi, ri, st}])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestHugeRunCancelled: a run of 10^12 walks per start square starts at
+// once, holds little memory, and stops when cancelled.
+func TestHugeRunCancelled(t *testing.T) {
+	s := testSpec(t)
+	s.Walks = 1e12
+	s.PerWalk = true
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+	defer cancel()
+	dir := filepath.Join(t.TempDir(), "out")
+	_, err := Run(ctx, s, RunOptions{Out: dir, Workers: 2, Shard: All})
+	if err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Fatalf("want cancelled, got %v", err)
+	}
+	runtime.ReadMemStats(&after)
+	if grew := int64(after.TotalAlloc - before.TotalAlloc); grew > 256<<20 {
+		t.Errorf("a cancelled run of 10^12 walks per start allocated %d MB", grew>>20)
 	}
 }

@@ -101,7 +101,7 @@ func TestShardsMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := NewTallies()
-	if err := MergeInto(ts, parts); err != nil {
+	if err := MergeInto(s, ts, parts); err != nil {
 		t.Fatal(err)
 	}
 	merged, err := results.Build(s, ts.Of)

@@ -45,7 +45,7 @@ func (t tallyJSON) MarshalJSON() ([]byte, error) {
 
 func (t *tallyJSON) UnmarshalJSON(b []byte) error {
 	var s sparseTally
-	if err := json.Unmarshal(b, &s); err != nil {
+	if err := decodeStrict(b, &s); err != nil {
 		return err
 	}
 	if s.Squares < 1 || s.Squares > 1<<24 {
