@@ -313,10 +313,10 @@ func TestResumeDamagedCheckpoint(t *testing.T) {
 	otherLines := strings.SplitAfter(string(otherCP), "\n")
 	p, _ := NewPlan(s)
 	resealed := func(unit int, edit func(*stats.Tally)) string {
-		r := Result{Unit: p.Unit(unit), Tally: stats.NewTally(36)}
+		r := Result{Unit: p.Unit(unit)}
 		var rec checkpointRecord
 		decodeStrict([]byte(lines[1+unit]), &rec)
-		r.Tally = rec.Tally.Tally
+		r.Tally, _ = rec.Tally.tally(36)
 		edit(r.Tally)
 		var b strings.Builder
 		c := &checkpoint{w: bufio.NewWriter(&b), hash: s.ConfigHash}
@@ -514,17 +514,17 @@ func TestMergeDamagedParts(t *testing.T) {
 	reseal := func(edit func(*Part)) string {
 		q := p
 		q.Tallies = slices.Clone(p.Tallies)
-		q.Tallies[0].Tally.Tally = q.Tallies[0].Tally.Clone()
 		edit(&q)
 		q.Sum, _ = sealPart(q)
 		b, _ := json.Marshal(q)
 		return string(b)
 	}
 	more := func(q *Part) {
-		x := q.Tallies[0].Tally.Tally
+		x, _ := q.Tallies[0].Tally.tally(36)
 		x.Walks += 100
 		x.Lengths[len(x.Lengths)-1] += 100
 		x.Successes += 100
+		q.Tallies[0].Tally = sparseOf(x)
 	}
 	for _, c := range []struct {
 		name, part, frag, want string

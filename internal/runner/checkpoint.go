@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math/bits"
 	"os"
 	"path/filepath"
 
@@ -34,8 +35,8 @@ type checkpointHeader struct {
 // checkpointBody is what a checkpoint record says: unit Unit is done, with
 // this tally.
 type checkpointBody struct {
-	Unit  int       `json:"unit"`
-	Tally tallyJSON `json:"tally"`
+	Unit  int         `json:"unit"`
+	Tally sparseTally `json:"tally"`
 }
 
 // checkpointRecord is one line after the header: the body and its seal,
@@ -192,9 +193,6 @@ func checkRecord(line []byte, configHash string, p *Plan, shard Shard) (Unit, *s
 		return none, nil, fmt.Errorf("unit %d is not a unit of shard %s of this plan of %d units", rec.Unit, shard, p.Len())
 	}
 	u := p.Unit(rec.Unit)
-	if rec.Tally.Tally == nil {
-		return u, nil, errors.New("no tally")
-	}
 	body, err := json.Marshal(rec.checkpointBody)
 	if err != nil {
 		return u, nil, err
@@ -202,10 +200,14 @@ func checkRecord(line []byte, configHash string, p *Plan, shard Shard) (Unit, *s
 	if rec.Sum != seal(configHash, body) {
 		return u, nil, errors.New("checksum mismatch: the record was changed after it was written")
 	}
-	if err := checkTally(rec.Tally.Tally, p.Exp.Boards[u.Board].Squares(), u.Hi-u.Lo); err != nil {
+	t, err := rec.Tally.tally(p.Exp.Boards[u.Board].Squares())
+	if err != nil {
 		return u, nil, err
 	}
-	return u, rec.Tally.Tally, nil
+	if err := checkTally(t, u.Hi-u.Lo); err != nil {
+		return u, nil, err
+	}
+	return u, t, nil
 }
 
 // unitLabel names a unit in messages: " (unit 12: 8x8 warnsdorff/random
@@ -218,32 +220,35 @@ func unitLabel(p *Plan, u Unit) string {
 	return fmt.Sprintf(" (unit %d: %s %s %s, walks %d-%d)", u.ID, b, p.Exp.Rules[u.Rule].Name(), b.SquareName(u.Start), u.Lo, u.Hi)
 }
 
-// checkTally checks that t is a tally of exactly walks walks on a board of
-// squares squares, with the invariants of stats.Tally.
-func checkTally(t *stats.Tally, squares int, walks uint64) error {
-	if t.Squares() != squares {
-		return fmt.Errorf("a tally of %d squares for a board of %d", t.Squares(), squares)
-	}
+// checkTally checks that t is a tally of exactly walks walks, with the
+// invariants of stats.Tally.
+func checkTally(t *stats.Tally, walks uint64) error {
 	if t.Walks != walks {
 		return fmt.Errorf("a tally of %d walks where the plan has %d", t.Walks, walks)
 	}
-	var lengths, deadEnds uint64
-	for _, c := range t.Lengths {
-		lengths += c
-	}
-	for _, c := range t.DeadEnds {
-		deadEnds += c
-	}
-	if t.Lengths[0] != 0 || lengths != t.Walks || t.Successes > t.Walks || t.Closed > t.Successes ||
+	lengths, ok1 := sum(t.Lengths)
+	deadEnds, ok2 := sum(t.DeadEnds)
+	if !ok1 || !ok2 || t.Lengths[0] != 0 || lengths != t.Walks || t.Successes > t.Walks || t.Closed > t.Successes ||
 		t.Successes+t.Stopped+deadEnds != t.Walks || t.BudgetExceeded > t.Walks {
 		return errors.New("a tally whose counts disagree with each other")
 	}
 	return nil
 }
 
+// sum adds up h; ok is false if the sum overflows.
+func sum(h []uint64) (total uint64, ok bool) {
+	for _, c := range h {
+		var carry uint64
+		if total, carry = bits.Add64(total, c, 0); carry != 0 {
+			return 0, false
+		}
+	}
+	return total, true
+}
+
 // Add records a finished unit.
 func (c *checkpoint) Add(r Result) error {
-	body := checkpointBody{Unit: r.Unit.ID, Tally: tallyJSON{r.Tally}}
+	body := checkpointBody{Unit: r.Unit.ID, Tally: sparseOf(r.Tally)}
 	b, err := json.Marshal(body)
 	if err != nil {
 		return err

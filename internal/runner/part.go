@@ -62,7 +62,7 @@ type partTally struct {
 	Board int       `json:"board"`
 	Rule  int       `json:"rule"`
 	Start int       `json:"start"`
-	Tally tallyJSON `json:"tally"`
+	Tally sparseTally `json:"tally"`
 }
 
 // sealPart returns the seal of p: its JSON with Sum empty.
@@ -85,7 +85,7 @@ func writePart(dir string, s *config.Experiment, pl *Plan, o RunOptions, ts *Tal
 		for ri := range s.Rules {
 			for _, st := range s.Starts[bi] {
 				if t := ts.Of(bi, ri, st); t != nil {
-					p.Tallies = append(p.Tallies, partTally{bi, ri, st, tallyJSON{t}})
+					p.Tallies = append(p.Tallies, partTally{bi, ri, st, sparseOf(t)})
 				}
 			}
 		}
@@ -183,13 +183,13 @@ func ReadParts(paths []string) ([]*Part, error) {
 		return nil, fmt.Errorf("no parts to merge")
 	}
 	first := parts[0]
-	seen := make([]string, first.N)
+	seen := map[int]string{} // not a slice of N: N is what the file says
 	for i, p := range parts {
 		if p.ConfigHash != first.ConfigHash || p.Seed != first.Seed || p.N != first.N || p.Units != first.Units {
 			return nil, fmt.Errorf("%s is shard %s of config %.12s (seed %d); %s is shard %s of config %.12s (seed %d): parts of different runs cannot be merged",
 				paths[i], p.Shard, p.ConfigHash, p.Seed, paths[0], first.Shard, first.ConfigHash, first.Seed)
 		}
-		if p.K < 0 || p.K >= p.N {
+		if p.K < 0 || p.K >= p.N || p.Shard != (Shard{p.K, p.N}).String() {
 			return nil, fmt.Errorf("%s: bad shard %s", paths[i], p.Shard)
 		}
 		if seen[p.K] != "" {
@@ -197,14 +197,18 @@ func ReadParts(paths []string) ([]*Part, error) {
 		}
 		seen[p.K] = paths[i]
 	}
-	var missing []int
-	for k, s := range seen {
-		if s == "" {
-			missing = append(missing, k)
+	if len(seen) < first.N {
+		var missing []int
+		for k := 0; k < first.N && len(missing) < 20; k++ {
+			if seen[k] == "" {
+				missing = append(missing, k)
+			}
 		}
-	}
-	if len(missing) > 0 {
-		return nil, fmt.Errorf("incomplete set of shards: missing %v of %d", missing, first.N)
+		more := ""
+		if first.N-len(seen) > len(missing) {
+			more = " and more"
+		}
+		return nil, fmt.Errorf("incomplete set of shards: %d of %d given; missing %v%s", len(seen), first.N, missing, more)
 	}
 	return parts, nil
 }
@@ -267,13 +271,14 @@ func MergeInto(s *config.Experiment, ts *Tallies, parts []*Part) error {
 					if t.Board != bi || t.Rule != ri || t.Start != st {
 						return fmt.Errorf("%s: tally %d is of board %d, rule %d, square %d; want %s", part.path, i-1, t.Board, t.Rule, t.Start, cell)
 					}
-					if t.Tally.Tally == nil {
-						return fmt.Errorf("%s: %s: no tally", part.path, cell)
+					x, err := t.Tally.tally(b.Squares())
+					if err == nil {
+						err = checkTally(x, want)
 					}
-					if err := checkTally(t.Tally.Tally, b.Squares(), want); err != nil {
+					if err != nil {
 						return fmt.Errorf("%s: %s: %v", part.path, cell, err)
 					}
-					if err := ts.Add(Cell{bi, ri, st}, t.Tally.Tally); err != nil {
+					if err := ts.Add(Cell{bi, ri, st}, x); err != nil {
 						return err
 					}
 				}
