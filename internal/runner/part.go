@@ -59,9 +59,9 @@ type partWalks struct {
 
 // partTally is the tally of one (board, rule, start) within a part.
 type partTally struct {
-	Board int       `json:"board"`
-	Rule  int       `json:"rule"`
-	Start int       `json:"start"`
+	Board int         `json:"board"`
+	Rule  int         `json:"rule"`
+	Start int         `json:"start"`
 	Tally sparseTally `json:"tally"`
 }
 
