@@ -656,3 +656,41 @@ func TestHugeRunCancelled(t *testing.T) {
 		t.Errorf("a cancelled run of 10^12 walks per start allocated %d MB", grew>>20)
 	}
 }
+
+// TestOutAppearsDuringRun: a directory put at DIR behind the lock's back
+// while the run works is not replaced (without --force at all, with it
+// unless it is a result directory); the finished run stays in DIR.partial
+// and --resume --force then replaces a result.
+func TestOutAppearsDuringRun(t *testing.T) {
+	s := testSpec(t)
+	s.Walks = 30
+	for _, force := range []bool{false, true} {
+		dir := filepath.Join(t.TempDir(), "out")
+		mine := func(string) error {
+			os.Mkdir(dir, 0o755)
+			return os.WriteFile(filepath.Join(dir, "mine.txt"), []byte("mine"), 0o644)
+		}
+		_, err := Run(context.Background(), s, RunOptions{Out: dir, Force: force, Workers: 1, Shard: All, BeforeCommit: mine})
+		if err == nil || !strings.Contains(err.Error(), "left as it is") {
+			t.Fatalf("force %v: %v", force, err)
+		}
+		if b, _ := os.ReadFile(filepath.Join(dir, "mine.txt")); string(b) != "mine" {
+			t.Fatal("the user's file is gone")
+		}
+		if _, err := os.Stat(filepath.Join(dir+".partial", results.ManifestFile)); err != nil {
+			t.Fatalf("the finished run is not kept: %v", err)
+		}
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	other := filepath.Join(t.TempDir(), "other")
+	if _, err := Run(context.Background(), s, RunOptions{Out: other, Workers: 1, Shard: All}); err != nil {
+		t.Fatal(err)
+	}
+	result := func(string) error { return os.CopyFS(dir, os.DirFS(other)) }
+	if _, err := Run(context.Background(), s, RunOptions{Out: dir, Workers: 1, Shard: All, BeforeCommit: result}); err == nil {
+		t.Fatal("a result that appeared during a run without --force was replaced")
+	}
+	if _, err := Run(context.Background(), s, RunOptions{Out: dir, Force: true, Resume: true, Workers: 1, Shard: All}); err != nil {
+		t.Fatalf("--resume --force after that: %v", err)
+	}
+}

@@ -27,6 +27,7 @@ import (
 type outDir struct {
 	Final   string
 	Partial string
+	force   bool // an existing result directory may be replaced
 	lock    *dirLock
 }
 
@@ -37,13 +38,11 @@ type outDir struct {
 // only if it holds nothing but this tool's files. Nothing is created or
 // removed before every check has passed.
 func prepareOutDir(dir string, force, resume bool) (_ *outDir, err error) {
-	o := &outDir{Final: filepath.Clean(dir), Partial: filepath.Clean(dir) + ".partial"}
+	o := &outDir{Final: filepath.Clean(dir), Partial: filepath.Clean(dir) + ".partial", force: force}
 	if err := notAroundCwd(o.Final); err != nil {
 		return nil, err
 	}
-	if err := checkReplaceable(o.Final, force); err != nil {
-		return nil, err
-	}
+	// Lock first, then look: another run may commit DIR until we hold it.
 	if o.lock, err = lockDir(o.Final); err != nil {
 		return nil, err
 	}
@@ -52,6 +51,9 @@ func prepareOutDir(dir string, force, resume bool) (_ *outDir, err error) {
 			o.lock.release()
 		}
 	}()
+	if err := checkReplaceable(o.Final, force); err != nil {
+		return nil, err
+	}
 	if resume {
 		if _, err := os.Stat(filepath.Join(o.Partial, checkpointName)); err != nil {
 			return nil, fmt.Errorf("--resume: no interrupted run to continue (%s not found)", filepath.Join(o.Partial, checkpointName))
@@ -255,14 +257,20 @@ func readLimited(path string, limit int64) ([]byte, error) {
 // checked again (it may have changed during the run), renamed to a fresh
 // name of its own and only then removed.
 func (o *outDir) commit() error {
-	os.Remove(filepath.Join(o.Partial, checkpointName))
-	os.Remove(filepath.Join(o.Partial, unitWalksName))
 	var old string
 	if _, err := os.Lstat(o.Final); err == nil {
+		// Only a hand that ignores DIR.lock can have put it there.
+		if !o.force {
+			return fmt.Errorf("%s appeared during the run: it is left as it is; the finished run is kept in %s (run again with --resume --force to replace it)", o.Final, o.Partial)
+		}
 		if err := ownedResult(o.Final); err != nil {
-			return fmt.Errorf("%s changed during the run and is no longer a result directory written by experiment (%v): the new results are in %s", o.Final, err, o.Partial)
+			return fmt.Errorf("%s changed during the run and is no longer a result directory written by experiment (%v): it is left as it is; the finished run is kept in %s", o.Final, err, o.Partial)
 		}
 		old = o.Final + ".replaced-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	}
+	os.Remove(filepath.Join(o.Partial, checkpointName))
+	os.Remove(filepath.Join(o.Partial, unitWalksName))
+	if old != "" {
 		if err := os.Rename(o.Final, old); err != nil {
 			return err
 		}
