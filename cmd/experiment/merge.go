@@ -53,7 +53,7 @@ experiment writes, value for value.`,
 				}
 				opts := runner.RunOptions{Out: *out, Force: *force, Workers: 1, Shard: runner.All,
 					Meta: results.Metadata(s, version, gitCommit()), BeforeCommit: figuresHook(s.Figures)}
-				sum, err := runner.WriteMerged(s, opts, ts, parts, time.Since(t0).Seconds())
+				sum, err := runner.WriteMerged(ctx, s, opts, ts, parts, time.Since(t0).Seconds())
 				if err != nil {
 					return err
 				}

@@ -468,7 +468,7 @@ func merge(s *config.Experiment, out string, dirs []string) (*Completed, error) 
 	if err := MergeInto(s, ts, parts); err != nil {
 		return nil, err
 	}
-	return WriteMerged(s, RunOptions{Out: out, Workers: 1, Shard: All}, ts, parts, 0)
+	return WriteMerged(context.Background(), s, RunOptions{Out: out, Workers: 1, Shard: All}, ts, parts, 0)
 }
 
 // TestMergeDamagedParts: merge refuses a part or fragment changed after it

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -301,7 +302,7 @@ func MergeInto(s *config.Experiment, ts *Tallies, parts []*Part) error {
 // unit by unit in plan order, each from its shard's part, so the table is
 // the one a single run writes, byte for byte. Every record and each whole
 // fragment is checked against its seal and the part.
-func mergeWalks(path string, s *config.Experiment, p *Plan, md table.Metadata, parts []*Part) error {
+func mergeWalks(ctx context.Context, path string, s *config.Experiment, p *Plan, md table.Metadata, parts []*Part) error {
 	byK := make([]*fragReader, len(parts))
 	partOf := make([]*Part, len(parts))
 	for _, part := range parts {
@@ -320,6 +321,9 @@ func mergeWalks(path string, s *config.Experiment, p *Plan, md table.Metadata, p
 	defer ww.Abort()
 	n := len(parts)
 	for id := range p.Len() {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
 		part := partOf[id%n]
 		name := filepath.Join(filepath.Dir(part.path), part.Walks.File)
 		payload, _, err := byK[id%n].next()

@@ -96,12 +96,15 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	if o.Shard.N > 1 {
 		err = writePart(dir.Partial, s, p, o, ts, st.walks)
 	} else {
-		err = writeRun(dir.Partial, s, p, o, ts, st.walks, sum)
+		err = writeRun(ctx, dir.Partial, s, p, o, ts, st.walks, sum)
 	}
 	if cerr := st.closeWalks(); err == nil {
 		err = cerr
 	}
 	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("cancelled while writing the tables: %s left unchanged; all units are done and kept in %s for --resume", dir.Final, dir.Partial)
+		}
 		return nil, err
 	}
 	if err := dir.commit(); err != nil {
@@ -166,7 +169,7 @@ func (st *runState) closeWalks() error {
 
 // writeRun writes the results of a whole run into dir: the per-walk table
 // from the fragments, in plan order, then the tables, report and manifest.
-func writeRun(dir string, s *config.Experiment, p *Plan, o RunOptions, ts *Tallies, walks *fragWriter, sum *Completed) error {
+func writeRun(ctx context.Context, dir string, s *config.Experiment, p *Plan, o RunOptions, ts *Tallies, walks *fragWriter, sum *Completed) error {
 	if walks != nil {
 		if err := walks.w.Flush(); err != nil {
 			return err
@@ -177,6 +180,9 @@ func writeRun(dir string, s *config.Experiment, p *Plan, o RunOptions, ts *Talli
 		}
 		defer ww.Abort()
 		for u := range p.Units(All) {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
 			u, outs, _, err := walks.unitWalks(p, u.ID)
 			if err != nil {
 				return err
@@ -246,7 +252,7 @@ func startProgress(ctx context.Context, o RunOptions, n *atomic.Uint64, total ui
 // checked by ReadParts, their tallies added to ts by MergeInto): the tables,
 // report and manifest, and the per-walk table from the parts' fragments;
 // secs is the time the merge took.
-func WriteMerged(s *config.Experiment, o RunOptions, ts *Tallies, parts []*Part, secs float64) (*Completed, error) {
+func WriteMerged(ctx context.Context, s *config.Experiment, o RunOptions, ts *Tallies, parts []*Part, secs float64) (*Completed, error) {
 	p, err := NewPlan(s)
 	if err != nil {
 		return nil, err
@@ -259,7 +265,7 @@ func WriteMerged(s *config.Experiment, o RunOptions, ts *Tallies, parts []*Part,
 	sum := &Completed{Dir: dir.Final, Walks: p.Walks(All, -1, -1), Seconds: secs} // every walk of the tables counts as done now
 	err = nil
 	if s.PerWalk {
-		err = mergeWalks(filepath.Join(dir.Partial, results.WalksFile), s, p, o.Meta, parts)
+		err = mergeWalks(ctx, filepath.Join(dir.Partial, results.WalksFile), s, p, o.Meta, parts)
 	}
 	if err == nil {
 		err = writeResults(dir.Partial, s, o, ts, sum, p.Len(), s.PerWalk)
