@@ -214,6 +214,25 @@ func TestLockRefusesSecondRun(t *testing.T) {
 	}
 }
 
+// TestLockFileOfTheUser: a file at DIR.lock that is not a lock file of
+// the tool is refused, neither overwritten nor removed.
+func TestLockFileOfTheUser(t *testing.T) {
+	s := testSpec(t)
+	s.Walks = 10
+	dir := filepath.Join(t.TempDir(), "thesis")
+	os.WriteFile(dir+".lock", []byte("my notes about locks\n"), 0o644)
+	_, err := Run(context.Background(), s, RunOptions{Out: dir, Workers: 1, Shard: All})
+	if err == nil || !strings.Contains(err.Error(), "not a lock file") {
+		t.Fatalf("want a refusal, got %v", err)
+	}
+	if b, _ := os.ReadFile(dir + ".lock"); string(b) != "my notes about locks\n" {
+		t.Fatal("the user's file was changed")
+	}
+	if got := siblings(t, dir); !reflect.DeepEqual(got, []string{"thesis.lock"}) {
+		t.Fatalf("left: %v", got)
+	}
+}
+
 // TestLockReleaseKeepsOthersLock: a holder whose lock file was replaced
 // (removed and re-created by someone else) does not remove the new one.
 func TestLockReleaseKeepsOthersLock(t *testing.T) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 	"syscall"
 	"time"
@@ -40,16 +41,25 @@ func lockDir(final string) (*dirLock, error) {
 		// unlocking it: a lock on an unlinked file locks nothing. Keep the
 		// lock only if the path still names the file we locked.
 		if sameFile(f, path) {
+			// A file of that name that is not a lock file of this tool
+			// is the user's: it is neither overwritten nor removed.
+			if b, _ := io.ReadAll(io.LimitReader(f, 512)); len(b) > 0 && !holderLine.Match(b) {
+				f.Close()
+				return nil, fmt.Errorf("%s exists and is not a lock file of experiment: it is left untouched; move it away or choose another --out", path)
+			}
 			l := &dirLock{path: path, f: f}
 			host, _ := os.Hostname()
 			f.Truncate(0)
-			fmt.Fprintf(f, "pid %d on %s since %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))
+			f.WriteAt([]byte(fmt.Sprintf("pid %d on %s since %s\n", os.Getpid(), host, time.Now().UTC().Format(time.RFC3339))), 0)
 			return l, nil
 		}
 		f.Close()
 	}
 	return nil, fmt.Errorf("locking %s: the lock file keeps being replaced", path)
 }
+
+// holderLine is what a lock file holds: who holds it.
+var holderLine = regexp.MustCompile(`^pid \d+ on \S* since \S+\n$`)
 
 func describeHolder(b []byte) string {
 	s := strings.TrimSpace(string(b))
