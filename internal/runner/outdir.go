@@ -271,6 +271,9 @@ func (o *outDir) commit() error {
 	os.Remove(filepath.Join(o.Partial, checkpointName))
 	os.Remove(filepath.Join(o.Partial, unitWalksName))
 	if old != "" {
+		if _, err := os.Lstat(old); err == nil { // rename would replace an empty directory of that name
+			return fmt.Errorf("%s exists: cannot set %s aside", old, o.Final)
+		}
 		if err := os.Rename(o.Final, old); err != nil {
 			return err
 		}
