@@ -267,13 +267,13 @@ func (o *outDir) commit() error {
 			return fmt.Errorf("%s changed during the run and is no longer a result directory written by experiment (%v): it is left as it is; the finished run is kept in %s", o.Final, err, o.Partial)
 		}
 		old = o.Final + ".replaced-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)
+		if _, err := os.Lstat(old); err == nil { // rename would replace an empty directory of that name
+			return fmt.Errorf("%s exists: cannot set %s aside", old, o.Final)
+		}
 	}
 	os.Remove(filepath.Join(o.Partial, checkpointName))
 	os.Remove(filepath.Join(o.Partial, unitWalksName))
 	if old != "" {
-		if _, err := os.Lstat(old); err == nil { // rename would replace an empty directory of that name
-			return fmt.Errorf("%s exists: cannot set %s aside", old, o.Final)
-		}
 		if err := os.Rename(o.Final, old); err != nil {
 			return err
 		}
