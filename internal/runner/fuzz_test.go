@@ -84,9 +84,9 @@ func FuzzReadPart(f *testing.F) {
 	}
 	f.Add([]byte(`{"format":"knightwalk-part/2"}`))
 	other := filepath.Join(tmp, "p1")
+	path := filepath.Join(tmp, "fuzzed", partName) // each fuzz worker is a process with its own tmp
+	os.MkdirAll(filepath.Dir(path), 0o755)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		dir := t.TempDir()
-		path := filepath.Join(dir, partName)
 		os.WriteFile(path, data, 0o644)
 		if _, err := readPart(path); err != nil {
 			return
