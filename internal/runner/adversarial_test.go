@@ -644,8 +644,8 @@ func TestPlanLazy(t *testing.T) {
 						t.Fatalf("walks %d shard %s: BoardRuleUnits(%d, %d)", walks, sh, bi, ri)
 					}
 					for si, st := range s.Starts[bi] {
-						if p.CellWalks(sh, bi, ri, si) != cell[Cell{bi, ri, st}] {
-							t.Fatalf("walks %d shard %s: CellWalks(%d, %d, %d) = %d, want %d", walks, sh, bi, ri, si, p.CellWalks(sh, bi, ri, si), cell[Cell{bi, ri, st}])
+						if p.cellWalks(sh, bi, ri, si) != cell[Cell{bi, ri, st}] {
+							t.Fatalf("walks %d shard %s: cellWalks(%d, %d, %d) = %d, want %d", walks, sh, bi, ri, si, p.cellWalks(sh, bi, ri, si), cell[Cell{bi, ri, st}])
 						}
 					}
 				}

@@ -189,7 +189,7 @@ func checkRecord(line []byte, configHash string, p *Plan, shard Shard) (Unit, *s
 	if err := decodeStrict(line, &rec); err != nil {
 		return none, nil, err
 	}
-	if rec.Unit < 0 || rec.Unit >= p.Len() || !shard.Holds(rec.Unit) {
+	if rec.Unit < 0 || rec.Unit >= p.Len() || !shard.holds(rec.Unit) {
 		return none, nil, fmt.Errorf("unit %d is not a unit of shard %s of this plan of %d units", rec.Unit, shard, p.Len())
 	}
 	u := p.Unit(rec.Unit)

@@ -259,7 +259,7 @@ func MergeInto(s *config.Experiment, ts *Tallies, parts []*Part) error {
 		for bi, b := range s.Boards {
 			for ri := range s.Rules {
 				for si, st := range s.Starts[bi] {
-					want := p.CellWalks(shard, bi, ri, si)
+					want := p.cellWalks(shard, bi, ri, si)
 					if want == 0 {
 						continue
 					}

@@ -123,16 +123,16 @@ func (s Shard) below(x int) int {
 	return (x-s.K-1)/s.N + 1
 }
 
-// CellUnits returns the IDs [first, first+n) of the units of cell c, whose
+// cellUnits returns the IDs [first, first+n) of the units of cell c, whose
 // start is the si-th of its board.
 func (p *Plan) cellUnits(board, rule, si int) (first, n int) {
 	bp := p.boards[board]
 	return bp.first + (rule*len(p.Exp.Starts[board])+si)*bp.per, bp.per
 }
 
-// CellWalks returns the walks of (board, rule, the si-th start of the
+// cellWalks returns the walks of (board, rule, the si-th start of the
 // board) that shard s runs.
-func (p *Plan) CellWalks(s Shard, board, rule, si int) uint64 {
+func (p *Plan) cellWalks(s Shard, board, rule, si int) uint64 {
 	first, n := p.cellUnits(board, rule, si)
 	units := s.below(first+n) - s.below(first)
 	if units == 0 {
@@ -154,7 +154,7 @@ func (p *Plan) Walks(s Shard, board, rule int) uint64 {
 		for ri := range p.Exp.Rules {
 			if (board < 0 || board == bi) && (rule < 0 || rule == ri) {
 				for si := range p.Exp.Starts[bi] {
-					total += p.CellWalks(s, bi, ri, si)
+					total += p.cellWalks(s, bi, ri, si)
 				}
 			}
 		}
@@ -170,9 +170,9 @@ var All = Shard{0, 1}
 
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
 
-// Holds reports whether unit id belongs to shard s: every N-th unit from
+// holds reports whether unit id belongs to shard s: every N-th unit from
 // the K-th, so each shard gets a similar mix of boards, rules and squares.
-func (s Shard) Holds(id int) bool { return id%s.N == s.K }
+func (s Shard) holds(id int) bool { return id%s.N == s.K }
 
 // ParseShard parses "K/N" with 0 <= K < N.
 func ParseShard(v string) (Shard, error) {
