@@ -23,7 +23,7 @@ and writes the same tables, report and manifest that one unsharded run of the
 experiment writes, value for value.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			out := fs.String("out", "", "result directory to write (required)")
-			force := fs.Bool("force", false, "replace an existing result directory")
+			force := fs.Bool("force", false, "replace an existing result directory that experiment wrote")
 			return func(ctx context.Context, e *env, args []string) error {
 				if *out == "" {
 					return usagef("merge: --out DIR is required")

@@ -31,7 +31,7 @@ part for 'experiment merge'.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			out := fs.String("out", "", "result directory (default results/<name>, or results/<name>.shard-K-of-N for a shard)")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walks run in parallel on this many goroutines")
-			force := fs.Bool("force", false, "replace an existing result directory (only once the new run completes)")
+			force := fs.Bool("force", false, "replace an existing result directory that experiment wrote (only once the new run completes)")
 			resume := fs.Bool("resume", false, "continue an interrupted run from its completed work units")
 			shardFlag := fs.String("shard", "", "run only slice K of N (0-based), e.g. 0/4; default from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX")
 			dry := fs.Bool("dry-run", false, "print the plan and an estimated time, run nothing")
