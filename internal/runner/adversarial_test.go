@@ -150,7 +150,9 @@ func TestOutIsCwdOrParent(t *testing.T) {
 	cwd := filepath.Join(root, "a", "b")
 	os.MkdirAll(cwd, 0o755)
 	t.Chdir(cwd)
-	for _, out := range []string{".", "..", "../..", cwd, "./"} {
+	link := filepath.Join(root, "link")
+	os.Symlink(filepath.Join(root, "a"), link)
+	for _, out := range []string{".", "..", "../..", cwd, "./", link, filepath.Join(link, "b")} {
 		for _, force := range []bool{false, true} {
 			_, err := Run(context.Background(), s, RunOptions{Out: out, Force: force, Workers: 1, Shard: All})
 			if err == nil || !strings.Contains(err.Error(), "current directory") {
@@ -158,7 +160,7 @@ func TestOutIsCwdOrParent(t *testing.T) {
 			}
 		}
 	}
-	if got := tree(t, root); len(got) != 3 {
+	if got := tree(t, root); len(got) != 4 {
 		t.Errorf("something was created: %v", got)
 	}
 }

@@ -84,6 +84,14 @@ func notAroundCwd(final string) error {
 	if err != nil {
 		return err
 	}
+	// Compare real paths too: the working directory may be reached through
+	// a symbolic link and named by its real path, or the other way round.
+	if r, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = r
+	}
+	if r, err := filepath.EvalSymlinks(cwd); err == nil {
+		cwd = r
+	}
 	if abs == cwd || abs == string(filepath.Separator) || strings.HasPrefix(cwd, strings.TrimSuffix(abs, string(filepath.Separator))+string(filepath.Separator)) {
 		return fmt.Errorf("--out %s is the current directory or one of its parents: name a new directory for the results, e.g. --out results/NAME", final)
 	}
