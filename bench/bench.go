@@ -94,10 +94,13 @@ func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Repor
 		starts[i] = i
 	}
 	s := &config.Experiment{Name: "bench", Seed: 1, Boards: []*sim.Board{b}, Rules: []sim.Rule{r}, Starts: [][]int{starts}, Walks: perStart}
-	p := runner.NewPlan(s)
+	p, err := runner.NewPlan(s)
+	if err != nil {
+		return nil, err
+	}
 	ts := runner.NewTallies()
 	t0, c0 := time.Now(), processCPU()
-	if err := runner.Execute(ctx, p, p.Units, runner.Options{Workers: workers}, func(res runner.Result) error { return ts.Add(res.Unit.Cell(), res.Tally) }); err != nil {
+	if err := runner.Execute(ctx, p, p.Units(runner.All), runner.Options{Workers: workers}, func(res runner.Result) error { return ts.Add(res.Unit.Cell(), res.Tally) }); err != nil {
 		return nil, err
 	}
 	secs, cpu := time.Since(t0).Seconds(), (processCPU() - c0).Seconds()

@@ -31,7 +31,7 @@ part for 'experiment merge'.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			out := fs.String("out", "", "result directory (default results/<name>, or results/<name>.shard-K-of-N for a shard)")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walks run in parallel on this many goroutines")
-			force := fs.Bool("force", false, "replace an existing result directory (only once the new run completes)")
+			force := fs.Bool("force", false, "replace an existing result directory that experiment wrote (only once the new run completes)")
 			resume := fs.Bool("resume", false, "continue an interrupted run from its completed work units")
 			shardFlag := fs.String("shard", "", "run only slice K of N (0-based), e.g. 0/4; default from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX")
 			dry := fs.Bool("dry-run", false, "print the plan and an estimated time, run nothing")
@@ -82,9 +82,12 @@ part for 'experiment merge'.`,
 					opts.Log = e.stderr
 					opts.Progress = progressBar(e.stderr)
 				}
-				p := runner.NewPlan(s)
+				p, err := runner.NewPlan(s)
+				if err != nil {
+					return err
+				}
 				fmt.Fprintf(e.stderr, "experiment: %s: %d walks in %d units on %d workers (shard %s) -> %s\n",
-					s.Name, runner.TotalWalks(p.ShardUnits(shard)), len(p.ShardUnits(shard)), *workers, shard, dir)
+					s.Name, p.Walks(shard, -1, -1), p.ShardLen(shard), *workers, shard, dir)
 				sum, err := runner.Run(ctx, s, opts)
 				if err != nil {
 					return err
@@ -115,27 +118,23 @@ func printClaims(e *env, t *results.Tables) {
 // dryRun prints the plan and an estimate from a short calibration: a few
 // hundred milliseconds of walks of each (board, rule).
 func dryRun(e *env, s *config.Experiment, shard runner.Shard, workers int) error {
-	p := runner.NewPlan(s)
-	units := p.ShardUnits(shard)
+	p, err := runner.NewPlan(s)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(e.stdout, "experiment %s: %d boards, %d rules, %d walks per start square\n", s.Name, len(s.Boards), len(s.Rules), s.Walks)
 	var est float64
 	for bi, b := range s.Boards {
 		for ri, r := range s.Rules {
-			var walks uint64
-			nu := 0
-			for _, u := range units {
-				if u.Board == bi && u.Rule == ri {
-					walks += u.Hi - u.Lo
-					nu++
-				}
-			}
+			walks := p.Walks(shard, bi, ri)
+			nu := p.BoardRuleUnits(shard, bi, ri)
 			ns := calibrate(b, r, s.Starts[bi])
 			est += ns * float64(walks)
 			fmt.Fprintf(e.stdout, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk\n", b, r.Name(), len(s.Starts[bi]), nu, walks, ns)
 		}
 	}
 	secs := est / 1e9 / float64(workers)
-	fmt.Fprintf(e.stdout, "total: %d units, %d walks (shard %s); estimated %s on %d workers\n", len(units), runner.TotalWalks(units), shard, time.Duration(secs*float64(time.Second)).Round(time.Millisecond), workers)
+	fmt.Fprintf(e.stdout, "total: %d units, %d walks (shard %s); estimated %s on %d workers\n", p.ShardLen(shard), p.Walks(shard, -1, -1), shard, time.Duration(secs*float64(time.Second)).Round(time.Millisecond), workers)
 	return nil
 }
 

@@ -23,12 +23,15 @@ func BenchmarkEndToEndVsKernel(b *testing.B) {
 	}
 	const walks = 20000
 	s := &config.Experiment{Name: "bench", Seed: 1, Boards: []*sim.Board{bd}, Rules: []sim.Rule{r}, Starts: [][]int{starts}, Walks: walks}
-	p := NewPlan(s)
+	p, err := NewPlan(s)
+	if err != nil {
+		b.Fatal(err)
+	}
 	var e2e, kernel time.Duration
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
 		ts := NewTallies()
-		err := Execute(context.Background(), p, p.Units, Options{Workers: 1}, func(r Result) error { return ts.Add(r.Unit.Cell(), r.Tally) })
+		err := Execute(context.Background(), p, p.Units(All), Options{Workers: 1}, func(r Result) error { return ts.Add(r.Unit.Cell(), r.Tally) })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"iter"
 	"knightwalk/internal/config"
 	"sync"
 	"sync/atomic"
@@ -30,40 +31,52 @@ type Options struct {
 // unit to done, from one goroutine at a time and in the order of units
 // (a unit that finishes early waits for those before it), so what done
 // writes is the same whatever the number of workers. It stops at the first
-// error or when ctx is cancelled.
-func Execute(ctx context.Context, p *Plan, units []Unit, opts Options, done func(Result) error) error {
+// error or when ctx is cancelled. Units are drawn from the sequence as
+// workers free up: at most 2*workers are ever taken but not handed over,
+// so memory does not grow with the number of units.
+func Execute(ctx context.Context, p *Plan, units iter.Seq[Unit], opts Options, done func(Result) error) error {
 	workers := max(1, opts.Workers)
 	g, ctx := errgroup.WithContext(ctx)
-	jobs := make(chan int)
-	results := make([]chan Result, len(units))
-	for i := range results {
-		results[i] = make(chan Result, 1)
+	type job struct {
+		seq int
+		u   Unit
 	}
-	// At most 2*workers units may be finished but not yet handed over, so
-	// per-walk outcomes held in memory stay bounded.
+	type finished struct {
+		seq int
+		r   Result
+	}
+	jobs := make(chan job)
+	// slots bounds the units taken but not handed over; out never blocks,
+	// as it has room for all of them.
 	slots := make(chan struct{}, 2*workers)
+	out := make(chan finished, 2*workers)
 
 	g.Go(func() error {
 		defer close(jobs)
-		for i := range units {
+		seq := 0
+		for u := range units {
 			select {
 			case slots <- struct{}{}:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
 			select {
-			case jobs <- i:
+			case jobs <- job{seq, u}:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
+			seq++
 		}
 		return nil
 	})
+	var running sync.WaitGroup
 	for range workers {
+		running.Add(1)
 		g.Go(func() error {
+			defer running.Done()
 			walkers := map[[2]int]*sim.Walker{}
-			for i := range jobs {
-				u := units[i]
+			for j := range jobs {
+				u := j.u
 				w := walkers[[2]int{u.Board, u.Rule}]
 				if w == nil {
 					var err error
@@ -76,21 +89,24 @@ func Execute(ctx context.Context, p *Plan, units []Unit, opts Options, done func
 				if err != nil {
 					return err
 				}
-				results[i] <- r
+				out <- finished{j.seq, r}
 			}
 			return nil
 		})
 	}
+	go func() { running.Wait(); close(out) }()
 	g.Go(func() error {
-		for i := range units {
-			select {
-			case r := <-results[i]:
+		pending := map[int]Result{}
+		next := 0
+		for f := range out {
+			pending[f.seq] = f.r
+			for r, ok := pending[next]; ok; r, ok = pending[next] {
+				delete(pending, next)
+				next++
 				<-slots
 				if err := done(r); err != nil {
 					return err
 				}
-			case <-ctx.Done():
-				return ctx.Err()
 			}
 		}
 		return nil
