@@ -13,7 +13,6 @@ import (
 	"knightwalk/internal/config"
 	"knightwalk/internal/results"
 	"knightwalk/internal/runner"
-	"knightwalk/sim"
 )
 
 // runCommand is `experiment run`; main.go lists it.
@@ -115,40 +114,17 @@ func printClaims(e *env, t *results.Tables) {
 	tw.Flush()
 }
 
-// dryRun prints the plan and an estimate from a short calibration: a few
-// hundred milliseconds of walks of each (board, rule).
+// dryRun prints the plan of shard and runner.EstimateRun's estimate.
 func dryRun(e *env, s *config.Experiment, shard runner.Shard, workers int) error {
-	p, err := runner.NewPlan(s)
+	est, err := runner.EstimateRun(s, shard, workers)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(e.stdout, "experiment %s: %d boards, %d rules, %d walks per start square\n", s.Name, len(s.Boards), len(s.Rules), s.Walks)
-	var est float64
-	for bi, b := range s.Boards {
-		for ri, r := range s.Rules {
-			walks := p.Walks(shard, bi, ri)
-			nu := p.BoardRuleUnits(shard, bi, ri)
-			ns := calibrate(b, r, s.Starts[bi])
-			est += ns * float64(walks)
-			fmt.Fprintf(e.stdout, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk\n", b, r.Name(), len(s.Starts[bi]), nu, walks, ns)
-		}
+	for _, l := range est.Lines {
+		fmt.Fprintf(e.stdout, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk\n", l.Board, l.Rule.Name(), l.Starts, l.Units, l.Walks, l.NsPerWalk)
 	}
-	secs := est / 1e9 / float64(workers)
-	fmt.Fprintf(e.stdout, "total: %d units, %d walks (shard %s); estimated %s on %d workers\n", p.ShardLen(shard), p.Walks(shard, -1, -1), shard, time.Duration(secs*float64(time.Second)).Round(time.Millisecond), workers)
+	fmt.Fprintf(e.stdout, "total: %d units, %d walks (shard %s); estimated %s on %d workers\n", est.Units, est.Walks, shard,
+		time.Duration(est.Seconds*float64(time.Second)).Round(time.Millisecond), workers)
 	return nil
-}
-
-func calibrate(b *sim.Board, r sim.Rule, starts []int) float64 {
-	w, err := sim.NewWalker(b, r)
-	if err != nil || len(starts) == 0 {
-		return 0
-	}
-	t0 := time.Now()
-	n := 0
-	for time.Since(t0) < 100*time.Millisecond || n < 3 {
-		s := starts[n%len(starts)]
-		w.Walk(s, sim.NewKey(0, b, r, s), uint64(n))
-		n++
-	}
-	return float64(time.Since(t0).Nanoseconds()) / float64(n)
 }
