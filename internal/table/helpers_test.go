@@ -95,6 +95,9 @@ func genRows[R any](s *spec[R], n int) []R {
 					continue
 				}
 				*c.str(r) = fmt.Sprintf("%s-%d", c.name, i/3%5)
+				if c.nullable && i%4 == 3 {
+					*c.str(r) = "" // null
+				}
 			case kString:
 				v := fmt.Sprintf("%s-%d", c.name, i/3) // runs of 3
 				switch i % 7 {
@@ -120,6 +123,14 @@ func genRows[R any](s *spec[R], n int) []R {
 					v = math.MaxInt64
 				case 2:
 					v = math.MinInt64
+				}
+				if c.nullable {
+					var x NullInt64 // null in every fourth row
+					if i%4 != 3 {
+						x = Int64Of(v)
+					}
+					*c.ni64(r) = x
+					continue
 				}
 				*c.i64(r) = v
 			case kFloat64:
@@ -161,7 +172,11 @@ func checkCoverage[R any](t *testing.T, s *spec[R]) {
 		case kInt32:
 			*c.i32(&r) = 1
 		case kInt64:
-			*c.i64(&r) = 1
+			if c.nullable {
+				*c.ni64(&r) = Int64Of(1)
+			} else {
+				*c.i64(&r) = 1
+			}
 		case kFloat64:
 			*c.f64(&r) = 1
 		case kBool:

@@ -40,6 +40,21 @@ var (
 	groupOrder   = &order{fixed: classLevels, less: compareNumeric}
 	kindOrder    = &order{fixed: []string{"rate", "range", "below", "above"}, closed: true}
 	verdictOrder = &order{fixed: []string{"consistent", "inconclusive", "refuted"}, closed: true}
+	outcomeOrder = &order{fixed: Outcomes, closed: true}
+)
+
+// Outcomes are the values of the walks table's outcome column, in their
+// level order: every walk has exactly one. "success" is an open tour only;
+// a tour that closes is "closed" (docs/tables.md, `walks`).
+var Outcomes = []string{OutcomeSuccess, OutcomeClosed, OutcomeDeadEnd, OutcomeStopped, OutcomeBudget}
+
+// The walk outcomes.
+const (
+	OutcomeSuccess = "success"  // an open tour: every square visited, the last not a knight's move from the start
+	OutcomeClosed  = "closed"   // a closed tour
+	OutcomeDeadEnd = "dead_end" // no unvisited neighbour left (backtrack: every branch tried)
+	OutcomeStopped = "stopped"  // cut off at max_steps with moves still available
+	OutcomeBudget  = "budget"   // backtrack gave up at its node budget
 )
 
 // compareBoards orders boards "RxC" by squares, then rows; names that are

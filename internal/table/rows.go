@@ -149,17 +149,29 @@ type ClaimRow struct {
 // WalkRow records one walk. The walks table is optional and can be large;
 // write it with a WalkWriter.
 type WalkRow struct {
-	Board    string
-	Rule     string
-	Start    string
-	StartRow int32
-	StartCol int32
-	Walk     int64 // the walk index w within (board, rule, start)
-	Length   int32
-	Success  bool
-	Closed   bool
-	End      string
-	EndRow   int32
-	EndCol   int32
-	Ties     int32
+	Board      string
+	Rule       string
+	Start      string
+	StartRow   int32
+	StartCol   int32
+	Walk       int64 // the walk index w within (board, rule, start)
+	Length     int32
+	Success    bool
+	Closed     bool
+	End        string
+	EndRow     int32
+	EndCol     int32
+	Ties       int32
+	Outcome    string    // success (open), closed, dead_end, stopped or budget
+	Nodes      NullInt64 // backtrack only: squares entered
+	Backtracks NullInt64 // backtrack only: moves undone
 }
+
+// NullInt64 is the value of a nullable int64 column: null unless Valid.
+type NullInt64 struct {
+	Int64 int64
+	Valid bool
+}
+
+// Int64Of returns v as a valid NullInt64.
+func Int64Of(v int64) NullInt64 { return NullInt64{Int64: v, Valid: true} }

@@ -134,4 +134,7 @@ var walksSpec = newSpec(Walks,
 	i32Col("end_row", func(r *WalkRow) *int32 { return &r.EndRow }),
 	i32Col("end_col", func(r *WalkRow) *int32 { return &r.EndCol }),
 	i32Col("ties", func(r *WalkRow) *int32 { return &r.Ties }),
+	dictCol("outcome", outcomeOrder, func(r *WalkRow) *string { return &r.Outcome }),
+	optI64Col("nodes", func(r *WalkRow) *NullInt64 { return &r.Nodes }),
+	optI64Col("backtracks", func(r *WalkRow) *NullInt64 { return &r.Backtracks }),
 ).withPlain("walk")

@@ -262,9 +262,9 @@ def test_four_readers_agree(small):
         assert duckdb.sql(f"SELECT count(*) FROM '{path}'").fetchall()[0][0] == n
         ints = [f.name for f in t.schema if pa.types.is_integer(f.type)]
         for col in ints:
-            want = pa.compute.sum(t.column(col)).as_py()
-            assert int(pd.read_parquet(path, columns=[col])[col].sum()) == want
-            assert pl.read_parquet(path, columns=[col])[col].sum() == want
+            want = pa.compute.sum(t.column(col)).as_py()  # None when all null
+            assert int(pd.read_parquet(path, columns=[col])[col].sum()) == (want or 0)
+            assert pl.read_parquet(path, columns=[col])[col].sum() == (want or 0)
             assert duckdb.sql(f"SELECT sum(\"{col}\") FROM '{path}'").fetchall()[0][0] == want
 
 
@@ -288,6 +288,24 @@ def test_walks_table_matches_summaries(small):
     for k in ["walks", "successes", "closed"]:
         assert (m[k] == m[f"{k}_w"]).all(), k
     np.testing.assert_allclose(m["ties_mean"], m["ties"] / m["walks"], rtol=1e-12)
+    # outcomes: one per walk, adding up to the summaries (docs/tables.md, walks)
+    assert list(w["outcome"].cat.categories) == ["success", "closed", "dead_end", "stopped", "budget"]
+    assert w["outcome"].dtype.ordered and w["outcome"].notna().all()
+    assert (w["success"] == w["outcome"].isin(["success", "closed"])).all()
+    assert (w["closed"] == (w["outcome"] == "closed")).all()
+    oc = pd.crosstab([w["board"], w["rule"], w["start"]], w["outcome"], dropna=False).reset_index()
+    m = sq.merge(oc, on=key, validate="one_to_one")
+    assert ((m["success"] + m["closed_y"]) == m["successes"]).all()
+    assert (m["closed_y"] == m["closed_x"]).all()
+    assert (m["stopped_y"] == m["stopped_x"]).all()
+    assert (m["budget"] == m["budget_exceeded"]).all()
+    de = load(small, "deadends").groupby(key, observed=True, as_index=False)["count"].sum()
+    m = m.merge(de, on=key, how="left")
+    assert ((m["dead_end"] + m["budget"]) == m["count"].fillna(0)).all()
+    # nodes and backtracks are for backtracking rules only
+    bt = w["rule"].astype(str).str.startswith("backtrack")
+    assert w.loc[~bt, ["nodes", "backtracks"]].isna().all().all()
+    assert w.loc[bt, ["nodes", "backtracks"]].notna().all().all()
     hist = w.groupby(key + ["length"], observed=True, as_index=False).size()
     ln = load(small, "lengths")
     m = ln.merge(hist, on=key + ["length"], validate="one_to_one")
