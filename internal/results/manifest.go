@@ -65,7 +65,7 @@ func ReadManifest(dir string) (*Manifest, error) {
 
 // Metadata is the key-value metadata of every table of a run of e.
 func Metadata(e *config.Experiment, toolVersion, gitCommit string) table.Metadata {
-	var lv table.Levels
+	lv := table.Levels{Experiment: e.Name}
 	for _, b := range e.Boards {
 		lv.Boards = append(lv.Boards, b.String())
 	}
@@ -74,7 +74,7 @@ func Metadata(e *config.Experiment, toolVersion, gitCommit string) table.Metadat
 	}
 	return table.Metadata{Experiment: e.Name, Seed: e.Seed, ConfigHash: e.ConfigHash, ToolVersion: toolVersion, GitCommit: gitCommit,
 		Levels: lv,
-		Extra: map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
+		Extra:  map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
 }
 
 // RunInfo describes how the tallies behind a set of tables were made, for the

@@ -54,6 +54,7 @@ func Build(e *config.Experiment, tally TallyOf) (*Tables, error) {
 // addStarts adds the squares, lengths and dead-end rows of (board, rule).
 func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, bi, ri int) error {
 	b, r := e.Boards[bi], e.Rules[ri]
+	params := Params(r)
 	for _, start := range e.Starts[bi] {
 		t := tally(bi, ri, start)
 		if t == nil {
@@ -63,14 +64,14 @@ func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, bi, ri int) er
 		row, col := b.RowCol(start)
 		for l, c := range t.Lengths {
 			if c > 0 {
-				out.Lengths = append(out.Lengths, table.LengthRow{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+				out.Lengths = append(out.Lengths, table.LengthRow{Experiment: e.Name, Params: params, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), Length: int32(l), Count: int64(c)})
 			}
 		}
 		for end, c := range t.DeadEnds {
 			if c > 0 {
 				er, ec := b.RowCol(end)
-				out.DeadEnds = append(out.DeadEnds, table.DeadEndRow{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+				out.DeadEnds = append(out.DeadEnds, table.DeadEndRow{Experiment: e.Name, Params: params, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), End: b.SquareName(end), EndRow: int32(er), EndCol: int32(ec), Count: int64(c)})
 			}
 		}
@@ -160,6 +161,7 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 	l := sum.Length
 	w := float64(t.Walks)
 	return table.SquareRow{
+		Experiment: e.Name, Params: Params(r),
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 		Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col),
 		StartClass: b.Class(start).String(), StartDegree: int32(b.Degree(start)),
@@ -177,6 +179,7 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Experiment) table.ClassRow {
 	sum := stats.Summarize(t, e.Confidence, e.Method)
 	return table.ClassRow{
+		Experiment: e.Name, Params: Params(r),
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 		GroupBy: g.by, Group: g.name, Squares: int32(len(g.squares)),
 		Walks: int64(t.Walks), Successes: int64(t.Successes),
@@ -199,7 +202,7 @@ func claimRows(e *config.Experiment, tally TallyOf, ch config.Check) ([]table.Cl
 			return nil, fmt.Errorf("claim %s on %s: %w", ch.ID, b, err)
 		}
 		sum := t.SuccessRate().Interval(e.Confidence, e.Method)
-		out = append(out, table.ClaimRow{ID: ch.ID, Source: ch.Source, Rule: rule, Board: b.String(), Target: ch.Target(b),
+		out = append(out, table.ClaimRow{Experiment: e.Name, Params: Params(e.Rules[ch.Rule]), ID: ch.ID, Source: ch.Source, Rule: rule, Board: b.String(), Target: ch.Target(b),
 			Kind: ch.Claim.Kind.String(), ClaimedLo: lo, ClaimedHi: hi, Walks: int64(t.Walks), Successes: int64(t.Successes),
 			Measured: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Verdict: stats.Verdict(ch.Claim, sum)})
 	}

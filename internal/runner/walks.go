@@ -2,6 +2,7 @@ package runner
 
 import (
 	"knightwalk/internal/config"
+	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 	"knightwalk/sim"
 )
@@ -10,12 +11,12 @@ import (
 func writeWalks(ww *table.WalkWriter, s *config.Experiment, r Result) error {
 	b := s.Boards[r.Unit.Board]
 	rule := s.Rules[r.Unit.Rule]
-	name := rule.Name()
+	name, params := rule.Name(), results.Params(rule)
 	start := b.SquareName(r.Unit.Start)
 	sr, sc := b.RowCol(r.Unit.Start)
 	for i, o := range r.Walks {
 		er, ec := b.RowCol(o.End)
-		row := table.WalkRow{Board: b.String(), Rule: name, Start: start, StartRow: int32(sr), StartCol: int32(sc),
+		row := table.WalkRow{Experiment: s.Name, Params: params, Board: b.String(), Rule: name, Start: start, StartRow: int32(sr), StartCol: int32(sc),
 			Walk: int64(r.Unit.Lo) + int64(i), Length: int32(o.Length), Success: o.Success, Closed: o.Closed,
 			End: b.SquareName(o.End), EndRow: int32(er), EndCol: int32(ec), Ties: int32(o.Ties), Outcome: outcome(o)}
 		if rule.Kind == sim.Backtrack {

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"knightwalk/internal/config"
+	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 )
 
@@ -62,6 +63,9 @@ func TestWalkOutcomes(t *testing.T) {
 		if isBT := w.Rule == "backtrack"; w.Nodes.Valid != isBT || w.Backtracks.Valid != isBT {
 			t.Fatalf("walk %+v: nodes/backtracks set %v, want %v", w, w.Nodes.Valid, isBT)
 		}
+		if w.Experiment != "outcomes" || w.Params != results.Params(s.Rules[ruleIndex(s, w.Rule)]) {
+			t.Fatalf("walk %+v: experiment or rule parameters wrong", w)
+		}
 		nodes[k] += w.Nodes.Int64
 		backtracks[k] += w.Backtracks.Int64
 	}
@@ -83,6 +87,9 @@ func TestWalkOutcomes(t *testing.T) {
 		failed[key{d.Board, d.Rule, d.Start}] += d.Count
 	}
 	for _, r := range squares {
+		if r.Experiment != "outcomes" || r.Params != results.Params(s.Rules[ruleIndex(s, r.Rule)]) {
+			t.Fatalf("square %+v: experiment or rule parameters wrong", r)
+		}
 		k := key{r.Board, r.Rule, r.Start}
 		n := count[k]
 		if n[table.OutcomeSuccess]+n[table.OutcomeClosed] != r.Successes || n[table.OutcomeClosed] != r.Closed ||
@@ -94,4 +101,13 @@ func TestWalkOutcomes(t *testing.T) {
 			t.Errorf("%v: nodes %d, backtracks %d over %d walks; squares says means %v, %v", k, nodes[k], backtracks[k], r.Walks, r.NodesMean, r.BacktracksMean)
 		}
 	}
+}
+
+func ruleIndex(s *config.Experiment, name string) int {
+	for i, r := range s.Rules {
+		if r.Name() == name {
+			return i
+		}
+	}
+	panic("runner test: no rule " + name)
 }

@@ -90,13 +90,13 @@ func genRows[R any](s *spec[R], n int) []R {
 			switch c.kind {
 			case kDict:
 				// values from the column's levels when it has fixed ones
-				if f := c.order.fixed; c.order.closed {
-					*c.str(r) = f[(i/3+j)%len(f)]
-					continue
-				}
-				*c.str(r) = fmt.Sprintf("%s-%d", c.name, i/3%5)
-				if c.nullable && i%4 == 3 {
+				switch f := c.order.fixed; {
+				case c.nullable && i%4 == 3:
 					*c.str(r) = "" // null
+				case c.order.closed:
+					*c.str(r) = f[(i/3+j)%len(f)]
+				default:
+					*c.str(r) = fmt.Sprintf("%s-%d", c.name, i/3%5)
 				}
 			case kString:
 				v := fmt.Sprintf("%s-%d", c.name, i/3) // runs of 3
@@ -162,8 +162,19 @@ func checkCoverage[R any](t *testing.T, s *spec[R]) {
 	t.Helper()
 	var r R
 	v := reflect.ValueOf(&r).Elem()
-	if v.NumField() != len(s.cols) {
-		t.Errorf("%s: %d columns for %d fields of %T", s.name, len(s.cols), v.NumField(), r)
+	// the fields, with RuleParams's fields counted one by one
+	var fields []reflect.Value
+	for f := range v.NumField() {
+		if fv := v.Field(f); fv.Type() == reflect.TypeFor[RuleParams]() {
+			for g := range fv.NumField() {
+				fields = append(fields, fv.Field(g))
+			}
+		} else {
+			fields = append(fields, fv)
+		}
+	}
+	if len(fields) != len(s.cols) {
+		t.Errorf("%s: %d columns for %d fields of %T", s.name, len(s.cols), len(fields), r)
 	}
 	for j, c := range s.cols {
 		switch c.kind {
@@ -183,8 +194,8 @@ func checkCoverage[R any](t *testing.T, s *spec[R]) {
 			*c.b(&r) = true
 		}
 		nonZero := 0
-		for f := range v.NumField() {
-			if !v.Field(f).IsZero() {
+		for _, f := range fields {
+			if !f.IsZero() {
 				nonZero++
 			}
 		}

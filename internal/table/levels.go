@@ -12,8 +12,9 @@ import (
 // experiment's order; boards are sorted by size whatever their order here.
 // A writer given no Levels takes the values from the rows it writes.
 type Levels struct {
-	Boards []string
-	Rules  []string
+	Experiment string
+	Boards     []string
+	Rules      []string
 }
 
 // order fixes the level order of a categorical column. The levels of a file
@@ -31,10 +32,17 @@ type order struct {
 var classLevels = []string{"corner", "edge", "centre", "interior"}
 
 var (
-	boardOrder   = &order{less: compareBoards, from: func(l Levels) []string { return l.Boards }}
-	ruleOrder    = &order{from: func(l Levels) []string { return l.Rules }}
-	classOrder   = &order{fixed: classLevels, closed: true}
-	groupByOrder = &order{fixed: []string{"class", "degree"}, closed: true}
+	experimentOrder = &order{from: func(l Levels) []string {
+		if l.Experiment == "" {
+			return nil
+		}
+		return []string{l.Experiment}
+	}}
+	tieBreakOrder = &order{fixed: []string{"random", "first", "pohl", "roth"}, closed: true}
+	boardOrder    = &order{less: compareBoards, from: func(l Levels) []string { return l.Boards }}
+	ruleOrder     = &order{from: func(l Levels) []string { return l.Rules }}
+	classOrder    = &order{fixed: classLevels, closed: true}
+	groupByOrder  = &order{fixed: []string{"class", "degree"}, closed: true}
 	// a group is a class or a degree: classes first, then degrees in
 	// numeric order (2 before 10)
 	groupOrder   = &order{fixed: classLevels, less: compareNumeric}

@@ -46,7 +46,7 @@ interval: clopper-pearson
 rules:
   - {name: warnsdorff, tie_break: random}
   - {name: random, max_steps: 6}
-  - {name: warnsdorff, tie_break: first}
+  - {name: warnsdorff, tie_break: first, order: "(2,-1) (1,-2) (-1,-2) (-2,-1) (-2,1) (-1,2) (1,2) (2,1)"}
 outputs:
   walks: true
   row_group: 1000
@@ -64,6 +64,22 @@ starts: all
 walks: 1
 rules:
   - {name: random}
+"""
+
+
+# Backtracking searches, with a small node budget (some give up), random and
+# first tie-breaks, a move order, a closed-tour search; per-walk table.
+BACKTRACK = """\
+name: pytest-backtrack
+seed: 77
+boards: [3x4, 5x5, 6x6]
+starts: all
+walks: 6
+rules:
+  - {name: backtrack, tie_break: random, node_budget: 400}
+  - {name: backtrack, closed: true, node_budget: 1500, order: "(1,2) (2,1) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1)"}
+outputs:
+  walks: true
 """
 
 
@@ -89,6 +105,11 @@ def run_experiment(binary, tmp, text):
 @pytest.fixture(scope="session")
 def small(binary, tmp_path_factory):
     return run_experiment(binary, tmp_path_factory.mktemp("small"), SMALL)
+
+
+@pytest.fixture(scope="session")
+def backtrack(binary, tmp_path_factory):
+    return run_experiment(binary, tmp_path_factory.mktemp("backtrack"), BACKTRACK)
 
 
 @pytest.fixture(scope="session")
@@ -312,47 +333,90 @@ def test_walks_table_matches_summaries(small):
     assert len(m) == len(ln) == len(hist) and (m["count"] == m["size"]).all()
 
 
-def rule_params(manifest):
-    """{rule name: (max_steps, move order)} from the resolved configuration."""
-    return {r["name"]: (int(r.get("max_steps") or 0), parse_order(r.get("order")))
-            for r in manifest["config"]["rules"]}
+def replay_row(seed, row):
+    """Replay one row of the walks table with the rule's parameters from the
+    row's own columns (docs/tables.md: null where the rule has none)."""
+    rows, cols = (int(x) for x in str(row.board).split("x"))
+
+    def opt(v):
+        return None if pd.isna(v) else v
+
+    max_steps, budget = opt(row.max_steps), opt(row.node_budget)
+    return replay(seed, rows, cols, str(row.rule), int(row.start_row), int(row.start_col), int(row.walk),
+                  max_steps=int(max_steps) if max_steps is not None else None,
+                  order=opt(row.move_order),
+                  node_budget=int(budget) if budget is not None else None,
+                  tie_break=opt(row.tie_break))
 
 
-def test_walks_replay_bit_for_bit(small):
+def test_rule_parameters_in_rows(small, backtrack):
+    """Every table with a rule column carries the experiment's name and the
+    rule's parameters, as the resolved configuration has them."""
+    for dir in (small, backtrack):
+        manifest = json.loads((dir / "manifest.json").read_text())
+        cfg = {r["name"]: r for r in manifest["config"]["rules"]}
+        for name in ["squares", "lengths", "deadends", "classes", "claims", "walks"]:
+            df = load(dir, name)
+            if df.empty:
+                continue
+            assert (df["experiment"].astype(str) == manifest["experiment"]).all(), name
+            for rule, g in df.groupby("rule", observed=True):
+                r, kind = cfg[str(rule)], str(rule).split("/")[0]
+                for col in ["tie_break", "max_steps", "node_budget", "move_order"]:
+                    assert g[col].nunique(dropna=False) == 1, (name, rule, col)
+                row = g.iloc[0]
+                assert (pd.isna(row.tie_break) if kind == "random" else row.tie_break == r["tie_break"]), (name, rule)
+                assert (pd.isna(row.max_steps) if not r["max_steps"] else row.max_steps == r["max_steps"]), (name, rule)
+                assert (row.node_budget == r["node_budget"] if kind == "backtrack" else pd.isna(row.node_budget)), (name, rule)
+                uses_order = kind == "backtrack" or str(rule) == "warnsdorff/first"
+                assert (row.move_order == r["order"] if uses_order else pd.isna(row.move_order)), (name, rule)
+    sq = load(small, "squares")
+    assert sq.loc[sq["rule"] == "random", "max_steps"].eq(6).all()
+    assert sq.loc[sq["rule"] != "random", "max_steps"].isna().all()
+    assert str(sq["max_steps"].dtype) in ("float64", "Int64")  # nullable int64: NaN in numpy-backed pandas
+    assert pq.read_schema(small / "squares.parquet").field("max_steps").type == pa.int64()
+
+
+@pytest.mark.parametrize("which", ["small", "backtrack"])
+def test_walks_replay_bit_for_bit(which, request):
     """Every walk of the table, replayed in Python from the seed and the
-    stream contract, with the rule's max_steps: same length, end square,
-    outcome and tie count."""
-    manifest = json.loads((small / "manifest.json").read_text())
-    seed = int(file_metadata(small / "walks.parquet")["seed"])
-    params = rule_params(manifest)
-    w = load(small, "walks")
-    w = w[w["rule"].isin(["random", "warnsdorff/random", "warnsdorff/first"])]
-    assert set(w["rule"].astype(str)) == {"random", "warnsdorff/random", "warnsdorff/first"}
+    stream contract with the rule's parameters read from the row (max_steps,
+    move order, node budget, tie-break): same length, end square, outcome,
+    ties, and for backtracking nodes and backtracks."""
+    dir = request.getfixturevalue(which)
+    seed = int(file_metadata(dir / "walks.parquet")["seed"])
+    w = load(dir, "walks")
+    replayed = {"random", "warnsdorff/random", "warnsdorff/first", "backtrack", "backtrack/closed"}
+    assert set(w["rule"].astype(str)) <= replayed
     bad = []
     stopped, dead = {}, {}  # outcomes by replay: per square, per (square, end)
+    outcomes = set()
     for row in w.itertuples(index=False):
-        rows, cols = (int(x) for x in str(row.board).split("x"))
-        rule = str(row.rule)
-        max_steps, order = params[rule]
-        r = replay(seed, rows, cols, rule, int(row.start_row), int(row.start_col), int(row.walk),
-                   max_steps, order)
-        got = (r.length, r.success, r.closed, r.end, r.ties)
-        want = (row.length, row.success, row.closed, (row.end_row, row.end_col), row.ties)
+        r = replay_row(seed, row)
+        got = (r.length, r.success, r.closed, r.end, r.ties, r.outcome,
+               r.nodes, r.backtracks)
+        want = (row.length, row.success, row.closed, (row.end_row, row.end_col), row.ties, row.outcome,
+                None if pd.isna(row.nodes) else int(row.nodes),
+                None if pd.isna(row.backtracks) else int(row.backtracks))
         if got != want:
             bad.append((row, got))
-        key = (str(row.board), rule, row.start)
+        outcomes.add(r.outcome)
+        key = (str(row.board), str(row.rule), row.start)
         stopped[key] = stopped.get(key, 0) + r.stopped
         if not r.success and not r.stopped:
             dead[key + (row.end,)] = dead.get(key + (row.end,), 0) + 1
     assert not bad, f"{len(bad)} of {len(w)} walks differ from their replay; first: {bad[:3]}"
+    if which == "small":
+        assert {"success", "closed", "dead_end", "stopped"} <= outcomes
+    else:
+        assert {"success", "closed", "budget"} <= outcomes, outcomes
     # the replayed outcomes add up to the summary tables: stopped walks per
     # square, and dead ends per (square, end square)
-    sq = load(small, "squares")
+    sq = load(dir, "squares")
     want = {(str(b), str(r), s): int(n) for b, r, s, n in
             zip(sq["board"], sq["rule"], sq["start"], sq["stopped"])}
     assert stopped == want
-    assert sum(stopped.values()) > 0
-    de = load(small, "deadends")
+    de = load(dir, "deadends")
     want = {(str(b), str(r), s, e): int(n) for b, r, s, e, n in
             zip(de["board"], de["rule"], de["start"], de["end"], de["count"])}
     assert dead == want
