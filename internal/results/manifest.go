@@ -18,6 +18,7 @@ const (
 	LengthsFile     = "lengths.parquet"
 	DeadEndsFile    = "deadends.parquet"
 	ClassesFile     = "classes.parquet"
+	BoardsFile      = "boards.parquet"
 	ComparisonsFile = "comparisons.parquet"
 	ClaimsFile      = "claims.parquet"
 	WalksFile       = "walks.parquet" // the per-walk table, when asked for
@@ -93,14 +94,15 @@ type RunInfo struct {
 // and report.md of a run of e into dir.
 func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 	md := run.Meta
-	files := []string{SquaresFile, LengthsFile, DeadEndsFile, ClassesFile, ComparisonsFile, ClaimsFile}
+	files := []string{SquaresFile, LengthsFile, DeadEndsFile, ClassesFile, BoardsFile, ComparisonsFile, ClaimsFile}
 	for i, err := range []error{
 		table.WriteSquares(filepath.Join(dir, files[0]), t.Squares, md),
 		table.WriteLengths(filepath.Join(dir, files[1]), t.Lengths, md),
 		table.WriteDeadEnds(filepath.Join(dir, files[2]), t.DeadEnds, md),
 		table.WriteClasses(filepath.Join(dir, files[3]), t.Classes, md),
-		table.WriteComparisons(filepath.Join(dir, files[4]), t.Comparisons, md),
-		table.WriteClaims(filepath.Join(dir, files[5]), t.Claims, md),
+		table.WriteBoards(filepath.Join(dir, files[4]), t.Boards, md),
+		table.WriteComparisons(filepath.Join(dir, files[5]), t.Comparisons, md),
+		table.WriteClaims(filepath.Join(dir, files[6]), t.Claims, md),
 	} {
 		if err != nil {
 			return fmt.Errorf("writing %s: %w", files[i], err)

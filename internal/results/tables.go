@@ -22,6 +22,7 @@ type Tables struct {
 	Lengths     []table.LengthRow
 	DeadEnds    []table.DeadEndRow
 	Classes     []table.ClassRow
+	Boards      []table.BoardRow
 	Comparisons []table.ComparisonRow
 	Claims      []table.ClaimRow
 }
@@ -39,6 +40,11 @@ func Build(e *config.Experiment, tally TallyOf) (*Tables, error) {
 			if err := out.addGroups(e, tally, b, bi, r, ri); err != nil {
 				return nil, err
 			}
+			t, err := pool(tally, bi, ri, e.Starts[bi])
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", b, r.Name(), err)
+			}
+			out.Boards = append(out.Boards, boardRow(b, r, len(e.Starts[bi]), t, e))
 		}
 	}
 	for _, ch := range e.Checks {
@@ -185,6 +191,23 @@ func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Exper
 		Walks: int64(t.Walks), Successes: int64(t.Successes),
 		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
 		Closed: int64(t.Closed), ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
+		LengthMean: sum.Length.Mean,
+	}
+}
+
+func boardRow(b *sim.Board, r sim.Rule, squares int, t *stats.Tally, e *config.Experiment) table.BoardRow {
+	sum := stats.Summarize(t, e.Confidence, e.Method)
+	var failed uint64 // dead ends, and searches that gave up at their deepest end
+	for _, c := range t.DeadEnds {
+		failed += c
+	}
+	return table.BoardRow{
+		Experiment: e.Name, Params: Params(r),
+		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(), Squares: int32(squares),
+		Walks: int64(t.Walks), Successes: int64(t.Successes),
+		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
+		Closed: int64(t.Closed), ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
+		DeadEnds: int64(failed - t.BudgetExceeded), Stopped: int64(t.Stopped), BudgetExceeded: int64(t.BudgetExceeded),
 		LengthMean: sum.Length.Mean,
 	}
 }

@@ -74,6 +74,7 @@ var allTables = []tableInfo{
 	infoOf(lengthsSpec, WriteLengths, ReadLengths),
 	infoOf(deadEndsSpec, WriteDeadEnds, ReadDeadEnds),
 	infoOf(classesSpec, WriteClasses, ReadClasses),
+	infoOf(boardsSpec, WriteBoards, ReadBoards),
 	infoOf(comparisonsSpec, WriteComparisons, ReadComparisons),
 	infoOf(claimsSpec, WriteClaims, ReadClaims),
 	infoOf(walksSpec, WriteWalks, ReadWalks),

@@ -7,6 +7,7 @@ const (
 	Lengths     = "lengths"
 	DeadEnds    = "deadends"
 	Classes     = "classes"
+	Boards      = "boards"
 	Comparisons = "comparisons"
 	Claims      = "claims"
 	Walks       = "walks"
@@ -121,6 +122,32 @@ type ClassRow struct {
 
 	Params RuleParams // the rule's parameters
 
+}
+
+// BoardRow pools every start square of one board under one rule.
+type BoardRow struct {
+	Experiment string
+	Board      string
+	Rows       int32
+	Cols       int32
+	Rule       string
+	Squares    int32 // start squares run
+
+	Walks          int64
+	Successes      int64
+	SuccessRate    float64
+	SuccessLo      float64
+	SuccessHi      float64
+	Closed         int64
+	ClosedRate     float64
+	ClosedLo       float64
+	ClosedHi       float64
+	DeadEnds       int64 // walks with outcome dead_end
+	Stopped        int64
+	BudgetExceeded int64
+	LengthMean     float64
+
+	Params RuleParams
 }
 
 // ComparisonRow compares the success rates of two groups on one board under

@@ -30,7 +30,7 @@ import pytest
 from knightwalk_replay import parse_order, replay
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = ["squares", "lengths", "deadends", "classes", "comparisons", "claims", "walks"]
+TABLES = ["squares", "lengths", "deadends", "classes", "boards", "comparisons", "claims", "walks"]
 
 # A run with a non-square board (3x4 comes before 5x5: boards are ordered by
 # size), a step limit on the random walk, Clopper-Pearson intervals at 90 %,
@@ -229,7 +229,8 @@ def test_nulls_not_nan(one):
 
 def test_rates_and_intervals(small):
     for name, pairs in [("squares", [("successes", "success"), ("closed", "closed")]),
-                        ("classes", [("successes", "success"), ("closed", "closed")])]:
+                        ("classes", [("successes", "success"), ("closed", "closed")]),
+                        ("boards", [("successes", "success"), ("closed", "closed")])]:
         df = load(small, name)
         for count, rate in pairs:
             np.testing.assert_array_equal(df[f"{rate}_rate"], df[count] / df["walks"])
@@ -271,6 +272,32 @@ def test_classes_are_pooled_squares(small):
         assert len(m) == len(pooled) == len(c)
         for k in ["squares", "walks", "successes", "closed"]:
             assert (m[k] == m[f"{k}_t"]).all(), (by, k)
+
+
+@pytest.mark.parametrize("which", ["small", "backtrack"])
+def test_boards_are_pooled_squares(which, request):
+    """boards: every start square of (board, rule) pooled; outcomes add up."""
+    dir = request.getfixturevalue(which)
+    sq = load(dir, "squares")
+    bd = load(dir, "boards")
+    pooled = sq.assign(lsum=sq["length_mean"] * sq["walks"]).groupby(
+        ["board", "rule"], observed=True, as_index=False).agg(
+        squares=("start", "size"), walks=("walks", "sum"), successes=("successes", "sum"),
+        closed=("closed", "sum"), stopped=("stopped", "sum"),
+        budget_exceeded=("budget_exceeded", "sum"), lsum=("lsum", "sum"))
+    m = pooled.merge(bd, on=["board", "rule"], suffixes=("", "_b"), validate="one_to_one")
+    assert len(m) == len(bd) == len(pooled)
+    for k in ["squares", "walks", "successes", "closed", "stopped", "budget_exceeded"]:
+        assert (m[k] == m[f"{k}_b"]).all(), k
+    np.testing.assert_allclose(m["length_mean"], m["lsum"] / m["walks"], rtol=1e-12)
+    assert (bd["successes"] + bd["dead_ends"] + bd["stopped"] + bd["budget_exceeded"] == bd["walks"]).all()
+    # one row per (board, rule) in the experiment's order (the plan's: boards
+    # and rules as the file lists them; the levels order boards by size)
+    cfg = json.loads((dir / "manifest.json").read_text())["config"]
+    assert list(zip(bd["board"].astype(str), bd["rule"].astype(str))) == [
+        (b, r["name"]) for b in cfg["boards"] for r in cfg["rules"]]
+    if which == "backtrack":
+        assert bd["budget_exceeded"].sum() > 0 and bd["dead_ends"].sum() > 0
 
 
 def test_four_readers_agree(small):
