@@ -33,11 +33,13 @@ type Tables struct {
 func Build(e *config.Experiment, tally TallyOf) (*Tables, error) {
 	out := &Tables{}
 	for bi, b := range e.Boards {
+		classes := make([][]side, len(e.Rules)) // per rule, its class groups
 		for ri, r := range e.Rules {
 			if err := out.addStarts(e, tally, bi, ri); err != nil {
 				return nil, err
 			}
-			if err := out.addGroups(e, tally, b, bi, r, ri); err != nil {
+			var err error
+			if classes[ri], err = out.addGroups(e, tally, b, bi, r, ri); err != nil {
 				return nil, err
 			}
 			t, err := pool(tally, bi, ri, e.Starts[bi])
@@ -46,7 +48,9 @@ func Build(e *config.Experiment, tally TallyOf) (*Tables, error) {
 			}
 			out.Boards = append(out.Boards, boardRow(b, r, len(e.Starts[bi]), t, e))
 		}
+		out.compareRules(e, b, classes)
 	}
+	out.adjustHolm()
 	for _, ch := range e.Checks {
 		rows, err := claimRows(e, tally, ch)
 		if err != nil {
@@ -86,30 +90,26 @@ func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, bi, ri int) er
 }
 
 // addGroups adds the class and degree rows of (board, rule) and the
-// comparisons between its classes.
-func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, b *sim.Board, bi int, r sim.Rule, ri int) error {
+// comparisons between its classes, and returns its classes pooled.
+func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, b *sim.Board, bi int, r sim.Rule, ri int) ([]side, error) {
 	groups := classGroups(b, e.Starts[bi])
-	pooled := make([]*stats.Tally, len(groups))
-	for gi, g := range groups {
-		var err error
-		if pooled[gi], err = pool(tally, bi, ri, g.squares); err != nil {
-			return fmt.Errorf("%s %s %s %s: %w", b, r.Name(), g.by, g.name, err)
+	var classes []side
+	for _, g := range groups {
+		t, err := pool(tally, bi, ri, g.squares)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s %s %s: %w", b, r.Name(), g.by, g.name, err)
 		}
-		out.Classes = append(out.Classes, classRow(b, r, g, pooled[gi], e))
-	}
-	for i := range groups {
-		for j := i + 1; j < len(groups); j++ {
-			if groups[i].by != "class" || groups[j].by != "class" {
-				continue
-			}
-			a, c := pooled[i].SuccessRate(), pooled[j].SuccessRate()
-			cmp := stats.Compare(a, c, e.Confidence)
-			out.Comparisons = append(out.Comparisons, table.ComparisonRow{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
-				GroupBy: "class", GroupA: groups[i].name, GroupB: groups[j].name, RateA: a.Estimate(), RateB: c.Estimate(),
-				Diff: cmp.Diff.Center, DiffLo: cmp.Diff.Lo, DiffHi: cmp.Diff.Hi, PValue: cmp.PValue})
+		out.Classes = append(out.Classes, classRow(b, r, g, t, e))
+		if g.by == "class" {
+			classes = append(classes, side{rule: r.Name(), group: g.name, t: t})
 		}
 	}
-	return nil
+	for i := range classes {
+		for j := i + 1; j < len(classes); j++ {
+			out.Comparisons = append(out.Comparisons, comparisonRow(e, b, "groups", classes[i], classes[j]))
+		}
+	}
+	return classes, nil
 }
 
 // group is a set of start squares pooled into one aggregate.
@@ -192,6 +192,49 @@ func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Exper
 		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
 		Closed: int64(t.Closed), ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
 		LengthMean: sum.Length.Mean,
+	}
+}
+
+// side is one side of a comparison: a rule's class pooled on a board.
+type side struct {
+	rule, group string
+	t           *stats.Tally
+}
+
+// compareRules adds, per class of board b, the comparisons between every
+// two rules (in the experiment's order); classes[ri] are rule ri's classes.
+func (out *Tables) compareRules(e *config.Experiment, b *sim.Board, classes [][]side) {
+	if len(classes) == 0 {
+		return
+	}
+	for ci := range classes[0] { // every rule has the same classes: the same start squares
+		for i := range classes {
+			for j := i + 1; j < len(classes); j++ {
+				out.Comparisons = append(out.Comparisons, comparisonRow(e, b, "rules", classes[i][ci], classes[j][ci]))
+			}
+		}
+	}
+}
+
+func comparisonRow(e *config.Experiment, b *sim.Board, compare string, x, y side) table.ComparisonRow {
+	a, c := x.t.SuccessRate(), y.t.SuccessRate()
+	cmp := stats.Compare(a, c, e.Confidence)
+	return table.ComparisonRow{Experiment: e.Name, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols),
+		Compare: compare, GroupBy: "class", RuleA: x.rule, GroupA: x.group, RuleB: y.rule, GroupB: y.group,
+		WalksA: int64(x.t.Walks), SuccessesA: int64(x.t.Successes), RateA: a.Estimate(),
+		WalksB: int64(y.t.Walks), SuccessesB: int64(y.t.Successes), RateB: c.Estimate(),
+		Diff: cmp.Diff.Center, DiffLo: cmp.Diff.Lo, DiffHi: cmp.Diff.Hi, PValue: cmp.PValue}
+}
+
+// adjustHolm sets every comparison's p_holm: Holm's adjustment over the
+// family of all the table's comparisons that have a p-value.
+func (out *Tables) adjustHolm() {
+	p := make([]float64, len(out.Comparisons))
+	for i, c := range out.Comparisons {
+		p[i] = c.PValue
+	}
+	for i, h := range stats.Holm(p) {
+		out.Comparisons[i].PHolm = h
 	}
 }
 

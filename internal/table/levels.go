@@ -49,6 +49,7 @@ var (
 	kindOrder    = &order{fixed: []string{"rate", "range", "below", "above"}, closed: true}
 	verdictOrder = &order{fixed: []string{"consistent", "inconclusive", "refuted"}, closed: true}
 	outcomeOrder = &order{fixed: Outcomes, closed: true}
+	compareOrder = &order{fixed: []string{"groups", "rules"}, closed: true}
 )
 
 // Outcomes are the values of the walks table's outcome column, in their

@@ -150,23 +150,32 @@ type BoardRow struct {
 	Params RuleParams
 }
 
-// ComparisonRow compares the success rates of two groups on one board under
-// one rule.
+// ComparisonRow compares the success rates of two sides on one board: two
+// groups under one rule (Compare "groups") or one group under two rules
+// (Compare "rules").
 type ComparisonRow struct {
-	Board   string
-	Rows    int32
-	Cols    int32
-	Rule    string
-	GroupBy string
-	GroupA  string
-	GroupB  string
+	Experiment string
+	Board      string
+	Rows       int32
+	Cols       int32
+	Compare    string // "groups" or "rules"
+	GroupBy    string
+	RuleA      string
+	GroupA     string
+	RuleB      string
+	GroupB     string
 
-	RateA  float64
-	RateB  float64
-	Diff   float64 // RateA - RateB
-	DiffLo float64
-	DiffHi float64
-	PValue float64
+	WalksA     int64
+	SuccessesA int64
+	RateA      float64
+	WalksB     int64
+	SuccessesB int64
+	RateB      float64
+	Diff       float64 // RateA - RateB
+	DiffLo     float64
+	DiffHi     float64
+	PValue     float64
+	PHolm      float64 // PValue adjusted by Holm over the table's comparisons
 }
 
 // ClaimRow is the verdict on one published claim.

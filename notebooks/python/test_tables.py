@@ -300,6 +300,46 @@ def test_boards_are_pooled_squares(which, request):
         assert bd["budget_exceeded"].sum() > 0 and bd["dead_ends"].sum() > 0
 
 
+def holm(p):
+    """Holm's step-down adjustment (as R's p.adjust(p, "holm")); NaN stays out."""
+    p = np.asarray(p, dtype=float)
+    out = np.full(len(p), np.nan)
+    idx = np.flatnonzero(~np.isnan(p))
+    order = idx[np.argsort(p[idx], kind="stable")]
+    m = len(order)
+    out[order] = np.maximum.accumulate(np.minimum(1, (m - np.arange(m)) * p[order]))
+    return out
+
+
+def test_comparisons(small):
+    """Counts from the classes rows; both kinds of comparison; p_holm is
+    Holm's adjustment over the whole table."""
+    cm = load(small, "comparisons")
+    cl = load(small, "classes")
+    cl = cl[cl["group_by"] == "class"]
+    key = ["board", "rule", "group"]
+    for s in "ab":
+        side = cm[["board", f"rule_{s}", f"group_{s}", f"walks_{s}", f"successes_{s}"]].astype(
+            {"board": str, f"rule_{s}": str, f"group_{s}": str})
+        side.columns = key + ["walks", "successes"]
+        m = side.merge(cl.astype({"board": str, "rule": str, "group": str}), on=key,
+                       suffixes=("", "_c"), how="left")
+        assert len(m) == len(cm)
+        assert (m["walks"] == m["walks_c"]).all() and (m["successes"] == m["successes_c"]).all(), s
+        np.testing.assert_array_equal(cm[f"rate_{s}"], cm[f"successes_{s}"] / cm[f"walks_{s}"])
+    g, r = cm[cm["compare"] == "groups"], cm[cm["compare"] == "rules"]
+    assert len(g) and len(r) and len(g) + len(r) == len(cm)
+    assert (g["rule_a"].astype(str) == g["rule_b"].astype(str)).all()
+    assert (r["group_a"].astype(str) == r["group_b"].astype(str)).all()
+    assert (r["rule_a"].astype(str) != r["rule_b"].astype(str)).all()
+    # every two of the 3 rules on every class of every board
+    ncls = cl.groupby("board", observed=True)["group"].nunique()
+    assert len(r) == int((ncls * 3).sum())
+    np.testing.assert_allclose(cm["p_holm"], holm(cm["p_value"]), rtol=1e-12)
+    assert (cm["p_holm"] >= cm["p_value"]).all() and (cm["p_holm"] <= 1).all()
+    assert list(cm["compare"].cat.categories) == ["groups", "rules"]
+
+
 def test_four_readers_agree(small):
     for name in TABLES:
         path = small / f"{name}.parquet"
