@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"time"
 
+	"knightwalk/internal/buildinfo"
 	"knightwalk/internal/config"
 	"knightwalk/internal/table"
 )
@@ -36,14 +37,16 @@ type Manifest struct {
 	Seed        uint64           `json:"seed"`
 	ConfigHash  string           `json:"config_hash"`
 	ToolVersion string           `json:"tool_version"`
-	GitCommit   string           `json:"git_commit,omitempty"`
+	GitCommit   string           `json:"git_commit,omitempty"` // Build.Revision, as the tables' git_commit key
+	Build       buildinfo.Info   `json:"build"`
 	Shard       string           `json:"shard"`
 	Workers     int              `json:"workers"`
 	Units       int              `json:"units"`
 	Walks       uint64           `json:"walks"`
 	Successes   uint64           `json:"successes"`
 	Closed      uint64           `json:"closed"`
-	Started     string           `json:"finished_at"`
+	StartedAt   string           `json:"started_at"`  // RFC 3339, UTC: when the run (or merge) started
+	FinishedAt  string           `json:"finished_at"` // when its results were written
 	Seconds     float64          `json:"seconds"`
 	WalksPerSec float64          `json:"walks_per_second"`
 	Tables      []string         `json:"tables"`
@@ -64,8 +67,9 @@ func ReadManifest(dir string) (*Manifest, error) {
 	return &m, nil
 }
 
-// Metadata is the key-value metadata of every table of a run of e.
-func Metadata(e *config.Experiment, toolVersion, gitCommit string) table.Metadata {
+// Metadata is the key-value metadata of every table of a run of e by a
+// binary of the given version and provenance (buildinfo.Read()).
+func Metadata(e *config.Experiment, toolVersion string, build buildinfo.Info) table.Metadata {
 	lv := table.Levels{Experiment: e.Name}
 	for _, b := range e.Boards {
 		lv.Boards = append(lv.Boards, b.String())
@@ -73,9 +77,13 @@ func Metadata(e *config.Experiment, toolVersion, gitCommit string) table.Metadat
 	for _, r := range e.Rules {
 		lv.Rules = append(lv.Rules, r.Name())
 	}
-	return table.Metadata{Experiment: e.Name, Seed: e.Seed, ConfigHash: e.ConfigHash, ToolVersion: toolVersion, GitCommit: gitCommit,
-		Levels: lv,
-		Extra:  map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
+	cfg, err := json.Marshal(e.Config)
+	if err != nil { // only NaN or Inf, which validation refuses
+		panic("results: resolved configuration does not encode: " + err.Error())
+	}
+	return table.Metadata{Experiment: e.Name, Seed: e.Seed, ConfigHash: e.ConfigHash, ToolVersion: toolVersion, Build: build,
+		Config: string(cfg), Levels: lv,
+		Extra: map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
 }
 
 // RunInfo describes how the tallies behind a set of tables were made, for the
@@ -84,10 +92,11 @@ type RunInfo struct {
 	Meta    table.Metadata
 	Shard   string // "0/1" for a whole run or a merge
 	Workers int
-	Units   int     // work units of the whole plan
-	Walks   uint64  // walks run by this process
-	Seconds float64 // time spent running them
-	PerWalk bool    // the per-walk table was written too
+	Units   int       // work units of the whole plan
+	Walks   uint64    // walks run by this process
+	Seconds float64   // time spent running them
+	Started time.Time // when the run or merge started
+	PerWalk bool      // the per-walk table was written too
 }
 
 // Write writes the tables, claims.tex (when there are claims), manifest.json
@@ -117,8 +126,8 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 		}
 	}
 	m := Manifest{Experiment: e.Name, Description: e.Description, Seed: e.Seed, ConfigHash: e.ConfigHash,
-		ToolVersion: md.ToolVersion, GitCommit: md.GitCommit, Shard: run.Shard, Workers: run.Workers,
-		Units: run.Units, Started: time.Now().UTC().Format(time.RFC3339), Seconds: run.Seconds,
+		ToolVersion: md.ToolVersion, GitCommit: md.Build.Revision, Build: md.Build, Shard: run.Shard, Workers: run.Workers,
+		Units: run.Units, StartedAt: timestamp(run.Started), FinishedAt: timestamp(time.Now()), Seconds: run.Seconds,
 		Tables: files, Config: e.Config}
 	for _, r := range t.Squares {
 		m.Walks += uint64(r.Walks)
@@ -136,4 +145,12 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, ReportFile), []byte(report(e, t)), 0o644)
+}
+
+// timestamp writes t as RFC 3339 in UTC, to the second; "" for the zero time.
+func timestamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }

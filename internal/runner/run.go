@@ -37,11 +37,13 @@ type Completed struct {
 	Tables  *results.Tables // nil for a shard, which writes a part
 	Walks   uint64
 	Seconds float64
+	Started time.Time // when the run or merge started (for the manifest)
 }
 
 // Run runs the plan of s (or its shard) and writes the results: the
 // tables, report and manifest of internal/results, or for a shard its part.
 func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, error) {
+	started := time.Now()
 	p := NewPlan(s)
 	units := p.ShardUnits(o.Shard)
 	dir, err := prepareOutDir(o.Out, o.Force, o.Resume)
@@ -111,7 +113,7 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 		}
 		return nil, err
 	}
-	sum := &Completed{Dir: dir.Final, Walks: TotalWalks(todo), Seconds: time.Since(t0).Seconds()}
+	sum := &Completed{Dir: dir.Final, Walks: TotalWalks(todo), Seconds: time.Since(t0).Seconds(), Started: started}
 	if o.Shard.N > 1 {
 		if err := writePart(dir.Partial, s, o, ts); err != nil {
 			return nil, err
@@ -138,7 +140,7 @@ func writeResults(dir string, s *config.Experiment, o RunOptions, ts *Tallies, s
 			sum.Walks += uint64(r.Walks)
 		}
 	}
-	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds,
+	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds, Started: sum.Started,
 		PerWalk: s.PerWalk && o.Shard.N == 1 && !merged} // a merge has no per-walk table: shards write none
 	if err := results.Write(dir, s, sum.Tables, run); err != nil {
 		return err
@@ -188,7 +190,7 @@ func WriteMerged(s *config.Experiment, o RunOptions, ts *Tallies, secs float64) 
 	if err != nil {
 		return nil, err
 	}
-	sum := &Completed{Dir: dir.Final, Seconds: secs}
+	sum := &Completed{Dir: dir.Final, Seconds: secs, Started: time.Now().Add(-time.Duration(secs * float64(time.Second)))}
 	if err := writeResults(dir.Partial, s, o, ts, sum, len(NewPlan(s).Units), true); err != nil {
 		os.RemoveAll(dir.Partial)
 		return nil, err

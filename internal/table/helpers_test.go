@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"knightwalk/internal/buildinfo"
 )
 
 // colInfo and tableInfo are the non-generic view of a spec the tests use.
@@ -226,8 +228,10 @@ var testMD = Metadata{
 	Seed:          0xdeadbeefcafef00d,
 	ConfigHash:    "sha256:0123abcd",
 	ToolVersion:   "v0.1.0",
-	GitCommit:     "f09c8cb",
-	Extra:         map[string]string{"confidence": "0.95", "interval": "wilson", "note": "ünïcode"},
+	Build: buildinfo.Info{Revision: "f09c8cb", Modified: "false", GoVersion: "go1.26.0", ModuleVersion: "(devel)",
+		GOOS: "linux", GOARCH: "amd64", CPU: "Some CPU @ 2.20GHz"},
+	Config: `{"format":1,"name":"default"}`,
+	Extra:  map[string]string{"confidence": "0.95", "interval": "wilson", "note": "ünïcode"},
 }
 
 // sameRow compares two rows field by field, taking NaN (a null in the file)
