@@ -362,6 +362,24 @@ def test_interval_settings_in_every_file(small):
         assert meta.get("interval") == "clopper-pearson" and float(meta.get("confidence")) == 0.9
 
 
+def test_config_and_provenance_in_every_file(small):
+    """Every file holds the resolved configuration (as manifest.json has it)
+    and the binary's provenance; no time (manifest.json has those)."""
+    manifest = json.loads((small / "manifest.json").read_text())
+    for key in ["vcs_revision", "vcs_modified", "go_version", "module_version", "goos", "goarch", "cpu"]:
+        assert key in manifest["build"], key
+    assert manifest["started_at"] <= manifest["finished_at"]
+    for name in TABLES:
+        meta = file_metadata(small / f"{name}.parquet")
+        assert json.loads(meta["config"]) == manifest["config"], name
+        assert meta["go_version"].startswith("go") and meta["goos"] and meta["goarch"], name
+        assert meta["git_commit"] == manifest["build"]["vcs_revision"], name
+        assert meta["vcs_modified"] in ("true", "false", ""), name
+        for k in ["go_version", "module_version", "goos", "goarch", "cpu"]:
+            assert meta[k] == manifest["build"][k], (name, k)
+        assert not any("time" in k or k.endswith("_at") for k in meta), (name, sorted(meta))
+
+
 def test_walks_table_matches_summaries(small):
     w = load(small, "walks")
     sq = load(small, "squares")
