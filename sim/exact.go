@@ -147,7 +147,6 @@ type bitsetKey struct {
 type bitset [2]uint64
 
 func (s bitset) with(sq int) bitset { s[sq>>6] |= 1 << (sq & 63); return s }
-func (s bitset) has(sq int) bool    { return s[sq>>6]>>(sq&63)&1 != 0 }
 func (s bitset) and(t bitset) bitset {
 	return bitset{s[0] & t[0], s[1] & t[1]}
 }
@@ -188,6 +187,9 @@ type enumerator struct {
 	moveTo   [][8]int
 	order    [8]int
 	dist2    []int
+
+	cur     int    // the state being expanded, for the tie scores
+	visited bitset // (tiebreak.go)
 }
 
 func newEnumerator(b *Board, r Rule) *enumerator {
@@ -227,23 +229,15 @@ func (e *enumerator) allowed(visited bitset, cur int) (bitset, bool) {
 	if tied.count() == 1 {
 		return tied, false
 	}
-	switch e.rule.TieBreak {
-	case TieFirst:
-		for _, mi := range e.order {
-			if t := e.moveTo[cur][mi]; t >= 0 && tied.has(t) {
-				return bitset{}.with(t), true
-			}
-		}
-	case TiePohl:
-		tied = keepMinScore(tied, func(c int) int {
-			s := 0
-			for u := e.nb[c].andNot(visited); !u.empty(); {
-				s += deg(u.pop())
-			}
-			return s
-		})
-	case TieRoth:
-		tied = keepMinScore(tied, func(c int) int { return -e.dist2[c] })
+	var sq [8]int32
+	n := 0
+	for t := tied; !t.empty(); n++ {
+		sq[n] = int32(t.pop())
+	}
+	e.cur, e.visited = cur, visited
+	tied = bitset{}
+	for _, s := range sq[:narrowTies(e.rule.TieBreak.chain(), sq[:n], e)] {
+		tied = tied.with(int(s))
 	}
 	return tied, true
 }

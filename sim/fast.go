@@ -17,6 +17,7 @@ type fastKernel struct {
 	order    [8]uint8    // the rule's move order as canonical indices
 	dist2    [64]int32   // Roth: 4×squared distance from the centre
 	path     [64]int8    // the current walk
+	ties     fastTies    // scores tied squares for tie-break chains
 }
 
 func newFastKernel(b *Board, r Rule) *fastKernel {
@@ -43,6 +44,7 @@ func newFastKernel(b *Board, r Rule) *fastKernel {
 	for i, m := range r.order() {
 		k.order[i] = uint8(moveIndex(m))
 	}
+	k.ties.k = k
 	return k
 }
 
@@ -161,42 +163,8 @@ func (k *fastKernel) warnsdorff(start int, src *PCG) (length, end, ties int, sto
 // breakTie picks one square (returned as a one-bit mask) from the tied
 // minimum-degree squares in tied.
 func (k *fastKernel) breakTie(tied uint64, cur int, visited uint64, src *PCG) uint64 {
-	switch k.rule.TieBreak {
-	case TieFirst:
-		for _, mi := range k.order {
-			if t := k.moveTo[cur][mi]; t >= 0 && tied>>t&1 != 0 {
-				return 1 << t
-			}
-		}
-		panic("sim: first tie-break found no tied square")
-	case TiePohl:
-		best, keep := int(^uint(0)>>1), uint64(0)
-		for m := tied; m != 0; m &= m - 1 {
-			c := bits.TrailingZeros64(m)
-			s := 0
-			for u := k.nb[c] &^ visited; u != 0; u &= u - 1 {
-				s += bits.OnesCount64(k.nb[bits.TrailingZeros64(u)] &^ visited)
-			}
-			if s < best {
-				best, keep = s, 0
-			}
-			if s == best {
-				keep |= 1 << c
-			}
-		}
-		tied = keep
-	case TieRoth:
-		best, keep := int32(-1), uint64(0)
-		for m := tied; m != 0; m &= m - 1 {
-			c := bits.TrailingZeros64(m)
-			if d := k.dist2[c]; d > best {
-				best, keep = d, 0
-			}
-			if k.dist2[c] == best {
-				keep |= 1 << c
-			}
-		}
-		tied = keep
+	if k.rule.TieBreak != TieRandom {
+		tied = k.narrowTies(tied, cur, visited) // tiebreak.go
 	}
 	if tied&(tied-1) == 0 {
 		return tied

@@ -162,52 +162,13 @@ func (k *genKernel) realPath() []int32 {
 // fastKernel.breakTie does.
 func (k *genKernel) breakTie(n int, src *PCG) int {
 	tied := k.tied[:n]
-	if k.rule.Kind == Warnsdorff {
-		switch k.rule.TieBreak {
-		case TieFirst:
-			return k.firstInOrder(tied)
-		case TiePohl:
-			n = k.keepMin(tied, k.neighbourDegreeSum)
-		case TieRoth:
-			n = k.keepMin(tied, func(p int32) int { return -k.b.CentreDist2(k.unpad(p)) })
-		}
+	if k.rule.Kind == Warnsdorff && k.rule.TieBreak != TieRandom {
+		n = narrowTies(k.rule.TieBreak.chain(), tied, k) // tiebreak.go
 	}
 	if n == 1 {
 		return int(tied[0])
 	}
 	return int(tied[Uniform(src, uint32(n))])
-}
-
-// firstInOrder returns the square of tied reached by the earliest move in
-// the rule's move order.
-func (k *genKernel) firstInOrder(tied []int32) int {
-	cur := k.path[len(k.path)-1]
-	best, bestRank := -1, uint8(255)
-	for _, p := range tied {
-		for i, off := range k.off {
-			if int(cur)+off == int(p) && k.rank[i] < bestRank {
-				best, bestRank = int(p), k.rank[i]
-			}
-		}
-	}
-	return best
-}
-
-// keepMin keeps, in place and in order, the squares of tied with the
-// smallest score and returns how many.
-func (k *genKernel) keepMin(tied []int32, score func(int32) int) int {
-	best, n := int(^uint(0)>>1), 0
-	for _, p := range tied {
-		s := score(p)
-		if s < best {
-			best, n = s, 0
-		}
-		if s == best {
-			tied[n] = p
-			n++
-		}
-	}
-	return n
 }
 
 // neighbourDegreeSum is Pohl's second-level score: the sum of the degrees

@@ -14,35 +14,6 @@ const (
 	Backtrack              // Warnsdorff-ordered depth-first search
 )
 
-// TieBreak decides among Warnsdorff's minimum-degree squares.
-type TieBreak uint8
-
-const (
-	TieRandom TieBreak = iota // uniform among the tied squares
-	TieFirst                  // first tied square in the move order
-	TiePohl                   // smallest sum of the degrees of its unvisited neighbours, then random
-	TieRoth                   // largest distance from the board centre, then random
-)
-
-var tieNames = [...]string{"random", "first", "pohl", "roth"}
-
-func (t TieBreak) String() string {
-	if int(t) < len(tieNames) {
-		return tieNames[t]
-	}
-	return fmt.Sprintf("TieBreak(%d)", t)
-}
-
-// ParseTieBreak parses "random", "first", "pohl" or "roth".
-func ParseTieBreak(s string) (TieBreak, error) {
-	for i, n := range tieNames {
-		if s == n {
-			return TieBreak(i), nil
-		}
-	}
-	return 0, fmt.Errorf("tie-break %q: valid tie-breaks are random, first, pohl, roth", s)
-}
-
 // Rule is a walk rule with its options. The zero value is the random walk.
 type Rule struct {
 	Kind     Kind
@@ -69,11 +40,13 @@ type Rule struct {
 // DefaultNodeBudget is Backtrack's node budget when none is configured.
 const DefaultNodeBudget = 10_000_000
 
-// RuleNames lists the rule names that ParseRule accepts (docs/design.md, "Rule names").
+// RuleNames lists the fixed rule names that ParseRule accepts
+// (docs/design.md, "Rule names"); it also accepts "warnsdorff/" followed by
+// any tie-break chain (TieBreakNames), e.g. "warnsdorff/roth+first".
 var RuleNames = []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/pohl", "warnsdorff/roth", "backtrack", "backtrack/closed"}
 
 // ParseRule parses a rule name as used in tables and claims: "random",
-// "warnsdorff" (tie-break random), "warnsdorff/<tie-break>", "backtrack" and
+// "warnsdorff" (tie-break random), "warnsdorff/<tie-break chain>", "backtrack" and
 // "backtrack/closed".
 func ParseRule(name string) (Rule, error) {
 	switch n := strings.TrimSpace(name); {
@@ -92,7 +65,7 @@ func ParseRule(name string) (Rule, error) {
 	case n == "backtrack/closed":
 		return Rule{Kind: Backtrack, TieBreak: TieFirst, Closed: true}, nil
 	}
-	return Rule{}, fmt.Errorf("rule %q: valid rules are %s", name, strings.Join(RuleNames, ", "))
+	return Rule{}, fmt.Errorf("rule %q: valid rules are %s, or warnsdorff/<tie-break chain> such as warnsdorff/roth+first", name, strings.Join(RuleNames, ", "))
 }
 
 // ParseKind parses a rule family name: "random", "warnsdorff", "backtrack".
@@ -135,7 +108,7 @@ func (r Rule) Validate() error {
 	default:
 		return fmt.Errorf("rule kind %d: valid rules are random, warnsdorff, backtrack", r.Kind)
 	}
-	if int(r.TieBreak) >= len(tieNames) {
+	if int(r.TieBreak) >= len(tieChains) {
 		return fmt.Errorf("rule %s: unknown tie-break %d", r.Kind, r.TieBreak)
 	}
 	if r.Kind == Backtrack && r.TieBreak != TieFirst && r.TieBreak != TieRandom {

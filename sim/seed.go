@@ -17,6 +17,12 @@ import "fmt"
 //	choice:     among m allowed squares in ascending square order, index
 //	            Uniform(stream, m) (Lemire's multiply-shift with rejection on
 //	            the low 32 bits of Uint64); no draw when m == 1.
+//	tie-breaks: a Warnsdorff step's allowed squares are those of minimum
+//	            degree that its tie-break chain's refining steps (pohl,
+//	            roth) keep (tiebreak.go); a chain ending in random then
+//	            draws once as above, one ending in first never draws. The
+//	            chain is in the rule name (warnsdorff/roth+first), and
+//	            pohl+random, roth+random are named pohl, roth.
 
 // Mix64 is the SplitMix64 finaliser.
 func Mix64(z uint64) uint64 {

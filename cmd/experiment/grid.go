@@ -55,7 +55,7 @@ func (f *ruleFlags) register(fs interface {
 	IntVar(*int, string, int, string)
 }, def string) {
 	fs.StringVar(&f.rule, "rule", def, "walk rule: random, warnsdorff, or a full name such as warnsdorff/pohl")
-	fs.StringVar(&f.tieBreak, "tie-break", "", "Warnsdorff tie-break: random, first, pohl, roth (default random)")
+	fs.StringVar(&f.tieBreak, "tie-break", "", "Warnsdorff tie-break: random, first, pohl, roth, or a chain such as roth+first or pohl+roth+random, ending in random or first (default random)")
 	fs.StringVar(&f.order, "order", "", `move order for the first tie-break, e.g. "(2,1) (1,2) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1)"`)
 	fs.IntVar(&f.maxSteps, "max-steps", 0, "stop each walk after this many moves (0: no limit)")
 }

@@ -1,13 +1,59 @@
 #!/bin/bash
-# Usage: deploy/slurm/submit.sh EXPERIMENT SHARDS PARTS_DIR OUT_DIR
-# Builds nothing: put a static binary first, e.g.
+# Usage: deploy/slurm/submit.sh EXPERIMENT SHARDS PARTS_DIR OUT_DIR [SBATCH_OPTION...]
+#
+# Queues SHARDS array tasks (array.sbatch; task K runs shard K/SHARDS,
+# 0-based, and writes PARTS_DIR/part-K) and a merge job (merge.sbatch) that
+# starts only when every task succeeded and writes OUT_DIR. Builds nothing:
+# put a static binary first, e.g.
 #   CGO_ENABLED=0 go build -o experiment ./cmd/experiment
+#
+# Resources and placement come from the environment, so nobody edits the
+# scripts (options given on sbatch's command line override their #SBATCH
+# lines):
+#   CPUS_PER_TASK   CPUs of each array task, also its --workers   (16)
+#   MEM             memory of each array task and of the merge    (4G)
+#   TIME_LIMIT      time limit of each array task                 (04:00:00)
+#   MERGE_TIME_LIMIT time limit of the merge job                  (00:30:00)
+#   PARTITION, ACCOUNT  --partition / --account of both jobs      (cluster default)
+#   SBATCH_EXTRA    further sbatch options for both jobs, split at spaces
+#   BIN             the experiment binary                         (./experiment)
+# SBATCH_OPTIONs after the four arguments are passed to both jobs too, e.g.
+#   CPUS_PER_TASK=4 MEM=1G deploy/slurm/submit.sh large-boards 8 parts out --qos=long
+#
+# Submitting again with the same PARTS_DIR continues: finished parts are
+# kept and interrupted ones resume from their checkpoints.
 set -euo pipefail
-[ $# -eq 4 ] || { echo "usage: $0 EXPERIMENT SHARDS PARTS_DIR OUT_DIR" >&2; exit 2; }
+usage="usage: $0 EXPERIMENT SHARDS PARTS_DIR OUT_DIR [SBATCH_OPTION...]"
+[ $# -ge 4 ] || { echo "$usage" >&2; exit 2; }
 EXPERIMENT=$1 SHARDS=$2 PARTS=$3 OUT=$4
+shift 4
+[[ $SHARDS =~ ^[1-9][0-9]*$ ]] || { echo "$0: SHARDS must be a whole number of at least 1, got '$SHARDS'" >&2; exit 2; }
+BIN=${BIN:-./experiment}
+[ -x "$BIN" ] || { echo "$0: BIN=$BIN is not an executable file: build the binary first (CGO_ENABLED=0 go build -o experiment ./cmd/experiment) or set BIN" >&2; exit 2; }
+[ -e "$OUT" ] && { echo "$0: $OUT already exists: the merge would refuse to overwrite it; choose another OUT_DIR or remove it" >&2; exit 2; }
+# The jobs may start in another directory (--chdir): give them absolute paths.
+BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
+[ -f "$EXPERIMENT" ] && EXPERIMENT=$(cd "$(dirname "$EXPERIMENT")" && pwd)/$(basename "$EXPERIMENT")
+mkdir -p "$PARTS" "$(dirname "$OUT")"
+PARTS=$(cd "$PARTS" && pwd)
+OUT=$(cd "$(dirname "$OUT")" && pwd)/$(basename "$OUT")
+export EXPERIMENT PARTS OUT BIN
+
 here=$(cd "$(dirname "$0")" && pwd)
-mkdir -p "$PARTS"
-export EXPERIMENT PARTS OUT
-array=$(sbatch --parsable --array=0-$((SHARDS - 1)) "$here/array.sbatch")
-merge=$(sbatch --parsable --dependency=afterok:"$array" "$here/merge.sbatch")
-echo "array job $array ($SHARDS shards), merge job $merge -> $OUT"
+both=(--mem="${MEM:-4G}")
+[ -n "${PARTITION:-}" ] && both+=(--partition="$PARTITION")
+[ -n "${ACCOUNT:-}" ] && both+=(--account="$ACCOUNT")
+read -r -a extra <<<"${SBATCH_EXTRA:-}"
+both+=(${extra[@]+"${extra[@]}"} "$@")
+
+array=$(sbatch --parsable --array=0-$((SHARDS - 1)) --cpus-per-task="${CPUS_PER_TASK:-16}" \
+  --time="${TIME_LIMIT:-04:00:00}" "${both[@]}" "$here/array.sbatch")
+array=${array%%;*} # --parsable prints "id;cluster" on multi-cluster set-ups
+if ! merge=$(sbatch --parsable --dependency=afterok:"$array" --kill-on-invalid-dep=yes --cpus-per-task=1 \
+  --time="${MERGE_TIME_LIMIT:-00:30:00}" "${both[@]}" "$here/merge.sbatch"); then
+  echo "$0: the merge job could not be queued; cancelling array job $array" >&2
+  scancel "$array" || true
+  exit 1
+fi
+merge=${merge%%;*}
+echo "array job $array ($SHARDS shards: parts in $PARTS), merge job $merge -> $OUT"

@@ -60,6 +60,8 @@ type Outputs struct {
 	Walks    bool     `yaml:"walks"`     // the per-walk table
 	Figures  []string `yaml:"figures"`   // names from Figures
 	RowGroup int      `yaml:"row_group"` // Parquet rows per row group; 0: the writer's default
+
+	FigureOptions FigureOptions `yaml:"figure_options"` // how figures are drawn (figopts.go)
 }
 
 // Claim is a published statement about a success rate that a run checks.

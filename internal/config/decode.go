@@ -347,7 +347,10 @@ func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
 }
 
 // lists are the lists whose items validation refers to by index.
-var lists = []string{"boards", "starts", "rules", "outputs.figures", "claims"}
+var lists = []string{"boards", "starts", "rules", "outputs.figures", "claims", refList}
+
+// refList is the list of published values under the figure options.
+const refList = "outputs.figure_options.size_curve.references"
 
 // dropItems works out which items of each list the decoder left out,
 // reporting null items, which it leaves out without a word.
@@ -356,6 +359,7 @@ func (s *source) dropItems(c *Config, decErrs Errors, covered []string) (errs Er
 	decoded := map[string]int{
 		"boards": len(c.Boards), "starts": len(c.Starts), "rules": len(c.Rules),
 		"outputs.figures": len(c.Outputs.Figures), "claims": len(c.Claims),
+		refList: len(c.Outputs.FigureOptions.SizeCurve.References),
 	}
 	for _, list := range lists {
 		var seq *yaml.Node
@@ -524,7 +528,7 @@ func (s *source) wholeNumbers(covered []string) (errs Errors) {
 	return errs
 }
 
-var reIntKey = regexp.MustCompile(`^(seed|walks|rules\[\d+\]\.(max_steps|node_budget)|outputs\.row_group|boards\[\d+\]\.(from|to|step)|claims\[\d+\]\.degree)$`)
+var reIntKey = regexp.MustCompile(`^(seed|walks|rules\[\d+\]\.(max_steps|node_budget)|outputs\.row_group|boards\[\d+\]\.(from|to|step)|claims\[\d+\]\.degree|outputs\.figure_options\.size_curve\.references\[\d+\]\.(n|n_max))$`)
 
 // coveredBy reports whether key lies at or under one of the covered keys
 // ("" covers everything).
@@ -545,7 +549,8 @@ var (
 )
 
 func typeByName(name string) reflect.Type {
-	for _, t := range []reflect.Type{configType, boardSpecType, startsType, reflect.TypeFor[RuleSpec](), reflect.TypeFor[Outputs](), reflect.TypeFor[Claim]()} {
+	for _, t := range []reflect.Type{configType, boardSpecType, startsType, reflect.TypeFor[RuleSpec](), reflect.TypeFor[Outputs](), reflect.TypeFor[Claim](),
+		reflect.TypeFor[FigureOptions](), reflect.TypeFor[HeatmapOptions](), reflect.TypeFor[LengthOptions](), reflect.TypeFor[SizeCurveOptions](), reflect.TypeFor[Reference]()} {
 		if t.String() == name {
 			return t
 		}

@@ -77,6 +77,7 @@ func (c *Config) check() Errors {
 	if c.Outputs.RowGroup < 0 {
 		k.errorf("outputs.row_group", "%d must be 0 (the writer's default) or positive", c.Outputs.RowGroup)
 	}
+	c.checkFigureOptions(k, ruleNames)
 
 	seenID := map[string]int{}
 	for i, cl := range c.Claims {

@@ -1,0 +1,319 @@
+package sim
+
+import (
+	"fmt"
+	"math/bits"
+	"slices"
+	"strings"
+)
+
+// A tie-break decides among Warnsdorff's minimum-degree squares. It is a
+// chain of criteria applied in turn until one square remains: zero or more
+// refining criteria (pohl, roth: each keeps the tied squares it scores
+// best, possibly several), then a deciding one (random: a uniform draw;
+// first: the square reached by the earliest move in the rule's move order).
+//
+// Names. A chain is written with its criteria joined by '+', e.g.
+// "roth+first" or "pohl+roth+random", and a rule's name carries it after
+// the slash: "warnsdorff/roth+first". The four single names keep their
+// meaning and their spelling: "pohl" is pohl+random and "roth" is
+// roth+random, and "pohl+random", "roth+random" parse to those same rules
+// and are named "pohl", "roth", so they hash to the same streams. Every
+// other chain is named in full, its final random or first included.
+//
+// Streams. A chain draws only when it ends in random and more than one
+// square survives its refining criteria; it then draws once, among the
+// survivors in ascending square order, as every random tie-break does. A
+// chain ending in first never draws: its walk is one path.
+
+// TieBreak is a tie-break chain, as an index into tieChains.
+type TieBreak uint8
+
+const (
+	TieRandom TieBreak = iota // uniform among the tied squares
+	TieFirst                  // first tied square in the move order
+	TiePohl                   // pohl+random: smallest sum of the degrees of its unvisited neighbours, then random
+	TieRoth                   // roth+random: largest distance from the board centre, then random
+)
+
+// criterion is one step of a tie-break chain.
+type criterion uint8
+
+const (
+	critRandom criterion = iota // draw uniformly among the survivors (deciding)
+	critFirst                   // keep the earliest in the move order (deciding)
+	critPohl                    // keep the smallest sum of the degrees of the unvisited neighbours
+	critRoth                    // keep the largest (squared) distance from the board centre
+)
+
+var critNames = [...]string{"random", "first", "pohl", "roth"}
+
+// refining lists the criteria that may precede the deciding one.
+var refining = []criterion{critPohl, critRoth}
+
+// tieChains lists every valid chain; a TieBreak indexes it. The first four
+// are TieRandom, TieFirst, TiePohl and TieRoth; then come the other chains,
+// breadth first: each ordered selection of distinct refining criteria,
+// shortest first, followed by random, then by first.
+var tieChains = func() [][]criterion {
+	out := [][]criterion{{critRandom}, {critFirst}, {critPohl, critRandom}, {critRoth, critRandom}}
+	for prefixes := [][]criterion{{}}; len(prefixes) > 0; {
+		var longer [][]criterion
+		for _, p := range prefixes {
+			for _, last := range []criterion{critRandom, critFirst} {
+				c := append(slices.Clone(p), last)
+				if !slices.ContainsFunc(out, func(o []criterion) bool { return slices.Equal(o, c) }) {
+					out = append(out, c)
+				}
+			}
+			for _, r := range refining {
+				if !slices.Contains(p, r) {
+					longer = append(longer, append(slices.Clone(p), r))
+				}
+			}
+		}
+		prefixes = longer
+	}
+	return out
+}()
+
+func chainString(cs []criterion) string {
+	parts := make([]string, len(cs))
+	for i, c := range cs {
+		parts[i] = critNames[c]
+	}
+	return strings.Join(parts, "+")
+}
+
+// chain returns t's criteria, the deciding one last.
+func (t TieBreak) chain() []criterion { return tieChains[t] }
+
+// String returns t's name: random, first, pohl, roth, or a chain in full
+// such as roth+first.
+func (t TieBreak) String() string {
+	if int(t) >= len(tieChains) {
+		return fmt.Sprintf("TieBreak(%d)", t)
+	}
+	if t <= TieRoth { // the single names: pohl and roth without their +random
+		return critNames[t.chain()[0]]
+	}
+	return chainString(t.chain())
+}
+
+// Draws reports whether t can draw from the walk's stream: whether it ends
+// in random.
+func (t TieBreak) Draws() bool {
+	c := t.chain()
+	return c[len(c)-1] == critRandom
+}
+
+// UsesOrder reports whether t ends in first, so that the rule's move order
+// (Rule.Order) decides its remaining ties.
+func (t TieBreak) UsesOrder() bool { return !t.Draws() }
+
+// TieBreakNames lists every tie-break name ParseTieBreak accepts in its
+// canonical spelling.
+func TieBreakNames() []string {
+	out := make([]string, len(tieChains))
+	for i := range tieChains {
+		out[i] = TieBreak(i).String()
+	}
+	return out
+}
+
+// tieHelp says what a tie-break may be, for errors.
+const tieHelp = "valid tie-breaks are random, first, pohl, roth, or a chain of distinct steps joined by '+' " +
+	"whose last is random or first and whose others are pohl or roth (e.g. roth+first, pohl+roth+random)"
+
+// ParseTieBreak parses a tie-break: a single name (random, first, pohl,
+// roth) or a chain such as roth+first.
+func ParseTieBreak(s string) (TieBreak, error) {
+	parts := strings.Split(s, "+")
+	cs := make([]criterion, len(parts))
+	for i, p := range parts {
+		c, ok := criterion(0), false
+		for j, n := range critNames {
+			if p == n {
+				c, ok = criterion(j), true
+			}
+		}
+		switch {
+		case !ok && p == "":
+			return 0, fmt.Errorf("tie-break %q: empty step; %s", s, tieHelp)
+		case !ok:
+			return 0, fmt.Errorf("tie-break %q: unknown tie-break %q; %s", s, p, tieHelp)
+		case slices.Contains(cs[:i], c):
+			return 0, fmt.Errorf("tie-break %q: %s appears twice; %s", s, p, tieHelp)
+		case i < len(parts)-1 && (c == critRandom || c == critFirst):
+			return 0, fmt.Errorf("tie-break %q: %s decides alone, so it must come last; %s", s, p, tieHelp)
+		}
+		cs[i] = c
+	}
+	if len(cs) > 1 && cs[len(cs)-1] != critRandom && cs[len(cs)-1] != critFirst {
+		return 0, fmt.Errorf("tie-break %q: a chain must end in random or first; %s", s, tieHelp)
+	}
+	if len(cs) == 1 && (cs[0] == critPohl || cs[0] == critRoth) {
+		cs = append(cs, critRandom) // the single names keep their meaning
+	}
+	for i, c := range tieChains {
+		if chainString(c) == chainString(cs) {
+			return TieBreak(i), nil
+		}
+	}
+	panic("sim: valid tie-break chain " + s + " missing from tieChains")
+}
+
+// tieScorer gives a kernel's scores of a tied square for the criteria, in
+// the kernel's own square numbering and for its current walk state.
+type tieScorer interface {
+	// secondDegree is Pohl's score: the sum of the degrees (unvisited
+	// neighbour counts) of sq's unvisited neighbours.
+	secondDegree(sq int32) int
+	// centreDist2 is Roth's score: 4× the squared Euclidean distance of sq
+	// from the board centre.
+	centreDist2(sq int32) int
+	// moveRank is the position in the rule's move order of the move from
+	// the current square to sq.
+	moveRank(sq int32) int
+}
+
+// narrowTies applies chain to the tied squares (in ascending square
+// order), keeping the survivors at the front in the same order, and
+// returns how many survive: 1, or more when the chain ends in random and
+// the kernel must draw among tied[:n].
+func narrowTies(chain []criterion, tied []int32, s tieScorer) int {
+	n := len(tied)
+	for _, c := range chain {
+		if n == 1 {
+			break
+		}
+		n = narrow(c, tied[:n], s)
+	}
+	return n
+}
+
+// narrow reduces the tied squares (at most 8) by one criterion, in place
+// and in order, and returns how many remain. random keeps them all: the
+// draw is the kernel's, at the one place its stream is used.
+func narrow(c criterion, tied []int32, s tieScorer) int {
+	if c == critRandom {
+		return len(tied)
+	}
+	// Scores first, then the minimum: a switch per square is cheaper than
+	// a closure call, and this runs on every tie of a chain rule.
+	var v [8]int
+	best := int(^uint(0) >> 1)
+	for i, sq := range tied {
+		switch c {
+		case critFirst:
+			v[i] = s.moveRank(sq)
+		case critPohl:
+			v[i] = s.secondDegree(sq)
+		case critRoth:
+			v[i] = -s.centreDist2(sq)
+		default:
+			panic(fmt.Sprintf("sim: unknown tie-break criterion %d", c))
+		}
+		best = min(best, v[i])
+	}
+	n := 0
+	for i, sq := range tied {
+		if v[i] == best {
+			tied[n] = sq
+			n++
+		}
+	}
+	return n
+}
+
+// The kernels' scorers. Each kernel calls narrowTies at the one place it
+// reduces its tied squares (breakTie, ExactWalk's allowed).
+
+// fastTies scores the fast kernel's tied squares (square indices) for its
+// current step.
+type fastTies struct {
+	k       *fastKernel
+	cur     int
+	visited uint64
+	rank    *[64][64]uint8 // rank[from][to]: position of the move in the rule's order; built on first use
+}
+
+func (f *fastTies) secondDegree(sq int32) int {
+	k, s := f.k, 0
+	for u := k.nb[sq] &^ f.visited; u != 0; u &= u - 1 {
+		s += bits.OnesCount64(k.nb[bits.TrailingZeros64(u)] &^ f.visited)
+	}
+	return s
+}
+
+func (f *fastTies) centreDist2(sq int32) int { return int(f.k.dist2[sq]) }
+
+func (f *fastTies) moveRank(sq int32) int {
+	if f.rank == nil {
+		f.rank = new([64][64]uint8)
+		for from := range f.k.n {
+			for i, mi := range f.k.order {
+				if t := f.k.moveTo[from][mi]; t >= 0 {
+					f.rank[from][t] = uint8(i)
+				}
+			}
+		}
+	}
+	return int(f.rank[f.cur][sq])
+}
+
+// narrowTies applies the rule's chain to the tied squares of the mask tied
+// and returns the survivors as a mask.
+func (k *fastKernel) narrowTies(tied uint64, cur int, visited uint64) uint64 {
+	var sq [8]int32
+	n := 0
+	for m := tied; m != 0; m &= m - 1 {
+		sq[n] = int32(bits.TrailingZeros64(m))
+		n++
+	}
+	k.ties.cur, k.ties.visited = cur, visited
+	n = narrowTies(k.rule.TieBreak.chain(), sq[:n], &k.ties)
+	var out uint64
+	for _, s := range sq[:n] {
+		out |= 1 << s
+	}
+	return out
+}
+
+// The general kernel scores padded indices; its current square is the end
+// of its path.
+
+func (k *genKernel) secondDegree(p int32) int { return k.neighbourDegreeSum(p) }
+func (k *genKernel) centreDist2(p int32) int  { return k.b.CentreDist2(k.unpad(p)) }
+
+func (k *genKernel) moveRank(p int32) int {
+	cur := k.path[len(k.path)-1]
+	for i, off := range k.off {
+		if int(cur)+off == int(p) {
+			return int(k.rank[i])
+		}
+	}
+	panic("sim: tied square is not a move from the current square")
+}
+
+// The exact enumerator scores square indices for the state it is
+// expanding (e.cur, e.visited).
+
+func (e *enumerator) secondDegree(sq int32) int {
+	s := 0
+	for u := e.nb[sq].andNot(e.visited); !u.empty(); {
+		s += e.nb[u.pop()].andNot(e.visited).count()
+	}
+	return s
+}
+
+func (e *enumerator) centreDist2(sq int32) int { return e.dist2[sq] }
+
+func (e *enumerator) moveRank(sq int32) int {
+	for i, mi := range e.order {
+		if e.moveTo[e.cur][mi] == int(sq) {
+			return i
+		}
+	}
+	panic("sim: tied square is not a move from the current square")
+}
