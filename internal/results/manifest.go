@@ -76,6 +76,9 @@ func Metadata(e *config.Experiment, toolVersion string, build buildinfo.Info) ta
 	}
 	for _, r := range e.Rules {
 		lv.Rules = append(lv.Rules, r.Name())
+		if t := Params(r).TieBreak; t != "" {
+			lv.TieBreaks = append(lv.TieBreaks, t)
+		}
 	}
 	cfg, err := json.Marshal(e.Config)
 	if err != nil { // only NaN or Inf, which validation refuses

@@ -23,7 +23,7 @@ func Params(r sim.Rule) table.RuleParams {
 		if r.MaxSteps > 0 {
 			p.MaxSteps = table.Int64Of(int64(r.MaxSteps))
 		}
-		if r.TieBreak == sim.TieFirst {
+		if r.TieBreak.UsesOrder() { // a chain ending in first
 			p.MoveOrder = moveOrder(r.Order)
 		}
 	case sim.Backtrack:

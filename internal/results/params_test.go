@@ -20,6 +20,8 @@ func TestParams(t *testing.T) {
 		{sim.Rule{Kind: sim.Warnsdorff, TieBreak: sim.TiePohl}, table.RuleParams{TieBreak: "pohl"}},
 		{sim.Rule{Kind: sim.Warnsdorff, TieBreak: sim.TieFirst, MaxSteps: 9}, table.RuleParams{TieBreak: "first", MaxSteps: table.Int64Of(9), MoveOrder: canon}},
 		{sim.Rule{Kind: sim.Warnsdorff, TieBreak: sim.TieFirst, Order: rev}, table.RuleParams{TieBreak: "first", MoveOrder: "(2,-1) (1,-2) (-1,-2) (-2,-1) (-2,1) (-1,2) (1,2) (2,1)"}},
+		{chain(t, "roth+first"), table.RuleParams{TieBreak: "roth+first", MoveOrder: canon}},
+		{chain(t, "pohl+roth+random"), table.RuleParams{TieBreak: "pohl+roth+random"}},
 		{sim.Rule{Kind: sim.Backtrack, TieBreak: sim.TieFirst}, table.RuleParams{TieBreak: "first", NodeBudget: table.Int64Of(sim.DefaultNodeBudget), MoveOrder: canon}},
 		{sim.Rule{Kind: sim.Backtrack, TieBreak: sim.TieRandom, Closed: true, NodeBudget: 500}, table.RuleParams{TieBreak: "random", MaxSteps: null, NodeBudget: table.Int64Of(500), MoveOrder: canon}},
 	} {
@@ -27,4 +29,13 @@ func TestParams(t *testing.T) {
 			t.Errorf("%s %+v: got %+v, want %+v", c.rule.Name(), c.rule, got, c.want)
 		}
 	}
+}
+
+func chain(t *testing.T, tie string) sim.Rule {
+	t.Helper()
+	tb, err := sim.ParseTieBreak(tie)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sim.Rule{Kind: sim.Warnsdorff, TieBreak: tb}
 }

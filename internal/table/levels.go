@@ -15,6 +15,7 @@ type Levels struct {
 	Experiment string
 	Boards     []string
 	Rules      []string
+	TieBreaks  []string // the rules' tie-breaks
 }
 
 // order fixes the level order of a categorical column. The levels of a file
@@ -38,7 +39,9 @@ var (
 		}
 		return []string{l.Experiment}
 	}}
-	tieBreakOrder = &order{fixed: []string{"random", "first", "pohl", "roth"}, closed: true}
+	// the four single tie-breaks, then the run's chains (roth+first, …) in
+	// the order of its rules
+	tieBreakOrder = &order{fixed: []string{"random", "first", "pohl", "roth"}, from: func(l Levels) []string { return l.TieBreaks }}
 	boardOrder    = &order{less: compareBoards, from: func(l Levels) []string { return l.Boards }}
 	ruleOrder     = &order{from: func(l Levels) []string { return l.Rules }}
 	classOrder    = &order{fixed: classLevels, closed: true}
