@@ -60,7 +60,7 @@ func TestClusterShards(t *testing.T) {
 			if b, err := proc(t, nil, "run", "testdata/small.yaml", "--out", one, "--quiet").CombinedOutput(); err != nil {
 				t.Fatalf("single run: %v\n%s", err, b)
 			}
-			for _, name := range []string{"squares", "lengths", "deadends", "classes", "comparisons", "claims"} {
+			for _, name := range []string{"squares", "lengths", "deadends", "classes", "boards", "comparisons", "claims"} {
 				a, _ := os.ReadFile(filepath.Join(one, name+".parquet"))
 				b, _ := os.ReadFile(filepath.Join(merged, name+".parquet"))
 				if len(a) == 0 || !bytes.Equal(a, b) {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"knightwalk/internal/buildinfo"
 	"knightwalk/internal/config"
 	"knightwalk/internal/results"
 	"knightwalk/internal/runner"
@@ -52,7 +53,7 @@ experiment writes, value for value.`,
 					return err
 				}
 				opts := runner.RunOptions{Out: *out, Force: *force, Workers: 1, Shard: runner.All,
-					Meta: results.Metadata(s, version, gitCommit()), BeforeCommit: figuresHook(s.Figures)}
+					Meta: results.Metadata(s, version, buildinfo.Read()), BeforeCommit: figuresHook(s.Figures)}
 				sum, err := runner.WriteMerged(ctx, s, opts, ts, parts, time.Since(t0).Seconds())
 				if err != nil {
 					return err

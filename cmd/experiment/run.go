@@ -10,6 +10,7 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"knightwalk/internal/buildinfo"
 	"knightwalk/internal/config"
 	"knightwalk/internal/results"
 	"knightwalk/internal/runner"
@@ -76,7 +77,7 @@ part for 'experiment merge'.`,
 					return err
 				}
 				opts := runner.RunOptions{Out: dir, Force: *force, Resume: *resume, Workers: *workers, Shard: shard,
-					Meta: results.Metadata(s, version, gitCommit()), BeforeCommit: figuresHook(s.Figures)}
+					Meta: results.Metadata(s, version, buildinfo.Read()), BeforeCommit: figuresHook(s.Figures)}
 				if !*quiet {
 					opts.Log = e.stderr
 					opts.Progress = progressBar(e.stderr)

@@ -69,7 +69,7 @@ func TestShardsAndMerge(t *testing.T) {
 	if _, _, err := runCmd(t, append([]string{"merge", "--out", filepath.Join(tmp, "merged")}, parts...)...); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"squares", "lengths", "deadends", "classes", "comparisons", "claims"} {
+	for _, name := range []string{"squares", "lengths", "deadends", "classes", "boards", "comparisons", "claims"} {
 		a, _ := os.ReadFile(filepath.Join(tmp, "one", name+".parquet"))
 		b, _ := os.ReadFile(filepath.Join(tmp, "merged", name+".parquet"))
 		if len(a) == 0 || !reflect.DeepEqual(a, b) {

@@ -119,9 +119,7 @@ func checkReplaceable(final string, force bool) error {
 // directory may hold: everything this tool writes there. A directory that
 // holds anything else is not replaced or removed.
 var (
-	resultNames = []string{results.SquaresFile, results.LengthsFile, results.DeadEndsFile, results.ClassesFile,
-		results.ComparisonsFile, results.ClaimsFile, results.WalksFile, results.ClaimsTeXFile, results.ManifestFile,
-		results.ReportFile, partName, partWalksName}
+	resultNames  = append(slices.Clone(results.Files), partName, partWalksName)
 	partialNames = append([]string{checkpointName, unitWalksName}, resultNames...)
 	figureExts   = []string{".png", ".svg", ".pdf", ".gif"}
 )

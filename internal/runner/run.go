@@ -37,11 +37,13 @@ type Completed struct {
 	Tables  *results.Tables // nil for a shard, which writes a part
 	Walks   uint64
 	Seconds float64
+	Started time.Time // when the run or merge started (for the manifest)
 }
 
 // Run runs the plan of s (or its shard) and writes the results: the
 // tables, report and manifest of internal/results, or for a shard its part.
 func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, error) {
+	started := time.Now()
 	p, err := NewPlan(s)
 	if err != nil {
 		return nil, err
@@ -92,7 +94,7 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 		}
 		return nil, err
 	}
-	sum := &Completed{Dir: dir.Final, Walks: total - st.doneWalks, Seconds: time.Since(t0).Seconds()}
+	sum := &Completed{Dir: dir.Final, Walks: total - st.doneWalks, Seconds: time.Since(t0).Seconds(), Started: started}
 	if o.Shard.N > 1 {
 		err = writePart(dir.Partial, s, p, o, ts, st.walks)
 	} else {
@@ -206,7 +208,7 @@ func writeResults(dir string, s *config.Experiment, o RunOptions, ts *Tallies, s
 	if sum.Tables, err = results.Build(s, ts.Of); err != nil {
 		return err
 	}
-	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds,
+	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds, Started: sum.Started,
 		PerWalk: perWalk}
 	if err := results.Write(dir, s, sum.Tables, run); err != nil {
 		return err
@@ -262,7 +264,7 @@ func WriteMerged(ctx context.Context, s *config.Experiment, o RunOptions, ts *Ta
 		return nil, err
 	}
 	defer dir.release()
-	sum := &Completed{Dir: dir.Final, Walks: p.Walks(All, -1, -1), Seconds: secs} // every walk of the tables counts as done now
+	sum := &Completed{Dir: dir.Final, Walks: p.Walks(All, -1, -1), Seconds: secs, Started: time.Now().Add(-time.Duration(secs * float64(time.Second)))} // every walk of the tables counts as done now
 	err = nil
 	if s.PerWalk {
 		err = mergeWalks(ctx, filepath.Join(dir.Partial, results.WalksFile), s, p, o.Meta, parts)

@@ -95,6 +95,15 @@ func sealBytes(configHash string, payload []byte) [32]byte {
 	return [32]byte(h.Sum(nil))
 }
 
+// Walk flags in a fragment record.
+const (
+	fragSuccess = 1 << iota
+	fragClosed
+	fragStopped
+	fragBudget
+	fragNodes // nodes and backtracks follow (backtracking rules)
+)
+
 func encodeWalks(b []byte, u Unit, walks []sim.Outcome) []byte {
 	b = binary.AppendUvarint(b, uint64(u.ID))
 	b = binary.AppendUvarint(b, u.Lo)
@@ -104,13 +113,20 @@ func encodeWalks(b []byte, u Unit, walks []sim.Outcome) []byte {
 		b = binary.AppendUvarint(b, uint64(o.End))
 		b = binary.AppendUvarint(b, uint64(o.Ties))
 		var fl byte
-		if o.Success {
-			fl |= 1
-		}
-		if o.Closed {
-			fl |= 2
+		for _, f := range [...]struct {
+			set bool
+			bit byte
+		}{{o.Success, fragSuccess}, {o.Closed, fragClosed}, {o.Stopped, fragStopped}, {o.BudgetExceeded, fragBudget},
+			{o.Nodes != 0 || o.Backtracks != 0, fragNodes}} {
+			if f.set {
+				fl |= f.bit
+			}
 		}
 		b = append(b, fl)
+		if fl&fragNodes != 0 {
+			b = binary.AppendUvarint(b, uint64(o.Nodes))
+			b = binary.AppendUvarint(b, uint64(o.Backtracks))
+		}
 	}
 	return b
 }
@@ -128,13 +144,23 @@ func decodeWalks(payload []byte, p *Plan) (Unit, []sim.Outcome, error) {
 		return u, nil, fmt.Errorf("walks %d-%d, want %d-%d", lo, lo+n, u.Lo, u.Hi)
 	}
 	squares := uint64(p.Exp.Boards[u.Board].Squares())
+	backtrack := p.Exp.Rules[u.Rule].Kind == sim.Backtrack
 	walks := make([]sim.Outcome, n)
 	for i := range walks {
 		length, end, ties, fl := r.uvarint(), r.uvarint(), r.uvarint(), r.byte()
-		if r.err != nil || length < 1 || length > squares || end >= squares || ties > squares || fl > 3 || (fl == 2) || (fl&1 == 1) != (length == squares) {
+		var nodes, backtracks uint64
+		if fl&fragNodes != 0 {
+			nodes, backtracks = r.uvarint(), r.uvarint()
+		}
+		success := fl&fragSuccess != 0
+		if r.err != nil || length < 1 || length > squares || end >= squares || ties > max(squares, nodes) || fl >= fragNodes<<1 ||
+			(fl&fragClosed != 0 && !success) || success != (length == squares) || (success && fl&(fragStopped|fragBudget) != 0) ||
+			(!backtrack && fl&(fragBudget|fragNodes) != 0) || nodes > 1<<62 || backtracks > nodes {
 			return u, nil, fmt.Errorf("walk %d: not an outcome of %s", u.Lo+uint64(i), p.Exp.Boards[u.Board])
 		}
-		walks[i] = sim.Outcome{Start: u.Start, Length: int(length), End: int(end), Ties: int(ties), Success: fl&1 != 0, Closed: fl&2 != 0}
+		walks[i] = sim.Outcome{Start: u.Start, Length: int(length), End: int(end), Ties: int(ties), Success: success,
+			Closed: fl&fragClosed != 0, Stopped: fl&fragStopped != 0, BudgetExceeded: fl&fragBudget != 0,
+			Nodes: int64(nodes), Backtracks: int64(backtracks)}
 	}
 	if len(r.b) != r.i {
 		return u, nil, errors.New("data after the last walk")
