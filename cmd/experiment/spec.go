@@ -38,7 +38,7 @@ func readExperiment(arg string) (string, []byte, error) {
 		name, data = experiments.Default()
 		name = "experiments/" + name + ".yaml"
 	case fileExists(arg):
-		b, err := os.ReadFile(arg)
+		b, err := config.ReadFile(arg) // bounded: /dev/zero or a FIFO cannot exhaust memory
 		if err != nil {
 			return "", nil, err
 		}
