@@ -2,9 +2,11 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync/atomic"
 )
 
 // ExactMaxSquares is the largest board ExactWalk handles: the visited set
@@ -50,6 +52,15 @@ var ErrBudget = fmt.Errorf("node budget exceeded")
 // (0: DefaultExactBudget); going over it returns an error wrapping
 // ErrBudget.
 func ExactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64) (Exact, error) {
+	return exactWalk(ctx, b, r, start, budget, nil, nil)
+}
+
+// exactWalk is ExactWalk with the live states of its layers counted
+// against mem (nil: no limit) and the states it expands added to progress
+// (may be nil). It looks at ctx every exactCheck states, in the layer loop
+// and in the sort, so cancellation takes effect within milliseconds
+// whatever the size of a layer.
+func exactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64, mem *memoryBudget, progress *atomic.Int64) (Exact, error) {
 	n := b.Squares()
 	if err := r.Validate(); err != nil {
 		return Exact{}, err
@@ -71,6 +82,14 @@ func ExactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64) (
 	layer := []exactState{{set: bitset{}.with(start), cur: uint8(start), p: 1, paths: 1}}
 	index := map[bitsetKey]int{}
 	var next []exactState
+	held := &heldMemory{budget: mem}
+	fail := func(depth int, err error) (Exact, error) {
+		if errors.Is(err, ErrMemory) {
+			return Exact{}, fmt.Errorf("exact: %s %s from %s: more than %d states at path length %d take %s, over the memory budget of %s: %w (pick a smaller board, a --max-steps, or raise --max-memory)",
+				b, r.Name(), b.SquareName(start), len(next), depth+1, formatBytes(held.bytes), formatBytes(mem.limit), ErrMemory)
+		}
+		return Exact{}, err
+	}
 	for depth := 1; len(layer) > 0; depth++ {
 		if err := ctx.Err(); err != nil {
 			return Exact{}, err
@@ -82,6 +101,14 @@ func ExactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64) (
 		clear(index)
 		next = next[:0]
 		for i := range layer {
+			if i%exactCheck == exactCheck-1 {
+				if progress != nil {
+					progress.Add(exactCheck)
+				}
+				if err := ctx.Err(); err != nil {
+					return Exact{}, err
+				}
+			}
 			s := &layer[i]
 			res.TreeNodes += s.paths
 			allowed, ties := e.allowed(s.set, int(s.cur))
@@ -112,6 +139,19 @@ func ExactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64) (
 				k := bitsetKey{ns.set, ns.cur}
 				j, ok := index[k]
 				if !ok {
+					if len(next) == cap(next) {
+						// Grow under the budget: a layer that would not fit
+						// fails here, before it is allocated.
+						grown := max(2*cap(next), 1024)
+						if err := held.set(cap(layer), grown, len(index)+1); err != nil {
+							return fail(depth, err)
+						}
+						next = slices.Grow(next, grown-len(next))
+					} else if len(index)%exactCheck == 0 {
+						if err := held.set(cap(layer), cap(next), len(index)+exactCheck); err != nil {
+							return fail(depth, err)
+						}
+					}
 					j = len(next)
 					index[k] = j
 					next = append(next, ns)
@@ -120,16 +160,75 @@ func ExactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64) (
 				next[j].paths += s.paths
 			}
 		}
+		if progress != nil {
+			progress.Add(int64(len(layer) % exactCheck))
+		}
 		// A fixed order for the next layer keeps the sums reproducible.
-		slices.SortFunc(next, func(x, y exactState) int {
-			if c := x.set.compare(y.set); c != 0 {
-				return c
+		// The sort needs a buffer as long as the layer: the old layer's.
+		if cap(layer) < len(next) {
+			if err := held.set(len(next), cap(next), len(index)); err != nil {
+				return fail(depth, err)
 			}
-			return int(x.cur) - int(y.cur)
-		})
-		layer, next = next, layer
+			layer = make([]exactState, 0, len(next))
+		}
+		sorted, spare, err := sortStates(ctx, next, layer[:0])
+		if err != nil {
+			return Exact{}, err
+		}
+		layer, next = sorted, spare
 	}
 	return res, nil
+}
+
+// exactCheck is how many states ExactWalk handles between looks at its
+// context and its memory budget: well under a millisecond's work.
+const exactCheck = 1 << 14
+
+// sortStates sorts xs by (visited set, current square), as the reference
+// order of a layer, using buf (of capacity at least len(xs)) as scratch. It
+// returns the sorted states and the other buffer, emptied. States in a layer
+// are distinct, so the order is total and the result does not depend on
+// the algorithm: a bottom-up merge sort of short sorted runs, which looks
+// at ctx between runs so that sorting a layer of millions of states does
+// not delay cancellation.
+func sortStates(ctx context.Context, xs, buf []exactState) (sorted, spare []exactState, err error) {
+	const run = 1 << 12
+	cmp := func(x, y exactState) int {
+		if c := x.set.compare(y.set); c != 0 {
+			return c
+		}
+		return int(x.cur) - int(y.cur)
+	}
+	n := len(xs)
+	for lo := 0; lo < n; lo += run {
+		if lo%(16*run) == 0 && ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		slices.SortFunc(xs[lo:min(lo+run, n)], cmp)
+	}
+	src, dst := xs, buf[:n]
+	for width := run; width < n; width *= 2 {
+		for lo := 0; lo < n; lo += 2 * width {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			mid, hi := min(lo+width, n), min(lo+2*width, n)
+			i, j, k := lo, mid, lo
+			for ; i < mid && j < hi; k++ {
+				if cmp(src[j], src[i]) < 0 {
+					dst[k] = src[j]
+					j++
+				} else {
+					dst[k] = src[i]
+					i++
+				}
+			}
+			k += copy(dst[k:], src[i:mid])
+			copy(dst[k:], src[j:hi])
+		}
+		src, dst = dst, src
+	}
+	return src, dst[:0], nil
 }
 
 type exactState struct {
