@@ -96,3 +96,70 @@ func TestSignalStopsPromptly(t *testing.T) {
 		}
 	}
 }
+
+// TestQuietSilent: --quiet prints nothing on success, not even the shard
+// taken from a scheduler's variables or the claims.
+func TestQuietSilent(t *testing.T) {
+	defer func(g func(string) string) { getenv = g }(getenv)
+	getenv = func(k string) string {
+		return map[string]string{"SLURM_ARRAY_TASK_ID": "1", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "1"}[k]
+	}
+	stdout, stderr, err := runCmd(t, "run", "testdata/small.yaml", "--out", t.TempDir()+"/out", "--quiet")
+	if err != nil || stdout != "" || stderr != "" {
+		t.Errorf("run --quiet: err %v, stdout %q, stderr %q; want success and nothing printed", err, stdout, stderr)
+	}
+}
+
+// TestVersion: version reports the build info, and the commit recorded in
+// results comes from it alone: the test binary carries no VCS stamp, so it
+// is "unknown" although the tests run inside a git checkout.
+func TestVersion(t *testing.T) {
+	out, _, err := runCmd(t, "version")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"experiment " + version + "\n", "\nmodule:   knightwalk", "\nrevision: ", "\nmodified: ", "\ngo:       go1."} {
+		if !strings.Contains(out, want) {
+			t.Errorf("version output lacks %q:\n%s", want, out)
+		}
+	}
+	if c := gitCommit(); c != unknown {
+		t.Errorf("gitCommit() = %q in a binary without a VCS stamp; want %q (never the current directory's git)", c, unknown)
+	}
+	if _, _, err := runCmd(t, "version", "extra"); err == nil {
+		t.Error("version extra: want a usage error")
+	}
+}
+
+// TestShardConvention: --shard K/N counts K from 0 in the flag, the help,
+// the README and the scheduler mappings alike.
+func TestShardConvention(t *testing.T) {
+	out, _, _ := runCmd(t, "help", "run")
+	readme, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range []string{out, string(readme)} {
+		if !strings.Contains(text, "counting from 0") || strings.Contains(text, "K-th of N") {
+			t.Errorf("want --shard described as K counting from 0, never as the K-th of N, in:\n%.400s", text)
+		}
+	}
+	for _, c := range []struct {
+		env  map[string]string
+		want string
+	}{
+		{map[string]string{"SLURM_ARRAY_TASK_ID": "0", "SLURM_ARRAY_TASK_MIN": "0", "SLURM_ARRAY_TASK_COUNT": "4"}, "0/4"},
+		{map[string]string{"SLURM_ARRAY_TASK_ID": "4", "SLURM_ARRAY_TASK_MIN": "1", "SLURM_ARRAY_TASK_COUNT": "4"}, "3/4"},
+		{map[string]string{"JOB_COMPLETION_INDEX": "0", "KNIGHTWALK_SHARDS": "4"}, "0/4"},
+		{map[string]string{"JOB_COMPLETION_INDEX": "3", "KNIGHTWALK_SHARDS": "4"}, "3/4"},
+	} {
+		s, from, ok, err := shardFromEnv(func(k string) string { return c.env[k] })
+		if err != nil || !ok || s.String() != c.want || from == "" {
+			t.Errorf("%v: shard %v from %q (%v, %v); want %s", c.env, s, from, ok, err, c.want)
+		}
+	}
+	_, _, err = runCmd(t, "run", "--shard", "4/4", "--dry-run")
+	if err == nil || !strings.Contains(err.Error(), "0 <= K < N") {
+		t.Errorf("--shard 4/4: %v; want the 0-based range in the error", err)
+	}
+}

@@ -21,6 +21,7 @@ var commands = []*command{
 	plotCommand(),
 	runCommand(),
 	validateCommand(),
+	versionCommand(),
 }
 
 func main() {

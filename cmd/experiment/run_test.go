@@ -12,7 +12,7 @@ import (
 
 func TestRunSmall(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	out, _, err := runCmd(t, "run", "testdata/small.yaml", "--out", dir, "--workers", "2", "--quiet")
+	out, _, err := runCmd(t, "run", "testdata/small.yaml", "--out", dir, "--workers", "2")
 	if err != nil {
 		t.Fatal(err)
 	}
