@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -137,12 +138,50 @@ func TestValidateBoundsInGo(t *testing.T) {
 	for i := range c.Rules {
 		c.Rules[i] = RuleSpec{Name: "random", MaxSteps: i + 1}
 	}
+	err := c.Validate()
+	if err == nil || !strings.Contains(err.Error(), "rules: 101 items; at most 100") {
+		t.Errorf("Validate: want the rules' count in\n%v", err)
+	}
+	c.Rules = c.Rules[:1]
 	c.Description = strings.Repeat("d", MaxDescription+1)
 	c.Outputs.RowGroup = MaxRowGroup + 1
-	err := c.Validate()
-	for _, want := range []string{"rules: 101 items; at most 100", "description: 10001 bytes", "outputs.row_group: 16777217 is out of range"} {
+	err = c.Validate()
+	for _, want := range []string{"description: 10001 bytes", "outputs.row_group: 16777217 is out of range"} {
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("Validate: want %q in\n%v", want, err)
 		}
 	}
+}
+
+// TestManyMistakes: thousands of mistakes give a readable message (the
+// first MaxErrors and a count), and a mapping of thousands of keys is
+// refused before the YAML library's duplicate check, which is quadratic in
+// them, runs.
+func TestManyMistakes(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("name: x\nboards: [8x8]\nrules: [{name: random}]\nclaims:\n")
+	for range MaxClaims {
+		b.WriteString("  - {rule: random, class: corner, below: 2, x: 1, y: 2}\n")
+	}
+	_, err := Parse("many.yaml", []byte(b.String()))
+	var es Errors
+	if !errors.As(err, &es) || len(es) != MaxErrors+1 || !strings.Contains(es[MaxErrors].Msg, "more problems after this line") {
+		t.Fatalf("got %d errors; want %d and a count of the rest", len(es), MaxErrors+1)
+	}
+
+	b.Reset()
+	b.WriteString("name: x\n")
+	for i := range 19000 {
+		b.WriteString("k" + strconv.Itoa(i) + ": 1\n")
+	}
+	_, err = Parse("keys.yaml", []byte(b.String()))
+	wantRefusal(t, err, "keys.yaml", "a mapping of 19001 keys; at most 64")
+
+	b.Reset()
+	b.WriteString("name: x\nboards: [8x8]\nrules: [{name: random}]\nclaims:\n")
+	for range MaxClaims {
+		b.WriteString("  - {rule: random, class: corner, below: 0.5, id: a, source: b, board: 8x8, x: [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20]}\n")
+	}
+	_, err = Parse("entries.yaml", []byte(b.String()))
+	wantRefusal(t, err, "entries.yaml", "keys and list items; an experiment file holds at most 20000")
 }

@@ -107,6 +107,8 @@ const (
 	MaxStarts      = 1000    // start items
 	MaxClaims      = 1000    // claim items
 	MaxFigures     = 100     // outputs.figures items
+	MaxEntries     = 20000   // keys and list items in all (every list at its limit, claims in full, fits)
+	MaxErrors      = 100     // errors reported for one file; more are counted
 	MaxSteps       = 1 << 24 // max_steps: no walk is longer than the largest board (sim.MaxSquares)
 	MaxNodeBudget  = 1e12    // node_budget per walk
 	MaxRowGroup    = 1 << 24 // outputs.row_group: rows buffered per row group

@@ -25,6 +25,7 @@ type source struct {
 	rootLine int
 	lines    map[string]int // key path → line of its first occurrence
 	entries  []entry        // every key and item, in document order
+	byLine   map[int][]int  // entries by line, built by find
 
 	// The YAML library leaves out of a decoded list every item that did
 	// not decode (and null items, silently). dropped holds, for each list,
@@ -86,7 +87,7 @@ func Parse(filename string, data []byte) (*Config, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errs.sorted()
+		return nil, errs.sorted().capped()
 	}
 	return &c, nil
 }
@@ -276,7 +277,7 @@ func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
 		if err != nil {
 			name = m[2]
 		}
-		i := s.find(used, func(e entry) bool { return e.keyLine == line && lastKey(e.path) == name })
+		i := s.find(used, line, func(e entry) bool { return e.keyLine == line && lastKey(e.path) == name })
 		key := name
 		if i >= 0 {
 			key = s.entries[i].path
@@ -286,7 +287,7 @@ func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
 	}
 	if m := reNotFound.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		i := s.find(used, func(e entry) bool {
+		i := s.find(used, line, func(e entry) bool {
 			return e.keyLine == line && lastKey(e.path) == m[2] && typeName(typeAt(parent(e.path))) == m[3]
 		})
 		key := m[2]
@@ -302,7 +303,7 @@ func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
 	}
 	if m := reSetTwice.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		i := s.find(used, func(e entry) bool {
+		i := s.find(used, line, func(e entry) bool {
 			return e.keyLine == line && lastKey(e.path) == m[2]
 		})
 		key := m[2]
@@ -330,9 +331,9 @@ func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
 			}
 			return n.Kind == yaml.ScalarNode && shorten(n.Value) == value
 		}
-		i := s.find(used, func(e entry) bool { return match(e, true) })
+		i := s.find(used, line, func(e entry) bool { return match(e, true) })
 		if i < 0 {
-			i = s.find(used, func(e entry) bool { return match(e, false) })
+			i = s.find(used, line, func(e entry) bool { return match(e, false) })
 		}
 		got := describeTag(tag, value)
 		key := ""
@@ -361,6 +362,9 @@ func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
 	return e, ""
 }
 
+// maxMapKeys bounds the keys of any one mapping, before decoding.
+const maxMapKeys = 64
+
 // listLimits bounds the items of each list as written, before decoding.
 var listLimits = map[string]int{
 	"boards": MaxBoards, "starts": MaxStarts, "rules": MaxRules,
@@ -370,10 +374,22 @@ var listLimits = map[string]int{
 // bounds reports lists with too many items and values (or keys) too long,
 // so that Parse refuses them before decoding.
 func (s *source) bounds() (errs Errors) {
+	defer func() {
+		// The total is checked last: a list too long says more.
+		if errs == nil && len(s.entries) > MaxEntries {
+			errs = Errors{{File: s.file, Line: s.rootLine, Msg: fmt.Sprintf("%d keys and list items; an experiment file holds at most %d", len(s.entries), MaxEntries)}}
+		}
+	}()
 	for _, e := range s.entries {
 		n := e.node
 		if n.Kind == yaml.AliasNode && n.Alias != nil {
 			n = n.Alias
+		}
+		if n.Kind == yaml.MappingNode && len(n.Content)/2 > maxMapKeys {
+			// Every mapping of the format has a dozen keys at most; the
+			// YAML library's duplicate check is quadratic in their number.
+			errs = append(errs, Error{File: s.file, Line: e.keyLine, Key: e.path,
+				Msg: fmt.Sprintf("a mapping of %d keys; at most %d", len(n.Content)/2, maxMapKeys)})
 		}
 		if max, ok := listLimits[e.path]; ok && n.Kind == yaml.SequenceNode && len(n.Content) > max {
 			errs = append(errs, Error{File: s.file, Line: e.keyLine, Key: e.path,
@@ -489,11 +505,27 @@ func (s *source) original(key string) string {
 	return key
 }
 
-// find returns the index of the first unused entry that ok accepts, and
-// marks it used; -1 if there is none.
-func (s *source) find(used map[int]bool, ok func(entry) bool) int {
-	for i, e := range s.entries {
-		if !used[i] && ok(e) {
+// find returns the index of the first unused entry on line (as a key, or
+// as a value, or as the anchor an alias value names) that ok accepts, and
+// marks it used; -1 if there is none. It looks only at the entries of that
+// line, so that a file with thousands of errors is not read thousands of
+// times over.
+func (s *source) find(used map[int]bool, line int, ok func(entry) bool) int {
+	if s.byLine == nil {
+		s.byLine = map[int][]int{}
+		for i, e := range s.entries {
+			lines := []int{e.keyLine, e.node.Line}
+			if e.node.Kind == yaml.AliasNode && e.node.Alias != nil {
+				lines = append(lines, e.node.Alias.Line)
+			}
+			slices.Sort(lines)
+			for _, l := range slices.Compact(lines) {
+				s.byLine[l] = append(s.byLine[l], i)
+			}
+		}
+	}
+	for _, i := range s.byLine[line] {
+		if !used[i] && ok(s.entries[i]) {
 			used[i] = true
 			return i
 		}

@@ -13,7 +13,7 @@ import (
 // (with file and line when c came from Parse or Load), or nil.
 func (c *Config) Validate() error {
 	if errs := c.check(); errs != nil {
-		return errs
+		return errs.capped()
 	}
 	return nil
 }
