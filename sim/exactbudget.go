@@ -133,7 +133,10 @@ func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptio
 		return exactWalk(ctx, b, r, start, opt.Budget, nil, opt.Progress)
 	}
 	if b.Squares() <= ExactMaxSquares && start >= 0 && start < b.Squares() && r.Validate() == nil && r.Kind != Backtrack {
-		est := EstimateExactStates(b, r, start, share)
+		est, err := EstimateExactStates(ctx, b, r, start, share)
+		if err != nil {
+			return Exact{}, err
+		}
 		if need := est.Bytes(); need > share {
 			return Exact{}, fmt.Errorf("exact: %s %s from %s: its layers hold at least about %.2g states at path length %d (estimated from %d sampled walks), taking at least %s, over the memory budget of %s: %w (pick a smaller board, a --max-steps, or raise --max-memory)",
 				b, r.Name(), b.SquareName(start), float64(est.States), est.Depth, est.Walks, formatBytes(need), formatBytes(share), ErrMemory)
@@ -196,15 +199,16 @@ func (e StatesEstimate) Bytes() int64 {
 // coincidences seen leave open that the bound passes limit bytes; so on
 // boards that enumerate easily it costs milliseconds. The random stream is
 // fixed: the estimate is the same on every run.
-func EstimateExactStates(b *Board, r Rule, start int, limit int64) StatesEstimate {
+//
+// Its only error is cancellation of ctx, which it checks every thousand
+// walks.
+func EstimateExactStates(ctx context.Context, b *Board, r Rule, start int, limit int64) (StatesEstimate, error) {
 	e := newEnumerator(b, r)
 	rng := rand.New(rand.NewPCG(0x6b6e6967687477, uint64(start)))
-	var best StatesEstimate
 	for k := 1 << 8; ; k = min(8*k, maxSampled) {
-		var potential int64
-		best, potential = sampleLayers(b, e, start, k, rng)
-		if k == maxSampled || best.Bytes() > limit || potential <= limit {
-			return best
+		best, potential, err := sampleLayers(ctx, b, e, start, k, rng)
+		if err != nil || k == maxSampled || best.Bytes() > limit || potential <= limit {
+			return best, err
 		}
 	}
 }
@@ -214,10 +218,13 @@ const maxSampled = 1 << 16
 // sampleLayers samples k walks and returns the bound for the pair of
 // layers with the most memory, and the most memory that the bound could
 // show with maxSampled walks if coincidences stayed as frequent.
-func sampleLayers(b *Board, e *enumerator, start, k int, rng *rand.Rand) (best StatesEstimate, potential int64) {
+func sampleLayers(ctx context.Context, b *Board, e *enumerator, start, k int, rng *rand.Rand) (best StatesEstimate, potential int64, err error) {
 	n := b.Squares()
 	hashes := make([][]uint64, n+2) // per path length, a hash of each walk's state
-	for range k {
+	for i := range k {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return best, 0, ctx.Err()
+		}
 		set, cur := bitset{}.with(start), start
 		for depth := 1; ; depth++ {
 			hashes[depth] = append(hashes[depth], stateHash(set, cur))
@@ -248,7 +255,7 @@ func sampleLayers(b *Board, e *enumerator, start, k int, rng *rand.Rand) (best S
 		}
 		potential = max(potential, StatesEstimate{States: could[d], NextStates: could[d+1]}.Bytes())
 	}
-	return best, potential
+	return best, potential, nil
 }
 
 // distinctLowerBound returns a lower bound on the number of states a sample

@@ -67,6 +67,9 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 				var states atomic.Int64
 				stop := progressLine(e.stderr, func(d time.Duration) string {
 					n := states.Load()
+					if n == 0 {
+						return fmt.Sprintf("exact %s %s: sampling walks to estimate the memory needed, %.0fs", b, r.Name(), d.Seconds())
+					}
 					return fmt.Sprintf("exact %s %s: %d states expanded, %s states/s, %.0fs", b, r.Name(), n, rate(n, d), d.Seconds())
 				})
 				res, err := sim.ExactWalks(ctx, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Progress: &states})
