@@ -85,8 +85,8 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64, m
 	held := &heldMemory{budget: mem}
 	fail := func(depth int, err error) (Exact, error) {
 		if errors.Is(err, ErrMemory) {
-			return Exact{}, fmt.Errorf("exact: %s %s from %s: more than %d states at path length %d take %s, over the memory budget of %s: %w (pick a smaller board, a --max-steps, or raise --max-memory)",
-				b, r.Name(), b.SquareName(start), len(next), depth+1, formatBytes(held.bytes), formatBytes(mem.limit), ErrMemory)
+			return Exact{}, fmt.Errorf("exact: %s %s from %s: the states at path length %d outgrew the memory budget of %s at %d states (its next allocation would bring the total to %s): %w (pick a smaller board, a --max-steps, or raise --max-memory)",
+				b, r.Name(), b.SquareName(start), depth+1, formatBytes(mem.limit), len(next), formatBytes(held.bytes), ErrMemory)
 		}
 		return Exact{}, err
 	}

@@ -59,7 +59,7 @@ func TestExactMemoryDuringEnumeration(t *testing.T) {
 		t.Fatalf("5x5 estimate %d bytes, want under 4 MiB for this test", est.Bytes())
 	}
 	_, err = ExactWalks(context.Background(), b, r, []int{0}, ExactOptions{MaxMemory: 4 << 20})
-	if !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "states at path length") {
+	if !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "outgrew the memory budget of 4.0 MiB") {
 		t.Errorf("4 MiB: got %v; want ErrMemory from the growing layer", err)
 	}
 	if want.Nodes < est.States+est.NextStates {
