@@ -21,7 +21,7 @@ import (
 func runCommand() *command {
 	return &command{
 		name:  "run",
-		usage: "[FILE | NAME] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N] [--dry-run]",
+		usage: "[FILE | NAME] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N] [--dry-run] [--quiet]",
 		short: "run an experiment and write its tables, report and manifest",
 		long: `Runs the experiment in FILE (or a committed experiment by NAME, or with no
 argument the embedded default: seed 000's claims on 8x8) and writes
