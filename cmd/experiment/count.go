@@ -66,27 +66,8 @@ nodes); on a terminal it shows progress against the estimate on stderr.`,
 				if !(*maxNodes >= 1) {
 					return usagef("--max-nodes must be at least 1")
 				}
-				est, err := sim.EstimateTourNodes(b, opt)
-				if err != nil {
-					return err
-				}
-				if est > *maxNodes {
-					return fmt.Errorf("count on %s: about %.2g search nodes (estimated from random probes of the search), %s at %.0e nodes/s on %d workers; over --max-nodes %.3g, so not started (raise --max-nodes to try anyway)",
-						b, est, humanDuration(est/(nodeRate*float64(*workers))), nodeRate, *workers, *maxNodes)
-				}
-				var nodes atomic.Int64
-				stop := progressLine(e.stderr, func(d time.Duration) string {
-					n := nodes.Load()
-					line := fmt.Sprintf("count %s: %.3g of about %.3g search nodes, %s nodes/s", b, float64(n), est, rate(n, d))
-					if n > 0 && float64(n) < est {
-						line += ", about " + humanDuration(d.Seconds()*(est-float64(n))/float64(n)) + " left"
-					}
-					return line
-				})
-				opt.Progress = &nodes
 				t0 := time.Now()
-				tc, err := sim.CountTours(ctx, b, opt)
-				stop()
+				tc, err := countTours(ctx, e, b, opt, *maxNodes)
 				if err != nil {
 					return err
 				}
@@ -103,6 +84,31 @@ nodes); on a terminal it shows progress against the estimate on stderr.`,
 			}
 		},
 	}
+}
+
+// countTours estimates the search, refuses it when the estimate passes
+// maxNodes, and otherwise runs it with progress on a terminal.
+func countTours(ctx context.Context, e *env, b *sim.Board, opt sim.CountOptions, maxNodes float64) (sim.TourCounts, error) {
+	est, err := sim.EstimateTourNodes(b, opt)
+	if err != nil {
+		return sim.TourCounts{}, err
+	}
+	if est > maxNodes {
+		return sim.TourCounts{}, fmt.Errorf("count on %s: about %.2g search nodes (estimated from random probes of the search), %s at %.0e nodes/s on %d workers; over --max-nodes %.3g, so not started (raise --max-nodes to try anyway)",
+			b, est, humanDuration(est/(nodeRate*float64(opt.Workers))), nodeRate, opt.Workers, maxNodes)
+	}
+	var nodes atomic.Int64
+	stop := progressLine(e.stderr, func(d time.Duration) string {
+		n := nodes.Load()
+		line := fmt.Sprintf("count %s: %.3g of about %.3g search nodes, %s nodes/s", b, float64(n), est, rate(n, d))
+		if n > 0 && float64(n) < est {
+			line += ", about " + humanDuration(d.Seconds()*(est-float64(n))/float64(n)) + " left"
+		}
+		return line
+	})
+	defer stop()
+	opt.Progress = &nodes
+	return sim.CountTours(ctx, b, opt)
 }
 
 // defaultMaxNodes is the largest search count starts without being told

@@ -60,20 +60,8 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 				if *budget < 0 {
 					return usagef("--budget must be 0 (the default, %d) or positive", sim.DefaultExactBudget)
 				}
-				// The accounting covers the states; the soft limit keeps
-				// the garbage of a growing layer from doubling the heap.
-				debug.SetMemoryLimit(int64(maxMem) + 256<<20)
 				t0 := time.Now()
-				var states atomic.Int64
-				stop := progressLine(e.stderr, func(d time.Duration) string {
-					n := states.Load()
-					if n == 0 {
-						return fmt.Sprintf("exact %s %s: sampling walks to estimate the memory needed, %.0fs", b, r.Name(), d.Seconds())
-					}
-					return fmt.Sprintf("exact %s %s: %d states expanded, %s states/s, %.0fs", b, r.Name(), n, rate(n, d), d.Seconds())
-				})
-				res, err := sim.ExactWalks(ctx, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Progress: &states})
-				stop()
+				res, err := exactWalks(ctx, e, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem)})
 				if err != nil {
 					return err
 				}
@@ -104,6 +92,25 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 			}
 		},
 	}
+}
+
+// exactWalks runs the enumeration with progress on a terminal, under a
+// soft memory limit for the Go runtime that matches the budget: the budget
+// counts the states, the limit keeps the garbage of a growing layer from
+// doubling the heap.
+func exactWalks(ctx context.Context, e *env, b *sim.Board, r sim.Rule, starts []int, opt sim.ExactOptions) ([]sim.Exact, error) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(opt.MaxMemory + 256<<20))
+	var states atomic.Int64
+	stop := progressLine(e.stderr, func(d time.Duration) string {
+		n := states.Load()
+		if n == 0 {
+			return fmt.Sprintf("exact %s %s: sampling walks to estimate the memory needed, %.0fs", b, r.Name(), d.Seconds())
+		}
+		return fmt.Sprintf("exact %s %s: %d states expanded, %s states/s, %.0fs", b, r.Name(), n, rate(n, d), d.Seconds())
+	})
+	defer stop()
+	opt.Progress = &states
+	return sim.ExactWalks(ctx, b, r, starts, opt)
 }
 
 // g17 prints a probability with every significant digit float64 holds.
