@@ -163,3 +163,19 @@ func TestShardConvention(t *testing.T) {
 		t.Errorf("--shard 4/4: %v; want the 0-based range in the error", err)
 	}
 }
+
+// TestWorkersBounded: a mistyped worker count is a usage error, not a
+// million goroutines (count would split its search into 32 million tasks).
+func TestWorkersBounded(t *testing.T) {
+	for _, args := range [][]string{
+		{"count", "--board", "5x5", "--workers", "1000000"},
+		{"exact", "--board", "5x5", "--workers", "0"},
+		{"run", "testdata/small.yaml", "--workers", "100000", "--dry-run"},
+	} {
+		_, _, err := runCmd(t, args...)
+		var u usageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), "want 1 to 1024") {
+			t.Errorf("%q: got %v; want a usage error naming the range", args, err)
+		}
+	}
+}

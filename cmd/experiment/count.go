@@ -49,8 +49,8 @@ nodes); on a terminal it shows progress against the estimate on stderr.`,
 				if *format != "text" && *format != "csv" {
 					return usagef("--format %q: valid formats are text, csv", *format)
 				}
-				if *workers < 1 {
-					return usagef("--workers must be at least 1")
+				if err := checkWorkers(*workers); err != nil {
+					return err
 				}
 				b, starts, err := boardAndStarts(*board, *start)
 				if err != nil {

@@ -54,8 +54,8 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 				if err != nil {
 					return err
 				}
-				if *workers < 1 {
-					return usagef("--workers must be at least 1")
+				if err := checkWorkers(*workers); err != nil {
+					return err
 				}
 				if *budget < 0 {
 					return usagef("--budget must be 0 (the default, %d) or positive", sim.DefaultExactBudget)

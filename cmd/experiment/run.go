@@ -41,8 +41,8 @@ be continued with --resume. --shard K/N runs slice K of N, counting from 0
 				if len(args) > 1 {
 					return usagef("run takes at most one experiment file, got %q", args)
 				}
-				if *workers < 1 {
-					return usagef("--workers must be at least 1")
+				if err := checkWorkers(*workers); err != nil {
+					return err
 				}
 				say, stdout := e.stderr, e.stdout // what --quiet silences
 				if *quiet {
