@@ -163,6 +163,8 @@ type nextLayer struct {
 	index    map[bitsetKey]int
 	held     heldMemory
 	layerCap int // capacity of the layer being expanded, held meanwhile
+
+	maxEntries int // the most index entries so far
 }
 
 // outgrew describes err, when it is ErrMemory, as the layer of path length
@@ -173,6 +175,13 @@ func (nb *nextLayer) outgrew(b *Board, r Rule, start, depth int, err error) erro
 	}
 	return fmt.Errorf("exact: %s %s from %s: the states at path length %d outgrew the memory budget of %s at %d states (its next allocation would bring the total to %s): %w (pick a smaller board, a --max-steps, or raise --max-memory)",
 		b, r.Name(), b.SquareName(start), depth, formatBytes(nb.held.budget.limit), len(nb.states), formatBytes(nb.held.bytes), err)
+}
+
+// entries returns the index entries to count with more to come: a cleared
+// map keeps the table of its largest layer, so the most it ever held.
+func (nb *nextLayer) entries(more int) int {
+	nb.maxEntries = max(nb.maxEntries, len(nb.index)+more)
+	return nb.maxEntries
 }
 
 func (nb *nextLayer) reset(layerCap int) {
@@ -188,15 +197,16 @@ func (nb *nextLayer) add(ns exactState, p, paths float64) error {
 	j, ok := nb.index[k]
 	if !ok {
 		if len(nb.states) == cap(nb.states) {
-			// Grow under the budget: a layer that would not fit fails
-			// here, before it is allocated.
-			grown := max(2*cap(nb.states), 1024)
-			if err := nb.held.set(nb.layerCap, grown, len(nb.index)+1); err != nil {
+			// Grow under the budget, by half: a layer that would not fit
+			// fails here, before it is allocated. While the states are
+			// copied, the old array is held too.
+			grown := max(cap(nb.states)+cap(nb.states)/2, 1024)
+			if err := nb.held.set(nb.layerCap+cap(nb.states), grown, nb.entries(1)); err != nil {
 				return err
 			}
 			nb.states = slices.Grow(nb.states, grown-len(nb.states))
 		} else if len(nb.index)%exactCheck == 0 {
-			if err := nb.held.set(nb.layerCap, cap(nb.states), len(nb.index)+exactCheck); err != nil {
+			if err := nb.held.set(nb.layerCap, cap(nb.states), nb.entries(exactCheck)); err != nil {
 				return err
 			}
 		}
@@ -215,7 +225,7 @@ func (nb *nextLayer) add(ns exactState, p, paths float64) error {
 // under the budget if it is too short.
 func (nb *nextLayer) sorted(ctx context.Context, old []exactState) ([]exactState, error) {
 	if cap(old) < len(nb.states) {
-		if err := nb.held.set(len(nb.states), cap(nb.states), len(nb.index)); err != nil {
+		if err := nb.held.set(len(nb.states), cap(nb.states), nb.entries(0)); err != nil {
 			return nil, err
 		}
 		old = make([]exactState, 0, len(nb.states))
