@@ -179,3 +179,33 @@ func TestWorkersBounded(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondSignalKills: validate blocked opening a FIFO that no one
+// writes cannot see its context; the first SIGTERM cancels it, a second
+// one ends the process.
+func TestSecondSignalKills(t *testing.T) {
+	fifo := t.TempDir() + "/fifo.yaml"
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	p := proc(t, nil, "validate", fifo)
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	done := make(chan error, 1)
+	go func() { done <- p.Wait() }()
+	time.Sleep(500 * time.Millisecond)
+	for range 2 {
+		_ = p.Process.Signal(syscall.SIGTERM)
+		time.Sleep(300 * time.Millisecond)
+	}
+	select {
+	case err := <-done:
+		if err == nil {
+			t.Error("validate of an unwritten FIFO exited 0")
+		}
+	case <-time.After(5 * time.Second):
+		_ = p.Process.Kill()
+		t.Fatal("still running 5 s after two SIGTERMs")
+	}
+}
