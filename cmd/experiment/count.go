@@ -41,7 +41,7 @@ nodes); on a terminal it shows progress against the estimate on stderr.`,
 			start := fs.String("start", "", "only this start square, e.g. a1 (default: every square)")
 			format := fs.String("format", "text", "output format: text or csv")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines searching in parallel")
-			maxNodes := fs.Float64("max-nodes", defaultMaxNodes, "refuse searches estimated to expand more nodes than this (about 10^7 a second per worker)")
+			maxNodes := fs.Float64("max-nodes", defaultMaxNodes, "refuse a search estimated to expand more nodes than this (a worker expands about 10^7 a second)")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
 					return usagef("count takes no arguments, got %q", args)

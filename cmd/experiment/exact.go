@@ -38,7 +38,7 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 			budget := fs.Int64("budget", sim.DefaultExactBudget, "most states to expand per start square")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "start squares enumerated in parallel")
 			maxMem := byteSize(defaultMaxMemory())
-			fs.Var(&maxMem, "max-memory", "memory the enumeration's states may take, shared by the workers, e.g. 4GiB (default: half the machine's memory, at most 4GiB)")
+			fs.Var(&maxMem, "max-memory", "memory the enumeration's states may take, shared by the workers, e.g. 512MiB; the default is half the machine's memory, at most 4GiB")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
 					return usagef("exact takes no arguments, got %q", args)
