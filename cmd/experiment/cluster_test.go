@@ -44,7 +44,7 @@ func TestClusterShards(t *testing.T) {
 					env = []string{"JOB_COMPLETION_INDEX=" + strconv.Itoa(k), "KNIGHTWALK_SHARDS=" + strconv.Itoa(n)}
 				}
 				out := filepath.Join(tmp, "parts", "part-"+strconv.Itoa(k))
-				c := proc(t, env, "run", "testdata/small.yaml", "--out", out, "--quiet")
+				c := proc(t, env, "run", "testdata/small.yaml", "--out", out) // not --quiet: the shard line shows where the shard came from
 				if b, err := c.CombinedOutput(); err != nil {
 					t.Fatalf("shard %d: %v\n%s", k, err, b)
 				} else if !bytes.Contains(b, []byte("shard "+strconv.Itoa(k)+"/3 from")) {

@@ -59,7 +59,7 @@ experiment writes, value for value.`,
 					return err
 				}
 				fmt.Fprintf(e.stderr, "experiment: merged %d parts -> %s\n", len(parts), sum.Dir)
-				printClaims(e, sum.Tables)
+				printClaims(e.stdout, sum.Tables)
 				return nil
 			}
 		},

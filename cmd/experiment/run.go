@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -20,28 +21,32 @@ import (
 func runCommand() *command {
 	return &command{
 		name:  "run",
-		usage: "[FILE | NAME] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N] [--dry-run]",
+		usage: "[FILE | NAME] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N] [--dry-run] [--quiet]",
 		short: "run an experiment and write its tables, report and manifest",
 		long: `Runs the experiment in FILE (or a committed experiment by NAME, or with no
 argument the embedded default: seed 000's claims on 8x8) and writes
 results/<name>/ (or --out DIR): Parquet tables, report.md, manifest.json.
 The directory appears only when the run completes; an interrupted run can
-be continued with --resume. --shard K/N runs one of N slices and writes a
-part for 'experiment merge'.`,
+be continued with --resume. --shard K/N runs slice K of N, counting from 0
+(0/4, 1/4, 2/4, 3/4), and writes a part for 'experiment merge'.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			out := fs.String("out", "", "result directory (default results/<name>, or results/<name>.shard-K-of-N for a shard)")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walks run in parallel on this many goroutines")
 			force := fs.Bool("force", false, "replace an existing result directory that experiment wrote (only once the new run completes)")
 			resume := fs.Bool("resume", false, "continue an interrupted run from its completed work units")
-			shardFlag := fs.String("shard", "", "run only slice K of N (0-based), e.g. 0/4; default from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX")
+			shardFlag := fs.String("shard", "", "run only slice K of N, K counting from 0 (0/4 is the first of 4); default from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX")
 			dry := fs.Bool("dry-run", false, "print the plan and an estimated time, run nothing")
-			quiet := fs.Bool("quiet", false, "no progress output")
+			quiet := fs.Bool("quiet", false, "print nothing on success (errors still go to stderr)")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 1 {
 					return usagef("run takes at most one experiment file, got %q", args)
 				}
-				if *workers < 1 {
-					return usagef("--workers must be at least 1")
+				if err := checkWorkers(*workers); err != nil {
+					return err
+				}
+				say, stdout := e.stderr, e.stdout // what --quiet silences
+				if *quiet {
+					say, stdout = io.Discard, io.Discard
 				}
 				shard := runner.All
 				if *shardFlag != "" {
@@ -53,7 +58,7 @@ part for 'experiment merge'.`,
 					return err
 				} else if ok {
 					shard = s
-					fmt.Fprintf(e.stderr, "experiment: shard %s from %s\n", shard, from)
+					fmt.Fprintf(say, "experiment: shard %s from %s\n", shard, from)
 				}
 				arg := ""
 				if len(args) == 1 {
@@ -86,15 +91,15 @@ part for 'experiment merge'.`,
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(e.stderr, "experiment: %s: %d walks in %d units on %d workers (shard %s) -> %s\n",
+				fmt.Fprintf(say, "experiment: %s: %d walks in %d units on %d workers (shard %s) -> %s\n",
 					s.Name, p.Walks(shard, -1, -1), p.ShardLen(shard), *workers, shard, dir)
 				sum, err := runner.Run(ctx, s, opts)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(e.stderr, "experiment: %d walks in %.2fs (%.3g walks/s) -> %s\n", sum.Walks, sum.Seconds, float64(sum.Walks)/sum.Seconds, sum.Dir)
+				fmt.Fprintf(say, "experiment: %d walks in %.2fs (%.3g walks/s) -> %s\n", sum.Walks, sum.Seconds, float64(sum.Walks)/sum.Seconds, sum.Dir)
 				if sum.Tables != nil {
-					printClaims(e, sum.Tables)
+					printClaims(stdout, sum.Tables)
 				}
 				return nil
 			}
@@ -102,11 +107,11 @@ part for 'experiment merge'.`,
 	}
 }
 
-func printClaims(e *env, t *results.Tables) {
+func printClaims(w io.Writer, t *results.Tables) {
 	if len(t.Claims) == 0 {
 		return
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "claim\trule\tboard\ttarget\tclaimed\tmeasured [interval]\tverdict")
 	for _, c := range t.Claims {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%.3f, %.3f]\t%.4f [%.4f, %.4f]\t%s\n", c.ID, c.Rule, c.Board, c.Target,
