@@ -12,6 +12,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"knightwalk/internal/buildinfo"
 )
 
 // TestExactRefusesCertainFailure: 8x8 with the random rule would need tens
@@ -123,8 +125,11 @@ func TestVersion(t *testing.T) {
 			t.Errorf("version output lacks %q:\n%s", want, out)
 		}
 	}
-	if c := gitCommit(); c != unknown {
-		t.Errorf("gitCommit() = %q in a binary without a VCS stamp; want %q (never the current directory's git)", c, unknown)
+	if c := buildinfo.Read().Revision; c != "" {
+		t.Errorf("revision %q in a binary without a VCS stamp; want none (never the current directory's git)", c)
+	}
+	if !strings.Contains(out, "\nrevision: unknown\n") {
+		t.Errorf("version output does not say the revision is unknown:\n%s", out)
 	}
 	if _, _, err := runCmd(t, "version", "extra"); err == nil {
 		t.Error("version extra: want a usage error")

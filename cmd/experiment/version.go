@@ -4,54 +4,20 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"runtime/debug"
+
+	"knightwalk/internal/buildinfo"
 )
 
 // version is the tool version recorded in every output.
 const version = "0.1.0"
 
-// unknown stands for provenance the binary does not carry.
-const unknown = "unknown"
-
-// build is what the binary knows of how it was built: from its build info
-// only, never from the directory it runs in (whose git repository, if any,
-// may be another project's or a later commit).
-type build struct {
-	module, modVersion string
-	revision, time     string
-	modified           string // "true", "false" or unknown
-	goVersion          string
+// orUnknown is s, or "unknown" for provenance the binary does not carry.
+func orUnknown(s string) string {
+	if s == "" {
+		return "unknown"
+	}
+	return s
 }
-
-func readBuild() build {
-	b := build{module: unknown, modVersion: unknown, revision: unknown, time: unknown, modified: unknown, goVersion: unknown}
-	bi, ok := debug.ReadBuildInfo()
-	if !ok {
-		return b
-	}
-	b.goVersion = bi.GoVersion
-	if bi.Main.Path != "" {
-		b.module = bi.Main.Path
-	}
-	if bi.Main.Version != "" {
-		b.modVersion = bi.Main.Version
-	}
-	for _, s := range bi.Settings {
-		switch s.Key {
-		case "vcs.revision":
-			b.revision = s.Value
-		case "vcs.time":
-			b.time = s.Value
-		case "vcs.modified":
-			b.modified = s.Value
-		}
-	}
-	return b
-}
-
-// gitCommit returns the commit the binary was built from, as its build
-// info records it (go build stamps it in a git checkout), or "unknown".
-func gitCommit() string { return readBuild().revision }
 
 // versionCommand is `experiment version`; main.go lists it.
 func versionCommand() *command {
@@ -69,9 +35,10 @@ or outside a git checkout).`,
 				if len(args) > 0 {
 					return usagef("version takes no arguments, got %q", args)
 				}
-				b := readBuild()
+				b := buildinfo.Read()
 				fmt.Fprintf(e.stdout, "experiment %s\nmodule:   %s %s\nrevision: %s\ntime:     %s\nmodified: %s\ngo:       %s\n",
-					version, b.module, b.modVersion, b.revision, b.time, b.modified, b.goVersion)
+					version, orUnknown(b.Module), orUnknown(b.ModuleVersion), orUnknown(b.Revision), orUnknown(b.Time),
+					orUnknown(b.Modified), orUnknown(b.GoVersion))
 				return nil
 			}
 		},

@@ -18,7 +18,9 @@ import (
 // strings are unknown: a binary built by `go run`, by `go test`, outside a
 // VCS checkout or with -buildvcs=false carries no VCS information.
 type Info struct {
+	Module        string `json:"module"`         // the main module's path
 	Revision      string `json:"vcs_revision"`   // vcs.revision: the commit built from
+	Time          string `json:"vcs_time"`       // vcs.time: the commit's time
 	Modified      string `json:"vcs_modified"`   // vcs.modified: "true" (uncommitted changes), "false", or "" (unknown)
 	GoVersion     string `json:"go_version"`     // the Go toolchain that built the binary, e.g. "go1.26.0"
 	ModuleVersion string `json:"module_version"` // the main module's version; "(devel)" for a build from a checkout
@@ -44,11 +46,13 @@ func From(bi *debug.BuildInfo, goos, goarch, cpu string) Info {
 	if bi == nil {
 		return in
 	}
-	in.GoVersion, in.ModuleVersion = bi.GoVersion, bi.Main.Version
+	in.GoVersion, in.Module, in.ModuleVersion = bi.GoVersion, bi.Main.Path, bi.Main.Version
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
 			in.Revision = s.Value
+		case "vcs.time":
+			in.Time = s.Value
 		case "vcs.modified":
 			in.Modified = s.Value
 		}

@@ -12,7 +12,7 @@ func TestFrom(t *testing.T) {
 		Settings: []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "abc123"},
 			{Key: "vcs.time", Value: "2026-11-23T10:00:00Z"}, {Key: "vcs.modified", Value: "true"}}}
 	got := From(bi, "linux", "amd64", "Some CPU")
-	want := Info{Revision: "abc123", Modified: "true", GoVersion: "go1.26.0", ModuleVersion: "(devel)",
+	want := Info{Module: "knightwalk", Revision: "abc123", Time: "2026-11-23T10:00:00Z", Modified: "true", GoVersion: "go1.26.0", ModuleVersion: "(devel)",
 		GOOS: "linux", GOARCH: "amd64", CPU: "Some CPU"}
 	if got != want {
 		t.Errorf("From: %+v, want %+v", got, want)
