@@ -28,19 +28,30 @@ type Result struct {
 	NsPerWalk  float64 `json:"ns_per_walk"`
 	NsPerStep  float64 `json:"ns_per_step"`
 	MeanLength float64 `json:"mean_length"`
+	CPUSeconds float64 `json:"cpu_seconds,omitempty"` // kernels: CPU time of their thread
 }
 
 // Report is one Run's measurements, what `experiment bench` prints.
 type Report struct {
-	GOOS, GOARCH  string
-	CPUs          int       `json:"cpus"`
-	Kernels       []Result  `json:"kernels"`
-	EndToEnd      Result    `json:"end_to_end"`
-	EndToEndRatio float64   `json:"end_to_end_over_kernel"`
-	Python        []Result  `json:"python,omitempty"`
-	PythonRatios  []float64 `json:"go_over_python,omitempty"`
-	PythonNote    string    `json:"python_note,omitempty"`
-	PeakRSSMiB    float64   `json:"peak_rss_mib"`
+	GOOS, GOARCH string
+	CPUs         int       `json:"cpus"`
+	Kernels      []Result  `json:"kernels"`
+	Scalar       []Result  `json:"scalar_kernels"`      // the previous kernel, for reference
+	OverScalar   []float64 `json:"kernel_over_scalar"`  // speed ratios, on CPU time
+	C            []Result  `json:"c,omitempty"`         // bench/c/kernels.c on the two 8x8 kernels
+	GoOverC      []float64 `json:"go_over_c,omitempty"` // speed ratios, on CPU time
+	CNote        string    `json:"c_note,omitempty"`
+	EndToEnd     Result    `json:"end_to_end"`
+	// EndToEndRatio is end-to-end walks/s over kernel walks/s × workers, on
+	// wall time; EndToEndCPURatio the same on CPU time (the runner's process
+	// against the kernel's thread): the runner's own overhead, whatever share
+	// of the cores a shared machine gives the run.
+	EndToEndRatio    float64   `json:"end_to_end_over_kernel"`
+	EndToEndCPURatio float64   `json:"end_to_end_over_kernel_cpu,omitempty"`
+	Python           []Result  `json:"python,omitempty"`
+	PythonRatios     []float64 `json:"go_over_python,omitempty"`
+	PythonNote       string    `json:"python_note,omitempty"`
+	PeakRSSMiB       float64   `json:"peak_rss_mib"`
 }
 
 // kernels are the (board, rule) pairs Run times, in the order it reports them.
@@ -64,7 +75,13 @@ func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Repor
 		}
 		b := sim.MustBoard(k.rows, k.cols)
 		r, _ := sim.ParseRule(k.rule)
-		rep.Kernels = append(rep.Kernels, kernelBench(b, r, d))
+		rep.Kernels = append(rep.Kernels, kernelBench(b, r, d, false))
+		rep.Scalar = append(rep.Scalar, kernelBench(b, r, d, true))
+		rep.OverScalar = append(rep.OverScalar, speed(rep.Kernels[len(rep.Kernels)-1])/speed(rep.Scalar[len(rep.Scalar)-1]))
+	}
+	var err error
+	if rep.C, rep.GoOverC, rep.CNote, err = cBench(ctx, rep.Kernels[:2], d); err != nil {
+		return nil, err
 	}
 	// End to end: the runner on all 64 squares of 8x8 Warnsdorff/random,
 	// sized to take about 2×d on the given workers.
@@ -77,13 +94,16 @@ func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Repor
 		starts[i] = i
 	}
 	s := &config.Experiment{Name: "bench", Seed: 1, Boards: []*sim.Board{b}, Rules: []sim.Rule{r}, Starts: [][]int{starts}, Walks: perStart}
-	p := runner.NewPlan(s)
-	ts := runner.NewTallies()
-	t0 := time.Now()
-	if err := runner.Execute(ctx, p, p.Units, runner.Options{Workers: workers}, func(res runner.Result) error { return ts.AddResult(res) }); err != nil {
+	p, err := runner.NewPlan(s)
+	if err != nil {
 		return nil, err
 	}
-	secs := time.Since(t0).Seconds()
+	ts := runner.NewTallies()
+	t0, c0 := time.Now(), processCPU()
+	if err := runner.Execute(ctx, p, p.Units(runner.All), runner.Options{Workers: workers}, func(res runner.Result) error { return ts.Add(res.Unit.Cell(), res.Tally) }); err != nil {
+		return nil, err
+	}
+	secs, cpu := time.Since(t0).Seconds(), (processCPU() - c0).Seconds()
 	var walks, steps uint64
 	for _, st := range starts {
 		t := ts.Of(0, 0, st)
@@ -94,6 +114,10 @@ func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Repor
 	}
 	rep.EndToEnd = result("end-to-end runner", b, r, workers, walks, steps, secs)
 	rep.EndToEndRatio = rep.EndToEnd.WalksPerS / (k0.WalksPerS * float64(workers))
+	if cpu > 0 && k0.CPUSeconds > 0 {
+		rep.EndToEnd.CPUSeconds = cpu
+		rep.EndToEndCPURatio = speed(rep.EndToEnd) / speed(k0)
+	}
 	if python {
 		rep.Python, rep.PythonRatios, rep.PythonNote = pythonBench(ctx, rep.Kernels[:2], d)
 	}
@@ -102,36 +126,6 @@ func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Repor
 		rep.PeakRSSMiB = float64(ru.Maxrss) / 1024 // Linux reports KiB
 	}
 	return rep, nil
-}
-
-// kernelBench times walks of (b, r) on one walker for about d.
-func kernelBench(b *sim.Board, r sim.Rule, d time.Duration) Result {
-	w, _ := sim.NewWalker(b, r)
-	// Every square of small boards (the end-to-end run's mix); a corner,
-	// the centre and an edge square of large ones.
-	starts := []int{0, b.Square(b.Rows/2, b.Cols/2), b.Square(0, b.Cols/2)}
-	if b.Squares() <= 64 {
-		starts = starts[:0]
-		for s := range b.Squares() {
-			starts = append(starts, s)
-		}
-	}
-	keys := make([]sim.Key, len(starts))
-	for i, s := range starts {
-		keys[i] = sim.NewKey(1, b, r, s)
-	}
-	var walks, steps uint64
-	t0 := time.Now()
-	for time.Since(t0) < d || walks < 3 {
-		for j := 0; j < 16; j++ {
-			// Runs of walks from one start, as the runner's units do.
-			i := walks / 1024 % uint64(len(starts))
-			o := w.Walk(starts[i], keys[i], walks)
-			walks++
-			steps += uint64(o.Length - 1)
-		}
-	}
-	return result("kernel", b, r, 1, walks, steps, time.Since(t0).Seconds())
 }
 
 // result fills in a Result's rates from its counts.

@@ -10,3 +10,8 @@ import _ "embed"
 //
 //go:embed knight_py.py
 var KnightPy []byte
+
+// KernelsC is c/kernels.c.
+//
+//go:embed c/kernels.c
+var KernelsC []byte

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/bits"
+	"math/rand/v2"
 	"runtime"
 	"slices"
 	"sync/atomic"
@@ -28,6 +29,10 @@ type CountOptions struct {
 	Starts []int
 	// Workers is the number of goroutines; 0 means GOMAXPROCS.
 	Workers int
+	// Progress, when not nil, has the search nodes expanded added to it as
+	// the search goes (in steps of a few thousand), for a progress display
+	// against EstimateTourNodes.
+	Progress *atomic.Int64
 }
 
 // TourCounts are exact tour counts on one board.
@@ -129,7 +134,7 @@ func CountTours(ctx context.Context, b *Board, opt CountOptions) (TourCounts, er
 	eg.SetLimit(workers)
 	for range min(workers, len(tasks)) {
 		eg.Go(func() error {
-			s := &tourSearcher{tourGraph: g, ctx: ctx}
+			s := &tourSearcher{tourGraph: g, ctx: ctx, progress: opt.Progress}
 			for {
 				i := int(next.Add(1) - 1)
 				if i >= len(tasks) {
@@ -199,6 +204,80 @@ func CountTours(ctx context.Context, b *Board, opt CountOptions) (TourCounts, er
 		tc.Unique = exactDiv(w, H, b)
 	}
 	return tc, nil
+}
+
+// EstimateTourNodes estimates, without searching, the number of search nodes
+// CountTours(ctx, b, opt) expands, by Knuth's estimator: each probe follows
+// one random branch of the search tree from a root, choosing uniformly
+// among the moves the pruning rules allow, and the product of the
+// branching factors along the way is an unbiased estimate of the nodes at
+// each depth. Its spread is wide (it tends to fall short on trees as
+// lopsided as a tour search's), so it tells feasible from hopeless, not an
+// hour from two. The random stream is fixed, so the estimate is the same
+// on every run; it costs milliseconds.
+func EstimateTourNodes(b *Board, opt CountOptions) (float64, error) {
+	n := b.Squares()
+	if n > MaxCountSquares {
+		return 0, fmt.Errorf("count tours on %s: boards of more than %d squares are not supported", b, MaxCountSquares)
+	}
+	starts, err := countStarts(b, opt.Starts)
+	if err != nil {
+		return 0, err
+	}
+	g := newTourGraph(b, opt.Closed, opt.Unique)
+	rep, _ := squareOrbits(g.syms, n)
+	var tasks []countTask
+	var seen uint64
+	for _, s := range starts {
+		if r := rep[s]; seen&(1<<r) == 0 {
+			seen |= 1 << r
+			tasks = append(tasks, g.rootTasks(0, r)...)
+		}
+	}
+	const probes = 1 << 14
+	per := max(16, probes/max(1, len(tasks)))
+	rng := rand.New(rand.NewPCG(0x636f756e74, uint64(n)))
+	total := float64(bits.OnesCount64(seen)) // the roots
+	for i := range tasks {
+		var sum float64
+		for range per {
+			sum += g.probe(&tasks[i], rng)
+		}
+		total += sum / float64(per)
+	}
+	return total, nil
+}
+
+// probe follows one random branch from t and returns Knuth's estimate of
+// the nodes (paths with squares left to visit) of t's subtree.
+func (g *tourGraph) probe(t *countTask, rng *rand.Rand) float64 {
+	h, left, ends := int(t.prefix[len(t.prefix)-1]), t.left, t.ends
+	start := int(t.prefix[0])
+	est, weight := 0.0, 1.0
+	type child struct {
+		w          int
+		left, ends uint64
+	}
+	var kids [8]child
+	for left != 0 {
+		est += weight
+		k := 0
+		for m := g.nbr[h&63] & left; m != 0; m &= m - 1 {
+			w := bits.TrailingZeros64(m)
+			l := left &^ (1 << w)
+			if e, ok := g.check(start, h, w, l, ends, t.endMask); ok {
+				kids[k] = child{w, l, e}
+				k++
+			}
+		}
+		if k == 0 {
+			break
+		}
+		weight *= float64(k)
+		c := kids[rng.IntN(k)]
+		h, left, ends = c.w, c.left, c.ends
+	}
+	return est
 }
 
 func exactDiv(a, d int64, b *Board) int64 {
@@ -465,6 +544,7 @@ const cancelCheck = 1 << 16
 type tourSearcher struct {
 	*tourGraph
 	ctx       context.Context
+	progress  *atomic.Int64
 	path      [64]int8
 	depth     int
 	start     int
@@ -484,6 +564,9 @@ func (s *tourSearcher) run(t *countTask) bool {
 	s.endMask = t.endMask
 	s.count, s.weight, s.nodes = 0, 0, 0
 	s.dfs(int(t.prefix[len(t.prefix)-1]), t.left, t.ends)
+	if s.progress != nil {
+		s.progress.Add(s.nodes % cancelCheck) // dfs added the whole steps
+	}
 	t.count, t.weight, t.nodes = s.count, s.weight, s.nodes
 	return !s.cancelled
 }
@@ -494,8 +577,13 @@ func (s *tourSearcher) dfs(h int, left, ends uint64) {
 		return
 	}
 	s.nodes++
-	if s.nodes%cancelCheck == 0 && s.ctx.Err() != nil {
-		s.cancelled = true
+	if s.nodes%cancelCheck == 0 {
+		if s.progress != nil {
+			s.progress.Add(cancelCheck)
+		}
+		if s.ctx.Err() != nil {
+			s.cancelled = true
+		}
 	}
 	if s.cancelled {
 		return

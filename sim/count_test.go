@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -316,4 +317,34 @@ func ExampleCountTours() {
 	// Output:
 	// from a1: 304 from c3: 64
 	// directed: 1728 undirected: 864 up to symmetry: 112
+}
+
+// TestEstimateTourNodes: Knuth's estimate is near the real search size on
+// boards small enough to search, and shows 8x8 to be out of reach; the
+// progress counter adds up to the nodes searched.
+func TestEstimateTourNodes(t *testing.T) {
+	for _, c := range []struct {
+		b   *Board
+		opt CountOptions
+	}{{MustBoard(5, 6), CountOptions{}}, {MustBoard(4, 6), CountOptions{Closed: true}}, {MustBoard(3, 10), CountOptions{Starts: []int{0}}}} {
+		est, err := EstimateTourNodes(c.b, c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var progress atomic.Int64
+		c.opt.Progress = &progress
+		tc, err := CountTours(context.Background(), c.b, c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := est / float64(tc.Nodes); r < 0.5 || r > 2 {
+			t.Errorf("%s %+v: estimate %.3g, searched %d", c.b, c.opt, est, tc.Nodes)
+		}
+		if p := progress.Load(); p > tc.Nodes || p < tc.Nodes*9/10 {
+			t.Errorf("%s: progress %d of %d nodes", c.b, p, tc.Nodes)
+		}
+	}
+	if est, err := EstimateTourNodes(MustBoard(8, 8), CountOptions{}); err != nil || est < 1e15 {
+		t.Errorf("8x8: estimate %.3g, %v; want far beyond reach", est, err)
+	}
 }

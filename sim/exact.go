@@ -2,9 +2,11 @@ package sim
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync/atomic"
 )
 
 // ExactMaxSquares is the largest board ExactWalk handles: the visited set
@@ -50,27 +52,26 @@ var ErrBudget = fmt.Errorf("node budget exceeded")
 // (0: DefaultExactBudget); going over it returns an error wrapping
 // ErrBudget.
 func ExactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64) (Exact, error) {
-	n := b.Squares()
-	if err := r.Validate(); err != nil {
+	return exactWalk(ctx, b, r, start, budget, nil, nil)
+}
+
+// exactWalk is ExactWalk with the live states of its layers counted
+// against mem (nil: no limit) and the states it expands added to progress
+// (may be nil). It looks at ctx every exactCheck states, in the layer loop
+// and in the sort, so cancellation takes effect within milliseconds
+// whatever the size of a layer.
+func exactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64, mem *memoryBudget, progress *atomic.Int64) (Exact, error) {
+	if err := exactArgs(b, r, start); err != nil {
 		return Exact{}, err
-	}
-	if r.Kind == Backtrack {
-		return Exact{}, fmt.Errorf("exact: rule %s is a search, not a random walk; exact enumeration covers random and warnsdorff", r.Name())
-	}
-	if n > ExactMaxSquares {
-		return Exact{}, fmt.Errorf("exact: board %s has %d squares; exact enumeration handles at most %d", b, n, ExactMaxSquares)
-	}
-	if start < 0 || start >= n {
-		return Exact{}, fmt.Errorf("exact: start square %d off the %s board", start, b)
 	}
 	if budget <= 0 {
 		budget = DefaultExactBudget
 	}
+	n := b.Squares()
 	e := newEnumerator(b, r)
 	res := Exact{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
 	layer := []exactState{{set: bitset{}.with(start), cur: uint8(start), p: 1, paths: 1}}
-	index := map[bitsetKey]int{}
-	var next []exactState
+	nb := &nextLayer{index: map[bitsetKey]int{}, held: heldMemory{budget: mem}}
 	for depth := 1; len(layer) > 0; depth++ {
 		if err := ctx.Err(); err != nil {
 			return Exact{}, err
@@ -79,9 +80,16 @@ func ExactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64) (
 			return Exact{}, fmt.Errorf("exact: %s %s from %s: more than %d states at path length %d: %w (raise the budget or pick a smaller board)",
 				b, r.Name(), b.SquareName(start), budget, depth, ErrBudget)
 		}
-		clear(index)
-		next = next[:0]
+		nb.reset(cap(layer))
 		for i := range layer {
+			if i%exactCheck == exactCheck-1 {
+				if progress != nil {
+					progress.Add(exactCheck)
+				}
+				if err := ctx.Err(); err != nil {
+					return Exact{}, err
+				}
+			}
 			s := &layer[i]
 			res.TreeNodes += s.paths
 			allowed, ties := e.allowed(s.set, int(s.cur))
@@ -90,46 +98,192 @@ func ExactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64) (
 			}
 			m := allowed.count()
 			if m == 0 || depth-1 >= e.maxSteps {
-				res.Lengths[depth] += s.p
-				res.MeanLength += s.p * float64(depth)
-				switch {
-				case depth == n:
-					res.PSuccess += s.p
-					if n > 1 && b.Adjacent(start, int(s.cur)) {
-						res.PClosed += s.p
-					}
-				case m > 0:
-					res.PStopped += s.p
-				default:
-					res.DeadEnds[s.cur] += s.p
-				}
+				res.end(b, s, depth, m)
 				continue
 			}
 			q := s.p / float64(m)
 			for a := allowed; !a.empty(); {
 				c := a.pop()
-				ns := exactState{set: s.set.with(c), cur: uint8(c)}
-				k := bitsetKey{ns.set, ns.cur}
-				j, ok := index[k]
-				if !ok {
-					j = len(next)
-					index[k] = j
-					next = append(next, ns)
+				if err := nb.add(exactState{set: s.set.with(c), cur: uint8(c)}, q, s.paths); err != nil {
+					return Exact{}, nb.outgrew(b, r, start, depth+1, err)
 				}
-				next[j].p += q
-				next[j].paths += s.paths
 			}
 		}
-		// A fixed order for the next layer keeps the sums reproducible.
-		slices.SortFunc(next, func(x, y exactState) int {
-			if c := x.set.compare(y.set); c != 0 {
-				return c
-			}
-			return int(x.cur) - int(y.cur)
-		})
-		layer, next = next, layer
+		if progress != nil {
+			progress.Add(int64(len(layer) % exactCheck))
+		}
+		var err error
+		if layer, err = nb.sorted(ctx, layer); err != nil {
+			return Exact{}, nb.outgrew(b, r, start, depth+1, err)
+		}
 	}
 	return res, nil
+}
+
+// exactArgs checks ExactWalk's arguments.
+func exactArgs(b *Board, r Rule, start int) error {
+	n := b.Squares()
+	if err := r.Validate(); err != nil {
+		return err
+	}
+	if r.Kind == Backtrack {
+		return fmt.Errorf("exact: rule %s is a search, not a random walk; exact enumeration covers random and warnsdorff", r.Name())
+	}
+	if n > ExactMaxSquares {
+		return fmt.Errorf("exact: board %s has %d squares; exact enumeration handles at most %d", b, n, ExactMaxSquares)
+	}
+	if start < 0 || start >= n {
+		return fmt.Errorf("exact: start square %d off the %s board", start, b)
+	}
+	return nil
+}
+
+// end adds a walk that ends in state s at path length depth, with m
+// squares still allowed (m > 0: cut by MaxSteps), to the distributions.
+func (res *Exact) end(b *Board, s *exactState, depth, m int) {
+	res.Lengths[depth] += s.p
+	res.MeanLength += s.p * float64(depth)
+	switch {
+	case depth == b.Squares():
+		res.PSuccess += s.p
+		if depth > 1 && b.Adjacent(res.Start, int(s.cur)) {
+			res.PClosed += s.p
+		}
+	case m > 0:
+		res.PStopped += s.p
+	default:
+		res.DeadEnds[s.cur] += s.p
+	}
+}
+
+// nextLayer builds the next layer of an enumeration, merging the branches
+// that reach the same state, within a memory budget.
+type nextLayer struct {
+	states   []exactState
+	index    map[bitsetKey]int
+	held     heldMemory
+	layerCap int // capacity of the layer being expanded, held meanwhile
+
+	maxEntries int // the most index entries so far
+}
+
+// outgrew describes err, when it is ErrMemory, as the layer of path length
+// depth outgrowing the budget; other errors it returns as they are.
+func (nb *nextLayer) outgrew(b *Board, r Rule, start, depth int, err error) error {
+	if !errors.Is(err, ErrMemory) {
+		return err
+	}
+	return fmt.Errorf("exact: %s %s from %s: the states at path length %d outgrew the memory budget of %s at %d states (its next allocation would bring the total to %s): %w (pick a smaller board, a --max-steps, or raise --max-memory)",
+		b, r.Name(), b.SquareName(start), depth, formatBytes(nb.held.budget.limit), len(nb.states), formatBytes(nb.held.bytes), err)
+}
+
+// entries returns the index entries to count with more to come: a cleared
+// map keeps the table of its largest layer, so the most it ever held.
+func (nb *nextLayer) entries(more int) int {
+	nb.maxEntries = max(nb.maxEntries, len(nb.index)+more)
+	return nb.maxEntries
+}
+
+func (nb *nextLayer) reset(layerCap int) {
+	clear(nb.index)
+	nb.states = nb.states[:0]
+	nb.layerCap = layerCap
+}
+
+// add adds probability p and paths paths to state ns, which it creates if
+// new; the error is ErrMemory when creating it would pass the budget.
+func (nb *nextLayer) add(ns exactState, p, paths float64) error {
+	k := bitsetKey{ns.set, ns.cur}
+	j, ok := nb.index[k]
+	if !ok {
+		if len(nb.states) == cap(nb.states) {
+			// Grow under the budget, by half: a layer that would not fit
+			// fails here, before it is allocated. While the states are
+			// copied, the old array is held too.
+			grown := max(cap(nb.states)+cap(nb.states)/2, 1024)
+			if err := nb.held.set(nb.layerCap+cap(nb.states), grown, nb.entries(1)); err != nil {
+				return err
+			}
+			nb.states = slices.Grow(nb.states, grown-len(nb.states))
+		} else if len(nb.index)%exactCheck == 0 {
+			if err := nb.held.set(nb.layerCap, cap(nb.states), nb.entries(exactCheck)); err != nil {
+				return err
+			}
+		}
+		j = len(nb.states)
+		nb.index[k] = j
+		nb.states = append(nb.states, ns)
+	}
+	nb.states[j].p += p
+	nb.states[j].paths += paths
+	return nil
+}
+
+// sorted returns the layer built, in the reference order that keeps the
+// sums reproducible, and keeps the expanded layer's storage (old) for the
+// layer after. The sort needs a buffer as long as the layer: old's, grown
+// under the budget if it is too short.
+func (nb *nextLayer) sorted(ctx context.Context, old []exactState) ([]exactState, error) {
+	if cap(old) < len(nb.states) {
+		if err := nb.held.set(len(nb.states), cap(nb.states), nb.entries(0)); err != nil {
+			return nil, err
+		}
+		old = make([]exactState, 0, len(nb.states))
+	}
+	layer, spare, err := sortStates(ctx, nb.states, old[:0])
+	nb.states = spare
+	return layer, err
+}
+
+// exactCheck is how many states ExactWalk handles between looks at its
+// context and its memory budget: well under a millisecond's work.
+const exactCheck = 1 << 14
+
+// sortStates sorts xs by (visited set, current square), as the reference
+// order of a layer, using buf (of capacity at least len(xs)) as scratch. It
+// returns the sorted states and the other buffer, emptied. States in a layer
+// are distinct, so the order is total and the result does not depend on
+// the algorithm: a bottom-up merge sort of short sorted runs, which looks
+// at ctx between runs so that sorting a layer of millions of states does
+// not delay cancellation.
+func sortStates(ctx context.Context, xs, buf []exactState) (sorted, spare []exactState, err error) {
+	const run = 1 << 12
+	cmp := func(x, y exactState) int {
+		if c := x.set.compare(y.set); c != 0 {
+			return c
+		}
+		return int(x.cur) - int(y.cur)
+	}
+	n := len(xs)
+	for lo := 0; lo < n; lo += run {
+		if lo%(16*run) == 0 && ctx.Err() != nil {
+			return nil, nil, ctx.Err()
+		}
+		slices.SortFunc(xs[lo:min(lo+run, n)], cmp)
+	}
+	src, dst := xs, buf[:n]
+	for width := run; width < n; width *= 2 {
+		for lo := 0; lo < n; lo += 2 * width {
+			if ctx.Err() != nil {
+				return nil, nil, ctx.Err()
+			}
+			mid, hi := min(lo+width, n), min(lo+2*width, n)
+			i, j, k := lo, mid, lo
+			for ; i < mid && j < hi; k++ {
+				if cmp(src[j], src[i]) < 0 {
+					dst[k] = src[j]
+					j++
+				} else {
+					dst[k] = src[i]
+					i++
+				}
+			}
+			k += copy(dst[k:], src[i:mid])
+			copy(dst[k:], src[j:hi])
+		}
+		src, dst = dst, src
+	}
+	return src, dst[:0], nil
 }
 
 type exactState struct {

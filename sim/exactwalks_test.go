@@ -24,7 +24,7 @@ func TestExactWalks(t *testing.T) {
 		want[i] = x
 	}
 	for _, workers := range []int{1, 2, 5, 16} {
-		got, err := ExactWalks(context.Background(), b, r, starts, 0, workers)
+		got, err := ExactWalks(context.Background(), b, r, starts, ExactOptions{Workers: workers})
 		if err != nil || !reflect.DeepEqual(got, want) {
 			t.Errorf("%d workers: err %v, results differ from ExactWalk one start at a time", workers, err)
 		}
@@ -32,17 +32,17 @@ func TestExactWalks(t *testing.T) {
 
 	rnd, _ := ParseRule("random")
 	for _, workers := range []int{1, 3} {
-		_, err := ExactWalks(context.Background(), b, rnd, []int{12, 0, 6}, 1000, workers)
+		_, err := ExactWalks(context.Background(), b, rnd, []int{12, 0, 6}, ExactOptions{Budget: 1000, Workers: workers})
 		if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "c3") {
 			t.Errorf("%d workers, budget 1000: err %v, want ErrBudget naming the first start, c3", workers, err)
 		}
 	}
-	if _, err := ExactWalks(context.Background(), b, r, starts, 0, 0); err == nil {
-		t.Error("0 workers: no error")
+	if _, err := ExactWalks(context.Background(), b, r, starts, ExactOptions{Workers: -1}); err == nil {
+		t.Error("-1 workers: no error")
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := ExactWalks(ctx, b, r, starts, 0, 2); !errors.Is(err, context.Canceled) {
+	if _, err := ExactWalks(ctx, b, r, starts, ExactOptions{Workers: 2}); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err %v, want context.Canceled", err)
 	}
 }

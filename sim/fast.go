@@ -18,10 +18,11 @@ type fastKernel struct {
 	dist2    [64]int32   // Roth: 4×squared distance from the centre
 	path     [64]int8    // the current walk
 	ties     fastTies    // scores tied squares for tie-break chains
+	batched  bool        // WalkRange runs walkBatch: haveFastPDEP (tests turn it off)
 }
 
 func newFastKernel(b *Board, r Rule) *fastKernel {
-	k := &fastKernel{n: b.Squares(), rule: r, maxSteps: r.MaxSteps}
+	k := &fastKernel{n: b.Squares(), rule: r, maxSteps: r.MaxSteps, batched: haveFastPDEP}
 	if k.maxSteps == 0 || k.maxSteps > k.n {
 		k.maxSteps = k.n
 	}
@@ -163,13 +164,22 @@ func (k *fastKernel) warnsdorff(start int, src *PCG) (length, end, ties int, sto
 // breakTie picks one square (returned as a one-bit mask) from the tied
 // minimum-degree squares in tied.
 func (k *fastKernel) breakTie(tied uint64, cur int, visited uint64, src *PCG) uint64 {
-	if k.rule.TieBreak != TieRandom {
-		tied = k.narrowTies(tied, cur, visited) // tiebreak.go
-	}
+	tied = k.reduceTies(tied, cur, visited)
 	if tied&(tied-1) == 0 {
 		return tied
 	}
 	return nthBit(tied, Uniform(src, uint32(bits.OnesCount64(tied))))
+}
+
+// reduceTies narrows the tied minimum-degree squares in tied (two or more)
+// by the rule's tie-break; a draw decides among what it leaves. It is the
+// one place where the bitboard kernels (scalar and batched) apply a
+// tie-break.
+func (k *fastKernel) reduceTies(tied uint64, cur int, visited uint64) uint64 {
+	if k.rule.TieBreak != TieRandom {
+		return k.narrowTies(tied, cur, visited) // tiebreak.go
+	}
+	return tied
 }
 
 // nthBit returns the n-th lowest set bit of m (n from 0) as a mask,

@@ -1,5 +1,7 @@
 package sim
 
+import "math/bits"
+
 // genKernel walks boards of any size. The board is padded with a two-square
 // border of permanently visited squares so that a move needs no bounds
 // check. Each square's state is one byte: bit 7 visited, the low bits its
@@ -14,8 +16,9 @@ type genKernel struct {
 	off      [8]int   // padded offsets of sortedMoves (ascending square order)
 	rank     [8]uint8 // position of sortedMoves[i] in the rule's move order
 	st       []uint8  // padded state bytes
+	fresh    []uint8  // st before any walk, for resets by copying
 	path     []int32  // padded indices of the current walk
-	tied     [8]int32 // scratch: tied candidates, ascending
+	tied     [8]int32 // scratch: tied candidates, ascending (Backtrack)
 
 	// Backtrack scratch, allocated only for that rule.
 	cands []int32 // 8 candidate slots per depth
@@ -47,6 +50,7 @@ func newGenKernel(b *Board, r Rule) *genKernel {
 	for sq := 0; sq < n; sq++ {
 		k.st[k.pad(sq)] = uint8(b.Degree(sq))
 	}
+	k.fresh = append([]uint8(nil), k.st...)
 	k.path = make([]int32, 0, n)
 	if r.Kind == Backtrack {
 		k.cands = make([]int32, 8*n)
@@ -100,44 +104,27 @@ func (k *genKernel) walk(start int, src *PCG, keep bool) Outcome {
 	o := Outcome{Start: start}
 	k.visit(k.pad(start), degrees)
 	cur := k.pad(start)
-	st := k.st
 	for {
-		// Gather the allowed squares in ascending order: every unvisited
-		// neighbour for the random walk, those of minimum degree for
-		// Warnsdorff.
-		n, minD := 0, uint8(visitedBit)
-		tied := &k.tied
-		for _, off := range k.off {
-			p := cur + off
-			s := st[p]
-			if s >= visitedBit {
-				continue
-			}
-			if degrees {
-				if s > minD {
-					continue
-				}
-				if s < minD {
-					minD, n = s, 0
-				}
-			}
-			tied[n] = int32(p)
-			n++
-		}
-		if n == 0 {
+		// The allowed moves as a mask over k.off, whose squares ascend.
+		moves := k.allowed(cur, degrees)
+		if moves == 0 {
 			break
 		}
 		if len(k.path) > k.maxSteps {
 			o.Stopped = true
 			break
 		}
-		next := int(tied[0])
-		if n > 1 {
+		if moves&(moves-1) != 0 {
 			o.Ties++
-			next = k.breakTie(n, src)
+			if degrees && k.rule.TieBreak != TieRandom {
+				moves = k.reduceTies(moves, cur)
+			}
+			if moves&(moves-1) != 0 {
+				moves = 1 << selectInByte[moves][Uniform(src, uint32(bits.OnesCount8(moves)))]
+			}
 		}
-		k.visit(next, degrees)
-		cur = next
+		cur += k.off[bits.TrailingZeros8(moves)&7]
+		k.visit(cur, degrees)
 	}
 	o.Length = len(k.path)
 	o.End = k.unpad(int32(cur))
@@ -146,8 +133,45 @@ func (k *genKernel) walk(start int, src *PCG, keep bool) Outcome {
 	if keep {
 		o.Path = k.realPath()
 	}
-	k.reset(degrees)
+	// Undo the walk, or on long walks copy the fresh state back: cheaper
+	// than 9 updates per visited square once the walk covers more than a
+	// small part of the board.
+	cost := 1
+	if degrees {
+		cost = 9
+	}
+	if len(k.path)*cost*16 >= len(k.st) {
+		copy(k.st, k.fresh)
+		k.path = k.path[:0]
+	} else {
+		k.reset(degrees)
+	}
 	return o
+}
+
+// allowed returns the moves allowed from p, as a mask over k.off: those to
+// unvisited squares, and with degrees only those of minimum degree. It
+// gathers the eight neighbours' state bytes into one word and works on all
+// of them at once, without a branch per neighbour: the bits of the state
+// bytes become eight-bit masks, and the minimum is found on them as
+// fastKernel does on the board's bit-planes.
+func (k *genKernel) allowed(p int, degrees bool) uint8 {
+	st, off := k.st, &k.off
+	v := uint64(st[p+off[0]]) | uint64(st[p+off[1]])<<8 | uint64(st[p+off[2]])<<16 | uint64(st[p+off[3]])<<24 |
+		uint64(st[p+off[4]])<<32 | uint64(st[p+off[5]])<<40 | uint64(st[p+off[6]])<<48 | uint64(st[p+off[7]])<<56
+	moves := msbs(^v) // unvisited: bit 7 clear
+	if !degrees {
+		return moves
+	}
+	// Degrees are at most 8: four bits, moved in turn to bit 7.
+	return uint8(minDegree(uint64(moves), uint64(msbs(v<<4)), uint64(msbs(v<<5)), uint64(msbs(v<<6)), uint64(msbs(v<<7))))
+}
+
+// msbs packs the top bit of each byte of x into one byte, byte i's into
+// bit i: the multiplication moves bit 8i+7 to bit 56+i, and no two of its
+// partial products meet.
+func msbs(x uint64) uint8 {
+	return uint8((x & 0x8080808080808080) * 0x0002040810204081 >> 56)
 }
 
 func (k *genKernel) realPath() []int32 {
@@ -158,17 +182,35 @@ func (k *genKernel) realPath() []int32 {
 	return out
 }
 
-// breakTie picks among the n tied squares in k.tied (ascending), exactly as
-// fastKernel.breakTie does.
-func (k *genKernel) breakTie(n int, src *PCG) int {
+// reduceTies narrows the tied moves from cur (two or more, a mask over
+// k.off) by the rule's tie-break, exactly as fastKernel.reduceTies does; a
+// draw decides among what it leaves. It is the one place where the general
+// kernel applies a tie-break to walks.
+func (k *genKernel) reduceTies(moves uint8, cur int) uint8 {
+	n := 0
+	for m := moves; m != 0; m &= m - 1 {
+		k.tied[n] = int32(cur + k.off[bits.TrailingZeros8(m)])
+		n++
+	}
 	tied := k.tied[:n]
 	if k.rule.Kind == Warnsdorff && k.rule.TieBreak != TieRandom {
 		n = narrowTies(k.rule.TieBreak.chain(), tied, k) // tiebreak.go
 	}
-	if n == 1 {
-		return int(tied[0])
+	moves = 0
+	for _, p := range tied[:n] {
+		moves |= k.moveMask(cur, int(p))
 	}
-	return int(tied[Uniform(src, uint32(n))])
+	return moves
+}
+
+// moveMask returns the bit of the move from cur to p.
+func (k *genKernel) moveMask(cur, p int) uint8 {
+	for i, off := range k.off {
+		if cur+off == p {
+			return 1 << i
+		}
+	}
+	panic("sim: moveMask: not a knight move")
 }
 
 // neighbourDegreeSum is Pohl's second-level score: the sum of the degrees

@@ -28,17 +28,70 @@ func TestKernelsAgree(t *testing.T) {
 				}
 				fw.KeepPaths(true)
 				gw.KeepPaths(true)
+				bw, _ := NewWalker(b, r) // WalkRange: no paths
+				pw, _ := NewPreviousWalker(b, r)
+				pgw, _ := NewGeneralWalker(b, r)
+				pgw.previous = true
+				pw.KeepPaths(true)
+				pgw.KeepPaths(true)
 				for start := 0; start < b.Squares(); start++ {
 					key := NewKey(42, b, r, start)
-					for w := uint64(0); w < 40; w++ {
+					want := make([]Outcome, 40)
+					for w := range uint64(len(want)) {
 						a, g := fw.Walk(start, key, w), gw.Walk(start, key, w)
 						if !slices.Equal(a.Path, g.Path) || fmt.Sprint(a) != fmt.Sprint(g) {
 							t.Fatalf("%s %s max %d start %s walk %d:\nfast    %+v\ngeneral %+v", b, name, maxSteps, b.SquareName(start), w, a, g)
 						}
 						checkWalk(t, b, a, r)
+						for _, prev := range []*Walker{pw, pgw} {
+							if p := prev.Walk(start, key, w); fmt.Sprint(a) != fmt.Sprint(p) {
+								t.Fatalf("%s %s max %d start %s walk %d:\nfast     %+v\nprevious %+v", b, name, maxSteps, b.SquareName(start), w, a, p)
+							}
+						}
+						a.Path = nil
+						want[w] = a
+					}
+					for _, batched := range rangePaths() {
+						bw.fast.batched = batched
+						checkBatch(t, bw, start, key, want, fmt.Sprintf("%s %s max %d start %s, batched %v", b, name, maxSteps, b.SquareName(start), batched))
 					}
 				}
 			}
+		}
+	}
+}
+
+// rangePaths lists the ways WalkRange can run on this machine: one walk
+// at a time (the pure-Go path) always, batched with PDEP where the CPU has
+// a fast one.
+func rangePaths() []bool {
+	if haveFastPDEP {
+		return []bool{false, true}
+	}
+	return []bool{false}
+}
+
+// checkBatch requires bw.WalkRange to give the outcomes want (of walks 0,
+// 1, ...) both in one call and split into uneven runs, including empty ones
+// and runs shorter than the number of lanes.
+func checkBatch(t *testing.T, bw *Walker, start int, key Key, want []Outcome, what string) {
+	t.Helper()
+	got := make([]Outcome, len(want))
+	bw.WalkRange(start, key, 0, got)
+	compareOutcomes(t, got, want, what+", one run")
+	clear(got)
+	cuts := []int{0, 1, 1, 4, 7, len(want) - 2, len(want)}
+	for i := 1; i < len(cuts); i++ {
+		bw.WalkRange(start, key, uint64(cuts[i-1]), got[cuts[i-1]:cuts[i]])
+	}
+	compareOutcomes(t, got, want, what+", uneven runs")
+}
+
+func compareOutcomes(t *testing.T, got, want []Outcome, what string) {
+	t.Helper()
+	for i := range want {
+		if fmt.Sprint(got[i]) != fmt.Sprint(want[i]) {
+			t.Fatalf("%s walk %d:\nbatch  %+v\nscalar %+v", what, i, got[i], want[i])
 		}
 	}
 }
@@ -83,6 +136,35 @@ func TestNthBit(t *testing.T) {
 					t.Fatalf("nthBit(%#x, %d) = %#x, want bit %d", m, j, got, i)
 				}
 				j++
+			}
+		}
+	}
+}
+
+// TestGeneralResets requires the general kernel to leave its board state
+// as new after every walk, whether it undoes the walk or copies the fresh
+// state back: a reused walker walks exactly as a fresh one, and as the
+// previous general kernel.
+func TestGeneralResets(t *testing.T) {
+	b := MustBoard(20, 23)
+	for _, name := range kernelRules {
+		for _, maxSteps := range []int{0, 2, 40} {
+			r, _ := ParseRule(name)
+			r.MaxSteps = maxSteps
+			reused, _ := NewWalker(b, r)
+			prev, _ := NewPreviousWalker(b, r)
+			for i, start := range []int{0, 57, 231, 459, 57} {
+				key := NewKey(7, b, r, start)
+				for w := range uint64(6) {
+					fresh, _ := NewWalker(b, r)
+					a, f := reused.Walk(start, key, w), fresh.Walk(start, key, w)
+					if fmt.Sprint(a) != fmt.Sprint(f) {
+						t.Fatalf("%s max %d start %d (#%d) walk %d: reused %+v, fresh %+v", name, maxSteps, start, i, w, a, f)
+					}
+					if p := prev.Walk(start, key, w); fmt.Sprint(a) != fmt.Sprint(p) {
+						t.Fatalf("%s max %d start %d (#%d) walk %d: current %+v, previous kernel %+v", name, maxSteps, start, i, w, a, p)
+					}
+				}
 			}
 		}
 	}

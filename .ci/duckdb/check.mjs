@@ -39,6 +39,40 @@ check('classes: walks pooled over classes', cl.w, manifest.walks);
 check('classes: successes pooled over classes', cl.s, manifest.successes);
 const [dg] = await q(`SELECT sum(walks) AS w FROM ${t('classes')} WHERE group_by = 'degree'`);
 check('classes: walks pooled over degrees', dg.w, manifest.walks);
+const [bd] = await q(`SELECT sum(walks) AS w, sum(successes) AS s, sum(closed) AS c, sum(stopped) AS st,
+  count(*) FILTER (WHERE successes + dead_ends + stopped + budget_exceeded <> walks) AS bad FROM ${t('boards')}`);
+check('boards: walks pooled over boards', bd.w, manifest.walks);
+check('boards: successes pooled over boards', bd.s, manifest.successes);
+check('boards: closed pooled over boards', bd.c, manifest.closed);
+check('boards: stopped as in squares', bd.st, sq.st);
+check('boards: successes + dead_ends + stopped + budget_exceeded = walks', bd.bad, 0);
+const [bsq] = await q(`SELECT count(*) AS n FROM ${t('boards')} b JOIN (
+  SELECT experiment, board, rule, sum(walks) AS w, sum(successes) AS s, sum(budget_exceeded) AS be
+  FROM ${t('squares')} GROUP BY ALL) q USING (experiment, board, rule)
+  WHERE q.w <> b.walks OR q.s <> b.successes OR q.be <> b.budget_exceeded`);
+check('boards: every row is its squares pooled', bsq.n, 0);
+const [exp] = await q(`SELECT count(*) AS n FROM ${t('squares')} WHERE experiment <> '${manifest.experiment}'`);
+check('squares: every row names the experiment', exp.n, 0);
+const [par] = await q(`SELECT count(*) AS n FROM ${t('squares')}
+  WHERE (rule = 'random') <> (tie_break IS NULL) OR (rule LIKE 'backtrack%') <> (node_budget IS NOT NULL)`);
+check('squares: rule parameters null exactly where the rule has none', par.n, 0);
+const [cmp] = await q(`SELECT count(*) FILTER (WHERE p_holm < p_value OR p_holm > 1) AS bad,
+  count(*) FILTER (WHERE compare = 'groups' AND rule_a <> rule_b) AS g,
+  count(*) FILTER (WHERE compare = 'rules' AND group_a <> group_b) AS r,
+  count(*) FILTER (WHERE abs(rate_a - successes_a / walks_a) > 1e-12) AS rates FROM ${t('comparisons')}`);
+check('comparisons: p_value <= p_holm <= 1', cmp.bad, 0);
+check('comparisons: groups compared under one rule, rules on one group', Number(cmp.g) + Number(cmp.r), 0);
+check('comparisons: rate_a = successes_a / walks_a', cmp.rates, 0);
+const [cmpc] = await q(`SELECT count(*) AS n FROM ${t('comparisons')} m JOIN ${t('classes')} c
+  ON c.board = m.board AND c.rule = m.rule_a AND c."group" = m.group_a AND c.group_by = 'class'
+  WHERE c.walks <> m.walks_a OR c.successes <> m.successes_a`);
+check("comparisons: side a's counts are its class's", cmpc.n, 0);
+if (manifest.tables.includes('walks.parquet')) {
+  const [wo] = await q(`SELECT count(*) FILTER (WHERE outcome IN ('success', 'closed')) AS s,
+    count(*) FILTER (WHERE outcome = 'stopped') AS st FROM ${t('walks')}`);
+  check('walks: success and closed outcomes are the successes', wo.s, manifest.successes);
+  check('walks: stopped outcomes as in squares', wo.st, sq.st);
+}
 const bad = await q(`SELECT count(*) AS n FROM ${t('claims')} WHERE verdict NOT IN ('consistent', 'refuted', 'inconclusive')`);
 check('claims: every verdict is valid', bad[0].n, 0);
 const iv = await q(`SELECT count(*) AS n FROM ${t('squares')} WHERE NOT (success_lo <= success_rate AND success_rate <= success_hi)`);

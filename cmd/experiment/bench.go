@@ -58,7 +58,11 @@ func printBench(e *env, rep *bench.Report) {
 	row := func(r bench.Result) {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%d\t%.4g\t%.4g\t%.3g\t%.1f\t\n", r.Name, r.Board, r.Rule, r.Workers, r.WalksPerS, r.NsPerWalk, r.NsPerStep, r.MeanLength)
 	}
-	for _, r := range rep.Kernels {
+	for i, r := range rep.Kernels {
+		row(r)
+		row(rep.Scalar[i])
+	}
+	for _, r := range rep.C {
 		row(r)
 	}
 	row(rep.EndToEnd)
@@ -66,7 +70,16 @@ func printBench(e *env, rep *bench.Report) {
 		row(r)
 	}
 	tw.Flush()
-	fmt.Fprintf(e.stdout, "\nend-to-end / (kernel × workers): %.3f\n", rep.EndToEndRatio)
+	fmt.Fprintf(e.stdout, "\nend-to-end / (kernel × workers): %.3f (on CPU time: %.3f)\n", rep.EndToEndRatio, rep.EndToEndCPURatio)
+	for i, r := range rep.OverScalar {
+		fmt.Fprintf(e.stdout, "kernel / previous scalar kernel, %s %s: %.2f×\n", rep.Kernels[i].Rule, rep.Kernels[i].Board, r)
+	}
+	for i, r := range rep.GoOverC {
+		fmt.Fprintf(e.stdout, "Go kernel / C, %s 8x8: %.2f×\n", rep.Kernels[i].Rule, r)
+	}
+	if rep.CNote != "" {
+		fmt.Fprintln(e.stdout, rep.CNote)
+	}
 	for i, r := range rep.PythonRatios {
 		fmt.Fprintf(e.stdout, "Go kernel / plain Python, %s 8x8: %.0f×\n", rep.Kernels[i].Rule, r)
 	}

@@ -44,7 +44,7 @@ func TestClusterShards(t *testing.T) {
 					env = []string{"JOB_COMPLETION_INDEX=" + strconv.Itoa(k), "KNIGHTWALK_SHARDS=" + strconv.Itoa(n)}
 				}
 				out := filepath.Join(tmp, "parts", "part-"+strconv.Itoa(k))
-				c := proc(t, env, "run", "testdata/small.yaml", "--out", out, "--quiet")
+				c := proc(t, env, "run", "testdata/small.yaml", "--out", out) // not --quiet: the shard line shows where the shard came from
 				if b, err := c.CombinedOutput(); err != nil {
 					t.Fatalf("shard %d: %v\n%s", k, err, b)
 				} else if !bytes.Contains(b, []byte("shard "+strconv.Itoa(k)+"/3 from")) {
@@ -60,7 +60,7 @@ func TestClusterShards(t *testing.T) {
 			if b, err := proc(t, nil, "run", "testdata/small.yaml", "--out", one, "--quiet").CombinedOutput(); err != nil {
 				t.Fatalf("single run: %v\n%s", err, b)
 			}
-			for _, name := range []string{"squares", "lengths", "deadends", "classes", "comparisons", "claims"} {
+			for _, name := range []string{"squares", "lengths", "deadends", "classes", "boards", "comparisons", "claims"} {
 				a, _ := os.ReadFile(filepath.Join(one, name+".parquet"))
 				b, _ := os.ReadFile(filepath.Join(merged, name+".parquet"))
 				if len(a) == 0 || !bytes.Equal(a, b) {

@@ -127,3 +127,15 @@ func printCommandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
 	fs.SetOutput(w)
 	fs.PrintDefaults()
 }
+
+// maxWorkers bounds --workers: each worker holds its own search or walk
+// state (count splits its search into 32 tasks a worker), so a mistyped
+// 1000000 would exhaust memory before any work is done.
+const maxWorkers = 1024
+
+func checkWorkers(n int) error {
+	if n < 1 || n > maxWorkers {
+		return usagef("--workers %d: want 1 to %d", n, maxWorkers)
+	}
+	return nil
+}

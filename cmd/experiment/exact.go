@@ -5,7 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"runtime/debug"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"knightwalk/sim"
@@ -21,7 +23,12 @@ func exactCommand() *command {
 prints the exact P(success) per start square (text: a board-shaped table;
 csv: one row per start square with P(success), P(closed), P(stopped), the
 mean path length and tie decisions, and the states expanded). Boards of at
-most 128 squares; the random rule only on small boards (or with --max-steps).`,
+most 128 squares; the random rule only on small boards (or with --max-steps).
+
+The states held at once are counted against --max-memory: a start whose
+layers certainly cannot fit (estimated from sampled walks, e.g. 8x8 with the
+random rule) is refused before enumerating, with the estimate; one that
+outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			var rf ruleFlags
 			rf.register(fs, "warnsdorff")
@@ -30,6 +37,8 @@ most 128 squares; the random rule only on small boards (or with --max-steps).`,
 			format := fs.String("format", "text", "output format: text or csv")
 			budget := fs.Int64("budget", sim.DefaultExactBudget, "most states to expand per start square")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "start squares enumerated in parallel")
+			maxMem := byteSize(defaultMaxMemory())
+			fs.Var(&maxMem, "max-memory", "memory the enumeration's states may take, shared by the workers, e.g. 512MiB; the default is half the machine's memory, at most 4GiB")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
 					return usagef("exact takes no arguments, got %q", args)
@@ -45,11 +54,14 @@ most 128 squares; the random rule only on small boards (or with --max-steps).`,
 				if err != nil {
 					return err
 				}
-				if *workers < 1 {
-					return usagef("--workers must be at least 1")
+				if err := checkWorkers(*workers); err != nil {
+					return err
+				}
+				if *budget < 0 {
+					return usagef("--budget must be 0 (the default, %d) or positive", sim.DefaultExactBudget)
 				}
 				t0 := time.Now()
-				res, err := sim.ExactWalks(ctx, b, r, starts, *budget, *workers)
+				res, err := exactWalks(ctx, e, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem)})
 				if err != nil {
 					return err
 				}
@@ -80,6 +92,25 @@ most 128 squares; the random rule only on small boards (or with --max-steps).`,
 			}
 		},
 	}
+}
+
+// exactWalks runs the enumeration with progress on a terminal, under a
+// soft memory limit for the Go runtime that matches the budget: the budget
+// counts the states, the limit keeps the garbage of a growing layer from
+// doubling the heap.
+func exactWalks(ctx context.Context, e *env, b *sim.Board, r sim.Rule, starts []int, opt sim.ExactOptions) ([]sim.Exact, error) {
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(opt.MaxMemory + 64<<20))
+	var states atomic.Int64
+	stop := progressLine(e.stderr, func(d time.Duration) string {
+		n := states.Load()
+		if n == 0 {
+			return fmt.Sprintf("exact %s %s: sampling walks to estimate the memory needed, %.0fs", b, r.Name(), d.Seconds())
+		}
+		return fmt.Sprintf("exact %s %s: %d states expanded, %s states/s, %.0fs", b, r.Name(), n, rate(n, d), d.Seconds())
+	})
+	defer stop()
+	opt.Progress = &states
+	return sim.ExactWalks(ctx, b, r, starts, opt)
 }
 
 // g17 prints a probability with every significant digit float64 holds.

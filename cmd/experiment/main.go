@@ -21,10 +21,18 @@ var commands = []*command{
 	plotCommand(),
 	runCommand(),
 	validateCommand(),
+	versionCommand(),
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// The first signal cancels ctx, and the work stops cleanly; a
+		// second one kills the process as if nothing caught it, in case
+		// something cannot see ctx (a blocked open of a FIFO, say).
+		<-ctx.Done()
+		stop()
+	}()
 	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
 	stop()
 	if err != nil {

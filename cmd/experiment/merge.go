@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"knightwalk/internal/buildinfo"
 	"knightwalk/internal/config"
 	"knightwalk/internal/results"
 	"knightwalk/internal/runner"
@@ -23,7 +24,7 @@ and writes the same tables, report and manifest that one unsharded run of the
 experiment writes, value for value.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			out := fs.String("out", "", "result directory to write (required)")
-			force := fs.Bool("force", false, "replace an existing result directory")
+			force := fs.Bool("force", false, "replace an existing result directory that experiment wrote")
 			return func(ctx context.Context, e *env, args []string) error {
 				if *out == "" {
 					return usagef("merge: --out DIR is required")
@@ -48,17 +49,17 @@ experiment writes, value for value.`,
 				}
 				t0 := time.Now()
 				ts := runner.NewTallies()
-				if err := runner.MergeInto(ts, parts); err != nil {
+				if err := runner.MergeInto(s, ts, parts); err != nil {
 					return err
 				}
 				opts := runner.RunOptions{Out: *out, Force: *force, Workers: 1, Shard: runner.All,
-					Meta: results.Metadata(s, version, gitCommit()), BeforeCommit: figuresHook(s.Figures)}
-				sum, err := runner.WriteMerged(s, opts, ts, time.Since(t0).Seconds())
+					Meta: results.Metadata(s, version, buildinfo.Read()), BeforeCommit: figuresHook(s.Figures)}
+				sum, err := runner.WriteMerged(ctx, s, opts, ts, parts, time.Since(t0).Seconds())
 				if err != nil {
 					return err
 				}
 				fmt.Fprintf(e.stderr, "experiment: merged %d parts -> %s\n", len(parts), sum.Dir)
-				printClaims(e, sum.Tables)
+				printClaims(e.stdout, sum.Tables)
 				return nil
 			}
 		},

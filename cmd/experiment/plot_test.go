@@ -79,6 +79,28 @@ func TestPlotExample(t *testing.T) {
 	}
 }
 
+// TestPlotRefusesEmptyManifest: `plot` on a directory whose manifest reads
+// `{}` fails and leaves report.md and the figures as they were.
+func TestPlotRefusesEmptyManifest(t *testing.T) {
+	dir := t.TempDir()
+	report := "# r\n\n" + figures.FiguresHeading + "\n\n![a](figures/a.png)\n"
+	for name, text := range map[string]string{"manifest.json": "{}", "report.md": report} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, _, err := runCmd(t, "plot", dir, "--figure", "all")
+	if err == nil || !strings.Contains(err.Error(), "not the manifest of a finished run") {
+		t.Errorf("plot with a {} manifest: %v", err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "report.md")); string(b) != report {
+		t.Errorf("report.md changed:\n%s", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("plot wrote into %s: %v", dir, ents)
+	}
+}
+
 // TestPlotRefusesOldSchema: tables of an older schema version (here the
 // squares table of a version 1 result set) stop plot with an error naming the
 // version found and the version expected, and draw nothing.

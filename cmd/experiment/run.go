@@ -4,44 +4,49 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
 	"text/tabwriter"
 	"time"
 
+	"knightwalk/internal/buildinfo"
 	"knightwalk/internal/config"
 	"knightwalk/internal/results"
 	"knightwalk/internal/runner"
-	"knightwalk/sim"
 )
 
 // runCommand is `experiment run`; main.go lists it.
 func runCommand() *command {
 	return &command{
 		name:  "run",
-		usage: "[FILE | NAME] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N] [--dry-run]",
+		usage: "[FILE | NAME] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N] [--dry-run] [--quiet]",
 		short: "run an experiment and write its tables, report and manifest",
 		long: `Runs the experiment in FILE (or a committed experiment by NAME, or with no
 argument the embedded default: seed 000's claims on 8x8) and writes
 results/<name>/ (or --out DIR): Parquet tables, report.md, manifest.json.
 The directory appears only when the run completes; an interrupted run can
-be continued with --resume. --shard K/N runs one of N slices and writes a
-part for 'experiment merge'.`,
+be continued with --resume. --shard K/N runs slice K of N, counting from 0
+(0/4, 1/4, 2/4, 3/4), and writes a part for 'experiment merge'.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			out := fs.String("out", "", "result directory (default results/<name>, or results/<name>.shard-K-of-N for a shard)")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walks run in parallel on this many goroutines")
-			force := fs.Bool("force", false, "replace an existing result directory (only once the new run completes)")
+			force := fs.Bool("force", false, "replace an existing result directory that experiment wrote (only once the new run completes)")
 			resume := fs.Bool("resume", false, "continue an interrupted run from its completed work units")
-			shardFlag := fs.String("shard", "", "run only slice K of N (0-based), e.g. 0/4; default from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX")
+			shardFlag := fs.String("shard", "", "run only slice K of N, K counting from 0 (0/4 is the first of 4); default from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX")
 			dry := fs.Bool("dry-run", false, "print the plan and an estimated time, run nothing")
-			quiet := fs.Bool("quiet", false, "no progress output")
+			quiet := fs.Bool("quiet", false, "print nothing on success (errors still go to stderr)")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 1 {
 					return usagef("run takes at most one experiment file, got %q", args)
 				}
-				if *workers < 1 {
-					return usagef("--workers must be at least 1")
+				if err := checkWorkers(*workers); err != nil {
+					return err
+				}
+				say, stdout := e.stderr, e.stdout // what --quiet silences
+				if *quiet {
+					say, stdout = io.Discard, io.Discard
 				}
 				shard := runner.All
 				if *shardFlag != "" {
@@ -53,7 +58,7 @@ part for 'experiment merge'.`,
 					return err
 				} else if ok {
 					shard = s
-					fmt.Fprintf(e.stderr, "experiment: shard %s from %s\n", shard, from)
+					fmt.Fprintf(say, "experiment: shard %s from %s\n", shard, from)
 				}
 				arg := ""
 				if len(args) == 1 {
@@ -78,21 +83,24 @@ part for 'experiment merge'.`,
 					return err
 				}
 				opts := runner.RunOptions{Out: dir, Force: *force, Resume: *resume, Workers: *workers, Shard: shard,
-					Meta: results.Metadata(s, version, gitCommit()), BeforeCommit: figuresHook(s.Figures)}
+					Meta: results.Metadata(s, version, buildinfo.Read()), BeforeCommit: figuresHook(s.Figures)}
 				if !*quiet {
 					opts.Log = e.stderr
 					opts.Progress = progressBar(e.stderr)
 				}
-				p := runner.NewPlan(s)
-				fmt.Fprintf(e.stderr, "experiment: %s: %d walks in %d units on %d workers (shard %s) -> %s\n",
-					s.Name, runner.TotalWalks(p.ShardUnits(shard)), len(p.ShardUnits(shard)), *workers, shard, dir)
+				p, err := runner.NewPlan(s)
+				if err != nil {
+					return err
+				}
+				fmt.Fprintf(say, "experiment: %s: %d walks in %d units on %d workers (shard %s) -> %s\n",
+					s.Name, p.Walks(shard, -1, -1), p.ShardLen(shard), *workers, shard, dir)
 				sum, err := runner.Run(ctx, s, opts)
 				if err != nil {
 					return err
 				}
-				fmt.Fprintf(e.stderr, "experiment: %d walks in %.2fs (%.3g walks/s) -> %s\n", sum.Walks, sum.Seconds, float64(sum.Walks)/sum.Seconds, sum.Dir)
+				fmt.Fprintf(say, "experiment: %d walks in %.2fs (%.3g walks/s) -> %s\n", sum.Walks, sum.Seconds, float64(sum.Walks)/sum.Seconds, sum.Dir)
 				if sum.Tables != nil {
-					printClaims(e, sum.Tables)
+					printClaims(stdout, sum.Tables)
 				}
 				return nil
 			}
@@ -100,11 +108,11 @@ part for 'experiment merge'.`,
 	}
 }
 
-func printClaims(e *env, t *results.Tables) {
+func printClaims(w io.Writer, t *results.Tables) {
 	if len(t.Claims) == 0 {
 		return
 	}
-	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "claim\trule\tboard\ttarget\tclaimed\tmeasured [interval]\tverdict")
 	for _, c := range t.Claims {
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%.3f, %.3f]\t%.4f [%.4f, %.4f]\t%s\n", c.ID, c.Rule, c.Board, c.Target,
@@ -113,46 +121,19 @@ func printClaims(e *env, t *results.Tables) {
 	tw.Flush()
 }
 
-// dryRun prints the plan and an estimate from a short calibration: a few
-// hundred milliseconds of walks of each (board, rule).
+// dryRun prints the plan of shard and runner.EstimateRun's estimate.
 func dryRun(e *env, s *config.Experiment, shard runner.Shard, workers int) error {
-	p := runner.NewPlan(s)
-	units := p.ShardUnits(shard)
+	est, err := runner.EstimateRun(s, shard, workers)
+	if err != nil {
+		return err
+	}
 	fmt.Fprintf(e.stdout, "experiment %s: %d boards, %d rules, %d walks per start square\n", s.Name, len(s.Boards), len(s.Rules), s.Walks)
-	var est float64
-	for bi, b := range s.Boards {
-		for ri, r := range s.Rules {
-			var walks uint64
-			nu := 0
-			for _, u := range units {
-				if u.Board == bi && u.Rule == ri {
-					walks += u.Hi - u.Lo
-					nu++
-				}
-			}
-			ns := calibrate(b, r, s.Starts[bi])
-			est += ns * float64(walks)
-			fmt.Fprintf(e.stdout, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk\n", b, r.Name(), len(s.Starts[bi]), nu, walks, ns)
-		}
+	for _, l := range est.Lines {
+		fmt.Fprintf(e.stdout, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk\n", l.Board, l.Rule.Name(), l.Starts, l.Units, l.Walks, l.NsPerWalk)
 	}
-	secs := est / 1e9 / float64(workers)
-	fmt.Fprintf(e.stdout, "total: %d units, %d walks (shard %s); estimated %s on %d workers\n", len(units), runner.TotalWalks(units), shard, time.Duration(secs*float64(time.Second)).Round(time.Millisecond), workers)
+	fmt.Fprintf(e.stdout, "total: %d units, %d walks (shard %s); estimated %s on %d workers\n", est.Units, est.Walks, shard,
+		time.Duration(est.Seconds*float64(time.Second)).Round(time.Millisecond), workers)
 	return nil
-}
-
-func calibrate(b *sim.Board, r sim.Rule, starts []int) float64 {
-	w, err := sim.NewWalker(b, r)
-	if err != nil || len(starts) == 0 {
-		return 0
-	}
-	t0 := time.Now()
-	n := 0
-	for time.Since(t0) < 100*time.Millisecond || n < 3 {
-		s := starts[n%len(starts)]
-		w.Walk(s, sim.NewKey(0, b, r, s), uint64(n))
-		n++
-	}
-	return float64(time.Since(t0).Nanoseconds()) / float64(n)
 }
 
 // warnDeterministic warns about deterministic rules run more than once per

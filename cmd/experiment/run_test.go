@@ -12,7 +12,7 @@ import (
 
 func TestRunSmall(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "out")
-	out, _, err := runCmd(t, "run", "testdata/small.yaml", "--out", dir, "--workers", "2", "--quiet")
+	out, _, err := runCmd(t, "run", "testdata/small.yaml", "--out", dir, "--workers", "2")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestShardsAndMerge(t *testing.T) {
 	if _, _, err := runCmd(t, append([]string{"merge", "--out", filepath.Join(tmp, "merged")}, parts...)...); err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"squares", "lengths", "deadends", "classes", "comparisons", "claims"} {
+	for _, name := range []string{"squares", "lengths", "deadends", "classes", "boards", "comparisons", "claims"} {
 		a, _ := os.ReadFile(filepath.Join(tmp, "one", name+".parquet"))
 		b, _ := os.ReadFile(filepath.Join(tmp, "merged", name+".parquet"))
 		if len(a) == 0 || !reflect.DeepEqual(a, b) {
@@ -86,7 +86,7 @@ func TestRunErrors(t *testing.T) {
 		{[]string{"run", "no/such/file.yaml"}, "no such file"},
 		{[]string{"run", "a.yaml", "b.yaml"}, "at most one"},
 		{[]string{"run", "--shard", "3/3"}, "0 <= K < N"},
-		{[]string{"run", "--workers", "0"}, "at least 1"},
+		{[]string{"run", "--workers", "0"}, "want 1 to 1024"},
 		{[]string{"merge", "--out", "x"}, "name the parts"},
 		{[]string{"validate"}, "at least one"},
 	} {

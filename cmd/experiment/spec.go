@@ -3,16 +3,11 @@ package main
 import (
 	"fmt"
 	"os"
-	"os/exec"
-	"runtime/debug"
 	"strings"
 
 	"knightwalk/experiments"
 	"knightwalk/internal/config"
 )
-
-// version is the tool version recorded in every output.
-const version = "0.1.0"
 
 // loadExperiment reads FILE, or a committed experiment by name, or the
 // embedded default when arg is "", and resolves it.
@@ -38,7 +33,7 @@ func readExperiment(arg string) (string, []byte, error) {
 		name, data = experiments.Default()
 		name = "experiments/" + name + ".yaml"
 	case fileExists(arg):
-		b, err := os.ReadFile(arg)
+		b, err := config.ReadFile(arg) // bounded: /dev/zero or a FIFO cannot exhaust memory
 		if err != nil {
 			return "", nil, err
 		}
@@ -56,20 +51,4 @@ func readExperiment(arg string) (string, []byte, error) {
 func fileExists(p string) bool {
 	fi, err := os.Stat(p)
 	return err == nil && !fi.IsDir()
-}
-
-// gitCommit returns the commit the binary was built from, when known.
-func gitCommit() string {
-	if bi, ok := debug.ReadBuildInfo(); ok {
-		for _, s := range bi.Settings {
-			if s.Key == "vcs.revision" {
-				return s.Value
-			}
-		}
-	}
-	out, err := exec.Command("git", "rev-parse", "HEAD").Output()
-	if err != nil {
-		return ""
-	}
-	return strings.TrimSpace(string(out))
 }

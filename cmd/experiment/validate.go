@@ -32,8 +32,13 @@ files that are valid. Exit status 1 when any file is invalid.`,
 						continue
 					}
 					file := s.SourceFile
-					p := runner.NewPlan(s)
-					fmt.Fprintf(e.stdout, "%s: ok: %s, %d boards, %d rules, %d units, %d walks\n", file, s.Name, len(s.Boards), len(s.Rules), len(p.Units), runner.TotalWalks(p.Units))
+					p, err := runner.NewPlan(s)
+					if err != nil {
+						fmt.Fprintf(e.stderr, "%s: %v\n", file, err)
+						bad++
+						continue
+					}
+					fmt.Fprintf(e.stdout, "%s: ok: %s, %d boards, %d rules, %d units, %d walks\n", file, s.Name, len(s.Boards), len(s.Rules), p.Len(), p.Walks(runner.All, -1, -1))
 				}
 				if bad > 0 {
 					return errors.New(plural(bad, "invalid experiment file"))

@@ -1,7 +1,10 @@
 package config
 
 import (
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
 	"os"
 
 	"go.yaml.in/yaml/v3"
@@ -60,6 +63,8 @@ type Outputs struct {
 	Walks    bool     `yaml:"walks"`     // the per-walk table
 	Figures  []string `yaml:"figures"`   // names from Figures
 	RowGroup int      `yaml:"row_group"` // Parquet rows per row group; 0: the writer's default
+
+	FigureOptions FigureOptions `yaml:"figure_options"` // how figures are drawn (figopts.go)
 }
 
 // Claim is a published statement about a success rate that a run checks.
@@ -100,12 +105,25 @@ var Figures = []string{
 // Intervals lists the interval methods that interval accepts.
 var Intervals = []string{"wilson", "clopper-pearson"}
 
-// Limits that keep a mistyped file from asking for an absurd run.
+// Limits that keep a mistyped file from asking for an absurd run, or from
+// taking unbounded memory before it is even validated.
 const (
-	MaxBoards = 4000  // boards per experiment, after expansion: room for a sweep of n = 5..2000 (issue 16)
-	MaxWalks  = 1e12  // walks per (board, rule, start square)
-	MaxName   = 100   // bytes in an experiment name
-	DefWalks  = 10000 // walks when none are configured
+	MaxFileBytes   = 1 << 20 // bytes in an experiment file
+	MaxBoards      = 4000    // boards per experiment, after expansion: room for a sweep of n = 5..2000
+	MaxWalks       = 1e12    // walks per (board, rule, start square)
+	MaxName        = 100     // bytes in an experiment name
+	MaxDescription = 10000   // bytes in a description
+	MaxScalar      = 1000    // bytes in any other value (a claim's id or source, a rule name…)
+	MaxRules       = 100     // rule items
+	MaxStarts      = 1000    // start items
+	MaxClaims      = 1000    // claim items
+	MaxFigures     = 100     // outputs.figures items
+	MaxEntries     = 20000   // keys and list items in all (every list at its limit, claims in full, fits)
+	MaxErrors      = 100     // errors reported for one file; more are counted
+	MaxSteps       = 1 << 24 // max_steps: no walk is longer than the largest board (sim.MaxSquares)
+	MaxNodeBudget  = 1e12    // node_budget per walk
+	MaxRowGroup    = 1 << 24 // outputs.row_group: rows buffered per row group
+	DefWalks       = 10000   // walks when none are configured
 )
 
 // Default returns the configuration that a file is decoded onto: seed 1,
@@ -123,11 +141,55 @@ func Default() Config {
 
 // Load reads and parses the experiment file at path; errors name path.
 func Load(path string) (*Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if err != nil {
-		return nil, fmt.Errorf("config: %w", err)
+		return nil, err
 	}
 	return Parse(path, data)
+}
+
+// ReadFile reads an experiment file of at most MaxFileBytes. A regular file
+// over the limit is refused before it is read; anything else (a device such
+// as /dev/zero, a FIFO) is read through a limit and refused once it passes
+// it, so memory stays bounded whatever path is given. The error is an
+// Errors naming path.
+func ReadFile(path string) ([]byte, error) {
+	tooBig := func(what string) error {
+		return Errors{{File: path, Msg: fmt.Sprintf("%s; an experiment file holds at most %d bytes (1 MiB)", what, MaxFileBytes)}}
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, Errors{{File: path, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, Errors{{File: path, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
+	}
+	switch {
+	case fi.IsDir():
+		return nil, Errors{{File: path, Msg: "is a directory; want an experiment file (YAML)"}}
+	case fi.Mode().IsRegular() && fi.Size() > MaxFileBytes:
+		return nil, tooBig(fmt.Sprintf("%d bytes", fi.Size()))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if err != nil {
+		return nil, Errors{{File: path, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
+	}
+	if len(data) > MaxFileBytes {
+		return nil, tooBig(fmt.Sprintf("more than %d bytes", MaxFileBytes))
+	}
+	return data, nil
+}
+
+// unwrapPath drops the "open PATH:" prefix of a *fs.PathError, as the
+// caller names the file itself.
+func unwrapPath(err error) error {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }
 
 // UnmarshalYAML reads a board item: a scalar ("8x8", "8") or a mapping with

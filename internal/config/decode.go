@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"math/big"
 	"reflect"
 	"regexp"
 	"slices"
@@ -13,6 +14,8 @@ import (
 	"strings"
 
 	"go.yaml.in/yaml/v3"
+
+	"knightwalk/sim"
 )
 
 // source remembers where each key of a parsed file is, so that errors found
@@ -22,6 +25,7 @@ type source struct {
 	rootLine int
 	lines    map[string]int // key path → line of its first occurrence
 	entries  []entry        // every key and item, in document order
+	byLine   map[int][]int  // entries by line, built by find
 
 	// The YAML library leaves out of a decoded list every item that did
 	// not decode (and null items, silently). dropped holds, for each list,
@@ -47,6 +51,9 @@ func Parse(filename string, data []byte) (*Config, error) {
 	src := &source{file: filename, rootLine: 1, lines: map[string]int{}}
 	c.src = src
 
+	if len(data) > MaxFileBytes {
+		return nil, Errors{{File: filename, Msg: fmt.Sprintf("%d bytes; an experiment file holds at most %d bytes (1 MiB)", len(data), MaxFileBytes)}}
+	}
 	root, errs := parseNode(src, data)
 	if errs != nil {
 		return nil, errs
@@ -56,6 +63,11 @@ func Parse(filename string, data []byte) (*Config, error) {
 	}
 	src.rootLine = root.Line
 	src.walk(root)
+	if errs := src.bounds(); errs != nil {
+		// Refused before decoding: a list or a value this long is a
+		// mistake, and decoding it would only cost time and memory.
+		return nil, errs.sorted()
+	}
 
 	decErrs, covered := src.decode(data, &c)
 	decErrs = append(decErrs, src.dropItems(&c, decErrs, covered)...)
@@ -75,7 +87,7 @@ func Parse(filename string, data []byte) (*Config, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errs.sorted()
+		return nil, errs.sorted().capped()
 	}
 	return &c, nil
 }
@@ -265,7 +277,7 @@ func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
 		if err != nil {
 			name = m[2]
 		}
-		i := s.find(used, func(e entry) bool { return e.keyLine == line && lastKey(e.path) == name })
+		i := s.find(used, line, func(e entry) bool { return e.keyLine == line && lastKey(e.path) == name })
 		key := name
 		if i >= 0 {
 			key = s.entries[i].path
@@ -275,7 +287,7 @@ func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
 	}
 	if m := reNotFound.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		i := s.find(used, func(e entry) bool {
+		i := s.find(used, line, func(e entry) bool {
 			return e.keyLine == line && lastKey(e.path) == m[2] && typeName(typeAt(parent(e.path))) == m[3]
 		})
 		key := m[2]
@@ -291,7 +303,7 @@ func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
 	}
 	if m := reSetTwice.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
-		i := s.find(used, func(e entry) bool {
+		i := s.find(used, line, func(e entry) bool {
 			return e.keyLine == line && lastKey(e.path) == m[2]
 		})
 		key := m[2]
@@ -319,9 +331,9 @@ func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
 			}
 			return n.Kind == yaml.ScalarNode && shorten(n.Value) == value
 		}
-		i := s.find(used, func(e entry) bool { return match(e, true) })
+		i := s.find(used, line, func(e entry) bool { return match(e, true) })
 		if i < 0 {
-			i = s.find(used, func(e entry) bool { return match(e, false) })
+			i = s.find(used, line, func(e entry) bool { return match(e, false) })
 		}
 		got := describeTag(tag, value)
 		key := ""
@@ -336,6 +348,10 @@ func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
 				got = strconv.Quote(n.Value)
 			}
 		}
+		if r := validRange(key); r != "" && (tag == "!!int" || tag == "!!float") {
+			// A number the integer type cannot hold (1e30, 2^64 for an int64).
+			return Error{File: s.file, Line: line, Key: key, Msg: fmt.Sprintf("%s is out of range; want %s", strings.Trim(got, `"`), r)}, "-"
+		}
 		return Error{File: s.file, Line: line, Key: key, Msg: fmt.Sprintf("want %s, not %s", want(into), got)}, "-"
 	}
 	e := Error{File: s.file, Msg: msg}
@@ -346,8 +362,61 @@ func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
 	return e, ""
 }
 
+// maxMapKeys bounds the keys of any one mapping, before decoding.
+const maxMapKeys = 64
+
+// listLimits bounds the items of each list as written, before decoding.
+var listLimits = map[string]int{
+	"boards": MaxBoards, "starts": MaxStarts, "rules": MaxRules,
+	"outputs.figures": MaxFigures, "claims": MaxClaims,
+}
+
+// bounds reports lists with too many items and values (or keys) too long,
+// so that Parse refuses them before decoding.
+func (s *source) bounds() (errs Errors) {
+	defer func() {
+		// The total is checked last: a list too long says more.
+		if errs == nil && len(s.entries) > MaxEntries {
+			errs = Errors{{File: s.file, Line: s.rootLine, Msg: fmt.Sprintf("%d keys and list items; an experiment file holds at most %d", len(s.entries), MaxEntries)}}
+		}
+	}()
+	for _, e := range s.entries {
+		n := e.node
+		if n.Kind == yaml.AliasNode && n.Alias != nil {
+			n = n.Alias
+		}
+		if n.Kind == yaml.MappingNode && len(n.Content)/2 > maxMapKeys {
+			// Every mapping of the format has a dozen keys at most; the
+			// YAML library's duplicate check is quadratic in their number.
+			errs = append(errs, Error{File: s.file, Line: e.keyLine, Key: e.path,
+				Msg: fmt.Sprintf("a mapping of %d keys; at most %d", len(n.Content)/2, maxMapKeys)})
+		}
+		if max, ok := listLimits[e.path]; ok && n.Kind == yaml.SequenceNode && len(n.Content) > max {
+			errs = append(errs, Error{File: s.file, Line: e.keyLine, Key: e.path,
+				Msg: fmt.Sprintf("%d items; at most %d", len(n.Content), max)})
+		}
+		if k := lastKey(e.path); len(k) > MaxScalar {
+			errs = append(errs, Error{File: s.file, Line: e.keyLine, Key: shorten(k),
+				Msg: fmt.Sprintf("a key of %d bytes; at most %d", len(k), MaxScalar)})
+			continue
+		}
+		limit := MaxScalar
+		if e.path == "description" {
+			limit = MaxDescription
+		}
+		if n.Kind == yaml.ScalarNode && len(n.Value) > limit {
+			errs = append(errs, Error{File: s.file, Line: e.keyLine, Key: e.path,
+				Msg: fmt.Sprintf("%d bytes; at most %d", len(n.Value), limit)})
+		}
+	}
+	return errs
+}
+
 // lists are the lists whose items validation refers to by index.
-var lists = []string{"boards", "starts", "rules", "outputs.figures", "claims"}
+var lists = []string{"boards", "starts", "rules", "outputs.figures", "claims", refList}
+
+// refList is the list of published values under the figure options.
+const refList = "outputs.figure_options.size_curve.references"
 
 // dropItems works out which items of each list the decoder left out,
 // reporting null items, which it leaves out without a word.
@@ -356,6 +425,7 @@ func (s *source) dropItems(c *Config, decErrs Errors, covered []string) (errs Er
 	decoded := map[string]int{
 		"boards": len(c.Boards), "starts": len(c.Starts), "rules": len(c.Rules),
 		"outputs.figures": len(c.Outputs.Figures), "claims": len(c.Claims),
+		refList: len(c.Outputs.FigureOptions.SizeCurve.References),
 	}
 	for _, list := range lists {
 		var seq *yaml.Node
@@ -439,11 +509,27 @@ func (s *source) original(key string) string {
 	return key
 }
 
-// find returns the index of the first unused entry that ok accepts, and
-// marks it used; -1 if there is none.
-func (s *source) find(used map[int]bool, ok func(entry) bool) int {
-	for i, e := range s.entries {
-		if !used[i] && ok(e) {
+// find returns the index of the first unused entry on line (as a key, or
+// as a value, or as the anchor an alias value names) that ok accepts, and
+// marks it used; -1 if there is none. It looks only at the entries of that
+// line, so that a file with thousands of errors is not read thousands of
+// times over.
+func (s *source) find(used map[int]bool, line int, ok func(entry) bool) int {
+	if s.byLine == nil {
+		s.byLine = map[int][]int{}
+		for i, e := range s.entries {
+			lines := []int{e.keyLine, e.node.Line}
+			if e.node.Kind == yaml.AliasNode && e.node.Alias != nil {
+				lines = append(lines, e.node.Alias.Line)
+			}
+			slices.Sort(lines)
+			for _, l := range slices.Compact(lines) {
+				s.byLine[l] = append(s.byLine[l], i)
+			}
+		}
+	}
+	for _, i := range s.byLine[line] {
+		if !used[i] && ok(s.entries[i]) {
 			used[i] = true
 			return i
 		}
@@ -479,7 +565,7 @@ func want(typ string) string {
 	case "int", "int64":
 		return "a whole number"
 	case "uint64":
-		return "a whole number ≥ 0"
+		return "a whole number from 0 to 18446744073709551615 (2^64-1)"
 	case "float64":
 		return "a number"
 	case "bool":
@@ -506,8 +592,11 @@ func want(typ string) string {
 	return typ
 }
 
-// wholeNumbers reports integer keys written as fractions: the YAML library
-// silently truncates 1.5 to 1.
+// wholeNumbers reports integer keys written as fractions or as numbers
+// their type cannot hold. The YAML library reads a number that does not fit
+// int64 or uint64 (2^64, 1e30) as a float, then silently truncates it into
+// the integer (1.5 to 1, 2^64 to 2^63); an integer key must get exactly the
+// value written.
 func (s *source) wholeNumbers(covered []string) (errs Errors) {
 	for _, e := range s.entries {
 		if !reIntKey.MatchString(e.path) || coveredBy(e.path, covered) || e.node.Kind != yaml.ScalarNode || e.node.ShortTag() != "!!float" {
@@ -517,14 +606,58 @@ func (s *source) wholeNumbers(covered []string) (errs Errors) {
 		if err := e.node.Decode(&f); err != nil {
 			continue // reported by the decoder
 		}
-		if f != math.Trunc(f) || math.IsInf(f, 0) {
-			errs = append(errs, Error{File: s.file, Line: e.keyLine, Key: e.path, Msg: fmt.Sprintf("want a whole number, not %s", e.node.Value)})
+		lo, hi := intRange(e.path)
+		bad := func(format string, args ...any) {
+			errs = append(errs, Error{File: s.file, Line: e.keyLine, Key: e.path, Msg: fmt.Sprintf(format, args...)})
+		}
+		exact, ok := new(big.Rat).SetString(strings.ReplaceAll(e.node.Value, "_", ""))
+		switch {
+		case f != math.Trunc(f) || math.IsInf(f, 0) || ok && !exact.IsInt():
+			bad("want a whole number, not %s", e.node.Value)
+		case !ok:
+			continue // .inf and the like: caught above
+		case exact.Num().Cmp(lo) < 0 || exact.Num().Cmp(hi) > 0:
+			bad("%s is out of range; want %s", e.node.Value, validRange(e.path))
+		case new(big.Rat).SetFloat64(f).Cmp(exact) != 0:
+			bad("%s cannot be read exactly (it passes through a float); write it as a plain integer", e.node.Value)
 		}
 	}
 	return errs
 }
 
-var reIntKey = regexp.MustCompile(`^(seed|walks|rules\[\d+\]\.(max_steps|node_budget)|outputs\.row_group|boards\[\d+\]\.(from|to|step)|claims\[\d+\]\.degree)$`)
+// validRange says which whole numbers an integer key accepts, or "" for a
+// key that is not one.
+func validRange(path string) string {
+	switch k := lastKey(path); {
+	case !reIntKey.MatchString(path):
+		return ""
+	case k == "seed":
+		return "a whole number from 0 to 18446744073709551615 (2^64-1)"
+	case k == "walks":
+		return fmt.Sprintf("1 to %.0e walks", float64(MaxWalks))
+	case k == "max_steps":
+		return fmt.Sprintf("0 (no limit) to %d steps", MaxSteps)
+	case k == "node_budget":
+		return fmt.Sprintf("0 (the default) to %.0e nodes", float64(MaxNodeBudget))
+	case k == "row_group":
+		return fmt.Sprintf("0 (the writer's default) to %d rows", MaxRowGroup)
+	case k == "degree":
+		return "0 to 8"
+	case k == "step":
+		return "a step of at least 1"
+	}
+	return fmt.Sprintf("a side from 1 to %d", sim.MaxSide) // from, to
+}
+
+// intRange returns the range of the integer type that the key decodes into.
+func intRange(path string) (lo, hi *big.Int) {
+	if typeName(typeAt(path)) == "uint64" {
+		return new(big.Int), new(big.Int).SetUint64(math.MaxUint64)
+	}
+	return big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64)
+}
+
+var reIntKey = regexp.MustCompile(`^(seed|walks|rules\[\d+\]\.(max_steps|node_budget)|outputs\.row_group|boards\[\d+\]\.(from|to|step)|claims\[\d+\]\.degree|outputs\.figure_options\.size_curve\.references\[\d+\]\.(n|n_max))$`)
 
 // coveredBy reports whether key lies at or under one of the covered keys
 // ("" covers everything).
@@ -545,7 +678,8 @@ var (
 )
 
 func typeByName(name string) reflect.Type {
-	for _, t := range []reflect.Type{configType, boardSpecType, startsType, reflect.TypeFor[RuleSpec](), reflect.TypeFor[Outputs](), reflect.TypeFor[Claim]()} {
+	for _, t := range []reflect.Type{configType, boardSpecType, startsType, reflect.TypeFor[RuleSpec](), reflect.TypeFor[Outputs](), reflect.TypeFor[Claim](),
+		reflect.TypeFor[FigureOptions](), reflect.TypeFor[HeatmapOptions](), reflect.TypeFor[LengthOptions](), reflect.TypeFor[SizeCurveOptions](), reflect.TypeFor[Reference]()} {
 		if t.String() == name {
 			return t
 		}

@@ -77,6 +77,25 @@
 //
 //	experiments/bad.yaml:7: rules[1].tie_break: tie-break "randm": unknown tie-break "randm"; valid tie-breaks are ...
 //
+// At most MaxErrors are listed, then a count of the rest.
+//
+// # Limits
+//
+// Whatever a file holds, reading it takes bounded memory and time, and a
+// mistyped number cannot ask for an absurd run. Files over MaxFileBytes
+// (1 MiB) are refused before parsing (Load and ReadFile read through a
+// limit, so /dev/zero or a FIFO is refused too). Before decoding, Parse
+// refuses lists longer than their limit (MaxBoards board items, MaxStarts,
+// MaxRules, MaxClaims, MaxFigures), a mapping of more than 64 keys, more
+// than MaxEntries keys and items in all, a description over MaxDescription
+// bytes and any other value over MaxScalar bytes. Every integer key gets
+// exactly the value written or an error naming its valid range: the YAML
+// library would store seed 2^64 as 2^63 and truncate 1e30, so numbers it
+// reads as floats are checked exactly. The ranges: seed 0 to 2^64-1, walks 1
+// to MaxWalks, max_steps 0 to MaxSteps, node_budget 0 to MaxNodeBudget,
+// row_group 0 to MaxRowGroup, confidence strictly between 0 and 1, rates
+// 0 to 1, degree 0 to 8, board sides within sim's limits.
+//
 // # Hash
 //
 // Hash identifies a validated experiment: the hex SHA-256 of a canonical

@@ -61,3 +61,15 @@ func (es Errors) sorted() Errors {
 	}
 	return out
 }
+
+// capped keeps the first MaxErrors errors of a sorted list and counts the
+// rest in a last one, so that a file of thousands of mistakes gives a
+// message a person can read.
+func (es Errors) capped() Errors {
+	if len(es) <= MaxErrors {
+		return es
+	}
+	last := es[MaxErrors-1]
+	more := Error{File: last.File, Line: last.Line, Msg: fmt.Sprintf("… and %d more problems after this line", len(es)-MaxErrors)}
+	return append(es[:MaxErrors:MaxErrors], more)
+}

@@ -50,6 +50,9 @@ type CanonicalOutputs struct {
 	Walks    bool     `json:"walks"`
 	Figures  []string `json:"figures"` // in Figures order
 	RowGroup int      `json:"row_group"`
+	// FigureOptions restyle figures only: recorded in manifests, left out
+	// of the hash (see canonicalJSON).
+	FigureOptions *FigureOptions `json:"figure_options,omitempty"`
 }
 
 type CanonicalClaim struct {
@@ -75,7 +78,9 @@ func (c *Config) Hash() string {
 }
 
 func (c *Config) canonicalJSON() []byte {
-	data, err := json.Marshal(c.canonical())
+	cn := c.canonical()
+	cn.Outputs.FigureOptions = nil // figures change no table: restyling keeps the hash
+	data, err := json.Marshal(cn)
 	if err != nil { // only NaN or Inf, which Validate refuses
 		data, _ = json.Marshal(struct {
 			Format int    `json:"format"`
@@ -141,7 +146,8 @@ func (c *Config) canonical() Canonical {
 		cn.Rules = append(cn.Rules, cr)
 	}
 
-	cn.Outputs = CanonicalOutputs{Walks: c.Outputs.Walks, Figures: []string{}, RowGroup: c.Outputs.RowGroup}
+	cn.Outputs = CanonicalOutputs{Walks: c.Outputs.Walks, Figures: []string{}, RowGroup: c.Outputs.RowGroup,
+		FigureOptions: c.canonicalFigureOptions()}
 	for _, f := range Figures {
 		if slices.Contains(c.Outputs.Figures, f) {
 			cn.Outputs.Figures = append(cn.Outputs.Figures, f)

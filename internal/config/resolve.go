@@ -163,8 +163,8 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 		}
 	}
 	switch {
-	case rs.MaxSteps < 0:
-		bad(".max_steps", "%d must be 0 (no limit) or positive", rs.MaxSteps)
+	case rs.MaxSteps < 0 || rs.MaxSteps > MaxSteps:
+		bad(".max_steps", "%d is out of range; want 0 (no limit) to %d steps", rs.MaxSteps, MaxSteps)
 	case rs.MaxSteps > 0 && r.Kind == sim.Backtrack:
 		bad(".max_steps", "backtrack has no step limit; bound it with node_budget")
 	default:
@@ -177,8 +177,8 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 		r.Closed = true
 	}
 	switch {
-	case rs.NodeBudget < 0:
-		bad(".node_budget", "%d must be 0 (default %d) or positive", rs.NodeBudget, sim.DefaultNodeBudget)
+	case rs.NodeBudget < 0 || rs.NodeBudget > MaxNodeBudget:
+		bad(".node_budget", "%d is out of range; want 0 (default %d) to %.0e nodes", rs.NodeBudget, sim.DefaultNodeBudget, float64(MaxNodeBudget))
 	case rs.NodeBudget > 0 && r.Kind != sim.Backtrack:
 		bad(".node_budget", "only backtrack has a node budget")
 	default:

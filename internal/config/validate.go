@@ -13,7 +13,7 @@ import (
 // (with file and line when c came from Parse or Load), or nil.
 func (c *Config) Validate() error {
 	if errs := c.check(); errs != nil {
-		return errs
+		return errs.capped()
 	}
 	return nil
 }
@@ -25,6 +25,7 @@ func (c *Config) check() Errors {
 	if msg := nameProblem(c.Name); msg != "" {
 		k.errorf("name", "%s", msg)
 	}
+	c.lengths(k)
 
 	if len(c.Boards) == 0 && !c.partial("boards") {
 		k.errorf("boards", "no boards; want at least one, e.g. [8x8]")
@@ -74,9 +75,10 @@ func (c *Config) check() Errors {
 		}
 		seenFig[f] = i
 	}
-	if c.Outputs.RowGroup < 0 {
-		k.errorf("outputs.row_group", "%d must be 0 (the writer's default) or positive", c.Outputs.RowGroup)
+	if c.Outputs.RowGroup < 0 || c.Outputs.RowGroup > MaxRowGroup {
+		k.errorf("outputs.row_group", "%d is out of range; want 0 (the writer's default) to %d rows", c.Outputs.RowGroup, MaxRowGroup)
 	}
+	c.checkFigureOptions(k, ruleNames)
 
 	seenID := map[string]int{}
 	for i, cl := range c.Claims {
@@ -90,6 +92,31 @@ func (c *Config) check() Errors {
 		}
 	}
 	return k.errs.sorted()
+}
+
+// lengths checks the bounds that Parse enforces before decoding, for a
+// Config built in Go: list items and the length of free text.
+func (c *Config) lengths(k *checker) {
+	if len(c.Description) > MaxDescription {
+		k.errorf("description", "%d bytes; at most %d", len(c.Description), MaxDescription)
+	}
+	for _, l := range []struct {
+		key   string
+		n, mx int
+	}{{"boards", len(c.Boards), MaxBoards}, {"starts", len(c.Starts), MaxStarts}, {"rules", len(c.Rules), MaxRules},
+		{"outputs.figures", len(c.Outputs.Figures), MaxFigures}, {"claims", len(c.Claims), MaxClaims}} {
+		if l.n > l.mx {
+			k.errorf(l.key, "%d items; at most %d", l.n, l.mx)
+		}
+	}
+	for i, cl := range c.Claims {
+		if len(cl.ID) > MaxScalar {
+			k.errorf(fmt.Sprintf("claims[%d].id", i), "%d bytes; at most %d", len(cl.ID), MaxScalar)
+		}
+		if len(cl.Source) > MaxScalar {
+			k.errorf(fmt.Sprintf("claims[%d].source", i), "%d bytes; at most %d", len(cl.Source), MaxScalar)
+		}
+	}
 }
 
 // nameProblem says why name cannot be a results directory, or "".

@@ -5,9 +5,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"time"
 
+	"knightwalk/internal/buildinfo"
 	"knightwalk/internal/config"
 	"knightwalk/internal/table"
 )
@@ -18,6 +20,7 @@ const (
 	LengthsFile     = "lengths.parquet"
 	DeadEndsFile    = "deadends.parquet"
 	ClassesFile     = "classes.parquet"
+	BoardsFile      = "boards.parquet"
 	ComparisonsFile = "comparisons.parquet"
 	ClaimsFile      = "claims.parquet"
 	WalksFile       = "walks.parquet" // the per-walk table, when asked for
@@ -27,6 +30,13 @@ const (
 	FiguresDir      = "figures"
 )
 
+// TableFiles are the tables every result directory holds, in the order
+// Write writes them (WalksFile comes after them when asked for).
+var TableFiles = []string{SquaresFile, LengthsFile, DeadEndsFile, ClassesFile, BoardsFile, ComparisonsFile, ClaimsFile}
+
+// Files are every file Write may put in a result directory.
+var Files = append(append([]string(nil), TableFiles...), WalksFile, ClaimsTeXFile, ManifestFile, ReportFile)
+
 // Manifest is manifest.json: what ran, how, and what came out. Figures and
 // tools read result directories through it.
 type Manifest struct {
@@ -35,14 +45,16 @@ type Manifest struct {
 	Seed        uint64           `json:"seed"`
 	ConfigHash  string           `json:"config_hash"`
 	ToolVersion string           `json:"tool_version"`
-	GitCommit   string           `json:"git_commit,omitempty"`
+	GitCommit   string           `json:"git_commit,omitempty"` // Build.Revision, as the tables' git_commit key
+	Build       buildinfo.Info   `json:"build"`
 	Shard       string           `json:"shard"`
 	Workers     int              `json:"workers"`
 	Units       int              `json:"units"`
 	Walks       uint64           `json:"walks"`
 	Successes   uint64           `json:"successes"`
 	Closed      uint64           `json:"closed"`
-	Started     string           `json:"finished_at"`
+	StartedAt   string           `json:"started_at"`  // RFC 3339, UTC: when the run (or merge) started
+	FinishedAt  string           `json:"finished_at"` // when its results were written
 	Seconds     float64          `json:"seconds"`
 	WalksPerSec float64          `json:"walks_per_second"`
 	Tables      []string         `json:"tables"`
@@ -63,18 +75,26 @@ func ReadManifest(dir string) (*Manifest, error) {
 	return &m, nil
 }
 
-// Metadata is the key-value metadata of every table of a run of e.
-func Metadata(e *config.Experiment, toolVersion, gitCommit string) table.Metadata {
-	var lv table.Levels
+// Metadata is the key-value metadata of every table of a run of e by a
+// binary of the given version and provenance (buildinfo.Read()).
+func Metadata(e *config.Experiment, toolVersion string, build buildinfo.Info) table.Metadata {
+	lv := table.Levels{Experiment: e.Name}
 	for _, b := range e.Boards {
 		lv.Boards = append(lv.Boards, b.String())
 	}
 	for _, r := range e.Rules {
 		lv.Rules = append(lv.Rules, r.Name())
+		if t := Params(r).TieBreak; t != "" {
+			lv.TieBreaks = append(lv.TieBreaks, t)
+		}
 	}
-	return table.Metadata{Experiment: e.Name, Seed: e.Seed, ConfigHash: e.ConfigHash, ToolVersion: toolVersion, GitCommit: gitCommit,
-		Levels: lv,
-		Extra:  map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
+	cfg, err := json.Marshal(e.Config)
+	if err != nil { // only NaN or Inf, which validation refuses
+		panic("results: resolved configuration does not encode: " + err.Error())
+	}
+	return table.Metadata{Experiment: e.Name, Seed: e.Seed, ConfigHash: e.ConfigHash, ToolVersion: toolVersion, Build: build,
+		Config: string(cfg), Levels: lv,
+		Extra: map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
 }
 
 // RunInfo describes how the tallies behind a set of tables were made, for the
@@ -83,24 +103,26 @@ type RunInfo struct {
 	Meta    table.Metadata
 	Shard   string // "0/1" for a whole run or a merge
 	Workers int
-	Units   int     // work units of the whole plan
-	Walks   uint64  // walks run by this process
-	Seconds float64 // time spent running them
-	PerWalk bool    // the per-walk table was written too
+	Units   int       // work units of the whole plan
+	Walks   uint64    // walks run by this process
+	Seconds float64   // time spent running them
+	Started time.Time // when the run or merge started
+	PerWalk bool      // the per-walk table was written too
 }
 
 // Write writes the tables, claims.tex (when there are claims), manifest.json
 // and report.md of a run of e into dir.
 func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 	md := run.Meta
-	files := []string{SquaresFile, LengthsFile, DeadEndsFile, ClassesFile, ComparisonsFile, ClaimsFile}
+	files := slices.Clone(TableFiles)
 	for i, err := range []error{
 		table.WriteSquares(filepath.Join(dir, files[0]), t.Squares, md),
 		table.WriteLengths(filepath.Join(dir, files[1]), t.Lengths, md),
 		table.WriteDeadEnds(filepath.Join(dir, files[2]), t.DeadEnds, md),
 		table.WriteClasses(filepath.Join(dir, files[3]), t.Classes, md),
-		table.WriteComparisons(filepath.Join(dir, files[4]), t.Comparisons, md),
-		table.WriteClaims(filepath.Join(dir, files[5]), t.Claims, md),
+		table.WriteBoards(filepath.Join(dir, files[4]), t.Boards, md),
+		table.WriteComparisons(filepath.Join(dir, files[5]), t.Comparisons, md),
+		table.WriteClaims(filepath.Join(dir, files[6]), t.Claims, md),
 	} {
 		if err != nil {
 			return fmt.Errorf("writing %s: %w", files[i], err)
@@ -115,8 +137,8 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 		}
 	}
 	m := Manifest{Experiment: e.Name, Description: e.Description, Seed: e.Seed, ConfigHash: e.ConfigHash,
-		ToolVersion: md.ToolVersion, GitCommit: md.GitCommit, Shard: run.Shard, Workers: run.Workers,
-		Units: run.Units, Started: time.Now().UTC().Format(time.RFC3339), Seconds: run.Seconds,
+		ToolVersion: md.ToolVersion, GitCommit: md.Build.Revision, Build: md.Build, Shard: run.Shard, Workers: run.Workers,
+		Units: run.Units, StartedAt: timestamp(run.Started), FinishedAt: timestamp(time.Now()), Seconds: run.Seconds,
 		Tables: files, Config: e.Config}
 	for _, r := range t.Squares {
 		m.Walks += uint64(r.Walks)
@@ -134,4 +156,12 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 		return err
 	}
 	return os.WriteFile(filepath.Join(dir, ReportFile), []byte(report(e, t)), 0o644)
+}
+
+// timestamp writes t as RFC 3339 in UTC, to the second; "" for the zero time.
+func timestamp(t time.Time) string {
+	if t.IsZero() {
+		return ""
+	}
+	return t.UTC().Format(time.RFC3339)
 }

@@ -49,16 +49,37 @@ func report(s *config.Experiment, t *Tables) string {
 			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s |\n", c.Board, c.Rule, c.Group, c.Squares, c.Walks, pct3(c.SuccessRate, c.SuccessLo, c.SuccessHi))
 		}
 	}
-	if len(t.Comparisons) > 0 {
-		b.WriteString("\n## Class comparisons\n\n| board | rule | A | B | rate A | rate B | A − B [interval] | p-value |\n|---|---|---|---|---:|---:|---|---:|\n")
-		for _, c := range t.Comparisons {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %.4f | %.4f | %+.4f [%+.4f, %+.4f] | %.3g |\n", c.Board, c.Rule, c.GroupA, c.GroupB, c.RateA, c.RateB, c.Diff, c.DiffLo, c.DiffHi, c.PValue)
-		}
-	}
+	writeComparisons(&b, t.Comparisons, "groups", "\n## Class comparisons\n\n| board | rule | A | B |")
+	writeComparisons(&b, t.Comparisons, "rules", "\n## Rule comparisons\n\n| board | class | A | B |")
 	writeSweeps(&b, Sweeps(s, t.Squares))
 	writeGrids(&b, s, t.Squares)
-	b.WriteString("\nTables: squares, lengths, deadends, classes, comparisons, claims (Parquet, see docs/tables.md); manifest.json records the config and timings.\n")
+	b.WriteString("\nTables: squares, lengths, deadends, classes, boards, comparisons, claims (Parquet, see docs/tables.md); manifest.json records the config and timings.\n")
 	return b.String()
+}
+
+// writeComparisons adds the comparisons of one kind ("groups": classes
+// under one rule; "rules": rules on one class) under head, which names the
+// first four columns.
+func writeComparisons(b *strings.Builder, rows []table.ComparisonRow, kind, head string) {
+	n := 0
+	for _, c := range rows {
+		if c.Compare != kind {
+			continue
+		}
+		if n == 0 {
+			b.WriteString(head + " rate A | rate B | A − B [interval] | p-value | Holm p |\n|---|---|---|---|---:|---:|---|---:|---:|\n")
+		}
+		n++
+		by, a, bb := c.RuleA, c.GroupA, c.GroupB // classes of one rule
+		if kind == "rules" {
+			by, a, bb = c.GroupA, c.RuleA, c.RuleB // rules on one class
+		}
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %.4f | %.4f | %+.4f [%+.4f, %+.4f] | %.3g | %.3g |\n",
+			c.Board, by, a, bb, c.RateA, c.RateB, c.Diff, c.DiffLo, c.DiffHi, c.PValue, c.PHolm)
+	}
+	if n > 0 {
+		b.WriteString("\nHolm p: the p-value adjusted by Holm's method over every comparison of the run (both tables).\n")
+	}
 }
 
 // writeGrids adds a board-shaped success-rate table per (board, rule) for

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"knightwalk/internal/buildinfo"
 	"knightwalk/internal/config"
 	"knightwalk/internal/table"
 	"knightwalk/sim"
@@ -83,7 +84,7 @@ func TestBuildAndWrite(t *testing.T) {
 		t.Errorf("claim rows\n%v\nwant\n%v", got, want)
 	}
 	dir := t.TempDir()
-	if err := Write(dir, e, tab, RunInfo{Meta: Metadata(e, "v", "c"), Shard: "0/1", Workers: 1, Units: 9}); err != nil {
+	if err := Write(dir, e, tab, RunInfo{Meta: Metadata(e, "v", buildinfo.Info{Revision: "c"}), Shard: "0/1", Workers: 1, Units: 9}); err != nil {
 		t.Fatal(err)
 	}
 	m, err := ReadManifest(dir)

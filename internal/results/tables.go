@@ -22,6 +22,7 @@ type Tables struct {
 	Lengths     []table.LengthRow
 	DeadEnds    []table.DeadEndRow
 	Classes     []table.ClassRow
+	Boards      []table.BoardRow
 	Comparisons []table.ComparisonRow
 	Claims      []table.ClaimRow
 }
@@ -32,15 +33,24 @@ type Tables struct {
 func Build(e *config.Experiment, tally TallyOf) (*Tables, error) {
 	out := &Tables{}
 	for bi, b := range e.Boards {
+		classes := make([][]side, len(e.Rules)) // per rule, its class groups
 		for ri, r := range e.Rules {
 			if err := out.addStarts(e, tally, bi, ri); err != nil {
 				return nil, err
 			}
-			if err := out.addGroups(e, tally, b, bi, r, ri); err != nil {
+			var err error
+			if classes[ri], err = out.addGroups(e, tally, b, bi, r, ri); err != nil {
 				return nil, err
 			}
+			t, err := pool(tally, bi, ri, e.Starts[bi])
+			if err != nil {
+				return nil, fmt.Errorf("%s %s: %w", b, r.Name(), err)
+			}
+			out.Boards = append(out.Boards, boardRow(b, r, len(e.Starts[bi]), t, e))
 		}
+		out.compareRules(e, b, classes)
 	}
+	out.adjustHolm()
 	for _, ch := range e.Checks {
 		rows, err := claimRows(e, tally, ch)
 		if err != nil {
@@ -54,6 +64,7 @@ func Build(e *config.Experiment, tally TallyOf) (*Tables, error) {
 // addStarts adds the squares, lengths and dead-end rows of (board, rule).
 func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, bi, ri int) error {
 	b, r := e.Boards[bi], e.Rules[ri]
+	params := Params(r)
 	for _, start := range e.Starts[bi] {
 		t := tally(bi, ri, start)
 		if t == nil {
@@ -63,14 +74,14 @@ func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, bi, ri int) er
 		row, col := b.RowCol(start)
 		for l, c := range t.Lengths {
 			if c > 0 {
-				out.Lengths = append(out.Lengths, table.LengthRow{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+				out.Lengths = append(out.Lengths, table.LengthRow{Experiment: e.Name, Params: params, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), Length: int32(l), Count: int64(c)})
 			}
 		}
 		for end, c := range t.DeadEnds {
 			if c > 0 {
 				er, ec := b.RowCol(end)
-				out.DeadEnds = append(out.DeadEnds, table.DeadEndRow{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+				out.DeadEnds = append(out.DeadEnds, table.DeadEndRow{Experiment: e.Name, Params: params, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), End: b.SquareName(end), EndRow: int32(er), EndCol: int32(ec), Count: int64(c)})
 			}
 		}
@@ -79,30 +90,26 @@ func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, bi, ri int) er
 }
 
 // addGroups adds the class and degree rows of (board, rule) and the
-// comparisons between its classes.
-func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, b *sim.Board, bi int, r sim.Rule, ri int) error {
+// comparisons between its classes, and returns its classes pooled.
+func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, b *sim.Board, bi int, r sim.Rule, ri int) ([]side, error) {
 	groups := classGroups(b, e.Starts[bi])
-	pooled := make([]*stats.Tally, len(groups))
-	for gi, g := range groups {
-		var err error
-		if pooled[gi], err = pool(tally, bi, ri, g.squares); err != nil {
-			return fmt.Errorf("%s %s %s %s: %w", b, r.Name(), g.by, g.name, err)
+	var classes []side
+	for _, g := range groups {
+		t, err := pool(tally, bi, ri, g.squares)
+		if err != nil {
+			return nil, fmt.Errorf("%s %s %s %s: %w", b, r.Name(), g.by, g.name, err)
 		}
-		out.Classes = append(out.Classes, classRow(b, r, g, pooled[gi], e))
-	}
-	for i := range groups {
-		for j := i + 1; j < len(groups); j++ {
-			if groups[i].by != "class" || groups[j].by != "class" {
-				continue
-			}
-			a, c := pooled[i].SuccessRate(), pooled[j].SuccessRate()
-			cmp := stats.Compare(a, c, e.Confidence)
-			out.Comparisons = append(out.Comparisons, table.ComparisonRow{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
-				GroupBy: "class", GroupA: groups[i].name, GroupB: groups[j].name, RateA: a.Estimate(), RateB: c.Estimate(),
-				Diff: cmp.Diff.Center, DiffLo: cmp.Diff.Lo, DiffHi: cmp.Diff.Hi, PValue: cmp.PValue})
+		out.Classes = append(out.Classes, classRow(b, r, g, t, e))
+		if g.by == "class" {
+			classes = append(classes, side{rule: r.Name(), group: g.name, t: t})
 		}
 	}
-	return nil
+	for i := range classes {
+		for j := i + 1; j < len(classes); j++ {
+			out.Comparisons = append(out.Comparisons, comparisonRow(e, b, "groups", classes[i], classes[j]))
+		}
+	}
+	return classes, nil
 }
 
 // group is a set of start squares pooled into one aggregate.
@@ -163,6 +170,7 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 	l := sum.Length
 	w := float64(t.Walks)
 	return table.SquareRow{
+		Experiment: e.Name, Params: Params(r),
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 		Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col),
 		StartClass: b.Class(start).String(), StartDegree: int32(b.Degree(start)),
@@ -180,11 +188,72 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Experiment) table.ClassRow {
 	sum := stats.Summarize(t, e.Confidence, e.Method)
 	return table.ClassRow{
+		Experiment: e.Name, Params: Params(r),
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 		GroupBy: g.by, Group: g.name, Squares: int32(len(g.squares)),
 		Walks: int64(t.Walks), Successes: int64(t.Successes),
 		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
 		Closed: int64(t.Closed), ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
+		LengthMean: sum.Length.Mean,
+	}
+}
+
+// side is one side of a comparison: a rule's class pooled on a board.
+type side struct {
+	rule, group string
+	t           *stats.Tally
+}
+
+// compareRules adds, per class of board b, the comparisons between every
+// two rules (in the experiment's order); classes[ri] are rule ri's classes.
+func (out *Tables) compareRules(e *config.Experiment, b *sim.Board, classes [][]side) {
+	if len(classes) == 0 {
+		return
+	}
+	for ci := range classes[0] { // every rule has the same classes: the same start squares
+		for i := range classes {
+			for j := i + 1; j < len(classes); j++ {
+				out.Comparisons = append(out.Comparisons, comparisonRow(e, b, "rules", classes[i][ci], classes[j][ci]))
+			}
+		}
+	}
+}
+
+func comparisonRow(e *config.Experiment, b *sim.Board, compare string, x, y side) table.ComparisonRow {
+	a, c := x.t.SuccessRate(), y.t.SuccessRate()
+	cmp := stats.Compare(a, c, e.Confidence)
+	return table.ComparisonRow{Experiment: e.Name, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols),
+		Compare: compare, GroupBy: "class", RuleA: x.rule, GroupA: x.group, RuleB: y.rule, GroupB: y.group,
+		WalksA: int64(x.t.Walks), SuccessesA: int64(x.t.Successes), RateA: a.Estimate(),
+		WalksB: int64(y.t.Walks), SuccessesB: int64(y.t.Successes), RateB: c.Estimate(),
+		Diff: cmp.Diff.Center, DiffLo: cmp.Diff.Lo, DiffHi: cmp.Diff.Hi, PValue: cmp.PValue}
+}
+
+// adjustHolm sets every comparison's p_holm: Holm's adjustment over the
+// family of all the table's comparisons that have a p-value.
+func (out *Tables) adjustHolm() {
+	p := make([]float64, len(out.Comparisons))
+	for i, c := range out.Comparisons {
+		p[i] = c.PValue
+	}
+	for i, h := range stats.Holm(p) {
+		out.Comparisons[i].PHolm = h
+	}
+}
+
+func boardRow(b *sim.Board, r sim.Rule, squares int, t *stats.Tally, e *config.Experiment) table.BoardRow {
+	sum := stats.Summarize(t, e.Confidence, e.Method)
+	var failed uint64 // dead ends, and searches that gave up at their deepest end
+	for _, c := range t.DeadEnds {
+		failed += c
+	}
+	return table.BoardRow{
+		Experiment: e.Name, Params: Params(r),
+		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(), Squares: int32(squares),
+		Walks: int64(t.Walks), Successes: int64(t.Successes),
+		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
+		Closed: int64(t.Closed), ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
+		DeadEnds: int64(failed - t.BudgetExceeded), Stopped: int64(t.Stopped), BudgetExceeded: int64(t.BudgetExceeded),
 		LengthMean: sum.Length.Mean,
 	}
 }
@@ -206,7 +275,7 @@ func claimRows(e *config.Experiment, tally TallyOf, ch config.Check) ([]table.Cl
 			return nil, fmt.Errorf("claim %s on %s: %w", ch.ID, b, err)
 		}
 		sum := t.SuccessRate().Interval(e.Confidence, e.Method)
-		out = append(out, table.ClaimRow{ID: ch.ID, Source: ch.Source, Rule: rule, Board: b.String(), Target: ch.Target(b),
+		out = append(out, table.ClaimRow{Experiment: e.Name, Params: Params(e.Rules[ch.Rule]), ID: ch.ID, Source: ch.Source, Rule: rule, Board: b.String(), Target: ch.Target(b),
 			Kind: ch.Claim.Kind.String(), ClaimedLo: lo, ClaimedHi: hi, Walks: int64(t.Walks), Successes: int64(t.Successes),
 			Measured: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Verdict: stats.Verdict(ch.Claim, sum)})
 	}

@@ -23,12 +23,15 @@ func BenchmarkEndToEndVsKernel(b *testing.B) {
 	}
 	const walks = 20000
 	s := &config.Experiment{Name: "bench", Seed: 1, Boards: []*sim.Board{bd}, Rules: []sim.Rule{r}, Starts: [][]int{starts}, Walks: walks}
-	p := NewPlan(s)
+	p, err := NewPlan(s)
+	if err != nil {
+		b.Fatal(err)
+	}
 	var e2e, kernel time.Duration
 	for i := 0; i < b.N; i++ {
 		t0 := time.Now()
 		ts := NewTallies()
-		err := Execute(context.Background(), p, p.Units, Options{Workers: 1}, func(r Result) error { return ts.AddResult(r) })
+		err := Execute(context.Background(), p, p.Units(All), Options{Workers: 1}, func(r Result) error { return ts.Add(r.Unit.Cell(), r.Tally) })
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -37,10 +40,15 @@ func BenchmarkEndToEndVsKernel(b *testing.B) {
 		t0 = time.Now()
 		w, _ := sim.NewWalker(bd, r)
 		n := 0
+		var out [256]sim.Outcome // the kernel as the runner drives it
 		for _, st := range starts {
 			key := sim.NewKey(1, bd, r, st)
-			for j := uint64(0); j < walks; j++ {
-				n += w.Walk(st, key, j).Length
+			for j := uint64(0); j < walks; j += uint64(len(out)) {
+				run := out[:min(uint64(len(out)), walks-j)]
+				w.WalkRange(st, key, j, run)
+				for _, o := range run {
+					n += o.Length
+				}
 			}
 		}
 		kernel += time.Since(t0)

@@ -2,32 +2,67 @@ package runner
 
 import (
 	"bufio"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"math/bits"
 	"os"
 	"path/filepath"
+
+	"knightwalk/stats"
 )
 
 const checkpointName = "checkpoint.jsonl"
 
+const checkpointFormat = "knightwalk-checkpoint/2"
+
+// maxCheckpointLine bounds one line of a checkpoint: a sparse tally of the
+// largest board a config allows, with room to spare.
+const maxCheckpointLine = 1 << 30
+
 // checkpointHeader is the first line of a checkpoint: which experiment it
 // belongs to.
 type checkpointHeader struct {
+	Format     string `json:"format"`
 	ConfigHash string `json:"config_hash"`
 	Shard      string `json:"shard"`
 	Units      int    `json:"units"`
 }
 
-type checkpointLine struct {
-	Unit  int       `json:"unit"`
-	Tally tallyJSON `json:"tally"`
+// checkpointBody is what a checkpoint record says: unit Unit is done, with
+// this tally.
+type checkpointBody struct {
+	Unit  int         `json:"unit"`
+	Tally sparseTally `json:"tally"`
+}
+
+// checkpointRecord is one line after the header: the body and its seal,
+// a SHA-256 over the config hash and the body's JSON, so that a record
+// changed after it was written, or copied from another experiment's
+// checkpoint, is never used.
+type checkpointRecord struct {
+	checkpointBody
+	Sum string `json:"sum"`
+}
+
+// seal returns the hex SHA-256 of the config hash and content.
+func seal(configHash string, content []byte) string {
+	h := sha256.New()
+	h.Write([]byte(configHash))
+	h.Write([]byte{0})
+	h.Write(content)
+	return hex.EncodeToString(h.Sum(nil))
 }
 
 // checkpoint appends each finished unit's tally to DIR.partial, so that a
 // killed run can continue from the units it completed.
 type checkpoint struct {
-	f *os.File
-	w *bufio.Writer
+	f    *os.File
+	w    *bufio.Writer
+	hash string
 }
 
 // openCheckpoint starts a new checkpoint in dir.
@@ -36,7 +71,7 @@ func openCheckpoint(dir string, h checkpointHeader) (*checkpoint, error) {
 	if err != nil {
 		return nil, err
 	}
-	c := &checkpoint{f: f, w: bufio.NewWriter(f)}
+	c := &checkpoint{f: f, w: bufio.NewWriter(f), hash: h.ConfigHash}
 	if err := c.write(h); err != nil {
 		f.Close()
 		return nil, err
@@ -44,39 +79,21 @@ func openCheckpoint(dir string, h checkpointHeader) (*checkpoint, error) {
 	return c, nil
 }
 
-// resumeCheckpoint reads the units completed in dir's checkpoint into ts and
-// reopens it for appending. It refuses a checkpoint of another config.
-func resumeCheckpoint(dir string, h checkpointHeader, p *Plan, ts *Tallies) (done map[int]bool, c *checkpoint, err error) {
+// resumeCheckpoint reads the units of shard completed in dir's checkpoint
+// into ts and reopens it for appending. A last line cut short (no newline:
+// the run was killed while writing it) is dropped and its unit run again;
+// any other record that fails its checks refuses the resume, naming the
+// line and why, and nothing of it is used.
+func resumeCheckpoint(dir string, h checkpointHeader, p *Plan, shard Shard, ts *Tallies) (done map[int]bool, c *checkpoint, err error) {
 	path := filepath.Join(dir, checkpointName)
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, nil, err
 	}
 	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<30)
-	if !sc.Scan() {
-		return nil, nil, fmt.Errorf("%s: empty checkpoint", path)
-	}
-	var got checkpointHeader
-	if err := json.Unmarshal(sc.Bytes(), &got); err != nil || got != h {
-		return nil, nil, fmt.Errorf("%s: checkpoint of a different config, shard or plan (%+v, want %+v): run without --resume to start afresh", path, got, h)
-	}
-	done = map[int]bool{}
-	valid := int64(len(sc.Bytes()) + 1)
-	for sc.Scan() {
-		var l checkpointLine
-		if err := json.Unmarshal(sc.Bytes(), &l); err != nil || l.Tally.Tally == nil || l.Unit < 0 || l.Unit >= len(p.Units) {
-			break // a line cut short by the kill: redo that unit
-		}
-		if done[l.Unit] {
-			return nil, nil, fmt.Errorf("%s: unit %d recorded twice", path, l.Unit)
-		}
-		if err := ts.Add(p.Units[l.Unit].Cell(), l.Tally.Tally); err != nil {
-			return nil, nil, fmt.Errorf("%s: unit %d: %w", path, l.Unit, err)
-		}
-		done[l.Unit] = true
-		valid += int64(len(sc.Bytes()) + 1)
+	done, valid, err := readCheckpoint(f, path, h, p, shard, ts)
+	if err != nil {
+		return nil, nil, err
 	}
 	// Drop a torn last line before appending.
 	if err := os.Truncate(path, valid); err != nil {
@@ -86,21 +103,157 @@ func resumeCheckpoint(dir string, h checkpointHeader, p *Plan, ts *Tallies) (don
 	if err != nil {
 		return nil, nil, err
 	}
-	return done, &checkpoint{f: af, w: bufio.NewWriter(af)}, nil
+	return done, &checkpoint{f: af, w: bufio.NewWriter(af), hash: h.ConfigHash}, nil
+}
+
+// readCheckpoint reads a checkpoint from r (named path in messages): the
+// header must be h, every record sealed, of a unit of shard, recorded
+// once, with a tally of exactly that unit's walks. It returns the units
+// done and the length of the valid prefix (everything but a torn last
+// line).
+func readCheckpoint(r io.Reader, path string, h checkpointHeader, p *Plan, shard Shard, ts *Tallies) (done map[int]bool, valid int64, err error) {
+	br := bufio.NewReader(r)
+	line, torn, err := readLine(br)
+	if err != nil && err != io.EOF {
+		return nil, 0, fmt.Errorf("%s: %w", path, err)
+	}
+	var got checkpointHeader
+	if err == io.EOF || torn {
+		return nil, 0, fmt.Errorf("%s: empty checkpoint: run without --resume to start afresh", path)
+	}
+	if err := decodeStrict(line, &got); err != nil || got != h {
+		return nil, 0, fmt.Errorf("%s: line 1: not the checkpoint of this config, shard and plan (%s; want %+v): run without --resume to start afresh", path, describe(err, got), h)
+	}
+	done = map[int]bool{}
+	valid = int64(len(line)) + 1
+	for n := 2; ; n++ {
+		line, torn, err := readLine(br)
+		if err == io.EOF || torn { // a torn line was cut short by the kill: its unit runs again
+			return done, valid, nil
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: line %d: %w", path, n, err)
+		}
+		u, t, err := checkRecord(line, h.ConfigHash, p, shard)
+		if err == nil && done[u.ID] {
+			err = errors.New("recorded twice")
+		}
+		if err != nil {
+			return nil, 0, fmt.Errorf("%s: line %d%s: %v; the checkpoint is damaged and none of it is used: run without --resume to start afresh", path, n, unitLabel(p, u), err)
+		}
+		if err := ts.Add(u.Cell(), t); err != nil {
+			return nil, 0, fmt.Errorf("%s: line %d%s: %w", path, n, unitLabel(p, u), err)
+		}
+		done[u.ID] = true
+		valid += int64(len(line)) + 1
+	}
+}
+
+func describe(err error, got checkpointHeader) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprintf("%+v", got)
+}
+
+// readLine returns the next line without its newline; torn says it ended
+// at end of file without one. At end of file it returns io.EOF.
+func readLine(br *bufio.Reader) (line []byte, torn bool, err error) {
+	for {
+		frag, err := br.ReadSlice('\n')
+		line = append(line, frag...)
+		if len(line) > maxCheckpointLine {
+			return nil, false, fmt.Errorf("a line longer than %d bytes", maxCheckpointLine)
+		}
+		switch {
+		case err == nil:
+			return line[:len(line)-1], false, nil
+		case errors.Is(err, bufio.ErrBufferFull):
+			continue
+		case errors.Is(err, io.EOF) && len(line) == 0:
+			return nil, false, io.EOF
+		case errors.Is(err, io.EOF):
+			return line, true, nil
+		default:
+			return nil, false, err
+		}
+	}
+}
+
+// checkRecord decodes one record strictly and checks its seal and that
+// its tally is exactly the walks of its unit. On error the unit is
+// returned when known (ID -1 otherwise), for the message.
+func checkRecord(line []byte, configHash string, p *Plan, shard Shard) (Unit, *stats.Tally, error) {
+	var rec checkpointRecord
+	none := Unit{ID: -1}
+	if err := decodeStrict(line, &rec); err != nil {
+		return none, nil, err
+	}
+	if rec.Unit < 0 || rec.Unit >= p.Len() || !shard.holds(rec.Unit) {
+		return none, nil, fmt.Errorf("unit %d is not a unit of shard %s of this plan of %d units", rec.Unit, shard, p.Len())
+	}
+	u := p.Unit(rec.Unit)
+	body, err := json.Marshal(rec.checkpointBody)
+	if err != nil {
+		return u, nil, err
+	}
+	if rec.Sum != seal(configHash, body) {
+		return u, nil, errors.New("checksum mismatch: the record was changed after it was written")
+	}
+	t, err := rec.Tally.tally(p.Exp.Boards[u.Board].Squares())
+	if err != nil {
+		return u, nil, err
+	}
+	if err := checkTally(t, u.Hi-u.Lo); err != nil {
+		return u, nil, err
+	}
+	return u, t, nil
+}
+
+// unitLabel names a unit in messages: " (unit 12: 8x8 warnsdorff/random
+// a1, walks 0-3000)".
+func unitLabel(p *Plan, u Unit) string {
+	if u.ID < 0 {
+		return ""
+	}
+	b := p.Exp.Boards[u.Board]
+	return fmt.Sprintf(" (unit %d: %s %s %s, walks %d-%d)", u.ID, b, p.Exp.Rules[u.Rule].Name(), b.SquareName(u.Start), u.Lo, u.Hi)
+}
+
+// checkTally checks that t is a tally of exactly walks walks, with the
+// invariants of stats.Tally.
+func checkTally(t *stats.Tally, walks uint64) error {
+	if t.Walks != walks {
+		return fmt.Errorf("a tally of %d walks where the plan has %d", t.Walks, walks)
+	}
+	lengths, ok1 := sum(t.Lengths)
+	deadEnds, ok2 := sum(t.DeadEnds)
+	if !ok1 || !ok2 || t.Lengths[0] != 0 || lengths != t.Walks || t.Successes > t.Walks || t.Closed > t.Successes ||
+		t.Successes+t.Stopped+deadEnds != t.Walks || t.BudgetExceeded > t.Walks {
+		return errors.New("a tally whose counts disagree with each other")
+	}
+	return nil
+}
+
+// sum adds up h; ok is false if the sum overflows.
+func sum(h []uint64) (total uint64, ok bool) {
+	for _, c := range h {
+		var carry uint64
+		if total, carry = bits.Add64(total, c, 0); carry != 0 {
+			return 0, false
+		}
+	}
+	return total, true
 }
 
 // Add records a finished unit.
 func (c *checkpoint) Add(r Result) error {
-	var err error
-	if r.sparse != nil { // the same JSON as tallyJSON writes
-		err = c.write(struct {
-			Unit  int          `json:"unit"`
-			Tally *sparseTally `json:"tally"`
-		}{r.Unit.ID, r.sparse})
-	} else {
-		err = c.write(checkpointLine{Unit: r.Unit.ID, Tally: tallyJSON{r.Tally}})
-	}
+	body := checkpointBody{Unit: r.Unit.ID, Tally: sparseOf(r.Tally)}
+	b, err := json.Marshal(body)
 	if err != nil {
+		return err
+	}
+	if err := c.write(checkpointRecord{body, seal(c.hash, b)}); err != nil {
 		return err
 	}
 	return c.w.Flush()

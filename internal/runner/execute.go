@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"iter"
 	"knightwalk/internal/config"
 	"sync"
 	"sync/atomic"
@@ -15,12 +16,8 @@ import (
 // Result is what one unit produced.
 type Result struct {
 	Unit  Unit
-	Tally *stats.Tally // nil when sparse is set
-	// sparse is the tally of a unit on a board above sparseAbove squares,
-	// counted in the worker's reused buffer and handed over sparse, so a
-	// sweep over many large boards allocates no histograms per unit.
-	sparse *sparseTally
-	Walks  []sim.Outcome // per-walk outcomes, in walk order, when asked for
+	Tally *stats.Tally
+	Walks []sim.Outcome // per-walk outcomes, in walk order, when asked for
 }
 
 // Options tune Execute.
@@ -34,44 +31,55 @@ type Options struct {
 // unit to done, from one goroutine at a time and in the order of units
 // (a unit that finishes early waits for those before it), so what done
 // writes is the same whatever the number of workers. It stops at the first
-// error or when ctx is cancelled.
-func Execute(ctx context.Context, p *Plan, units []Unit, opts Options, done func(Result) error) error {
+// error or when ctx is cancelled. Units are drawn from the sequence as
+// workers free up: at most 2*workers are ever taken but not handed over,
+// so memory does not grow with the number of units.
+func Execute(ctx context.Context, p *Plan, units iter.Seq[Unit], opts Options, done func(Result) error) error {
 	workers := max(1, opts.Workers)
 	g, ctx := errgroup.WithContext(ctx)
-	jobs := make(chan int)
-	results := make([]chan Result, len(units))
-	for i := range results {
-		results[i] = make(chan Result, 1)
+	type job struct {
+		seq int
+		u   Unit
 	}
-	// At most 2*workers units may be finished but not yet handed over, so
-	// per-walk outcomes held in memory stay bounded.
+	type finished struct {
+		seq int
+		r   Result
+	}
+	jobs := make(chan job)
+	// slots bounds the units taken but not handed over; out never blocks,
+	// as it has room for all of them.
 	slots := make(chan struct{}, 2*workers)
+	out := make(chan finished, 2*workers)
 
 	g.Go(func() error {
 		defer close(jobs)
-		for i := range units {
+		seq := 0
+		for u := range units {
 			select {
 			case slots <- struct{}{}:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
 			select {
-			case jobs <- i:
+			case jobs <- job{seq, u}:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
+			seq++
 		}
 		return nil
 	})
+	var running sync.WaitGroup
 	for range workers {
+		running.Add(1)
 		g.Go(func() error {
+			defer running.Done()
 			// Walkers are reused across the units of a board but dropped
 			// when the board changes: units come board by board, and a
 			// sweep over many large boards cannot hold a walker for each.
 			walkers, board := map[[2]int]*sim.Walker{}, -1
-			var buf scratch
-			for i := range jobs {
-				u := units[i]
+			for j := range jobs {
+				u := j.u
 				if u.Board != board {
 					clear(walkers)
 					board = u.Board
@@ -84,25 +92,28 @@ func Execute(ctx context.Context, p *Plan, units []Unit, opts Options, done func
 					}
 					walkers[[2]int{u.Board, u.Rule}] = w
 				}
-				r, err := runUnit(ctx, p.Exp, u, w, opts, &buf)
+				r, err := runUnit(ctx, p.Exp, u, w, opts)
 				if err != nil {
 					return err
 				}
-				results[i] <- r
+				out <- finished{j.seq, r}
 			}
 			return nil
 		})
 	}
+	go func() { running.Wait(); close(out) }()
 	g.Go(func() error {
-		for i := range units {
-			select {
-			case r := <-results[i]:
+		pending := map[int]Result{}
+		next := 0
+		for f := range out {
+			pending[f.seq] = f.r
+			for r, ok := pending[next]; ok; r, ok = pending[next] {
+				delete(pending, next)
+				next++
 				<-slots
 				if err := done(r); err != nil {
 					return err
 				}
-			case <-ctx.Done():
-				return ctx.Err()
 			}
 		}
 		return nil
@@ -113,64 +124,39 @@ func Execute(ctx context.Context, p *Plan, units []Unit, opts Options, done func
 // checkEvery is how many walks a unit runs between looks at ctx.
 const checkEvery = 1 << 12
 
-func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, opts Options, buf *scratch) (Result, error) {
+func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, opts Options) (Result, error) {
 	b := s.Boards[u.Board]
 	key := sim.NewKey(s.Seed, b, s.Rules[u.Rule], u.Start)
-	r := Result{Unit: u}
-	var t *stats.Tally
-	if b.Squares() > sparseAbove {
-		t = buf.tally(b.Squares())
-	} else {
-		t = stats.NewTally(b.Squares())
-		r.Tally = t
-	}
+	t := stats.NewTally(b.Squares())
+	r := Result{Unit: u, Tally: t}
 	if opts.PerWalk {
 		r.Walks = make([]sim.Outcome, 0, u.Hi-u.Lo)
 	}
+	var buf [256]sim.Outcome
 	for lo := u.Lo; lo < u.Hi; lo += checkEvery {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
 		hi := min(lo+checkEvery, u.Hi)
-		for i := lo; i < hi; i++ {
-			o := w.Walk(u.Start, key, i)
-			t.Add(o)
+		for i := lo; i < hi; i += uint64(len(buf)) {
+			// Several walks at a time: the kernel keeps some in flight.
+			out := buf[:min(uint64(len(buf)), hi-i)]
+			w.WalkRange(u.Start, key, i, out)
+			for _, o := range out {
+				t.Add(o)
+			}
 			if opts.PerWalk {
-				r.Walks = append(r.Walks, o)
+				r.Walks = append(r.Walks, out...)
 			}
 		}
 		if opts.Progress != nil {
 			opts.Progress.Add(hi - lo)
 		}
 	}
-	if r.Tally == nil {
-		r.sparse = toSparse(t)
-	}
 	return r, nil
 }
 
-// scratch is a worker's reused histogram storage for units on large
-// boards: a fresh pair of dense histograms per unit of a 2000×2000 board
-// is 64 MB, and a sweep allocating one per board grew the heap to GBs.
-type scratch struct{ lengths, deadEnds []uint64 }
-
-// tally returns an empty tally of n squares over the scratch storage,
-// valid until the next call.
-func (b *scratch) tally(n int) *stats.Tally {
-	if cap(b.deadEnds) < n {
-		b.lengths, b.deadEnds = make([]uint64, n+1), make([]uint64, n)
-	}
-	t := &stats.Tally{Lengths: b.lengths[:n+1], DeadEnds: b.deadEnds[:n]}
-	clear(t.Lengths)
-	clear(t.DeadEnds)
-	return t
-}
-
 // Tallies collects unit results into one tally per (board, rule, start).
-// A tally of a large board is kept in sparse form between Adds: its dense
-// histograms are two numbers per square however few walks it counts, and
-// a sweep of one walk per start over n = 5..2000 would otherwise hold
-// about 16 bytes × 2.7×10⁹ squares per start (issue 16).
 type Tallies struct {
 	mu     sync.Mutex
 	m      map[Cell]*stats.Tally
@@ -184,8 +170,10 @@ type Tallies struct {
 }
 
 // sparseAbove is the board size (squares) above which Tallies keeps a
-// cell's tally sparse; below it the dense tally is small and merging the
-// many units of a small board stays a plain addition.
+// cell's tally sparse between Adds: a dense tally is two numbers per square
+// however few walks it counts, and a sweep of one walk per start over
+// n = 5..2000 would otherwise hold GBs. Below it merging the many units of
+// a small board stays a plain addition.
 const sparseAbove = 1 << 14
 
 func NewTallies() *Tallies {
@@ -194,11 +182,19 @@ func NewTallies() *Tallies {
 
 // Add merges t into the tally of k.
 func (ts *Tallies) Add(k Cell, t *stats.Tally) error {
-	if t.Squares() > sparseAbove {
-		return ts.addSparse(k, toSparse(t))
-	}
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	if t.Squares() > sparseAbove {
+		if ts.lastCell == k {
+			ts.last = nil // the cell changes: its copy is stale
+		}
+		st := sparseOf(t)
+		if cur := ts.sparse[k]; cur != nil {
+			return cur.merge(st)
+		}
+		ts.sparse[k] = &st
+		return nil
+	}
 	cur := ts.m[k]
 	if cur == nil {
 		cur = stats.NewTally(t.Squares())
@@ -207,30 +203,8 @@ func (ts *Tallies) Add(k Cell, t *stats.Tally) error {
 	return cur.Merge(t)
 }
 
-// AddResult merges a unit's tally into the tally of its cell.
-func (ts *Tallies) AddResult(r Result) error {
-	if r.sparse != nil {
-		return ts.addSparse(r.Unit.Cell(), r.sparse)
-	}
-	return ts.Add(r.Unit.Cell(), r.Tally)
-}
-
-func (ts *Tallies) addSparse(k Cell, t *sparseTally) error {
-	ts.mu.Lock()
-	defer ts.mu.Unlock()
-	if ts.lastCell == k {
-		ts.last = nil // the cell changes: its copy is stale
-	}
-	cur := ts.sparse[k]
-	if cur == nil {
-		ts.sparse[k] = t
-		return nil
-	}
-	return cur.merge(t)
-}
-
 // Of returns the tally of (board, rule, start), or nil. The caller must
-// only read it; a large board's tally is a dense copy of its sparse form,
+// only read it: a large board's tally is a dense copy of its sparse form,
 // shared with the next Of of the same cell.
 func (ts *Tallies) Of(board, rule, start int) *stats.Tally {
 	ts.mu.Lock()
@@ -240,7 +214,7 @@ func (ts *Tallies) Of(board, rule, start int) *stats.Tally {
 		if ts.last != nil && ts.lastCell == k {
 			return ts.last
 		}
-		t, err := s.dense()
+		t, err := s.tally(s.Squares)
 		if err != nil { // Add wrote s from a tally
 			panic("runner: " + err.Error())
 		}

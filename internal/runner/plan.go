@@ -7,6 +7,9 @@ package runner
 
 import (
 	"fmt"
+	"iter"
+	"math/bits"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -28,10 +31,22 @@ type Cell struct{ Board, Rule, Start int }
 
 func (u Unit) Cell() Cell { return Cell{u.Board, u.Rule, u.Start} }
 
-// Plan is the fixed list of units of a spec.
+// Plan is the fixed list of units of an experiment, in the order board,
+// rule, start, block. It is computed, not stored: a unit is found from its
+// ID by arithmetic, so a plan's memory grows with boards × rules × starts,
+// never with the number of walks.
 type Plan struct {
-	Exp   *config.Experiment
-	Units []Unit
+	Exp    *config.Experiment
+	boards []boardPlan
+	n      int // units in all
+}
+
+// boardPlan is where one board's units lie in the plan: per (rule, start)
+// a run of `per` units of `block` walks (the last one shorter).
+type boardPlan struct {
+	first int    // ID of the board's first unit
+	block uint64 // walks per unit
+	per   int    // units per (rule, start)
 }
 
 // stepsPerUnit sizes units: about this many knight moves each, so a unit
@@ -45,34 +60,106 @@ const stepsPerUnit = 1 << 23
 // enough walks for that to be small beside the walking.
 const minUnitWalks = 64
 
+// maxUnits bounds a plan so that unit IDs and counts never overflow.
+const maxUnits = 1 << 62
+
 // blockSize returns the walks per unit on a board of n squares.
 func blockSize(n int, walks uint64) uint64 {
 	return max(1, min(walks, max(minUnitWalks, uint64(stepsPerUnit/max(n, 1)))))
 }
 
-// NewPlan lists the units of e in a fixed order: board, rule, start, block.
-func NewPlan(s *config.Experiment) *Plan {
-	p := &Plan{Exp: s}
+// NewPlan lays out the units of s. It fails only for a plan of more than
+// 2^62 units, which no machine could run.
+func NewPlan(s *config.Experiment) (*Plan, error) {
+	p := &Plan{Exp: s, boards: make([]boardPlan, len(s.Boards))}
 	for bi, b := range s.Boards {
 		block := blockSize(b.Squares(), s.Walks)
-		for ri := range s.Rules {
-			for _, start := range s.Starts[bi] {
-				for lo := uint64(0); lo < s.Walks; lo += block {
-					p.Units = append(p.Units, Unit{ID: len(p.Units), Board: bi, Rule: ri, Start: start, Lo: lo, Hi: min(lo+block, s.Walks)})
+		per := (s.Walks + block - 1) / block
+		hi, count := bits.Mul64(per, uint64(len(s.Rules)*len(s.Starts[bi])))
+		if hi != 0 || count > maxUnits-uint64(p.n) {
+			return nil, fmt.Errorf("%s: more than 2^62 work units: fewer walks, starts, rules or boards", s.Name)
+		}
+		p.boards[bi] = boardPlan{first: p.n, block: block, per: int(per)}
+		p.n += int(count)
+	}
+	return p, nil
+}
+
+// Len returns the number of units of the whole plan.
+func (p *Plan) Len() int { return p.n }
+
+// Unit returns the unit of the given ID, 0 <= id < Len().
+func (p *Plan) Unit(id int) Unit {
+	if id < 0 || id >= p.n {
+		panic(fmt.Sprintf("runner: unit %d of a plan of %d", id, p.n))
+	}
+	bi := sort.Search(len(p.boards), func(i int) bool { return p.boards[i].first > id }) - 1
+	bp, starts := p.boards[bi], p.Exp.Starts[bi]
+	r := id - bp.first
+	g, blk := r/bp.per, uint64(r%bp.per)
+	lo := blk * bp.block
+	return Unit{ID: id, Board: bi, Rule: g / len(starts), Start: starts[g%len(starts)], Lo: lo, Hi: min(lo+bp.block, p.Exp.Walks)}
+}
+
+// Units returns the units of shard s in plan order.
+func (p *Plan) Units(s Shard) iter.Seq[Unit] {
+	return func(yield func(Unit) bool) {
+		for id := s.K; id < p.n; id += s.N {
+			if !yield(p.Unit(id)) {
+				return
+			}
+		}
+	}
+}
+
+// ShardLen returns the number of units of shard s.
+func (p *Plan) ShardLen(s Shard) int { return s.below(p.n) }
+
+// below returns how many IDs in [0, x) shard s holds.
+func (s Shard) below(x int) int {
+	if x <= s.K {
+		return 0
+	}
+	return (x-s.K-1)/s.N + 1
+}
+
+// cellUnits returns the IDs [first, first+n) of the units of cell c, whose
+// start is the si-th of its board.
+func (p *Plan) cellUnits(board, rule, si int) (first, n int) {
+	bp := p.boards[board]
+	return bp.first + (rule*len(p.Exp.Starts[board])+si)*bp.per, bp.per
+}
+
+// cellWalks returns the walks of (board, rule, the si-th start of the
+// board) that shard s runs.
+func (p *Plan) cellWalks(s Shard, board, rule, si int) uint64 {
+	first, n := p.cellUnits(board, rule, si)
+	units := s.below(first+n) - s.below(first)
+	if units == 0 {
+		return 0
+	}
+	bp := p.boards[board]
+	walks := uint64(units) * bp.block
+	if last := first + n - 1; last%s.N == s.K { // the cell's last unit may be short
+		walks -= uint64(n)*bp.block - p.Exp.Walks
+	}
+	return walks
+}
+
+// Walks returns the walks that shard s runs of board and rule (either may
+// be -1: every board, every rule).
+func (p *Plan) Walks(s Shard, board, rule int) uint64 {
+	var total uint64
+	for bi := range p.boards {
+		for ri := range p.Exp.Rules {
+			if (board < 0 || board == bi) && (rule < 0 || rule == ri) {
+				for si := range p.Exp.Starts[bi] {
+					total += p.cellWalks(s, bi, ri, si)
 				}
 			}
 		}
 	}
-	return p
-}
-
-// TotalWalks returns the walks in units.
-func TotalWalks(units []Unit) uint64 {
-	var n uint64
-	for _, u := range units {
-		n += u.Hi - u.Lo
-	}
-	return n
+	return total
 }
 
 // Shard is the K-th (0-based) of N slices of a plan's units.
@@ -82,6 +169,10 @@ type Shard struct{ K, N int }
 var All = Shard{0, 1}
 
 func (s Shard) String() string { return fmt.Sprintf("%d/%d", s.K, s.N) }
+
+// holds reports whether unit id belongs to shard s: every N-th unit from
+// the K-th, so each shard gets a similar mix of boards, rules and squares.
+func (s Shard) holds(id int) bool { return id%s.N == s.K }
 
 // ParseShard parses "K/N" with 0 <= K < N.
 func ParseShard(v string) (Shard, error) {
@@ -94,14 +185,9 @@ func ParseShard(v string) (Shard, error) {
 	return Shard{k, n}, nil
 }
 
-// Units returns the units of shard s: every N-th unit from the K-th, so
-// each shard gets a similar mix of boards, rules and squares.
-func (p *Plan) ShardUnits(s Shard) []Unit {
-	var out []Unit
-	for _, u := range p.Units {
-		if u.ID%s.N == s.K {
-			out = append(out, u)
-		}
-	}
-	return out
+// BoardRuleUnits returns the units of board and rule that shard s runs.
+func (p *Plan) BoardRuleUnits(s Shard, board, rule int) int {
+	first, n := p.cellUnits(board, rule, 0)
+	n *= len(p.Exp.Starts[board]) // a (board, rule)'s units are consecutive
+	return s.below(first+n) - s.below(first)
 }

@@ -37,86 +37,76 @@ type Completed struct {
 	Tables  *results.Tables // nil for a shard, which writes a part
 	Walks   uint64
 	Seconds float64
+	Started time.Time // when the run or merge started (for the manifest)
 }
 
 // Run runs the plan of s (or its shard) and writes the results: the
 // tables, report and manifest of internal/results, or for a shard its part.
 func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, error) {
-	p := NewPlan(s)
-	units := p.ShardUnits(o.Shard)
+	started := time.Now()
+	p, err := NewPlan(s)
+	if err != nil {
+		return nil, err
+	}
 	dir, err := prepareOutDir(o.Out, o.Force, o.Resume)
 	if err != nil {
 		return nil, err
 	}
+	defer dir.release()
 	ts := NewTallies()
-	hdr := checkpointHeader{ConfigHash: s.ConfigHash, Shard: o.Shard.String(), Units: len(p.Units)}
-	var cp *checkpoint
-	done := map[int]bool{}
-	if o.Resume {
-		if s.PerWalk && o.Shard.N == 1 {
-			return nil, fmt.Errorf("--resume: this experiment writes the per-walk table, which cannot be continued; run it again without --resume")
-		}
-		if done, cp, err = resumeCheckpoint(dir.Partial, hdr, p, ts); err != nil {
-			return nil, err
-		}
-	} else if cp, err = openCheckpoint(dir.Partial, hdr); err != nil {
+	st, err := openState(dir.Partial, s, p, o, ts)
+	if err != nil {
 		return nil, err
 	}
-	todo := units[:0:0]
-	for _, u := range units {
-		if !done[u.ID] {
-			todo = append(todo, u)
+	todo := func(yield func(Unit) bool) {
+		for u := range p.Units(o.Shard) {
+			if !st.done[u.ID] && !yield(u) {
+				return
+			}
 		}
 	}
-	total := TotalWalks(units)
+	total := p.Walks(o.Shard, -1, -1)
 	var progress atomic.Uint64
-	progress.Add(total - TotalWalks(todo))
+	progress.Add(st.doneWalks)
 	stopProgress := startProgress(ctx, o, &progress, total)
-
-	md := o.Meta
-	var ww *table.WalkWriter
-	if s.PerWalk && o.Shard.N == 1 { // a shard's walks would be a fragment: parts carry tallies only
-		if ww, err = table.NewWalkWriter(filepath.Join(dir.Partial, results.WalksFile), md, s.RowGroup); err != nil {
-			cp.Close()
-			return nil, err
-		}
-	}
 	t0 := time.Now()
-	finished := len(done)
-	err = Execute(ctx, p, todo, Options{Workers: o.Workers, PerWalk: ww != nil, Progress: &progress}, func(r Result) error {
-		if err := ts.AddResult(r); err != nil {
+	finished := len(st.done)
+	err = Execute(ctx, p, todo, Options{Workers: o.Workers, PerWalk: st.walks != nil, Progress: &progress}, func(r Result) error {
+		if err := ts.Add(r.Unit.Cell(), r.Tally); err != nil {
 			return err
 		}
-		if ww != nil {
-			if err := writeWalks(ww, s, r); err != nil {
+		if st.walks != nil { // the walks first: the checkpoint line vouches for them
+			if err := st.walks.add(r.Unit, r.Walks); err != nil {
 				return err
 			}
 		}
 		finished++
-		return cp.Add(r)
+		return st.cp.Add(r)
 	})
 	stopProgress()
-	cerr := cp.Close()
-	if err == nil {
+	if cerr := st.cp.Close(); err == nil {
 		err = cerr
 	}
-	if err == nil && ww != nil {
-		err = ww.Close()
-	} else if ww != nil {
-		ww.Abort()
-	}
 	if err != nil {
+		st.closeWalks()
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("cancelled: %s left unchanged; %d of %d units done are kept in %s for --resume", dir.Final, finished, len(units), dir.Partial)
+			return nil, fmt.Errorf("cancelled: %s left unchanged; %d of %d units done are kept in %s for --resume", dir.Final, finished, p.ShardLen(o.Shard), dir.Partial)
 		}
 		return nil, err
 	}
-	sum := &Completed{Dir: dir.Final, Walks: TotalWalks(todo), Seconds: time.Since(t0).Seconds()}
+	sum := &Completed{Dir: dir.Final, Walks: total - st.doneWalks, Seconds: time.Since(t0).Seconds(), Started: started}
 	if o.Shard.N > 1 {
-		if err := writePart(dir.Partial, s, o, ts); err != nil {
-			return nil, err
+		err = writePart(dir.Partial, s, p, o, ts, st.walks)
+	} else {
+		err = writeRun(ctx, dir.Partial, s, p, o, ts, st.walks, sum)
+	}
+	if cerr := st.closeWalks(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("cancelled while writing the tables: %s left unchanged; all units are done and kept in %s for --resume", dir.Final, dir.Partial)
 		}
-	} else if err := writeResults(dir.Partial, s, o, ts, sum, len(p.Units), false); err != nil {
 		return nil, err
 	}
 	if err := dir.commit(); err != nil {
@@ -125,21 +115,101 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	return sum, nil
 }
 
+// runState is what a run keeps in DIR.partial to be resumable: the
+// checkpoint of finished units' tallies and, for an experiment that writes
+// the per-walk table, the fragments of their walks.
+type runState struct {
+	cp        *checkpoint
+	walks     *fragWriter // nil without the per-walk table
+	done      map[int]bool
+	doneWalks uint64
+}
+
+// openState starts the checkpoint (and fragments) of a run, or with
+// o.Resume reads back what an interrupted run finished, into ts.
+func openState(partial string, s *config.Experiment, p *Plan, o RunOptions, ts *Tallies) (*runState, error) {
+	hdr := checkpointHeader{Format: checkpointFormat, ConfigHash: s.ConfigHash, Shard: o.Shard.String(), Units: p.Len()}
+	st := &runState{done: map[int]bool{}}
+	fragPath := filepath.Join(partial, unitWalksName)
+	var err error
+	if !o.Resume {
+		if st.cp, err = openCheckpoint(partial, hdr); err != nil {
+			return nil, err
+		}
+		if s.PerWalk {
+			if st.walks, err = createFrag(fragPath, s.ConfigHash); err != nil {
+				st.cp.Close()
+				return nil, err
+			}
+		}
+		return st, nil
+	}
+	if st.done, st.cp, err = resumeCheckpoint(partial, hdr, p, o.Shard, ts); err != nil {
+		return nil, err
+	}
+	if s.PerWalk {
+		if st.walks, err = resumeFrag(fragPath, s.ConfigHash, p, st.done); err != nil {
+			st.cp.Close()
+			return nil, err
+		}
+	}
+	for id := range st.done {
+		u := p.Unit(id)
+		st.doneWalks += u.Hi - u.Lo
+	}
+	return st, nil
+}
+
+func (st *runState) closeWalks() error {
+	if st.walks == nil || st.walks.f == nil {
+		return nil
+	}
+	err := st.walks.close()
+	st.walks.f = nil
+	return err
+}
+
+// writeRun writes the results of a whole run into dir: the per-walk table
+// from the fragments, in plan order, then the tables, report and manifest.
+func writeRun(ctx context.Context, dir string, s *config.Experiment, p *Plan, o RunOptions, ts *Tallies, walks *fragWriter, sum *Completed) error {
+	if walks != nil {
+		if err := walks.w.Flush(); err != nil {
+			return err
+		}
+		ww, err := table.NewWalkWriter(filepath.Join(dir, results.WalksFile), o.Meta, s.RowGroup)
+		if err != nil {
+			return err
+		}
+		defer ww.Abort()
+		for u := range p.Units(All) {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			u, outs, _, err := walks.unitWalks(p, u.ID)
+			if err != nil {
+				return err
+			}
+			if err := writeWalks(ww, s, u, outs); err != nil {
+				return err
+			}
+		}
+		if err := ww.Close(); err != nil {
+			return err
+		}
+	}
+	return writeResults(dir, s, o, ts, sum, p.Len(), walks != nil)
+}
+
 // writeResults builds the tables of a complete set of tallies and writes
 // them, with report and manifest, into dir; then runs o.BeforeCommit.
-// merged says the tallies came from shards' parts, not from this process.
-func writeResults(dir string, s *config.Experiment, o RunOptions, ts *Tallies, sum *Completed, units int, merged bool) error {
+// perWalk says the per-walk table is in dir too.
+func writeResults(dir string, s *config.Experiment, o RunOptions, ts *Tallies, sum *Completed, units int, perWalk bool) error {
 	var err error
 	if sum.Tables, err = results.Build(s, ts.Of); err != nil {
 		return err
 	}
-	if merged { // every walk of the tables counts as done now
-		for _, r := range sum.Tables.Squares {
-			sum.Walks += uint64(r.Walks)
-		}
-	}
-	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds,
-		PerWalk: s.PerWalk && o.Shard.N == 1 && !merged} // a merge has no per-walk table: shards write none
+	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds, Started: sum.Started,
+		PerWalk: perWalk}
 	if err := results.Write(dir, s, sum.Tables, run); err != nil {
 		return err
 	}
@@ -180,16 +250,29 @@ func startProgress(ctx context.Context, o RunOptions, n *atomic.Uint64, total ui
 	return func() { close(stop); <-finished }
 }
 
-// WriteMerged writes the result directory of a complete set of tallies
-// that did not come from Run (a merge of shards); secs is the time the
-// merge took.
-func WriteMerged(s *config.Experiment, o RunOptions, ts *Tallies, secs float64) (*Completed, error) {
+// WriteMerged writes the result directory of a merge of parts (complete,
+// checked by ReadParts, their tallies added to ts by MergeInto): the tables,
+// report and manifest, and the per-walk table from the parts' fragments;
+// secs is the time the merge took.
+func WriteMerged(ctx context.Context, s *config.Experiment, o RunOptions, ts *Tallies, parts []*Part, secs float64) (*Completed, error) {
+	p, err := NewPlan(s)
+	if err != nil {
+		return nil, err
+	}
 	dir, err := prepareOutDir(o.Out, o.Force, false)
 	if err != nil {
 		return nil, err
 	}
-	sum := &Completed{Dir: dir.Final, Seconds: secs}
-	if err := writeResults(dir.Partial, s, o, ts, sum, len(NewPlan(s).Units), true); err != nil {
+	defer dir.release()
+	sum := &Completed{Dir: dir.Final, Walks: p.Walks(All, -1, -1), Seconds: secs, Started: time.Now().Add(-time.Duration(secs * float64(time.Second)))} // every walk of the tables counts as done now
+	err = nil
+	if s.PerWalk {
+		err = mergeWalks(ctx, filepath.Join(dir.Partial, results.WalksFile), s, p, o.Meta, parts)
+	}
+	if err == nil {
+		err = writeResults(dir.Partial, s, o, ts, sum, p.Len(), s.PerWalk)
+	}
+	if err != nil {
 		os.RemoveAll(dir.Partial)
 		return nil, err
 	}

@@ -101,7 +101,7 @@ func TestShardsMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := NewTallies()
-	if err := MergeInto(ts, parts); err != nil {
+	if err := MergeInto(s, ts, parts); err != nil {
 		t.Fatal(err)
 	}
 	merged, err := results.Build(s, ts.Of)
@@ -213,7 +213,9 @@ func TestPerWalkTable(t *testing.T) {
 	}
 }
 
-// TestSparseTallyJSON: the checkpoint and part encoding keeps every count.
+// TestSparseTallyJSON: the checkpoint and part encoding keeps every count,
+// and refuses bins out of range, out of order or empty, and a tally of
+// another board size.
 func TestSparseTallyJSON(t *testing.T) {
 	b := sim.MustBoard(7, 9)
 	r, _ := sim.ParseRule("random")
@@ -223,21 +225,33 @@ func TestSparseTallyJSON(t *testing.T) {
 		x.Add(w.Walk(3, sim.NewKey(1, b, r, 3), i))
 	}
 	x.NodeSum, x.BacktrackSum, x.BudgetExceeded = 5, 6, 7
-	data, err := json.Marshal(tallyJSON{x})
+	data, err := json.Marshal(sparseOf(x))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var back tallyJSON
-	if err := json.Unmarshal(data, &back); err != nil {
+	var back sparseTally
+	if err := decodeStrict(data, &back); err != nil {
 		t.Fatal(err)
 	}
-	if !reflect.DeepEqual(back.Tally, x) {
-		t.Fatalf("round trip changed the tally:\n%+v\n%+v", back.Tally, x)
+	got, err := back.tally(63)
+	if err != nil || !reflect.DeepEqual(got, x) {
+		t.Fatalf("round trip changed the tally (%v):\n%+v\n%+v", err, got, x)
 	}
-	for _, bad := range []string{`{"squares":0}`, `{"squares":5,"lengths":[[6,1]]}`, `{"squares":5,"deadends":[[5,1]]}`} {
-		if err := json.Unmarshal([]byte(bad), &back); err == nil {
+	if _, err := back.tally(64); err == nil {
+		t.Error("a tally of 63 squares taken for a board of 64")
+	}
+	for _, bad := range []string{`{"squares":0}`, `{"squares":5,"lengths":[[6,1]]}`, `{"squares":5,"deadends":[[5,1]]}`,
+		`{"squares":5,"lengths":[[2,1],[2,1]]}`, `{"squares":5,"lengths":[[3,1],[2,1]]}`, `{"squares":5,"lengths":[[2,0]]}`} {
+		var s sparseTally
+		if err := decodeStrict([]byte(bad), &s); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.tally(5); err == nil {
 			t.Errorf("%s: want an error", bad)
 		}
+	}
+	if err := decodeStrict([]byte(`{"squares":5,"extra":1}`), &back); err == nil {
+		t.Error("unknown key accepted")
 	}
 }
 

@@ -1,15 +1,17 @@
 package runner
 
 import (
-	"encoding/json"
 	"fmt"
 
 	"knightwalk/stats"
 )
 
 // sparseTally is a tally's JSON form in checkpoints and parts: histograms
-// as [index, count] pairs of their non-zero bins. On a 2000×2000 board a
-// dense histogram is 4 million numbers however few walks it counts.
+// as [index, count] pairs of their non-zero bins, indices increasing. On a
+// 2000×2000 board a dense histogram is 4 million numbers however few walks
+// it counts. It is decoded as is and made a Tally only against the board
+// its unit or cell says, so what a damaged file claims about its size
+// allocates nothing.
 type sparseTally struct {
 	Squares        int         `json:"squares"`
 	Walks          uint64      `json:"walks"`
@@ -24,9 +26,6 @@ type sparseTally struct {
 	DeadEnds       [][2]uint64 `json:"deadends"`
 }
 
-// tallyJSON wraps a tally for sparse JSON encoding.
-type tallyJSON struct{ *stats.Tally }
-
 func sparse(h []uint64) [][2]uint64 {
 	out := [][2]uint64{}
 	for i, c := range h {
@@ -37,46 +36,32 @@ func sparse(h []uint64) [][2]uint64 {
 	return out
 }
 
-func (t tallyJSON) MarshalJSON() ([]byte, error) { return json.Marshal(toSparse(t.Tally)) }
-
-func (t *tallyJSON) UnmarshalJSON(b []byte) error {
-	var s sparseTally
-	if err := json.Unmarshal(b, &s); err != nil {
-		return err
-	}
-	x, err := s.dense()
-	if err != nil {
-		return err
-	}
-	t.Tally = x
-	return nil
-}
-
-// toSparse returns t with its histograms as their non-zero bins.
-func toSparse(t *stats.Tally) *sparseTally {
-	return &sparseTally{Squares: t.Squares(), Walks: t.Walks, Successes: t.Successes, Closed: t.Closed, Stopped: t.Stopped,
+// sparseOf returns the sparse form of t.
+func sparseOf(t *stats.Tally) sparseTally {
+	return sparseTally{Squares: t.Squares(), Walks: t.Walks, Successes: t.Successes, Closed: t.Closed, Stopped: t.Stopped,
 		TieSum: t.TieSum, NodeSum: t.NodeSum, BacktrackSum: t.BacktrackSum, BudgetExceeded: t.BudgetExceeded,
 		Lengths: sparse(t.Lengths), DeadEnds: sparse(t.DeadEnds)}
 }
 
-// dense returns s as a Tally, or an error when s cannot be one (a file
-// that was not written by toSparse).
-func (s *sparseTally) dense() (*stats.Tally, error) {
-	if s.Squares < 1 || s.Squares > 1<<24 {
-		return nil, fmt.Errorf("tally of %d squares", s.Squares)
+// tally returns the Tally of s, which must be of a board of the given
+// number of squares, with each histogram's bins in range, increasing and
+// non-zero, as sparseOf writes them.
+func (s *sparseTally) tally(squares int) (*stats.Tally, error) {
+	if s.Squares != squares || squares < 1 {
+		return nil, fmt.Errorf("a tally of %d squares for a board of %d", s.Squares, squares)
 	}
-	x := stats.NewTally(s.Squares)
+	x := stats.NewTally(squares)
 	x.Walks, x.Successes, x.Closed, x.Stopped = s.Walks, s.Successes, s.Closed, s.Stopped
 	x.TieSum, x.NodeSum, x.BacktrackSum, x.BudgetExceeded = s.TieSum, s.NodeSum, s.BacktrackSum, s.BudgetExceeded
 	for _, h := range []struct {
 		dst []uint64
 		src [][2]uint64
 	}{{x.Lengths, s.Lengths}, {x.DeadEnds, s.DeadEnds}} {
-		for _, p := range h.src {
-			if p[0] >= uint64(len(h.dst)) {
-				return nil, fmt.Errorf("histogram bin %d out of range for %d squares", p[0], s.Squares)
+		for i, p := range h.src {
+			if p[0] >= uint64(len(h.dst)) || p[1] == 0 || (i > 0 && p[0] <= h.src[i-1][0]) {
+				return nil, fmt.Errorf("histogram bin [%d, %d] out of range, out of order or empty for %d squares", p[0], p[1], squares)
 			}
-			h.dst[p[0]] += p[1]
+			h.dst[p[0]] = p[1]
 		}
 	}
 	return x, nil
@@ -84,9 +69,9 @@ func (s *sparseTally) dense() (*stats.Tally, error) {
 
 // merge adds o's counts into s, as stats.Tally.Merge does for dense
 // tallies; both histograms stay sorted by bin.
-func (s *sparseTally) merge(o *sparseTally) error {
+func (s *sparseTally) merge(o sparseTally) error {
 	if o.Squares != s.Squares {
-		return fmt.Errorf("stats: merge: tally of %d squares into one of %d squares", o.Squares, s.Squares)
+		return fmt.Errorf("merge: tally of %d squares into one of %d squares", o.Squares, s.Squares)
 	}
 	s.Walks += o.Walks
 	s.Successes += o.Successes

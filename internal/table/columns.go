@@ -101,13 +101,16 @@ func (k kind) accepts(t arrow.DataType) bool {
 type column[R any] struct {
 	name string
 	kind kind
-	// nullable float64 columns hold null where the value is undefined; in Go
-	// rows that is NaN. A NaN in a column that is not nullable is an error.
+	// A nullable column holds null where its value is undefined or does not
+	// apply. In Go rows that is NaN for float64, "" for strings and
+	// categories (no nullable column has "" as a value), and Valid false for
+	// a NullInt64. A NaN in a float64 column that is not nullable is an error.
 	nullable bool
 	order    *order // level order of a kDict column
 	str      func(*R) *string
 	i32      func(*R) *int32
 	i64      func(*R) *int64
+	ni64     func(*R) *NullInt64 // a nullable int64 column
 	f64      func(*R) *float64
 	b        func(*R) *bool
 }
@@ -121,12 +124,28 @@ func dictCol[R any](name string, o *order, f func(*R) *string) column[R] {
 	return column[R]{name: name, kind: kDict, order: o, str: f}
 }
 
+// optStrCol is a string column that is null where the row holds "".
+func optStrCol[R any](name string, f func(*R) *string) column[R] {
+	return column[R]{name: name, kind: kString, nullable: true, str: f}
+}
+
+// optDictCol is a categorical column that is null where the row holds "".
+func optDictCol[R any](name string, o *order, f func(*R) *string) column[R] {
+	return column[R]{name: name, kind: kDict, nullable: true, order: o, str: f}
+}
+
 func i32Col[R any](name string, f func(*R) *int32) column[R] {
 	return column[R]{name: name, kind: kInt32, i32: f}
 }
 
 func i64Col[R any](name string, f func(*R) *int64) column[R] {
 	return column[R]{name: name, kind: kInt64, i64: f}
+}
+
+// optI64Col is an int64 column that is null where the row's NullInt64 is
+// not Valid.
+func optI64Col[R any](name string, f func(*R) *NullInt64) column[R] {
+	return column[R]{name: name, kind: kInt64, nullable: true, ni64: f}
 }
 
 // f64Col is a float64 column that is never undefined.
@@ -155,10 +174,14 @@ func (c *column[R]) build(mem memory.Allocator, rows []R, levels *levelSet) (arr
 		b.Reserve(len(rows))
 		for i := range rows {
 			s := *c.str(&rows[i])
-			if !utf8.ValidString(s) {
+			switch {
+			case s == "" && c.nullable:
+				b.AppendNull()
+			case !utf8.ValidString(s):
 				return nil, fmt.Errorf("column %s: value %q is not valid UTF-8", c.name, s)
+			default:
+				b.Append(s)
 			}
-			b.Append(s)
 		}
 		return b.NewArray(), nil
 	case kDict:
@@ -176,6 +199,14 @@ func (c *column[R]) build(mem memory.Allocator, rows []R, levels *levelSet) (arr
 		defer b.Release()
 		b.Reserve(len(rows))
 		for i := range rows {
+			if c.nullable {
+				if v := *c.ni64(&rows[i]); v.Valid {
+					b.Append(v.Int64)
+				} else {
+					b.AppendNull()
+				}
+				continue
+			}
 			b.Append(*c.i64(&rows[i]))
 		}
 		return b.NewArray(), nil
@@ -216,6 +247,10 @@ func (c *column[R]) buildDict(mem memory.Allocator, rows []R, levels *levelSet) 
 	ib.Reserve(len(rows))
 	for i := range rows {
 		s := *c.str(&rows[i])
+		if s == "" && c.nullable {
+			ib.AppendNull()
+			continue
+		}
 		j, ok := levels.index[s]
 		if !ok {
 			return nil, fmt.Errorf("column %s: value %q is not one of its levels %q", c.name, s, levels.values)
@@ -255,8 +290,17 @@ func (c *column[R]) read(a arrow.Array, rows []R) {
 			*c.i32(&rows[i]) = v[i]
 		}
 	case kInt64:
-		v := a.(*array.Int64).Int64Values()
+		ia := a.(*array.Int64)
+		v := ia.Int64Values()
 		for i := range rows {
+			if c.nullable {
+				var x NullInt64
+				if !ia.IsNull(i) {
+					x = NullInt64{Int64: v[i], Valid: true}
+				}
+				*c.ni64(&rows[i]) = x
+				continue
+			}
 			*c.i64(&rows[i]) = v[i]
 		}
 	case kFloat64:
@@ -290,6 +334,10 @@ func (c *column[R]) readStrings(a arrow.Array, rows []R) {
 	}
 	prev := ""
 	for i := range rows {
+		if a.IsNull(i) {
+			*c.str(&rows[i]) = ""
+			continue
+		}
 		if s := value(i); s != prev {
 			prev = strings.Clone(s)
 		}

@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/apache/arrow-go/v18/arrow"
+
+	"knightwalk/internal/buildinfo"
 )
 
 // colInfo and tableInfo are the non-generic view of a spec the tests use.
@@ -74,6 +76,7 @@ var allTables = []tableInfo{
 	infoOf(lengthsSpec, WriteLengths, ReadLengths),
 	infoOf(deadEndsSpec, WriteDeadEnds, ReadDeadEnds),
 	infoOf(classesSpec, WriteClasses, ReadClasses),
+	infoOf(boardsSpec, WriteBoards, ReadBoards),
 	infoOf(comparisonsSpec, WriteComparisons, ReadComparisons),
 	infoOf(claimsSpec, WriteClaims, ReadClaims),
 	infoOf(walksSpec, WriteWalks, ReadWalks),
@@ -90,11 +93,14 @@ func genRows[R any](s *spec[R], n int) []R {
 			switch c.kind {
 			case kDict:
 				// values from the column's levels when it has fixed ones
-				if f := c.order.fixed; c.order.closed {
+				switch f := c.order.fixed; {
+				case c.nullable && i%4 == 3:
+					*c.str(r) = "" // null
+				case c.order.closed:
 					*c.str(r) = f[(i/3+j)%len(f)]
-					continue
+				default:
+					*c.str(r) = fmt.Sprintf("%s-%d", c.name, i/3%5)
 				}
-				*c.str(r) = fmt.Sprintf("%s-%d", c.name, i/3%5)
 			case kString:
 				v := fmt.Sprintf("%s-%d", c.name, i/3) // runs of 3
 				switch i % 7 {
@@ -120,6 +126,14 @@ func genRows[R any](s *spec[R], n int) []R {
 					v = math.MaxInt64
 				case 2:
 					v = math.MinInt64
+				}
+				if c.nullable {
+					var x NullInt64 // null in every fourth row
+					if i%4 != 3 {
+						x = Int64Of(v)
+					}
+					*c.ni64(r) = x
+					continue
 				}
 				*c.i64(r) = v
 			case kFloat64:
@@ -151,8 +165,19 @@ func checkCoverage[R any](t *testing.T, s *spec[R]) {
 	t.Helper()
 	var r R
 	v := reflect.ValueOf(&r).Elem()
-	if v.NumField() != len(s.cols) {
-		t.Errorf("%s: %d columns for %d fields of %T", s.name, len(s.cols), v.NumField(), r)
+	// the fields, with RuleParams's fields counted one by one
+	var fields []reflect.Value
+	for f := range v.NumField() {
+		if fv := v.Field(f); fv.Type() == reflect.TypeFor[RuleParams]() {
+			for g := range fv.NumField() {
+				fields = append(fields, fv.Field(g))
+			}
+		} else {
+			fields = append(fields, fv)
+		}
+	}
+	if len(fields) != len(s.cols) {
+		t.Errorf("%s: %d columns for %d fields of %T", s.name, len(s.cols), len(fields), r)
 	}
 	for j, c := range s.cols {
 		switch c.kind {
@@ -161,15 +186,19 @@ func checkCoverage[R any](t *testing.T, s *spec[R]) {
 		case kInt32:
 			*c.i32(&r) = 1
 		case kInt64:
-			*c.i64(&r) = 1
+			if c.nullable {
+				*c.ni64(&r) = Int64Of(1)
+			} else {
+				*c.i64(&r) = 1
+			}
 		case kFloat64:
 			*c.f64(&r) = 1
 		case kBool:
 			*c.b(&r) = true
 		}
 		nonZero := 0
-		for f := range v.NumField() {
-			if !v.Field(f).IsZero() {
+		for _, f := range fields {
+			if !f.IsZero() {
 				nonZero++
 			}
 		}
@@ -199,8 +228,10 @@ var testMD = Metadata{
 	Seed:          0xdeadbeefcafef00d,
 	ConfigHash:    "sha256:0123abcd",
 	ToolVersion:   "v0.1.0",
-	GitCommit:     "f09c8cb",
-	Extra:         map[string]string{"confidence": "0.95", "interval": "wilson", "note": "ünïcode"},
+	Build: buildinfo.Info{Revision: "f09c8cb", Modified: "false", GoVersion: "go1.26.0", ModuleVersion: "(devel)",
+		GOOS: "linux", GOARCH: "amd64", CPU: "Some CPU @ 2.20GHz"},
+	Config: `{"format":1,"name":"default"}`,
+	Extra:  map[string]string{"confidence": "0.95", "interval": "wilson", "note": "ünïcode"},
 }
 
 // sameRow compares two rows field by field, taking NaN (a null in the file)

@@ -12,8 +12,10 @@ import (
 // experiment's order; boards are sorted by size whatever their order here.
 // A writer given no Levels takes the values from the rows it writes.
 type Levels struct {
-	Boards []string
-	Rules  []string
+	Experiment string
+	Boards     []string
+	Rules      []string
+	TieBreaks  []string // the rules' tie-breaks
 }
 
 // order fixes the level order of a categorical column. The levels of a file
@@ -31,15 +33,40 @@ type order struct {
 var classLevels = []string{"corner", "edge", "centre", "interior"}
 
 var (
-	boardOrder   = &order{less: compareBoards, from: func(l Levels) []string { return l.Boards }}
-	ruleOrder    = &order{from: func(l Levels) []string { return l.Rules }}
-	classOrder   = &order{fixed: classLevels, closed: true}
-	groupByOrder = &order{fixed: []string{"class", "degree"}, closed: true}
+	experimentOrder = &order{from: func(l Levels) []string {
+		if l.Experiment == "" {
+			return nil
+		}
+		return []string{l.Experiment}
+	}}
+	// the four single tie-breaks, then the run's chains (roth+first, …) in
+	// the order of its rules
+	tieBreakOrder = &order{fixed: []string{"random", "first", "pohl", "roth"}, from: func(l Levels) []string { return l.TieBreaks }}
+	boardOrder    = &order{less: compareBoards, from: func(l Levels) []string { return l.Boards }}
+	ruleOrder     = &order{from: func(l Levels) []string { return l.Rules }}
+	classOrder    = &order{fixed: classLevels, closed: true}
+	groupByOrder  = &order{fixed: []string{"class", "degree"}, closed: true}
 	// a group is a class or a degree: classes first, then degrees in
 	// numeric order (2 before 10)
 	groupOrder   = &order{fixed: classLevels, less: compareNumeric}
 	kindOrder    = &order{fixed: []string{"rate", "range", "below", "above", "share", "first-failure", "failing-share"}, closed: true}
 	verdictOrder = &order{fixed: []string{"consistent", "inconclusive", "refuted"}, closed: true}
+	outcomeOrder = &order{fixed: Outcomes, closed: true}
+	compareOrder = &order{fixed: []string{"groups", "rules"}, closed: true}
+)
+
+// Outcomes are the values of the walks table's outcome column, in their
+// level order: every walk has exactly one. "success" is an open tour only;
+// a tour that closes is "closed" (docs/tables.md, `walks`).
+var Outcomes = []string{OutcomeSuccess, OutcomeClosed, OutcomeDeadEnd, OutcomeStopped, OutcomeBudget}
+
+// The walk outcomes.
+const (
+	OutcomeSuccess = "success"  // an open tour: every square visited, the last not a knight's move from the start
+	OutcomeClosed  = "closed"   // a closed tour
+	OutcomeDeadEnd = "dead_end" // no unvisited neighbour left (backtrack: every branch tried)
+	OutcomeStopped = "stopped"  // cut off at max_steps with moves still available
+	OutcomeBudget  = "budget"   // backtrack gave up at its node budget
 )
 
 // compareBoards orders boards "RxC" by squares, then rows; names that are

@@ -2,6 +2,8 @@ package table
 
 import (
 	"fmt"
+
+	"knightwalk/internal/buildinfo"
 	"slices"
 	"strconv"
 )
@@ -14,7 +16,12 @@ type Metadata struct {
 	Seed        uint64
 	ConfigHash  string
 	ToolVersion string
-	GitCommit   string
+	// Build is the provenance of the binary that wrote the file and of its
+	// machine; its Revision is stored under git_commit. No times: equal
+	// tables give byte-identical files (times go to manifest.json).
+	Build buildinfo.Info
+	// Config is the resolved configuration as JSON (config.Canonical).
+	Config string
 	// SchemaVersion is the version of the tables' layout a file was written
 	// with, set when a file is read (1 for files without the key). Files are
 	// always written with the current SchemaVersion, whatever it says here.
@@ -43,12 +50,20 @@ const (
 	keyConfigHash    = "config_hash"
 	keyToolVersion   = "tool_version"
 	keyGitCommit     = "git_commit"
+	keyVCSModified   = "vcs_modified"
+	keyGoVersion     = "go_version"
+	keyModuleVersion = "module_version"
+	keyGOOS          = "goos"
+	keyGOARCH        = "goarch"
+	keyCPU           = "cpu"
+	keyConfig        = "config"
 	// keyArrowSchema is written by pqarrow (the serialized Arrow schema).
 	keyArrowSchema = "ARROW:schema"
 )
 
 var reservedKeys = []string{
-	keySchemaVersion, keyTable, keyExperiment, keySeed, keyConfigHash, keyToolVersion, keyGitCommit, keyArrowSchema,
+	keySchemaVersion, keyTable, keyExperiment, keySeed, keyConfigHash, keyToolVersion, keyGitCommit,
+	keyVCSModified, keyGoVersion, keyModuleVersion, keyGOOS, keyGOARCH, keyCPU, keyConfig, keyArrowSchema,
 }
 
 // pairs returns md as key-value pairs in a fixed order (reserved keys first,
@@ -61,7 +76,14 @@ func (md Metadata) pairs(table string) ([][2]string, error) {
 		{keySeed, strconv.FormatUint(md.Seed, 10)},
 		{keyConfigHash, md.ConfigHash},
 		{keyToolVersion, md.ToolVersion},
-		{keyGitCommit, md.GitCommit},
+		{keyGitCommit, md.Build.Revision},
+		{keyVCSModified, md.Build.Modified},
+		{keyGoVersion, md.Build.GoVersion},
+		{keyModuleVersion, md.Build.ModuleVersion},
+		{keyGOOS, md.Build.GOOS},
+		{keyGOARCH, md.Build.GOARCH},
+		{keyCPU, md.Build.CPU},
+		{keyConfig, md.Config},
 	}
 	keys := make([]string, 0, len(md.Extra))
 	for k := range md.Extra {
@@ -110,7 +132,21 @@ func parseMetadata(keys, values []string, table string) (Metadata, error) {
 		case keyToolVersion:
 			md.ToolVersion = v
 		case keyGitCommit:
-			md.GitCommit = v
+			md.Build.Revision = v
+		case keyVCSModified:
+			md.Build.Modified = v
+		case keyGoVersion:
+			md.Build.GoVersion = v
+		case keyModuleVersion:
+			md.Build.ModuleVersion = v
+		case keyGOOS:
+			md.Build.GOOS = v
+		case keyGOARCH:
+			md.Build.GOARCH = v
+		case keyCPU:
+			md.Build.CPU = v
+		case keyConfig:
+			md.Config = v
 		case keyArrowSchema:
 		default:
 			if md.Extra == nil {

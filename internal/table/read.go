@@ -24,6 +24,9 @@ func ReadDeadEnds(path string) ([]DeadEndRow, Metadata, error) { return read(pat
 // ReadClasses reads a classes table.
 func ReadClasses(path string) ([]ClassRow, Metadata, error) { return read(path, classesSpec) }
 
+// ReadBoards reads a boards table.
+func ReadBoards(path string) ([]BoardRow, Metadata, error) { return read(path, boardsSpec) }
+
 // ReadComparisons reads a comparisons table.
 func ReadComparisons(path string) ([]ComparisonRow, Metadata, error) {
 	return read(path, comparisonsSpec)

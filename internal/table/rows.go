@@ -7,6 +7,7 @@ const (
 	Lengths     = "lengths"
 	DeadEnds    = "deadends"
 	Classes     = "classes"
+	Boards      = "boards"
 	Comparisons = "comparisons"
 	Claims      = "claims"
 	Walks       = "walks"
@@ -15,6 +16,7 @@ const (
 // SquareRow is one row of the squares table: everything measured for one
 // (board, rule, start square).
 type SquareRow struct {
+	Experiment  string // the experiment's name
 	Board       string // "8x8"
 	Rows        int32
 	Cols        int32
@@ -50,50 +52,62 @@ type SquareRow struct {
 	NodesMean      float64 // backtrack rule only, else 0
 	BacktracksMean float64 // backtrack rule only, else 0
 	BudgetExceeded int64
+
+	Params RuleParams // the rule's parameters
+
 }
 
 // LengthRow is one non-zero bin of the path-length histogram of one
 // (board, rule, start square).
 type LengthRow struct {
-	Board    string
-	Rows     int32
-	Cols     int32
-	Rule     string
-	Start    string
-	StartRow int32
-	StartCol int32
+	Experiment string // the experiment's name
+	Board      string
+	Rows       int32
+	Cols       int32
+	Rule       string
+	Start      string
+	StartRow   int32
+	StartCol   int32
 
 	Length int32
 	Count  int64
+
+	Params RuleParams // the rule's parameters
+
 }
 
 // DeadEndRow counts the failed walks of one (board, rule, start square) that
 // ended on one square. Only squares with a non-zero count have a row.
 type DeadEndRow struct {
-	Board    string
-	Rows     int32
-	Cols     int32
-	Rule     string
-	Start    string
-	StartRow int32
-	StartCol int32
+	Experiment string // the experiment's name
+	Board      string
+	Rows       int32
+	Cols       int32
+	Rule       string
+	Start      string
+	StartRow   int32
+	StartCol   int32
 
 	End    string
 	EndRow int32
 	EndCol int32
 	Count  int64
+
+	Params RuleParams // the rule's parameters
+
 }
 
 // ClassRow aggregates the start squares of one group (a start class or a
 // degree) on one board under one rule.
 type ClassRow struct {
-	Board   string
-	Rows    int32
-	Cols    int32
-	Rule    string
-	GroupBy string // "class" or "degree"
-	Group   string // "corner", or "8" for degree 8
-	Squares int32  // start squares in the group
+	Experiment string // the experiment's name
+	Board      string
+	Rows       int32
+	Cols       int32
+	Rule       string
+	GroupBy    string // "class" or "degree"
+	Group      string // "corner", or "8" for degree 8
+	Squares    int32  // start squares in the group
 
 	Walks       int64
 	Successes   int64
@@ -105,35 +119,74 @@ type ClassRow struct {
 	ClosedLo    float64
 	ClosedHi    float64
 	LengthMean  float64
+
+	Params RuleParams // the rule's parameters
+
 }
 
-// ComparisonRow compares the success rates of two groups on one board under
-// one rule.
-type ComparisonRow struct {
-	Board   string
-	Rows    int32
-	Cols    int32
-	Rule    string
-	GroupBy string
-	GroupA  string
-	GroupB  string
+// BoardRow pools every start square of one board under one rule.
+type BoardRow struct {
+	Experiment string
+	Board      string
+	Rows       int32
+	Cols       int32
+	Rule       string
+	Squares    int32 // start squares run
 
-	RateA  float64
-	RateB  float64
-	Diff   float64 // RateA - RateB
-	DiffLo float64
-	DiffHi float64
-	PValue float64
+	Walks          int64
+	Successes      int64
+	SuccessRate    float64
+	SuccessLo      float64
+	SuccessHi      float64
+	Closed         int64
+	ClosedRate     float64
+	ClosedLo       float64
+	ClosedHi       float64
+	DeadEnds       int64 // walks with outcome dead_end
+	Stopped        int64
+	BudgetExceeded int64
+	LengthMean     float64
+
+	Params RuleParams
+}
+
+// ComparisonRow compares the success rates of two sides on one board: two
+// groups under one rule (Compare "groups") or one group under two rules
+// (Compare "rules").
+type ComparisonRow struct {
+	Experiment string
+	Board      string
+	Rows       int32
+	Cols       int32
+	Compare    string // "groups" or "rules"
+	GroupBy    string
+	RuleA      string
+	GroupA     string
+	RuleB      string
+	GroupB     string
+
+	WalksA     int64
+	SuccessesA int64
+	RateA      float64
+	WalksB     int64
+	SuccessesB int64
+	RateB      float64
+	Diff       float64 // RateA - RateB
+	DiffLo     float64
+	DiffHi     float64
+	PValue     float64
+	PHolm      float64 // PValue adjusted by Holm over the table's comparisons
 }
 
 // ClaimRow is the verdict on one published claim.
 type ClaimRow struct {
-	ID     string
-	Source string
-	Rule   string
-	Board  string
-	Target string // "class:centre", "square:d4", "degree:8"
-	Kind   string // rate, range, below, above; share, first-failure, failing-share for a set of boards
+	Experiment string // the experiment's name
+	ID         string
+	Source     string
+	Rule       string
+	Board      string
+	Target     string // "class:centre", "square:d4", "degree:8"
+	Kind       string // rate, range, below, above; share, first-failure, failing-share for a set of boards
 
 	ClaimedLo float64
 	ClaimedHi float64
@@ -144,22 +197,52 @@ type ClaimRow struct {
 	Lo        float64
 	Hi        float64
 	Verdict   string
+
+	Params RuleParams // the rule's parameters
+
 }
 
 // WalkRow records one walk. The walks table is optional and can be large;
 // write it with a WalkWriter.
 type WalkRow struct {
-	Board    string
-	Rule     string
-	Start    string
-	StartRow int32
-	StartCol int32
-	Walk     int64 // the walk index w within (board, rule, start)
-	Length   int32
-	Success  bool
-	Closed   bool
-	End      string
-	EndRow   int32
-	EndCol   int32
-	Ties     int32
+	Experiment string // the experiment's name
+	Board      string
+	Rule       string
+	Start      string
+	StartRow   int32
+	StartCol   int32
+	Walk       int64 // the walk index w within (board, rule, start)
+	Length     int32
+	Success    bool
+	Closed     bool
+	End        string
+	EndRow     int32
+	EndCol     int32
+	Ties       int32
+	Outcome    string    // success (open), closed, dead_end, stopped or budget
+	Nodes      NullInt64 // backtrack only: squares entered
+	Backtracks NullInt64 // backtrack only: moves undone
+
+	Params RuleParams // the rule's parameters
+
+}
+
+// NullInt64 is the value of a nullable int64 column: null unless Valid.
+type NullInt64 struct {
+	Int64 int64
+	Valid bool
+}
+
+// Int64Of returns v as a valid NullInt64.
+func Int64Of(v int64) NullInt64 { return NullInt64{Int64: v, Valid: true} }
+
+// RuleParams are the parameters of a row's rule that its name does not say,
+// so that rows of different experiments stay apart after a union. A
+// parameter the rule does not have is null ("" or not Valid); one it has
+// but the experiment left at its default is written out.
+type RuleParams struct {
+	TieBreak   string    // warnsdorff and backtrack: random, first, pohl or roth
+	MaxSteps   NullInt64 // random and warnsdorff: the step limit; null when there is none
+	NodeBudget NullInt64 // backtrack: the node budget
+	MoveOrder  string    // warnsdorff/first and backtrack: the move order, "(2,1) (1,2) ..."
 }

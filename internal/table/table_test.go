@@ -97,7 +97,7 @@ func TestMetadataRoundTrip(t *testing.T) {
 			t.Fatal(err)
 		}
 		if got.Seed != md.Seed || got.Experiment != md.Experiment || got.ConfigHash != md.ConfigHash ||
-			got.ToolVersion != md.ToolVersion || got.GitCommit != md.GitCommit || len(got.Extra) != len(md.Extra) {
+			got.ToolVersion != md.ToolVersion || got.Build != md.Build || got.Config != md.Config || len(got.Extra) != len(md.Extra) {
 			t.Fatalf("got %+v, want %+v", got, md)
 		}
 		for k, v := range md.Extra {
@@ -131,7 +131,8 @@ func TestFileMetadataForOtherReaders(t *testing.T) {
 	for k, want := range map[string]string{
 		"table": "squares", "experiment": "default", "seed": "16045690984503111693",
 		"config_hash": "sha256:0123abcd", "tool_version": "v0.1.0", "git_commit": "f09c8cb",
-		"interval": "wilson",
+		"interval": "wilson", "vcs_modified": "false", "go_version": "go1.26.0", "module_version": "(devel)",
+		"goos": "linux", "goarch": "amd64", "cpu": "Some CPU @ 2.20GHz", "config": `{"format":1,"name":"default"}`,
 	} {
 		if v := kv.FindValue(k); v == nil || *v != want {
 			t.Errorf("key %q: got %v, want %q", k, v, want)

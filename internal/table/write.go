@@ -39,6 +39,11 @@ func WriteClasses(path string, rows []ClassRow, md Metadata) error {
 	return write(path, classesSpec, rows, md)
 }
 
+// WriteBoards writes the boards table to path.
+func WriteBoards(path string, rows []BoardRow, md Metadata) error {
+	return write(path, boardsSpec, rows, md)
+}
+
 // WriteComparisons writes the comparisons table to path.
 func WriteComparisons(path string, rows []ComparisonRow, md Metadata) error {
 	return write(path, comparisonsSpec, rows, md)

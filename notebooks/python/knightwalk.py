@@ -148,7 +148,7 @@ def show_table(df, max_rows=20):
 #
 # Each table is one Parquet file, `<name>.parquet`, in the result directory.
 # `load` reads it with pandas (through pyarrow) and checks the file's `table`
-# metadata key, which the writer sets to the table's name. The seven tables:
+# metadata key, which the writer sets to the table's name. The eight tables:
 #
 # | table | one row per |
 # |---|---|
@@ -156,9 +156,16 @@ def show_table(df, max_rows=20):
 # | `lengths` | (board, rule, start square, path length) with a non-zero count: the length histogram |
 # | `deadends` | (board, rule, start square, end square): where failed walks got stuck |
 # | `classes` | (board, rule, grouping, group): start squares pooled by class or by degree |
-# | `comparisons` | two groups compared on one board under one rule (difference, interval, p-value) |
-# | `claims` | a published claim checked against the measurement, with a verdict |
-# | `walks` | one walk (optional, large): its length, end square, success |
+# | `boards` | (board, rule): every start square pooled, with the outcome counts |
+# | `comparisons` | two classes under one rule, or two rules on one class, compared on one board (counts, difference, interval, p-value, Holm-adjusted p-value) |
+# | `claims` | (claim, board): a published claim checked against the measurement, with a verdict |
+# | `walks` | one walk (optional, large): its length, end square, outcome |
+#
+# Every table with a `rule` column starts with `experiment` (the run's name)
+# and ends with the rule's parameters that its name does not say:
+# `tie_break`, `max_steps`, `node_budget` and `move_order`, null where the
+# rule has no such parameter. So tables of several runs can be concatenated
+# and still tell a `random` rule with `max_steps: 6` from one without.
 #
 # Types (schema version 2): counts are signed 64-bit integers (`int64`), so
 # differences of counts may go negative; rates and interval ends are fractions
@@ -201,12 +208,13 @@ squares = load("squares")
 lengths = load("lengths")
 deadends = load("deadends")
 classes = load("classes")
+boards_table = load("boards")
 comparisons = load("comparisons")
 claims = load("claims")
 walks_table = load("walks", required=False)  # written only when outputs.walks is on
 
 for name, df in [("squares", squares), ("lengths", lengths), ("deadends", deadends),
-                 ("classes", classes), ("comparisons", comparisons),
+                 ("classes", classes), ("boards", boards_table), ("comparisons", comparisons),
                  ("claims", claims), ("walks", walks_table)]:
     if df is not None:
         print(f"{name:<12} {len(df):>8} rows  {len(df.columns):>3} columns")
@@ -220,8 +228,14 @@ for name, df in [("squares", squares), ("lengths", lengths), ("deadends", deaden
 # each field carries its unit and description. Every file also carries
 # key-value metadata identifying the run that produced it: `schema_version`,
 # `table`, `experiment`, `seed`, `config_hash` (a hash of the validated
-# configuration), `tool_version`, `git_commit`, and `confidence` and
-# `interval`: the level and method of every `*_lo` / `*_hi` column. Files
+# configuration), `config` (the resolved configuration itself, as JSON),
+# `tool_version`; the binary's provenance from its Go build information —
+# `git_commit`, `vcs_modified` (`true` if built with uncommitted changes),
+# `go_version`, `module_version` — and the machine's `goos`, `goarch` and
+# `cpu`; and `confidence` and
+# `interval`: the level and method of every `*_lo` / `*_hi` column. The
+# start and finish times are only in `manifest.json`, so that equal tables
+# are byte-identical files. Files
 # from one run share the seed and configuration hash; the check below makes
 # sure nothing from another run slipped into the directory. The interval
 # settings are read from the files themselves (`manifest.json` only as a
@@ -241,6 +255,8 @@ for path in sorted(RESULTS.glob("*.parquet")):
         print(f"   {field.name:<16} {str(field.type):<8} "
               f"{'' if field.nullable else 'not null'}")
     for key, value in meta.items():
+        if key == "config":
+            value = value[:60] + ("…" if len(value) > 60 else "")
         print(f"   [{key}] {value}")
 
 if len(runs) != 1:
@@ -335,8 +351,12 @@ for label, row in [("lowest", ranked.iloc[0]), ("highest", ranked.iloc[-1])]:
 # proportion. The classes: `corner` (the 4 corners), `edge` (the rest of the
 # border), `centre` (the central 2×2 on even boards, the centre square on odd
 # ones) and `interior` (everything else). `comparisons` holds the pairwise
-# differences with Newcombe intervals and two-sided p-values; `claims`
-# checks published claims against the measurement.
+# differences — between the classes of one rule (`compare == "groups"`) and
+# between the rules on one class (`compare == "rules"`) — with both sides'
+# counts, Newcombe intervals, two-sided p-values, and `p_holm`, the p-value
+# adjusted by Holm's method over every comparison in the table (the family:
+# all its rows). By convention p = 1 when both sides are all failures or all
+# successes. `claims` checks published claims against the measurement.
 
 # %%
 # the class levels come from the file's dictionary, in their fixed order
@@ -368,11 +388,19 @@ for _, row in by_class.sort_values(["rule", "group"]).iterrows():
           f"{int(row['walks']):>7} walks  {row['success_rate']:7.2%} "
           f"[{row['success_lo']:.2%}, {row['success_hi']:.2%}]")
 
-pairs = comparisons[(comparisons["board"] == BOARD) & (comparisons["group_by"] == "class")]
-print(f"\n{BOARD}, differences between classes (rate_a - rate_b):")
-for _, row in pairs.iterrows():
-    print(f"  {row['rule']:<18} {row['group_a']:>8} - {row['group_b']:<8} "
-          f"{row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}]  p = {row['p_value']:.2g}")
+here = comparisons[comparisons["board"] == BOARD]
+print(f"\n{BOARD}, differences between classes (rate_a - rate_b; Holm over all {len(comparisons)} comparisons):")
+for _, row in here[here["compare"] == "groups"].iterrows():
+    print(f"  {row['rule_a']:<18} {row['group_a']:>8} - {row['group_b']:<8} "
+          f"{row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}]  "
+          f"p = {row['p_value']:.2g}, Holm {row['p_holm']:.2g}")
+print(f"\n{BOARD}, differences between rules on each class:")
+for _, row in here[here["compare"] == "rules"].iterrows():
+    print(f"  {row['group_a']:<8} {row['rule_a']:>18} - {row['rule_b']:<18} "
+          f"{row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}]  "
+          f"p = {row['p_value']:.2g}, Holm {row['p_holm']:.2g}")
+# the counts behind each comparison are in the row: the rates follow from them
+assert np.allclose(comparisons["rate_a"], comparisons["successes_a"] / comparisons["walks_a"], equal_nan=True)
 
 print("\nclaims:")
 for _, row in claims.iterrows():
@@ -383,14 +411,15 @@ for _, row in claims.iterrows():
 # %% [markdown]
 # ## 6. Success against board size
 #
-# For the size sweep we pool all start squares of a board: the board's
-# success rate is the sum of successes over the sum of walks (every square
-# ran the same number of walks, so this is also the plain mean of the
-# squares' rates). Its interval is computed here, in a few lines, by the
-# tables' own method and level (read from the files above): the Wilson score
-# interval or the Clopper-Pearson exact interval. As a check, the same
-# function applied to the squares pooled by class must reproduce the
-# `classes` table's intervals.
+# For the size sweep we pool all start squares of a board — the `boards`
+# table does exactly that: the board's success rate is the sum of successes
+# over the sum of walks (every square ran the same number of walks, so this
+# is also the plain mean of the squares' rates). As a check, its interval is
+# recomputed here, in a few lines, by the tables' own method and level (read
+# from the files above): the Wilson score interval or the Clopper-Pearson
+# exact interval; the same function applied to the squares pooled by class
+# must reproduce the `classes` table's intervals, and applied to the squares
+# pooled by board the `boards` table's.
 
 # %%
 def wilson(successes, n, confidence=CONFIDENCE):
@@ -480,6 +509,14 @@ pooled["pooled_lo"] = lo
 pooled["pooled_hi"] = hi
 pooled = pooled.sort_values(["rule", "rows", "cols"])
 
+# the check against the boards table: the same counts and intervals
+bt = boards_table.merge(pooled[["board", "rule", "pooled_rate", "pooled_lo", "pooled_hi"]],
+                        on=["board", "rule"], validate="one_to_one")
+assert len(bt) == len(boards_table) and np.allclose(bt["success_rate"], bt["pooled_rate"], rtol=1e-15)
+worst = np.nanmax(np.abs(np.concatenate([bt["pooled_lo"] - bt["success_lo"], bt["pooled_hi"] - bt["success_hi"]])))
+print(f"{METHOD} intervals recomputed for {len(bt)} boards: largest difference from the boards table {worst:.1e}")
+assert worst < 1e-9, "the notebook's intervals disagree with the boards table"
+
 # the check against the classes table: pool squares by class, compare intervals
 check = squares.groupby(["board", "rule", "start_class"], observed=True, as_index=False)[["walks", "successes"]].sum()
 lo, hi = interval(check["successes"], check["walks"])
@@ -568,11 +605,14 @@ print("  the classes table's mean lengths: "
 # %% [markdown]
 # ## 8. Where failed walks end
 #
-# A walk fails when it is not a tour: it reached a dead end, or it was
-# stopped by the rule's `max_steps` with moves left (`squares.stopped`).
-# `deadends` counts, for each start square, the squares where walks got
-# stuck at a dead end (stopped walks are not in it). Summed over start
-# squares, it shows which squares trap walks.
+# A walk fails when it is not a tour: it reached a dead end, it was stopped
+# by the rule's `max_steps` with moves left (`squares.stopped`), or — for a
+# backtracking search — it gave up at its node budget
+# (`squares.budget_exceeded`). `deadends` counts, for each start square, the
+# squares where walks got stuck (stopped walks are not in it; a search that
+# gave up is counted at the end of its deepest path). Summed over start
+# squares, it shows which squares trap walks. The `boards` table has the
+# outcome counts per board; the `walks` table has each walk's `outcome`.
 
 # %%
 ends = deadends[(deadends["board"] == BOARD) & (deadends["rule"] == RULE)]
@@ -581,9 +621,11 @@ at_dead_end = int(traps["count"].sum())
 sel = squares[(squares["board"] == BOARD) & (squares["rule"] == RULE)]
 stopped = int(sel["stopped"].sum())
 failed = int((sel["walks"] - sel["successes"]).sum())  # int64: never wraps
-assert failed == at_dead_end + stopped, "failed walks = dead ends + stopped"
-print(f"{BOARD}, {RULE}: {failed} failed walks: {at_dead_end} at a dead end, "
-      f"{stopped} stopped by max_steps")
+assert failed == at_dead_end + stopped, "failed walks = dead ends (incl. over budget) + stopped"
+b = boards_table[(boards_table["board"] == BOARD) & (boards_table["rule"] == RULE)].iloc[0]
+assert (b["dead_ends"] + b["budget_exceeded"], b["stopped"]) == (at_dead_end, stopped)
+print(f"{BOARD}, {RULE}: {failed} failed walks: {int(b['dead_ends'])} at a dead end, "
+      f"{stopped} stopped by max_steps, {int(b['budget_exceeded'])} over the node budget")
 for _, row in traps.head(5).iterrows():
     print(f"  {row['end']:>4}: {int(row['count'])} ({int(row['count']) / max(at_dead_end, 1):.1%} of the dead ends)")
 
@@ -616,7 +658,10 @@ for _, row in traps.head(5).iterrows():
 #   draw when `m == 1`.
 #
 # Below, the same in pure Python, and a replay of a few `random`-rule walks
-# (uniform among the unvisited knight neighbours) compared with the table.
+# (uniform among the unvisited knight neighbours) compared with the table,
+# each with its rule's step limit read from the row's own `max_steps`
+# column (null: no limit). `notebooks/python/knightwalk_replay.py` replays
+# the other rules too (Warnsdorff, backtracking), with every parameter.
 
 # %%
 M64 = (1 << 64) - 1
@@ -701,9 +746,6 @@ seed = int(file_metadata(table_path("squares")).get("seed"))  # metadata keys: .
 print(f"seed {seed}; walk 0 of {BOARD} random from a1 has the PCG seed words "
       "%#018x %#018x" % stream_seeds(seed, rows, cols, "random", 0, 0, 0))
 
-# the random rule's step limit, from the resolved configuration
-RANDOM_MAX_STEPS = {r.get("name"): int(r.get("max_steps") or 0) for r in config.get("rules", [])}.get("random", 0)
-print(f"random rule: max_steps {RANDOM_MAX_STEPS or 'none'}")
 
 if walks_table is None or "random" not in rules:
     print("no walks table or no random rule here: nothing to replay")
@@ -712,8 +754,9 @@ else:
     sample = sample.sort_values(["start", "walk"]).groupby("start").head(3).head(24)
     same = 0
     for _, row in sample.iterrows():
+        max_steps = 0 if pd.isna(row["max_steps"]) else int(row["max_steps"])  # the row's own parameter
         path = replay_random_walk(seed, rows, cols, int(row["start_row"]),
-                                  int(row["start_col"]), int(row["walk"]), RANDOM_MAX_STEPS)
+                                  int(row["start_col"]), int(row["walk"]), max_steps)
         end_row, end_col = path[-1]
         ok = (len(path) == row["length"] and end_row == row["end_row"]
               and end_col == row["end_col"])
@@ -722,14 +765,18 @@ else:
             print(f"  MISMATCH {row['start']} walk {row['walk']}: replayed length "
                   f"{len(path)}, table {row['length']}")
     print(f"replayed {len(sample)} random walks on {BOARD} in Python: "
-          f"{same} match the walks table (length and end square)")
+          f"{same} match the walks table (length and end square)"
+          + (f"; max_steps {int(sample['max_steps'].iloc[0])}" if sample["max_steps"].notna().any() else ""))
     assert same == len(sample), "a replayed walk differs from the walks table"
 
-    counts = walks_table.groupby(["board", "rule", "start"], as_index=False)[["success"]].sum()
+    counts = walks_table.groupby(["board", "rule", "start"], observed=True, as_index=False)[["success"]].sum()
     counts = counts.merge(squares, on=["board", "rule", "start"])
     agree = (counts["success"] == counts["successes"]).all()
     print(f"walks table vs squares: successes per start square "
           f"{'agree' if agree else 'DISAGREE'} for {len(counts)} squares")
+    outcomes = pd.crosstab([walks_table["board"], walks_table["rule"]], walks_table["outcome"])
+    print("\noutcomes per board and rule (walks table):")
+    print(outcomes.to_string())
 
 # %% [markdown]
 # ## Summary

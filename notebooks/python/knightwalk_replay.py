@@ -16,7 +16,13 @@ The rules replayed: `random` (uniform among unvisited knight neighbours),
 `warnsdorff/random` (uniform among the unvisited neighbours of fewest
 unvisited onward neighbours) and `warnsdorff/first` (of those, the one
 reached by the earliest move in the move order); each honours max_steps
-(0: no limit), which stops a walk after that many moves when it could go on.
+(0 or None: no limit), which stops a walk after that many moves when it
+could go on. And `backtrack` and `backtrack/closed` (sim/backtrack.go): a
+depth-first search trying the unvisited neighbours in Warnsdorff order —
+fewest onward neighbours first, equal ones in the move order (tie-break
+`first`) or in an order shuffled from the stream (tie-break `random`: a
+Fisher-Yates shuffle of the candidates in ascending square order, then a
+stable sort by degree) — that gives up after entering node_budget squares.
 """
 
 from dataclasses import dataclass
@@ -81,19 +87,29 @@ class PCG:
 
 @dataclass
 class Walk:
-    path: list  # squares (row, col), start first
+    path: list  # squares (row, col), start first (backtrack: the last path searched)
     stopped: bool
     ties: int
     success: bool
     closed: bool
+    length: int = 0  # squares visited (backtrack: of the tour, or of the deepest path)
+    end: tuple = None  # the last square (backtrack failing: the deepest path's)
+    nodes: int = None  # backtrack only: squares entered
+    backtracks: int = None  # backtrack only: moves undone
+    budget: bool = False  # backtrack gave up at the node budget
+
+    def __post_init__(self):
+        if not self.length:
+            self.length, self.end = len(self.path), self.path[-1]
 
     @property
-    def length(self):
-        return len(self.path)
-
-    @property
-    def end(self):
-        return self.path[-1]
+    def outcome(self):
+        """As the walks table's outcome column writes it."""
+        if self.success:
+            return "closed" if self.closed else "success"
+        if self.stopped:
+            return "stopped"
+        return "budget" if self.budget else "dead_end"
 
 
 def parse_order(text):
@@ -103,11 +119,28 @@ def parse_order(text):
     return [tuple(int(x) for x in m.strip("()").split(",")) for m in text.split()]
 
 
-def replay(seed, rows, cols, rule, start_row, start_col, w, max_steps=0, order=None):
-    """Walk w of `rule` from (start_row, start_col), as the Go kernels walk it."""
+# sim's sortedMoves: ascending square order of the neighbours
+SORTED_MOVES = [(-2, -1), (-2, 1), (-1, -2), (-1, 2), (1, -2), (1, 2), (2, -1), (2, 1)]
+
+# sim.DefaultNodeBudget
+DEFAULT_NODE_BUDGET = 10_000_000
+
+
+def replay(seed, rows, cols, rule, start_row, start_col, w, max_steps=0, order=None,
+           node_budget=None, tie_break=None):
+    """Walk w of `rule` from (start_row, start_col), as the Go kernels walk it.
+    The parameters are the rule's, as the tables' columns hold them: max_steps
+    (None or 0: no limit), order (a list of moves, or the move_order text),
+    node_budget and tie_break (backtrack; None: the defaults)."""
+    if isinstance(order, str):
+        order = parse_order(order)
+    if rule in ("backtrack", "backtrack/closed"):
+        return _backtrack(seed, rows, cols, rule, start_row, start_col, w, order or CANONICAL_MOVES,
+                          node_budget or DEFAULT_NODE_BUDGET, tie_break or "first")
     if rule not in ("random", "warnsdorff/random", "warnsdorff/first"):
         raise ValueError(f"replay: rule {rule!r} is not replayed here")
     order = order or CANONICAL_MOVES
+    max_steps = max_steps or 0
     n = rows * cols
     limit = n if max_steps <= 0 or max_steps > n else max_steps
     pcg = PCG(*stream_seeds(seed, rows, cols, rule, start_row, start_col, w))
@@ -146,3 +179,87 @@ def replay(seed, rows, cols, rule, start_row, start_col, w, max_steps=0, order=N
     (sr, sc), (er, ec) = path[0], path[-1]
     closed = success and len(path) > 1 and sorted((abs(sr - er), abs(sc - ec))) == [1, 2]
     return Walk(path, stopped, ties, success, closed)
+
+
+def _knight_adjacent(a, b):
+    return sorted((abs(a[0] - b[0]), abs(a[1] - b[1]))) == [1, 2]
+
+
+def _backtrack(seed, rows, cols, rule, start_row, start_col, w, order, budget, tie_break):
+    """sim/backtrack.go in Python: same candidates, order, draws and counts."""
+    n = rows * cols
+    closed_rule = rule == "backtrack/closed"
+    pcg = PCG(*stream_seeds(seed, rows, cols, rule, start_row, start_col, w))
+    rank_of = {m: order.index(m) for m in SORTED_MOVES}
+    start = (start_row, start_col)
+
+    def neighbours(s):
+        r, c = s
+        return [((r + dr, c + dc), (dr, dc)) for dr, dc in SORTED_MOVES
+                if 0 <= r + dr < rows and 0 <= c + dc < cols]
+
+    visited = set()
+    free = {(r, c): len(neighbours((r, c))) for r in range(rows) for c in range(cols)}
+    path, cands, nxt = [], [], []
+    ties = 0
+
+    def visit(s):
+        visited.add(s)
+        for q, _ in neighbours(s):
+            free[q] -= 1
+        path.append(s)
+
+    def fill():
+        nonlocal ties
+        if closed_rule and len(path) < n and free[start] == 0:
+            return []  # the start has no unvisited neighbour left: no closed tour
+        c = [(q, free[q], rank_of[m]) for q, m in neighbours(path[-1]) if q not in visited]
+        if tie_break == "random":
+            for i in range(len(c) - 1, 0, -1):
+                j = pcg.uniform(i + 1)
+                c[i], c[j] = c[j], c[i]
+            c = [(q, d, i) for i, (q, d, _) in enumerate(c)]
+        c.sort(key=lambda x: (x[1], x[2]))
+        if len(c) > 1 and c[0][1] == c[1][1]:
+            ties += 1
+        return [q for q, _, _ in c]
+
+    visit(start)
+    cands.append(fill())
+    nxt.append(0)
+    nodes, backtracks, budget_hit, success = 1, 0, False, False
+    best_len, best_end = 1, start
+    while True:
+        d = len(path) - 1
+        cur = path[-1]
+        if len(path) == n and (not closed_rule or n == 1 or _knight_adjacent(start, cur)):
+            success = True
+            break
+        if nxt[d] < len(cands[d]):
+            if nodes >= budget:
+                budget_hit = True
+                break
+            q = cands[d][nxt[d]]
+            nxt[d] += 1
+            visit(q)
+            nodes += 1
+            if len(path) > best_len:
+                best_len, best_end = len(path), q
+            cands.append(fill())
+            nxt.append(0)
+            continue
+        if d == 0:
+            break  # every branch tried
+        visited.discard(cur)
+        for q, _ in neighbours(cur):
+            free[q] += 1
+        path.pop()
+        cands.pop()
+        nxt.pop()
+        backtracks += 1
+    if success:
+        length, end = n, path[-1]
+    else:
+        length, end = best_len, best_end
+    closed = success and n > 1 and _knight_adjacent(start, end)
+    return Walk(list(path), False, ties, success, closed, length, end, nodes, backtracks, budget_hit)

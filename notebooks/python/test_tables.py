@@ -30,7 +30,7 @@ import pytest
 from knightwalk_replay import parse_order, replay
 
 ROOT = Path(__file__).resolve().parents[2]
-TABLES = ["squares", "lengths", "deadends", "classes", "comparisons", "claims", "walks"]
+TABLES = ["squares", "lengths", "deadends", "classes", "boards", "comparisons", "claims", "walks"]
 
 # A run with a non-square board (3x4 comes before 5x5: boards are ordered by
 # size), a step limit on the random walk, Clopper-Pearson intervals at 90 %,
@@ -46,7 +46,7 @@ interval: clopper-pearson
 rules:
   - {name: warnsdorff, tie_break: random}
   - {name: random, max_steps: 6}
-  - {name: warnsdorff, tie_break: first}
+  - {name: warnsdorff, tie_break: first, order: "(2,-1) (1,-2) (-1,-2) (-2,-1) (-2,1) (-1,2) (1,2) (2,1)"}
 outputs:
   walks: true
   row_group: 1000
@@ -55,7 +55,8 @@ claims:
   - {id: b2, rule: random, board: 5x5, square: b2, below: 0.01}
 """
 
-# One walk per square: standard deviations are undefined (null).
+# One walk per square: standard deviations are undefined (null). A
+# tie-break chain ending in first, whose move order is a parameter.
 ONE = """\
 name: pytest-one
 seed: 3
@@ -64,6 +65,23 @@ starts: all
 walks: 1
 rules:
   - {name: random}
+  - {name: warnsdorff, tie_break: roth+first}
+"""
+
+
+# Backtracking searches, with a small node budget (some give up), random and
+# first tie-breaks, a move order, a closed-tour search; per-walk table.
+BACKTRACK = """\
+name: pytest-backtrack
+seed: 77
+boards: [3x4, 5x5, 6x6]
+starts: all
+walks: 6
+rules:
+  - {name: backtrack, tie_break: random, node_budget: 400}
+  - {name: backtrack, closed: true, node_budget: 1500, order: "(1,2) (2,1) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1)"}
+outputs:
+  walks: true
 """
 
 
@@ -89,6 +107,11 @@ def run_experiment(binary, tmp, text):
 @pytest.fixture(scope="session")
 def small(binary, tmp_path_factory):
     return run_experiment(binary, tmp_path_factory.mktemp("small"), SMALL)
+
+
+@pytest.fixture(scope="session")
+def backtrack(binary, tmp_path_factory):
+    return run_experiment(binary, tmp_path_factory.mktemp("backtrack"), BACKTRACK)
 
 
 @pytest.fixture(scope="session")
@@ -208,7 +231,8 @@ def test_nulls_not_nan(one):
 
 def test_rates_and_intervals(small):
     for name, pairs in [("squares", [("successes", "success"), ("closed", "closed")]),
-                        ("classes", [("successes", "success"), ("closed", "closed")])]:
+                        ("classes", [("successes", "success"), ("closed", "closed")]),
+                        ("boards", [("successes", "success"), ("closed", "closed")])]:
         df = load(small, name)
         for count, rate in pairs:
             np.testing.assert_array_equal(df[f"{rate}_rate"], df[count] / df["walks"])
@@ -252,6 +276,72 @@ def test_classes_are_pooled_squares(small):
             assert (m[k] == m[f"{k}_t"]).all(), (by, k)
 
 
+@pytest.mark.parametrize("which", ["small", "backtrack"])
+def test_boards_are_pooled_squares(which, request):
+    """boards: every start square of (board, rule) pooled; outcomes add up."""
+    dir = request.getfixturevalue(which)
+    sq = load(dir, "squares")
+    bd = load(dir, "boards")
+    pooled = sq.assign(lsum=sq["length_mean"] * sq["walks"]).groupby(
+        ["board", "rule"], observed=True, as_index=False).agg(
+        squares=("start", "size"), walks=("walks", "sum"), successes=("successes", "sum"),
+        closed=("closed", "sum"), stopped=("stopped", "sum"),
+        budget_exceeded=("budget_exceeded", "sum"), lsum=("lsum", "sum"))
+    m = pooled.merge(bd, on=["board", "rule"], suffixes=("", "_b"), validate="one_to_one")
+    assert len(m) == len(bd) == len(pooled)
+    for k in ["squares", "walks", "successes", "closed", "stopped", "budget_exceeded"]:
+        assert (m[k] == m[f"{k}_b"]).all(), k
+    np.testing.assert_allclose(m["length_mean"], m["lsum"] / m["walks"], rtol=1e-12)
+    assert (bd["successes"] + bd["dead_ends"] + bd["stopped"] + bd["budget_exceeded"] == bd["walks"]).all()
+    # one row per (board, rule) in the experiment's order (the plan's: boards
+    # and rules as the file lists them; the levels order boards by size)
+    cfg = json.loads((dir / "manifest.json").read_text())["config"]
+    assert list(zip(bd["board"].astype(str), bd["rule"].astype(str))) == [
+        (b, r["name"]) for b in cfg["boards"] for r in cfg["rules"]]
+    if which == "backtrack":
+        assert bd["budget_exceeded"].sum() > 0 and bd["dead_ends"].sum() > 0
+
+
+def holm(p):
+    """Holm's step-down adjustment (as R's p.adjust(p, "holm")); NaN stays out."""
+    p = np.asarray(p, dtype=float)
+    out = np.full(len(p), np.nan)
+    idx = np.flatnonzero(~np.isnan(p))
+    order = idx[np.argsort(p[idx], kind="stable")]
+    m = len(order)
+    out[order] = np.maximum.accumulate(np.minimum(1, (m - np.arange(m)) * p[order]))
+    return out
+
+
+def test_comparisons(small):
+    """Counts from the classes rows; both kinds of comparison; p_holm is
+    Holm's adjustment over the whole table."""
+    cm = load(small, "comparisons")
+    cl = load(small, "classes")
+    cl = cl[cl["group_by"] == "class"]
+    key = ["board", "rule", "group"]
+    for s in "ab":
+        side = cm[["board", f"rule_{s}", f"group_{s}", f"walks_{s}", f"successes_{s}"]].astype(
+            {"board": str, f"rule_{s}": str, f"group_{s}": str})
+        side.columns = key + ["walks", "successes"]
+        m = side.merge(cl.astype({"board": str, "rule": str, "group": str}), on=key,
+                       suffixes=("", "_c"), how="left")
+        assert len(m) == len(cm)
+        assert (m["walks"] == m["walks_c"]).all() and (m["successes"] == m["successes_c"]).all(), s
+        np.testing.assert_array_equal(cm[f"rate_{s}"], cm[f"successes_{s}"] / cm[f"walks_{s}"])
+    g, r = cm[cm["compare"] == "groups"], cm[cm["compare"] == "rules"]
+    assert len(g) and len(r) and len(g) + len(r) == len(cm)
+    assert (g["rule_a"].astype(str) == g["rule_b"].astype(str)).all()
+    assert (r["group_a"].astype(str) == r["group_b"].astype(str)).all()
+    assert (r["rule_a"].astype(str) != r["rule_b"].astype(str)).all()
+    # every two of the 3 rules on every class of every board
+    ncls = cl.groupby("board", observed=True)["group"].nunique()
+    assert len(r) == int((ncls * 3).sum())
+    np.testing.assert_allclose(cm["p_holm"], holm(cm["p_value"]), rtol=1e-12)
+    assert (cm["p_holm"] >= cm["p_value"]).all() and (cm["p_holm"] <= 1).all()
+    assert list(cm["compare"].cat.categories) == ["groups", "rules"]
+
+
 def test_four_readers_agree(small):
     for name in TABLES:
         path = small / f"{name}.parquet"
@@ -262,9 +352,9 @@ def test_four_readers_agree(small):
         assert duckdb.sql(f"SELECT count(*) FROM '{path}'").fetchall()[0][0] == n
         ints = [f.name for f in t.schema if pa.types.is_integer(f.type)]
         for col in ints:
-            want = pa.compute.sum(t.column(col)).as_py()
-            assert int(pd.read_parquet(path, columns=[col])[col].sum()) == want
-            assert pl.read_parquet(path, columns=[col])[col].sum() == want
+            want = pa.compute.sum(t.column(col)).as_py()  # None when all null
+            assert int(pd.read_parquet(path, columns=[col])[col].sum()) == (want or 0)
+            assert pl.read_parquet(path, columns=[col])[col].sum() == (want or 0)
             assert duckdb.sql(f"SELECT sum(\"{col}\") FROM '{path}'").fetchall()[0][0] == want
 
 
@@ -272,6 +362,24 @@ def test_interval_settings_in_every_file(small):
     for name in TABLES:
         meta = file_metadata(small / f"{name}.parquet")
         assert meta.get("interval") == "clopper-pearson" and float(meta.get("confidence")) == 0.9
+
+
+def test_config_and_provenance_in_every_file(small):
+    """Every file holds the resolved configuration (as manifest.json has it)
+    and the binary's provenance; no time (manifest.json has those)."""
+    manifest = json.loads((small / "manifest.json").read_text())
+    for key in ["vcs_revision", "vcs_modified", "go_version", "module_version", "goos", "goarch", "cpu"]:
+        assert key in manifest["build"], key
+    assert manifest["started_at"] <= manifest["finished_at"]
+    for name in TABLES:
+        meta = file_metadata(small / f"{name}.parquet")
+        assert json.loads(meta["config"]) == manifest["config"], name
+        assert meta["go_version"].startswith("go") and meta["goos"] and meta["goarch"], name
+        assert meta["git_commit"] == manifest["build"]["vcs_revision"], name
+        assert meta["vcs_modified"] in ("true", "false", ""), name
+        for k in ["go_version", "module_version", "goos", "goarch", "cpu"]:
+            assert meta[k] == manifest["build"][k], (name, k)
+        assert not any("time" in k or k.endswith("_at") for k in meta), (name, sorted(meta))
 
 
 def test_walks_table_matches_summaries(small):
@@ -288,53 +396,118 @@ def test_walks_table_matches_summaries(small):
     for k in ["walks", "successes", "closed"]:
         assert (m[k] == m[f"{k}_w"]).all(), k
     np.testing.assert_allclose(m["ties_mean"], m["ties"] / m["walks"], rtol=1e-12)
+    # outcomes: one per walk, adding up to the summaries (docs/tables.md, walks)
+    assert list(w["outcome"].cat.categories) == ["success", "closed", "dead_end", "stopped", "budget"]
+    assert w["outcome"].dtype.ordered and w["outcome"].notna().all()
+    assert (w["success"] == w["outcome"].isin(["success", "closed"])).all()
+    assert (w["closed"] == (w["outcome"] == "closed")).all()
+    oc = pd.crosstab([w["board"], w["rule"], w["start"]], w["outcome"], dropna=False).reset_index()
+    m = sq.merge(oc, on=key, validate="one_to_one")
+    assert ((m["success"] + m["closed_y"]) == m["successes"]).all()
+    assert (m["closed_y"] == m["closed_x"]).all()
+    assert (m["stopped_y"] == m["stopped_x"]).all()
+    assert (m["budget"] == m["budget_exceeded"]).all()
+    de = load(small, "deadends").groupby(key, observed=True, as_index=False)["count"].sum()
+    m = m.merge(de, on=key, how="left")
+    assert ((m["dead_end"] + m["budget"]) == m["count"].fillna(0)).all()
+    # nodes and backtracks are for backtracking rules only
+    bt = w["rule"].astype(str).str.startswith("backtrack")
+    assert w.loc[~bt, ["nodes", "backtracks"]].isna().all().all()
+    assert w.loc[bt, ["nodes", "backtracks"]].notna().all().all()
     hist = w.groupby(key + ["length"], observed=True, as_index=False).size()
     ln = load(small, "lengths")
     m = ln.merge(hist, on=key + ["length"], validate="one_to_one")
     assert len(m) == len(ln) == len(hist) and (m["count"] == m["size"]).all()
 
 
-def rule_params(manifest):
-    """{rule name: (max_steps, move order)} from the resolved configuration."""
-    return {r["name"]: (int(r.get("max_steps") or 0), parse_order(r.get("order")))
-            for r in manifest["config"]["rules"]}
+def replay_row(seed, row):
+    """Replay one row of the walks table with the rule's parameters from the
+    row's own columns (docs/tables.md: null where the rule has none)."""
+    rows, cols = (int(x) for x in str(row.board).split("x"))
+
+    def opt(v):
+        return None if pd.isna(v) else v
+
+    max_steps, budget = opt(row.max_steps), opt(row.node_budget)
+    return replay(seed, rows, cols, str(row.rule), int(row.start_row), int(row.start_col), int(row.walk),
+                  max_steps=int(max_steps) if max_steps is not None else None,
+                  order=opt(row.move_order),
+                  node_budget=int(budget) if budget is not None else None,
+                  tie_break=opt(row.tie_break))
 
 
-def test_walks_replay_bit_for_bit(small):
+def test_rule_parameters_in_rows(small, backtrack, one):
+    """Every table with a rule column carries the experiment's name and the
+    rule's parameters, as the resolved configuration has them."""
+    for dir in (small, backtrack, one):
+        manifest = json.loads((dir / "manifest.json").read_text())
+        cfg = {r["name"]: r for r in manifest["config"]["rules"]}
+        for name in ["squares", "lengths", "deadends", "classes", "boards", "claims", "walks"]:
+            if not (dir / f"{name}.parquet").exists():
+                continue  # walks: only where the run asks for it
+            df = load(dir, name)
+            if df.empty:
+                continue
+            assert (df["experiment"].astype(str) == manifest["experiment"]).all(), name
+            for rule, g in df.groupby("rule", observed=True):
+                r, kind = cfg[str(rule)], str(rule).split("/")[0]
+                for col in ["tie_break", "max_steps", "node_budget", "move_order"]:
+                    assert g[col].nunique(dropna=False) == 1, (name, rule, col)
+                row = g.iloc[0]
+                assert (pd.isna(row.tie_break) if kind == "random" else row.tie_break == r["tie_break"]), (name, rule)
+                assert (pd.isna(row.max_steps) if not r["max_steps"] else row.max_steps == r["max_steps"]), (name, rule)
+                assert (row.node_budget == r["node_budget"] if kind == "backtrack" else pd.isna(row.node_budget)), (name, rule)
+                uses_order = kind == "backtrack" or str(rule).startswith("warnsdorff/") and str(rule).endswith("first")
+                assert (row.move_order == r["order"] if uses_order else pd.isna(row.move_order)), (name, rule)
+    chain = load(one, "squares").query("rule == 'warnsdorff/roth+first'")
+    assert len(chain) and (chain["tie_break"].astype(str) == "roth+first").all() and chain["move_order"].notna().all()
+    sq = load(small, "squares")
+    assert sq.loc[sq["rule"] == "random", "max_steps"].eq(6).all()
+    assert sq.loc[sq["rule"] != "random", "max_steps"].isna().all()
+    assert str(sq["max_steps"].dtype) in ("float64", "Int64")  # nullable int64: NaN in numpy-backed pandas
+    assert pq.read_schema(small / "squares.parquet").field("max_steps").type == pa.int64()
+
+
+@pytest.mark.parametrize("which", ["small", "backtrack"])
+def test_walks_replay_bit_for_bit(which, request):
     """Every walk of the table, replayed in Python from the seed and the
-    stream contract, with the rule's max_steps: same length, end square,
-    outcome and tie count."""
-    manifest = json.loads((small / "manifest.json").read_text())
-    seed = int(file_metadata(small / "walks.parquet")["seed"])
-    params = rule_params(manifest)
-    w = load(small, "walks")
-    w = w[w["rule"].isin(["random", "warnsdorff/random", "warnsdorff/first"])]
-    assert set(w["rule"].astype(str)) == {"random", "warnsdorff/random", "warnsdorff/first"}
+    stream contract with the rule's parameters read from the row (max_steps,
+    move order, node budget, tie-break): same length, end square, outcome,
+    ties, and for backtracking nodes and backtracks."""
+    dir = request.getfixturevalue(which)
+    seed = int(file_metadata(dir / "walks.parquet")["seed"])
+    w = load(dir, "walks")
+    replayed = {"random", "warnsdorff/random", "warnsdorff/first", "backtrack", "backtrack/closed"}
+    assert set(w["rule"].astype(str)) <= replayed
     bad = []
     stopped, dead = {}, {}  # outcomes by replay: per square, per (square, end)
+    outcomes = set()
     for row in w.itertuples(index=False):
-        rows, cols = (int(x) for x in str(row.board).split("x"))
-        rule = str(row.rule)
-        max_steps, order = params[rule]
-        r = replay(seed, rows, cols, rule, int(row.start_row), int(row.start_col), int(row.walk),
-                   max_steps, order)
-        got = (r.length, r.success, r.closed, r.end, r.ties)
-        want = (row.length, row.success, row.closed, (row.end_row, row.end_col), row.ties)
+        r = replay_row(seed, row)
+        got = (r.length, r.success, r.closed, r.end, r.ties, r.outcome,
+               r.nodes, r.backtracks)
+        want = (row.length, row.success, row.closed, (row.end_row, row.end_col), row.ties, row.outcome,
+                None if pd.isna(row.nodes) else int(row.nodes),
+                None if pd.isna(row.backtracks) else int(row.backtracks))
         if got != want:
             bad.append((row, got))
-        key = (str(row.board), rule, row.start)
+        outcomes.add(r.outcome)
+        key = (str(row.board), str(row.rule), row.start)
         stopped[key] = stopped.get(key, 0) + r.stopped
         if not r.success and not r.stopped:
             dead[key + (row.end,)] = dead.get(key + (row.end,), 0) + 1
     assert not bad, f"{len(bad)} of {len(w)} walks differ from their replay; first: {bad[:3]}"
+    if which == "small":
+        assert {"success", "closed", "dead_end", "stopped"} <= outcomes
+    else:
+        assert {"success", "closed", "budget"} <= outcomes, outcomes
     # the replayed outcomes add up to the summary tables: stopped walks per
     # square, and dead ends per (square, end square)
-    sq = load(small, "squares")
+    sq = load(dir, "squares")
     want = {(str(b), str(r), s): int(n) for b, r, s, n in
             zip(sq["board"], sq["rule"], sq["start"], sq["stopped"])}
     assert stopped == want
-    assert sum(stopped.values()) > 0
-    de = load(small, "deadends")
+    de = load(dir, "deadends")
     want = {(str(b), str(r), s, e): int(n) for b, r, s, e, n in
             zip(de["board"], de["rule"], de["start"], de["end"], de["count"])}
     assert dead == want

@@ -1,0 +1,180 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"image/png"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"knightwalk/experiments"
+	"knightwalk/internal/config"
+	"knightwalk/internal/testenv"
+)
+
+var (
+	updateGallery = flag.Bool("update-gallery", false, "redraw docs/figures from fresh runs of the committed experiments")
+	galleryOnly   = flag.String("gallery-only", "", "check (or redraw) only this experiment's gallery figures")
+)
+
+// galleryEntry is one figure of the README's gallery: the key figure of a
+// committed experiment, as `experiment run` draws it.
+type galleryEntry struct {
+	experiment string
+	figure     string // base name under the run's figures/
+	// small, when set, rewrites the experiment file into a smaller run
+	// for the gallery (where the full run takes minutes).
+	small func(t *testing.T, yaml string) string
+}
+
+var gallery = []galleryEntry{
+	{experiment: "claims-8x8", figure: "success-heatmap_8x8_warnsdorff-random"},
+	{experiment: "claims-8x8", figure: "length-distribution_8x8_warnsdorff-random"},
+	{experiment: "default", figure: "success-heatmap_8x8_warnsdorff-random_failure"},
+	{experiment: "size-sweep", figure: "size-curve_size-sweep_warnsdorff-random"},
+	{experiment: "large-boards", figure: "size-curve_large-boards_warnsdorff-random", small: smallLargeBoards},
+	{experiment: "random-walk", figure: "length-distribution_8x8_random"},
+	{experiment: "closed-tours", figure: "closed-heatmap_8x8_warnsdorff-random"},
+	{experiment: "example", figure: "size-curve_example_warnsdorff-random"},
+}
+
+// galleryDir holds the gallery: EXPERIMENT_FIGURE.png and .svg.
+var galleryDir = filepath.Join("..", "..", "docs", "figures")
+
+// smallLargeBoards is large-boards without its 500, 1000 and 2000 boards
+// and with 20 walks a start instead of 250: seconds instead of minutes
+// (and 2.5 GB of histograms), the same curve to n = 440 with wider bars.
+func smallLargeBoards(t *testing.T, y string) string {
+	for _, cut := range []string{"  - 500x500\n", "  - 1000x1000\n", "  - 2000x2000\n", "walks: 250\n"} {
+		if !strings.Contains(y, cut) {
+			t.Fatalf("large-boards.yaml no longer has %q: update smallLargeBoards and the README's gallery note", cut)
+		}
+	}
+	y = strings.NewReplacer("  - 500x500\n", "", "  - 1000x1000\n", "", "  - 2000x2000\n", "", "walks: 250\n", "walks: 20\n").Replace(y)
+	return y
+}
+
+// TestGallery reruns each committed experiment of the README's gallery and
+// fails when a committed figure is not what the code draws now. SVGs are
+// compared byte for byte (vector output from the tables: stable); PNGs only
+// by size in pixels, since rasterised anti-aliasing may differ in the last
+// bit between CPU architectures. -update-gallery rewrites docs/figures.
+func TestGallery(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "the README's gallery (reruns the committed experiments, a few minutes)")
+	runs := map[string]string{}
+	for _, g := range gallery {
+		if *galleryOnly != "" && g.experiment != *galleryOnly {
+			continue
+		}
+		dir, ok := runs[g.experiment]
+		if !ok {
+			dir = runGalleryExperiment(t, g)
+			runs[g.experiment] = dir
+		}
+		base := filepath.Join(galleryDir, g.experiment+"_"+g.figure)
+		fresh := filepath.Join(dir, "figures", g.figure)
+		if *updateGallery {
+			for _, ext := range []string{".png", ".svg"} {
+				b, err := os.ReadFile(fresh + ext)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(base+ext, b, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			continue
+		}
+		got, err := os.ReadFile(fresh + ".svg")
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, err := os.ReadFile(base + ".svg")
+		if err != nil {
+			t.Fatalf("%v (KNIGHTWALK_SLOW=1 go test ./cmd/experiment -run Gallery -update-gallery draws it)", err)
+		}
+		if !bytes.Equal(got, want) {
+			t.Errorf("%s.svg is not what `experiment run %s` draws now (-update-gallery redraws it)", base, g.experiment)
+		}
+		gw, gh := pngSize(t, fresh+".png")
+		if ww, wh := pngSize(t, base+".png"); gw != ww || gh != wh {
+			t.Errorf("%s.png is %d×%d px, the code draws %d×%d", base, ww, wh, gw, gh)
+		}
+	}
+}
+
+// runGalleryExperiment runs g's experiment (or its small version) into a
+// temporary directory and returns it.
+func runGalleryExperiment(t *testing.T, g galleryEntry) string {
+	t.Helper()
+	src, ok := experiments.Lookup(g.experiment)
+	if !ok {
+		t.Fatalf("%s is not a committed experiment", g.experiment)
+	}
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, g.experiment+".yaml")
+	text := string(src)
+	if g.small != nil {
+		text = g.small(t, text)
+	}
+	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, g.experiment)
+	if _, _, err := runCmd(t, "run", file, "--out", dir, "--quiet"); err != nil {
+		t.Fatalf("run %s: %v", g.experiment, err)
+	}
+	return dir
+}
+
+func pngSize(t *testing.T, path string) (int, int) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	c, err := png.DecodeConfig(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	return c.Width, c.Height
+}
+
+// TestGalleryInReadme checks, fast, that the README shows every gallery
+// figure, that every figure it links under docs/figures is committed, and
+// that its figure_options example is a valid experiment file.
+func TestGalleryInReadme(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := string(b)
+	for _, g := range gallery {
+		if name := g.experiment + "_" + g.figure + ".png"; !strings.Contains(readme, "docs/figures/"+name) {
+			t.Errorf("README does not show %s", name)
+		}
+	}
+	links := regexp.MustCompile(`docs/figures/[^)\s]+`).FindAllString(readme, -1)
+	if len(links) < 2*len(gallery) {
+		t.Errorf("README links %d files under docs/figures; want a PNG and an SVG per gallery figure", len(links))
+	}
+	for _, m := range links {
+		if _, err := os.Stat(filepath.Join("..", "..", m)); err != nil {
+			t.Errorf("README links %s: %v", m, err)
+		}
+	}
+	i := strings.Index(readme, "```yaml\noutputs:\n")
+	if i < 0 {
+		t.Fatal("README has no figure_options example")
+	}
+	block := readme[i+len("```yaml\n"):]
+	block = block[:strings.Index(block, "```")]
+	text := "name: x\nboards: [8x8]\nrules: [{name: warnsdorff}]\n" + block
+	if _, err := config.Parse("README.md", []byte(text)); err != nil {
+		t.Errorf("README's figure_options example is not valid:\n%v", err)
+	}
+}

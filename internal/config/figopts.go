@@ -1,0 +1,217 @@
+package config
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+
+	"knightwalk/sim"
+)
+
+// FigureOptions is outputs.figure_options: how the figures are drawn. It
+// changes no table, so it is left out of the config hash (a run may be
+// resumed or merged after restyling its figures) but written into the
+// manifest, from which `experiment plot` draws.
+type FigureOptions struct {
+	Heatmap   HeatmapOptions   `yaml:"heatmap" json:"heatmap"`
+	Lengths   LengthOptions    `yaml:"length_distribution" json:"length_distribution"`
+	SizeCurve SizeCurveOptions `yaml:"size_curve" json:"size_curve"`
+}
+
+// HeatmapOptions style the success and closed-tour heatmaps.
+type HeatmapOptions struct {
+	// Metric of success-heatmap: auto (the success rate, or the mean path
+	// length for a rule whose pooled success rate is under 1 %, where
+	// every square would read 0), success or mean-length.
+	Metric string `yaml:"metric" json:"metric,omitempty"`
+	// Scale of the colours: auto (linear; log in the failure view),
+	// linear or log.
+	Scale string `yaml:"scale" json:"scale,omitempty"`
+	// Range fixes the colour scale to [lo, hi], in the units drawn (a
+	// fraction for rates, the failure rate in the failure view); empty
+	// takes the data's range.
+	Range []float64 `yaml:"range" json:"range,omitempty"`
+	// FailureView also draws the failure rate (1 − success) on a log
+	// scale: auto (for rules with a pooled success rate of 90 % or more
+	// and some failures), on or off.
+	FailureView string `yaml:"failure_view" json:"failure_view,omitempty"`
+}
+
+// LengthOptions style the path-length distributions.
+type LengthOptions struct {
+	LogY    string   `yaml:"log_y" json:"log_y,omitempty"`     // auto, on or off
+	Classes []string `yaml:"classes" json:"classes,omitempty"` // start classes drawn; empty: every class run
+}
+
+// SizeCurveOptions style the size curve and carry the published values it
+// is held against.
+type SizeCurveOptions struct {
+	// Classes are the lines per rule: start classes and "all" (every start
+	// run). Empty: the classes run, and "all" when there is more than one.
+	Classes []string `yaml:"classes" json:"classes,omitempty"`
+	// Parity on odd boards, where only squares of the corners' colour can
+	// start an open tour: tour-colour (default) pools only those squares
+	// into "all"; split draws "all" once per colour.
+	Parity     string      `yaml:"parity" json:"parity,omitempty"`
+	References []Reference `yaml:"references" json:"references,omitempty"`
+}
+
+// Reference is one published success rate of a rule against board size:
+// at n (or every n from N to NMax), Rate, AtLeast or Below.
+type Reference struct {
+	Rule    string   `yaml:"rule" json:"rule"` // a rule of the experiment
+	Source  string   `yaml:"source" json:"source"`
+	N       int      `yaml:"n" json:"n"`
+	NMax    int      `yaml:"n_max" json:"n_max,omitempty"`
+	Rate    *float64 `yaml:"rate" json:"rate,omitempty"`
+	AtLeast *float64 `yaml:"at_least" json:"at_least,omitempty"`
+	Below   *float64 `yaml:"below" json:"below,omitempty"`
+}
+
+// Valid values of the figure options.
+var (
+	HeatmapMetrics = []string{"auto", "success", "mean-length"}
+	HeatmapScales  = []string{"auto", "linear", "log"}
+	Switches       = []string{"auto", "on", "off"}
+	ParityModes    = []string{"tour-colour", "split"}
+	// CurveClasses are the lines a size curve may draw: the start
+	// classes and every start together.
+	CurveClasses = []string{"corner", "edge", "centre", "interior", "all"}
+)
+
+// maxSource bounds a reference's source, which ends up in legends.
+const maxSource = 200
+
+// checkFigureOptions validates outputs.figure_options against the rules of
+// the experiment.
+func (c *Config) checkFigureOptions(k *checker, ruleNames []string) {
+	const key = "outputs.figure_options"
+	o := c.Outputs.FigureOptions
+	oneOf(k, key+".heatmap.metric", o.Heatmap.Metric, HeatmapMetrics)
+	oneOf(k, key+".heatmap.scale", o.Heatmap.Scale, HeatmapScales)
+	oneOf(k, key+".heatmap.failure_view", o.Heatmap.FailureView, Switches)
+	if r := o.Heatmap.Range; r != nil {
+		switch {
+		case len(r) != 2:
+			k.errorf(key+".heatmap.range", "want two values [lo, hi], e.g. [0, 1], not %d", len(r))
+		case !finite(r[0]) || !finite(r[1]) || r[0] >= r[1]:
+			k.errorf(key+".heatmap.range", "[%v, %v] is empty; want finite lo < hi", r[0], r[1])
+		case r[0] <= 0 && o.Heatmap.Scale == "log":
+			k.errorf(key+".heatmap.range", "a log scale needs lo > 0, not %v", r[0])
+		}
+	}
+	oneOf(k, key+".length_distribution.log_y", o.Lengths.LogY, Switches)
+	classList(k, key+".length_distribution.classes", o.Lengths.Classes, CurveClasses[:4])
+	classList(k, key+".size_curve.classes", o.SizeCurve.Classes, CurveClasses)
+	oneOf(k, key+".size_curve.parity", o.SizeCurve.Parity, ParityModes)
+	for i, r := range o.SizeCurve.References {
+		c.checkReference(k, fmt.Sprintf("%s.size_curve.references[%d]", key, i), r, ruleNames)
+	}
+}
+
+func (c *Config) checkReference(k *checker, key string, r Reference, ruleNames []string) {
+	switch p, err := sim.ParseRule(r.Rule); {
+	case c.partial("rules"):
+	case r.Rule == "":
+		k.errorf(key+".rule", "missing; valid: %s", strings.Join(ruleNames, ", "))
+	case err != nil || !slices.Contains(ruleNames, p.Name()):
+		k.errorf(key+".rule", "%q is not one of this experiment's rules; valid: %s", r.Rule, strings.Join(ruleNames, ", "))
+	}
+	switch {
+	case strings.TrimSpace(r.Source) == "":
+		k.errorf(key+".source", "missing; name where the value was published, e.g. \"Squirrel & Cull 1996\"")
+	case len(r.Source) > maxSource:
+		k.errorf(key+".source", "%d bytes; at most %d", len(r.Source), maxSource)
+	}
+	if r.N < 1 || r.N > math.MaxInt32 {
+		k.errorf(key+".n", "%d is out of range; want the board size n ≥ 1 of an n×n board", r.N)
+	}
+	if r.NMax != 0 && r.NMax < r.N {
+		k.errorf(key+".n_max", "%d is below n = %d; want n_max ≥ n (or no n_max for one size)", r.NMax, r.N)
+	}
+	var set []string
+	for _, v := range []struct {
+		name string
+		p    *float64
+	}{{"rate", r.Rate}, {"at_least", r.AtLeast}, {"below", r.Below}} {
+		if v.p == nil {
+			continue
+		}
+		set = append(set, v.name)
+		if !(*v.p >= 0 && *v.p <= 1) {
+			k.errorf(key+"."+v.name, "%v is not a rate; want a value from 0 to 1", *v.p)
+		}
+	}
+	if len(set) != 1 {
+		k.errorf(key, "%s; want exactly one of rate, at_least, below", orNone(set))
+	}
+}
+
+func orNone(set []string) string {
+	if len(set) == 0 {
+		return "no value"
+	}
+	return strings.Join(set, " and ")
+}
+
+// oneOf reports v unless it is empty (the default) or in valid.
+func oneOf(k *checker, key, v string, valid []string) {
+	if v != "" && !slices.Contains(valid, v) {
+		k.errorf(key, "%q is not valid; valid: %s", v, strings.Join(valid, ", "))
+	}
+}
+
+// classList reports items that are not in valid, and repeats.
+func classList(k *checker, key string, items, valid []string) {
+	norm := centre(items)
+	for i, s := range norm {
+		ik := fmt.Sprintf("%s[%d]", key, i)
+		switch {
+		case !slices.Contains(valid, s):
+			k.errorf(ik, "%q is not valid; valid: %s", items[i], strings.Join(valid, ", "))
+		case slices.Contains(norm[:i], s):
+			k.errorf(ik, "%s again", s)
+		}
+	}
+}
+
+func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
+
+// canonicalFigureOptions returns the options as the manifest records them
+// (class spellings and rule names resolved), or nil when none are set.
+func (c *Config) canonicalFigureOptions() *FigureOptions {
+	o := c.Outputs.FigureOptions
+	if o.Heatmap.Metric == "" && o.Heatmap.Scale == "" && o.Heatmap.Range == nil && o.Heatmap.FailureView == "" &&
+		o.Lengths.LogY == "" && o.Lengths.Classes == nil && o.SizeCurve.Classes == nil && o.SizeCurve.Parity == "" &&
+		o.SizeCurve.References == nil {
+		return nil
+	}
+	o.Lengths.Classes = centre(o.Lengths.Classes)
+	o.SizeCurve.Classes = centre(o.SizeCurve.Classes)
+	refs := make([]Reference, len(o.SizeCurve.References))
+	for i, r := range o.SizeCurve.References {
+		if p, err := sim.ParseRule(r.Rule); err == nil {
+			r.Rule = p.Name()
+		}
+		refs[i] = r
+	}
+	if len(refs) > 0 {
+		o.SizeCurve.References = refs
+	}
+	return &o
+}
+
+// centre spells "center" as the class names do.
+func centre(list []string) []string {
+	if list == nil {
+		return nil
+	}
+	out := slices.Clone(list)
+	for i, s := range out {
+		if s == "center" {
+			out[i] = "centre"
+		}
+	}
+	return out
+}

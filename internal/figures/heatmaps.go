@@ -1,0 +1,255 @@
+package figures
+
+import (
+	"fmt"
+	"strconv"
+
+	"knightwalk/internal/config"
+	"knightwalk/internal/table"
+	"knightwalk/plots"
+	"knightwalk/stats"
+)
+
+// rate is a per-square proportion of the squares table and its interval.
+type rate struct {
+	name  string // "success rate"
+	count func(table.SquareRow) int64
+	value func(table.SquareRow) (p, lo, hi float64)
+}
+
+var (
+	successRate = rate{"success rate", func(s table.SquareRow) int64 { return s.Successes },
+		func(s table.SquareRow) (float64, float64, float64) { return s.SuccessRate, s.SuccessLo, s.SuccessHi }}
+	closedRate = rate{"closed-tour rate", func(s table.SquareRow) int64 { return s.Closed },
+		func(s table.SquareRow) (float64, float64, float64) { return s.ClosedRate, s.ClosedLo, s.ClosedHi }}
+)
+
+// Thresholds of the automatic choices (figure_options.heatmap).
+const (
+	// rareRate: below this pooled success rate the success map would read
+	// 0 nearly everywhere, so metric auto maps mean path length instead.
+	rareRate = 0.01
+	// commonRate: at or above it (with some failures) failure_view auto
+	// adds the failure rate on a log scale, where the squares differ by
+	// factors that a success scale bunches under 100 %.
+	commonRate = 0.9
+)
+
+// rateHeatmaps draws, per (board, rule), a rate by start square on a
+// colour scale over the data's range, in percent, marking the squares whose
+// interval excludes the board's pooled rate and hatching those that cannot
+// start a tour; plus the failure view and the mean-length fallback that
+// the figure options ask for.
+func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
+	o := d.options().Heatmap
+	var out []Drawn
+	for _, g := range d.groups() {
+		pooled := g.pooled(r)
+		meanLength, failure := views(o, name, g, r, pooled)
+		if meanLength {
+			note := "success " + percent(pooled)
+			dr, err := d.meanLengthMap(name, g, note)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, dr)
+			continue
+		}
+		h := d.rateMap(g, r, pooled)
+		h.Title = fmt.Sprintf("%s on %s: %s by start square", g.rule, g.board, r.name)
+		setScale(&h, o.Scale, o.Range)
+		dr, err := d.heatmap(h, name, g.board, g.rule)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, dr)
+		if failure {
+			h := d.rateMap(g, r, pooled)
+			h.Failure = true
+			h.Title = fmt.Sprintf("%s on %s: failure rate by start square", g.rule, g.board)
+			h.Label = "failure rate, 1 − " + r.name
+			dr, err := d.heatmap(h, name, g.board, g.rule, "failure")
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, dr)
+		}
+	}
+	return out, nil
+}
+
+// views decides what a rate heatmap shows of g: the mean path length
+// instead of the rate (success-heatmap only), and whether the failure view
+// is drawn too, from the options and the data (see rareRate, commonRate).
+func views(o config.HeatmapOptions, name string, g group, r rate, pooled float64) (meanLength, failure bool) {
+	meanLength = name == "success-heatmap" && (o.Metric == "mean-length" || o.Metric != "success" && pooled < rareRate)
+	failure = !meanLength && (o.FailureView == "on" || o.FailureView != "off" && pooled >= commonRate && g.mostFail(r))
+	return meanLength, failure
+}
+
+// rateMap is the heatmap of rate r on g's board, without scale or title.
+func (d *drawer) rateMap(g group, r rate, pooled float64) plots.HeatmapData {
+	conf, _ := d.stats()
+	n := g.rows * g.cols
+	h := plots.HeatmapData{Rows: g.rows, Cols: g.cols, Label: r.name, Highlight: -1, Percent: true,
+		Values: make([]float64, n), Mask: make([]bool, n)}
+	iv := &plots.IntervalCue{Pooled: pooled, Lo: make([]float64, n), Hi: make([]float64, n), Level: conf}
+	for i := range h.Mask {
+		h.Mask[i] = true
+	}
+	for _, s := range g.squares {
+		i := int(s.StartRow)*g.cols + int(s.StartCol)
+		h.Values[i], iv.Lo[i], iv.Hi[i] = r.value(s)
+		h.Mask[i] = false
+	}
+	if !g.deterministic(r) {
+		h.Interval = iv
+	}
+	if ns := g.noStart(r); ns != nil {
+		h.NoStart = ns
+		h.NoStartNote = "cannot start a tour (odd board: not the corners' colour)"
+	}
+	return h
+}
+
+// setScale applies the scale and fixed range of the figure options.
+func setScale(h *plots.HeatmapData, scale string, rng []float64) {
+	switch scale {
+	case "linear":
+		h.Scale = plots.ScaleLinear
+	case "log":
+		h.Scale = plots.ScaleLog
+	}
+	if len(rng) == 2 {
+		h.Min, h.Max = &rng[0], &rng[1]
+	}
+}
+
+// meanLengthMap maps the mean path length of g's walks, for a rule whose
+// success rate is too small to map.
+func (d *drawer) meanLengthMap(name string, g group, note string) (Drawn, error) {
+	h := lengthMap(g)
+	h.Title = fmt.Sprintf("%s on %s: mean path length (%s)", g.rule, g.board, note)
+	return d.heatmap(h, name, g.board, g.rule)
+}
+
+// lengthHeatmaps draws the mean path length by start square.
+func (d *drawer) lengthHeatmaps() ([]Drawn, error) {
+	var out []Drawn
+	for _, g := range d.groups() {
+		h := lengthMap(g)
+		h.Title = fmt.Sprintf("%s on %s: mean path length by start square", g.rule, g.board)
+		dr, err := d.heatmap(h, "length-heatmap", g.board, g.rule)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, dr)
+	}
+	return out, nil
+}
+
+func lengthMap(g group) plots.HeatmapData {
+	n := g.rows * g.cols
+	h := plots.HeatmapData{Rows: g.rows, Cols: g.cols, Label: fmt.Sprintf("mean path length (squares, of %d)", n),
+		Highlight: -1, Values: make([]float64, n), Mask: make([]bool, n)}
+	for i := range h.Mask {
+		h.Mask[i] = true
+	}
+	for _, s := range g.squares {
+		i := int(s.StartRow)*g.cols + int(s.StartCol)
+		h.Values[i], h.Mask[i] = s.LengthMean, false
+	}
+	return h
+}
+
+func (d *drawer) heatmap(h plots.HeatmapData, name string, parts ...string) (Drawn, error) {
+	f, err := plots.Heatmap(h)
+	if err != nil {
+		return Drawn{}, err
+	}
+	return d.save(f, name, parts...)
+}
+
+// pooled is g's rate over all its start squares together, leaving out
+// those that cannot start a tour (noStart), so that on odd boards the
+// squares that can are compared with each other, not with a rate halved by
+// parity.
+func (g group) pooled(r rate) float64 {
+	ns := g.noStart(r)
+	var k, n int64
+	for _, s := range g.squares {
+		if ns != nil && ns[int(s.StartRow)*g.cols+int(s.StartCol)] {
+			continue
+		}
+		k += r.count(s)
+		n += s.Walks
+	}
+	if n == 0 {
+		return 0
+	}
+	return stats.Proportion{Successes: uint64(k), Trials: uint64(n)}.Estimate()
+}
+
+// deterministic reports whether every square's rate is 0 or 1, as for a
+// rule without random choices: its walks from a square are all one walk,
+// and an interval over them says nothing.
+func (g group) deterministic(r rate) bool {
+	for _, s := range g.squares {
+		if k := r.count(s); k != 0 && k != s.Walks {
+			return false
+		}
+	}
+	return true
+}
+
+// mostFail reports whether at least half of g's squares have some failures
+// (and some successes), so that failure rates on a log scale show a
+// pattern rather than one square.
+func (g group) mostFail(r rate) bool {
+	n := 0
+	for _, s := range g.squares {
+		if k := r.count(s); k > 0 && k < s.Walks {
+			n++
+		}
+	}
+	return 2*n >= len(g.squares)
+}
+
+// noStart marks, on a board with an odd number of squares, the squares not
+// of the corners' colour: a knight alternates colours, so an open tour of
+// an odd number of squares starts and ends on the majority colour, the
+// corners' (TestNoStartMatchesExact holds this to exact enumeration). It
+// marks a square only where the table agrees (no successes), so a figure
+// never hides data; nil when no square qualifies.
+func (g group) noStart(r rate) []bool {
+	if g.rows%2 == 0 || g.cols%2 == 0 {
+		return nil
+	}
+	var out []bool
+	for _, s := range g.squares {
+		if !minority(int(s.StartRow), int(s.StartCol)) || r.count(s) > 0 {
+			continue
+		}
+		if out == nil {
+			out = make([]bool, g.rows*g.cols)
+		}
+		out[int(s.StartRow)*g.cols+int(s.StartCol)] = true
+	}
+	return out
+}
+
+// minority reports whether square (row, col) is not of a1's colour (on an
+// odd board, the colour no open tour can start on).
+func minority(row, col int) bool { return (row+col)%2 == 1 }
+
+// percent writes a rate for a title: "97.90 %", "0.0004 %", "0 %".
+func percent(p float64) string {
+	switch {
+	case p == 0:
+		return "0 %"
+	case p >= 0.01:
+		return fmt.Sprintf("%.2f %%", 100*p)
+	}
+	v, _ := strconv.ParseFloat(fmt.Sprintf("%.2g", 100*p), 64) // two significant digits, never in e-notation
+	return strconv.FormatFloat(v, 'f', -1, 64) + " %"
+}

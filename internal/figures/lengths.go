@@ -1,0 +1,107 @@
+package figures
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	"knightwalk/internal/results"
+	"knightwalk/internal/table"
+	"knightwalk/plots"
+	"knightwalk/sim"
+)
+
+// lengthDistributions draws, per (board, rule), the path-length
+// distribution of each start class, over every length a walk can have.
+func (d *drawer) lengthDistributions() ([]Drawn, error) {
+	rows, _, err := table.ReadLengths(filepath.Join(d.dir, results.LengthsFile))
+	if err != nil {
+		return nil, err
+	}
+	o := d.options().Lengths
+	class := map[[3]string]string{}
+	for _, s := range d.squares {
+		class[[3]string{s.Board, s.Rule, s.Start}] = s.StartClass
+	}
+	type key struct{ board, rule, class string }
+	counts := map[key]map[int]float64{}
+	totals := map[key]float64{}
+	for _, r := range rows {
+		k := key{r.Board, r.Rule, class[[3]string{r.Board, r.Rule, r.Start}]}
+		if counts[k] == nil {
+			counts[k] = map[int]float64{}
+		}
+		counts[k][int(r.Length)] += float64(r.Count)
+		totals[k] += float64(r.Count)
+	}
+	var out []Drawn
+	for _, g := range d.groups() {
+		var series []plots.Series
+		for _, c := range sim.Classes {
+			k := key{g.board, g.rule, c.String()}
+			m := counts[k]
+			if len(m) == 0 || len(o.Classes) > 0 && !slices.Contains(o.Classes, c.String()) {
+				continue
+			}
+			s := plots.Series{Name: fmt.Sprintf("%s (%s walks)", c, count(totals[k]))}
+			ls := make([]int, 0, len(m))
+			for l := range m {
+				ls = append(ls, l)
+			}
+			sort.Ints(ls)
+			for _, l := range ls {
+				s.X = append(s.X, float64(l))
+				s.Y = append(s.Y, m[l]/totals[k])
+			}
+			series = append(series, s)
+		}
+		if len(series) == 0 {
+			out = append(out, Drawn{Name: "length-distribution", Note: fmt.Sprintf("%s %s: no walks of the classes asked for", g.board, g.rule)})
+			continue
+		}
+		lo := plots.LengthOptions{Title: fmt.Sprintf("%s on %s: path length by start class", g.rule, g.board),
+			Squares: g.rows * g.cols, LogY: logAxis(o.LogY)}
+		f, err := plots.LengthDistributionWith(series, lo)
+		if err != nil {
+			return nil, err
+		}
+		dr, err := d.save(f, "length-distribution", g.board, g.rule)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, dr)
+	}
+	return out, nil
+}
+
+func logAxis(s string) plots.LogAxis {
+	switch s {
+	case "on":
+		return plots.LogOn
+	case "off":
+		return plots.LogOff
+	}
+	return plots.LogAuto
+}
+
+// count writes a walk count compactly: 800,000 → "800k", 1,250,000 → "1.25M".
+func count(n float64) string {
+	switch {
+	case n >= 1e6:
+		return trim(fmt.Sprintf("%.2f", n/1e6)) + "M"
+	case n >= 1e4:
+		return trim(fmt.Sprintf("%.1f", n/1e3)) + "k"
+	}
+	return fmt.Sprintf("%.0f", n)
+}
+
+func trim(s string) string {
+	for len(s) > 1 && s[len(s)-1] == '0' {
+		s = s[:len(s)-1]
+	}
+	if s[len(s)-1] == '.' {
+		s = s[:len(s)-1]
+	}
+	return s
+}

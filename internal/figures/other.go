@@ -1,0 +1,254 @@
+package figures
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math"
+	"os"
+	"path/filepath"
+
+	"knightwalk/internal/results"
+	"knightwalk/internal/table"
+	"knightwalk/plots"
+	"knightwalk/sim"
+	"knightwalk/stats"
+)
+
+// deadEnds draws, per (board, rule), where failed walks end: the share of
+// all dead ends on each square, over all starts together.
+func (d *drawer) deadEnds() ([]Drawn, error) {
+	rows, _, err := table.ReadDeadEnds(filepath.Join(d.dir, results.DeadEndsFile))
+	if err != nil {
+		return nil, err
+	}
+	var out []Drawn
+	for _, g := range d.groups() {
+		vals := make([]float64, g.rows*g.cols)
+		var total float64
+		for _, r := range rows {
+			if r.Board == g.board && r.Rule == g.rule {
+				vals[int(r.EndRow)*g.cols+int(r.EndCol)] += float64(r.Count)
+				total += float64(r.Count)
+			}
+		}
+		if total == 0 {
+			out = append(out, Drawn{Name: "deadend-heatmap", Note: fmt.Sprintf("%s %s: no failed walks, no dead ends to draw", g.board, g.rule)})
+			continue
+		}
+		for i := range vals {
+			vals[i] /= total
+		}
+		f, err := plots.Heatmap(plots.HeatmapData{Title: fmt.Sprintf("%s on %s: where failed walks end", g.rule, g.board), Rows: g.rows, Cols: g.cols,
+			Values: vals, Label: "share of dead ends", Percent: true, Scale: shareScale(vals), Format: shareFormat(vals), Highlight: -1})
+		if err != nil {
+			return nil, err
+		}
+		dr, err := d.save(f, "deadend-heatmap", g.board, g.rule)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, dr)
+		// And for one chosen start: the start square with the most failed
+		// walks (the first in table order on a tie), outlined.
+		one, err := d.deadEndsFrom(g, rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, one...)
+	}
+	return out, nil
+}
+
+// shareScale is log when the positive shares span more than a decade (dead
+// ends pile up in corners: on a linear scale the rest reads 0), else linear.
+func shareScale(vals []float64) plots.Scale {
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range vals {
+		if v > 0 {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if hi > 10*lo {
+		return plots.ScaleLog
+	}
+	return plots.ScaleLinear
+}
+
+// shareFormat writes shares on a log scale with two significant digits:
+// they differ by factors, and the default resolution of the smallest
+// crowds the cells with four decimals.
+func shareFormat(vals []float64) string {
+	if shareScale(vals) == plots.ScaleLog {
+		return "%.2g"
+	}
+	return ""
+}
+
+func (d *drawer) deadEndsFrom(g group, rows []table.DeadEndRow) ([]Drawn, error) {
+	var chosen table.SquareRow
+	var most int64
+	for _, s := range g.squares {
+		if f := s.Walks - s.Successes - s.Stopped; f > most {
+			chosen, most = s, f
+		}
+	}
+	if most == 0 {
+		return nil, nil
+	}
+	vals := make([]float64, g.rows*g.cols)
+	for _, r := range rows {
+		if r.Board == g.board && r.Rule == g.rule && r.Start == chosen.Start {
+			vals[int(r.EndRow)*g.cols+int(r.EndCol)] += float64(r.Count) / float64(most)
+		}
+	}
+	f, err := plots.Heatmap(plots.HeatmapData{Title: fmt.Sprintf("%s on %s: where failed walks from %s end", g.rule, g.board, chosen.Start),
+		Rows: g.rows, Cols: g.cols, Values: vals, Label: "share of its dead ends", Percent: true, Scale: shareScale(vals), Format: shareFormat(vals),
+		Highlight: int(chosen.StartRow)*g.cols + int(chosen.StartCol)})
+	if err != nil {
+		return nil, err
+	}
+	dr, err := d.save(f, "deadend-heatmap", g.board, g.rule, "from-"+chosen.Start)
+	if err != nil {
+		return nil, err
+	}
+	return []Drawn{dr}, nil
+}
+
+// convergence draws the running success estimate of the first start
+// square of each (board, rule) from the per-walk table, with the exact
+// value from enumeration where the board is small enough.
+func (d *drawer) convergence() ([]Drawn, error) {
+	path := filepath.Join(d.dir, results.WalksFile)
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return []Drawn{{Name: "convergence", Note: "no per-walk table (set outputs.walks: true): no convergence plot"}}, nil
+	}
+	walks, _, err := table.ReadWalks(path)
+	if err != nil {
+		return nil, err
+	}
+	conf, method := d.stats()
+	var out []Drawn
+	for _, g := range d.groups() {
+		start := g.squares[0]
+		var k, n uint64
+		cd := plots.ConvergenceData{Title: fmt.Sprintf("%s on %s: running estimate from %s", g.rule, g.board, start.Start), Label: "success rate", Level: conf}
+		next := 1.0
+		for _, w := range walks {
+			if w.Board != g.board || w.Rule != g.rule || w.Start != start.Start {
+				continue
+			}
+			n++
+			if w.Success {
+				k++
+			}
+			if float64(n) >= next {
+				iv := stats.Proportion{Successes: k, Trials: n}.Interval(conf, method)
+				cd.Walks = append(cd.Walks, float64(n))
+				cd.Estimate, cd.Lo, cd.Hi = append(cd.Estimate, iv.Center), append(cd.Lo, iv.Lo), append(cd.Hi, iv.Hi)
+				next = math.Ceil(next * 1.25)
+			}
+		}
+		if len(cd.Walks) < 2 {
+			continue
+		}
+		if ex, ok := d.exact(g, start); ok {
+			cd.Exact = &ex
+			cd.ExactLabel = fmt.Sprintf("exact %.6f", ex)
+		}
+		f, err := plots.Convergence(cd)
+		if err != nil {
+			return nil, err
+		}
+		dr, err := d.save(f, "convergence", g.board, g.rule, start.Start)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, dr)
+	}
+	return out, nil
+}
+
+// exact returns the exact success probability from start, when a small
+// enumeration gives it.
+func (d *drawer) exact(g group, s table.SquareRow) (float64, bool) {
+	b, r, ok := d.boardRule(g)
+	if !ok || b.Squares() > 64 || r.Kind == sim.Backtrack {
+		return 0, false
+	}
+	e, err := sim.ExactWalk(context.Background(), b, r, b.Square(int(s.StartRow), int(s.StartCol)), 2_000_000)
+	if err != nil {
+		return 0, false
+	}
+	return e.PSuccess, true
+}
+
+// boardRule rebuilds the board and the rule (with its options from the
+// manifest's config).
+func (d *drawer) boardRule(g group) (*sim.Board, sim.Rule, bool) {
+	b, err := sim.NewBoard(g.rows, g.cols)
+	if err != nil {
+		return nil, sim.Rule{}, false
+	}
+	r, err := sim.ParseRule(g.rule)
+	if err != nil {
+		return nil, sim.Rule{}, false
+	}
+	for _, cr := range d.m.Config.Rules {
+		if cr.Name != g.rule {
+			continue
+		}
+		if cr.Order != "" {
+			if o, err := sim.ParseOrder(cr.Order); err == nil {
+				r.Order = o
+			}
+		}
+		if cr.TieBreak != "" {
+			if t, err := sim.ParseTieBreak(cr.TieBreak); err == nil {
+				r.TieBreak = t
+			}
+		}
+		r.MaxSteps, r.Closed, r.NodeBudget = cr.MaxSteps, cr.Closed, cr.NodeBudget
+	}
+	return b, r, r.Validate() == nil
+}
+
+// walks draws walk 0 from the first start square of each (board, rule),
+// replayed from the seed: one walk, the same one the run made, as a figure
+// and an animated GIF.
+func (d *drawer) walks() ([]Drawn, error) {
+	var out []Drawn
+	for _, g := range d.groups() {
+		b, r, ok := d.boardRule(g)
+		if !ok {
+			continue
+		}
+		start := b.Square(int(g.squares[0].StartRow), int(g.squares[0].StartCol))
+		w, err := sim.NewWalker(b, r)
+		if err != nil {
+			return nil, err
+		}
+		w.KeepPaths(true)
+		o := w.Walk(start, sim.NewKey(d.m.Seed, b, r, start), 0)
+		wd := plots.WalkData{Title: fmt.Sprintf("%s on %s: walk 0 from %s (%d squares)", g.rule, g.board, b.SquareName(start), o.Length), Rows: b.Rows, Cols: b.Cols}
+		for _, p := range o.Path {
+			wd.Path = append(wd.Path, int(p))
+		}
+		f, err := plots.Walk(wd)
+		if err != nil {
+			return nil, err
+		}
+		dr, err := d.save(f, "walk", g.board, g.rule)
+		if err != nil {
+			return nil, err
+		}
+		if b.Squares() <= 400 {
+			if err := writeAtomic(dr.Base+".gif", func(tmp string) error { return plots.WalkGIF(wd, tmp, 25) }); err != nil {
+				return nil, err
+			}
+		}
+		out = append(out, dr)
+	}
+	return out, nil
+}

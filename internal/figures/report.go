@@ -1,0 +1,54 @@
+package figures
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"knightwalk/internal/results"
+)
+
+// ReportSection renders the figures as a markdown section for report.md,
+// with paths relative to the result directory.
+func ReportSection(dir string, drawn []Drawn) string {
+	if len(drawn) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString(FiguresHeading + "\n\n")
+	for _, d := range drawn {
+		if d.Base == "" {
+			fmt.Fprintf(&b, "- %s: %s\n", d.Name, d.Note)
+			continue
+		}
+		rel, err := filepath.Rel(dir, d.Base)
+		if err != nil {
+			rel = d.Base
+		}
+		rel = filepath.ToSlash(rel)
+		fmt.Fprintf(&b, "![%s](%s.png)\n\n%s: [PNG](%s.png) · [SVG](%s.svg) · [PDF](%s.pdf)\n\n", filepath.Base(rel), rel, filepath.Base(rel), rel, rel, rel)
+	}
+	return b.String()
+}
+
+// FiguresHeading starts the figures section of report.md; UpdateReport
+// replaces everything from it to the end.
+const FiguresHeading = "## Figures"
+
+// UpdateReport replaces the figures section of dir/report.md.
+func UpdateReport(dir string, drawn []Drawn) error {
+	path := filepath.Join(dir, results.ReportFile)
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	s := string(b)
+	if i := strings.Index(s, "\n"+FiguresHeading+"\n"); i >= 0 {
+		s = s[:i+1]
+	}
+	if sec := ReportSection(dir, drawn); sec != "" {
+		s = strings.TrimRight(s, "\n") + "\n\n" + sec
+	}
+	return writeAtomic(path, func(tmp string) error { return os.WriteFile(tmp, []byte(s), 0o644) })
+}

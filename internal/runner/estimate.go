@@ -1,0 +1,67 @@
+package runner
+
+import (
+	"time"
+
+	"knightwalk/internal/config"
+	"knightwalk/sim"
+)
+
+// EstimateLine is the share of one (board, rule) in a shard's work, with
+// the kernel's measured cost per walk.
+type EstimateLine struct {
+	Board     *sim.Board
+	Rule      sim.Rule
+	Starts    int
+	Units     int
+	Walks     uint64
+	NsPerWalk float64
+}
+
+// Estimate is what `run --dry-run` prints: the plan of one shard and the
+// time it should take.
+type Estimate struct {
+	Lines   []EstimateLine
+	Units   int
+	Walks   uint64
+	Seconds float64 // on the given number of workers
+}
+
+// EstimateRun plans shard of s without running it and estimates its time
+// on workers goroutines from a short calibration: about 100 ms of walks of
+// each (board, rule) on one goroutine.
+func EstimateRun(s *config.Experiment, shard Shard, workers int) (*Estimate, error) {
+	p, err := NewPlan(s)
+	if err != nil {
+		return nil, err
+	}
+	est := &Estimate{Units: p.ShardLen(shard), Walks: p.Walks(shard, -1, -1)}
+	var ns float64
+	for bi, b := range s.Boards {
+		for ri, r := range s.Rules {
+			l := EstimateLine{Board: b, Rule: r, Starts: len(s.Starts[bi]), Units: p.BoardRuleUnits(shard, bi, ri),
+				Walks: p.Walks(shard, bi, ri), NsPerWalk: calibrate(b, r, s.Starts[bi])}
+			ns += l.NsPerWalk * float64(l.Walks)
+			est.Lines = append(est.Lines, l)
+		}
+	}
+	est.Seconds = ns / 1e9 / float64(max(workers, 1))
+	return est, nil
+}
+
+// calibrate returns the mean time of a walk of r on b from starts, measured
+// for about 100 ms (and at least 3 walks).
+func calibrate(b *sim.Board, r sim.Rule, starts []int) float64 {
+	w, err := sim.NewWalker(b, r)
+	if err != nil || len(starts) == 0 {
+		return 0
+	}
+	t0 := time.Now()
+	n := 0
+	for time.Since(t0) < 100*time.Millisecond || n < 3 {
+		s := starts[n%len(starts)]
+		w.Walk(s, sim.NewKey(0, b, r, s), uint64(n))
+		n++
+	}
+	return float64(time.Since(t0).Nanoseconds()) / float64(n)
+}

@@ -1,0 +1,306 @@
+package sim
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// ErrMemory is wrapped by the error ExactWalks returns when the states of an
+// enumeration would take more memory than ExactOptions.MaxMemory allows,
+// found either up front (EstimateExactStates) or while the layer grows.
+var ErrMemory = errors.New("memory budget exceeded")
+
+// ExactOptions bound the work and the memory of ExactWalks.
+type ExactOptions struct {
+	// Budget is the most states to expand per start square; 0 means
+	// DefaultExactBudget.
+	Budget int64
+	// MaxMemory is the most bytes the live states of all starts together
+	// may take; 0 means no limit. Each of the starts enumerated at once gets
+	// an equal share, so whether a start fits never depends on scheduling.
+	MaxMemory int64
+	// Workers is the number of starts enumerated at once; 0 means
+	// GOMAXPROCS.
+	Workers int
+	// Progress, when not nil, has the states expanded added to it as the
+	// enumeration goes, for a progress display.
+	Progress *atomic.Int64
+}
+
+// ExactStateBytes is what one state of an enumeration's layers costs in
+// memory when counted against MaxMemory: the state in the layer being built
+// and in the sort's buffer, and its entry in the layer's index.
+const ExactStateBytes = 2*stateBytes + indexEntryBytes
+
+const (
+	stateBytes = int64(unsafe.Sizeof(exactState{}))
+	// indexEntryBytes is a map entry of the layer index: key and value, a
+	// control byte, the free slots of a full table (load 7/8) and the
+	// growth that doubles the table.
+	indexEntryBytes = 2 * (int64(unsafe.Sizeof(bitsetKey{})) + 8 + 1) * 8 / 7
+)
+
+// ExactWalks runs ExactWalk for every square of starts, at most
+// opt.Workers at a time, and returns the results in the order of starts.
+//
+// With a MaxMemory, each start is first checked with EstimateExactStates:
+// a start whose layers certainly do not fit in its share is refused with an
+// error stating the estimate, before any enumeration; otherwise the
+// enumeration counts the memory its layers hold and stops with ErrMemory as
+// soon as the next allocation would pass the share.
+//
+// A failure (say a start over budget) stops the pool, and the error returned
+// is always that of the earliest start in starts that fails on its own, so
+// the message does not depend on scheduling: a failing start cancels only
+// the starts after it, and starts are launched in order, so the earliest
+// failing one always runs to its own error. Cancellation of ctx is returned
+// as ctx's error.
+func ExactWalks(ctx context.Context, b *Board, r Rule, starts []int, opt ExactOptions) ([]Exact, error) {
+	workers := opt.Workers
+	switch {
+	case workers < 0:
+		return nil, fmt.Errorf("exact on %s: workers = %d, want 0 (GOMAXPROCS) or more", b, workers)
+	case workers == 0:
+		workers = runtime.GOMAXPROCS(0)
+	}
+	if opt.MaxMemory < 0 {
+		return nil, fmt.Errorf("exact on %s: MaxMemory = %d, want 0 (no limit) or more", b, opt.MaxMemory)
+	}
+	share := int64(0)
+	if opt.MaxMemory > 0 {
+		share = opt.MaxMemory / int64(max(1, min(workers, len(starts))))
+	}
+	res := make([]Exact, len(starts))
+	errs := make([]error, len(starts))
+	var mu sync.Mutex
+	cancels := make([]context.CancelFunc, len(starts))
+	failed := -1 // index of the earliest start that failed on its own
+	var g errgroup.Group
+	g.SetLimit(workers)
+	for i, s := range starts {
+		mu.Lock()
+		stop := failed >= 0
+		sctx, cancel := context.WithCancel(ctx)
+		cancels[i] = cancel
+		mu.Unlock()
+		if stop || ctx.Err() != nil {
+			cancel()
+			break
+		}
+		g.Go(func() error {
+			defer cancel()
+			res[i], errs[i] = exactStart(sctx, b, r, s, opt, share)
+			if errs[i] == nil || errors.Is(errs[i], context.Canceled) || errors.Is(errs[i], context.DeadlineExceeded) {
+				return nil
+			}
+			mu.Lock()
+			defer mu.Unlock()
+			if failed < 0 || i < failed {
+				failed = i
+			}
+			for _, c := range cancels[i+1:] {
+				if c != nil {
+					c()
+				}
+			}
+			return nil
+		})
+	}
+	_ = g.Wait() // the tasks report through errs
+	if failed >= 0 {
+		return nil, errs[failed]
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// exactStart enumerates one start of ExactWalks within share bytes (0: no
+// limit), refusing it up front when the estimate says it cannot fit.
+func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptions, share int64) (Exact, error) {
+	if share == 0 {
+		return exactWalk(ctx, b, r, start, opt.Budget, nil, opt.Progress)
+	}
+	if b.Squares() <= ExactMaxSquares && start >= 0 && start < b.Squares() && r.Validate() == nil && r.Kind != Backtrack {
+		est, err := EstimateExactStates(ctx, b, r, start, share)
+		if err != nil {
+			return Exact{}, err
+		}
+		if need := est.Bytes(); need > share {
+			return Exact{}, fmt.Errorf("exact: %s %s from %s: its layers hold at least about %.2g states at path length %d (estimated from %d sampled walks), taking at least %s, over the memory budget of %s: %w (pick a smaller board, a --max-steps, or raise --max-memory)",
+				b, r.Name(), b.SquareName(start), float64(est.States), est.Depth, est.Walks, formatBytes(need), formatBytes(share), ErrMemory)
+		}
+	}
+	return exactWalk(ctx, b, r, start, opt.Budget, &memoryBudget{limit: share}, opt.Progress)
+}
+
+// memoryBudget is bytes that one enumeration may hold.
+type memoryBudget struct{ limit int64 }
+
+// heldMemory is what one enumeration holds against its budget.
+type heldMemory struct {
+	budget *memoryBudget
+	bytes  int64
+}
+
+// set records that the enumeration holds layers of capacities layerCap and
+// nextCap and an index of entries entries, or returns ErrMemory (holding
+// what it held) if that would pass the budget.
+func (h *heldMemory) set(layerCap, nextCap, entries int) error {
+	if h.budget == nil {
+		return nil
+	}
+	b := stateBytes*int64(layerCap+nextCap) + indexEntryBytes*int64(entries)
+	if b > h.budget.limit {
+		h.bytes = b
+		return ErrMemory
+	}
+	h.bytes = max(h.bytes, b)
+	return nil
+}
+
+// StatesEstimate is a lower estimate of the largest layer an enumeration
+// needs: about States distinct states at path length Depth (and
+// NextStates at Depth+1, which is built while it is held).
+type StatesEstimate struct {
+	States, NextStates int64
+	Depth              int
+	Walks              int // walks sampled
+}
+
+// Bytes is the memory the two layers take at least.
+func (e StatesEstimate) Bytes() int64 {
+	return stateBytes*e.States + (stateBytes+indexEntryBytes)*e.NextStates
+}
+
+// EstimateExactStates estimates, without enumerating, a lower bound on the
+// number of states ExactWalk holds at once. It samples walks of the rule
+// from start (their choices drawn uniformly among the allowed squares, as
+// the enumeration weighs them) and counts, at each path length, the pairs
+// of walks that reach the same state. A layer in which states have
+// probabilities q has at least 1/Σq² states, and among K sampled walks the
+// expected number of coinciding pairs is K(K-1)/2 · Σq²; so few coincidences
+// among many walks mean a large layer. The bound uses the upper end of a
+// one-sided 1-in-a-million Poisson bound on the coincidences, so that a
+// refusal based on it is safe.
+//
+// It samples 256 walks, then 8 times more (up to 65,536) only while the
+// coincidences seen leave open that the bound passes limit bytes; so on
+// boards that enumerate easily it costs milliseconds. The random stream is
+// fixed: the estimate is the same on every run.
+//
+// Its only error is cancellation of ctx, which it checks every thousand
+// walks.
+func EstimateExactStates(ctx context.Context, b *Board, r Rule, start int, limit int64) (StatesEstimate, error) {
+	e := newEnumerator(b, r)
+	rng := rand.New(rand.NewPCG(0x6b6e6967687477, uint64(start)))
+	for k := 1 << 8; ; k = min(8*k, maxSampled) {
+		best, potential, err := sampleLayers(ctx, b, e, start, k, rng)
+		if err != nil || k == maxSampled || best.Bytes() > limit || potential <= limit {
+			return best, err
+		}
+	}
+}
+
+const maxSampled = 1 << 16
+
+// sampleLayers samples k walks and returns the bound for the pair of
+// layers with the most memory, and the most memory that the bound could
+// show with maxSampled walks if coincidences stayed as frequent.
+func sampleLayers(ctx context.Context, b *Board, e *enumerator, start, k int, rng *rand.Rand) (best StatesEstimate, potential int64, err error) {
+	n := b.Squares()
+	hashes := make([][]uint64, n+2) // per path length, a hash of each walk's state
+	for i := range k {
+		if i%1024 == 0 && ctx.Err() != nil {
+			return best, 0, ctx.Err()
+		}
+		set, cur := bitset{}.with(start), start
+		for depth := 1; ; depth++ {
+			hashes[depth] = append(hashes[depth], stateHash(set, cur))
+			allowed, _ := e.allowed(set, cur)
+			m := allowed.count()
+			if m == 0 || depth-1 >= e.maxSteps {
+				break
+			}
+			pick := rng.IntN(m)
+			for i := 0; ; i++ {
+				c := allowed.pop()
+				if i == pick {
+					cur = c
+					break
+				}
+			}
+			set = set.with(cur)
+		}
+	}
+	lower, could := make([]int64, n+2), make([]int64, n+2)
+	for d, h := range hashes {
+		lower[d], could[d] = distinctLowerBound(h, float64(maxSampled)/float64(k))
+	}
+	for d := 1; d <= n; d++ {
+		est := StatesEstimate{States: lower[d], NextStates: lower[d+1], Depth: d, Walks: k}
+		if est.Bytes() > best.Bytes() {
+			best = est
+		}
+		potential = max(potential, StatesEstimate{States: could[d], NextStates: could[d+1]}.Bytes())
+	}
+	return best, potential, nil
+}
+
+// distinctLowerBound returns a lower bound on the number of states a sample
+// of hashes is drawn from (see EstimateExactStates), never less than the
+// states seen, and the bound that scale times as many walks would give if
+// coincidences stayed as frequent.
+func distinctLowerBound(h []uint64, scale float64) (bound, could int64) {
+	if len(h) < 2 {
+		return int64(len(h)), int64(float64(len(h)) * scale)
+	}
+	slices.Sort(h)
+	var pairs, distinct float64 = 0, 1
+	run := 1.0
+	for i := 1; i < len(h); i++ {
+		if h[i] == h[i-1] {
+			run++
+			continue
+		}
+		pairs += run * (run - 1) / 2
+		distinct++
+		run = 1
+	}
+	pairs += run * (run - 1) / 2
+	const l = 13.8 // −ln(1e-6)
+	upper := func(p float64) float64 { return p + l + math.Sqrt(l*l+2*p*l) }
+	k := float64(len(h))
+	k2 := k * scale
+	kk, kk2 := k*(k-1)/2, k2*(k2-1)/2
+	return int64(max(distinct, kk/upper(pairs))), int64(kk2 / upper(pairs*kk2/kk))
+}
+
+func stateHash(set bitset, cur int) uint64 {
+	x := set[0]*0x9e3779b97f4a7c15 ^ set[1]*0xc2b2ae3d27d4eb4f ^ uint64(cur)*0x165667b19e3779f9
+	x ^= x >> 31
+	x *= 0xbf58476d1ce4e5b9
+	return x ^ x>>29
+}
+
+// formatBytes writes a byte count in binary units.
+func formatBytes(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return fmt.Sprintf("%.1f GiB", float64(b)/(1<<30))
+	case b >= 1<<20:
+		return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20))
+	}
+	return fmt.Sprintf("%d KiB", (b+1023)/1024)
+}
