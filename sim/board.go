@@ -26,9 +26,10 @@ var CanonicalMoves = [8]Move{{2, 1}, {1, 2}, {-1, 2}, {-2, 1}, {-2, -1}, {-1, -2
 // Board is a rows×cols board with its knight graph. It is immutable once
 // built and safe for concurrent use.
 type Board struct {
+	// Rows and Cols are all a Board holds: an experiment resolves every
+	// board up front, and a per-square table here (it once held each
+	// square's degree) made a sweep over n = 5..2000 hold 2.7 GB.
 	Rows, Cols int
-
-	deg []uint8 // static knight degree of each square
 }
 
 // NewBoard returns a rows×cols board or an error for sizes outside
@@ -40,16 +41,7 @@ func NewBoard(rows, cols int) (*Board, error) {
 	if rows > MaxSide || cols > MaxSide || rows*cols > MaxSquares {
 		return nil, fmt.Errorf("board %dx%d: too large (at most %d squares, e.g. 4096x4096)", rows, cols, MaxSquares)
 	}
-	b := &Board{Rows: rows, Cols: cols, deg: make([]uint8, rows*cols)}
-	for sq := range b.deg {
-		r, c := sq/cols, sq%cols
-		for _, m := range CanonicalMoves {
-			if b.On(r+m.DR, c+m.DC) {
-				b.deg[sq]++
-			}
-		}
-	}
-	return b, nil
+	return &Board{Rows: rows, Cols: cols}, nil
 }
 
 // ParseBoard parses "8x8" (also "8×8" and "8X8") into a board.
@@ -101,7 +93,10 @@ func (b *Board) Square(row, col int) int { return row*b.Cols + col }
 func (b *Board) RowCol(sq int) (row, col int) { return sq / b.Cols, sq % b.Cols }
 
 // Degree returns the number of knight moves from sq on the empty board.
-func (b *Board) Degree(sq int) int { return int(b.deg[sq]) }
+func (b *Board) Degree(sq int) int {
+	r, c := b.RowCol(sq)
+	return KnightDegree(b.Rows, b.Cols, r, c)
+}
 
 // Neighbours appends the knight neighbours of sq in ascending square order.
 func (b *Board) Neighbours(dst []int, sq int) []int {

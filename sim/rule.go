@@ -192,3 +192,8 @@ func (r Rule) order() []Move {
 	}
 	return CanonicalMoves[:]
 }
+
+// Deterministic reports whether every walk of r from a square is the same
+// walk: r never draws from its stream (Warnsdorff or backtrack with a
+// tie-break ending in first). One walk per start then decides success.
+func (r Rule) Deterministic() bool { return r.Kind != RandomWalk && !r.TieBreak.Draws() }

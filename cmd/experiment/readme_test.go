@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 	"knightwalk/internal/testenv"
 )
@@ -78,6 +79,57 @@ func TestReadmeResults(t *testing.T) {
 			if got := fmt.Sprintf("%.3f%%", 100*sum[class]/n[class]); got != exact {
 				t.Errorf("%s: README's exact %s, enumeration gives %s", class, exact, got)
 			}
+		}
+	}
+}
+
+// TestReadmePublishedClaims runs the experiments of the README's
+// "Published claims" section and checks every measured value and verdict
+// in its table against the claims tables, so the README cannot drift from
+// what the tool measures.
+func TestReadmePublishedClaims(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "the README's published claims (six experiments, about 11 CPU-minutes)")
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := string(readme)
+	got := map[string]table.ClaimRow{}
+	for _, name := range []string{"literature", "literature-small", "literature-large", "pohl-original", "roth-sweep", "roth-sweep-ostar"} {
+		if !strings.Contains(text, "go run ./cmd/experiment run "+name+" ") {
+			t.Fatalf("README no longer shows the command for %s", name)
+		}
+		dir := filepath.Join(t.TempDir(), name)
+		if _, _, err := runCmd(t, "run", name, "--out", dir, "--quiet"); err != nil {
+			t.Fatal(err)
+		}
+		claims, _, err := table.ReadClaims(filepath.Join(dir, "claims.parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range claims {
+			if _, dup := got[c.ID]; dup {
+				t.Fatalf("claim id %s in two experiments: the README cannot tell them apart", c.ID)
+			}
+			got[c.ID] = c
+		}
+	}
+	row := regexp.MustCompile("(?m)^\\| `([a-z0-9-]+)` \\|[^|]+\\|[^|]+\\| ([^|]+) \\| \\*\\*(\\w+)\\*\\* \\|$")
+	rows := row.FindAllStringSubmatch(text, -1)
+	if len(rows) != len(got) {
+		t.Errorf("README has %d published-claim rows, the runs %d claims", len(rows), len(got))
+	}
+	for _, m := range rows {
+		c, ok := got[m[1]]
+		if !ok {
+			t.Errorf("README row %s: no such claim in the runs", m[1])
+			continue
+		}
+		if want := results.MeasuredText(c); want != m[2] {
+			t.Errorf("%s: README says %q, the run measures %q", m[1], m[2], want)
+		}
+		if c.Verdict != m[3] {
+			t.Errorf("%s: README says %s, the run says %s", m[1], m[3], c.Verdict)
 		}
 	}
 }

@@ -68,6 +68,7 @@ be continued with --resume. --shard K/N runs slice K of N, counting from 0
 				if err != nil {
 					return err
 				}
+				warnDeterministic(e, s)
 				if *dry {
 					return dryRun(e, s, shard, *workers)
 				}
@@ -133,4 +134,20 @@ func dryRun(e *env, s *config.Experiment, shard runner.Shard, workers int) error
 	fmt.Fprintf(e.stdout, "total: %d units, %d walks (shard %s); estimated %s on %d workers\n", est.Units, est.Walks, shard,
 		time.Duration(est.Seconds*float64(time.Second)).Round(time.Millisecond), workers)
 	return nil
+}
+
+// warnDeterministic warns about deterministic rules run more than once per
+// start: every walk repeats the first, so the rate is 0 or 1 and its
+// interval only reflects the repeat count. It is a warning, not an error:
+// claims-8x8 runs warnsdorff/first beside random rules on purpose, and
+// the walks count is global to an experiment.
+func warnDeterministic(e *env, s *config.Experiment) {
+	if s.Walks <= 1 {
+		return
+	}
+	for _, r := range s.Rules {
+		if r.Deterministic() {
+			fmt.Fprintf(e.stderr, "experiment: warning: %s is deterministic: its %d walks from each start are one walk repeated (walks: 1 decides it; its interval reflects only the repeat count)\n", r.Name(), s.Walks)
+		}
+	}
 }

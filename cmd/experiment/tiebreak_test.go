@@ -2,6 +2,8 @@ package main
 
 import (
 	"errors"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -49,6 +51,30 @@ func TestExactTieBreakChain(t *testing.T) {
 		var u usageError
 		if err == nil || !strings.Contains(err.Error(), want) || !strings.Contains(err.Error(), "valid tie-breaks are") || !errors.As(err, &u) {
 			t.Errorf("--tie-break %s: got %v, want a usage error saying %q and listing what is valid", bad, err, want)
+		}
+	}
+}
+
+// TestWarnDeterministic: a deterministic rule run more than once per start
+// is warned about (not refused: claims-8x8 does it on purpose); walks: 1
+// and random rules are not.
+func TestWarnDeterministic(t *testing.T) {
+	dir := t.TempDir()
+	for _, tc := range []struct {
+		walks, rule string
+		warn        bool
+	}{{"10", "warnsdorff/roth+first", true}, {"1", "warnsdorff/roth+first", false}, {"10", "warnsdorff/roth", false}} {
+		f := filepath.Join(dir, "w.yaml")
+		src := "name: w\nboards: [5x5]\nstarts: [a1]\nwalks: " + tc.walks + "\nrules: [{name: " + tc.rule + "}]\n"
+		if err := os.WriteFile(f, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		_, stderr, err := runCmd(t, "run", f, "--dry-run")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Contains(stderr, "warning: "+tc.rule+" is deterministic"); got != tc.warn {
+			t.Errorf("walks %s, %s: warned %v, want %v (stderr %q)", tc.walks, tc.rule, got, tc.warn, stderr)
 		}
 	}
 }

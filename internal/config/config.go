@@ -84,13 +84,22 @@ type Claim struct {
 	Below     *float64  `yaml:"below"`
 	Above     *float64  `yaml:"above"`
 
+	// Claims over a set of boards (claimset.go): Sizes picks the n×n
+	// boards with n in a range; Share says more than that share of them
+	// meet the statement above; FirstFailure and FailingBelow are
+	// statements of their own, about where a deterministic rule fails.
+	Sizes        string   `yaml:"sizes"`
+	Share        *float64 `yaml:"share"`
+	FirstFailure *int     `yaml:"first_failure"`
+	FailingBelow *float64 `yaml:"failing_below"`
+
 	Source string `yaml:"source"`
 }
 
 // Figures lists the figure names that outputs.figures accepts.
 var Figures = []string{
 	"success-heatmap", "closed-heatmap", "length-heatmap", "deadend-heatmap",
-	"length-distribution", "size-curve", "convergence", "walk",
+	"length-distribution", "size-curve", "convergence", "walk", "sweep-strip",
 }
 
 // Intervals lists the interval methods that interval accepts.
@@ -100,7 +109,7 @@ var Intervals = []string{"wilson", "clopper-pearson"}
 // taking unbounded memory before it is even validated.
 const (
 	MaxFileBytes   = 1 << 20 // bytes in an experiment file
-	MaxBoards      = 1000    // boards per experiment, after expansion (and board items as written)
+	MaxBoards      = 4000    // boards per experiment, after expansion: room for a sweep of n = 5..2000
 	MaxWalks       = 1e12    // walks per (board, rule, start square)
 	MaxName        = 100     // bytes in an experiment name
 	MaxDescription = 10000   // bytes in a description

@@ -125,7 +125,7 @@ func TestAllErrorsTogether(t *testing.T) {
 mixed.yaml:2: walks: want a whole number, not "lots"
 mixed.yaml:3: boards[0]: board 0x0: rows and cols must be at least 1
 mixed.yaml:4: rules[0].extra: unknown key; valid: name, tie_break, order, max_steps, closed, node_budget
-mixed.yaml:4: rules[0].tie_break: "x" is not a tie-break; valid: random, first, pohl, roth`
+mixed.yaml:4: rules[0].tie_break: tie-break "x": unknown tie-break "x"; valid tie-breaks are random, first, pohl, roth, or a chain of distinct steps joined by '+' whose last is random or first and whose others are pohl or roth (e.g. roth+first, pohl+roth+random)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}
@@ -480,5 +480,34 @@ func TestSchemaExample(t *testing.T) {
 	}
 	if len(c.boardList()) == 0 || len(c.ruleList()) != 2 || len(c.Claims) != 1 {
 		t.Errorf("example resolves to %d boards, %d rules, %d claims", len(c.boardList()), len(c.ruleList()), len(c.Claims))
+	}
+}
+
+// TestTieChains: a chain in tie_break or in the rule name resolves to sim's
+// rule, and a move order goes with any chain ending in first.
+func TestTieChains(t *testing.T) {
+	const order = "(1,2) (2,1) (2,-1) (1,-2) (-1,-2) (-2,-1) (-2,1) (-1,2)"
+	src := "name: c\nboards: [8x8]\nrules:\n" +
+		"  - {name: warnsdorff, tie_break: roth+first, order: \"" + order + "\"}\n" +
+		"  - {name: warnsdorff/pohl+first}\n" +
+		"  - {name: warnsdorff, tie_break: pohl+roth+random}\n"
+	c, err := Parse("chains.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Resolve(c, "chains.yaml", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range e.Rules {
+		got = append(got, r.Name())
+	}
+	want := []string{"warnsdorff/roth+first", "warnsdorff/pohl+first", "warnsdorff/pohl+roth+random"}
+	if !slices.Equal(got, want) {
+		t.Errorf("rules %v, want %v", got, want)
+	}
+	if o := e.Rules[0].Order; len(o) != 8 || o[0] != (sim.Move{DR: 1, DC: 2}) {
+		t.Errorf("roth+first order %v, want the file's, from (1,2)", o)
 	}
 }

@@ -63,12 +63,19 @@
 // is about the start squares of its target (class, square or degree) that
 // the experiment's starts select, pooled, on each of its boards.
 //
+// Claims about a set of boards (claimset.go, docs/design.md) add sizes:
+// LO..HI (the n×n boards with n in the range, instead of board) and one of
+// share: s (more than a share s of the boards meet the rate statement; 1:
+// every board), first_failure: n or failing_below: p (deterministic rules:
+// the first board where the walk fails, the share of boards where it
+// fails); each is one row for the whole set.
+//
 // # Errors
 //
 // Parse and Load return Errors, one Error per problem, sorted by line, each
 // printed as
 //
-//	experiments/bad.yaml:7: rules[1].tie_break: "randm" is not a tie-break; valid: random, first, pohl, roth
+//	experiments/bad.yaml:7: rules[1].tie_break: tie-break "randm": unknown tie-break "randm"; valid tie-breaks are ...
 //
 // At most MaxErrors are listed, then a count of the rest.
 //

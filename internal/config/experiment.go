@@ -40,8 +40,9 @@ type Check struct {
 	ID, Source string
 	Rule       int
 	Boards     []int
-	Squares    [][]int // per entry of Boards, ascending, never empty
-	Claim      stats.Claim
+	Squares    [][]int     // per entry of Boards, ascending, never empty
+	Claim      stats.Claim // the per-board statement; unset for first-failure and failing-share
+	Set        SetClaim    // a statement about the set of Boards, if any
 	target     target
 }
 
@@ -129,5 +130,6 @@ func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 	case cl.Above != nil:
 		ch.Claim = stats.Claim{Kind: stats.Above, Value: *cl.Above}
 	}
+	ch.Set = cl.setClaim()
 	return ch, nil
 }

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"fmt"
 	"slices"
 
 	"knightwalk/sim"
@@ -61,7 +62,11 @@ type CanonicalClaim struct {
 	Target    string    `json:"target"` // "centre", "r3c3" or "degree 8"
 	Statement string    `json:"statement"`
 	Values    []float64 `json:"values"` // rate and tolerance; lo and hi; or the bound
-	Source    string    `json:"source"`
+	// Set is the statement about the set of Boards ("share 0.5",
+	// "first-failure 428", "failing-share 0.01"); omitted when there is
+	// none, so the hashes of files without set claims did not change.
+	Set    string `json:"set,omitempty"`
+	Source string `json:"source"`
 }
 
 // Hash returns the hex SHA-256 of the canonical JSON encoding of the
@@ -172,6 +177,14 @@ func (c *Config) canonical() Canonical {
 			cc.Statement, cc.Values = "below", []float64{*cl.Below}
 		case cl.Above != nil:
 			cc.Statement, cc.Values = "above", []float64{*cl.Above}
+		}
+		switch set := cl.setClaim(); set.Kind {
+		case "share":
+			cc.Set = fmt.Sprintf("share %v", set.Share)
+		case "first-failure":
+			cc.Set = fmt.Sprintf("first-failure %d", set.FirstFailure)
+		case "failing-share":
+			cc.Set = fmt.Sprintf("failing-share %v", set.FailingBelow)
 		}
 		cn.Claims = append(cn.Claims, cc)
 	}

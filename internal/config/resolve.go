@@ -93,7 +93,7 @@ func (c *Config) claimSquares(cl Claim, b *sim.Board) []int {
 // appliesTo reports whether the claim is about boards of size s.
 func (cl Claim) appliesTo(s size) bool {
 	if cl.Board == "" {
-		return true
+		return cl.inSizes(s)
 	}
 	w, ok := parseSize(cl.Board)
 	return ok && w == s
@@ -142,7 +142,7 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 		case r.Kind == sim.RandomWalk:
 			bad(".tie_break", "the random rule has no tie-break; remove it")
 		case err != nil:
-			bad(".tie_break", "%q is not a tie-break; valid: random, first, pohl, roth", rs.TieBreak)
+			bad(".tie_break", "%v", err) // sim's error says what is wrong with a chain and what is valid
 		case r.Kind == sim.Backtrack && t != sim.TieFirst && t != sim.TieRandom:
 			bad(".tie_break", "%q: backtrack orders tied squares by first or random", rs.TieBreak)
 		case named && r.Kind == sim.Warnsdorff && t != r.TieBreak:
@@ -154,8 +154,8 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 	if rs.Order != "" {
 		order, err := sim.ParseOrder(rs.Order)
 		switch {
-		case !(r.Kind == sim.Warnsdorff && r.TieBreak == sim.TieFirst || r.Kind == sim.Backtrack):
-			bad(".order", "a move order applies only to warnsdorff with tie_break first and to backtrack, not %s", r.Name())
+		case !(r.Kind == sim.Warnsdorff && r.TieBreak.UsesOrder() || r.Kind == sim.Backtrack):
+			bad(".order", "a move order applies only to warnsdorff with a tie_break ending in first (first, pohl+first, roth+first, ...) and to backtrack, not %s", r.Name())
 		case err != nil:
 			bad(".order", "%v; want a permutation of the 8 knight moves, e.g. %q", err, canonicalOrder)
 		case !slices.Equal(order, sim.CanonicalMoves[:]):

@@ -154,7 +154,11 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 		k.errorf(key+".rule", "%s is not one of this experiment's rules; valid: %s", r.Name(), strings.Join(ruleNames, ", "))
 	}
 
+	c.checkSetClaim(k, key, cl, boards)
 	on := boards
+	if cl.Sizes != "" {
+		on = slices.DeleteFunc(slices.Clone(boards), func(b size) bool { return !cl.inSizes(b) })
+	}
 	if cl.Board != "" {
 		s, ok := parseSize(cl.Board)
 		names := make([]string, len(boards))
@@ -200,16 +204,17 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 	for _, t := range []struct {
 		name string
 		set  bool
-	}{{"rate", cl.Rate != nil}, {"range", cl.Range != nil}, {"below", cl.Below != nil}, {"above", cl.Above != nil}} {
+	}{{"rate", cl.Rate != nil}, {"range", cl.Range != nil}, {"below", cl.Below != nil}, {"above", cl.Above != nil},
+		{"first_failure", cl.FirstFailure != nil}, {"failing_below", cl.FailingBelow != nil}} {
 		if t.set {
 			tests = append(tests, t.name)
 		}
 	}
 	if len(tests) != 1 {
 		if len(tests) == 0 {
-			k.errorf(key, "no statement; want exactly one of rate, range, below, above")
-		} else {
-			k.errorf(key, "%s: want exactly one of rate, range, below, above", strings.Join(tests, " and "))
+			k.errorf(key, "no statement; want exactly one of rate, range, below, above, first_failure, failing_below")
+		} else if !(len(tests) == 2 && cl.FirstFailure != nil && cl.FailingBelow != nil) { // checkSetClaim reports that pair
+			k.errorf(key, "%s: want exactly one of rate, range, below, above, first_failure, failing_below", strings.Join(tests, " and "))
 		}
 	}
 	prob := func(sub string, p float64) bool {

@@ -143,6 +143,8 @@ func (d *drawer) draw(name string) ([]Drawn, error) {
 		return d.convergence()
 	case "walk":
 		return d.walks()
+	case "sweep-strip":
+		return d.sweepStrip()
 	}
 	return nil, fmt.Errorf("unknown figure")
 }

@@ -30,9 +30,9 @@ func report(s *config.Experiment, t *Tables) string {
 		b.WriteString("## Claims\n\n| claim | source | rule | board | target | claimed | measured [interval] | walks | verdict |\n|---|---|---|---|---|---|---|---:|---|\n")
 		for _, c := range t.Claims {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %d | **%s** |\n", c.ID, c.Source, c.Rule, c.Board, c.Target,
-				claimedText(c), pct3(c.Measured, c.Lo, c.Hi), c.Walks, c.Verdict)
+				claimedText(c), MeasuredText(c), c.Walks, c.Verdict)
 		}
-		b.WriteString("\nA claim is *consistent* when the measured interval lies inside the claimed set, *refuted* when it lies wholly outside, and *inconclusive* otherwise (a point claim is consistent when the interval contains it).\n\n")
+		b.WriteString("\nA claim is *consistent* when the measured interval lies inside the claimed set, *refuted* when it lies wholly outside, and *inconclusive* otherwise (a point claim is consistent when the interval contains it). A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not; a deterministic rule's failing sizes are exact.\n\n")
 	}
 
 	b.WriteString("## Success by start class\n\n| board | rule | group | squares | walks | success [interval] | closed [interval] | mean length |\n|---|---|---|---:|---:|---|---|---:|\n")
@@ -51,6 +51,7 @@ func report(s *config.Experiment, t *Tables) string {
 	}
 	writeComparisons(&b, t.Comparisons, "groups", "\n## Class comparisons\n\n| board | rule | A | B |")
 	writeComparisons(&b, t.Comparisons, "rules", "\n## Rule comparisons\n\n| board | class | A | B |")
+	writeSweeps(&b, Sweeps(s, t.Squares))
 	writeGrids(&b, s, t.Squares)
 	b.WriteString("\nTables: squares, lengths, deadends, classes, boards, comparisons, claims (Parquet, see docs/tables.md); manifest.json records the config and timings.\n")
 	return b.String()
@@ -123,8 +124,35 @@ func pct3(c, lo, hi float64) string {
 	return fmt.Sprintf("%.3f%% [%.3f, %.3f]", 100*c, 100*lo, 100*hi)
 }
 
+// MeasuredText is a claim row's measurement: a rate with its interval; a
+// share of boards with the share decided by the per-board intervals; a
+// deterministic sweep's first failing n or failing share.
+func MeasuredText(c table.ClaimRow) string {
+	switch c.Kind {
+	case "share":
+		return fmt.Sprintf("%.1f%% of boards [decided %.1f, %.1f]", 100*c.Measured, 100*c.Lo, 100*c.Hi)
+	case "first-failure":
+		if c.Measured == 0 {
+			return "no board fails"
+		}
+		return fmt.Sprintf("n = %g", c.Measured)
+	case "failing-share":
+		return fmt.Sprintf("%.2f%% of boards fail", 100*c.Measured)
+	}
+	return pct3(c.Measured, c.Lo, c.Hi)
+}
+
 func claimedText(c table.ClaimRow) string {
 	switch c.Kind {
+	case "share":
+		if c.ClaimedLo == 1 {
+			return "on every board"
+		}
+		return fmt.Sprintf("on more than %.3g%% of boards", 100*c.ClaimedLo)
+	case "first-failure":
+		return fmt.Sprintf("first failure at n = %g", c.ClaimedLo)
+	case "failing-share":
+		return fmt.Sprintf("fails on under %.3g%% of boards", 100*c.ClaimedHi)
 	case "below":
 		return fmt.Sprintf("below %.3g%%", 100*c.ClaimedHi)
 	case "above":

@@ -158,6 +158,9 @@ func pool(tally TallyOf, bi, ri int, squares []int) (*stats.Tally, error) {
 			return nil, fmt.Errorf("no results for square %d: the run is incomplete", s)
 		}
 	}
+	if len(ts) == 1 { // one square: its tally is the pool (callers only read it)
+		return ts[0], nil
+	}
 	return stats.Pool(ts...)
 }
 
@@ -258,6 +261,10 @@ func boardRow(b *sim.Board, r sim.Rule, squares int, t *stats.Tally, e *config.E
 // claimRows evaluates a resolved claim on every board it is about (one row
 // each).
 func claimRows(e *config.Experiment, tally TallyOf, ch config.Check) ([]table.ClaimRow, error) {
+	if ch.Set.Kind != "" {
+		row, err := setClaimRow(e, tally, ch)
+		return []table.ClaimRow{row}, err
+	}
 	lo, hi := claimedRange(ch.Claim)
 	rule := e.Rules[ch.Rule].Name()
 	var out []table.ClaimRow

@@ -74,9 +74,16 @@ func Execute(ctx context.Context, p *Plan, units iter.Seq[Unit], opts Options, d
 		running.Add(1)
 		g.Go(func() error {
 			defer running.Done()
-			walkers := map[[2]int]*sim.Walker{}
+			// Walkers are reused across the units of a board but dropped
+			// when the board changes: units come board by board, and a
+			// sweep over many large boards cannot hold a walker for each.
+			walkers, board := map[[2]int]*sim.Walker{}, -1
 			for j := range jobs {
 				u := j.u
+				if u.Board != board {
+					clear(walkers)
+					board = u.Board
+				}
 				w := walkers[[2]int{u.Board, u.Rule}]
 				if w == nil {
 					var err error
@@ -151,16 +158,43 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 
 // Tallies collects unit results into one tally per (board, rule, start).
 type Tallies struct {
-	mu sync.Mutex
-	m  map[Cell]*stats.Tally
+	mu     sync.Mutex
+	m      map[Cell]*stats.Tally
+	sparse map[Cell]*sparseTally
+
+	// last is the latest dense copy Of made of a sparse cell: building the
+	// tables asks for a cell several times in a row (its square, its
+	// class and degree groups), and each copy of a 2000×2000 tally is 64 MB.
+	last     *stats.Tally
+	lastCell Cell
 }
 
-func NewTallies() *Tallies { return &Tallies{m: map[Cell]*stats.Tally{}} }
+// sparseAbove is the board size (squares) above which Tallies keeps a
+// cell's tally sparse between Adds: a dense tally is two numbers per square
+// however few walks it counts, and a sweep of one walk per start over
+// n = 5..2000 would otherwise hold GBs. Below it merging the many units of
+// a small board stays a plain addition.
+const sparseAbove = 1 << 14
+
+func NewTallies() *Tallies {
+	return &Tallies{m: map[Cell]*stats.Tally{}, sparse: map[Cell]*sparseTally{}}
+}
 
 // Add merges t into the tally of k.
 func (ts *Tallies) Add(k Cell, t *stats.Tally) error {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
+	if t.Squares() > sparseAbove {
+		if ts.lastCell == k {
+			ts.last = nil // the cell changes: its copy is stale
+		}
+		st := sparseOf(t)
+		if cur := ts.sparse[k]; cur != nil {
+			return cur.merge(st)
+		}
+		ts.sparse[k] = &st
+		return nil
+	}
 	cur := ts.m[k]
 	if cur == nil {
 		cur = stats.NewTally(t.Squares())
@@ -169,9 +203,23 @@ func (ts *Tallies) Add(k Cell, t *stats.Tally) error {
 	return cur.Merge(t)
 }
 
-// Of returns the tally of (board, rule, start), or nil.
+// Of returns the tally of (board, rule, start), or nil. The caller must
+// only read it: a large board's tally is a dense copy of its sparse form,
+// shared with the next Of of the same cell.
 func (ts *Tallies) Of(board, rule, start int) *stats.Tally {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
-	return ts.m[Cell{board, rule, start}]
+	k := Cell{board, rule, start}
+	if s := ts.sparse[k]; s != nil {
+		if ts.last != nil && ts.lastCell == k {
+			return ts.last
+		}
+		t, err := s.tally(s.Squares)
+		if err != nil { // Add wrote s from a tally
+			panic("runner: " + err.Error())
+		}
+		ts.last, ts.lastCell = t, k
+		return t
+	}
+	return ts.m[k]
 }

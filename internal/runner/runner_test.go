@@ -254,3 +254,31 @@ func TestSparseTallyJSON(t *testing.T) {
 		t.Error("unknown key accepted")
 	}
 }
+
+// TestTalliesSparse: a large board's tally, kept sparse between Adds, comes
+// back from Of equal field for field to the dense merge of the same units.
+func TestTalliesSparse(t *testing.T) {
+	const n = sparseAbove + 1
+	ts, want := NewTallies(), stats.NewTally(n)
+	k := Cell{1, 2, 3}
+	for i := range 3 {
+		u := stats.NewTally(n)
+		u.Add(sim.Outcome{Length: 10 + i, End: 7 * i})
+		u.Add(sim.Outcome{Length: n, End: 5, Success: true, Ties: 4})
+		if err := want.Merge(u); err != nil {
+			t.Fatal(err)
+		}
+		if err := ts.Add(k, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if len(ts.m) != 0 || len(ts.sparse) != 1 {
+		t.Fatalf("%d dense and %d sparse cells, want 0 and 1", len(ts.m), len(ts.sparse))
+	}
+	if got := ts.Of(1, 2, 3); !reflect.DeepEqual(got, want) {
+		t.Errorf("Of after three Adds differs from their dense merge")
+	}
+	if ts.Of(0, 0, 0) != nil {
+		t.Error("Of of a cell never added is not nil")
+	}
+}

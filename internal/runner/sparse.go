@@ -66,3 +66,39 @@ func (s *sparseTally) tally(squares int) (*stats.Tally, error) {
 	}
 	return x, nil
 }
+
+// merge adds o's counts into s, as stats.Tally.Merge does for dense
+// tallies; both histograms stay sorted by bin.
+func (s *sparseTally) merge(o sparseTally) error {
+	if o.Squares != s.Squares {
+		return fmt.Errorf("merge: tally of %d squares into one of %d squares", o.Squares, s.Squares)
+	}
+	s.Walks += o.Walks
+	s.Successes += o.Successes
+	s.Closed += o.Closed
+	s.Stopped += o.Stopped
+	s.TieSum += o.TieSum
+	s.NodeSum += o.NodeSum
+	s.BacktrackSum += o.BacktrackSum
+	s.BudgetExceeded += o.BudgetExceeded
+	s.Lengths = mergeBins(s.Lengths, o.Lengths)
+	s.DeadEnds = mergeBins(s.DeadEnds, o.DeadEnds)
+	return nil
+}
+
+// mergeBins adds two sparse histograms, each sorted by bin.
+func mergeBins(a, b [][2]uint64) [][2]uint64 {
+	out := make([][2]uint64, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0][0] < b[0][0]:
+			out, a = append(out, a[0]), a[1:]
+		case len(a) == 0 || b[0][0] < a[0][0]:
+			out, b = append(out, b[0]), b[1:]
+		default:
+			out = append(out, [2]uint64{a[0][0], a[0][1] + b[0][1]})
+			a, b = a[1:], b[1:]
+		}
+	}
+	return out
+}

@@ -49,7 +49,7 @@ var (
 	// a group is a class or a degree: classes first, then degrees in
 	// numeric order (2 before 10)
 	groupOrder   = &order{fixed: classLevels, less: compareNumeric}
-	kindOrder    = &order{fixed: []string{"rate", "range", "below", "above"}, closed: true}
+	kindOrder    = &order{fixed: []string{"rate", "range", "below", "above", "share", "first-failure", "failing-share"}, closed: true}
 	verdictOrder = &order{fixed: []string{"consistent", "inconclusive", "refuted"}, closed: true}
 	outcomeOrder = &order{fixed: Outcomes, closed: true}
 	compareOrder = &order{fixed: []string{"groups", "rules"}, closed: true}

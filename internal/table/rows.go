@@ -186,7 +186,7 @@ type ClaimRow struct {
 	Rule       string
 	Board      string
 	Target     string // "class:centre", "square:d4", "degree:8"
-	Kind       string // rate, range, below or above
+	Kind       string // rate, range, below, above; share, first-failure, failing-share for a set of boards
 
 	ClaimedLo float64
 	ClaimedHi float64

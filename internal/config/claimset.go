@@ -1,0 +1,98 @@
+package config
+
+import (
+	"fmt"
+
+	"knightwalk/sim"
+)
+
+// SetClaim is the part of a claim that speaks about a set of boards
+// (issue 16): how many of them meet the per-board statement, or where a
+// deterministic rule's walk fails. Kind is "" for an ordinary claim.
+type SetClaim struct {
+	Kind         string  // "share", "first-failure" or "failing-share"; "" for none
+	Sizes        string  // the claim's sizes as written ("5..49"), or "" for every board
+	Share        float64 // share: more than this share of the boards meet Claim; 1: every board
+	FirstFailure int     // first-failure: the first n (in board order) where the walk fails
+	FailingBelow float64 // failing-share: the share of boards where it fails is below this
+}
+
+// setClaim returns cl's set statement.
+func (cl Claim) setClaim() SetClaim {
+	s := SetClaim{Sizes: cl.Sizes}
+	switch {
+	case cl.Share != nil:
+		s.Kind, s.Share = "share", *cl.Share
+	case cl.FirstFailure != nil:
+		s.Kind, s.FirstFailure = "first-failure", *cl.FirstFailure
+	case cl.FailingBelow != nil:
+		s.Kind, s.FailingBelow = "failing-share", *cl.FailingBelow
+	}
+	return s
+}
+
+// inSizes reports whether a board of size s is among cl's sizes (n×n with
+// n in the span); a claim without sizes takes every board.
+func (cl Claim) inSizes(s size) bool {
+	if cl.Sizes == "" {
+		return true
+	}
+	sp, ok := parseSpan(cl.Sizes)
+	return ok && s.rows == s.cols && s.rows >= sp.lo && s.rows <= sp.hi
+}
+
+// checkSetClaim checks the set-of-boards keys of a claim.
+func (c *Config) checkSetClaim(k *checker, key string, cl Claim, boards []size) {
+	if cl.Sizes != "" {
+		sp, ok := parseSpan(cl.Sizes)
+		n := 0
+		for _, b := range boards {
+			if cl.inSizes(b) {
+				n++
+			}
+		}
+		switch {
+		case !ok || sp.lo > sp.hi:
+			k.errorf(key+".sizes", "%q is not a size range; want LO..HI, e.g. 5..49", cl.Sizes)
+		case cl.Board != "":
+			k.errorf(key+".sizes", "board and sizes: want one of them")
+		case n == 0 && !c.partial("boards"):
+			k.errorf(key+".sizes", "%s takes none of this experiment's boards; sizes are n for n×n boards", cl.Sizes)
+		}
+	}
+	set := 0
+	for _, p := range []bool{cl.Share != nil, cl.FirstFailure != nil, cl.FailingBelow != nil} {
+		if p {
+			set++
+		}
+	}
+	if set > 1 {
+		k.errorf(key, "want at most one of share, first_failure, failing_below")
+	}
+	if cl.Share != nil && !(*cl.Share >= 0 && *cl.Share <= 1) {
+		k.errorf(key+".share", "%v is not a share; want 0 ≤ share < 1 (more than this share of the boards) or 1 (every board)", *cl.Share)
+	}
+	if cl.FailingBelow != nil && !(*cl.FailingBelow > 0 && *cl.FailingBelow <= 1) {
+		k.errorf(key+".failing_below", "%v is not a share; want 0 < x ≤ 1", *cl.FailingBelow)
+	}
+	if cl.FirstFailure != nil && *cl.FirstFailure < 1 {
+		k.errorf(key+".first_failure", "%d is not a board size; want n ≥ 1", *cl.FirstFailure)
+	}
+	if cl.FirstFailure != nil || cl.FailingBelow != nil {
+		if r, err := sim.ParseRule(cl.Rule); err == nil && !r.Deterministic() {
+			k.errorf(key+".rule", "%s draws at random: first_failure and failing_below need a deterministic rule (a tie_break ending in first)", r.Name())
+		}
+	}
+}
+
+func (s SetClaim) String() string {
+	switch s.Kind {
+	case "share":
+		return fmt.Sprintf("more than %g of the boards", s.Share)
+	case "first-failure":
+		return fmt.Sprintf("first failure at n = %d", s.FirstFailure)
+	case "failing-share":
+		return fmt.Sprintf("fails on under %g of the boards", s.FailingBelow)
+	}
+	return ""
+}

@@ -1,0 +1,40 @@
+package plots
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+)
+
+// TestSweepStrip: each row is labelled, each failing size is one
+// vermilion stroke, and bad rows are errors.
+func TestSweepStrip(t *testing.T) {
+	rows := []SweepRow{
+		{Name: "roth+first r0c0", Swept: []float64{5, 6, 7, 8, 9, 10, 11}, Failing: []float64{7, 11}},
+		{Name: "roth+first rNcN", Swept: []float64{5, 6, 7, 8, 9, 10, 11}, Failing: []float64{7}},
+		{Name: "pohl+first r0c0", Swept: []float64{5, 6, 7, 8, 9, 10, 11}},
+	}
+	f, err := SweepStrip("sweep", rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := f.Encode(&b, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	svg := b.String()
+	for _, r := range rows {
+		if !strings.Contains(svg, r.Name) {
+			t.Errorf("no label %q", r.Name)
+		}
+	}
+	if got := strings.Count(svg, "stroke:#D55E00"); got != 3+1 { // three failures and the legend's thumbnail
+		t.Errorf("%d vermilion strokes, want 4 (3 failing sizes + legend)", got)
+	}
+	if _, err := SweepStrip("x", nil); err == nil {
+		t.Error("no rows: no error")
+	}
+	if _, err := SweepStrip("x", []SweepRow{{Name: "empty"}}); err == nil {
+		t.Error("a row that swept nothing: no error")
+	}
+}
