@@ -6,6 +6,7 @@ package config
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -99,7 +100,7 @@ func TestHugeBoardList(t *testing.T) {
 	data := "name: x\nrules: [{name: random}]\nboards: [" + strings.Repeat("8x8, ", n-1) + "8x8]\n"
 	_, err := Parse("huge.yaml", []byte(data))
 	wantRefusal(t, err, "huge.yaml", "huge.yaml:3: boards: ")
-	if !strings.Contains(err.Error(), "items; at most 1000") || strings.Count(err.Error(), "\n") != 0 {
+	if !strings.Contains(err.Error(), fmt.Sprintf("items; at most %d", MaxBoards)) || strings.Count(err.Error(), "\n") != 0 {
 		t.Errorf("want one error about the list's length, got:\n%v", err)
 	}
 }
