@@ -167,6 +167,9 @@ func (bt *batch) random(ls *lanes) {
 	maxSteps := bt.k.maxSteps
 	limit := maxSteps < bt.k.n // else no walk can exceed it
 	for {
+		if bt.k.vector && !bt.vecRounds(ls, vecRandom) {
+			return
+		}
 		ndraw := 0
 		for j := range batchLanes {
 			var cand uint64
@@ -198,6 +201,9 @@ func (bt *batch) warnsdorff(ls *lanes) {
 	limit := maxSteps < k.n // else no walk can exceed it
 	reduce := k.rule.TieBreak != TieRandom
 	for {
+		if k.vector && !bt.vecRounds(ls, vecWarnsdorff) {
+			return
+		}
 		ndraw := 0
 		for j := range batchLanes {
 			var cand uint64
@@ -234,6 +240,33 @@ func (bt *batch) warnsdorff(ls *lanes) {
 		}
 		ls.drawAll(ndraw)
 		ls.choose()
+	}
+}
+
+// vecRounds advances the lanes by the AVX-512 rounds (vec_amd64.s) for as
+// long as they can go, finishing and restarting in Go the walks that end.
+// It returns when a round must run in Go (a draw met Lemire's rejection, or
+// the rounds allowed per call, k.vecRounds, are used up), reporting false
+// when every slot is filled.
+func (bt *batch) vecRounds(ls *lanes, rounds func(*lanes, *[64]uint64, uint64, int) uint64) bool {
+	k := bt.k
+	for {
+		ended := rounds(ls, &k.nbRev, uint64(k.maxSteps), k.vecRounds) & (1<<batchLanes - 1)
+		if ended == 0 {
+			return true
+		}
+		for ; ended != 0; ended &= ended - 1 {
+			// The lane is as before the round that would move it into
+			// ls.set[j]: make the move, then finish the walk there.
+			j := bits.TrailingZeros64(ended)
+			b := ls.set[j]
+			cur := bits.TrailingZeros64(b)
+			visited := ls.visited[j] | b
+			ls.visited[j] = visited
+			if !bt.finish(ls, j, cur, k.nb[cur]&^visited != 0) {
+				return false
+			}
+		}
 	}
 }
 

@@ -19,6 +19,15 @@ type fastKernel struct {
 	path     [64]int8    // the current walk
 	ties     fastTies    // scores tied squares for tie-break chains
 	batched  bool        // WalkRange runs walkBatch: haveFastPDEP (tests turn it off)
+
+	// The batched kernel's AVX-512 rounds (vec_amd64.s): vector says they
+	// run, for Warnsdorff with random ties and the random walk where the
+	// CPU has AVX-512 (tests turn it off); vecRounds is the most rounds per
+	// call (tests make it small, so that Go rounds run between them);
+	// nbRev is nb reversed, indexed by the leading zeros of a square's bit.
+	vector    bool
+	vecRounds int
+	nbRev     [64]uint64
 }
 
 func newFastKernel(b *Board, r Rule) *fastKernel {
@@ -45,6 +54,11 @@ func newFastKernel(b *Board, r Rule) *fastKernel {
 	for i, m := range r.order() {
 		k.order[i] = uint8(moveIndex(m))
 	}
+	for sq := range 64 {
+		k.nbRev[63-sq] = k.nb[sq]
+	}
+	k.vector = haveAVX512 && (r.Kind == RandomWalk || r.Kind == Warnsdorff && r.TieBreak == TieRandom)
+	k.vecRounds = 1 << 62
 	k.ties.k = k
 	return k
 }

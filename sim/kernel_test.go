@@ -51,9 +51,9 @@ func TestKernelsAgree(t *testing.T) {
 						a.Path = nil
 						want[w] = a
 					}
-					for _, batched := range rangePaths() {
-						bw.fast.batched = batched
-						checkBatch(t, bw, start, key, want, fmt.Sprintf("%s %s max %d start %s, batched %v", b, name, maxSteps, b.SquareName(start), batched))
+					for _, m := range rangeModes() {
+						m.set(bw)
+						checkBatch(t, bw, start, key, want, fmt.Sprintf("%s %s max %d start %s, %+v", b, name, maxSteps, b.SquareName(start), m))
 					}
 				}
 			}
@@ -61,14 +61,36 @@ func TestKernelsAgree(t *testing.T) {
 	}
 }
 
-// rangePaths lists the ways WalkRange can run on this machine: one walk
-// at a time (the pure-Go path) always, batched with PDEP where the CPU has
-// a fast one.
-func rangePaths() []bool {
+// rangeMode is one way WalkRange can run.
+type rangeMode struct {
+	Batched bool // walkBatch (else one walk at a time, the pure-Go path)
+	Vector  bool // walkBatch's AVX-512 rounds, for the rules that have them
+	Rounds  int  // the most AVX-512 rounds between rounds in Go
+}
+
+// rangeModes lists the ways WalkRange can run on this machine: one walk at
+// a time always; batched with PDEP where the CPU has a fast one; and
+// batched with the AVX-512 rounds where it has those, with as many rounds
+// per call as they can go and with Go rounds every one or three rounds (so
+// that the hand-over between the two is exercised at every stage of a
+// walk).
+func rangeModes() []rangeMode {
+	modes := []rangeMode{{}}
 	if haveFastPDEP {
-		return []bool{false, true}
+		modes = append(modes, rangeMode{Batched: true})
+		if haveAVX512 {
+			modes = append(modes, rangeMode{true, true, 1 << 62}, rangeMode{true, true, 1}, rangeMode{true, true, 3})
+		}
 	}
-	return []bool{false}
+	return modes
+}
+
+// set makes w's WalkRange run in mode m.
+func (m rangeMode) set(w *Walker) {
+	fresh := newFastKernel(w.board, w.fast.rule)
+	w.fast.batched = m.Batched
+	w.fast.vector = m.Vector && fresh.vector
+	w.fast.vecRounds = max(m.Rounds, 1)
 }
 
 // checkBatch requires bw.WalkRange to give the outcomes want (of walks 0,
