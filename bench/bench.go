@@ -35,6 +35,7 @@ type Result struct {
 type Report struct {
 	GOOS, GOARCH string
 	CPUs         int       `json:"cpus"`
+	SmallBoards  string    `json:"small_board_kernel"` // sim.SmallBoardKernel: how 8x8 walks run here
 	Kernels      []Result  `json:"kernels"`
 	Scalar       []Result  `json:"scalar_kernels"`      // the previous kernel, for reference
 	OverScalar   []float64 `json:"kernel_over_scalar"`  // speed ratios, on CPU time
@@ -68,7 +69,7 @@ var kernels = []struct {
 // cancellation of ctx is an error; a missing or failing python3 is noted in
 // Report.PythonNote.
 func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Report, error) {
-	rep := &Report{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU()}
+	rep := &Report{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), SmallBoards: sim.SmallBoardKernel()}
 	for _, k := range kernels {
 		if err := ctx.Err(); err != nil {
 			return nil, err

@@ -14,8 +14,9 @@ import (
 	"knightwalk/sim"
 )
 
-// kernelBench runs walks of r on b on one goroutine for about d: in runs of
-// 1024 consecutive walk indices per start, as the runner's units do, with
+// kernelBench runs walks of r on b on one goroutine for about d: 1024
+// consecutive walk indices per start, in calls of 256 walks as the runner
+// makes them, with
 // the current kernels (Walker.WalkRange, what the runner uses: batched on
 // boards up to 64 squares) or, with scalar, the previous one-walk-at-a-time
 // kernels (sim.NewPreviousWalker), kept for reference. Walk w starts from starts[w/1024 % len(starts)] on stream w,
@@ -41,7 +42,7 @@ func kernelBench(b *sim.Board, r sim.Rule, d time.Duration, scalar bool) Result 
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
-	var out [64]sim.Outcome
+	var out [256]sim.Outcome
 	var walks, steps uint64
 	t0, c0 := time.Now(), threadCPU()
 	for time.Since(t0) < d || walks < 3 {

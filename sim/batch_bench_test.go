@@ -26,6 +26,12 @@ func threadCPU() time.Duration {
 // to 64 squares where the CPU has a fast PDEP). It reports CPU and wall ns
 // per walk, ns per step and walks/s.
 func benchKernel(b *testing.B, rows, cols int, rule string, batched bool) {
+	benchKernelWith(b, rows, cols, rule, batched, nil)
+}
+
+// benchKernelWith is benchKernel with set applied to the walker's bitboard
+// kernel first (e.g. to turn the AVX-512 rounds off).
+func benchKernelWith(b *testing.B, rows, cols int, rule string, batched bool, set func(*fastKernel)) {
 	bd := MustBoard(rows, cols)
 	r, err := ParseRule(rule)
 	if err != nil {
@@ -37,6 +43,9 @@ func benchKernel(b *testing.B, rows, cols int, rule string, batched bool) {
 	}
 	if err != nil {
 		b.Fatal(err)
+	}
+	if set != nil && w.fast != nil {
+		set(w.fast)
 	}
 	starts := []int{0, bd.Square(rows/2, cols/2), bd.Square(0, cols/2)}
 	if bd.Squares() <= 64 {
@@ -86,6 +95,15 @@ func BenchmarkKernel8x8WarnsdorffScalar(b *testing.B) {
 func BenchmarkKernel8x8WarnsdorffBatch(b *testing.B) { benchKernel(b, 8, 8, "warnsdorff/random", true) }
 func BenchmarkKernel8x8RandomScalar(b *testing.B)    { benchKernel(b, 8, 8, "random", false) }
 func BenchmarkKernel8x8RandomBatch(b *testing.B)     { benchKernel(b, 8, 8, "random", true) }
+
+// GoRounds: the batched kernel with its rounds in Go (PDEP select), as
+// where the CPU has no AVX-512; the same as Batch there.
+func BenchmarkKernel8x8WarnsdorffGoRounds(b *testing.B) {
+	benchKernelWith(b, 8, 8, "warnsdorff/random", true, func(k *fastKernel) { k.vector = false })
+}
+func BenchmarkKernel8x8RandomGoRounds(b *testing.B) {
+	benchKernelWith(b, 8, 8, "random", true, func(k *fastKernel) { k.vector = false })
+}
 
 // The general kernel (boards over 64 squares) walks one walk at a time;
 // Previous is the general kernel before its allowed moves became masks.

@@ -86,5 +86,5 @@ func printBench(e *env, rep *bench.Report) {
 	if rep.PythonNote != "" {
 		fmt.Fprintln(e.stdout, rep.PythonNote)
 	}
-	fmt.Fprintf(e.stdout, "peak memory (RSS): %.1f MiB; %d CPUs\n", rep.PeakRSSMiB, rep.CPUs)
+	fmt.Fprintf(e.stdout, "peak memory (RSS): %.1f MiB; %d CPUs; boards up to 64 squares: %s\n", rep.PeakRSSMiB, rep.CPUs, rep.SmallBoards)
 }

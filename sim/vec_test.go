@@ -1,0 +1,107 @@
+package sim
+
+import (
+	"math/big"
+	"math/bits"
+	"testing"
+)
+
+// pcgBefore returns the PCG state whose step leads to the state (hi, lo):
+// the LCG run backwards, (state - inc) × mul⁻¹ mod 2¹²⁸.
+func pcgBefore(hi, lo uint64) (uint64, uint64) {
+	mod := new(big.Int).Lsh(big.NewInt(1), 128)
+	u128 := func(h, l uint64) *big.Int {
+		return new(big.Int).Or(new(big.Int).Lsh(new(big.Int).SetUint64(h), 64), new(big.Int).SetUint64(l))
+	}
+	mul := u128(2549297995355413924, 4865540595714422341)
+	inc := u128(6364136223846793005, 1442695040888963407)
+	s := new(big.Int).Sub(u128(hi, lo), inc)
+	s.Mul(s, new(big.Int).ModInverse(mul, mod)).Mod(s, mod)
+	return new(big.Int).Rsh(s, 64).Uint64(), s.Uint64()
+}
+
+// rejectingStream returns a PCG state whose next output has a low half of
+// 0, so that any draw from it meets Lemire's rejection: the output
+// function is inverted for y = dxsm(h) with a low half of 0 (x = y×(l|1)).
+func rejectingStream(t *testing.T) (hi, lo uint64) {
+	y := uint64(0xabcdef0100000000)
+	y2 := y ^ y>>48 // undo y ^= y>>48
+	cInv := uint64(1)
+	for range 6 { // Newton: the inverse of an odd number mod 2^64
+		cInv *= 2 - 0xda942042e4dd58b5*cInv
+	}
+	y1 := y2 * cInv
+	h := y1 ^ y1>>32 // undo y ^= y>>32
+	l := uint64(0x123456789)
+	hi, lo = pcgBefore(h, l)
+	if nh, nl, x := pcgStep(hi, lo); nh != h || nl != l || uint32(x) != 0 {
+		t.Fatalf("constructed stream steps to (%#x, %#x) with output %#x", nh, nl, x)
+	}
+	return hi, lo
+}
+
+// TestVecRejection gives one lane a stream whose next draw meets Lemire's
+// rejection (about one draw in 10^9 does): the vector rounds must stop
+// before that round and leave the lane's group as it was, so that the Go
+// round draws again. The other group of eight may have made its round.
+func TestVecRejection(t *testing.T) {
+	if !haveAVX512 || !haveFastPDEP {
+		t.Skip("no AVX-512 on this CPU: the vector rounds do not run")
+	}
+	b := MustBoard(8, 8)
+	rhi, rlo := rejectingStream(t)
+	for _, name := range []string{"random", "warnsdorff/random"} {
+		r, _ := ParseRule(name)
+		k := newFastKernel(b, r)
+		run := vecRandom
+		if r.Kind == Warnsdorff {
+			run = vecWarnsdorff
+		}
+		for _, lane := range []int{3, 11} {
+			var ls lanes
+			e4 := b.Square(3, 4)
+			for j := range batchLanes {
+				ls.set[j] = 1 << e4 // every lane moves into e4 from an empty board: a tie
+				ls.hi[j], ls.lo[j] = uint64(j)*0x9e3779b97f4a7c15, uint64(j)+1
+				for i := range ls.planes {
+					ls.planes[i][j] = k.planes[i]
+				}
+			}
+			ls.hi[lane], ls.lo[lane] = rhi, rlo
+			before := ls
+			if st := run(&ls, &k.nbRev, uint64(k.maxSteps), 1); st != 1<<16 {
+				t.Fatalf("%s, lane %d: vector round returned %#x, want the rejection bit", name, lane, st)
+			}
+			g := lane / 8 * 8
+			for j := g; j < g+8; j++ {
+				if ls.set[j] != before.set[j] || ls.visited[j] != before.visited[j] || ls.hi[j] != before.hi[j] || ls.lo[j] != before.lo[j] || ls.ties[j] != before.ties[j] {
+					t.Fatalf("%s, lane %d: lane %d changed in the round that stopped", name, lane, j)
+				}
+			}
+			if g == 8 && ls.visited[0] != 1<<e4 {
+				t.Fatalf("%s: group 0 did not make its round before group 1 stopped", name)
+			}
+			// With an ordinary stream the same round goes through, and
+			// matches the scalar draw.
+			ls = before
+			ls.hi[lane], ls.lo[lane] = before.hi[lane^1], before.lo[lane^1]
+			if st := run(&ls, &k.nbRev, uint64(k.maxSteps), 1); st != 0 {
+				t.Fatalf("%s, lane %d: ordinary round returned %#x", name, lane, st)
+			}
+			cand := k.nb[e4]
+			if r.Kind == Warnsdorff {
+				p := k.planes
+				n := k.nb[e4]
+				p[0], n = p[0]^n, n&^p[0]
+				p[1], n = p[1]^n, n&^p[1]
+				p[2], n = p[2]^n, n&^p[2]
+				p[3] ^= n
+				cand = minDegree(cand, p[3], p[2], p[1], p[0])
+			}
+			_, _, idx := uniform(before.hi[lane^1], before.lo[lane^1], uint32(bits.OnesCount64(cand)))
+			if want := nthBit(cand, idx); ls.set[lane] != want || ls.ties[lane] != 1 {
+				t.Fatalf("%s, lane %d: chose %#x with %d ties, want %#x with 1", name, lane, ls.set[lane], ls.ties[lane], want)
+			}
+		}
+	}
+}
