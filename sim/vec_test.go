@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"fmt"
 	"math/big"
 	"math/bits"
 	"testing"
@@ -101,6 +102,39 @@ func TestVecRejection(t *testing.T) {
 			_, _, idx := uniform(before.hi[lane^1], before.lo[lane^1], uint32(bits.OnesCount64(cand)))
 			if want := nthBit(cand, idx); ls.set[lane] != want || ls.ties[lane] != 1 {
 				t.Fatalf("%s, lane %d: chose %#x with %d ties, want %#x with 1", name, lane, ls.set[lane], ls.ties[lane], want)
+			}
+		}
+	}
+}
+
+// TestVecAgreesLong runs many more walks than TestKernelsAgree through the
+// AVX-512 rounds and through the Go rounds, in the runner's runs of 256
+// walks per start, and requires the same outcome for every walk.
+func TestVecAgreesLong(t *testing.T) {
+	if !haveAVX512 || !haveFastPDEP {
+		t.Skip("no AVX-512 on this CPU: the vector rounds do not run")
+	}
+	for _, bs := range [][2]int{{8, 8}, {7, 7}, {5, 6}} {
+		b := MustBoard(bs[0], bs[1])
+		for _, name := range []string{"random", "warnsdorff/random"} {
+			for _, maxSteps := range []int{0, 20} {
+				r, _ := ParseRule(name)
+				r.MaxSteps = maxSteps
+				vw, _ := NewWalker(b, r)
+				gw, _ := NewWalker(b, r)
+				if !vw.fast.vector {
+					t.Fatalf("%s %s: the vector rounds are off", b, name)
+				}
+				gw.fast.vector = false
+				got, want := make([]Outcome, 256), make([]Outcome, 256)
+				for start := range b.Squares() {
+					key := NewKey(2026, b, r, start)
+					for lo := uint64(0); lo < 1024; lo += 256 {
+						vw.WalkRange(start, key, lo, got)
+						gw.WalkRange(start, key, lo, want)
+						compareOutcomes(t, got, want, fmt.Sprintf("%s %s max %d start %s from walk %d", b, name, maxSteps, b.SquareName(start), lo))
+					}
+				}
 			}
 		}
 	}
