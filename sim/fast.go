@@ -57,7 +57,7 @@ func newFastKernel(b *Board, r Rule) *fastKernel {
 	for sq := range 64 {
 		k.nbRev[63-sq] = k.nb[sq]
 	}
-	k.vector = haveAVX512 && (r.Kind == RandomWalk || r.Kind == Warnsdorff && r.TieBreak == TieRandom)
+	k.vector = haveAVX512 && hasVecRounds(r)
 	k.vecRounds = 1 << 62
 	k.ties.k = k
 	return k
@@ -225,6 +225,12 @@ var selectInByte = func() (t [256][8]uint8) {
 	}
 	return t
 }()
+
+// hasVecRounds reports a rule that vec_amd64.s implements: the random walk
+// and Warnsdorff with random ties (other tie-breaks run narrowTies).
+func hasVecRounds(r Rule) bool {
+	return r.Kind == RandomWalk || r.Kind == Warnsdorff && r.TieBreak == TieRandom
+}
 
 // SmallBoardKernel says how Walker.WalkRange runs walks on boards of at
 // most 64 squares on this CPU, for benchmark reports: with AVX-512, eight

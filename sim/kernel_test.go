@@ -87,9 +87,8 @@ func rangeModes() []rangeMode {
 
 // set makes w's WalkRange run in mode m.
 func (m rangeMode) set(w *Walker) {
-	fresh := newFastKernel(w.board, w.fast.rule)
 	w.fast.batched = m.Batched
-	w.fast.vector = m.Vector && fresh.vector
+	w.fast.vector = m.Vector && haveAVX512 && hasVecRounds(w.fast.rule)
 	w.fast.vecRounds = max(m.Rounds, 1)
 }
 

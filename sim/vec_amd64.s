@@ -70,6 +70,11 @@
 	VPTESTMQ  Z13, Z13, K1; \
 	VMOVDQA64 Z13, K1, Z4
 
+// DROPLOWEST clears the lowest allowed square (Z4) of the lanes in K1.
+#define DROPLOWEST \
+	VPADDQ    Z30, Z4, Z2; \
+	VPANDQ    Z2, Z4, K1, Z4
+
 // CHOOSE(B, retryl): count a tie for the lanes with more than one allowed
 // square (K4), draw for them the index of the chosen square from their
 // streams exactly as uniform does (a rare rejection jumps to retryl), and
@@ -129,26 +134,19 @@
 	VPSRLQ    $32, Z13, Z13; \
 	/* select: drop the lowest allowed square while idx > r, r = 0..6 */ \
 	VPTESTMQ  Z13, Z13, K1; \
-	VPADDQ    Z30, Z4, Z2; \
-	VPANDQ    Z2, Z4, K1, Z4; \
+	DROPLOWEST; \
 	VPCMPUQ   $6, Z16, Z13, K1; \
-	VPADDQ    Z30, Z4, Z2; \
-	VPANDQ    Z2, Z4, K1, Z4; \
+	DROPLOWEST; \
 	VPCMPUQ   $6, Z17, Z13, K1; \
-	VPADDQ    Z30, Z4, Z2; \
-	VPANDQ    Z2, Z4, K1, Z4; \
+	DROPLOWEST; \
 	VPCMPUQ   $6, Z18, Z13, K1; \
-	VPADDQ    Z30, Z4, Z2; \
-	VPANDQ    Z2, Z4, K1, Z4; \
+	DROPLOWEST; \
 	VPCMPUQ   $6, Z19, Z13, K1; \
-	VPADDQ    Z30, Z4, Z2; \
-	VPANDQ    Z2, Z4, K1, Z4; \
+	DROPLOWEST; \
 	VPCMPUQ   $6, Z20, Z13, K1; \
-	VPADDQ    Z30, Z4, Z2; \
-	VPANDQ    Z2, Z4, K1, Z4; \
+	DROPLOWEST; \
 	VPCMPUQ   $6, Z21, Z13, K1; \
-	VPADDQ    Z30, Z4, Z2; \
-	VPANDQ    Z2, Z4, K1, Z4; \
+	DROPLOWEST; \
 	/* the lowest one left is the chosen square */ \
 	VPADDQ    Z30, Z4, Z2; \
 	VPANDNQ   Z4, Z2, Z4
