@@ -3,7 +3,7 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// The AVX-512 rounds of the batched bitboard kernel (vec_amd64.go says
+// The AVX-512 rounds of the batched bitboard kernel (batch.go says
 // why and when they run). Each 512-bit register holds one field of eight
 // lanes; the 16 lanes are two groups of eight, advanced one after the
 // other in each iteration so that the core overlaps their chains.
@@ -19,7 +19,8 @@
 //   Z28       the DXSM multiplier 0xda942042e4dd58b5
 //   Z29       maxSteps
 //   Z30       all ones (-1)
-//   SI        &nbRev, DX rounds left, AX/BX scratch
+//   DI, R8    lanes 0..7 and 8..15 (the lanes struct, and 64 bytes on)
+//   SI        &nbRev, DX rounds left, AX scratch
 
 // MOVE(B, endl): load group B's lanes, move each into its chosen square and
 // find its unvisited neighbours (Z4); with any lane at its walk's end, jump
