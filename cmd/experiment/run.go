@@ -72,8 +72,8 @@ be continued with --resume. --shard K/N runs slice K of N, counting from 0
 				if *dry {
 					return dryRun(e, s, shard, *workers)
 				}
-				dir := *out
-				if dir == "" {
+				dir := filepath.Clean(*out) // "new/" names new, not a parent to create
+				if *out == "" {
 					dir = filepath.Join("results", s.Name)
 					if shard.N > 1 {
 						dir += fmt.Sprintf(".shard-%d-of-%d", shard.K, shard.N)

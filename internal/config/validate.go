@@ -130,12 +130,34 @@ func nameProblem(name string) string {
 	case name == "." || name == "..":
 		return fmt.Sprintf("%q is not a safe directory name; %s", name, valid)
 	}
+	if msg := ReservedDirName(name); msg != "" {
+		return msg
+	}
 	for _, r := range name {
 		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
 			if !utf8.ValidString(name) {
 				return fmt.Sprintf("%q is not valid UTF-8; %s", name, valid)
 			}
 			return fmt.Sprintf("%q is not a safe directory name (%q); %s", name, r, valid)
+		}
+	}
+	return ""
+}
+
+// The suffixes a run gives the directories and files beside a result
+// directory DIR while it writes it: DIR.partial (the unfinished run),
+// DIR.lock and DIR.replaced-PID-TIME (the previous result, set aside for an
+// instant). A result named with one of them would be taken for the
+// bookkeeping of another result and could be removed by a run of that one.
+var reservedSuffixes = []string{".partial", ".lock", ".replaced-"}
+
+// ReservedDirName says why base (the last element of a result directory's
+// path, or an experiment name) is reserved for the tool's own bookkeeping,
+// or "".
+func ReservedDirName(base string) string {
+	for _, suf := range reservedSuffixes {
+		if strings.HasSuffix(base, suf) || strings.HasSuffix(suf, "-") && strings.Contains(base, suf) {
+			return fmt.Sprintf("%q ends in %s, which experiment reserves for the directory it writes beside a result (%s); choose a name without %s", base, strings.TrimSuffix(suf, "-"), strings.Join(reservedSuffixes, ", "), strings.TrimSuffix(suf, "-"))
 		}
 	}
 	return ""

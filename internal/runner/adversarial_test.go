@@ -84,8 +84,8 @@ func TestForceReplacesOnlyResults(t *testing.T) {
 	}{
 		{"thesis", func(d string) { writeTree(d, map[string]string{"thesis.tex": "\\begin", "chapters/one.tex": "x"}) }, "does not write"},
 		{"empty dir", func(d string) { os.Mkdir(d, 0o755) }, "no manifest.json"},
-		{"plain file", func(d string) { os.WriteFile(d, []byte("notes"), 0o644) }, "not a directory"},
-		{"symlink", func(d string) { os.Symlink(good, d) }, "not a directory"},
+		{"plain file", func(d string) { os.WriteFile(d, []byte("notes"), 0o644) }, "not a result directory"},
+		{"symlink", func(d string) { os.Symlink(good, d) }, "not a result directory"},
 		{"manifest {}", func(d string) { writeTree(d, map[string]string{"manifest.json": "{}"}) }, "lacks"},
 		{"manifest not json", func(d string) { writeTree(d, map[string]string{"manifest.json": "hello"}) }, "manifest.json"},
 		{"manifest unknown key", func(d string) {

@@ -276,3 +276,35 @@ func (c *checkpoint) Close() error {
 	}
 	return c.f.Close()
 }
+
+// checkpointProgress says how far the checkpoint in dir got ("282 of 339
+// units done"), or why that cannot be told, for a message that must not
+// fail, and the config hash its header names ("" if none): it reads the
+// header line and counts the records after it.
+func checkpointProgress(dir string) (done, configHash string) {
+	f, err := os.Open(filepath.Join(dir, checkpointName))
+	if err != nil {
+		return "its checkpoint cannot be read", ""
+	}
+	defer f.Close()
+	r := bufio.NewReaderSize(f, 1<<16)
+	line, err := r.ReadSlice('\n')
+	var h checkpointHeader
+	if err != nil || json.Unmarshal(line, &h) != nil || h.Format != checkpointFormat {
+		return "its checkpoint has no valid header", ""
+	}
+	n := 0
+	buf := make([]byte, 1<<16)
+	for {
+		k, err := r.Read(buf)
+		for _, c := range buf[:k] {
+			if c == '\n' {
+				n++
+			}
+		}
+		if err != nil {
+			break
+		}
+	}
+	return fmt.Sprintf("%d of %d units done", n, h.Units), h.ConfigHash
+}

@@ -15,6 +15,7 @@ import (
 	"strings"
 	"time"
 
+	"knightwalk/internal/config"
 	"knightwalk/internal/results"
 )
 
@@ -37,10 +38,13 @@ type outDir struct {
 // partial directory is continued with resume and cleared without, again
 // only if it holds nothing but this tool's files. Nothing is created or
 // removed before every check has passed.
-func prepareOutDir(dir string, force, resume bool) (_ *outDir, err error) {
+func prepareOutDir(dir, configHash string, force, resume bool, log io.Writer) (_ *outDir, err error) {
 	o := &outDir{Final: filepath.Clean(dir), Partial: filepath.Clean(dir) + ".partial", force: force}
 	if err := notAroundCwd(o.Final); err != nil {
 		return nil, err
+	}
+	if msg := config.ReservedDirName(filepath.Base(o.Final)); msg != "" {
+		return nil, fmt.Errorf("--out %s: %s", dir, msg)
 	}
 	// Lock first, then look: another run may commit DIR until we hold it.
 	if o.lock, err = lockDir(o.Final); err != nil {
@@ -60,16 +64,47 @@ func prepareOutDir(dir string, force, resume bool) (_ *outDir, err error) {
 		}
 		return o, nil
 	}
-	if err := ownedTree(o.Partial, partialNames); err != nil && !errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s exists and is not an unfinished run of experiment (%v): move it away; experiment never deletes what it did not write", o.Partial, err)
-	}
-	if err := os.RemoveAll(o.Partial); err != nil {
+	if err := clearPartial(o.Partial, configHash, force, log); err != nil {
 		return nil, err
 	}
 	if err := os.Mkdir(o.Partial, 0o755); err != nil {
 		return nil, err
 	}
 	return o, nil
+}
+
+// clearPartial removes an existing partial directory before a fresh run,
+// but only an unfinished run of this tool, and only with force when it
+// holds progress that --resume could continue (a checkpoint of the same
+// config); the progress of another config cannot be resumed and is
+// discarded with a line on log. A directory without a checkpoint is never
+// removed unless empty: a finished result that was never renamed, or a
+// user's directory that happens to be called NAME.partial, is not the
+// tool's to delete.
+func clearPartial(partial, configHash string, force bool, log io.Writer) error {
+	if _, err := os.Lstat(partial); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	if err := ownedTree(partial, partialNames); err != nil {
+		return fmt.Errorf("%s exists and is not an unfinished run of experiment (%v): move it away; experiment never deletes what it did not write", partial, err)
+	}
+	if _, err := os.Stat(filepath.Join(partial, checkpointName)); err != nil {
+		if err := os.Remove(partial); err == nil { // empty: nothing to lose
+			return nil
+		}
+		return fmt.Errorf("%s exists and holds no checkpoint of an unfinished run (a finished result that was never moved into place, or not this tool's): it is left untouched; move it away or choose another --out", partial)
+	}
+	done, hash := checkpointProgress(partial)
+	switch {
+	case force:
+	case hash != configHash:
+		if log != nil {
+			fmt.Fprintf(log, "experiment: discarding %s: an interrupted run of another config (%s), which --resume cannot continue\n", partial, done)
+		}
+	default:
+		return fmt.Errorf("%s holds an interrupted run of this experiment (%s): pass --resume to continue it, or --force to discard it and start again", partial, done)
+	}
+	return os.RemoveAll(partial)
 }
 
 // notAroundCwd refuses a result directory that is the working directory or
@@ -101,10 +136,20 @@ func notAroundCwd(final string) error {
 // checkReplaceable refuses an existing final directory without force, and
 // with force anything but a result directory this tool wrote.
 func checkReplaceable(final string, force bool) error {
-	if _, err := os.Lstat(final); errors.Is(err, fs.ErrNotExist) {
+	fi, err := os.Lstat(final)
+	if errors.Is(err, fs.ErrNotExist) {
 		return nil
 	} else if err != nil {
 		return err
+	}
+	if !fi.IsDir() {
+		what := "a file"
+		if fi.Mode()&fs.ModeSymlink != 0 {
+			what = "a symbolic link"
+		} else if !fi.Mode().IsRegular() {
+			what = "not a directory"
+		}
+		return fmt.Errorf("%s exists and is %s, not a result directory; it is left untouched: experiment never replaces it (not even with --force); choose another --out", final, what)
 	}
 	if !force {
 		return fmt.Errorf("%s already exists: pass --force to replace it (it is replaced only when the new run completes)", final)

@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"knightwalk/internal/config"
 	"knightwalk/internal/table"
@@ -353,4 +354,38 @@ func mergeWalks(ctx context.Context, path string, s *config.Experiment, p *Plan,
 		}
 	}
 	return ww.Close()
+}
+
+// outNotAPart refuses a merge's output directory that is one of the parts
+// being merged, or lies inside one: --force would replace an input with
+// the merged result, and a part is the only copy of its shard's work.
+func outNotAPart(out string, parts []*Part) error {
+	outAbs := realAbs(out)
+	for _, p := range parts {
+		dir := realAbs(filepath.Dir(p.path))
+		if outAbs == dir || strings.HasPrefix(outAbs, dir+string(filepath.Separator)) {
+			return fmt.Errorf("--out %s is the part %s being merged (or inside it): write the merged result to a new directory; the parts are left untouched", out, filepath.Dir(p.path))
+		}
+	}
+	return nil
+}
+
+// realAbs is path made absolute with its symbolic links resolved as far
+// as it exists, so that two names of one directory compare equal.
+func realAbs(path string) string {
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return filepath.Clean(path)
+	}
+	head, tail := abs, ""
+	for {
+		if r, err := filepath.EvalSymlinks(head); err == nil {
+			return filepath.Join(r, tail)
+		}
+		parent := filepath.Dir(head)
+		if parent == head {
+			return abs
+		}
+		head, tail = parent, filepath.Join(filepath.Base(head), tail)
+	}
 }

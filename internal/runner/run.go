@@ -48,7 +48,7 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	if err != nil {
 		return nil, err
 	}
-	dir, err := prepareOutDir(o.Out, o.Force, o.Resume)
+	dir, err := prepareOutDir(o.Out, s.ConfigHash, o.Force, o.Resume, o.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -259,7 +259,10 @@ func WriteMerged(ctx context.Context, s *config.Experiment, o RunOptions, ts *Ta
 	if err != nil {
 		return nil, err
 	}
-	dir, err := prepareOutDir(o.Out, o.Force, false)
+	if err := outNotAPart(o.Out, parts); err != nil {
+		return nil, err
+	}
+	dir, err := prepareOutDir(o.Out, s.ConfigHash, o.Force, false, o.Log)
 	if err != nil {
 		return nil, err
 	}
