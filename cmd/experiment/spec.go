@@ -40,6 +40,10 @@ func readExperiment(arg string) (string, []byte, error) {
 		name, data = arg, b
 	default:
 		b, ok := experiments.Lookup(strings.TrimSuffix(arg, ".yaml"))
+		if _, err := os.Stat(arg); !ok && err == nil {
+			_, err := config.ReadFile(arg) // a directory: say so, not "no such file"
+			return "", nil, err
+		}
 		if !ok {
 			return "", nil, fmt.Errorf("%s: no such file, and no committed experiment of that name (committed: %s)", arg, strings.Join(experiments.Names(), ", "))
 		}

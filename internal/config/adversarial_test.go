@@ -14,6 +14,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // wantRefusal checks that err is an Errors naming file whose text holds want.
@@ -185,4 +186,27 @@ func TestManyMistakes(t *testing.T) {
 	}
 	_, err = Parse("entries.yaml", []byte(b.String()))
 	wantRefusal(t, err, "entries.yaml", "keys and list items; an experiment file holds at most 20000")
+}
+
+// TestLoadFIFONoWriter: a FIFO that no process writes to is refused after
+// readWait instead of blocking in open(2) for ever (issue 21).
+func TestLoadFIFONoWriter(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "silent.yaml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	defer func(d time.Duration) { readWait = d }(readWait)
+	readWait = 200 * time.Millisecond
+	done := make(chan error, 1)
+	go func() { _, err := Load(fifo); done <- err }()
+	select {
+	case err := <-done:
+		wantRefusal(t, err, fifo, "no writer")
+	case <-time.After(10 * time.Second):
+		t.Fatal("Load blocked on a FIFO with no writer")
+	}
+	// Release the goroutine still blocked in open(2).
+	if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
+		f.Close()
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"time"
 
 	"go.yaml.in/yaml/v3"
 )
@@ -148,6 +149,43 @@ func Load(path string) (*Config, error) {
 	return Parse(path, data)
 }
 
+// readWait is how long ReadFile waits for a FIFO or device to deliver.
+var readWait = 5 * time.Second
+
+// openBounded opens path for reading, waiting at most readWait: open(2)
+// of a FIFO blocks until a writer opens it, and a FIFO with no writer
+// would otherwise hang the command for ever (and, blocked in a system
+// call, past its signals). The open of a FIFO runs on its own goroutine;
+// if no writer comes, that goroutine stays blocked until the process
+// ends, which for the command is at once.
+func openBounded(path string) (*os.File, error) {
+	if fi, err := os.Stat(path); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
+		return os.Open(path)
+	}
+	type opened struct {
+		f   *os.File
+		err error
+	}
+	ch := make(chan opened, 1)
+	go func() {
+		f, err := os.Open(path)
+		ch <- opened{f, err}
+	}()
+	select {
+	case o := <-ch:
+		return o.f, o.err
+	case <-time.After(readWait):
+		go func() { // close it should a writer come after all
+			if o := <-ch; o.f != nil {
+				o.f.Close()
+			}
+		}()
+		return nil, errNoWriter
+	}
+}
+
+var errNoWriter = errors.New("a FIFO that no writer opened")
+
 // ReadFile reads an experiment file of at most MaxFileBytes. A regular file
 // over the limit is refused before it is read; anything else (a device such
 // as /dev/zero, a FIFO) is read through a limit and refused once it passes
@@ -157,11 +195,17 @@ func ReadFile(path string) ([]byte, error) {
 	tooBig := func(what string) error {
 		return Errors{{File: path, Msg: fmt.Sprintf("%s; an experiment file holds at most %d bytes (1 MiB)", what, MaxFileBytes)}}
 	}
-	f, err := os.Open(path)
+	f, err := openBounded(path)
+	if errors.Is(err, errNoWriter) {
+		return nil, Errors{{File: path, Msg: fmt.Sprintf("a FIFO that no writer opened within %v; want an experiment file (YAML)", readWait)}}
+	}
 	if err != nil {
 		return nil, Errors{{File: path, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
 	}
 	defer f.Close()
+	// A FIFO or device that gives nothing for a while is refused rather
+	// than waited on for ever (a FIFO with no writer, a silent terminal).
+	f.SetReadDeadline(time.Now().Add(readWait))
 	fi, err := f.Stat()
 	if err != nil {
 		return nil, Errors{{File: path, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
@@ -173,6 +217,9 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, tooBig(fmt.Sprintf("%d bytes", fi.Size()))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
+	if errors.Is(err, os.ErrDeadlineExceeded) {
+		return nil, Errors{{File: path, Msg: fmt.Sprintf("not a regular file, and it gave no complete experiment within %v (a FIFO with no writer?); want an experiment file (YAML)", readWait)}}
+	}
 	if err != nil {
 		return nil, Errors{{File: path, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
 	}

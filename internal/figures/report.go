@@ -2,6 +2,7 @@ package figures
 
 import (
 	"fmt"
+	"knightwalk/internal/safeio"
 	"os"
 	"path/filepath"
 	"strings"
@@ -39,7 +40,7 @@ const FiguresHeading = "## Figures"
 // UpdateReport replaces the figures section of dir/report.md.
 func UpdateReport(dir string, drawn []Drawn) error {
 	path := filepath.Join(dir, results.ReportFile)
-	b, err := os.ReadFile(path)
+	b, err := safeio.ReadRegular(path, 64<<20)
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
+	"knightwalk/internal/safeio"
 	"os"
 	"path/filepath"
 	"slices"
@@ -64,7 +65,7 @@ type Manifest struct {
 // ReadManifest reads dir/manifest.json.
 func ReadManifest(dir string) (*Manifest, error) {
 	path := filepath.Join(dir, ManifestFile)
-	b, err := os.ReadFile(path)
+	b, err := safeio.ReadRegular(path, 64<<20)
 	if err != nil {
 		return nil, fmt.Errorf("%s is not a result directory: %w", dir, err)
 	}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"knightwalk/internal/safeio"
 	"math/bits"
 	"os"
 	"path/filepath"
@@ -86,7 +87,7 @@ func openCheckpoint(dir string, h checkpointHeader) (*checkpoint, error) {
 // line and why, and nothing of it is used.
 func resumeCheckpoint(dir string, h checkpointHeader, p *Plan, shard Shard, ts *Tallies) (done map[int]bool, c *checkpoint, err error) {
 	path := filepath.Join(dir, checkpointName)
-	f, err := os.Open(path)
+	f, err := safeio.OpenRegular(path)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -282,7 +283,7 @@ func (c *checkpoint) Close() error {
 // fail, and the config hash its header names ("" if none): it reads the
 // header line and counts the records after it.
 func checkpointProgress(dir string) (done, configHash string) {
-	f, err := os.Open(filepath.Join(dir, checkpointName))
+	f, err := safeio.OpenRegular(filepath.Join(dir, checkpointName))
 	if err != nil {
 		return "its checkpoint cannot be read", ""
 	}

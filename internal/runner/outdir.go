@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"knightwalk/internal/safeio"
 	"os"
 	"path/filepath"
 	"slices"
@@ -289,19 +290,7 @@ func decodeStrict(b []byte, v any) error {
 
 // readLimited reads a file of at most limit bytes.
 func readLimited(path string, limit int64) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	b, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(b)) > limit {
-		return nil, fmt.Errorf("%s: larger than %d bytes", path, limit)
-	}
-	return b, nil
+	return safeio.ReadRegular(path, limit)
 }
 
 // commit replaces Final with the completed Partial. An existing Final is

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"knightwalk/internal/safeio"
 	"os"
 	"path/filepath"
 	"strings"
@@ -308,7 +309,7 @@ func mergeWalks(ctx context.Context, path string, s *config.Experiment, p *Plan,
 	partOf := make([]*Part, len(parts))
 	for _, part := range parts {
 		partOf[part.K] = part
-		f, err := os.Open(filepath.Join(filepath.Dir(part.path), part.Walks.File))
+		f, err := safeio.OpenRegular(filepath.Join(filepath.Dir(part.path), part.Walks.File))
 		if err != nil {
 			return err
 		}

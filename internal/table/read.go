@@ -3,6 +3,7 @@ package table
 import (
 	"context"
 	"fmt"
+	"knightwalk/internal/safeio"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -80,9 +81,14 @@ func read[R any](path string, s *spec[R]) ([]R, Metadata, error) {
 }
 
 func readFile[R any](path string, s *spec[R]) ([]R, Metadata, error) {
-	rdr, err := file.OpenParquetFile(path, false)
+	f, err := safeio.OpenRegular(path)
 	if err != nil {
 		return nil, Metadata{}, err
+	}
+	defer f.Close()
+	rdr, err := file.NewParquetReader(f)
+	if err != nil {
+		return nil, Metadata{}, fmt.Errorf("not a readable Parquet file (damaged or cut short?): %w", err)
 	}
 	defer rdr.Close()
 
