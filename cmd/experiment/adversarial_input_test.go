@@ -88,7 +88,7 @@ func TestSignalStopsPromptly(t *testing.T) {
 		select {
 		case err := <-done:
 			var ee interface{ ExitCode() int }
-			if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "context canceled") {
+			if !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "interrupted by a signal") {
 				t.Errorf("%s after %v: %v, stderr %q; want exit status 1 saying it was cancelled", c.args[0], c.sig, err, stderr.String())
 			}
 			t.Logf("%s exited %v after %v", c.args[0], time.Since(t0), c.sig)

@@ -12,6 +12,10 @@ import (
 	"knightwalk/bench"
 )
 
+// maxBenchTime bounds --time: the bench times a dozen kernels, so an hour
+// per kernel would run for half a day.
+const maxBenchTime = 5 * time.Minute
+
 // benchCommand is `experiment bench`; main.go lists it.
 func benchCommand() *command {
 	return &command{
@@ -33,8 +37,11 @@ on the PATH it also times plain Python versions of seed 000 and seed 001
 				if len(args) > 0 {
 					return usagef("bench takes no arguments")
 				}
-				if *workers < 1 || *d <= 0 {
-					return usagef("--workers and --time must be positive")
+				if err := checkWorkers(*workers); err != nil {
+					return err
+				}
+				if *d <= 0 || *d > maxBenchTime {
+					return usagef("--time %v: want a duration above 0 and at most %v per kernel", *d, maxBenchTime)
 				}
 				rep, err := bench.Run(ctx, *d, *workers, !*noPy)
 				if err != nil {

@@ -61,7 +61,14 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 		}
 		return usagef("%s: %v (usage: experiment %s %s)", c.name, err, c.name, c.usage)
 	}
-	return body(ctx, &env{stdout: stdout, stderr: stderr}, fs.Args())
+	err := body(ctx, &env{stdout: stdout, stderr: stderr}, fs.Args())
+	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
+		// A bare "context canceled" tells a user nothing: say what
+		// stopped the command and what it left (every command writes its
+		// results only once complete).
+		return fmt.Errorf("%s interrupted by a signal before it finished: nothing was written or changed", c.name)
+	}
+	return err
 }
 
 // interleaved moves flags after positional arguments to the front, so that

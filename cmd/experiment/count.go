@@ -16,7 +16,7 @@ import (
 func countCommand() *command {
 	return &command{
 		name:  "count",
-		usage: "--board RxC [--closed] [--unique] [--start SQ] [--format text|csv] [--workers N]",
+		usage: "--board RxC [--closed] [--unique] [--start SQ] [--format text|csv] [--workers N] [--max-nodes N]",
 		short: "exact numbers of knight's tours from each start square",
 		long: `Counts every knight's tour by exhaustive search (boards of at most 64
 squares; 6x6 takes about a second). Open tours by default: the number of

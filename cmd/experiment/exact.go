@@ -17,7 +17,7 @@ import (
 func exactCommand() *command {
 	return &command{
 		name:  "exact",
-		usage: "--board RxC [--rule R] [--tie-break T] [--start SQ] [--format text|csv]",
+		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--format text|csv] [--budget N] [--workers N] [--max-memory SIZE]",
 		short: "exact success probabilities by enumerating every branch of a walk",
 		long: `Follows every branch a walk can take, weighted by its probability, and
 prints the exact P(success) per start square (text: a board-shaped table;

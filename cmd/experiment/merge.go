@@ -16,7 +16,7 @@ import (
 func mergeCommand() *command {
 	return &command{
 		name:  "merge",
-		usage: "--out DIR PART...",
+		usage: "--out DIR [--force] PART...",
 		short: "combine the parts of a sharded run into the tables of one run",
 		long: `Reads the parts written by 'experiment run --shard K/N' (their directories or
 part.json files), checks that they are all N shards of one config and seed,

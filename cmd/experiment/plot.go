@@ -8,6 +8,8 @@ import (
 
 	"knightwalk/internal/config"
 	"knightwalk/internal/figures"
+	"knightwalk/internal/results"
+	"knightwalk/internal/runner"
 )
 
 // plotCommand is `experiment plot`; main.go lists it.
@@ -34,7 +36,18 @@ figure replays walk 0 from the seed. Figures: ` + strings.Join(config.Figures, "
 				default:
 					names = strings.Split(*which, ",")
 				}
-				drawn, err := drawFigures(args[0], names)
+				if _, err := results.ReadManifest(args[0]); err != nil {
+					return err // before the lock file beside it is made
+				}
+				release, err := runner.LockResult(args[0])
+				if err != nil {
+					return err
+				}
+				defer release()
+				drawn, err := drawFigures(ctx, args[0], names)
+				if ctx.Err() != nil {
+					return fmt.Errorf("plot interrupted by a signal: the figures written so far are whole files, %s was not updated; run plot again to finish", results.ReportFile)
+				}
 				if err != nil {
 					return err
 				}
@@ -52,8 +65,8 @@ figure replays walk 0 from the seed. Figures: ` + strings.Join(config.Figures, "
 }
 
 // drawFigures draws into dir and updates its report.
-func drawFigures(dir string, names []string) ([]figures.Drawn, error) {
-	drawn, err := figures.Draw(dir, names)
+func drawFigures(ctx context.Context, dir string, names []string) ([]figures.Drawn, error) {
+	drawn, err := figures.DrawContext(ctx, dir, names)
 	if err != nil {
 		return nil, err
 	}
@@ -67,7 +80,7 @@ func figuresHook(figs []string) func(dir string) error {
 		return nil
 	}
 	return func(dir string) error {
-		_, err := drawFigures(dir, figs)
+		_, err := drawFigures(context.Background(), dir, figs)
 		return err
 	}
 }

@@ -86,8 +86,8 @@ func (b BoardSpec) expand(k *checker, key string) []size {
 	}
 	step := b.Step
 	switch {
-	case step < 0:
-		k.errorf(key+".step", "%d must be at least 1", step)
+	case step < 0 || step == 0 && b.stepGiven:
+		k.errorf(key+".step", "%d; want a step of at least 1 (leave it out for 1)", step)
 		return nil
 	case step != 0 && scalar:
 		k.errorf(key+".step", "a single board has no step")

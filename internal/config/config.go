@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"slices"
 	"time"
 
 	"go.yaml.in/yaml/v3"
@@ -42,6 +43,8 @@ type BoardSpec struct {
 	Step  int    `yaml:"step"`
 	Rows  string `yaml:"rows"`
 	Cols  string `yaml:"cols"`
+
+	stepGiven bool // step was written, so step: 0 is refused rather than taken for the default
 }
 
 // Starts lists the start squares: "all", class names (corner, edge, centre,
@@ -255,6 +258,9 @@ func (b *BoardSpec) UnmarshalYAML(n *yaml.Node) error {
 				msgs = append(msgs, fmt.Sprintf("line %d: field %s not found in type %s", k.Line, k.Value, boardSpecType))
 			}
 		}
+		defer func() {
+			b.stepGiven = slices.ContainsFunc(n.Content, func(k *yaml.Node) bool { return k.Value == "step" })
+		}()
 		type plain BoardSpec // without this method
 		var p plain
 		if err := n.Decode(&p); err != nil {

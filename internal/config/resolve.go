@@ -157,7 +157,8 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 		case !(r.Kind == sim.Warnsdorff && r.TieBreak.UsesOrder() || r.Kind == sim.Backtrack):
 			bad(".order", "a move order applies only to warnsdorff with a tie_break ending in first (first, pohl+first, roth+first, ...) and to backtrack, not %s", r.Name())
 		case err != nil:
-			bad(".order", "%v; want a permutation of the 8 knight moves, e.g. %q", err, canonicalOrder)
+			msg := strings.TrimSuffix(err.Error(), "; want a permutation of the 8 knight moves") // said once, below
+			bad(".order", "%s; want a permutation of the 8 knight moves, e.g. %q", msg, canonicalOrder)
 		case !slices.Equal(order, sim.CanonicalMoves[:]):
 			r.Order = order
 		}

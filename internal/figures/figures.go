@@ -5,6 +5,7 @@
 package figures
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -33,6 +34,13 @@ type Drawn struct {
 // drawn from these tables (a convergence plot without the per-walk table)
 // is reported with a note, not an error.
 func Draw(dir string, names []string) ([]Drawn, error) {
+	return DrawContext(context.Background(), dir, names)
+}
+
+// DrawContext is Draw that stops, with ctx's error, before the next figure
+// file once ctx is done; files already written are whole (each is renamed
+// into place), and no temporary file is left behind.
+func DrawContext(ctx context.Context, dir string, names []string) ([]Drawn, error) {
 	m, err := results.ReadManifest(dir)
 	if err != nil {
 		return nil, err
@@ -64,7 +72,8 @@ func Draw(dir string, names []string) ([]Drawn, error) {
 	if err := os.MkdirAll(out, 0o755); err != nil {
 		return nil, err
 	}
-	d := &drawer{dir: dir, out: out, m: m, squares: squares}
+	removeStaleTemps(out)
+	d := &drawer{ctx: ctx, dir: dir, out: out, m: m, squares: squares}
 	// Each kind of figure is drawn on its own goroutine (encoding PDFs and
 	// PNGs dominates); the results are listed in the fixed order of config.Figures.
 	var kinds []string
@@ -96,6 +105,7 @@ func Draw(dir string, names []string) ([]Drawn, error) {
 }
 
 type drawer struct {
+	ctx      context.Context
 	dir, out string
 	m        *results.Manifest
 	squares  []table.SquareRow
@@ -155,6 +165,9 @@ func (d *drawer) draw(name string) ([]Drawn, error) {
 func (d *drawer) save(f *plots.Figure, name string, parts ...string) (Drawn, error) {
 	base := filepath.Join(d.out, name+"_"+slug(strings.Join(parts, "_")))
 	for _, format := range plots.Formats {
+		if err := d.ctx.Err(); err != nil {
+			return Drawn{}, err
+		}
 		err := writeAtomic(base+"."+format, func(path string) error {
 			file, err := os.OpenFile(path, os.O_WRONLY|os.O_TRUNC, 0)
 			if err != nil {
@@ -168,6 +181,33 @@ func (d *drawer) save(f *plots.Figure, name string, parts ...string) (Drawn, err
 		}
 	}
 	return Drawn{Name: name, Base: base}, nil
+}
+
+// removeStaleTemps removes the temporary files that a killed plot left in
+// the figures directory (".NAME.tmp-RANDOM" of writeAtomic). The caller
+// holds the result directory's lock, so no other plot is writing them.
+func removeStaleTemps(out string) {
+	ents, _ := os.ReadDir(out)
+	for _, e := range ents {
+		if n := e.Name(); e.Type().IsRegular() && strings.HasPrefix(n, ".") && strings.Contains(n, ".tmp-") {
+			os.Remove(filepath.Join(out, n))
+		}
+	}
+}
+
+// MaxFigureSquares bounds the boards drawn square by square (heatmaps, the
+// walk): their SVG and PDF hold a shape per square, so a 4096x4096 board
+// made a 766 MB SVG after minutes and gigabytes (issue 21); 200x200 is
+// about 4 MB and a second or two. Larger boards are reported with a note
+// and their tables are left to the size curve and the notebooks.
+const MaxFigureSquares = 200 * 200
+
+// tooLarge says why a rows x cols board is not drawn square by square, or "".
+func tooLarge(rows, cols int) string {
+	if rows*cols <= MaxFigureSquares {
+		return ""
+	}
+	return fmt.Sprintf("not drawn: %dx%d has %d squares, more than the %d (200x200) a figure draws one by one; the tables hold every square", rows, cols, rows*cols, MaxFigureSquares)
 }
 
 // options returns the experiment's figure options (zero: the defaults).

@@ -3,6 +3,7 @@ package figures
 import (
 	"fmt"
 	"strconv"
+	"strings"
 
 	"knightwalk/internal/config"
 	"knightwalk/internal/table"
@@ -163,6 +164,9 @@ func lengthMap(g group) plots.HeatmapData {
 }
 
 func (d *drawer) heatmap(h plots.HeatmapData, name string, parts ...string) (Drawn, error) {
+	if note := tooLarge(h.Rows, h.Cols); note != "" {
+		return Drawn{Name: name, Note: strings.Join(parts, " ") + ": " + note}, nil
+	}
 	f, err := plots.Heatmap(h)
 	if err != nil {
 		return Drawn{}, err

@@ -25,6 +25,10 @@ func (d *drawer) deadEnds() ([]Drawn, error) {
 	}
 	var out []Drawn
 	for _, g := range d.groups() {
+		if note := tooLarge(g.rows, g.cols); note != "" {
+			out = append(out, Drawn{Name: "deadend-heatmap", Note: g.board + " " + g.rule + ": " + note})
+			continue
+		}
 		vals := make([]float64, g.rows*g.cols)
 		var total float64
 		for _, r := range rows {
@@ -40,12 +44,9 @@ func (d *drawer) deadEnds() ([]Drawn, error) {
 		for i := range vals {
 			vals[i] /= total
 		}
-		f, err := plots.Heatmap(plots.HeatmapData{Title: fmt.Sprintf("%s on %s: where failed walks end", g.rule, g.board), Rows: g.rows, Cols: g.cols,
-			Values: vals, Label: "share of dead ends", Percent: true, Scale: shareScale(vals), Format: shareFormat(vals), Highlight: -1})
-		if err != nil {
-			return nil, err
-		}
-		dr, err := d.save(f, "deadend-heatmap", g.board, g.rule)
+		dr, err := d.heatmap(plots.HeatmapData{Title: fmt.Sprintf("%s on %s: where failed walks end", g.rule, g.board), Rows: g.rows, Cols: g.cols,
+			Values: vals, Label: "share of dead ends", Percent: true, Scale: shareScale(vals), Format: shareFormat(vals), Highlight: -1},
+			"deadend-heatmap", g.board, g.rule)
 		if err != nil {
 			return nil, err
 		}
@@ -103,13 +104,9 @@ func (d *drawer) deadEndsFrom(g group, rows []table.DeadEndRow) ([]Drawn, error)
 			vals[int(r.EndRow)*g.cols+int(r.EndCol)] += float64(r.Count) / float64(most)
 		}
 	}
-	f, err := plots.Heatmap(plots.HeatmapData{Title: fmt.Sprintf("%s on %s: where failed walks from %s end", g.rule, g.board, chosen.Start),
+	dr, err := d.heatmap(plots.HeatmapData{Title: fmt.Sprintf("%s on %s: where failed walks from %s end", g.rule, g.board, chosen.Start),
 		Rows: g.rows, Cols: g.cols, Values: vals, Label: "share of its dead ends", Percent: true, Scale: shareScale(vals), Format: shareFormat(vals),
-		Highlight: int(chosen.StartRow)*g.cols + int(chosen.StartCol)})
-	if err != nil {
-		return nil, err
-	}
-	dr, err := d.save(f, "deadend-heatmap", g.board, g.rule, "from-"+chosen.Start)
+		Highlight: int(chosen.StartRow)*g.cols + int(chosen.StartCol)}, "deadend-heatmap", g.board, g.rule, "from-"+chosen.Start)
 	if err != nil {
 		return nil, err
 	}
@@ -222,6 +219,10 @@ func (d *drawer) walks() ([]Drawn, error) {
 	for _, g := range d.groups() {
 		b, r, ok := d.boardRule(g)
 		if !ok {
+			continue
+		}
+		if note := tooLarge(b.Rows, b.Cols); note != "" {
+			out = append(out, Drawn{Name: "walk", Note: g.board + " " + g.rule + ": " + note})
 			continue
 		}
 		start := b.Square(int(g.squares[0].StartRow), int(g.squares[0].StartCol))

@@ -149,19 +149,32 @@ func classGroups(b *sim.Board, starts []int) []group {
 	return out
 }
 
-// pool pools the tallies of squares of (board, rule) with stats.Pool; a
-// missing tally is an incomplete run.
+// pool pools the tallies of squares of (board, rule) as stats.Pool does,
+// merging them one at a time: a tally is two numbers per square of the
+// board, and holding every square's tally at once would take squares²
+// numbers (4.5 GB for the edge class of 130x130, issue 21); a missing
+// tally is an incomplete run.
 func pool(tally TallyOf, bi, ri int, squares []int) (*stats.Tally, error) {
-	ts := make([]*stats.Tally, len(squares))
+	var out *stats.Tally
 	for i, s := range squares {
-		if ts[i] = tally(bi, ri, s); ts[i] == nil {
+		t := tally(bi, ri, s)
+		if t == nil {
 			return nil, fmt.Errorf("no results for square %d: the run is incomplete", s)
 		}
+		if len(squares) == 1 { // one square: its tally is the pool (callers only read it)
+			return t, nil
+		}
+		if out == nil {
+			out = stats.NewTally(t.Squares())
+		}
+		if err := out.Merge(t); err != nil {
+			return nil, fmt.Errorf("stats: pool: tally %d: %w", i, err)
+		}
 	}
-	if len(ts) == 1 { // one square: its tally is the pool (callers only read it)
-		return ts[0], nil
+	if out == nil {
+		return nil, fmt.Errorf("stats: pool: no tallies (empty class?)")
 	}
-	return stats.Pool(ts...)
+	return out, nil
 }
 
 func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Experiment) table.SquareRow {

@@ -171,10 +171,12 @@ type Tallies struct {
 
 // sparseAbove is the board size (squares) above which Tallies keeps a
 // cell's tally sparse between Adds: a dense tally is two numbers per square
-// however few walks it counts, and a sweep of one walk per start over
-// n = 5..2000 would otherwise hold GBs. Below it merging the many units of
-// a small board stays a plain addition.
-const sparseAbove = 1 << 14
+// however few walks it counts, so every start of an n×n board held dense
+// takes 16·n⁴ bytes (1.6 GB at 100x100; 200x200 with all starts was
+// killed for memory, issue 21). At 1024 squares the dense tallies of a
+// whole board take at most 16 MiB, and merging the many units of a small
+// board stays a plain addition.
+const sparseAbove = 1 << 10
 
 func NewTallies() *Tallies {
 	return &Tallies{m: map[Cell]*stats.Tally{}, sparse: map[Cell]*sparseTally{}}

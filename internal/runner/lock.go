@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -87,4 +88,16 @@ func (l *dirLock) release() {
 	}
 	l.f.Close() // closing the descriptor drops the flock
 	l.f = nil
+}
+
+// LockResult takes the lock of result directory dir, as a run into dir
+// does, for a command that rewrites part of a finished result (plot): it
+// fails at once, naming the holder, while a run or another plot writes
+// there. The returned function releases it.
+func LockResult(dir string) (release func(), err error) {
+	l, err := lockDir(filepath.Clean(dir))
+	if err != nil {
+		return nil, err
+	}
+	return l.release, nil
 }

@@ -2,8 +2,10 @@ package table
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"knightwalk/internal/safeio"
+	"os"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"
 	"github.com/apache/arrow-go/v18/parquet/file"
@@ -80,15 +82,22 @@ func read[R any](path string, s *spec[R]) ([]R, Metadata, error) {
 	return rows, md, nil
 }
 
+// errDamaged prefixes what the Parquet library says of a file it cannot
+// decode, which alone ("illegal base64 data at input byte 386") does not
+// tell a user what is wrong.
+var errDamaged = errors.New("damaged, cut short or not a Parquet table")
+
 func readFile[R any](path string, s *spec[R]) ([]R, Metadata, error) {
 	f, err := safeio.OpenRegular(path)
-	if err != nil {
+	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
+		return nil, Metadata{}, pe.Err // read names the path
+	} else if err != nil {
 		return nil, Metadata{}, err
 	}
 	defer f.Close()
 	rdr, err := file.NewParquetReader(f)
 	if err != nil {
-		return nil, Metadata{}, fmt.Errorf("not a readable Parquet file (damaged or cut short?): %w", err)
+		return nil, Metadata{}, fmt.Errorf("%w: %w", errDamaged, err)
 	}
 	defer rdr.Close()
 
@@ -114,11 +123,11 @@ func readFile[R any](path string, s *spec[R]) ([]R, Metadata, error) {
 
 	fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{BatchSize: readBatchRows}, memory.DefaultAllocator)
 	if err != nil {
-		return nil, Metadata{}, err
+		return nil, Metadata{}, fmt.Errorf("%w: %w", errDamaged, err)
 	}
 	rr, err := fr.GetRecordReader(context.Background(), leaves, nil)
 	if err != nil {
-		return nil, Metadata{}, err
+		return nil, Metadata{}, fmt.Errorf("%w: %w", errDamaged, err)
 	}
 	defer rr.Release()
 
@@ -152,7 +161,7 @@ func readFile[R any](path string, s *spec[R]) ([]R, Metadata, error) {
 		off += n
 	}
 	if err := rr.Err(); err != nil {
-		return nil, Metadata{}, err
+		return nil, Metadata{}, fmt.Errorf("%w: %w", errDamaged, err)
 	}
 	if off != len(rows) {
 		return nil, Metadata{}, fmt.Errorf("%s table: read %d rows, footer says %d", s.name, off, len(rows))
