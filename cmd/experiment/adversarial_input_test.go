@@ -22,7 +22,7 @@ import (
 func TestExactRefusesCertainFailure(t *testing.T) {
 	_, _, err := runCmd(t, "exact", "--board", "8x8", "--rule", "random", "--start", "a1", "--max-memory", "1GiB")
 	if err == nil || !strings.Contains(err.Error(), "its layers hold at least about") ||
-		!strings.Contains(err.Error(), "estimated from 65536 sampled walks") || !strings.Contains(err.Error(), "over the memory budget of 1.0 GiB") {
+		!strings.Contains(err.Error(), "estimated from 65536 sampled walks") || !strings.Contains(err.Error(), "over the 819.2 MiB its states may take") {
 		t.Fatalf("got %v; want a refusal stating the estimate", err)
 	}
 }

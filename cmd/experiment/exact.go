@@ -99,7 +99,9 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 // counts the states, the limit keeps the garbage of a growing layer from
 // doubling the heap.
 func exactWalks(ctx context.Context, e *env, b *sim.Board, r sim.Rule, starts []int, opt sim.ExactOptions) ([]sim.Exact, error) {
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(opt.MaxMemory + 64<<20))
+	if opt.MaxMemory > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(opt.MaxMemory))
+	}
 	var states atomic.Int64
 	stop := progressLine(e.stderr, func(d time.Duration) string {
 		n := states.Load()

@@ -263,7 +263,7 @@ func resumeFrag(path, configHash string, p *Plan, done map[int]bool) (*fragWrite
 		if err == io.EOF || errors.Is(err, errTorn) {
 			break
 		}
-		var u Unit
+		u := Unit{ID: -1} // a record that fails its seal belongs to no unit we can name
 		if err == nil {
 			u, _, err = decodeWalks(payload, p)
 		}
