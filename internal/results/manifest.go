@@ -78,6 +78,18 @@ func ReadManifest(dir string) (*Manifest, error) {
 // Metadata is the key-value metadata of every table of a run of e by a
 // binary of the given version and provenance (buildinfo.Read()).
 func Metadata(e *config.Experiment, toolVersion string, build buildinfo.Info) table.Metadata {
+	cfg, err := json.Marshal(e.Config)
+	if err != nil { // only NaN or Inf, which validation refuses
+		panic("results: resolved configuration does not encode: " + err.Error())
+	}
+	return table.Metadata{Experiment: e.Name, Seed: e.Seed, ConfigHash: e.ConfigHash, ToolVersion: toolVersion, Build: build,
+		Config: string(cfg), Levels: Levels(e),
+		Extra: map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
+}
+
+// Levels are the levels of e's tables that the table writer cannot know
+// itself: its name, boards, rules and the rules' tie-breaks.
+func Levels(e *config.Experiment) table.Levels {
 	lv := table.Levels{Experiment: e.Name}
 	for _, b := range e.Boards {
 		lv.Boards = append(lv.Boards, b.String())
@@ -88,13 +100,7 @@ func Metadata(e *config.Experiment, toolVersion string, build buildinfo.Info) ta
 			lv.TieBreaks = append(lv.TieBreaks, t)
 		}
 	}
-	cfg, err := json.Marshal(e.Config)
-	if err != nil { // only NaN or Inf, which validation refuses
-		panic("results: resolved configuration does not encode: " + err.Error())
-	}
-	return table.Metadata{Experiment: e.Name, Seed: e.Seed, ConfigHash: e.ConfigHash, ToolVersion: toolVersion, Build: build,
-		Config: string(cfg), Levels: lv,
-		Extra: map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
+	return lv
 }
 
 // RunInfo describes how the tallies behind a set of tables were made, for the
