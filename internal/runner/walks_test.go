@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 	"math"
-	"strings"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"knightwalk/internal/config"
