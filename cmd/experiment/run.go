@@ -69,6 +69,10 @@ be continued with --resume. --shard K/N runs slice K of N, counting from 0
 					return err
 				}
 				warnDeterministic(e, s)
+				build := buildinfo.Read()
+				if !build.HasVCS() && !*dry {
+					fmt.Fprintf(say, "experiment: warning: %s\n", buildinfo.NoVCSWarning)
+				}
 				if *dry {
 					return dryRun(e, s, shard, *workers)
 				}
@@ -83,7 +87,7 @@ be continued with --resume. --shard K/N runs slice K of N, counting from 0
 					return err
 				}
 				opts := runner.RunOptions{Out: dir, Force: *force, Resume: *resume, Workers: *workers, Shard: shard,
-					Meta: results.Metadata(s, version, buildinfo.Read()), BeforeCommit: figuresHook(s.Figures)}
+					Meta: results.Metadata(s, version, build), BeforeCommit: figuresHook(s.Figures)}
 				if !*quiet {
 					opts.Log = e.stderr
 					opts.Progress = progressBar(e.stderr)

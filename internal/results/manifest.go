@@ -12,6 +12,7 @@ import (
 	"knightwalk/internal/buildinfo"
 	"knightwalk/internal/config"
 	"knightwalk/internal/table"
+	"knightwalk/sim"
 )
 
 // The files of a result directory.
@@ -40,13 +41,17 @@ var Files = append(append([]string(nil), TableFiles...), WalksFile, ClaimsTeXFil
 // Manifest is manifest.json: what ran, how, and what came out. Figures and
 // tools read result directories through it.
 type Manifest struct {
-	Experiment  string           `json:"experiment"`
-	Description string           `json:"description,omitempty"`
-	Seed        uint64           `json:"seed"`
-	ConfigHash  string           `json:"config_hash"`
-	ToolVersion string           `json:"tool_version"`
-	GitCommit   string           `json:"git_commit,omitempty"` // Build.Revision, as the tables' git_commit key
-	Build       buildinfo.Info   `json:"build"`
+	Experiment  string         `json:"experiment"`
+	Description string         `json:"description,omitempty"`
+	Seed        uint64         `json:"seed"`
+	ConfigHash  string         `json:"config_hash"`
+	ToolVersion string         `json:"tool_version"`
+	GitCommit   string         `json:"git_commit,omitempty"` // Build.Revision, as the tables' git_commit key
+	Build       buildinfo.Info `json:"build"`
+	Host        buildinfo.Host `json:"host"` // the machine the results were written on
+	// Warnings say what makes the results harder to trace or compare (a
+	// binary without VCS information); report.md carries them too.
+	Warnings    []string         `json:"warnings,omitempty"`
 	Shard       string           `json:"shard"`
 	Workers     int              `json:"workers"`
 	Units       int              `json:"units"`
@@ -145,7 +150,10 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 	m := Manifest{Experiment: e.Name, Description: e.Description, Seed: e.Seed, ConfigHash: e.ConfigHash,
 		ToolVersion: md.ToolVersion, GitCommit: md.Build.Revision, Build: md.Build, Shard: run.Shard, Workers: run.Workers,
 		Units: run.Units, StartedAt: timestamp(run.Started), FinishedAt: timestamp(time.Now()), Seconds: run.Seconds,
-		Tables: files, Config: e.Config}
+		Tables: files, Config: e.Config, Host: buildinfo.ReadHost(sim.SmallBoardKernel())}
+	if !md.Build.HasVCS() {
+		m.Warnings = append(m.Warnings, buildinfo.NoVCSWarning)
+	}
 	for _, r := range t.Squares {
 		m.Walks += uint64(r.Walks)
 		m.Successes += uint64(r.Successes)
@@ -161,7 +169,7 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 	if err := os.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, ReportFile), []byte(report(e, t)), 0o644)
+	return os.WriteFile(filepath.Join(dir, ReportFile), []byte(report(e, t, m.Warnings)), 0o644)
 }
 
 // timestamp writes t as RFC 3339 in UTC, to the second; "" for the zero time.
