@@ -41,7 +41,7 @@ func TestFromCanonicalRefuses(t *testing.T) {
 	}
 	cn := c.canonical()
 	for what, edit := range map[string]func(*Canonical){
-		"format 2":          func(cn *Canonical) { cn.Format = 2 },
+		"format 2":           func(cn *Canonical) { cn.Format = 2 },
 		"walks: 0 is out of": func(cn *Canonical) { cn.Walks = 0 },
 		"claims[0]: statement": func(cn *Canonical) {
 			cn.Claims[0].Values = nil
