@@ -1,4 +1,4 @@
-"""Execute knightwalk.ipynb headless with nbclient; any cell error fails.
+"""Execute analysis.ipynb headless with nbclient; any cell error fails.
 
     python notebooks/python/run_notebook.py RESULT_DIR [OUT.ipynb]
 
@@ -27,7 +27,7 @@ def main(argv):
         print(f"run_notebook: {results} is not a directory", file=sys.stderr)
         return 2
     os.environ["KNIGHTWALK_RESULTS"] = str(results)
-    nb = nbformat.read(HERE / "knightwalk.ipynb", as_version=4)
+    nb = nbformat.read(HERE / "analysis.ipynb", as_version=4)
     client = NotebookClient(nb, timeout=600, kernel_name="python3",
                             resources={"metadata": {"path": str(HERE)}})
     try:

@@ -43,7 +43,7 @@
 # temporary directory).
 #
 # **Running it.** In Jupyter (`jupyter lab notebooks/python/knightwalk.ipynb`)
-# figures appear inline; as a script (`python3 notebooks/python/knightwalk.py`)
+# figures appear inline; as a script (`python3 notebooks/python/analysis.py`)
 # it runs headless, prints short summaries and saves the figures as PNG.
 # The `.ipynb` and the `.py` hold the same cells (a jupytext "percent" pair).
 #
