@@ -8,7 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/experiment" ./cmd/experiment
+go build -buildvcs=true -o "$tmp/experiment" ./cmd/experiment # provenance even where GOFLAGS says -buildvcs=false
 "$tmp/experiment" run example --out "$tmp/example" --quiet
 for f in "$tmp"/example/*; do
   [ -f "$f" ] && cp "$f" results/example/

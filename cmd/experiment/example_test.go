@@ -11,6 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 
 	"knightwalk/internal/buildinfo"
+	"knightwalk/internal/figures"
 	"knightwalk/internal/results"
 	"knightwalk/internal/runner"
 	"knightwalk/internal/table"
@@ -92,13 +93,15 @@ func tableDigest(path string) (string, error) {
 }
 
 // withoutWarnings drops the report's warning lines (a binary built by go
-// test has no VCS information; the committed report's binary has).
+// test has no VCS information; the committed report's binary has) and its
+// figures section (the test draws none).
 func withoutWarnings(b []byte) string {
+	text, _, _ := strings.Cut(string(b), figures.FiguresHeading)
 	var keep []string
-	for _, l := range strings.Split(string(b), "\n") {
+	for _, l := range strings.Split(text, "\n") {
 		if !strings.HasPrefix(l, "**Warning:**") {
 			keep = append(keep, l)
 		}
 	}
-	return strings.Join(keep, "\n")
+	return strings.TrimSpace(strings.Join(keep, "\n"))
 }
