@@ -8,7 +8,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -buildvcs=true -o "$tmp/experiment" ./cmd/experiment # provenance even where GOFLAGS says -buildvcs=false
+# -buildvcs=true: the manifest names the commit even where GOFLAGS (or go env)
+# says -buildvcs=false
+GOFLAGS="-mod=readonly -buildvcs=true" go build -o "$tmp/experiment" ./cmd/experiment
+if "$tmp/experiment" version | grep -q '^revision: unknown'; then
+  echo "warning: the binary carries no VCS information (a git worktree? run this in the main checkout); results/example will record no commit" >&2
+fi
 "$tmp/experiment" run example --out "$tmp/example" --quiet
 for f in "$tmp"/example/*; do
   [ -f "$f" ] && cp "$f" results/example/
