@@ -36,13 +36,21 @@ def test_polars_enum_order_filter(run_dir: Path) -> None:
     assert set(sq.filter(pl.col("board") < "8x8")["board"].to_list()) == {"3x4", "5x5", "6x6"}
 
 
-def test_empty_table_keeps_levels(run_dir: Path, tmp_path: Path) -> None:
-    # comparisons of a run with no claims on some boards may be empty; claims here has one row,
-    # so use the walks-free table list: every table, even empty, has its categories
-    t = kw.load(run_dir, tables=["claims"])
-    assert list(t["claims"]["verdict"].cat.categories) == ["consistent", "inconclusive", "refuted"]
-    empty = t["claims"].iloc[0:0]
-    assert list(empty["board"].cat.categories) == BOARDS
+def test_empty_table_keeps_levels(tmp_path: Path) -> None:
+    # one rule and one start square: nothing to compare, an empty comparisons table
+    src = tmp_path / "empty.yaml"
+    src.write_text("name: empty\nboards: [6x6, 5x5]\nstarts: [b2]\nwalks: 5\nrules: [{name: random}]\n")
+    t = kw.run(src, tmp_path / "out")
+    cmp = t["comparisons"]
+    assert len(cmp) == 0
+    assert list(cmp["board"].cat.categories) == ["5x5", "6x6"] and cmp["board"].cat.ordered
+    assert list(cmp["compare"].cat.categories) == ["groups", "rules"]
+    assert list(cmp["rule_a"].cat.categories) == ["random"]
+    assert len(t["claims"]) == 0 and list(t["claims"]["verdict"].cat.categories) == ["consistent", "inconclusive", "refuted"]
+    pcmp = kw.load(tmp_path / "out", "polars")["comparisons"]
+    assert pcmp.height == 0 and pcmp.schema["board"] == pl.Enum(["5x5", "6x6"])
+    con = kw.duckdb(tmp_path / "out")
+    assert con.sql("SELECT enum_range(NULL::board)").fetchall()[0][0] == ["5x5", "6x6"]
 
 
 def test_duckdb_enums(run_dir: Path) -> None:
