@@ -63,12 +63,15 @@ def test_duckdb_enums(run_dir: Path) -> None:
     assert n > 0
 
 
-def test_join_exact_without_casts(run_dir: Path) -> None:
+@pytest.mark.parametrize("like", ["dir", "frame", "dict"])
+def test_join_exact_without_casts(run_dir: Path, like: str) -> None:
     for backend in ("pandas", "polars"):
-        sq = kw.load(run_dir, backend)["squares"]
-        ex = kw.exact("5x5", like=run_dir, backend=backend)
+        t = kw.load(run_dir, backend)
+        sq = t["squares"]
+        ex = kw.exact("5x5", like={"dir": run_dir, "frame": sq, "dict": t}[like], backend=backend)
         if backend == "pandas":
             j = sq.merge(ex, on=["board", "rule", "start"])
+            assert j["board"].dtype == sq["board"].dtype  # still the ordered categorical
             b2 = j[(j["start"] == "b2") & (j["rule"] == "warnsdorff/random")]
         else:
             j = sq.join(ex, on=["board", "rule", "start"])
@@ -114,4 +117,6 @@ def test_bad_input(tmp_path: Path, run_dir: Path) -> None:
         kw.exact("5x5", binary="no-such-binary")
     with pytest.raises(RuntimeError, match="exit 2"):
         kw.exact("5x5", rule="nonsense")
+    with pytest.raises(TypeError, match="like: int is not a pandas or polars data frame"):
+        kw.exact("5x5", like=3)
     assert json.loads((run_dir / "manifest.json").read_text())["experiment"] == "pysmall"

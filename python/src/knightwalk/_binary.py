@@ -10,7 +10,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from ._tables import Backend, convert, load, _read
+from ._tables import Backend, _read, convert, frame_levels, load
 
 
 def find_binary(binary: str | Path | None = None) -> str:
@@ -48,15 +48,17 @@ def run(experiment: str | Path, out: str | Path, backend: Backend = "pandas", *,
 
 
 def exact(board: str, rule: str = "warnsdorff", tie_break: str | None = None, backend: Backend = "pandas", *,
-          start: str | None = None, like: Mapping[str, Any] | None = None, binary: str | Path | None = None,
+          start: str | None = None, like: Any = None, binary: str | Path | None = None,
           args: Sequence[str] = ()) -> Any:
     """Exact values per start square from ``experiment exact --format parquet``.
 
     The key columns (board, rule, start, start_class, tie_break, ...) have
-    the result tables' names and types. ``like`` is a result directory (its
-    tables' levels are used) so the frame joins that run's tables with no
-    cast, e.g. ``squares.merge(exact(..., like=dir), on=["board", "rule",
-    "start"])``.
+    the result tables' names and types. ``like`` gives the category levels
+    to share: a result directory, a loaded data frame, or the dict
+    :func:`load` returns. With it the frame joins those tables with no cast
+    (polars joins only Enums of equal levels; pandas keeps categoricals
+    only then), e.g. ``sq.merge(exact("8x8", like=sq), on=["board",
+    "rule", "start"])``.
     """
     flags = ["exact", "--board", board, "--rule", rule, "--format", "parquet"]
     if tie_break:
@@ -66,6 +68,7 @@ def exact(board: str, rule: str = "warnsdorff", tie_break: str | None = None, ba
     with tempfile.TemporaryDirectory(prefix="knightwalk-exact-") as tmp:
         path = Path(tmp) / "exact.parquet"
         _call([*flags, "--out", str(path), *args], binary)
-        if like is not None:
-            return load(like, backend, extra={"exact": path})["exact"]  # type: ignore[arg-type]
-        return convert({"exact": _read(path)}, backend)["exact"]
+        if isinstance(like, (str, Path)):
+            return load(like, backend, extra={"exact": path})["exact"]
+        base = frame_levels(like) if like is not None else None
+        return convert({"exact": _read(path)}, backend, base)["exact"]

@@ -147,14 +147,36 @@ def _to_polars(t: pa.Table, levels: Mapping[str, list[str]]) -> Any:
     return df.with_columns([pl.col(n).cast(pl.Enum(lv)) for n, lv in levels.items() if n in df.columns])
 
 
-def convert(tables: Mapping[str, pa.Table], backend: Backend) -> dict[str, Any]:
+def frame_levels(like: Any) -> dict[str, list[str]]:
+    """The category levels of a data frame (pandas categoricals, polars
+    Enums) or of every frame in a dict of them, by column name."""
+    frames = list(like.values()) if isinstance(like, Mapping) else [like]
+    out: dict[str, list[list[str]]] = {}
+    for df in frames:
+        if type(df).__module__.startswith("polars"):
+            import polars as pl
+
+            for name, dtype in df.schema.items():
+                if isinstance(dtype, pl.Enum):
+                    out.setdefault(name, []).append(list(dtype.categories))
+        elif hasattr(df, "dtypes"):
+            for name, dtype in df.dtypes.items():
+                if getattr(dtype, "name", "") == "category":
+                    out.setdefault(str(name), []).append([str(c) for c in dtype.categories])
+        else:
+            raise TypeError(f"like: {type(df).__name__} is not a pandas or polars data frame, a dict of them or a result directory")
+    return {name: _union(name, lists) for name, lists in out.items()}
+
+
+def convert(tables: Mapping[str, pa.Table], backend: Backend,
+            base: Mapping[str, list[str]] | None = None) -> dict[str, Any]:
     """Arrow tables as data frames of ``backend``; a category column has the
-    same levels (the union of the stored ones) in every table that has it,
-    so tables join on it without casts."""
+    same levels (the union of the stored ones, after those of ``base``) in
+    every table that has it, so tables join on it without casts."""
     if backend not in BACKENDS:
         raise ValueError(f"backend {backend!r}: valid backends are {', '.join(BACKENDS)}")
     per_table = {name: levels_of(t.schema) for name, t in tables.items()}
-    columns: dict[str, list[list[str]]] = {}
+    columns: dict[str, list[list[str]]] = {col: [list(lv)] for col, lv in (base or {}).items()}
     for lv in per_table.values():
         for col, levels in lv.items():
             columns.setdefault(col, []).append(levels)
