@@ -14,7 +14,7 @@ import (
 // The notebooks name tables and columns by a convention that this test can
 // read without running them (see README.md here):
 //
-// Python (knightwalk.py, and the code cells of knightwalk.ipynb):
+// Python (analysis.py, and the code cells of analysis.ipynb):
 //   - tables are loaded with load("name") (or located with table_path("name"));
 //   - columns are string literals in a subscript, df["col"] or
 //     df[["a", "b"]]; as a keyword argument on=, left_on=, right_on=, by=,
@@ -39,8 +39,8 @@ import (
 
 const (
 	docsPath  = "../docs/tables.md"
-	pyPath    = "python/knightwalk.py"
-	ipynbPath = "python/knightwalk.ipynb"
+	pyPath    = "python/analysis.py"
+	ipynbPath = "python/analysis.ipynb"
 	rmdPath   = "r/knightwalk.Rmd"
 )
 

@@ -7,9 +7,13 @@ import (
 	"runtime"
 	"runtime/debug"
 	"strconv"
+	"strings"
 	"sync/atomic"
 	"time"
 
+	"knightwalk/internal/buildinfo"
+	"knightwalk/internal/results"
+	"knightwalk/internal/table"
 	"knightwalk/sim"
 )
 
@@ -17,13 +21,16 @@ import (
 func exactCommand() *command {
 	return &command{
 		name:  "exact",
-		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--format text|csv] [--budget N] [--workers N] [--max-memory SIZE]",
+		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--format text|csv|parquet] [--out FILE] [--force] [--budget N] [--workers N] [--max-memory SIZE]",
 		short: "exact success probabilities by enumerating every branch of a walk",
 		long: `Follows every branch a walk can take, weighted by its probability, and
 prints the exact P(success) per start square (text: a board-shaped table;
 csv: one row per start square with P(success), P(closed), P(stopped), the
-mean path length and tie decisions, and the states expanded). Boards of at
-most 128 squares; the random rule only on small boards (or with --max-steps).
+mean path length and tie decisions, the states expanded, the board and the
+rule; parquet: the same rows as the exact table of docs/tables.md, written
+to --out FILE, whose board, rule and start columns join the result tables
+with no cast). Boards of at most 128 squares; the random rule only on small
+boards (or with --max-steps).
 
 The states held at once are counted against --max-memory: a start whose
 layers certainly cannot fit (estimated from sampled walks, e.g. 8x8 with the
@@ -34,7 +41,9 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 			rf.register(fs, "warnsdorff")
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 8x8 (required)")
 			start := fs.String("start", "", "only this start square, e.g. a1 (default: every square)")
-			format := fs.String("format", "text", "output format: text or csv")
+			format := fs.String("format", "text", "output format: text, csv or parquet (parquet needs --out)")
+			outFile := fs.String("out", "", "the Parquet file --format parquet writes")
+			force := fs.Bool("force", false, "replace --out if it is an exact table that experiment wrote")
 			budget := fs.Int64("budget", sim.DefaultExactBudget, "most states to expand per start square")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "start squares enumerated in parallel")
 			maxMem := byteSize(defaultMaxMemory())
@@ -43,8 +52,13 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 				if len(args) > 0 {
 					return usagef("exact takes no arguments, got %q", args)
 				}
-				if *format != "text" && *format != "csv" {
-					return usagef("--format %q: valid formats are text, csv", *format)
+				switch {
+				case *format != "text" && *format != "csv" && *format != "parquet":
+					return usagef("--format %q: valid formats are text, csv, parquet", *format)
+				case *format == "parquet" && *outFile == "":
+					return usagef("--format parquet writes a file: name it with --out FILE")
+				case *format != "parquet" && *outFile != "":
+					return usagef("--out is for --format parquet; text and csv go to stdout")
 				}
 				r, err := rf.resolve()
 				if err != nil {
@@ -60,17 +74,27 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 				if *budget < 0 {
 					return usagef("--budget must be 0 (the default, %d) or positive", sim.DefaultExactBudget)
 				}
+				if *format == "parquet" {
+					// refused before the enumeration, which may take long
+					if err := table.CheckReplace(*outFile, table.Exact, *force); err != nil {
+						return err
+					}
+				}
 				t0 := time.Now()
 				res, err := exactWalks(ctx, e, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem)})
 				if err != nil {
 					return err
 				}
-				if *format == "csv" {
-					fmt.Fprintln(e.stdout, "start,start_row,start_col,start_class,p_success,p_closed,p_stopped,mean_length,mean_ties,nodes,tree_nodes")
+				switch *format {
+				case "parquet":
+					return writeExact(*outFile, b, r, res, fs)
+				case "csv":
+					// board and rule last: the columns before them keep their places
+					fmt.Fprintln(e.stdout, "start,start_row,start_col,start_class,p_success,p_closed,p_stopped,mean_length,mean_ties,nodes,tree_nodes,board,rule")
 					for _, x := range res {
 						row, col := b.RowCol(x.Start)
-						fmt.Fprintf(e.stdout, "%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%.0f\n", b.SquareName(x.Start), row, col, b.Class(x.Start),
-							g17(x.PSuccess), g17(x.PClosed), g17(x.PStopped), g17(x.MeanLength), g17(x.MeanTies), x.Nodes, x.TreeNodes)
+						fmt.Fprintf(e.stdout, "%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%.0f,%s,%s\n", b.SquareName(x.Start), row, col, b.Class(x.Start),
+							g17(x.PSuccess), g17(x.PClosed), g17(x.PStopped), g17(x.MeanLength), g17(x.MeanTies), x.Nodes, x.TreeNodes, b, r.Name())
 					}
 					return nil
 				}
@@ -113,6 +137,37 @@ func exactWalks(ctx context.Context, e *env, b *sim.Board, r sim.Rule, starts []
 	defer stop()
 	opt.Progress = &states
 	return sim.ExactWalks(ctx, b, r, starts, opt)
+}
+
+// writeExact writes the exact values as the exact table (docs/tables.md):
+// the key columns and levels of the result tables, so they join them.
+func writeExact(path string, b *sim.Board, r sim.Rule, res []sim.Exact, fs *flag.FlagSet) error {
+	params := results.Params(r)
+	rows := make([]table.ExactRow, len(res))
+	for i, x := range res {
+		row, col := b.RowCol(x.Start)
+		rows[i] = table.ExactRow{
+			Key: table.StartKey{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+				Start: b.SquareName(x.Start), StartRow: int32(row), StartCol: int32(col), StartClass: b.Class(x.Start).String()},
+			PSuccess: x.PSuccess, PClosed: x.PClosed, PStopped: x.PStopped, MeanLength: x.MeanLength, MeanTies: x.MeanTies,
+			Nodes: x.Nodes, TreeNodes: x.TreeNodes, Params: params,
+		}
+	}
+	lv := table.Levels{Boards: []string{b.String()}, Rules: []string{r.Name()}}
+	if params.TieBreak != "" {
+		lv.TieBreaks = []string{params.TieBreak}
+	}
+	md := table.Metadata{ToolVersion: version, Build: buildinfo.Read(), Levels: lv,
+		Extra: map[string]string{"command": "exact " + setFlags(fs)}}
+	return table.WriteExact(path, rows, md)
+}
+
+// setFlags lists the flags given on the command line, as --name=value in
+// name order, for the metadata of a file a command writes.
+func setFlags(fs *flag.FlagSet) string {
+	var parts []string
+	fs.Visit(func(f *flag.Flag) { parts = append(parts, fmt.Sprintf("--%s=%s", f.Name, f.Value)) })
+	return strings.Join(parts, " ")
 }
 
 // g17 prints a probability with every significant digit float64 holds.

@@ -21,14 +21,17 @@ import (
 func runCommand() *command {
 	return &command{
 		name:  "run",
-		usage: "[FILE | NAME] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N] [--dry-run] [--quiet]",
+		usage: "[FILE | NAME | DIR/manifest.json] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N] [--dry-run] [--quiet]",
 		short: "run an experiment and write its tables, report and manifest",
 		long: `Runs the experiment in FILE (or a committed experiment by NAME, or with no
 argument the embedded default: seed 000's claims on 8x8) and writes
 results/<name>/ (or --out DIR): Parquet tables, report.md, manifest.json.
 The directory appears only when the run completes; an interrupted run can
 be continued with --resume. --shard K/N runs slice K of N, counting from 0
-(0/4, 1/4, 2/4, 3/4), and writes a part for 'experiment merge'.`,
+(0/4, 1/4, 2/4, 3/4), and writes a part for 'experiment merge'.
+A result's DIR/manifest.json (or the config key of one of its tables,
+saved as a file) runs exactly that configuration again: the same tables,
+byte for byte, on the same machine and binary.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			out := fs.String("out", "", "result directory (default results/<name>, or results/<name>.shard-K-of-N for a shard)")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walks run in parallel on this many goroutines")
@@ -69,6 +72,10 @@ be continued with --resume. --shard K/N runs slice K of N, counting from 0
 					return err
 				}
 				warnDeterministic(e, s)
+				build := buildinfo.Read()
+				if !build.HasVCS() && !*dry {
+					fmt.Fprintf(say, "experiment: warning: %s\n", buildinfo.NoVCSWarning)
+				}
 				if *dry {
 					return dryRun(e, s, shard, *workers)
 				}
@@ -83,7 +90,7 @@ be continued with --resume. --shard K/N runs slice K of N, counting from 0
 					return err
 				}
 				opts := runner.RunOptions{Out: dir, Force: *force, Resume: *resume, Workers: *workers, Shard: shard,
-					Meta: results.Metadata(s, version, buildinfo.Read()), BeforeCommit: figuresHook(s.Figures)}
+					Meta: results.Metadata(s, version, build), BeforeCommit: figuresHook(s.Figures)}
 				if !*quiet {
 					opts.Log = e.stderr
 					opts.Progress = progressBar(e.stderr)

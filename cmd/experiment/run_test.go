@@ -1,6 +1,7 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -43,7 +44,7 @@ func TestRunSmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	again, _, _ := table.ReadSquares(filepath.Join(dir, "squares.parquet"))
-	if !reflect.DeepEqual(again, rows) {
+	if fmt.Sprintf("%#v", again) != fmt.Sprintf("%#v", rows) { // %#v: NaN (a null mean) equals NaN
 		t.Error("--workers 1 after --workers 2: squares differ")
 	}
 }

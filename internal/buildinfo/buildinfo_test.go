@@ -1,8 +1,10 @@
 package buildinfo
 
 import (
+	"encoding/json"
 	"runtime"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -46,5 +48,43 @@ func TestParseCPUInfo(t *testing.T) {
 	}
 	if got := cpuModel("/nonexistent/cpuinfo"); got != "" {
 		t.Errorf("missing file: %q", got)
+	}
+}
+
+// TestInfoJSON: vcs_modified is a JSON boolean (null when unknown), and
+// manifests that wrote it as a string still read.
+func TestInfoJSON(t *testing.T) {
+	for mod, want := range map[string]string{"true": `"vcs_modified":true`, "false": `"vcs_modified":false`, "": `"vcs_modified":null`} {
+		in := Info{Revision: "abc", Modified: mod}
+		b, err := json.Marshal(in)
+		if err != nil || !strings.Contains(string(b), want) {
+			t.Errorf("Modified %q: %s, %v; want %s", mod, b, err, want)
+		}
+		var back Info
+		if err := json.Unmarshal(b, &back); err != nil || back != in {
+			t.Errorf("Modified %q: read back %+v, %v", mod, back, err)
+		}
+		var legacy Info
+		if err := json.Unmarshal([]byte(`{"vcs_revision":"abc","vcs_modified":"`+mod+`"}`), &legacy); err != nil || legacy != in {
+			t.Errorf("legacy string %q: %+v, %v", mod, legacy, err)
+		}
+	}
+	var bad Info
+	if err := json.Unmarshal([]byte(`{"vcs_modified":"maybe"}`), &bad); err == nil || !strings.Contains(err.Error(), "vcs_modified") {
+		t.Errorf("vcs_modified maybe: %v", err)
+	}
+}
+
+// TestHostFields: /proc-style files are read by key, first value wins.
+func TestHostFields(t *testing.T) {
+	got := fields(strings.NewReader("processor\t: 0\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: 17\nmodel name\t: AMD EPYC 9B14\nprocessor\t: 1\nmodel name\t: other\n"),
+		"model name", "vendor_id", "cpu family", "model", "flags")
+	want := []string{"AMD EPYC 9B14", "AuthenticAMD", "25", "17", ""}
+	if !slices.Equal(got, want) {
+		t.Errorf("fields %q, want %q", got, want)
+	}
+	h := ReadHost("scalar")
+	if h.CPUs < 1 || h.GOMAXPROCS < 1 || h.KernelPath != "scalar" || h.OS == "" {
+		t.Errorf("ReadHost: %+v", h)
 	}
 }

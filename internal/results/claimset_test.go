@@ -69,7 +69,7 @@ func TestSetClaims(t *testing.T) {
 		sw[0].Failing[0] != (Failure{Board: "11x11", Rows: 11, Cols: 11, Length: 117, Squares: 121}) {
 		t.Errorf("Sweeps = %+v", sw)
 	}
-	rep := report(e, tb)
+	rep := report(e, tb, nil)
 	for _, s := range []string{"## Deterministic sweeps", "| warnsdorff/roth+first | r0c0 | 8 | 1 | 12.50% | 11x11 | 11x11 (117/121) |", "first failure at n = 11", "n = 11"} {
 		if !strings.Contains(rep, s) {
 			t.Errorf("report lacks %q", s)

@@ -13,6 +13,7 @@ import (
 	"knightwalk/internal/buildinfo"
 	"knightwalk/internal/config"
 	"knightwalk/internal/table"
+	"knightwalk/sim"
 )
 
 // The files of a result directory.
@@ -41,13 +42,17 @@ var Files = append(append([]string(nil), TableFiles...), WalksFile, ClaimsTeXFil
 // Manifest is manifest.json: what ran, how, and what came out. Figures and
 // tools read result directories through it.
 type Manifest struct {
-	Experiment  string           `json:"experiment"`
-	Description string           `json:"description,omitempty"`
-	Seed        uint64           `json:"seed"`
-	ConfigHash  string           `json:"config_hash"`
-	ToolVersion string           `json:"tool_version"`
-	GitCommit   string           `json:"git_commit,omitempty"` // Build.Revision, as the tables' git_commit key
-	Build       buildinfo.Info   `json:"build"`
+	Experiment  string         `json:"experiment"`
+	Description string         `json:"description,omitempty"`
+	Seed        uint64         `json:"seed"`
+	ConfigHash  string         `json:"config_hash"`
+	ToolVersion string         `json:"tool_version"`
+	GitCommit   string         `json:"git_commit,omitempty"` // Build.Revision, as the tables' git_commit key
+	Build       buildinfo.Info `json:"build"`
+	Host        buildinfo.Host `json:"host"` // the machine the results were written on
+	// Warnings say what makes the results harder to trace or compare (a
+	// binary without VCS information); report.md carries them too.
+	Warnings    []string         `json:"warnings,omitempty"`
 	Shard       string           `json:"shard"`
 	Workers     int              `json:"workers"`
 	Units       int              `json:"units"`
@@ -79,6 +84,18 @@ func ReadManifest(dir string) (*Manifest, error) {
 // Metadata is the key-value metadata of every table of a run of e by a
 // binary of the given version and provenance (buildinfo.Read()).
 func Metadata(e *config.Experiment, toolVersion string, build buildinfo.Info) table.Metadata {
+	cfg, err := json.Marshal(e.Config)
+	if err != nil { // only NaN or Inf, which validation refuses
+		panic("results: resolved configuration does not encode: " + err.Error())
+	}
+	return table.Metadata{Experiment: e.Name, Seed: e.Seed, ConfigHash: e.ConfigHash, ToolVersion: toolVersion, Build: build,
+		Config: string(cfg), Levels: Levels(e),
+		Extra: map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
+}
+
+// Levels are the levels of e's tables that the table writer cannot know
+// itself: its name, boards, rules and the rules' tie-breaks.
+func Levels(e *config.Experiment) table.Levels {
 	lv := table.Levels{Experiment: e.Name}
 	for _, b := range e.Boards {
 		lv.Boards = append(lv.Boards, b.String())
@@ -89,13 +106,7 @@ func Metadata(e *config.Experiment, toolVersion string, build buildinfo.Info) ta
 			lv.TieBreaks = append(lv.TieBreaks, t)
 		}
 	}
-	cfg, err := json.Marshal(e.Config)
-	if err != nil { // only NaN or Inf, which validation refuses
-		panic("results: resolved configuration does not encode: " + err.Error())
-	}
-	return table.Metadata{Experiment: e.Name, Seed: e.Seed, ConfigHash: e.ConfigHash, ToolVersion: toolVersion, Build: build,
-		Config: string(cfg), Levels: lv,
-		Extra: map[string]string{"confidence": strconv.FormatFloat(e.Confidence, 'g', -1, 64), "interval": e.Method.String()}}
+	return lv
 }
 
 // RunInfo describes how the tallies behind a set of tables were made, for the
@@ -140,7 +151,10 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 	m := Manifest{Experiment: e.Name, Description: e.Description, Seed: e.Seed, ConfigHash: e.ConfigHash,
 		ToolVersion: md.ToolVersion, GitCommit: md.Build.Revision, Build: md.Build, Shard: run.Shard, Workers: run.Workers,
 		Units: run.Units, StartedAt: timestamp(run.Started), FinishedAt: timestamp(time.Now()), Seconds: run.Seconds,
-		Tables: files, Config: e.Config}
+		Tables: files, Config: e.Config, Host: buildinfo.ReadHost(sim.SmallBoardKernel())}
+	if !md.Build.HasVCS() {
+		m.Warnings = append(m.Warnings, buildinfo.NoVCSWarning)
+	}
 	for _, r := range t.Squares {
 		m.Walks += uint64(r.Walks)
 		m.Successes += uint64(r.Successes)
@@ -156,7 +170,7 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 	if err := os.WriteFile(filepath.Join(dir, ManifestFile), append(b, '\n'), 0o644); err != nil {
 		return err
 	}
-	return os.WriteFile(filepath.Join(dir, ReportFile), []byte(report(e, t)), 0o644)
+	return os.WriteFile(filepath.Join(dir, ReportFile), []byte(report(e, t, m.Warnings)), 0o644)
 }
 
 // timestamp writes t as RFC 3339 in UTC, to the second; "" for the zero time.

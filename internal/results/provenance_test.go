@@ -75,3 +75,54 @@ func TestProvenance(t *testing.T) {
 		}
 	}
 }
+
+// TestManifestHostAndVCS: manifest.json records the machine (CPU, counts,
+// kernel path, OS release) and vcs_modified as a JSON boolean; a binary
+// without VCS information gets a warning in the manifest and the report.
+func TestManifestHostAndVCS(t *testing.T) {
+	e := experiment(t)
+	ts := tallies(t, e)
+	tab, err := Build(e, func(b, r, s int) *stats.Tally { return ts[[3]int{b, r, s}] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, build := range []buildinfo.Info{{Revision: "0123abc", Modified: "true", GoVersion: "go1.26.0"}, {GoVersion: "go1.26.0"}} {
+		dir := t.TempDir()
+		if err := Write(dir, e, tab, RunInfo{Meta: Metadata(e, "v", build), Shard: "0/1", Workers: 1}); err != nil {
+			t.Fatal(err)
+		}
+		raw, err := os.ReadFile(filepath.Join(dir, ManifestFile))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m struct {
+			Build    map[string]any `json:"build"`
+			Host     map[string]any `json:"host"`
+			Warnings []string       `json:"warnings"`
+		}
+		if err := json.Unmarshal(raw, &m); err != nil {
+			t.Fatal(err)
+		}
+		rep, _ := os.ReadFile(filepath.Join(dir, ReportFile))
+		warned := bytes.Contains(rep, []byte("**Warning:** "+buildinfo.NoVCSWarning))
+		if build.HasVCS() {
+			if m.Build["vcs_modified"] != true || len(m.Warnings) != 0 || warned {
+				t.Errorf("with VCS: vcs_modified %#v, warnings %q, report warns %v", m.Build["vcs_modified"], m.Warnings, warned)
+			}
+		} else if m.Build["vcs_modified"] != nil || len(m.Warnings) != 1 || !warned {
+			t.Errorf("without VCS: vcs_modified %#v, warnings %q, report warns %v", m.Build["vcs_modified"], m.Warnings, warned)
+		}
+		for _, k := range []string{"hostname", "os", "os_release", "arch", "cpu_model", "cpu_family", "cpus", "gomaxprocs", "memory_mib", "kernel_path"} {
+			if _, ok := m.Host[k]; !ok {
+				t.Errorf("host has no %s: %v", k, m.Host)
+			}
+		}
+		if m.Host["cpus"].(float64) < 1 || m.Host["gomaxprocs"].(float64) < 1 || m.Host["kernel_path"] == "" {
+			t.Errorf("host %v", m.Host)
+		}
+		back, err := ReadManifest(dir)
+		if err != nil || back.Build != build {
+			t.Errorf("read back build %+v, %v; want %+v", back.Build, err, build)
+		}
+	}
+}

@@ -9,8 +9,9 @@ import (
 )
 
 // report renders report.md: what ran, the class aggregates and
-// comparisons with intervals, and the claim verdicts.
-func report(s *config.Experiment, t *Tables) string {
+// comparisons with intervals, and the claim verdicts; warnings (the
+// manifest's) go under the summary line.
+func report(s *config.Experiment, t *Tables, warnings []string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "# %s\n\n", s.Name)
 	if d := strings.TrimSpace(s.Description); d != "" {
@@ -25,6 +26,9 @@ func report(s *config.Experiment, t *Tables) string {
 	}
 	fmt.Fprintf(&b, "Boards %s; rules %s; %d walks per start square; seed %d; %s intervals at %g %% confidence; config %.12s.\n\n",
 		strings.Join(boards, ", "), strings.Join(rules, ", "), s.Walks, s.Seed, s.Method, 100*s.Confidence, s.ConfigHash)
+	for _, w := range warnings {
+		fmt.Fprintf(&b, "**Warning:** %s.\n\n", w)
+	}
 
 	if len(t.Claims) > 0 {
 		b.WriteString("## Claims\n\n| claim | source | rule | board | target | claimed | measured [interval] | walks | verdict |\n|---|---|---|---|---|---|---|---:|---|\n")

@@ -182,6 +182,12 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 	sum := stats.Summarize(t, e.Confidence, e.Method)
 	l := sum.Length
 	w := float64(t.Walks)
+	// nodes and backtracks apply to the backtracking search only: null
+	// (NaN in the row) for the other rules, as in the walks table
+	nodes, backtracks := math.NaN(), math.NaN()
+	if r.Kind == sim.Backtrack {
+		nodes, backtracks = float64(t.NodeSum)/w, float64(t.BacktrackSum)/w
+	}
 	return table.SquareRow{
 		Experiment: e.Name, Params: Params(r),
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
@@ -193,7 +199,7 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 		Stopped:    int64(t.Stopped),
 		LengthMean: l.Mean, LengthSD: l.SD, LengthMin: int32(l.Min), LengthP05: int32(l.P05), LengthP25: int32(l.P25),
 		LengthMedian: int32(l.Median), LengthP75: int32(l.P75), LengthP95: int32(l.P95), LengthMax: int32(l.Max),
-		TiesMean: float64(t.TieSum) / w, NodesMean: float64(t.NodeSum) / w, BacktracksMean: float64(t.BacktrackSum) / w,
+		TiesMean: float64(t.TieSum) / w, NodesMean: nodes, BacktracksMean: backtracks,
 		BudgetExceeded: int64(t.BudgetExceeded),
 	}
 }

@@ -44,6 +44,7 @@ type Completed struct {
 // tables, report and manifest of internal/results, or for a shard its part.
 func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, error) {
 	started := time.Now()
+	o.Meta.Levels = results.Levels(s) // the tables' categories are the experiment's
 	p, err := NewPlan(s)
 	if err != nil {
 		return nil, err
@@ -255,6 +256,7 @@ func startProgress(ctx context.Context, o RunOptions, n *atomic.Uint64, total ui
 // report and manifest, and the per-walk table from the parts' fragments;
 // secs is the time the merge took.
 func WriteMerged(ctx context.Context, s *config.Experiment, o RunOptions, ts *Tallies, parts []*Part, secs float64) (*Completed, error) {
+	o.Meta.Levels = results.Levels(s)
 	p, err := NewPlan(s)
 	if err != nil {
 		return nil, err

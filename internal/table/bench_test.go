@@ -8,14 +8,21 @@ import (
 func BenchmarkWalkWriter(b *testing.B) {
 	rows := make([]WalkRow, 1024)
 	for i := range rows {
+		outcome := OutcomeDeadEnd
+		if i%9 == 0 {
+			outcome = OutcomeSuccess
+		}
 		rows[i] = WalkRow{
+			Experiment: testMD.Experiment, Outcome: outcome, Params: RuleParams{TieBreak: "random"},
 			Board: "8x8", Rule: "warnsdorff/random", Start: "d4", StartRow: 3, StartCol: 3,
-			Walk: int64(i), Length: 64 - int32(i%9), Success: i%9 == 0, Closed: i%37 == 0,
+			Walk: int64(i), Length: 64 - int32(i%9), Success: i%9 == 0, Closed: false,
 			End: "h8", EndRow: 7, EndCol: 7, Ties: int32(i % 11),
 		}
 	}
 	path := filepath.Join(b.TempDir(), "walks.parquet")
-	ww, err := NewWalkWriter(path, testMD, DefaultWalkRowGroupRows)
+	md := testMD
+	md.Levels = Levels{Experiment: md.Experiment, Boards: []string{"8x8"}, Rules: []string{"warnsdorff/random"}}
+	ww, err := NewWalkWriter(path, md, DefaultWalkRowGroupRows)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -1,8 +1,10 @@
 package table
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -253,6 +255,11 @@ func (c *column[R]) buildDict(mem memory.Allocator, rows []R, levels *levelSet) 
 		}
 		j, ok := levels.index[s]
 		if !ok {
+			if !c.order.closed {
+				// an open vocabulary of a stream: its levels were fixed when
+				// the file was started, from Metadata.Levels
+				return nil, fmt.Errorf("column %s: value %q is not one of its levels %q (a streamed table takes its levels from Metadata.Levels)", c.name, s, levels.values)
+			}
 			return nil, fmt.Errorf("column %s: value %q is not one of its levels %q", c.name, s, levels.values)
 		}
 		ib.Append(int32(j))
@@ -269,6 +276,21 @@ func (c *column[R]) buildDict(mem memory.Allocator, rows []R, levels *levelSet) 
 	defer idx.Release()
 	defer dict.Release()
 	return array.NewDictionaryArray(dictType, idx, dict), nil
+}
+
+// values returns the values of a categorical column in rows, runs of equal
+// values once. A nullable column's "" is a null, not a level.
+func (c *column[R]) values(rows []R) []string {
+	var vals []string
+	prev := ""
+	for j := range rows {
+		v := *c.str(&rows[j])
+		if (j == 0 || v != prev) && !(v == "" && c.nullable) {
+			vals = append(vals, v)
+		}
+		prev = v
+	}
+	return vals
 }
 
 // stringValues is what String, LargeString and StringView arrays share.
@@ -391,6 +413,46 @@ func fieldMetadata(tableName, col string) arrow.Metadata {
 		return arrow.NewMetadata([]string{"description"}, []string{d.description})
 	}
 	return arrow.NewMetadata([]string{"description", "unit"}, []string{d.description, d.unit})
+}
+
+// LevelsKey is the key, in a categorical column's Arrow field metadata, of
+// its full level list in order (a JSON array of strings), and the key of
+// the file's key-value metadata that holds every categorical column's list
+// (a JSON object, columns in file order). The lists hold levels no row
+// uses, so an empty table, and readers that do not keep Parquet
+// dictionaries (polars, DuckDB), can restore the categories and their order.
+const LevelsKey = "levels"
+
+// schemaWith returns s's schema with each categorical column's levels in
+// its field metadata, and the file key-value pair that lists them all.
+func (s *spec[R]) schemaWith(levels []*levelSet) (*arrow.Schema, [2]string, error) {
+	fields := slices.Clone(s.schema.Fields())
+	var all strings.Builder
+	all.WriteByte('{')
+	for i, ls := range levels {
+		if ls == nil {
+			continue
+		}
+		for _, v := range ls.values {
+			if !utf8.ValidString(v) {
+				return nil, [2]string{}, fmt.Errorf("column %s: value %q is not valid UTF-8", fields[i].Name, v)
+			}
+		}
+		list, err := json.Marshal(ls.values)
+		if err != nil {
+			return nil, [2]string{}, err
+		}
+		name, _ := json.Marshal(fields[i].Name)
+		if all.Len() > 1 {
+			all.WriteByte(',')
+		}
+		fmt.Fprintf(&all, "%s:%s", name, list)
+		md := fields[i].Metadata
+		keys, vals := append(slices.Clone(md.Keys()), LevelsKey), append(slices.Clone(md.Values()), string(list))
+		fields[i].Metadata = arrow.NewMetadata(keys, vals)
+	}
+	all.WriteByte('}')
+	return arrow.NewSchema(fields, nil), [2]string{LevelsKey, all.String()}, nil
 }
 
 // withPlain marks columns to be written without a dictionary.

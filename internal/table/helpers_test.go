@@ -80,6 +80,7 @@ var allTables = []tableInfo{
 	infoOf(comparisonsSpec, WriteComparisons, ReadComparisons),
 	infoOf(claimsSpec, WriteClaims, ReadClaims),
 	infoOf(walksSpec, WriteWalks, ReadWalks),
+	infoOf(exactSpec, WriteExact, ReadExact),
 }
 
 // genRows makes n rows in which every column of every row has its own value,
@@ -165,10 +166,10 @@ func checkCoverage[R any](t *testing.T, s *spec[R]) {
 	t.Helper()
 	var r R
 	v := reflect.ValueOf(&r).Elem()
-	// the fields, with RuleParams's fields counted one by one
+	// the fields, with RuleParams's and StartKey's fields counted one by one
 	var fields []reflect.Value
 	for f := range v.NumField() {
-		if fv := v.Field(f); fv.Type() == reflect.TypeFor[RuleParams]() {
+		if fv := v.Field(f); fv.Type() == reflect.TypeFor[RuleParams]() || fv.Type() == reflect.TypeFor[StartKey]() {
 			for g := range fv.NumField() {
 				fields = append(fields, fv.Field(g))
 			}

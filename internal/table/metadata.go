@@ -27,7 +27,8 @@ type Metadata struct {
 	// always written with the current SchemaVersion, whatever it says here.
 	SchemaVersion int
 	// Levels lists the run's boards and rules for the categorical columns;
-	// it is not stored as a key (the files' dictionaries hold the levels).
+	// it is not read back: each file stores its columns' full level lists
+	// (LevelsKey) and its dictionaries hold them.
 	Levels Levels
 	// Extra holds further keys. They must not be one of the reserved keys
 	// (see reservedKeys); a nil and an empty map are written alike, and
@@ -57,13 +58,14 @@ const (
 	keyGOARCH        = "goarch"
 	keyCPU           = "cpu"
 	keyConfig        = "config"
+	keyLevels        = LevelsKey // written by the writer from the columns' levels
 	// keyArrowSchema is written by pqarrow (the serialized Arrow schema).
 	keyArrowSchema = "ARROW:schema"
 )
 
 var reservedKeys = []string{
 	keySchemaVersion, keyTable, keyExperiment, keySeed, keyConfigHash, keyToolVersion, keyGitCommit,
-	keyVCSModified, keyGoVersion, keyModuleVersion, keyGOOS, keyGOARCH, keyCPU, keyConfig, keyArrowSchema,
+	keyVCSModified, keyGoVersion, keyModuleVersion, keyGOOS, keyGOARCH, keyCPU, keyConfig, keyLevels, keyArrowSchema,
 }
 
 // pairs returns md as key-value pairs in a fixed order (reserved keys first,
@@ -147,7 +149,7 @@ func parseMetadata(keys, values []string, table string) (Metadata, error) {
 			md.Build.CPU = v
 		case keyConfig:
 			md.Config = v
-		case keyArrowSchema:
+		case keyArrowSchema, keyLevels:
 		default:
 			if md.Extra == nil {
 				md.Extra = make(map[string]string)

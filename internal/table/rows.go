@@ -49,8 +49,8 @@ type SquareRow struct {
 	LengthMax    int32
 
 	TiesMean       float64
-	NodesMean      float64 // backtrack rule only, else 0
-	BacktracksMean float64 // backtrack rule only, else 0
+	NodesMean      float64 // backtrack rule only, else NaN (null)
+	BacktracksMean float64 // backtrack rule only, else NaN (null)
 	BudgetExceeded int64
 
 	Params RuleParams // the rule's parameters

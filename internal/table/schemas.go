@@ -191,6 +191,18 @@ var walksSpec = newSpec(Walks,
 	}, paramCols(func(r *WalkRow) *RuleParams { return &r.Params }))...,
 ).withPlain("walk")
 
+var exactSpec = newSpec(Exact,
+	slices.Concat(startKeyCols(func(r *ExactRow) *StartKey { return &r.Key }), []column[ExactRow]{
+		f64Col("p_success", func(r *ExactRow) *float64 { return &r.PSuccess }),
+		f64Col("p_closed", func(r *ExactRow) *float64 { return &r.PClosed }),
+		f64Col("p_stopped", func(r *ExactRow) *float64 { return &r.PStopped }),
+		f64Col("mean_length", func(r *ExactRow) *float64 { return &r.MeanLength }),
+		f64Col("mean_ties", func(r *ExactRow) *float64 { return &r.MeanTies }),
+		i64Col("nodes", func(r *ExactRow) *int64 { return &r.Nodes }),
+		f64Col("tree_nodes", func(r *ExactRow) *float64 { return &r.TreeNodes }),
+	}, paramCols(func(r *ExactRow) *RuleParams { return &r.Params }))...,
+)
+
 // paramCols are the rule-parameter columns that end every table with a rule
 // column (see RuleParams).
 func paramCols[R any](p func(*R) *RuleParams) []column[R] {

@@ -2,9 +2,12 @@ package table
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -326,5 +329,62 @@ func TestNullNotNaN(t *testing.T) {
 	claim := []ClaimRow{{Rule: "random", Board: "8x8", Kind: "rate", Verdict: "refuted", ClaimedLo: math.NaN()}}
 	if err := WriteClaims(filepath.Join(t.TempDir(), "claims.parquet"), claim, Metadata{}); err == nil || !strings.Contains(err.Error(), "claimed_lo: NaN") {
 		t.Fatalf("NaN claimed_lo: err = %v", err)
+	}
+}
+
+// TestLevelsInMetadata: every categorical column's full level list is in
+// its field metadata and in the file's levels key, also in a table with no
+// rows; a null tie-break (the random rule) is not a level.
+func TestLevelsInMetadata(t *testing.T) {
+	md := Metadata{Experiment: "e", Levels: Levels{Experiment: "e", Boards: []string{"8x8", "5x5"}, Rules: []string{"warnsdorff/random", "random"}, TieBreaks: []string{"random"}}}
+	dir := t.TempDir()
+	rows := []SquareRow{
+		{Experiment: "e", Board: "8x8", Rule: "random", StartClass: "corner"},
+		{Experiment: "e", Board: "8x8", Rule: "warnsdorff/random", StartClass: "corner", Params: RuleParams{TieBreak: "random"}},
+	}
+	want := map[string][]string{
+		"experiment":  {"e"},
+		"board":       {"5x5", "8x8"},
+		"rule":        {"warnsdorff/random", "random"},
+		"start_class": {"corner", "edge", "centre", "interior"},
+		"tie_break":   {"random", "first", "pohl", "roth"},
+	}
+	for _, n := range []int{len(rows), 0} {
+		path := filepath.Join(dir, fmt.Sprintf("squares-%d.parquet", n))
+		if err := WriteSquares(path, rows[:n], md); err != nil {
+			t.Fatal(err)
+		}
+		rdr, err := file.OpenParquetFile(path, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		fr, err := pqarrow.NewFileReader(rdr, pqarrow.ArrowReadProperties{}, memory.DefaultAllocator)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sc, err := fr.Schema()
+		if err != nil {
+			t.Fatal(err)
+		}
+		var fileLevels map[string][]string
+		v := rdr.MetaData().KeyValueMetadata().FindValue(LevelsKey)
+		if v == nil {
+			t.Fatalf("%d rows: no file key %s", n, LevelsKey)
+		}
+		if err := json.Unmarshal([]byte(*v), &fileLevels); err != nil {
+			t.Fatalf("%d rows: file key %s: %v", n, LevelsKey, err)
+		}
+		rdr.Close()
+		if !reflect.DeepEqual(fileLevels, want) {
+			t.Errorf("%d rows: file levels %q, want %q", n, fileLevels, want)
+		}
+		for name, levels := range want {
+			f := sc.Field(sc.FieldIndices(name)[0])
+			i := f.Metadata.FindKey(LevelsKey)
+			var got []string
+			if i < 0 || json.Unmarshal([]byte(f.Metadata.Values()[i]), &got) != nil || !slices.Equal(got, levels) {
+				t.Errorf("%d rows: %s field metadata %v, want levels %q", n, name, f.Metadata, levels)
+			}
+		}
 	}
 }

@@ -20,12 +20,14 @@ type WalkWriter struct {
 }
 
 // NewWalkWriter starts writing the walks table to path. rowGroupRows is the
-// number of rows per row group (DefaultWalkRowGroupRows if ≤ 0).
+// number of rows per row group (DefaultWalkRowGroupRows if ≤ 0). The levels
+// of its categorical columns are fixed now, from md.Levels: a row with a
+// board, rule, tie-break or experiment not listed there is refused.
 func NewWalkWriter(path string, md Metadata, rowGroupRows int) (*WalkWriter, error) {
 	if rowGroupRows <= 0 {
 		rowGroupRows = DefaultWalkRowGroupRows
 	}
-	w, err := create(path, walksSpec, md)
+	w, err := create(path, walksSpec, md, nil)
 	if err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -14,12 +15,12 @@ func TestWalkWriterRowGroups(t *testing.T) {
 	const n, group = 2500, 1000
 	dir := t.TempDir()
 	path := filepath.Join(dir, "walks.parquet")
-	ww, err := NewWalkWriter(path, testMD, group)
+	rows, md := streamable(genRows(walksSpec, n), testMD)
+	ww, err := NewWalkWriter(path, md, group)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer ww.Abort()
-	rows := genRows(walksSpec, n)
 	for i, r := range rows {
 		if err := ww.Write(r); err != nil {
 			t.Fatal(err)
@@ -78,11 +79,12 @@ func TestWalkWriterExactGroups(t *testing.T) {
 	// A count that is a multiple of the group size must not leave an empty
 	// last row group.
 	path := filepath.Join(t.TempDir(), "walks.parquet")
-	ww, err := NewWalkWriter(path, Metadata{}, 10)
+	rows, md := streamable(genRows(walksSpec, 30), Metadata{Experiment: "e"})
+	ww, err := NewWalkWriter(path, md, 10)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range genRows(walksSpec, 30) {
+	for _, r := range rows {
 		if err := ww.Write(r); err != nil {
 			t.Fatal(err)
 		}
@@ -121,11 +123,12 @@ func TestWalkWriterEmpty(t *testing.T) {
 func TestWalkWriterAbort(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "walks.parquet")
-	ww, err := NewWalkWriter(path, testMD, 7)
+	rows, md := streamable(genRows(walksSpec, 50), testMD)
+	ww, err := NewWalkWriter(path, md, 7)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, r := range genRows(walksSpec, 50) {
+	for _, r := range rows {
 		if err := ww.Write(r); err != nil {
 			t.Fatal(err)
 		}
@@ -158,6 +161,45 @@ func TestWalkWriterBadRowFailsClose(t *testing.T) {
 	ww.Write(WalkRow{Board: "\xff"})
 	if err := ww.Close(); err == nil {
 		t.Fatal("Close wrote a row with invalid UTF-8")
+	}
+	if names := listDir(t, dir); len(names) != 0 {
+		t.Fatalf("dir holds %v", names)
+	}
+}
+
+// streamable gives rows md's experiment and returns md with the levels a
+// stream needs up front: the rows' boards, rules and tie-breaks.
+func streamable(rows []WalkRow, md Metadata) ([]WalkRow, Metadata) {
+	rows = slices.Clone(rows)
+	lv := Levels{Experiment: md.Experiment}
+	for i := range rows {
+		rows[i].Experiment = md.Experiment
+		lv.Boards = append(lv.Boards, rows[i].Board)
+		lv.Rules = append(lv.Rules, rows[i].Rule)
+		if rows[i].Params.TieBreak != "" {
+			lv.TieBreaks = append(lv.TieBreaks, rows[i].Params.TieBreak)
+		}
+	}
+	md.Levels = lv
+	return rows, md
+}
+
+// TestWalkWriterFixedLevels: a stream's levels are fixed when it starts
+// (they are in the schema), so a board not listed in Metadata.Levels is
+// refused, naming the levels and where they come from.
+func TestWalkWriterFixedLevels(t *testing.T) {
+	dir := t.TempDir()
+	md := Metadata{Experiment: "e", Levels: Levels{Experiment: "e", Boards: []string{"8x8"}, Rules: []string{"random"}}}
+	ww, err := NewWalkWriter(filepath.Join(dir, "walks.parquet"), md, 4)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ww.Abort()
+	ww.Write(WalkRow{Experiment: "e", Board: "8x8", Rule: "random", Outcome: OutcomeDeadEnd})
+	ww.Write(WalkRow{Experiment: "e", Board: "5x5", Rule: "random", Outcome: OutcomeDeadEnd})
+	err = ww.Close()
+	if err == nil || !strings.Contains(err.Error(), `value "5x5" is not one of its levels ["8x8"] (a streamed table takes its levels from Metadata.Levels)`) {
+		t.Fatalf("err = %v", err)
 	}
 	if names := listDir(t, dir); len(names) != 0 {
 		t.Fatalf("dir holds %v", names)

@@ -61,12 +61,12 @@ func WriteWalks(path string, rows []WalkRow, md Metadata) error {
 }
 
 func write[R any](path string, s *spec[R], rows []R, md Metadata) error {
-	w, err := create(path, s, md)
+	// All levels up front, so every row group carries the same dictionaries
+	// and the schema's field metadata lists them in full.
+	w, err := create(path, s, md, rows)
 	if err != nil {
 		return err
 	}
-	// All levels up front, so every row group carries the same dictionaries.
-	w.addLevels(rows)
 	for len(rows) > 0 {
 		n := min(len(rows), batchRows)
 		if err := w.writeBatch(rows[:n]); err != nil {
@@ -87,7 +87,9 @@ type fileWriter[R any] struct {
 	tmp  *os.File
 	bw   *bufio.Writer
 	pw   *pqarrow.FileWriter
-	// levels holds each categorical column's levels (nil for the others).
+	// schema is spec's schema with each categorical column's levels in its
+	// field metadata; levels holds them (nil for the other columns).
+	schema *arrow.Schema
 	levels []*levelSet
 	done   bool
 	err    error // first write error; the file is unusable after one
@@ -97,11 +99,27 @@ type fileWriter[R any] struct {
 // it before we can flush and sync.
 type writeOnly struct{ io.Writer }
 
-func create[R any](path string, s *spec[R], md Metadata) (*fileWriter[R], error) {
+// create starts writing table s to path. The levels of its categorical
+// columns are fixed here, from md.Levels, the columns' fixed vocabularies
+// and the values in rows (nil for a stream), and stored in the schema: a
+// later row with another value is refused.
+func create[R any](path string, s *spec[R], md Metadata, rows []R) (*fileWriter[R], error) {
 	kv, err := md.pairs(s.name)
 	if err != nil {
 		return nil, fmt.Errorf("table: %s: %w", path, err)
 	}
+	levels := make([]*levelSet, len(s.cols))
+	for i, c := range s.cols {
+		if c.kind == kDict {
+			levels[i] = newLevelSet(c.order, md.Levels)
+			levels[i].add(c.values(rows))
+		}
+	}
+	schema, levelsKV, err := s.schemaWith(levels)
+	if err != nil {
+		return nil, fmt.Errorf("table: %s: %w", path, err)
+	}
+	kv = append(kv, levelsKV)
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -110,7 +128,7 @@ func create[R any](path string, s *spec[R], md Metadata) (*fileWriter[R], error)
 	if err != nil {
 		return nil, fmt.Errorf("table: %w", err)
 	}
-	w := &fileWriter[R]{spec: s, path: path, tmp: tmp, bw: bufio.NewWriterSize(tmp, 1<<20)}
+	w := &fileWriter[R]{spec: s, path: path, tmp: tmp, bw: bufio.NewWriterSize(tmp, 1<<20), schema: schema, levels: levels}
 	opts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithMaxRowGroupLength(1 << 30), // row groups are ours to cut
@@ -119,7 +137,7 @@ func create[R any](path string, s *spec[R], md Metadata) (*fileWriter[R], error)
 		opts = append(opts, parquet.WithDictionaryFor(c, false))
 	}
 	props := parquet.NewWriterProperties(opts...)
-	w.pw, err = pqarrow.NewFileWriter(s.schema, writeOnly{w.bw}, props,
+	w.pw, err = pqarrow.NewFileWriter(schema, writeOnly{w.bw}, props,
 		pqarrow.NewArrowWriterProperties(pqarrow.WithStoreSchema()))
 	if err != nil {
 		w.abort()
@@ -129,12 +147,6 @@ func create[R any](path string, s *spec[R], md Metadata) (*fileWriter[R], error)
 		if err := w.pw.AppendKeyValueMetadata(p[0], p[1]); err != nil {
 			w.abort()
 			return nil, fmt.Errorf("table: %s: %w", path, err)
-		}
-	}
-	w.levels = make([]*levelSet, len(s.cols))
-	for i, c := range s.cols {
-		if c.kind == kDict {
-			w.levels[i] = newLevelSet(c.order, md.Levels)
 		}
 	}
 	return w, nil
@@ -151,7 +163,6 @@ func (w *fileWriter[R]) writeBatch(rows []R) error {
 	if len(rows) == 0 {
 		return nil
 	}
-	w.addLevels(rows)
 	cols := make([]arrow.Array, len(w.spec.cols))
 	defer func() {
 		for _, a := range cols {
@@ -169,34 +180,13 @@ func (w *fileWriter[R]) writeBatch(rows []R) error {
 		}
 		cols[i] = a
 	}
-	rec := array.NewRecordBatch(w.spec.schema, cols, int64(len(rows)))
+	rec := array.NewRecordBatch(w.schema, cols, int64(len(rows)))
 	defer rec.Release()
 	if err := w.pw.Write(rec); err != nil {
 		w.err = fmt.Errorf("table: %s: %w", w.path, err)
 		return w.err
 	}
 	return nil
-}
-
-// addLevels adds the values of rows' categorical columns to their levels.
-// A streamed table whose Metadata lists every level never grows them; one
-// that does not gets the values seen so far in each row group.
-func (w *fileWriter[R]) addLevels(rows []R) {
-	for i, ls := range w.levels {
-		if ls == nil {
-			continue
-		}
-		c := &w.spec.cols[i]
-		var vals []string
-		prev := ""
-		for j := range rows {
-			if v := *c.str(&rows[j]); j == 0 || v != prev {
-				vals = append(vals, v)
-				prev = v
-			}
-		}
-		ls.add(vals)
-	}
 }
 
 // commit finishes the file and renames it to its final name. On error the

@@ -1,4 +1,4 @@
-"""Write knightwalk.ipynb from its paired percent-format script knightwalk.py.
+"""Write analysis.ipynb from its paired percent-format script analysis.py.
 
 The .py is the source: edit it, then run
 
@@ -16,8 +16,8 @@ import sys
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
-SOURCE = HERE / "knightwalk.py"
-TARGET = HERE / "knightwalk.ipynb"
+SOURCE = HERE / "analysis.py"
+TARGET = HERE / "analysis.ipynb"
 
 METADATA = {
     "jupytext": {"formats": "ipynb,py:percent"},

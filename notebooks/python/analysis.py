@@ -43,7 +43,7 @@
 # temporary directory).
 #
 # **Running it.** In Jupyter (`jupyter lab notebooks/python/knightwalk.ipynb`)
-# figures appear inline; as a script (`python3 notebooks/python/knightwalk.py`)
+# figures appear inline; as a script (`python3 notebooks/python/analysis.py`)
 # it runs headless, prints short summaries and saves the figures as PNG.
 # The `.ipynb` and the `.py` hold the same cells (a jupytext "percent" pair).
 #
@@ -54,12 +54,10 @@
 
 # %%
 import json
-import math
 import os
 import sys
 import tempfile
 from pathlib import Path
-from statistics import NormalDist
 
 import matplotlib
 
@@ -73,6 +71,16 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 import pyarrow.parquet as pq
+
+try:  # the repository's Python package (pip install ./python)
+    import knightwalk as kw
+except ImportError:  # not installed: use it from the checkout
+    _here = Path.cwd().resolve()
+    for _d in [_here, *_here.parents]:
+        if (_d / "python" / "src" / "knightwalk").is_dir():
+            sys.path.insert(0, str(_d / "python" / "src"))
+            break
+    import knightwalk as kw
 
 try:  # polars is optional: used only to show that it reads the same files
     import polars as pl
@@ -123,14 +131,18 @@ def slug(text):
 
 
 def save(fig, name):
-    """Save a figure as PNG under FIGURES; show it inline in Jupyter."""
+    """Save a figure as PNG under FIGURES; in Jupyter, show that PNG inline.
+
+    The saved file is displayed explicitly rather than by plt.show(), which
+    shows nothing under a non-interactive backend (MPLBACKEND=Agg, as in
+    CI), so an executed notebook always holds its figures."""
     path = FIGURES / f"{name}.png"
     fig.savefig(path, dpi=150, bbox_inches="tight")
     print(f"saved {path}")
+    plt.close(fig)
     if IN_NOTEBOOK:
-        plt.show()
-    else:
-        plt.close(fig)
+        from IPython.display import Image, display
+        display(Image(filename=str(path)))
 
 
 def show_table(df, max_rows=20):
@@ -147,8 +159,11 @@ def show_table(df, max_rows=20):
 # ## 2. Loading the tables
 #
 # Each table is one Parquet file, `<name>.parquet`, in the result directory.
-# `load` reads it with pandas (through pyarrow) and checks the file's `table`
-# metadata key, which the writer sets to the table's name. The eight tables:
+# The repository's Python package, `knightwalk` (`pip install ./python`),
+# reads them all: `kw.load(RESULTS)` returns a dict of pandas data frames
+# whose category columns carry their stored levels in order, and whose
+# other columns are pandas' nullable types (`Int64`, `Float64`, `string`;
+# `pd.NA` for null). `load(name)` below picks one. The eight tables:
 #
 # | table | one row per |
 # |---|---|
@@ -172,9 +187,12 @@ def show_table(df, max_rows=20):
 # in [0, 1] as `float64`; an undefined value (a rate over zero walks, the
 # standard deviation of one walk) is null in the file, `NaN` in pandas.
 # Categorical columns (board, rule, start class, group, …) are ordered
-# dictionaries: pandas reads them as ordered `Categorical`s with their levels
-# in a meaningful order (boards by size, rules as the experiment lists them,
-# classes corner, edge, centre, interior). Squares are `(row, col)` from 0
+# dictionaries whose full level list is also stored in the file (the
+# `levels` field metadata), so they load as ordered `Categorical`s with their
+# levels in a meaningful order (boards by size, rules as the experiment
+# lists them, classes corner, edge, centre, interior), even in an empty
+# table: `squares[squares["board"] < "8x8"]` keeps the boards smaller than
+# 8x8, by size. Squares are `(row, col)` from 0
 # with row 0 at the bottom, and named like `a1`.
 
 # %%
@@ -189,19 +207,21 @@ def file_metadata(path):
     return {k.decode(): v.decode() for k, v in raw.items() if k != b"ARROW:schema"}
 
 
+TABLES = kw.load(RESULTS)  # every table the manifest lists, as pandas
+
+
 def load(name, required=True):
-    """Read table `name` from RESULTS as a pandas DataFrame (None when an
-    optional table is missing)."""
-    path = table_path(name)
-    if not path.exists():
+    """Table `name` of RESULTS as a pandas DataFrame (None when an optional
+    table was not written), checking the file's `table` metadata key."""
+    if name not in TABLES:
         if required:
-            raise FileNotFoundError(f"{path} is missing")
-        print(f"{name}: no {path.name} in {RESULTS} (an optional table)")
+            raise FileNotFoundError(f"{table_path(name)} is missing")
+        print(f"{name}: no {name}.parquet in {RESULTS} (an optional table)")
         return None
-    stored = file_metadata(path).get("table")
+    stored = file_metadata(table_path(name)).get("table")
     if stored != name:
-        raise ValueError(f"{path}: metadata says table {stored!r}, want {name!r}")
-    return pd.read_parquet(path, engine="pyarrow")
+        raise ValueError(f"{table_path(name)}: metadata says table {stored!r}, want {name!r}")
+    return TABLES[name]
 
 
 squares = load("squares")
@@ -255,7 +275,7 @@ for path in sorted(RESULTS.glob("*.parquet")):
         print(f"   {field.name:<16} {str(field.type):<8} "
               f"{'' if field.nullable else 'not null'}")
     for key, value in meta.items():
-        if key == "config":
+        if key in ("config", "levels"):
             value = value[:60] + ("…" if len(value) > 60 else "")
         print(f"   [{key}] {value}")
 
@@ -281,12 +301,13 @@ print(f"intervals in the tables: {METHOD}, {CONFIDENCE:.0%} confidence")
 SCHEMA_VERSION = int(file_metadata(table_path("squares")).get("schema_version") or 1)
 print(f"schema version {SCHEMA_VERSION}")
 
-print("\npandas dtypes of squares (int64 counts, ordered categories):")
+print("\npandas dtypes of squares (nullable Int64 counts, ordered categories):")
 print(squares.dtypes.to_string())
 
 if pl is not None:
-    print("\npolars reads the same file:")
-    print(pl.read_parquet(table_path("classes")).schema)
+    print("\npolars, with the stored levels as Enums (kw.load(RESULTS, backend=\"polars\")):")
+    polars_tables = kw.load(RESULTS, backend="polars", tables=["classes"])
+    print(polars_tables.get("classes").schema)
 
 # %% [markdown]
 # ## 4. The success heatmap of one board and rule
@@ -300,8 +321,10 @@ if pl is not None:
 # %%
 BOARD = os.environ.get("KNIGHTWALK_BOARD") or "8x8"
 RULE = os.environ.get("KNIGHTWALK_RULE") or "warnsdorff/random"
-boards = list(squares.drop_duplicates("board").sort_values(["rows", "cols"])["board"])
-rules = list(squares.drop_duplicates("rule")["rule"])
+# the categories are in their stored order: boards by size, rules as the
+# experiment lists them; keep those present
+boards = [b for b in squares["board"].cat.categories if (squares["board"] == b).any()]
+rules = [r for r in squares["rule"].cat.categories if (squares["rule"] == r).any()]
 if BOARD not in boards:
     print(f"board {BOARD} is not in these results; using {boards[-1]}")
     BOARD = boards[-1]
@@ -312,19 +335,27 @@ print(f"boards: {', '.join(boards)}; rules: {', '.join(rules)}")
 
 
 def file_letters(cols):
-    """Axis labels for the columns: a, b, c, … (numbers beyond 26 columns)."""
+    """Axis labels for the columns: a, b, c, … (0-based numbers beyond 26
+    columns, where squares are named r<row>c<col>)."""
     return [chr(ord("a") + c) if cols <= 26 else str(c) for c in range(cols)]
+
+
+def rank_labels(rows, cols):
+    """Axis labels for the rows: ranks 1, 2, … as in a1; 0-based row numbers
+    beyond 26 columns, to match the column numbers of r<row>c<col>."""
+    return [str(r + 1) if cols <= 26 else str(r) for r in range(rows)]
 
 
 one = squares[(squares["board"] == BOARD) & (squares["rule"] == RULE)]
 rows, cols = int(one["rows"].iloc[0]), int(one["cols"].iloc[0])
 grid = np.full((rows, cols), np.nan)
-grid[one["start_row"].to_numpy(), one["start_col"].to_numpy()] = one["success_rate"].to_numpy()
+grid[one["start_row"].to_numpy(dtype=int), one["start_col"].to_numpy(dtype=int)] = \
+    one["success_rate"].to_numpy(dtype=float, na_value=np.nan)
 
 fig, ax = plt.subplots(figsize=(1 + 0.6 * cols, 0.6 * rows))
 im = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=1)
 ax.set_xticks(range(cols), file_letters(cols))
-ax.set_yticks(range(rows), [str(r + 1) for r in range(rows)])
+ax.set_yticks(range(rows), rank_labels(rows, cols))
 if rows * cols <= 144:
     for r in range(rows):
         for c in range(cols):
@@ -414,134 +445,63 @@ for _, row in claims.iterrows():
 # For the size sweep we pool all start squares of a board — the `boards`
 # table does exactly that: the board's success rate is the sum of successes
 # over the sum of walks (every square ran the same number of walks, so this
-# is also the plain mean of the squares' rates). As a check, its interval is
-# recomputed here, in a few lines, by the tables' own method and level (read
-# from the files above): the Wilson score interval or the Clopper-Pearson
-# exact interval; the same function applied to the squares pooled by class
-# must reproduce the `classes` table's intervals, and applied to the squares
-# pooled by board the `boards` table's.
+# is also the plain mean of the squares' rates). As a check, the pooling is
+# redone here with the package's `kw.pool`, which sums walks and successes
+# by any grouping and adds the interval by the tables' own method and level
+# (read from the files above: the Wilson score interval or the
+# Clopper-Pearson exact interval, `kw.interval`, computed as the Go code
+# does); pooled by class it must reproduce the `classes` table's intervals,
+# pooled by board the `boards` table's. Your own groupings get the same
+# intervals the same way.
 
 # %%
-def wilson(successes, n, confidence=CONFIDENCE):
-    """Wilson score interval (lo, hi) for successes out of n trials, element-wise.
-
-    Written in counts, as the Go code does:
-    (2x + z^2 -/+ z sqrt(z^2 + 4x(n-x)/n)) / (2(n + z^2)), clipped to [0, 1],
-    exactly 0 at x = 0 and exactly 1 at x = n."""
-    x = np.asarray(successes, dtype=float)
-    n = np.asarray(n, dtype=float)
-    z = NormalDist().inv_cdf(1 - (1 - confidence) / 2)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        root = z * np.sqrt(z * z + 4 * x * (n - x) / n)
-        lo = (2 * x + z * z - root) / (2 * (n + z * z))
-        hi = (2 * x + z * z + root) / (2 * (n + z * z))
-    lo = np.where(x == 0, 0.0, np.clip(lo, 0, 1))
-    hi = np.where(x == n, 1.0, np.clip(hi, 0, 1))
-    return lo, hi
+pooled = kw.pool(squares, ["rule", "board", "rows", "cols"], METHOD, CONFIDENCE)
+pooled["pooled_rate"] = pooled.pop("rate")  # kw.pool adds rate, lo and hi
+pooled["pooled_lo"] = pooled.pop("lo")
+pooled["pooled_hi"] = pooled.pop("hi")
+pooled = pooled.sort_values(["rule", "board"])  # board: by size
 
 
-def _betacf(a, b, x):
-    """Continued fraction of the regularised incomplete beta function
-    (modified Lentz), as in Numerical Recipes."""
-    tiny, c, d = 1e-300, 1.0, 1.0 - (a + b) * x / (a + 1)
-    d = 1 / (d if abs(d) > tiny else tiny)
-    h = d
-    for m in range(1, 10000):
-        for num in (m * (b - m) * x / ((a + 2 * m - 1) * (a + 2 * m)),
-                    -(a + m) * (a + b + m) * x / ((a + 2 * m) * (a + 2 * m + 1))):
-            d = 1 + num * d
-            d = 1 / (d if abs(d) > tiny else tiny)
-            c = 1 + num / c
-            c = c if abs(c) > tiny else tiny
-            h *= d * c
-        if abs(d * c - 1) < 1e-16:
-            break
-    return h
+def floats(series):
+    """A nullable column as a float array, null as NaN."""
+    return series.to_numpy(dtype=float, na_value=np.nan)
 
-
-def beta_cdf(x, a, b):
-    """The regularised incomplete beta function I_x(a, b)."""
-    if x <= 0:
-        return 0.0
-    if x >= 1:
-        return 1.0
-    lbt = math.lgamma(a + b) - math.lgamma(a) - math.lgamma(b) + a * math.log(x) + b * math.log1p(-x)
-    if x < (a + 1) / (a + b + 2):
-        return math.exp(lbt) * _betacf(a, b, x) / a
-    return 1 - math.exp(lbt) * _betacf(b, a, 1 - x) / b
-
-
-def beta_quantile(p, a, b):
-    """The p-quantile of Beta(a, b), by bisection (to double precision)."""
-    lo, hi = 0.0, 1.0
-    for _ in range(200):
-        mid = (lo + hi) / 2
-        if mid in (lo, hi):
-            break
-        lo, hi = (mid, hi) if beta_cdf(mid, a, b) < p else (lo, mid)
-    return (lo + hi) / 2
-
-
-def clopper_pearson(successes, n, confidence=CONFIDENCE):
-    """Clopper-Pearson exact interval (lo, hi), element-wise: beta quantiles,
-    0 at x = 0 and 1 at x = n."""
-    alpha = 1 - confidence
-    lo, hi = [], []
-    for x, m in zip(np.asarray(successes, dtype=float), np.asarray(n, dtype=float)):
-        if m == 0:
-            lo.append(np.nan)
-            hi.append(np.nan)
-            continue
-        lo.append(0.0 if x == 0 else beta_quantile(alpha / 2, x, m - x + 1))
-        hi.append(1.0 if x == m else beta_quantile(1 - alpha / 2, x + 1, m - x))
-    return np.array(lo), np.array(hi)
-
-
-def interval(successes, n):
-    """The interval the tables use (METHOD at CONFIDENCE, from their metadata)."""
-    return (clopper_pearson if METHOD == "clopper-pearson" else wilson)(successes, n)
-
-
-pooled = squares.groupby(["rule", "board", "rows", "cols"], observed=True, as_index=False)[["walks", "successes"]].sum()
-pooled["pooled_rate"] = pooled["successes"] / pooled["walks"]
-lo, hi = interval(pooled["successes"], pooled["walks"])
-pooled["pooled_lo"] = lo
-pooled["pooled_hi"] = hi
-pooled = pooled.sort_values(["rule", "rows", "cols"])
 
 # the check against the boards table: the same counts and intervals
 bt = boards_table.merge(pooled[["board", "rule", "pooled_rate", "pooled_lo", "pooled_hi"]],
                         on=["board", "rule"], validate="one_to_one")
-assert len(bt) == len(boards_table) and np.allclose(bt["success_rate"], bt["pooled_rate"], rtol=1e-15)
-worst = np.nanmax(np.abs(np.concatenate([bt["pooled_lo"] - bt["success_lo"], bt["pooled_hi"] - bt["success_hi"]])))
+assert len(bt) == len(boards_table) and np.allclose(floats(bt["success_rate"]), floats(bt["pooled_rate"]), rtol=1e-15)
+worst = np.nanmax(np.abs(np.concatenate([floats(bt["pooled_lo"] - bt["success_lo"]),
+                                         floats(bt["pooled_hi"] - bt["success_hi"])])))
 print(f"{METHOD} intervals recomputed for {len(bt)} boards: largest difference from the boards table {worst:.1e}")
-assert worst < 1e-9, "the notebook's intervals disagree with the boards table"
+assert worst < 1e-9, "the package's intervals disagree with the boards table"
 
 # the check against the classes table: pool squares by class, compare intervals
-check = squares.groupby(["board", "rule", "start_class"], observed=True, as_index=False)[["walks", "successes"]].sum()
-lo, hi = interval(check["successes"], check["walks"])
-check["pooled_lo"] = lo
-check["pooled_hi"] = hi
+check = kw.pool(squares, ["board", "rule", "start_class"], METHOD, CONFIDENCE)
 ref = classes[classes["group_by"] == "class"].copy()
 ref["start_class"] = ref["group"].astype(str)
 check["start_class"] = check["start_class"].astype(str)
 check = check.merge(ref, on=["board", "rule", "start_class"], suffixes=("", "_classes"))
-worst = np.nanmax(np.abs(np.concatenate([check["pooled_lo"] - check["success_lo"],
-                                         check["pooled_hi"] - check["success_hi"]])))
+worst = np.nanmax(np.abs(np.concatenate([floats(check["lo"] - check["success_lo"]),
+                                         floats(check["hi"] - check["success_hi"])])))
 print(f"{METHOD} intervals recomputed for {len(check)} classes: "
       f"largest difference from the classes table {worst:.1e}")
-assert worst < 1e-9, "the notebook's intervals disagree with the classes table"
+assert worst < 1e-9, "the package's intervals disagree with the classes table"
 
-square = pooled[pooled["rows"] == pooled["cols"]]
+# square boards by n; with other boards in the run, every board by its
+# number of squares instead (labelled), so none is silently left out
+all_square = bool((pooled["rows"] == pooled["cols"]).all())
 fig, ax = plt.subplots(figsize=(6, 4))
 for rule in rules:
-    d = square[square["rule"] == rule]
-    n = d["rows"].to_numpy()
-    rate = d["pooled_rate"].to_numpy(dtype=float)
-    ax.errorbar(n, rate, yerr=np.vstack([rate - d["pooled_lo"].to_numpy(),
-                                         d["pooled_hi"].to_numpy() - rate]),
+    d = pooled[pooled["rule"] == rule]
+    x = floats(d["rows"]) if all_square else floats(d["rows"] * d["cols"])
+    rate = floats(d["pooled_rate"])
+    ax.errorbar(x, rate, yerr=np.vstack([rate - floats(d["pooled_lo"]), floats(d["pooled_hi"]) - rate]),
                 fmt="o-", capsize=3, label=rule)
-ax.set_xlabel("board size n (n×n)")
+    if not all_square:
+        for xi, ri, b in zip(x, rate, d["board"]):
+            ax.annotate(str(b), (xi, ri), textcoords="offset points", xytext=(3, 3), fontsize=6)
+ax.set_xlabel("board size n (n×n)" if all_square else "squares on the board (rows × cols)")
 ax.set_ylabel("success rate, all start squares")
 ax.set_ylim(-0.02, 1.02)
 ax.set_title("Success against board size")

@@ -1,0 +1,145 @@
+package config
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// FromCanonical turns a resolved configuration, as manifests and the
+// tables' config key record it, back into a configuration that resolves to
+// exactly it: same canonical form, same hash, so a run of it writes the
+// same tables. file names the source in errors. It refuses a Canonical
+// that no experiment file resolves to (edited by hand, or of another
+// format) rather than run something else.
+func FromCanonical(file string, cn Canonical) (*Config, error) {
+	fail := func(format string, args ...any) error {
+		return Errors{{File: file, Msg: fmt.Sprintf(format, args...)}}
+	}
+	if cn.Format != hashFormat {
+		return nil, fail("format %d: this tool writes and reads format %d", cn.Format, hashFormat)
+	}
+	c := Default()
+	c.Name, c.Description, c.Seed, c.Walks = cn.Name, cn.Description, cn.Seed, cn.Walks
+	c.Confidence, c.Interval = cn.Confidence, cn.Interval
+	c.Boards = nil
+	for _, b := range cn.Boards {
+		c.Boards = append(c.Boards, BoardSpec{Size: b})
+	}
+	c.Starts = Starts{"all"}
+	if !cn.Starts.All {
+		c.Starts = append(append(Starts{}, cn.Starts.Classes...), cn.Starts.Squares...)
+	}
+	for _, r := range cn.Rules {
+		rs := RuleSpec{Name: r.Name, TieBreak: r.TieBreak, MaxSteps: r.MaxSteps, Closed: r.Closed, NodeBudget: r.NodeBudget}
+		if r.Order != canonicalOrder { // the canonical order is written out for every rule, but only some take one
+			rs.Order = r.Order
+		}
+		c.Rules = append(c.Rules, rs)
+	}
+	c.Outputs = Outputs{Walks: cn.Outputs.Walks, Figures: cn.Outputs.Figures, RowGroup: cn.Outputs.RowGroup}
+	if cn.Outputs.FigureOptions != nil {
+		c.Outputs.FigureOptions = *cn.Outputs.FigureOptions
+	}
+	for i, cc := range cn.Claims {
+		cl, err := claimFromCanonical(cc, cn.Boards)
+		if err != nil {
+			return nil, fail("claims[%d]: %v", i, err)
+		}
+		c.Claims = append(c.Claims, cl)
+	}
+	if err := c.Validate(); err != nil {
+		return nil, withFile(err, file)
+	}
+	want, _ := json.Marshal(cn)
+	if got, _ := json.Marshal(c.canonical()); !bytes.Equal(got, want) {
+		return nil, fail("this resolved configuration is not one an experiment file resolves to (edited?); it would run as\n%s", got)
+	}
+	return &c, nil
+}
+
+// claimFromCanonical reverses the claim part of canonical: the boards list
+// becomes nothing (every board), board (one) or sizes (a range of n×n).
+func claimFromCanonical(cc CanonicalClaim, boards []string) (Claim, error) {
+	cl := Claim{ID: cc.ID, Rule: cc.Rule, Source: cc.Source}
+	switch t := cc.Target; {
+	case strings.HasPrefix(t, "degree "):
+		d, err := strconv.Atoi(strings.TrimPrefix(t, "degree "))
+		if err != nil {
+			return cl, fmt.Errorf("target %q: want a class, a square rNcM or \"degree N\"", t)
+		}
+		cl.Degree = &d
+	case strings.HasPrefix(t, "r") && strings.Contains(t, "c"):
+		cl.Square = t
+	default:
+		cl.Class = t
+	}
+	v := cc.Values
+	if n, ok := map[string]int{"rate": 2, "range": 2, "below": 1, "above": 1}[cc.Statement]; ok && len(v) != n ||
+		!ok && (cc.Statement != "" || len(v) != 0) { // "": a first-failure or failing-share claim states nothing per board
+		return cl, fmt.Errorf("statement %q with %d values: want rate [r, tol], range [lo, hi], below [x] or above [x]", cc.Statement, len(v))
+	}
+	switch cc.Statement {
+	case "rate":
+		cl.Rate, cl.Tolerance = &v[0], &v[1]
+	case "range":
+		cl.Range = v
+	case "below":
+		cl.Below = &v[0]
+	case "above":
+		cl.Above = &v[0]
+	}
+	if cc.Set != "" {
+		kind, val, _ := strings.Cut(cc.Set, " ")
+		x, err := strconv.ParseFloat(val, 64)
+		if err != nil {
+			return cl, fmt.Errorf("set %q: want share X, first-failure N or failing-share X", cc.Set)
+		}
+		switch kind {
+		case "share":
+			cl.Share = &x
+		case "first-failure":
+			n := int(x)
+			cl.FirstFailure = &n
+		case "failing-share":
+			cl.FailingBelow = &x
+		default:
+			return cl, fmt.Errorf("set %q: want share X, first-failure N or failing-share X", cc.Set)
+		}
+	}
+	switch {
+	case len(cc.Boards) == len(boards):
+	case len(cc.Boards) == 1 && cc.Set == "":
+		cl.Board = cc.Boards[0]
+	case len(cc.Boards) > 0:
+		lo, hi := -1, -1
+		for _, b := range cc.Boards {
+			s, ok := parseSize(b)
+			if !ok || s.rows != s.cols {
+				return cl, fmt.Errorf("boards %v: a claim about several boards is about n×n sizes", cc.Boards)
+			}
+			if lo < 0 || s.rows < lo {
+				lo = s.rows
+			}
+			hi = max(hi, s.rows)
+		}
+		cl.Sizes = fmt.Sprintf("%d..%d", lo, hi)
+	}
+	return cl, nil
+}
+
+// withFile names file in validation errors that have no file.
+func withFile(err error, file string) error {
+	es, ok := err.(Errors)
+	if !ok {
+		return err
+	}
+	for i := range es {
+		if es[i].File == "" {
+			es[i].File = file
+		}
+	}
+	return es
+}

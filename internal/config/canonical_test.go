@@ -1,0 +1,60 @@
+package config
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"knightwalk/experiments"
+)
+
+// TestFromCanonicalRoundTrip: every committed experiment's resolved
+// configuration, as manifests store it, turns back into a configuration
+// with the same canonical form and hash, so re-running it writes the same
+// tables.
+func TestFromCanonicalRoundTrip(t *testing.T) {
+	for _, name := range experiments.Names() {
+		data, _ := experiments.Lookup(name)
+		c, err := Parse(name+".yaml", data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// c.canonical() is Resolve's Config, without building every board
+		back, err := FromCanonical("manifest.json", c.canonical())
+		if err != nil {
+			t.Errorf("%s: %v", name, err)
+			continue
+		}
+		if back.Hash() != c.Hash() {
+			t.Errorf("%s: hash %s, want %s", name, back.Hash(), c.Hash())
+		}
+	}
+}
+
+// TestFromCanonicalRefuses: an edited or foreign canonical form is refused
+// naming the file, not run as something else.
+func TestFromCanonicalRefuses(t *testing.T) {
+	data, _ := experiments.Lookup("example")
+	c, err := Parse("example.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cn := c.canonical()
+	for what, edit := range map[string]func(*Canonical){
+		"format 2":           func(cn *Canonical) { cn.Format = 2 },
+		"walks: 0 is out of": func(cn *Canonical) { cn.Walks = 0 },
+		"claims[0]: statement": func(cn *Canonical) {
+			cn.Claims[0].Values = nil
+		},
+		"not one an experiment file resolves to": func(cn *Canonical) { cn.Rules[0].Order = "" },
+	} {
+		var cp Canonical
+		b, _ := json.Marshal(cn)
+		json.Unmarshal(b, &cp)
+		edit(&cp)
+		_, err := FromCanonical("m.json", cp)
+		if err == nil || !strings.Contains(err.Error(), "m.json") || !strings.Contains(err.Error(), what) {
+			t.Errorf("%s: err = %v", what, err)
+		}
+	}
+}
