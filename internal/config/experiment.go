@@ -133,3 +133,14 @@ func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 	ch.Set = cl.setClaim()
 	return ch, nil
 }
+
+// WalksFor returns the walks per start square of rule ri: Walks, or one
+// for a deterministic rule, whose every walk from a start repeats the
+// first (warnsdorff/first, roth+first, ...): one walk decides it, and
+// repeating it would only dress one outcome up as a sample.
+func (e *Experiment) WalksFor(ri int) uint64 {
+	if e.Rules[ri].Deterministic() {
+		return min(e.Walks, 1)
+	}
+	return e.Walks
+}

@@ -37,16 +37,20 @@ func (u Unit) Cell() Cell { return Cell{u.Board, u.Rule, u.Start} }
 // never with the number of walks.
 type Plan struct {
 	Exp    *config.Experiment
-	boards []boardPlan
-	n      int // units in all
+	groups []groupPlan // per (board, rule), in plan order
+	n      int         // units in all
 }
 
-// boardPlan is where one board's units lie in the plan: per (rule, start)
-// a run of `per` units of `block` walks (the last one shorter).
-type boardPlan struct {
-	first int    // ID of the board's first unit
-	block uint64 // walks per unit
-	per   int    // units per (rule, start)
+// groupPlan is where one (board, rule)'s units lie in the plan: per start
+// a run of `per` units of `block` walks (the last one shorter), `walks`
+// walks per start in all (Experiment.WalksFor: one for a deterministic
+// rule).
+type groupPlan struct {
+	board, rule int
+	first       int    // ID of the group's first unit
+	block       uint64 // walks per unit
+	per         int    // units per start
+	walks       uint64 // walks per start
 }
 
 // stepsPerUnit sizes units: about this many knight moves each, so a unit
@@ -71,16 +75,19 @@ func blockSize(n int, walks uint64) uint64 {
 // NewPlan lays out the units of s. It fails only for a plan of more than
 // 2^62 units, which no machine could run.
 func NewPlan(s *config.Experiment) (*Plan, error) {
-	p := &Plan{Exp: s, boards: make([]boardPlan, len(s.Boards))}
+	p := &Plan{Exp: s}
 	for bi, b := range s.Boards {
-		block := blockSize(b.Squares(), s.Walks)
-		per := (s.Walks + block - 1) / block
-		hi, count := bits.Mul64(per, uint64(len(s.Rules)*len(s.Starts[bi])))
-		if hi != 0 || count > maxUnits-uint64(p.n) {
-			return nil, fmt.Errorf("%s: more than 2^62 work units: fewer walks, starts, rules or boards", s.Name)
+		for ri := range s.Rules {
+			walks := s.WalksFor(ri)
+			block := blockSize(b.Squares(), walks)
+			per := (walks + block - 1) / block
+			hi, count := bits.Mul64(per, uint64(len(s.Starts[bi])))
+			if hi != 0 || count > maxUnits-uint64(p.n) {
+				return nil, fmt.Errorf("%s: more than 2^62 work units: fewer walks, starts, rules or boards", s.Name)
+			}
+			p.groups = append(p.groups, groupPlan{board: bi, rule: ri, first: p.n, block: block, per: int(per), walks: walks})
+			p.n += int(count)
 		}
-		p.boards[bi] = boardPlan{first: p.n, block: block, per: int(per)}
-		p.n += int(count)
 	}
 	return p, nil
 }
@@ -93,13 +100,16 @@ func (p *Plan) Unit(id int) Unit {
 	if id < 0 || id >= p.n {
 		panic(fmt.Sprintf("runner: unit %d of a plan of %d", id, p.n))
 	}
-	bi := sort.Search(len(p.boards), func(i int) bool { return p.boards[i].first > id }) - 1
-	bp, starts := p.boards[bi], p.Exp.Starts[bi]
-	r := id - bp.first
-	g, blk := r/bp.per, uint64(r%bp.per)
-	lo := blk * bp.block
-	return Unit{ID: id, Board: bi, Rule: g / len(starts), Start: starts[g%len(starts)], Lo: lo, Hi: min(lo+bp.block, p.Exp.Walks)}
+	gi := sort.Search(len(p.groups), func(i int) bool { return p.groups[i].first > id }) - 1
+	g := p.groups[gi]
+	r := id - g.first
+	si, blk := r/g.per, uint64(r%g.per)
+	lo := blk * g.block
+	return Unit{ID: id, Board: g.board, Rule: g.rule, Start: p.Exp.Starts[g.board][si], Lo: lo, Hi: min(lo+g.block, g.walks)}
 }
+
+// group returns the plan of (board, rule).
+func (p *Plan) group(board, rule int) groupPlan { return p.groups[board*len(p.Exp.Rules)+rule] }
 
 // Units returns the units of shard s in plan order.
 func (p *Plan) Units(s Shard) iter.Seq[Unit] {
@@ -126,8 +136,8 @@ func (s Shard) below(x int) int {
 // cellUnits returns the IDs [first, first+n) of the units of cell c, whose
 // start is the si-th of its board.
 func (p *Plan) cellUnits(board, rule, si int) (first, n int) {
-	bp := p.boards[board]
-	return bp.first + (rule*len(p.Exp.Starts[board])+si)*bp.per, bp.per
+	g := p.group(board, rule)
+	return g.first + si*g.per, g.per
 }
 
 // cellWalks returns the walks of (board, rule, the si-th start of the
@@ -138,10 +148,10 @@ func (p *Plan) cellWalks(s Shard, board, rule, si int) uint64 {
 	if units == 0 {
 		return 0
 	}
-	bp := p.boards[board]
-	walks := uint64(units) * bp.block
+	g := p.group(board, rule)
+	walks := uint64(units) * g.block
 	if last := first + n - 1; last%s.N == s.K { // the cell's last unit may be short
-		walks -= uint64(n)*bp.block - p.Exp.Walks
+		walks -= uint64(n)*g.block - g.walks
 	}
 	return walks
 }
@@ -150,7 +160,7 @@ func (p *Plan) cellWalks(s Shard, board, rule, si int) uint64 {
 // be -1: every board, every rule).
 func (p *Plan) Walks(s Shard, board, rule int) uint64 {
 	var total uint64
-	for bi := range p.boards {
+	for bi := range p.Exp.Boards {
 		for ri := range p.Exp.Rules {
 			if (board < 0 || board == bi) && (rule < 0 || rule == ri) {
 				for si := range p.Exp.Starts[bi] {
