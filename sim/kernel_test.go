@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"testing"
 )
@@ -186,6 +187,37 @@ func TestGeneralResets(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestKernelsAgreeGolden pins a digest of walks on the bitboard (8x8, 5x6)
+// and general (9x9) kernels, every rule of kernelRules, on every path this
+// CPU has: the same digest on any CPU and architecture (CI runs this test
+// for linux/arm64 under qemu-user) means the same walks everywhere.
+func TestKernelsAgreeGolden(t *testing.T) {
+	const want = "690e3c51d3603c6e"
+	for _, p := range KernelPaths() {
+		h := fnv.New64a()
+		for _, bs := range [][2]int{{8, 8}, {5, 6}, {9, 9}} {
+			b := MustBoard(bs[0], bs[1])
+			for _, name := range kernelRules {
+				r, _ := ParseRule(name)
+				w, err := NewPathWalker(b, r, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out := make([]Outcome, 37)
+				for start := range b.Squares() {
+					w.WalkRange(start, NewKey(25, b, r, start), 3, out)
+					for _, o := range out {
+						fmt.Fprintf(h, "%d %d %d %v %v %v %d;", o.Start, o.Length, o.End, o.Success, o.Closed, o.Stopped, o.Ties)
+					}
+				}
+			}
+		}
+		if got := fmt.Sprintf("%016x", h.Sum64()); got != want {
+			t.Errorf("path %s: digest of the walks %s, want %s", p, got, want)
 		}
 	}
 }
