@@ -1,6 +1,9 @@
 package sim
 
-import "runtime"
+import (
+	"fmt"
+	"runtime"
+)
 
 // CPU describes the processor the kernels run on, for benchmark reports:
 // which kernel path is fastest depends on it (autopath.go).
@@ -30,17 +33,5 @@ func cpuName() string {
 	if c.Vendor == "" {
 		return c.Arch
 	}
-	return c.Arch + " " + c.Vendor + " family " + itoaHex(c.Family) + " model " + itoaHex(c.Model)
-}
-
-func itoaHex(v int) string {
-	const digits = "0123456789abcdef"
-	if v == 0 {
-		return "0h"
-	}
-	var b []byte
-	for ; v > 0; v >>= 4 {
-		b = append([]byte{digits[v&15]}, b...)
-	}
-	return string(b) + "h"
+	return fmt.Sprintf("%s %s family %xh model %xh", c.Arch, c.Vendor, c.Family, c.Model)
 }

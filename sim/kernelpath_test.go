@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -71,5 +72,20 @@ func TestAutoPath(t *testing.T) {
 		if q := autoPath(r); q != p {
 			t.Errorf("%s: auto picked %s, then %s", name, p, q)
 		}
+	}
+}
+
+// TestCPUInfo: what bench records agrees with what the paths were chosen
+// from.
+func TestCPUInfo(t *testing.T) {
+	c := CPUInfo()
+	if c.Arch != runtime.GOARCH || c.Features == nil {
+		t.Fatalf("CPUInfo() = %+v", c)
+	}
+	if runtime.GOARCH == "amd64" && haveBMI2 && (c.Vendor == "" || c.Family == 0) {
+		t.Errorf("amd64 without vendor or family: %+v", c)
+	}
+	if haveAVX2 != (slices.Contains(c.Features, "avx2") && slices.Contains(c.Features, "os-ymm")) || haveBMI2 != slices.Contains(c.Features, "bmi2") {
+		t.Errorf("features %v, AVX2 %v, BMI2 %v", c.Features, haveAVX2, haveBMI2)
 	}
 }
