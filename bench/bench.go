@@ -29,20 +29,29 @@ type Result struct {
 	NsPerStep  float64 `json:"ns_per_step"`
 	MeanLength float64 `json:"mean_length"`
 	CPUSeconds float64 `json:"cpu_seconds,omitempty"` // kernels: CPU time of their thread
+	Path       string  `json:"path,omitempty"`        // kernels: the kernel path (sim.KernelPath) that ran
 }
 
 // Report is one Run's measurements, what `experiment bench` prints.
 type Report struct {
 	GOOS, GOARCH string
-	CPUs         int       `json:"cpus"`
-	SmallBoards  string    `json:"small_board_kernel"` // sim.SmallBoardKernel: how 8x8 walks run here
-	Kernels      []Result  `json:"kernels"`
-	Scalar       []Result  `json:"scalar_kernels"`      // the previous kernel, for reference
-	OverScalar   []float64 `json:"kernel_over_scalar"`  // speed ratios, on CPU time
-	C            []Result  `json:"c,omitempty"`         // bench/c/kernels.c on the two 8x8 kernels
-	GoOverC      []float64 `json:"go_over_c,omitempty"` // speed ratios, on CPU time
-	CNote        string    `json:"c_note,omitempty"`
-	EndToEnd     Result    `json:"end_to_end"`
+	CPUs         int     `json:"cpus"`
+	CPU          sim.CPU `json:"cpu"`
+	// KernelEnv is sim.KernelEnv as set for the run ("" or auto: each
+	// rule on the fastest path, which Kernels' paths name).
+	KernelEnv string   `json:"kernel_env"`
+	Kernels   []Result `json:"kernels"`
+	// PathKernels times the two 8x8 kernels (Warnsdorff/random, random,
+	// alternating) forced onto each path this CPU has, most vectorised
+	// first; PathOverC are their speed ratios over C (on CPU time).
+	PathKernels []Result  `json:"path_kernels"`
+	PathOverC   []float64 `json:"path_over_c,omitempty"`
+	Scalar      []Result  `json:"scalar_kernels"`      // the previous kernel, for reference
+	OverScalar  []float64 `json:"kernel_over_scalar"`  // speed ratios, on CPU time
+	C           []Result  `json:"c,omitempty"`         // bench/c/kernels.c on the two 8x8 kernels
+	GoOverC     []float64 `json:"go_over_c,omitempty"` // speed ratios, on CPU time
+	CNote       string    `json:"c_note,omitempty"`
+	EndToEnd    Result    `json:"end_to_end"`
 	// EndToEndRatio is end-to-end walks/s over kernel walks/s × workers, on
 	// wall time; EndToEndCPURatio the same on CPU time (the runner's process
 	// against the kernel's thread): the runner's own overhead, whatever share
@@ -69,7 +78,10 @@ var kernels = []struct {
 // cancellation of ctx is an error; a missing or failing python3 is noted in
 // Report.PythonNote.
 func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Report, error) {
-	rep := &Report{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), SmallBoards: sim.SmallBoardKernel()}
+	rep := &Report{GOOS: runtime.GOOS, GOARCH: runtime.GOARCH, CPUs: runtime.NumCPU(), CPU: sim.CPUInfo(), KernelEnv: os.Getenv(sim.KernelEnv)}
+	if _, err := sim.KernelPathFromEnv(); err != nil {
+		return nil, err
+	}
 	for _, k := range kernels {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -80,9 +92,28 @@ func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Repor
 		rep.Scalar = append(rep.Scalar, kernelBench(b, r, d, true))
 		rep.OverScalar = append(rep.OverScalar, speed(rep.Kernels[len(rep.Kernels)-1])/speed(rep.Scalar[len(rep.Scalar)-1]))
 	}
+	for _, p := range sim.KernelPaths() {
+		for _, k := range kernels[:2] {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+			b := sim.MustBoard(k.rows, k.cols)
+			r, _ := sim.ParseRule(k.rule)
+			w, err := sim.NewPathWalker(b, r, p)
+			if err != nil {
+				return nil, err
+			}
+			rep.PathKernels = append(rep.PathKernels, timeWalker(w, "kernel, path forced", d, false))
+		}
+	}
 	var err error
 	if rep.C, rep.GoOverC, rep.CNote, err = cBench(ctx, rep.Kernels[:2], d); err != nil {
 		return nil, err
+	}
+	for i, pk := range rep.PathKernels {
+		if len(rep.C) == 2 {
+			rep.PathOverC = append(rep.PathOverC, speed(pk)/speed(rep.C[i%2]))
+		}
 	}
 	// End to end: the runner on all 64 squares of 8x8 Warnsdorff/random,
 	// sized to take about 2×d on the given workers.

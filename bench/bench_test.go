@@ -3,8 +3,11 @@ package bench
 import (
 	"context"
 	"errors"
+	"runtime"
 	"testing"
 	"time"
+
+	"knightwalk/sim"
 )
 
 // TestRun: a very short run still measures every kernel and the runner, with
@@ -30,6 +33,22 @@ func TestRun(t *testing.T) {
 	}
 	if e := rep.EndToEnd; e.Workers != 2 || e.Walks%64 != 0 || rep.EndToEndRatio <= 0 {
 		t.Errorf("end to end %+v, ratio %v: want 2 workers, whole walks per start square", e, rep.EndToEndRatio)
+	}
+	// Every path this CPU has, on both 8x8 kernels, named; the CPU named.
+	paths := sim.KernelPaths()
+	if len(rep.PathKernels) != 2*len(paths) || rep.CPU.Arch != runtime.GOARCH {
+		t.Fatalf("%d path results for paths %v, CPU %+v", len(rep.PathKernels), paths, rep.CPU)
+	}
+	for i, r := range rep.PathKernels {
+		if r.Path != string(paths[i/2]) || r.Board != "8x8" || r.Rule != kernels[i%2].rule || r.Walks < 3 {
+			t.Errorf("path result %d: %+v, want path %s, rule %s", i, r, paths[i/2], kernels[i%2].rule)
+		}
+	}
+	if rep.C != nil && len(rep.PathOverC) != len(rep.PathKernels) {
+		t.Errorf("%d path/C ratios for %d path results", len(rep.PathOverC), len(rep.PathKernels))
+	}
+	if k := rep.Kernels[2]; k.Path != string(sim.PathGeneral) {
+		t.Errorf("50x50 kernel path %q, want general", k.Path)
 	}
 	if rep.Python != nil {
 		t.Errorf("python results without python: %+v", rep.Python)

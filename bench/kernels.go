@@ -16,17 +16,25 @@ import (
 
 // kernelBench runs walks of r on b on one goroutine for about d: 1024
 // consecutive walk indices per start, in calls of 256 walks as the runner
-// makes them, with
-// the current kernels (Walker.WalkRange, what the runner uses: batched on
-// boards up to 64 squares) or, with scalar, the previous one-walk-at-a-time
-// kernels (sim.NewPreviousWalker), kept for reference. Walk w starts from starts[w/1024 % len(starts)] on stream w,
-// like bench/c/kernels.c. It also measures the thread's CPU time, steadier
+// makes them, with the current kernels (Walker.WalkRange, what the runner
+// uses: on boards up to 64 squares on the path sim.KernelEnv forces or
+// the fastest) or, with scalar, the previous one-walk-at-a-time kernels
+// (sim.NewPreviousWalker), kept for reference. Walk w starts from
+// starts[w/1024 % len(starts)] on stream w, like bench/c/kernels.c. It also measures the thread's CPU time, steadier
 // than wall time on a shared machine.
 func kernelBench(b *sim.Board, r sim.Rule, d time.Duration, scalar bool) Result {
-	w, _ := sim.NewWalker(b, r)
 	if scalar {
-		w, _ = sim.NewPreviousWalker(b, r)
+		w, _ := sim.NewPreviousWalker(b, r)
+		return timeWalker(w, "scalar kernel (previous)", d, true)
 	}
+	w, _ := sim.NewWalker(b, r)
+	return timeWalker(w, "kernel", d, false)
+}
+
+// timeWalker is kernelBench with the walker given, named name; with
+// scalar it calls Walk (one walk at a time) instead of WalkRange.
+func timeWalker(w *sim.Walker, name string, d time.Duration, scalar bool) Result {
+	b, r := w.Board(), w.Rule()
 	// Every square of small boards (the end-to-end run's mix); a corner,
 	// the centre and an edge square of large ones.
 	starts := []int{0, b.Square(b.Rows/2, b.Cols/2), b.Square(0, b.Cols/2)}
@@ -63,12 +71,9 @@ func kernelBench(b *sim.Board, r sim.Rule, d time.Duration, scalar bool) Result 
 		}
 		walks += uint64(len(run))
 	}
-	name := "kernel"
-	if scalar {
-		name = "scalar kernel (previous)"
-	}
 	res := result(name, b, r, 1, walks, steps, time.Since(t0).Seconds())
 	res.CPUSeconds = (threadCPU() - c0).Seconds()
+	res.Path = string(w.KernelPath())
 	return res
 }
 

@@ -16,23 +16,27 @@ import "math/bits"
 // (their indices are gathered without branching), and the select is one
 // PDEP per lane.
 //
-// It runs only where the CPU has a fast PDEP (haveFastPDEP): with nthBit
-// (pure Go) as the select it measured slower than the scalar kernel
-// (0.75× the walks per CPU second for Warnsdorff, 0.88× for the random
-// walk, same go test -bench run), so elsewhere Walker.WalkRange runs the
-// scalar kernel, which is the pure-Go path.
+// The Go rounds select by PDEP (PathPDEP16, and the rounds the vector
+// paths hand over). With nthBit (pure Go) as the select they measured
+// slower than the scalar kernel (0.75× the walks per CPU second for
+// Warnsdorff, 0.88× for the random walk, same go test -bench run), so
+// where there is no PDEP Walker.WalkRange runs the scalar kernel, the
+// pure-Go path (PathScalar). Even with a fast PDEP the Go rounds can lose
+// to the scalar kernel (Warnsdorff on AMD Zen 3, issue 25): which path
+// runs is measured (autopath.go) unless KernelEnv forces one.
 //
-// Where the CPU also has AVX-512 (haveAVX512), Warnsdorff with random ties
-// and the random walk run their rounds in vec_amd64.s instead: eight lanes
-// per 512-bit register, the same three steps per round, the PCG step from
-// 32-bit products and the select as "drop the lowest allowed square while
-// the index is larger". These rounds stop before a round in which a walk
-// ends or a draw meets Lemire's rare rejection, having stored nothing of
-// it: vecRounds finishes the ended walks in Go and the Go rounds below
-// run the rest, so they remain the reference. On this project's 2-core
-// AMD EPYC (Zen 4) they cut the 8x8 kernels from 507 to 248 CPU ns per walk
-// (Warnsdorff) and from 230 to 138 (random walk) against the Go rounds,
-// same go test -bench run (BenchmarkKernel8x8*GoRounds and *Batch).
+// Where the CPU has AVX-512 or AVX2, Warnsdorff with random ties and the
+// random walk can run their rounds in vec_amd64.s (AVX-512, eight lanes
+// per register) or vec2_amd64.s (AVX2, four) instead: the same three
+// steps per round, the PCG step from 32-bit products and the select as
+// "drop the lowest allowed square while the index is larger". These rounds
+// stop before a round in which a walk ends or a draw meets Lemire's rare
+// rejection, having stored nothing of it: vecRounds finishes the ended
+// walks in Go and the Go rounds below run the rest, so they remain the
+// reference. On this project's 2-core AMD EPYC the AVX-512 rounds cut the
+// 8x8 kernels from 507 to 248 CPU ns per walk (Warnsdorff) and from 230 to
+// 138 (random walk) against the Go rounds, same go test -bench run
+// (BenchmarkKernel8x8*GoRounds and *AVX512; *AVX2 for the AVX2 rounds).
 //
 // Walks start in index order; each outcome lands in its own slot of the
 // output, so the caller sees them in index order whatever order they end in.
@@ -179,7 +183,7 @@ func (bt *batch) random(ls *lanes) {
 	maxSteps := bt.k.maxSteps
 	limit := maxSteps < bt.k.n // else no walk can exceed it
 	for {
-		if bt.k.vector && !bt.vecRounds(ls, vecRandom) {
+		if v := bt.k.vec; v != nil && !bt.vecRounds(ls, v, v.random) {
 			return
 		}
 		ndraw := 0
@@ -213,7 +217,7 @@ func (bt *batch) warnsdorff(ls *lanes) {
 	limit := maxSteps < k.n // else no walk can exceed it
 	reduce := k.rule.TieBreak != TieRandom
 	for {
-		if k.vector && !bt.vecRounds(ls, vecWarnsdorff) {
+		if v := k.vec; v != nil && !bt.vecRounds(ls, v, v.warnsdorff) {
 			return
 		}
 		ndraw := 0
@@ -255,15 +259,23 @@ func (bt *batch) warnsdorff(ls *lanes) {
 	}
 }
 
-// vecRounds advances the lanes by the AVX-512 rounds (vec_amd64.s) for as
-// long as they can go, finishing and restarting in Go the walks that end.
-// It returns when a round must run in Go (a draw met Lemire's rejection, or
-// the rounds allowed per call, k.vecRounds, are used up), reporting false
-// when every slot is filled.
-func (bt *batch) vecRounds(ls *lanes, rounds func(*lanes, *[64]uint64, uint64, int) uint64) bool {
+// vecRounds advances the lanes by the vector rounds of v (rounds is one
+// of its functions) for as long as they can go, finishing and restarting
+// in Go the walks that end. It returns when a round must run in Go (a draw
+// met Lemire's rejection, or the rounds allowed per call, k.vecRounds, are
+// used up), reporting false when every slot is filled.
+func (bt *batch) vecRounds(ls *lanes, v *vecImpl, rounds func(*lanes, *[64]uint64, uint64, int) uint64) bool {
 	k := bt.k
+	nb := &k.nb
+	if v.reversed {
+		nb = &k.nbRev
+	}
+	maxSteps := uint64(64) // no limit: no walk visits more than 64 squares
+	if k.maxSteps < k.n {
+		maxSteps = uint64(k.maxSteps)
+	}
 	for {
-		ended := rounds(ls, &k.nbRev, uint64(k.maxSteps), k.vecRounds) & (1<<batchLanes - 1)
+		ended := rounds(ls, nb, maxSteps, k.vecRounds) & (1<<batchLanes - 1)
 		if ended == 0 {
 			return true
 		}

@@ -96,13 +96,26 @@ func BenchmarkKernel8x8WarnsdorffBatch(b *testing.B) { benchKernel(b, 8, 8, "war
 func BenchmarkKernel8x8RandomScalar(b *testing.B)    { benchKernel(b, 8, 8, "random", false) }
 func BenchmarkKernel8x8RandomBatch(b *testing.B)     { benchKernel(b, 8, 8, "random", true) }
 
-// GoRounds: the batched kernel with its rounds in Go (PDEP select), as
-// where the CPU has no AVX-512; the same as Batch there.
+// Batch runs the path auto-selection picks; GoRounds, AVX2 and AVX512
+// force a path (PathPDEP16: the batched kernel with its rounds in Go).
 func BenchmarkKernel8x8WarnsdorffGoRounds(b *testing.B) {
-	benchKernelWith(b, 8, 8, "warnsdorff/random", true, func(k *fastKernel) { k.vector = false })
+	benchPath(b, "warnsdorff/random", PathPDEP16)
 }
-func BenchmarkKernel8x8RandomGoRounds(b *testing.B) {
-	benchKernelWith(b, 8, 8, "random", true, func(k *fastKernel) { k.vector = false })
+func BenchmarkKernel8x8RandomGoRounds(b *testing.B) { benchPath(b, "random", PathPDEP16) }
+func BenchmarkKernel8x8WarnsdorffAVX2(b *testing.B) { benchPath(b, "warnsdorff/random", PathAVX2) }
+func BenchmarkKernel8x8RandomAVX2(b *testing.B)     { benchPath(b, "random", PathAVX2) }
+func BenchmarkKernel8x8WarnsdorffAVX512(b *testing.B) {
+	benchPath(b, "warnsdorff/random", PathAVX512)
+}
+func BenchmarkKernel8x8RandomAVX512(b *testing.B) { benchPath(b, "random", PathAVX512) }
+
+// benchPath benchmarks rule on 8x8 with WalkRange forced onto path p,
+// skipping where the CPU cannot run it.
+func benchPath(b *testing.B, rule string, p KernelPath) {
+	if why := p.lacks(); why != "" {
+		b.Skip("this CPU lacks " + why)
+	}
+	benchKernelWith(b, 8, 8, rule, true, func(k *fastKernel) { k.setPath(p) })
 }
 
 // The general kernel (boards over 64 squares) walks one walk at a time;

@@ -18,20 +18,23 @@ type fastKernel struct {
 	dist2    [64]int32   // Roth: 4×squared distance from the centre
 	path     [64]int8    // the current walk
 	ties     fastTies    // scores tied squares for tie-break chains
-	batched  bool        // WalkRange runs walkBatch: haveFastPDEP (tests turn it off)
+	kpath    KernelPath  // how WalkRange runs (setPath)
+	batched  bool        // WalkRange runs walkBatch: every path but PathScalar
 
-	// The batched kernel's AVX-512 rounds (vec_amd64.s): vector says they
-	// run, for Warnsdorff with random ties and the random walk where the
-	// CPU has AVX-512 (tests turn it off); vecRounds is the most rounds per
-	// call (tests make it small, so that Go rounds run between them);
-	// nbRev is nb reversed, indexed by the leading zeros of a square's bit.
-	vector    bool
+	// The batched kernel's vector rounds (AVX-512: vec_amd64.s, AVX2:
+	// vec2_amd64.s): vec is the implementation that runs, nil for the Go
+	// rounds; vecRounds is the most rounds per call (tests make it small,
+	// so that Go rounds run between them); nbRev is nb reversed, indexed by
+	// the leading zeros of a square's bit (for the AVX-512 rounds).
+	vec       *vecImpl
 	vecRounds int
 	nbRev     [64]uint64
 }
 
-func newFastKernel(b *Board, r Rule) *fastKernel {
-	k := &fastKernel{n: b.Squares(), rule: r, maxSteps: r.MaxSteps, batched: haveFastPDEP}
+// newFastKernel returns the bitboard kernel of r on b, running on path p
+// (one this CPU can run, not PathAuto).
+func newFastKernel(b *Board, r Rule, p KernelPath) *fastKernel {
+	k := &fastKernel{n: b.Squares(), rule: r, maxSteps: r.MaxSteps}
 	if k.maxSteps == 0 || k.maxSteps > k.n {
 		k.maxSteps = k.n
 	}
@@ -57,7 +60,7 @@ func newFastKernel(b *Board, r Rule) *fastKernel {
 	for sq := range 64 {
 		k.nbRev[63-sq] = k.nb[sq]
 	}
-	k.vector = haveAVX512 && hasVecRounds(r)
+	k.setPath(p)
 	k.vecRounds = 1 << 62
 	k.ties.k = k
 	return k
@@ -230,19 +233,4 @@ var selectInByte = func() (t [256][8]uint8) {
 // and Warnsdorff with random ties (other tie-breaks run narrowTies).
 func hasVecRounds(r Rule) bool {
 	return r.Kind == RandomWalk || r.Kind == Warnsdorff && r.TieBreak == TieRandom
-}
-
-// SmallBoardKernel says how Walker.WalkRange runs walks on boards of at
-// most 64 squares on this CPU, for benchmark reports: with AVX-512, eight
-// walks per vector register and 16 in flight (Warnsdorff with random ties
-// and the random walk; other tie-breaks as with PDEP); with a fast PDEP,
-// 16 walks in flight in scalar code; else one walk at a time.
-func SmallBoardKernel() string {
-	switch {
-	case haveFastPDEP && haveAVX512:
-		return "avx-512, 16 walks in flight"
-	case haveFastPDEP:
-		return "bmi2 pdep, 16 walks in flight"
-	}
-	return "scalar, one walk at a time"
 }

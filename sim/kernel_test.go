@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"hash/fnv"
 	"slices"
 	"testing"
 )
@@ -63,23 +64,20 @@ func TestKernelsAgree(t *testing.T) {
 
 // rangeMode is one way WalkRange can run.
 type rangeMode struct {
-	Batched bool // walkBatch (else one walk at a time, the pure-Go path)
-	Vector  bool // walkBatch's AVX-512 rounds, for the rules that have them
-	Rounds  int  // the most AVX-512 rounds between rounds in Go
+	Path   KernelPath
+	Rounds int // the most vector rounds between rounds in Go (0: no limit)
 }
 
-// rangeModes lists the ways WalkRange can run on this machine: one walk at
-// a time always; batched with PDEP where the CPU has a fast one; and
-// batched with the AVX-512 rounds where it has those, with as many rounds
-// per call as they can go and with Go rounds every one or three rounds (so
-// that the hand-over between the two is exercised at every stage of a
-// walk).
+// rangeModes lists the ways WalkRange can run on this machine: on every
+// kernel path the CPU has, and on the vector paths also with Go rounds
+// every one or three rounds (so that the hand-over between the two is
+// exercised at every stage of a walk).
 func rangeModes() []rangeMode {
-	modes := []rangeMode{{}}
-	if haveFastPDEP {
-		modes = append(modes, rangeMode{Batched: true})
-		if haveAVX512 {
-			modes = append(modes, rangeMode{true, true, 1 << 62}, rangeMode{true, true, 1}, rangeMode{true, true, 3})
+	var modes []rangeMode
+	for _, p := range KernelPaths() {
+		modes = append(modes, rangeMode{Path: p})
+		if p == PathAVX512 || p == PathAVX2 {
+			modes = append(modes, rangeMode{p, 1}, rangeMode{p, 3})
 		}
 	}
 	return modes
@@ -87,9 +85,11 @@ func rangeModes() []rangeMode {
 
 // set makes w's WalkRange run in mode m.
 func (m rangeMode) set(w *Walker) {
-	w.fast.batched = m.Batched
-	w.fast.vector = m.Vector && haveAVX512 && hasVecRounds(w.fast.rule)
-	w.fast.vecRounds = max(m.Rounds, 1)
+	w.fast.setPath(m.Path)
+	w.fast.vecRounds = 1 << 62
+	if m.Rounds > 0 {
+		w.fast.vecRounds = m.Rounds
+	}
 }
 
 // checkBatch requires bw.WalkRange to give the outcomes want (of walks 0,
@@ -187,6 +187,37 @@ func TestGeneralResets(t *testing.T) {
 					}
 				}
 			}
+		}
+	}
+}
+
+// TestKernelsAgreeGolden pins a digest of walks on the bitboard (8x8, 5x6)
+// and general (9x9) kernels, every rule of kernelRules, on every path this
+// CPU has: the same digest on any CPU and architecture (CI runs this test
+// for linux/arm64 under qemu-user) means the same walks everywhere.
+func TestKernelsAgreeGolden(t *testing.T) {
+	const want = "690e3c51d3603c6e"
+	for _, p := range KernelPaths() {
+		h := fnv.New64a()
+		for _, bs := range [][2]int{{8, 8}, {5, 6}, {9, 9}} {
+			b := MustBoard(bs[0], bs[1])
+			for _, name := range kernelRules {
+				r, _ := ParseRule(name)
+				w, err := NewPathWalker(b, r, p)
+				if err != nil {
+					t.Fatal(err)
+				}
+				out := make([]Outcome, 37)
+				for start := range b.Squares() {
+					w.WalkRange(start, NewKey(25, b, r, start), 3, out)
+					for _, o := range out {
+						fmt.Fprintf(h, "%d %d %d %v %v %v %d;", o.Start, o.Length, o.End, o.Success, o.Closed, o.Stopped, o.Ties)
+					}
+				}
+			}
+		}
+		if got := fmt.Sprintf("%016x", h.Sum64()); got != want {
+			t.Errorf("path %s: digest of the walks %s, want %s", p, got, want)
 		}
 	}
 }

@@ -11,7 +11,7 @@ package sim
 // walk at a time (WalkRange included). Not for production use: it exists to
 // be measured against.
 func NewPreviousWalker(b *Board, r Rule) (*Walker, error) {
-	w, err := newWalker(b, r, false)
+	w, err := newWalker(b, r, false, PathScalar)
 	if err != nil {
 		return nil, err
 	}

@@ -16,7 +16,7 @@ func walkDigest(t *testing.T, b *Board, rule string, general bool, walks int) ui
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := newWalker(b, r, general)
+	w, err := newWalker(b, r, general, PathAuto)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -247,7 +247,7 @@ func TestChainsFollowReference(t *testing.T) {
 					if !general && b.Squares() > 64 {
 						continue
 					}
-					w, _ := newWalker(b, r, general)
+					w, _ := newWalker(b, r, general, PathAuto)
 					w.KeepPaths(true)
 					walks := 1
 					if r.TieBreak.Draws() {

@@ -2,13 +2,20 @@
 
 package sim
 
-// haveAVX512 is false: the vector rounds exist only on amd64.
-const haveAVX512 = false
+// The vector rounds exist only on amd64; KernelPaths offers none here.
 
-func vecWarnsdorff(ls *lanes, nbRev *[64]uint64, maxSteps uint64, rounds int) uint64 {
+func vecWarnsdorff(ls *lanes, nb *[64]uint64, maxSteps uint64, rounds int) uint64 {
 	panic("sim: vector rounds without AVX-512")
 }
 
-func vecRandom(ls *lanes, nbRev *[64]uint64, maxSteps uint64, rounds int) uint64 {
+func vecRandom(ls *lanes, nb *[64]uint64, maxSteps uint64, rounds int) uint64 {
 	panic("sim: vector rounds without AVX-512")
+}
+
+func vec2Warnsdorff(ls *lanes, nb *[64]uint64, maxSteps uint64, rounds int) uint64 {
+	panic("sim: vector rounds without AVX2")
+}
+
+func vec2Random(ls *lanes, nb *[64]uint64, maxSteps uint64, rounds int) uint64 {
+	panic("sim: vector rounds without AVX2")
 }

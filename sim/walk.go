@@ -45,24 +45,44 @@ type Walker struct {
 }
 
 // NewWalker returns a walker for rule r on board b, using the bitboard
-// kernel when the board has at most 64 squares.
+// kernel when the board has at most 64 squares, on the path KernelEnv
+// forces or else the fastest this CPU has for r (autoPath). It fails when
+// KernelEnv names an unknown path or one this CPU cannot run.
 func NewWalker(b *Board, r Rule) (*Walker, error) {
-	return newWalker(b, r, false)
+	p, err := KernelPathFromEnv()
+	if err != nil {
+		return nil, err
+	}
+	return newWalker(b, r, false, p)
+}
+
+// NewPathWalker is NewWalker on kernel path p whatever KernelEnv says
+// (PathAuto: the fastest); benchmarks compare the paths with it. It fails
+// when this CPU cannot run p.
+func NewPathWalker(b *Board, r Rule, p KernelPath) (*Walker, error) {
+	p, err := ParseKernelPath(string(p))
+	if err != nil {
+		return nil, err
+	}
+	return newWalker(b, r, false, p)
 }
 
 // NewGeneralWalker is NewWalker forced onto the general kernel; tests and
 // benchmarks compare the two kernels with it.
 func NewGeneralWalker(b *Board, r Rule) (*Walker, error) {
-	return newWalker(b, r, true)
+	return newWalker(b, r, true, PathScalar)
 }
 
-func newWalker(b *Board, r Rule, general bool) (*Walker, error) {
+func newWalker(b *Board, r Rule, general bool, path KernelPath) (*Walker, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
 	}
 	w := &Walker{board: b, rule: r}
 	if !general && b.Squares() <= 64 && r.Kind != Backtrack {
-		w.fast = newFastKernel(b, r)
+		if path == PathAuto {
+			path = autoPath(r)
+		}
+		w.fast = newFastKernel(b, r, path)
 	} else {
 		w.gen = newGenKernel(b, r)
 	}
@@ -101,8 +121,9 @@ func (w *Walker) WalkFrom(start int, src *PCG) Outcome {
 
 // WalkRange writes to out[i] the outcome of walk lo+i from start for every
 // i: exactly what Walk(start, key, lo+i) returns, but on boards of at most
-// 64 squares, where the CPU has a fast PDEP, computed several walks at a
-// time (without paths: a walker that keeps paths walks one at a time).
+// 64 squares computed on the walker's KernelPath, several walks at a time
+// on every path but PathScalar (without paths: a walker that keeps paths
+// walks one at a time).
 func (w *Walker) WalkRange(start int, key Key, lo uint64, out []Outcome) {
 	if start < 0 || start >= w.board.Squares() {
 		panic(fmt.Sprintf("sim: start square %d off the %s board", start, w.board))

@@ -10,7 +10,7 @@ func benchWalks(b *testing.B, rows, cols int, rule string, general bool) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	w, err := newWalker(bd, r, general)
+	w, err := newWalker(bd, r, general, PathAuto)
 	if err != nil {
 		b.Fatal(err)
 	}

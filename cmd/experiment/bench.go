@@ -6,10 +6,12 @@ import (
 	"flag"
 	"fmt"
 	"runtime"
+	"strings"
 	"text/tabwriter"
 	"time"
 
 	"knightwalk/bench"
+	"knightwalk/sim"
 )
 
 // maxBenchTime bounds --time: the bench times a dozen kernels, so an hour
@@ -27,7 +29,11 @@ random rule, 50x50, 200x200 and 1000x1000 Warnsdorff/random) and the
 end-to-end runner on --workers goroutines, and prints walks/s, ns per walk
 and per step, the end-to-end over kernel ratio and peak memory. With python3
 on the PATH it also times plain Python versions of seed 000 and seed 001
-(bench/knight_py.py) and reports the speed ratio measured in the same run.`,
+(bench/knight_py.py) and reports the speed ratio measured in the same run.
+The two 8x8 kernels are also timed on every kernel path this CPU has
+(avx512, avx2, pdep16, scalar), forced, against the C versions;
+KNIGHTWALK_KERNEL forces the path of the other rows (default: auto, the
+fastest for each rule). --json adds the CPU's family, model and features.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			d := fs.Duration("time", time.Second, "time per kernel")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "workers for the end-to-end run")
@@ -69,6 +75,10 @@ func printBench(e *env, rep *bench.Report) {
 		row(r)
 		row(rep.Scalar[i])
 	}
+	for _, r := range rep.PathKernels {
+		r.Name += " " + r.Path
+		row(r)
+	}
 	for _, r := range rep.C {
 		row(r)
 	}
@@ -82,7 +92,11 @@ func printBench(e *env, rep *bench.Report) {
 		fmt.Fprintf(e.stdout, "kernel / previous scalar kernel, %s %s: %.2f×\n", rep.Kernels[i].Rule, rep.Kernels[i].Board, r)
 	}
 	for i, r := range rep.GoOverC {
-		fmt.Fprintf(e.stdout, "Go kernel / C, %s 8x8: %.2f×\n", rep.Kernels[i].Rule, r)
+		fmt.Fprintf(e.stdout, "Go kernel (%s) / C, %s 8x8: %.2f×\n", rep.Kernels[i].Path, rep.Kernels[i].Rule, r)
+	}
+	for i, r := range rep.PathOverC {
+		pk := rep.PathKernels[i]
+		fmt.Fprintf(e.stdout, "path %s forced / C, %s 8x8: %.2f×\n", pk.Path, pk.Rule, r)
 	}
 	if rep.CNote != "" {
 		fmt.Fprintln(e.stdout, rep.CNote)
@@ -93,5 +107,7 @@ func printBench(e *env, rep *bench.Report) {
 	if rep.PythonNote != "" {
 		fmt.Fprintln(e.stdout, rep.PythonNote)
 	}
-	fmt.Fprintf(e.stdout, "peak memory (RSS): %.1f MiB; %d CPUs; boards up to 64 squares: %s\n", rep.PeakRSSMiB, rep.CPUs, rep.SmallBoards)
+	c := rep.CPU
+	fmt.Fprintf(e.stdout, "peak memory (RSS): %.1f MiB; %d CPUs: %s %s (family %#x model %#x), %s; %s=%q\n",
+		rep.PeakRSSMiB, rep.CPUs, c.Arch, c.Name, c.Family, c.Model, strings.Join(c.Features, " "), sim.KernelEnv, rep.KernelEnv)
 }
