@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 	"time"
 
 	"knightwalk/internal/buildinfo"
@@ -151,7 +152,7 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 	m := Manifest{Experiment: e.Name, Description: e.Description, Seed: e.Seed, ConfigHash: e.ConfigHash,
 		ToolVersion: md.ToolVersion, GitCommit: md.Build.Revision, Build: md.Build, Shard: run.Shard, Workers: run.Workers,
 		Units: run.Units, StartedAt: timestamp(run.Started), FinishedAt: timestamp(time.Now()), Seconds: run.Seconds,
-		Tables: files, Config: e.Config, Host: buildinfo.ReadHost(sim.SmallBoardKernel())}
+		Tables: files, Config: e.Config, Host: buildinfo.ReadHost(kernelPaths())}
 	if !md.Build.HasVCS() {
 		m.Warnings = append(m.Warnings, buildinfo.NoVCSWarning)
 	}
@@ -179,4 +180,20 @@ func timestamp(t time.Time) string {
 		return ""
 	}
 	return t.UTC().Format(time.RFC3339)
+}
+
+// kernelPaths describes the 8x8 kernel paths of this run for the
+// manifest: the one KNIGHTWALK_KERNEL asks for (auto: the fastest,
+// measured per rule) and those this CPU can run. The path changes speed
+// only, never a walk.
+func kernelPaths() string {
+	p, err := sim.KernelPathFromEnv()
+	if err != nil {
+		p = "auto"
+	}
+	var names []string
+	for _, q := range sim.KernelPaths() {
+		names = append(names, string(q))
+	}
+	return fmt.Sprintf("%s (this CPU: %s)", p, strings.Join(names, ", "))
 }
