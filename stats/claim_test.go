@@ -144,3 +144,27 @@ func TestClaimString(t *testing.T) {
 		t.Error("ParseClaimKind(about) succeeded")
 	}
 }
+
+// TestClaimContains: the ends of each kind of set, as Verdict reads them.
+func TestClaimContains(t *testing.T) {
+	for _, c := range []struct {
+		claim Claim
+		x     float64
+		want  bool
+	}{
+		{Claim{Kind: Below, Value: 0.2}, 0.2, false},
+		{Claim{Kind: Below, Value: 0.2}, 0.1999, true},
+		{Claim{Kind: Above, Value: 0.98}, 0.98, false},
+		{Claim{Kind: Above, Value: 0.98}, 0.979578, false},
+		{Claim{Kind: Above, Value: 0.98}, 0.9801, true},
+		{Claim{Kind: Rate, Value: 0.75}, 0.75, true},
+		{Claim{Kind: Rate, Value: 0.85, Tolerance: 0.05}, 0.9, true},
+		{Claim{Kind: Rate, Value: 0.85, Tolerance: 0.05}, 0.9001, false},
+		{Claim{Kind: Range, Lo: 0.7, Hi: 0.8}, 0.7, true},
+		{Claim{Kind: Range, Lo: 0.7, Hi: 0.8}, math.NaN(), false},
+	} {
+		if got := c.claim.Contains(c.x); got != c.want {
+			t.Errorf("%v contains %v: got %v, want %v", c.claim, c.x, got, c.want)
+		}
+	}
+}

@@ -24,6 +24,9 @@ func FromCanonical(file string, cn Canonical) (*Config, error) {
 	c := Default()
 	c.Name, c.Description, c.Seed, c.Walks = cn.Name, cn.Description, cn.Seed, cn.Walks
 	c.Confidence, c.Interval = cn.Confidence, cn.Interval
+	if cn.Exact != "" {
+		c.Exact = cn.Exact
+	}
 	c.Boards = nil
 	for _, b := range cn.Boards {
 		c.Boards = append(c.Boards, BoardSpec{Size: b})

@@ -25,6 +25,7 @@ type Config struct {
 	Rules       []RuleSpec  `yaml:"rules"`
 	Confidence  float64     `yaml:"confidence"`
 	Interval    string      `yaml:"interval"`
+	Exact       string      `yaml:"exact"` // auto, on or off: exact values beside the estimates
 	Outputs     Outputs     `yaml:"outputs"`
 	Claims      []Claim     `yaml:"claims"`
 
@@ -106,6 +107,11 @@ var Figures = []string{
 	"length-distribution", "size-curve", "convergence", "walk", "sweep-strip",
 }
 
+// ExactModes lists what exact accepts: auto computes exact values where the
+// enumeration is cheap (sim.ExactAuto), on wherever the engine reaches
+// within its budget, off never.
+var ExactModes = []string{"auto", "on", "off"}
+
 // Intervals lists the interval methods that interval accepts.
 var Intervals = []string{"wilson", "clopper-pearson"}
 
@@ -140,6 +146,7 @@ func Default() Config {
 		Walks:      DefWalks,
 		Confidence: 0.95,
 		Interval:   "wilson",
+		Exact:      "auto",
 	}
 }
 

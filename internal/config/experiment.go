@@ -22,6 +22,7 @@ type Experiment struct {
 	Walks       uint64  // walks per (board, rule, start)
 	Confidence  float64
 	Method      stats.Method
+	Exact       string  // auto, on or off (ExactModes)
 	Checks      []Check // the claims, resolved, in file order
 	PerWalk     bool    // write the per-walk table
 	RowGroup    int     // rows per row group of the per-walk table; 0: the writer's default
@@ -70,7 +71,7 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 		panic("config: " + err.Error())
 	}
 	e := &Experiment{Name: c.Name, Description: c.Description, Seed: c.Seed, Boards: c.boardList(), Rules: c.ruleList(),
-		Walks: uint64(c.Walks), Confidence: c.Confidence, Method: method,
+		Walks: uint64(c.Walks), Confidence: c.Confidence, Method: method, Exact: c.Exact,
 		PerWalk: c.Outputs.Walks, RowGroup: c.Outputs.RowGroup, Figures: slices.Clone(c.Outputs.Figures),
 		ConfigHash: c.Hash(), Config: c.canonical(), SourceFile: file, Source: src}
 	for _, b := range e.Boards {

@@ -27,6 +27,7 @@ type Canonical struct {
 	Rules       []CanonicalRule  `json:"rules"`
 	Confidence  float64          `json:"confidence"`
 	Interval    string           `json:"interval"`
+	Exact       string           `json:"exact,omitempty"` // "" for the default, auto, so that older hashes stay valid
 	Outputs     CanonicalOutputs `json:"outputs"`
 	Claims      []CanonicalClaim `json:"claims"`
 }
@@ -104,6 +105,9 @@ func (c *Config) canonical() Canonical {
 		Confidence:  c.Confidence,
 		Interval:    c.Interval,
 		Claims:      []CanonicalClaim{},
+	}
+	if c.Exact != "auto" {
+		cn.Exact = c.Exact
 	}
 	for _, s := range sizes {
 		cn.Boards = append(cn.Boards, s.String())

@@ -61,6 +61,9 @@ func (c *Config) check() Errors {
 	if !(c.Confidence > 0 && c.Confidence < 1) {
 		k.errorf("confidence", "%v is out of range; want a level strictly between 0 and 1, e.g. 0.95", c.Confidence)
 	}
+	if !slices.Contains(ExactModes, c.Exact) {
+		k.errorf("exact", "%q; valid: %s (auto: exact values where the enumeration is cheap)", c.Exact, strings.Join(ExactModes, ", "))
+	}
 	if !slices.Contains(Intervals, c.Interval) {
 		k.errorf("interval", "%q is not an interval; valid: %s", c.Interval, strings.Join(Intervals, ", "))
 	}

@@ -16,8 +16,16 @@ import (
 // rule index rule of an experiment, or nil when there is none.
 type TallyOf func(board, rule, start int) *stats.Tally
 
+// ExactOf returns the exact result of start square start of board index
+// board and rule index rule, and whether it was computed.
+type ExactOf func(board, rule, start int) (sim.Exact, bool)
+
 // Tables holds every summary table of a run, in a fixed row order.
 type Tables struct {
+	// ExactNotes says which (board, rule)s were meant to get exact values
+	// and did not fit the enumeration's budget (for the report).
+	ExactNotes []string
+
 	Squares     []table.SquareRow
 	Lengths     []table.LengthRow
 	DeadEnds    []table.DeadEndRow
@@ -31,28 +39,40 @@ type Tables struct {
 // histograms and dead ends per (board, rule, start), class and degree
 // aggregates, comparisons between classes, and claim verdicts.
 func Build(e *config.Experiment, tally TallyOf) (*Tables, error) {
+	return BuildWithExact(e, tally, nil)
+}
+
+// BuildWithExact is Build with exact values beside the estimates (exact
+// may be nil): the squares carry them, classes and boards their means,
+// and a claim whose squares all have one is decided by it.
+func BuildWithExact(e *config.Experiment, tally TallyOf, exact ExactOf) (*Tables, error) {
+	if exact == nil {
+		exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
+	}
 	out := &Tables{}
 	for bi, b := range e.Boards {
 		classes := make([][]side, len(e.Rules)) // per rule, its class groups
 		for ri, r := range e.Rules {
-			if err := out.addStarts(e, tally, bi, ri); err != nil {
+			if err := out.addStarts(e, tally, exact, bi, ri); err != nil {
 				return nil, err
 			}
 			var err error
-			if classes[ri], err = out.addGroups(e, tally, b, bi, r, ri); err != nil {
+			if classes[ri], err = out.addGroups(e, tally, exact, b, bi, r, ri); err != nil {
 				return nil, err
 			}
 			t, err := pool(tally, bi, ri, e.Starts[bi])
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", b, r.Name(), err)
 			}
-			out.Boards = append(out.Boards, boardRow(b, r, len(e.Starts[bi]), t, e))
+			row := boardRow(b, r, len(e.Starts[bi]), t, e)
+			row.ExactSuccess = exactMean(exact, bi, ri, e.Starts[bi])
+			out.Boards = append(out.Boards, row)
 		}
 		out.compareRules(e, b, classes)
 	}
 	out.adjustHolm()
 	for _, ch := range e.Checks {
-		rows, err := claimRows(e, tally, ch)
+		rows, err := claimRows(e, tally, exact, ch)
 		if err != nil {
 			return nil, err
 		}
@@ -62,7 +82,7 @@ func Build(e *config.Experiment, tally TallyOf) (*Tables, error) {
 }
 
 // addStarts adds the squares, lengths and dead-end rows of (board, rule).
-func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, bi, ri int) error {
+func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, exact ExactOf, bi, ri int) error {
 	b, r := e.Boards[bi], e.Rules[ri]
 	params := Params(r)
 	for _, start := range e.Starts[bi] {
@@ -70,7 +90,12 @@ func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, bi, ri int) er
 		if t == nil {
 			return fmt.Errorf("no results for %s %s from %s: the run is incomplete", b, r.Name(), b.SquareName(start))
 		}
-		out.Squares = append(out.Squares, squareRow(b, r, start, t, e))
+		sr := squareRow(b, r, start, t, e)
+		sr.ExactSuccess, sr.ExactClosed = math.NaN(), math.NaN()
+		if x, ok := exact(bi, ri, start); ok {
+			sr.ExactSuccess, sr.ExactClosed = x.PSuccess, x.PClosed
+		}
+		out.Squares = append(out.Squares, sr)
 		row, col := b.RowCol(start)
 		for l, c := range t.Lengths {
 			if c > 0 {
@@ -91,7 +116,7 @@ func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, bi, ri int) er
 
 // addGroups adds the class and degree rows of (board, rule) and the
 // comparisons between its classes, and returns its classes pooled.
-func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, b *sim.Board, bi int, r sim.Rule, ri int) ([]side, error) {
+func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf, b *sim.Board, bi int, r sim.Rule, ri int) ([]side, error) {
 	groups := classGroups(b, e.Starts[bi])
 	var classes []side
 	for _, g := range groups {
@@ -99,7 +124,9 @@ func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, b *sim.Board, 
 		if err != nil {
 			return nil, fmt.Errorf("%s %s %s %s: %w", b, r.Name(), g.by, g.name, err)
 		}
-		out.Classes = append(out.Classes, classRow(b, r, g, t, e))
+		row := classRow(b, r, g, t, e)
+		row.ExactSuccess = exactMean(exact, bi, ri, g.squares)
+		out.Classes = append(out.Classes, row)
 		if g.by == "class" {
 			classes = append(classes, side{rule: r.Name(), group: g.name, t: t})
 		}
@@ -179,7 +206,7 @@ func pool(tally TallyOf, bi, ri int, squares []int) (*stats.Tally, error) {
 
 func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Experiment) table.SquareRow {
 	row, col := b.RowCol(start)
-	sum := stats.Summarize(t, e.Confidence, e.Method)
+	sum := summarize(t, r, e)
 	l := sum.Length
 	w := float64(t.Walks)
 	// nodes and backtracks apply to the backtracking search only: null
@@ -200,12 +227,12 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 		LengthMean: l.Mean, LengthSD: l.SD, LengthMin: int32(l.Min), LengthP05: int32(l.P05), LengthP25: int32(l.P25),
 		LengthMedian: int32(l.Median), LengthP75: int32(l.P75), LengthP95: int32(l.P95), LengthMax: int32(l.Max),
 		TiesMean: float64(t.TieSum) / w, NodesMean: nodes, BacktracksMean: backtracks,
-		BudgetExceeded: int64(t.BudgetExceeded),
+		BudgetExceeded: int64(t.BudgetExceeded), Deterministic: r.Deterministic(),
 	}
 }
 
 func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Experiment) table.ClassRow {
-	sum := stats.Summarize(t, e.Confidence, e.Method)
+	sum := summarize(t, r, e)
 	return table.ClassRow{
 		Experiment: e.Name, Params: Params(r),
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
@@ -213,8 +240,36 @@ func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Exper
 		Walks: int64(t.Walks), Successes: int64(t.Successes),
 		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
 		Closed: int64(t.Closed), ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
-		LengthMean: sum.Length.Mean,
+		LengthMean: sum.Length.Mean, Deterministic: r.Deterministic(),
 	}
+}
+
+// summarize is stats.Summarize, with the intervals of a deterministic
+// rule left undefined (null in the tables): its walk from a start is one
+// path, so its rates are exact counts of starts, not samples.
+func summarize(t *stats.Tally, r sim.Rule, e *config.Experiment) stats.Rates {
+	sum := stats.Summarize(t, e.Confidence, e.Method)
+	if r.Deterministic() {
+		for _, s := range []*stats.Summary{&sum.Success, &sum.ClosedTour} {
+			s.Lo, s.Hi = math.NaN(), math.NaN()
+		}
+	}
+	return sum
+}
+
+// exactMean is the mean exact P(success) of squares (NaN unless every one
+// has it): every square runs the same walks, so the pooled estimate
+// estimates this mean.
+func exactMean(exact ExactOf, bi, ri int, squares []int) float64 {
+	var s float64
+	for _, sq := range squares {
+		x, ok := exact(bi, ri, sq)
+		if !ok {
+			return math.NaN()
+		}
+		s += x.PSuccess
+	}
+	return s / float64(len(squares))
 }
 
 // side is one side of a comparison: a rule's class pooled on a board.
@@ -261,7 +316,7 @@ func (out *Tables) adjustHolm() {
 }
 
 func boardRow(b *sim.Board, r sim.Rule, squares int, t *stats.Tally, e *config.Experiment) table.BoardRow {
-	sum := stats.Summarize(t, e.Confidence, e.Method)
+	sum := summarize(t, r, e)
 	var failed uint64 // dead ends, and searches that gave up at their deepest end
 	for _, c := range t.DeadEnds {
 		failed += c
@@ -273,15 +328,19 @@ func boardRow(b *sim.Board, r sim.Rule, squares int, t *stats.Tally, e *config.E
 		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
 		Closed: int64(t.Closed), ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
 		DeadEnds: int64(failed - t.BudgetExceeded), Stopped: int64(t.Stopped), BudgetExceeded: int64(t.BudgetExceeded),
-		LengthMean: sum.Length.Mean,
+		LengthMean: sum.Length.Mean, Deterministic: r.Deterministic(),
 	}
 }
 
 // claimRows evaluates a resolved claim on every board it is about (one row
 // each).
-func claimRows(e *config.Experiment, tally TallyOf, ch config.Check) ([]table.ClaimRow, error) {
+func claimRows(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Check) ([]table.ClaimRow, error) {
 	if ch.Set.Kind != "" {
 		row, err := setClaimRow(e, tally, ch)
+		row.Exact, row.DecidedBy = math.NaN(), "sample"
+		if e.Rules[ch.Rule].Deterministic() {
+			row.DecidedBy = "walk"
+		}
 		return []table.ClaimRow{row}, err
 	}
 	lo, hi := claimedRange(ch.Claim)
@@ -294,11 +353,30 @@ func claimRows(e *config.Experiment, tally TallyOf, ch config.Check) ([]table.Cl
 			return nil, fmt.Errorf("claim %s on %s: %w", ch.ID, b, err)
 		}
 		sum := t.SuccessRate().Interval(e.Confidence, e.Method)
-		out = append(out, table.ClaimRow{Experiment: e.Name, Params: Params(e.Rules[ch.Rule]), ID: ch.ID, Source: ch.Source, Rule: rule, Board: b.String(), Target: ch.Target(b),
+		row := table.ClaimRow{Experiment: e.Name, Params: Params(e.Rules[ch.Rule]), ID: ch.ID, Source: ch.Source, Rule: rule, Board: b.String(), Target: ch.Target(b),
 			Kind: ch.Claim.Kind.String(), ClaimedLo: lo, ClaimedHi: hi, Walks: int64(t.Walks), Successes: int64(t.Successes),
-			Measured: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Verdict: stats.Verdict(ch.Claim, sum)})
+			Measured: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Exact: exactMean(exact, bi, ch.Rule, ch.Squares[i])}
+		decide(&row, ch.Claim, sum, e.Rules[ch.Rule].Deterministic())
+		out = append(out, row)
 	}
 	return out, nil
+}
+
+// decide sets a claim row's verdict and what decided it: the exact value
+// where every square of the claim has one (no sampling error, no
+// interval needed); a deterministic rule's walks, whose rate is a count
+// of starts, not a sample (its interval is null); else the sampled
+// interval against the claimed set (stats.Verdict).
+func decide(row *table.ClaimRow, c stats.Claim, sum stats.Summary, deterministic bool) {
+	switch {
+	case !math.IsNaN(row.Exact):
+		row.DecidedBy, row.Verdict = "exact", stats.ExactVerdict(c.Contains(row.Exact))
+	case deterministic:
+		row.DecidedBy, row.Verdict = "walk", stats.ExactVerdict(c.Contains(sum.Center))
+		row.Lo, row.Hi = math.NaN(), math.NaN()
+	default:
+		row.DecidedBy, row.Verdict = "sample", stats.Verdict(c, sum)
+	}
 }
 
 // claimedRange returns the claimed set's ends for the table.

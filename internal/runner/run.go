@@ -198,17 +198,21 @@ func writeRun(ctx context.Context, dir string, s *config.Experiment, p *Plan, o 
 			return err
 		}
 	}
-	return writeResults(dir, s, o, ts, sum, p.Len(), walks != nil)
+	return writeResults(ctx, dir, s, o, ts, sum, p.Len(), walks != nil)
 }
 
 // writeResults builds the tables of a complete set of tallies and writes
 // them, with report and manifest, into dir; then runs o.BeforeCommit.
 // perWalk says the per-walk table is in dir too.
-func writeResults(dir string, s *config.Experiment, o RunOptions, ts *Tallies, sum *Completed, units int, perWalk bool) error {
-	var err error
-	if sum.Tables, err = results.Build(s, ts.Of); err != nil {
+func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOptions, ts *Tallies, sum *Completed, units int, perWalk bool) error {
+	exact, err := computeExact(ctx, s, max(1, o.Workers))
+	if err != nil {
 		return err
 	}
+	if sum.Tables, err = results.BuildWithExact(s, ts.Of, exact.Of); err != nil {
+		return err
+	}
+	sum.Tables.ExactNotes = exact.Notes
 	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds, Started: sum.Started,
 		PerWalk: perWalk}
 	if err := results.Write(dir, s, sum.Tables, run); err != nil {
@@ -275,7 +279,7 @@ func WriteMerged(ctx context.Context, s *config.Experiment, o RunOptions, ts *Ta
 		err = mergeWalks(ctx, filepath.Join(dir.Partial, results.WalksFile), s, p, o.Meta, parts)
 	}
 	if err == nil {
-		err = writeResults(dir.Partial, s, o, ts, sum, p.Len(), s.PerWalk)
+		err = writeResults(ctx, dir.Partial, s, o, ts, sum, p.Len(), s.PerWalk)
 	}
 	if err != nil {
 		os.RemoveAll(dir.Partial)

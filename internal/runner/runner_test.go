@@ -104,10 +104,15 @@ func TestShardsMerge(t *testing.T) {
 	if err := MergeInto(s, ts, parts); err != nil {
 		t.Fatal(err)
 	}
-	merged, err := results.Build(s, ts.Of)
+	exact, err := computeExact(context.Background(), s, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
+	merged, err := results.BuildWithExact(s, ts.Of, exact.Of)
+	if err != nil {
+		t.Fatal(err)
+	}
+	merged.ExactNotes = exact.Notes
 	if !sameValues(merged, one.Tables) {
 		t.Fatal("merged shards differ from one run")
 	}

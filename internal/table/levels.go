@@ -51,8 +51,11 @@ var (
 	groupOrder   = &order{fixed: classLevels, less: compareNumeric}
 	kindOrder    = &order{fixed: []string{"rate", "range", "below", "above", "share", "first-failure", "failing-share"}, closed: true}
 	verdictOrder = &order{fixed: []string{"consistent", "inconclusive", "refuted"}, closed: true}
-	outcomeOrder = &order{fixed: Outcomes, closed: true}
-	compareOrder = &order{fixed: []string{"groups", "rules"}, closed: true}
+	// what decided a claim: its exact value, a deterministic rule's walks,
+	// or a sample with its interval
+	decidedByOrder = &order{fixed: []string{"exact", "walk", "sample"}, closed: true}
+	outcomeOrder   = &order{fixed: Outcomes, closed: true}
+	compareOrder   = &order{fixed: []string{"groups", "rules"}, closed: true}
 )
 
 // Outcomes are the values of the walks table's outcome column, in their

@@ -38,6 +38,14 @@ type SquareRow struct {
 	ClosedHi    float64
 	Stopped     int64 // walks cut short by max_steps
 
+	// Deterministic: the rule draws nothing, its one walk from the start
+	// decides it, and the intervals are null (NaN).
+	Deterministic bool
+	// ExactSuccess and ExactClosed are P(success) and P(closed) by
+	// enumeration (experiment key exact), NaN (null) where not computed.
+	ExactSuccess float64
+	ExactClosed  float64
+
 	LengthMean   float64
 	LengthSD     float64
 	LengthMin    int32
@@ -109,16 +117,18 @@ type ClassRow struct {
 	Group      string // "corner", or "8" for degree 8
 	Squares    int32  // start squares in the group
 
-	Walks       int64
-	Successes   int64
-	SuccessRate float64
-	SuccessLo   float64
-	SuccessHi   float64
-	Closed      int64
-	ClosedRate  float64
-	ClosedLo    float64
-	ClosedHi    float64
-	LengthMean  float64
+	Walks         int64
+	Successes     int64
+	SuccessRate   float64
+	SuccessLo     float64
+	SuccessHi     float64
+	Closed        int64
+	ClosedRate    float64
+	ClosedLo      float64
+	ClosedHi      float64
+	Deterministic bool    // the rule draws nothing: one walk per start, no interval
+	ExactSuccess  float64 // mean exact P(success) of the squares, NaN (null) unless every one has it
+	LengthMean    float64
 
 	Params RuleParams // the rule's parameters
 
@@ -142,7 +152,9 @@ type BoardRow struct {
 	ClosedRate     float64
 	ClosedLo       float64
 	ClosedHi       float64
-	DeadEnds       int64 // walks with outcome dead_end
+	Deterministic  bool    // the rule draws nothing: one walk per start, no interval
+	ExactSuccess   float64 // mean exact P(success) of the squares, NaN (null) unless every one has it
+	DeadEnds       int64   // walks with outcome dead_end
 	Stopped        int64
 	BudgetExceeded int64
 	LengthMean     float64
@@ -196,6 +208,8 @@ type ClaimRow struct {
 	Measured  float64
 	Lo        float64
 	Hi        float64
+	Exact     float64 // the exact value of the measured quantity, NaN (null) where not computed
+	DecidedBy string  // exact, walk (a deterministic rule) or sample
 	Verdict   string
 
 	Params RuleParams // the rule's parameters

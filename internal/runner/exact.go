@@ -1,0 +1,112 @@
+package runner
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+
+	"knightwalk/internal/config"
+	"knightwalk/sim"
+)
+
+// Exact values beside the estimates (experiment key `exact`). With auto,
+// a (board, rule) is enumerated where that is cheap: Warnsdorff's rule
+// with a random tie-break on boards of at most 64 squares (8x8 in about
+// two seconds), the random walk on at most 25 (5x5 in about four); with
+// on, every (board, rule) the engine takes (at most sim.ExactMaxSquares
+// squares, not backtrack). A deterministic rule is decided by its one walk
+// and is never enumerated. Each start may expand at most the budget's
+// states and all together hold at most exactMemory; a (board, rule) that
+// does not fit gets no exact values (null in the tables) and a note in
+// the report, never a partial set.
+const (
+	exactMemory       = 1 << 30
+	autoExactBudget   = 2_000_000
+	autoExactSquares  = 64
+	autoRandomSquares = 25
+)
+
+// ExactValues are the exact results of (board, rule, start) cells, and
+// notes on the (board, rule)s that were tried and did not fit.
+type ExactValues struct {
+	cells map[Cell]sim.Exact
+	Notes []string
+}
+
+// Of returns the exact result of a cell, if computed.
+func (x *ExactValues) Of(board, rule, start int) (sim.Exact, bool) {
+	if x == nil {
+		return sim.Exact{}, false
+	}
+	e, ok := x.cells[Cell{board, rule, start}]
+	return e, ok
+}
+
+// exactWanted says whether mode asks for exact values of rule r on b.
+func exactWanted(mode string, b *sim.Board, r sim.Rule) bool {
+	if mode == "off" || r.Deterministic() || r.Kind == sim.Backtrack || b.Squares() > sim.ExactMaxSquares {
+		return false
+	}
+	if mode == "on" {
+		return true
+	}
+	if r.Kind == sim.RandomWalk {
+		return b.Squares() <= autoRandomSquares && r.MaxSteps == 0
+	}
+	return b.Squares() <= autoExactSquares
+}
+
+// computeExact enumerates the cells of s that its exact mode asks for.
+// The values depend on the config alone, never on workers or shards.
+func computeExact(ctx context.Context, s *config.Experiment, workers int) (*ExactValues, error) {
+	x := &ExactValues{cells: map[Cell]sim.Exact{}}
+	budget := int64(autoExactBudget)
+	if s.Exact == "on" {
+		budget = sim.DefaultExactBudget
+	}
+	for bi, b := range s.Boards {
+		for ri, r := range s.Rules {
+			if !exactWanted(s.Exact, b, r) {
+				continue
+			}
+			res, err := exactCached(ctx, b, r, s.Starts[bi], budget, workers)
+			switch {
+			case ctx.Err() != nil:
+				return nil, ctx.Err()
+			case errors.Is(err, sim.ErrBudget) || errors.Is(err, sim.ErrMemory):
+				x.Notes = append(x.Notes, fmt.Sprintf("%s %s: no exact values: %v", b, r.Name(), err))
+				continue
+			case err != nil:
+				return nil, fmt.Errorf("exact values of %s %s: %w", b, r.Name(), err)
+			}
+			for i, start := range s.Starts[bi] {
+				x.cells[Cell{bi, ri, start}] = res[i]
+			}
+		}
+	}
+	return x, nil
+}
+
+// exactCache keeps the exact results computed in this process: they depend
+// only on the board, rule, starts and budget, and a process that runs or
+// merges the same experiment again (a test suite, a notebook kernel)
+// should not enumerate again.
+var exactCache sync.Map // exactKey -> []sim.Exact
+
+type exactKey struct {
+	board, rule, starts string
+	budget              int64
+}
+
+func exactCached(ctx context.Context, b *sim.Board, r sim.Rule, starts []int, budget int64, workers int) ([]sim.Exact, error) {
+	k := exactKey{b.String(), r.Name() + "/" + fmt.Sprint(r.MaxSteps, r.Order), fmt.Sprint(starts), budget}
+	if v, ok := exactCache.Load(k); ok {
+		return v.([]sim.Exact), nil
+	}
+	res, err := sim.ExactWalks(ctx, b, r, starts, sim.ExactOptions{Budget: budget, MaxMemory: exactMemory, Workers: workers})
+	if err == nil {
+		exactCache.Store(k, res)
+	}
+	return res, err
+}
