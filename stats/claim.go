@@ -175,14 +175,3 @@ func Verdict(claimed Claim, measured Summary) string {
 	return Inconclusive
 }
 
-// Contains reports whether the rate x lies in the claimed set, with its
-// ends open or closed as the set defines them. It decides a claim whose
-// rate is known without sampling error: an exact enumeration, or a
-// deterministic rule's walks (ExactVerdict(c.Contains(x))).
-func (c Claim) Contains(x float64) bool {
-	if math.IsNaN(x) {
-		return false
-	}
-	a, b, aOpen, bOpen := c.set()
-	return (x > a || x == a && !aOpen) && (x < b || x == b && !bOpen)
-}

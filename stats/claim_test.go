@@ -145,8 +145,8 @@ func TestClaimString(t *testing.T) {
 	}
 }
 
-// TestClaimContains: the ends of each kind of set, as Verdict reads them.
-func TestClaimContains(t *testing.T) {
+// TestClaimHolds: the ends of each kind of set, as Verdict reads them.
+func TestClaimHolds(t *testing.T) {
 	for _, c := range []struct {
 		claim Claim
 		x     float64
@@ -163,8 +163,8 @@ func TestClaimContains(t *testing.T) {
 		{Claim{Kind: Range, Lo: 0.7, Hi: 0.8}, 0.7, true},
 		{Claim{Kind: Range, Lo: 0.7, Hi: 0.8}, math.NaN(), false},
 	} {
-		if got := c.claim.Contains(c.x); got != c.want {
-			t.Errorf("%v contains %v: got %v, want %v", c.claim, c.x, got, c.want)
+		if got := c.claim.Holds(c.x); got != c.want {
+			t.Errorf("%v holds for %v: got %v, want %v", c.claim, c.x, got, c.want)
 		}
 	}
 }

@@ -6,7 +6,9 @@ package stats
 // 2000" are statements about the set of boards where a deterministic walk
 // fails. These judge them from per-board results.
 
-// Holds reports whether the rate x lies in the claimed set.
+// Holds reports whether the rate x lies in the claimed set (false for
+// NaN). It decides a claim whose rate is known without sampling error: an
+// exact enumeration, or a deterministic rule's walks.
 func (c Claim) Holds(x float64) bool {
 	a, b, aOpen, bOpen := c.set()
 	return (x > a || x == a && !aOpen) && (x < b || x == b && !bOpen)

@@ -99,7 +99,8 @@ func withoutWarnings(b []byte) string {
 	text, _, _ := strings.Cut(string(b), figures.FiguresHeading)
 	var keep []string
 	for _, l := range strings.Split(text, "\n") {
-		if !strings.HasPrefix(l, "**Warning:**") {
+		// a warning and the blank line after it, which only one side has
+		if !strings.HasPrefix(l, "**Warning:**") && !(l == "" && len(keep) > 0 && keep[len(keep)-1] == "") {
 			keep = append(keep, l)
 		}
 	}

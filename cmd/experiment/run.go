@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"math"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -120,10 +121,18 @@ func printClaims(w io.Writer, t *results.Tables) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "claim\trule\tboard\ttarget\tclaimed\tmeasured [interval]\tverdict")
+	fmt.Fprintln(tw, "claim\trule\tboard\ttarget\tclaimed\tmeasured [interval]\texact\tdecided by\tverdict")
 	for _, c := range t.Claims {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%.3f, %.3f]\t%.4f [%.4f, %.4f]\t%s\n", c.ID, c.Rule, c.Board, c.Target,
-			c.ClaimedLo, c.ClaimedHi, c.Measured, c.Lo, c.Hi, c.Verdict)
+		exact := ""
+		if !math.IsNaN(c.Exact) {
+			exact = fmt.Sprintf("%.6f", c.Exact)
+		}
+		measured := fmt.Sprintf("%.4f [%.4f, %.4f]", c.Measured, c.Lo, c.Hi)
+		if math.IsNaN(c.Lo) {
+			measured = fmt.Sprintf("%.4f", c.Measured)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%.3f, %.3f]\t%s\t%s\t%s\t%s\n", c.ID, c.Rule, c.Board, c.Target,
+			c.ClaimedLo, c.ClaimedHi, measured, exact, c.DecidedBy, c.Verdict)
 	}
 	tw.Flush()
 }
@@ -143,18 +152,16 @@ func dryRun(e *env, s *config.Experiment, shard runner.Shard, workers int) error
 	return nil
 }
 
-// warnDeterministic warns about deterministic rules run more than once per
-// start: every walk repeats the first, so the rate is 0 or 1 and its
-// interval only reflects the repeat count. It is a warning, not an error:
-// claims-8x8 runs warnsdorff/first beside random rules on purpose, and
-// the walks count is global to an experiment.
+// warnDeterministic says which rules are deterministic: each runs one walk
+// per start (Experiment.WalksFor), since every further walk would repeat
+// the first; walks applies to the other rules.
 func warnDeterministic(e *env, s *config.Experiment) {
 	if s.Walks <= 1 {
 		return
 	}
-	for _, r := range s.Rules {
+	for ri, r := range s.Rules {
 		if r.Deterministic() {
-			fmt.Fprintf(e.stderr, "experiment: warning: %s is deterministic: its %d walks from each start are one walk repeated (walks: 1 decides it; its interval reflects only the repeat count)\n", r.Name(), s.Walks)
+			fmt.Fprintf(e.stderr, "experiment: %s is deterministic: it runs %d walk per start (every further walk would repeat it; walks: %d applies to the other rules)\n", r.Name(), s.WalksFor(ri), s.Walks)
 		}
 	}
 }

@@ -2,6 +2,8 @@ package results
 
 import (
 	"fmt"
+	"math"
+	"slices"
 
 	"knightwalk/internal/config"
 	"knightwalk/internal/table"
@@ -14,17 +16,35 @@ import (
 //
 //   - share: Measured is the share of boards whose point estimate meets
 //     the per-board statement, [Lo, Hi] the share decided by the per-board
-//     intervals (stats.Share); claimed [share, 1].
+//     intervals (stats.Share); claimed [share, 1]. A board with an exact
+//     value is decided by it (a point interval); the k sampled boards get
+//     Bonferroni intervals at level 1 − (1 − confidence)/k, so that all
+//     of them hold at once with the run's confidence and one board's
+//     chance miss cannot flip the verdict more often than that. The row
+//     is decided_by exact when the sampled boards cannot change the
+//     verdict (it is the same with every one of them counted as meeting
+//     the statement and as not), else sample.
 //   - first-failure: Measured is the first failing n in board order (0
 //     when none fails), claimed the stated n, Lo = Hi = Measured.
 //   - failing-share: Measured is the share of boards where the walk fails,
 //     claimed [0, bound); exact, Lo = Hi = Measured.
-func setClaimRow(e *config.Experiment, tally TallyOf, ch config.Check) (table.ClaimRow, error) {
+func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Check) (table.ClaimRow, error) {
 	row := table.ClaimRow{ID: ch.ID, Source: ch.Source, Rule: e.Rules[ch.Rule].Name(), Board: ch.Set.Sizes, Kind: ch.Set.Kind}
 	if row.Board == "" {
 		row.Board = "all"
 	}
+	sampled := 0
+	for i, bi := range ch.Boards {
+		if math.IsNaN(exactMean(exact, bi, ch.Rule, ch.Squares[i])) {
+			sampled++
+		}
+	}
+	conf := e.Confidence
+	if sampled > 1 {
+		conf = 1 - (1-e.Confidence)/float64(sampled) // Bonferroni over the sampled boards
+	}
 	var sums []stats.Summary
+	var isExact []bool
 	firstFail, failing := -1, 0
 	for i, bi := range ch.Boards {
 		b := e.Boards[bi]
@@ -37,7 +57,13 @@ func setClaimRow(e *config.Experiment, tally TallyOf, ch config.Check) (table.Cl
 		}
 		row.Walks += int64(t.Walks)
 		row.Successes += int64(t.Successes)
-		sums = append(sums, t.SuccessRate().Interval(e.Confidence, e.Method))
+		if x := exactMean(exact, bi, ch.Rule, ch.Squares[i]); !math.IsNaN(x) {
+			sums = append(sums, stats.Summary{Center: x, Lo: x, Hi: x})
+			isExact = append(isExact, true)
+		} else {
+			sums = append(sums, t.SuccessRate().Interval(conf, e.Method))
+			isExact = append(isExact, false)
+		}
 		if t.Successes < t.Walks {
 			failing++
 			if firstFail < 0 {
@@ -52,6 +78,10 @@ func setClaimRow(e *config.Experiment, tally TallyOf, ch config.Check) (table.Cl
 		row.ClaimedLo, row.ClaimedHi = ch.Set.Share, 1
 		row.Measured, row.Lo, row.Hi = r.Point, r.Lo, r.Hi
 		row.Verdict = stats.ShareVerdict(r, ch.Set.Share)
+		row.DecidedBy = "sample"
+		if decidedByExactBoards(ch, sums, isExact, row.Verdict) {
+			row.DecidedBy = "exact"
+		}
 	case "first-failure":
 		row.ClaimedLo, row.ClaimedHi = float64(ch.Set.FirstFailure), float64(ch.Set.FirstFailure)
 		row.Measured = float64(max(firstFail, 0)) // 0: no board fails
@@ -66,4 +96,35 @@ func setClaimRow(e *config.Experiment, tally TallyOf, ch config.Check) (table.Cl
 		panic("results: unknown set claim kind " + ch.Set.Kind)
 	}
 	return row, nil
+}
+
+// decidedByExactBoards reports whether a share claim's verdict stands
+// whatever its sampled boards' rates are: the same with every sampled
+// board meeting the per-board statement and with none meeting it.
+func decidedByExactBoards(ch config.Check, sums []stats.Summary, isExact []bool, verdict string) bool {
+	if verdict == stats.Inconclusive {
+		return false
+	}
+	for _, meet := range []bool{true, false} {
+		alt := slices.Clone(sums)
+		for i := range alt {
+			if !isExact[i] {
+				alt[i] = pointMeeting(ch.Claim, meet)
+			}
+		}
+		if stats.ShareVerdict(stats.Share(ch.Claim, alt), ch.Set.Share) != verdict {
+			return false
+		}
+	}
+	return true
+}
+
+// pointMeeting is a point rate that meets the claim c (meet) or does not.
+func pointMeeting(c stats.Claim, meet bool) stats.Summary {
+	for _, x := range []float64{0, 1, c.Value, c.Lo, c.Hi, (c.Lo + c.Hi) / 2, c.Value / 2, (1 + c.Value) / 2} {
+		if c.Holds(x) == meet {
+			return stats.Summary{Center: x, Lo: x, Hi: x}
+		}
+	}
+	panic("results: no rate meets (or fails) claim " + c.String())
 }

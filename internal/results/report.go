@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"knightwalk/internal/config"
@@ -31,14 +32,15 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	}
 
 	if len(t.Claims) > 0 {
-		b.WriteString("## Claims\n\n| claim | source | rule | board | target | claimed | measured [interval] | walks | verdict |\n|---|---|---|---|---|---|---|---:|---|\n")
+		b.WriteString("## Claims\n\n| claim | source | rule | board | target | claimed | measured [interval] | exact | walks | decided by | verdict |\n|---|---|---|---|---|---|---|---|---:|---|---|\n")
 		for _, c := range t.Claims {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %d | **%s** |\n", c.ID, c.Source, c.Rule, c.Board, c.Target,
-				claimedText(c), MeasuredText(c), c.Walks, c.Verdict)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** |\n", c.ID, c.Source, c.Rule, c.Board, c.Target,
+				claimedText(c), MeasuredText(c), exactText(c.Exact), c.Walks, c.DecidedBy, c.Verdict)
 		}
-		b.WriteString("\nA claim is *consistent* when the measured interval lies inside the claimed set, *refuted* when it lies wholly outside, and *inconclusive* otherwise (a point claim is consistent when the interval contains it). A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not; a deterministic rule's failing sizes are exact.\n\n")
+		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone (no adjustment across claims). A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not.\n\n")
 	}
 
+	writeExactCoverage(&b, s, t)
 	b.WriteString("## Success by start class\n\n| board | rule | group | squares | walks | success [interval] | closed [interval] | mean length |\n|---|---|---|---:|---:|---|---|---:|\n")
 	for _, c := range t.Classes {
 		if c.GroupBy != "class" {
@@ -124,7 +126,48 @@ func writeGrids(b *strings.Builder, s *config.Experiment, rows []table.SquareRow
 	}
 }
 
+// exactText prints an exact value, or "" where there is none.
+func exactText(x float64) string {
+	if math.IsNaN(x) {
+		return ""
+	}
+	return fmt.Sprintf("%.4f%%", 100*x)
+}
+
+// writeExactCoverage says how many squares have exact values, how many of
+// their sampled intervals cover them (about the confidence level of them
+// should), and which (board, rule)s did not fit the enumeration.
+func writeExactCoverage(b *strings.Builder, s *config.Experiment, t *Tables) {
+	var exact, covered int
+	for _, r := range t.Squares {
+		if math.IsNaN(r.ExactSuccess) || math.IsNaN(r.SuccessLo) {
+			continue
+		}
+		exact++
+		if r.SuccessLo <= r.ExactSuccess && r.ExactSuccess <= r.SuccessHi {
+			covered++
+		}
+	}
+	if exact == 0 && len(t.ExactNotes) == 0 {
+		return
+	}
+	b.WriteString("## Exact values\n\n")
+	if exact > 0 {
+		fmt.Fprintf(b, "%d squares have exact success probabilities (experiment key `exact: %s`); the sampled interval covers the exact value on %d of them (%.1f%%; about %g%% expected).\n\n",
+			exact, s.Exact, covered, 100*float64(covered)/float64(exact), 100*s.Confidence)
+	}
+	for _, n := range t.ExactNotes {
+		fmt.Fprintf(b, "- %s\n", n)
+	}
+	if len(t.ExactNotes) > 0 {
+		b.WriteString("\n")
+	}
+}
+
 func pct3(c, lo, hi float64) string {
+	if math.IsNaN(lo) && !math.IsNaN(c) { // a deterministic rule: its walks are the answer
+		return fmt.Sprintf("%.3f%% (walk)", 100*c)
+	}
 	return fmt.Sprintf("%.3f%% [%.3f, %.3f]", 100*c, 100*lo, 100*hi)
 }
 
@@ -142,6 +185,9 @@ func MeasuredText(c table.ClaimRow) string {
 		return fmt.Sprintf("n = %g", c.Measured)
 	case "failing-share":
 		return fmt.Sprintf("%.2f%% of boards fail", 100*c.Measured)
+	}
+	if math.IsNaN(c.Lo) { // decided by a deterministic rule's walks: no interval
+		return fmt.Sprintf("%.3f%%", 100*c.Measured)
 	}
 	return pct3(c.Measured, c.Lo, c.Hi)
 }

@@ -336,8 +336,11 @@ func boardRow(b *sim.Board, r sim.Rule, squares int, t *stats.Tally, e *config.E
 // each).
 func claimRows(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Check) ([]table.ClaimRow, error) {
 	if ch.Set.Kind != "" {
-		row, err := setClaimRow(e, tally, ch)
-		row.Exact, row.DecidedBy = math.NaN(), "sample"
+		row, err := setClaimRow(e, tally, exact, ch)
+		row.Exact = math.NaN()
+		if row.DecidedBy == "" {
+			row.DecidedBy = "sample"
+		}
 		if e.Rules[ch.Rule].Deterministic() {
 			row.DecidedBy = "walk"
 		}
@@ -370,9 +373,9 @@ func claimRows(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Che
 func decide(row *table.ClaimRow, c stats.Claim, sum stats.Summary, deterministic bool) {
 	switch {
 	case !math.IsNaN(row.Exact):
-		row.DecidedBy, row.Verdict = "exact", stats.ExactVerdict(c.Contains(row.Exact))
+		row.DecidedBy, row.Verdict = "exact", stats.ExactVerdict(c.Holds(row.Exact))
 	case deterministic:
-		row.DecidedBy, row.Verdict = "walk", stats.ExactVerdict(c.Contains(sum.Center))
+		row.DecidedBy, row.Verdict = "walk", stats.ExactVerdict(c.Holds(sum.Center))
 		row.Lo, row.Hi = math.NaN(), math.NaN()
 	default:
 		row.DecidedBy, row.Verdict = "sample", stats.Verdict(c, sum)
