@@ -79,3 +79,15 @@ func ExactVerdict(holds bool) string {
 	}
 	return Refuted
 }
+
+// BonferroniLevel is the confidence level each of k intervals needs for
+// all k to hold at once with probability at least conf (Bonferroni's
+// inequality: P(some miss) <= k · (1 − level) = 1 − conf). A claim about a
+// share of k sampled boards judged on such intervals keeps its error rate:
+// wrongly refuting (or confirming) it needs some interval to miss.
+func BonferroniLevel(conf float64, k int) float64 {
+	if k <= 1 {
+		return conf
+	}
+	return 1 - (1-conf)/float64(k)
+}

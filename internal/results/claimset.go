@@ -39,10 +39,7 @@ func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.C
 			sampled++
 		}
 	}
-	conf := e.Confidence
-	if sampled > 1 {
-		conf = 1 - (1-e.Confidence)/float64(sampled) // Bonferroni over the sampled boards
-	}
+	conf := stats.BonferroniLevel(e.Confidence, sampled)
 	var sums []stats.Summary
 	var isExact []bool
 	firstFail, failing := -1, 0
