@@ -15,6 +15,7 @@ import (
 // flags and returns the body: parse, call one internal function, print.
 var commands = []*command{
 	benchCommand(),
+	claimsCommand(),
 	countCommand(),
 	exactCommand(),
 	mergeCommand(),
