@@ -83,6 +83,12 @@ type IntervalCue struct {
 	// Level is the intervals' confidence level, for the legend; zero
 	// means 0.95.
 	Level float64
+	// Others, when set (Rows*Cols entries), is what each square is
+	// compared with instead of Pooled: the pooled rate of the other
+	// squares, so that a square is not tested against itself.
+	Others []float64
+	// Legend, when set, is the marks' legend text instead of the default.
+	Legend string
 }
 
 // autoValuesMax is the largest board side whose cells get their values
@@ -143,6 +149,9 @@ func (h HeatmapData) addLegends(f *Figure, sc colorScale, marks []int) {
 			unit = " %"
 		}
 		text := fmt.Sprintf("%s interval above / below pooled %s%s", levelText(level), sc.exactLabel(h.drawn(iv.Pooled)), unit)
+		if iv.Legend != "" {
+			text = iv.Legend
+		}
 		f.addLegend(text, markThumb{})
 	}
 	if slices.Contains(h.NoStart, true) {
@@ -341,6 +350,11 @@ func (h HeatmapData) skip(i int) bool { return h.missing(i) || h.noStart(i) }
 
 func (iv *IntervalCue) validate(h HeatmapData) error {
 	n := h.Rows * h.Cols
+	if iv.Others != nil {
+		if err := checkLengths(n, []string{"Interval.Others"}, len(iv.Others)); err != nil {
+			return err
+		}
+	}
 	if err := checkLengths(n, []string{"Interval.Lo", "Interval.Hi"}, len(iv.Lo), len(iv.Hi)); err != nil {
 		return err
 	}
@@ -368,6 +382,14 @@ func (iv *IntervalCue) validate(h HeatmapData) error {
 	return nil
 }
 
+// ref is what square i is compared with.
+func (iv *IntervalCue) ref(i int) float64 {
+	if iv.Others != nil {
+		return iv.Others[i]
+	}
+	return iv.Pooled
+}
+
 // marks returns, per square, +1 where the drawn quantity is above the
 // pooled rate beyond its interval, -1 where below, else 0.
 func (iv *IntervalCue) marks(h HeatmapData) []int {
@@ -375,9 +397,9 @@ func (iv *IntervalCue) marks(h HeatmapData) []int {
 	for i := range out {
 		switch {
 		case h.skip(i):
-		case iv.Lo[i] > iv.Pooled:
+		case iv.Lo[i] > iv.ref(i):
 			out[i] = 1
-		case iv.Hi[i] < iv.Pooled:
+		case iv.Hi[i] < iv.ref(i):
 			out[i] = -1
 		}
 		if h.Failure {

@@ -55,9 +55,9 @@ func TestExactTieBreakChain(t *testing.T) {
 	}
 }
 
-// TestWarnDeterministic: a deterministic rule run more than once per start
-// is warned about (not refused: claims-8x8 does it on purpose); walks: 1
-// and random rules are not.
+// TestWarnDeterministic: a deterministic rule with walks > 1 is told it
+// runs one walk per start (not refused: claims-8x8 mixes it with random
+// rules under one walks); walks: 1 and random rules are not.
 func TestWarnDeterministic(t *testing.T) {
 	dir := t.TempDir()
 	for _, tc := range []struct {
@@ -73,7 +73,7 @@ func TestWarnDeterministic(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := strings.Contains(stderr, "warning: "+tc.rule+" is deterministic"); got != tc.warn {
+		if got := strings.Contains(stderr, tc.rule+" is deterministic: it runs 1 walk per start"); got != tc.warn {
 			t.Errorf("walks %s, %s: warned %v, want %v (stderr %q)", tc.walks, tc.rule, got, tc.warn, stderr)
 		}
 	}

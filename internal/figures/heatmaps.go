@@ -2,6 +2,7 @@ package figures
 
 import (
 	"fmt"
+	"math"
 	"strconv"
 	"strings"
 
@@ -16,13 +17,16 @@ type rate struct {
 	name  string // "success rate"
 	count func(table.SquareRow) int64
 	value func(table.SquareRow) (p, lo, hi float64)
+	exact func(table.SquareRow) float64 // NaN where not computed
 }
 
 var (
 	successRate = rate{"success rate", func(s table.SquareRow) int64 { return s.Successes },
-		func(s table.SquareRow) (float64, float64, float64) { return s.SuccessRate, s.SuccessLo, s.SuccessHi }}
+		func(s table.SquareRow) (float64, float64, float64) { return s.SuccessRate, s.SuccessLo, s.SuccessHi },
+		func(s table.SquareRow) float64 { return s.ExactSuccess }}
 	closedRate = rate{"closed-tour rate", func(s table.SquareRow) int64 { return s.Closed },
-		func(s table.SquareRow) (float64, float64, float64) { return s.ClosedRate, s.ClosedLo, s.ClosedHi }}
+		func(s table.SquareRow) (float64, float64, float64) { return s.ClosedRate, s.ClosedLo, s.ClosedHi },
+		func(s table.SquareRow) float64 { return s.ExactClosed }}
 )
 
 // Thresholds of the automatic choices (figure_options.heatmap).
@@ -103,8 +107,15 @@ func (d *drawer) rateMap(g group, r rate, pooled float64) plots.HeatmapData {
 		h.Values[i], iv.Lo[i], iv.Hi[i] = r.value(s)
 		h.Mask[i] = false
 	}
+	if g.allExact(r) { // what is known is drawn, not its noisy estimate
+		for _, s := range g.squares {
+			h.Values[int(s.StartRow)*g.cols+int(s.StartCol)] = r.exact(s)
+		}
+		h.Label = "exact " + r.name + " (by enumeration)"
+	}
 	if !g.deterministic(r) {
 		h.Interval = iv
+		d.markAgainstOthers(g, r, iv)
 	}
 	if ns := g.noStart(r); ns != nil {
 		h.NoStart = ns
@@ -256,4 +267,75 @@ func percent(p float64) string {
 	}
 	v, _ := strconv.ParseFloat(fmt.Sprintf("%.2g", 100*p), 64) // two significant digits, never in e-notation
 	return strconv.FormatFloat(v, 'f', -1, 64) + " %"
+}
+
+// markAgainstOthers sets the marks' intervals and references: each square
+// is compared with the pooled rate of the *other* squares of its board
+// (it is not tested against itself). With exact values for every square
+// the comparison is exact: a square is marked when its value differs from
+// the others' mean beyond rounding, so squares equal by the board's
+// symmetry get equal marks. Otherwise each square's interval is widened to
+// the Bonferroni level over the k squares compared, so that all k marks
+// hold at once with the run's confidence (64 tests at 95 % each would
+// mark about three squares of a uniform board by chance).
+func (d *drawer) markAgainstOthers(g group, r rate, iv *plots.IntervalCue) {
+	conf, method := d.stats()
+	ns := g.noStart(r)
+	var in []table.SquareRow
+	for _, s := range g.squares {
+		if ns == nil || !ns[int(s.StartRow)*g.cols+int(s.StartCol)] {
+			in = append(in, s)
+		}
+	}
+	iv.Others = make([]float64, g.rows*g.cols)
+	for i := range iv.Others {
+		iv.Others[i] = iv.Pooled
+	}
+	if len(in) < 2 {
+		return
+	}
+	allExact, sumExact := true, 0.0
+	var k, n int64
+	for _, s := range in {
+		x := r.exact(s)
+		allExact = allExact && !math.IsNaN(x)
+		sumExact += x
+		k += r.count(s)
+		n += s.Walks
+	}
+	level := stats.BonferroniLevel(conf, len(in))
+	for _, s := range in {
+		i := int(s.StartRow)*g.cols + int(s.StartCol)
+		if allExact {
+			x := r.exact(s)
+			others := (sumExact - x) / float64(len(in)-1)
+			iv.Others[i], iv.Lo[i], iv.Hi[i] = others, x, x
+			if math.Abs(x-others) <= 1e-9 { // equal up to the enumeration's rounding: no mark
+				iv.Lo[i], iv.Hi[i] = others, others
+			}
+			continue
+		}
+		ks, ws := r.count(s), s.Walks
+		if n-ws > 0 {
+			iv.Others[i] = float64(k-ks) / float64(n-ws)
+		}
+		sum := stats.Proportion{Successes: uint64(ks), Trials: uint64(ws)}.Interval(level, method)
+		iv.Lo[i], iv.Hi[i] = sum.Lo, sum.Hi
+	}
+	if allExact {
+		iv.Legend = "exact value above / below the mean of the other squares"
+	} else {
+		iv.Level = level
+		iv.Legend = fmt.Sprintf("%s interval (Bonferroni over %d squares) above / below the other squares' pooled rate", levelText(level), len(in))
+	}
+}
+
+// allExact reports whether every square of g has an exact value of r.
+func (g group) allExact(r rate) bool {
+	for _, s := range g.squares {
+		if math.IsNaN(r.exact(s)) {
+			return false
+		}
+	}
+	return len(g.squares) > 0
 }
