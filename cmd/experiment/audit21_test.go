@@ -145,3 +145,29 @@ func TestPlotStopsOnSignal(t *testing.T) {
 		t.Errorf("plot left its lock file: %v", err)
 	}
 }
+
+// TestFiguresBoundedByBoard: every figure drawn one shape per square
+// (heatmaps, the walk) is replaced by a note on a board over 200x200, so
+// no figure's size grows with the board without bound (a 4096x4096 walk
+// made a 766 MB SVG).
+func TestFiguresBoundedByBoard(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "big.yaml")
+	os.WriteFile(cfg, []byte("name: big\nseed: 1\nboards: [250x250]\nstarts: [r0c0]\nwalks: 1\nrules: [{name: warnsdorff}]\n"), 0o644)
+	out := filepath.Join(dir, "big")
+	if _, _, err := runCmd(t, "run", cfg, "--out", out, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	stdout, stderr, err := runCmd(t, "plot", out, "--figure", "success-heatmap,closed-heatmap,length-heatmap,deadend-heatmap,walk")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if stdout != "" {
+		t.Errorf("figures drawn square by square on 250x250: %s", stdout)
+	}
+	for _, fig := range []string{"success-heatmap", "length-heatmap", "walk"} {
+		if !strings.Contains(stderr, fig+": 250x250 warnsdorff/random: not drawn") {
+			t.Errorf("no note for %s: %s", fig, stderr)
+		}
+	}
+}
