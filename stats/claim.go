@@ -175,3 +175,37 @@ func Verdict(claimed Claim, measured Summary) string {
 	return Inconclusive
 }
 
+
+// VerdictPValue is the p-value of the decision Verdict makes on the
+// proportion x with intervals of method m: the smallest α at which the
+// 1 − α interval already decides the claim — refutes it, or, for a claim
+// that is a set of positive width, confirms it (lies wholly inside). By
+// the duality of tests and intervals (the intervals are nested in α),
+// Verdict at confidence 1 − α is decisive exactly when VerdictPValue <= α,
+// and a true claim is refuted (a false one confirmed) with probability at
+// most α. That makes the claims of a run a family whose p-values Holm can
+// adjust (Holm 1979). It is 1 when no level decides the claim (the
+// estimate sits on an end of the set), and at least 1e-15.
+func VerdictPValue(c Claim, x Proportion, m Method) float64 {
+	decisive := func(alpha float64) bool {
+		v := Verdict(c, x.Interval(1-alpha, m))
+		return v == Refuted || v == Consistent && !(c.Kind == Rate && c.Tolerance == 0)
+	}
+	const lo, hi = 1e-15, 1 - 1e-9
+	if x.Trials == 0 || !decisive(hi) {
+		return 1
+	}
+	if decisive(lo) {
+		return lo
+	}
+	a, b := math.Log(lo), math.Log(hi) // decisive(exp(b)), not decisive(exp(a))
+	for range 60 {
+		mid := (a + b) / 2
+		if decisive(math.Exp(mid)) {
+			b = mid
+		} else {
+			a = mid
+		}
+	}
+	return math.Exp(b)
+}

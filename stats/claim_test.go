@@ -168,3 +168,24 @@ func TestClaimHolds(t *testing.T) {
 		}
 	}
 }
+
+// TestVerdictPValueMatchesVerdict: the p-value is decisive at a level
+// exactly when Verdict is, across kinds, methods and counts.
+func TestVerdictPValueMatchesVerdict(t *testing.T) {
+	claims := []Claim{{Kind: Below, Value: 0.2}, {Kind: Above, Value: 0.98}, {Kind: Rate, Value: 0.75, Tolerance: 0.025},
+		{Kind: Range, Lo: 0.7, Hi: 0.8}, {Kind: Rate, Value: 0.5}}
+	for _, c := range claims {
+		for _, m := range []Method{Wilson, ClopperPearson} {
+			for _, x := range []Proportion{{0, 100}, {15, 100}, {20, 100}, {98, 100}, {990, 1000}, {74, 100}, {500, 1000}, {5, 8}} {
+				p := VerdictPValue(c, x, m)
+				for _, conf := range []float64{0.9, 0.95, 0.99} {
+					v := Verdict(c, x.Interval(conf, m))
+					decisive := v == Refuted || v == Consistent && !(c.Kind == Rate && c.Tolerance == 0)
+					if (p <= 1-conf) != decisive && math.Abs(p-(1-conf)) > 1e-9 {
+						t.Errorf("%v, %d/%d, %v: p %.6g but at %v the verdict is %s", c, x.Successes, x.Trials, m, p, conf, v)
+					}
+				}
+			}
+		}
+	}
+}

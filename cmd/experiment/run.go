@@ -121,7 +121,7 @@ func printClaims(w io.Writer, t *results.Tables) {
 		return
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "claim\trule\tboard\ttarget\tclaimed\tmeasured [interval]\texact\tdecided by\tverdict")
+	fmt.Fprintln(tw, "claim\trule\tboard\ttarget\tclaimed\tmeasured [interval]\texact\tdecided by\tverdict\tverdict (Holm)")
 	for _, c := range t.Claims {
 		exact := ""
 		if !math.IsNaN(c.Exact) {
@@ -131,8 +131,8 @@ func printClaims(w io.Writer, t *results.Tables) {
 		if math.IsNaN(c.Lo) {
 			measured = fmt.Sprintf("%.4f", c.Measured)
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%.3f, %.3f]\t%s\t%s\t%s\t%s\n", c.ID, c.Rule, c.Board, c.Target,
-			c.ClaimedLo, c.ClaimedHi, measured, exact, c.DecidedBy, c.Verdict)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%.3f, %.3f]\t%s\t%s\t%s\t%s\t%s\n", c.ID, c.Rule, c.Board, c.Target,
+			c.ClaimedLo, c.ClaimedHi, measured, exact, c.DecidedBy, c.Verdict, c.VerdictHolm)
 	}
 	tw.Flush()
 }

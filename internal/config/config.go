@@ -99,6 +99,10 @@ type Claim struct {
 	FailingBelow *float64 `yaml:"failing_below"`
 
 	Source string `yaml:"source"`
+	// Family names the claims whose sampled verdicts are adjusted together
+	// by Holm (the error rate is controlled within each family); "" puts
+	// the claim in the run's default family, all.
+	Family string `yaml:"family"`
 }
 
 // Figures lists the figure names that outputs.figures accepts.

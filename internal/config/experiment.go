@@ -34,11 +34,16 @@ type Experiment struct {
 	Source     []byte    // the experiment file as written, carried into shard parts
 }
 
+// DefaultFamily is the Holm family of a claim that names none: every
+// claim of the run.
+const DefaultFamily = "all"
+
 // Check is one claim resolved against the experiment: the rule it is about
 // (an index into Experiment.Rules), the boards (indices into
 // Experiment.Boards, in order) and, per board, the start squares it pools.
 type Check struct {
 	ID, Source string
+	Family     string // the Holm family of its sampled verdicts (DefaultFamily unless the file names one)
 	Rule       int
 	Boards     []int
 	Squares    [][]int     // per entry of Boards, ascending, never empty
@@ -92,7 +97,10 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 // with the claim's position rather than run.
 func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 	key := c.fileKey(fmt.Sprintf("claims[%d]", i))
-	ch := Check{ID: cl.ID, Source: cl.Source, Rule: -1}
+	ch := Check{ID: cl.ID, Source: cl.Source, Rule: -1, Family: cl.Family}
+	if ch.Family == "" {
+		ch.Family = DefaultFamily
+	}
 	if ch.ID == "" {
 		ch.ID = fmt.Sprintf("claim-%d", i+1)
 	}

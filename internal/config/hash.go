@@ -68,6 +68,7 @@ type CanonicalClaim struct {
 	// none, so the hashes of files without set claims did not change.
 	Set    string `json:"set,omitempty"`
 	Source string `json:"source"`
+	Family string `json:"family,omitempty"` // "" for the default family, so older hashes stay valid
 }
 
 // Hash returns the hex SHA-256 of the canonical JSON encoding of the
@@ -159,7 +160,7 @@ func (c *Config) canonical() Canonical {
 	}
 
 	for _, cl := range c.Claims {
-		cc := CanonicalClaim{ID: cl.ID, Rule: cl.ruleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source}
+		cc := CanonicalClaim{ID: cl.ID, Rule: cl.ruleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source, Family: cl.Family}
 		for _, s := range sizes {
 			if cl.appliesTo(s) {
 				cc.Boards = append(cc.Boards, s.String())

@@ -119,7 +119,26 @@ func (c *Config) lengths(k *checker) {
 		if len(cl.Source) > MaxScalar {
 			k.errorf(fmt.Sprintf("claims[%d].source", i), "%d bytes; at most %d", len(cl.Source), MaxScalar)
 		}
+		if msg := familyProblem(cl.Family); msg != "" {
+			k.errorf(fmt.Sprintf("claims[%d].family", i), "%s", msg)
+		}
 	}
+}
+
+// familyProblem says why a claim's family name is not one, or "".
+func familyProblem(f string) string {
+	if f == "" {
+		return ""
+	}
+	if len(f) > 64 {
+		return fmt.Sprintf("%d bytes; at most 64", len(f))
+	}
+	for _, r := range f {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || r == '-' || r == '_' || r == '.') {
+			return fmt.Sprintf("%q: want a family name of letters, digits, -, _ and . (claims with the same family are adjusted together; leave it out for the run's family, all)", f)
+		}
+	}
+	return ""
 }
 
 // nameProblem says why name cannot be a results directory, or "".

@@ -32,12 +32,12 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	}
 
 	if len(t.Claims) > 0 {
-		b.WriteString("## Claims\n\n| claim | source | rule | board | target | claimed | measured [interval] | exact | walks | decided by | verdict |\n|---|---|---|---|---|---|---|---|---:|---|---|\n")
+		b.WriteString("## Claims\n\n| claim | source | rule | board | target | claimed | measured [interval] | exact | walks | decided by | verdict | p (Holm, family) | verdict (Holm) |\n|---|---|---|---|---|---|---|---|---:|---|---|---|---|\n")
 		for _, c := range t.Claims {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** |\n", c.ID, c.Source, c.Rule, c.Board, c.Target,
-				claimedText(c), MeasuredText(c), exactText(c.Exact), c.Walks, c.DecidedBy, c.Verdict)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, c.Source, c.Rule, c.Board, c.Target,
+				claimedText(c), MeasuredText(c), exactText(c.Exact), c.Walks, c.DecidedBy, c.Verdict, HolmText(c), c.VerdictHolm)
 		}
-		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone (no adjustment across claims). A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not.\n\n")
+		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone; the last two columns adjust the sampled verdicts by Holm's method within each claim family (key `family`; by default all claims of the run), which bounds the chance of any wrong sampled verdict in a family by 1 − confidence. A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not.\n\n")
 	}
 
 	writeExactCoverage(&b, s, t)
@@ -124,6 +124,15 @@ func writeGrids(b *strings.Builder, s *config.Experiment, rows []table.SquareRow
 			}
 		}
 	}
+}
+
+// HolmText is a claim's Holm-adjusted p-value and family, or "" for a
+// claim that has none (decided exactly, by a walk, or a set of boards).
+func HolmText(c table.ClaimRow) string {
+	if math.IsNaN(c.PHolm) {
+		return ""
+	}
+	return fmt.Sprintf("%.2g (%s)", c.PHolm, c.Family)
 }
 
 // exactText prints an exact value, or "" where there is none.

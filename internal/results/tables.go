@@ -76,8 +76,15 @@ func BuildWithExact(e *config.Experiment, tally TallyOf, exact ExactOf) (*Tables
 		if err != nil {
 			return nil, err
 		}
+		for i := range rows {
+			rows[i].Family, rows[i].PValue = ch.Family, math.NaN()
+			if rows[i].DecidedBy == "sample" && ch.Set.Kind == "" {
+				rows[i].PValue = stats.VerdictPValue(ch.Claim, stats.Proportion{Successes: uint64(rows[i].Successes), Trials: uint64(rows[i].Walks)}, e.Method)
+			}
+		}
 		out.Claims = append(out.Claims, rows...)
 	}
+	adjustClaims(out.Claims, e.Confidence)
 	return out, nil
 }
 
@@ -301,6 +308,33 @@ func comparisonRow(e *config.Experiment, b *sim.Board, compare string, x, y side
 		WalksA: int64(x.t.Walks), SuccessesA: int64(x.t.Successes), RateA: a.Estimate(),
 		WalksB: int64(y.t.Walks), SuccessesB: int64(y.t.Successes), RateB: c.Estimate(),
 		Diff: cmp.Diff.Center, DiffLo: cmp.Diff.Lo, DiffHi: cmp.Diff.Hi, PValue: cmp.PValue}
+}
+
+// adjustClaims sets every claim's p_holm and verdict_holm: Holm's
+// adjustment of the sampled per-board verdicts' p-values within each
+// family, which bounds the chance of any wrong sampled verdict in the
+// family by 1 − confidence. A verdict decided exactly or by a
+// deterministic rule's walk has no sampling error and keeps its verdict;
+// a share-of-boards claim keeps its own (Bonferroni) verdict.
+func adjustClaims(rows []table.ClaimRow, conf float64) {
+	byFamily := map[string][]int{}
+	for i := range rows {
+		byFamily[rows[i].Family] = append(byFamily[rows[i].Family], i)
+	}
+	for _, idx := range byFamily {
+		p := make([]float64, len(idx))
+		for j, i := range idx {
+			p[j] = rows[i].PValue
+		}
+		for j, h := range stats.Holm(p) {
+			r := &rows[idx[j]]
+			r.PHolm, r.VerdictHolm = h, r.Verdict
+			point := r.Kind == "rate" && r.ClaimedLo == r.ClaimedHi // its "consistent" rejects nothing
+			if !math.IsNaN(h) && h > 1-conf && !(point && r.Verdict == stats.Consistent) {
+				r.VerdictHolm = stats.Inconclusive
+			}
+		}
+	}
 }
 
 // adjustHolm sets every comparison's p_holm: Holm's adjustment over the

@@ -210,7 +210,13 @@ type ClaimRow struct {
 	Hi        float64
 	Exact     float64 // the exact value of the measured quantity, NaN (null) where not computed
 	DecidedBy string  // exact, walk (a deterministic rule) or sample
-	Verdict   string
+	Family    string  // the Holm family of the claim's sampled verdict
+	PValue    float64 // sampled per-board claims: the verdict's p-value (stats.VerdictPValue); else NaN (null)
+	PHolm     float64 // PValue adjusted by Holm within the family; NaN (null) where PValue is
+	// VerdictHolm is the verdict once the family is adjusted: Verdict, or
+	// inconclusive where the adjusted p-value is above 1 − confidence.
+	VerdictHolm string
+	Verdict     string
 
 	Params RuleParams // the rule's parameters
 

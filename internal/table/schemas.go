@@ -175,6 +175,10 @@ var claimsSpec = newSpec(Claims,
 		optCol("exact", func(r *ClaimRow) *float64 { return &r.Exact }),
 		dictCol("decided_by", decidedByOrder, func(r *ClaimRow) *string { return &r.DecidedBy }),
 		dictCol("verdict", verdictOrder, func(r *ClaimRow) *string { return &r.Verdict }),
+		strCol("family", func(r *ClaimRow) *string { return &r.Family }),
+		optCol("p_value", func(r *ClaimRow) *float64 { return &r.PValue }),
+		optCol("p_holm", func(r *ClaimRow) *float64 { return &r.PHolm }),
+		dictCol("verdict_holm", verdictOrder, func(r *ClaimRow) *string { return &r.VerdictHolm }),
 	}, paramCols(func(r *ClaimRow) *RuleParams { return &r.Params }))...,
 )
 
