@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"sync"
 
 	"knightwalk/internal/config"
@@ -59,7 +60,7 @@ func exactWanted(mode string, b *sim.Board, r sim.Rule) bool {
 
 // computeExact enumerates the cells of s that its exact mode asks for.
 // The values depend on the config alone, never on workers or shards.
-func computeExact(ctx context.Context, s *config.Experiment, workers int) (*ExactValues, error) {
+func computeExact(ctx context.Context, s *config.Experiment, workers int, log io.Writer) (*ExactValues, error) {
 	x := &ExactValues{cells: map[Cell]sim.Exact{}}
 	budget := int64(autoExactBudget)
 	if s.Exact == "on" {
@@ -69,6 +70,9 @@ func computeExact(ctx context.Context, s *config.Experiment, workers int) (*Exac
 		for ri, r := range s.Rules {
 			if !exactWanted(s.Exact, b, r) {
 				continue
+			}
+			if log != nil {
+				fmt.Fprintf(log, "experiment: exact values of %s %s (%d starts, exact: %s)\n", b, r.Name(), len(s.Starts[bi]), s.Exact)
 			}
 			res, err := exactCached(ctx, b, r, s.Starts[bi], budget, workers)
 			switch {

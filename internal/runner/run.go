@@ -205,7 +205,7 @@ func writeRun(ctx context.Context, dir string, s *config.Experiment, p *Plan, o 
 // them, with report and manifest, into dir; then runs o.BeforeCommit.
 // perWalk says the per-walk table is in dir too.
 func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOptions, ts *Tallies, sum *Completed, units int, perWalk bool) error {
-	exact, err := computeExact(ctx, s, max(1, o.Workers))
+	exact, err := computeExact(ctx, s, max(1, o.Workers), o.Log)
 	if err != nil {
 		return err
 	}

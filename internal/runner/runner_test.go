@@ -104,7 +104,7 @@ func TestShardsMerge(t *testing.T) {
 	if err := MergeInto(s, ts, parts); err != nil {
 		t.Fatal(err)
 	}
-	exact, err := computeExact(context.Background(), s, 2)
+	exact, err := computeExact(context.Background(), s, 2, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
