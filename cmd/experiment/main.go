@@ -19,6 +19,7 @@ var commands = []*command{
 	exactCommand(),
 	mergeCommand(),
 	plotCommand(),
+	rareCommand(),
 	runCommand(),
 	validateCommand(),
 	versionCommand(),
