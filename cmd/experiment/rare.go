@@ -58,6 +58,9 @@ standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
 				if err := checkWorkers(*workers); err != nil {
 					return err
 				}
+				if *plainWalks < 0 {
+					return usagef("--plain %d: want a number of walks, or 0 for none", *plainWalks)
+				}
 				o, err := rareOptions(&rf, *board, *start, *levels)
 				if err != nil {
 					return err
@@ -73,9 +76,6 @@ standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
 					return usagef("rare: %v", err)
 				}
 				rep := newRareReport(o, res, time.Since(t0).Seconds(), cpuSeconds()-cpu0)
-				if *plainWalks < 0 {
-					return usagef("--plain %d: want a number of walks, or 0 for none", *plainWalks)
-				}
 				if *plainWalks > 0 {
 					t1, cpu1 := time.Now(), cpuSeconds()
 					pr, err := rare.Plain(ctx, o, *plainWalks)
