@@ -36,7 +36,9 @@ func TestCoverage(t *testing.T) {
 
 // TestPlainAgreement: where plain sampling resolves the probability,
 // splitting agrees with it (within four combined standard errors): the
-// 6×6 random walk, and Warnsdorff/random from a corner of a large board.
+// 6×6 random walk, and Warnsdorff/random from a corner of a large board;
+// the slow version adds 200×200 and the 8×8 random walk (about 4·10⁻⁷,
+// which 10⁸ plain walks resolve to ±15 %).
 func TestPlainAgreement(t *testing.T) {
 	cases := []struct {
 		b           *sim.Board
@@ -51,7 +53,11 @@ func TestPlainAgreement(t *testing.T) {
 			b           *sim.Board
 			rule        string
 			walks, part int
-		}{sim.MustBoard(200, 200), "warnsdorff/random", 4000, 400})
+		}{sim.MustBoard(200, 200), "warnsdorff/random", 4000, 400}, struct {
+			b           *sim.Board
+			rule        string
+			walks, part int
+		}{sim.MustBoard(8, 8), "random", 100_000_000, 200_000})
 	}
 	for _, c := range cases {
 		r := mustRule(t, c.rule)
@@ -63,6 +69,10 @@ func TestPlainAgreement(t *testing.T) {
 		p, se := pr.Estimate, pr.StdErr
 		if pr.Walks != int64(c.walks) || pr.Steps < pr.Walks || pr.Hits != int64(math.Round(p*float64(c.walks))) {
 			t.Fatalf("plain: %+v", pr)
+		}
+		if c.part > 10_000 {
+			o.Pilot = 2000
+			o.Replicates = 20
 		}
 		res := estimate(t, o)
 		z := math.Abs(res.Estimate-p) / math.Hypot(se, res.StdErr)

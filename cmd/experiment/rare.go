@@ -77,12 +77,12 @@ standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
 				}
 				rep := newRareReport(o, res, time.Since(t0).Seconds(), cpuSeconds()-cpu0)
 				if *plainWalks > 0 {
-					t1, cpu1 := time.Now(), cpuSeconds()
+					cpu1 := cpuSeconds()
 					pr, err := rare.Plain(ctx, o, *plainWalks)
 					if err != nil {
 						return err
 					}
-					rep.addPlain(pr, time.Since(t1).Seconds(), cpuSeconds()-cpu1)
+					rep.addPlain(pr, cpuSeconds()-cpu1)
 				}
 				if *format == "json" {
 					enc := json.NewEncoder(e.stdout)
@@ -151,8 +151,8 @@ type rareReport struct {
 	PlainMeanSteps float64 `json:"plain_mean_steps"`
 	PlainWalks     float64 `json:"plain_walks_same_rse"`
 	PlainSteps     float64 `json:"plain_steps_same_rse"`
-	// A measured plain run (--plain), and its CPU time scaled to the
-	// splitting's relative standard error.
+	// A measured plain run (--plain), and its CPU time per walk scaled to
+	// the walks needed for the splitting's relative standard error.
 	Plain        *rare.PlainResult `json:"plain,omitempty"`
 	PlainCPU     float64           `json:"plain_cpu_seconds,omitempty"`
 	PlainCPUSame float64           `json:"plain_cpu_seconds_same_rse,omitempty"`
@@ -181,13 +181,13 @@ func newRareReport(o rare.Options, res rare.Result, wall, cpu float64) rareRepor
 	return rep
 }
 
-// addPlain records a measured plain run and scales its CPU time to the
-// splitting's precision: plain sampling's variance falls as 1/walks.
-func (r *rareReport) addPlain(pr rare.PlainResult, wall, cpu float64) {
+// addPlain records a measured plain run and, from its CPU time per walk,
+// the CPU time plain sampling needs for the splitting's relative standard
+// error: (1-p)/(p·RSE²) walks at the splitting's p. The plain run need not
+// see a success for that, only measure what a walk costs.
+func (r *rareReport) addPlain(pr rare.PlainResult, cpu float64) {
 	r.Plain, r.PlainCPU = &pr, cpu
-	if pr.Hits > 0 && r.RelStdErr > 0 {
-		r.PlainCPUSame = cpu * (pr.RelStdErr / r.RelStdErr) * (pr.RelStdErr / r.RelStdErr)
-	}
+	r.PlainCPUSame = cpu / float64(pr.Walks) * r.PlainWalks
 	if math.IsInf(pr.RelStdErr, 0) {
 		r.Plain.RelStdErr = -1
 	}
@@ -214,7 +214,7 @@ func (r rareReport) print(e *env) {
 		fmt.Fprintf(w, "measured  plain sampling: %d of %d walks reached the target, %.4g ± %.2g, %.4g steps, %.1f CPU-s",
 			p.Hits, p.Walks, p.Estimate, p.StdErr, float64(p.Steps), r.PlainCPU)
 		if r.PlainCPUSame > 0 {
-			fmt.Fprintf(w, "; at the splitting's relative standard error: %.1f CPU-s (%.3gx the splitting's)", r.PlainCPUSame, r.PlainCPUSame/r.CPUSeconds)
+			fmt.Fprintf(w, "; for the splitting's relative standard error it would need %.3g walks, %.4g CPU-s (%.3gx the splitting's)", r.PlainWalks, r.PlainCPUSame, r.PlainCPUSame/r.CPUSeconds)
 		}
 		fmt.Fprintln(w)
 	}
