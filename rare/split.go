@@ -38,8 +38,12 @@
 // mean, its standard error the sample standard deviation over √R, and its
 // interval the Student t interval mean ± t(R-1) · SE, clipped at 0. This is
 // simple and honest (no variance formula that assumes independent
-// stages), but a t interval on few replicates of a skewed estimate covers
-// a little less than its nominal level: use R ≥ 10 (TestCoverage).
+// stages), but a t interval on a skewed estimate covers less than its
+// level. On the 5×5 random walk 95 % intervals covered 0.83 of the time
+// with N = 100, R = 10 (three replicates in four estimated 0), 0.94 with
+// N = 1000, R = 10 and 0.96 with R = 30 (4 % zeros): so Result warns
+// when a quarter of the replicates or more are 0, or R < 10
+// (TestCoverage).
 //
 // # Streams
 //
@@ -395,7 +399,7 @@ func (res *Result) summarise() {
 	switch {
 	case zeros == len(res.Replicates):
 		res.Warnings = append(res.Warnings, fmt.Sprintf("every replicate estimated 0: the probability may be 0, or too small for %d particles over these levels; the interval [0, 0] says nothing", res.Particles))
-	case zeros*2 > len(res.Replicates):
+	case zeros*4 >= len(res.Replicates):
 		res.Warnings = append(res.Warnings, fmt.Sprintf("%d of %d replicates estimated 0: their estimates are very skewed and the t interval undercovers; use more particles", zeros, len(res.Replicates)))
 	}
 	if len(res.Replicates) < 10 {
