@@ -19,7 +19,7 @@ import (
 func rareCommand() *command {
 	return &command{
 		name:  "rare",
-		usage: "--board RxC [--rule R] [--tie-break T] [--max-steps N] [--start SQ] [--seed S] [--target L] [--particles N] [--replicates R] [--levels auto|L1,L2,...] [--pilot N] [--level-fraction F] [--confidence C] [--workers N] [--format text|json]",
+		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--seed S] [--target L] [--particles N] [--replicates R] [--levels auto|L1,L2,...] [--pilot N] [--level-fraction F] [--confidence C] [--plain WALKS] [--workers N] [--format text|json]",
 		short: "estimate a rare success probability by multilevel splitting",
 		long: `Estimates P(success) (or, with --target, P(path length reaches L)) of one
 randomised walk rule from one start square by fixed-effort multilevel
