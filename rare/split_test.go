@@ -2,6 +2,7 @@ package rare
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"reflect"
 	"strings"
@@ -148,20 +149,12 @@ func TestAllocate(t *testing.T) {
 			if len(a) != n {
 				t.Fatalf("m %d n %d: %d segments", m, n, len(a))
 			}
-			seen[strings.Trim(strings.Join(strings.Fields(strings.Trim(fmtInts(a), "[]")), ","), ",")] = true
+			seen[fmt.Sprint(a)] = true
 		}
 		if n%m != 0 && len(seen) < 2 {
 			t.Errorf("m %d n %d: the leftovers always go to the same states", m, n)
 		}
 	}
-}
-
-func fmtInts(a []int32) string {
-	var sb strings.Builder
-	for _, x := range a {
-		sb.WriteString(string(rune('0'+x)) + " ")
-	}
-	return sb.String()
 }
 
 // TestRefuses: options that cannot give an estimate are refused with what
