@@ -20,6 +20,7 @@ var commands = []*command{
 	exactCommand(),
 	mergeCommand(),
 	plotCommand(),
+	rareCommand(),
 	runCommand(),
 	validateCommand(),
 	versionCommand(),

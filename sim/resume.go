@@ -1,0 +1,148 @@
+package sim
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// Stepper runs one walk of a walk rule (random or Warnsdorff, any
+// tie-break) that can be stopped at a given path length, saved, restored
+// and continued: what splitting estimators of rare successes need (package
+// rare). It uses the general kernel on every board and takes exactly the
+// steps of genKernel.walk, draw for draw: a walk begun on start and
+// advanced to its end with stream w of a key is Walk(start, key, w)
+// (TestStepperMatchesWalk). Like Walker it is scratch state for one
+// goroutine.
+type Stepper struct {
+	k       *genKernel
+	degrees bool
+	start   int
+	cur     int // padded index of the current square
+	length  int // squares visited, start included
+	ties    int
+	ended   bool // dead end, MaxSteps reached, or every square visited
+	stopped bool // ended by MaxSteps with moves still available
+}
+
+// Snapshot is a saved Stepper state: the board's visited set (with the
+// Warnsdorff degrees), the current square and the path length. It holds
+// (rows+4)·(cols+4) bytes; Save reuses its buffer.
+type Snapshot struct {
+	st      []uint8
+	start   int
+	cur     int
+	length  int
+	ties    int
+	ended   bool
+	stopped bool
+}
+
+// Length is the path length of the saved walk.
+func (s *Snapshot) Length() int { return s.length }
+
+// NewStepper returns a stepper for rule r on board b. Backtrack is refused:
+// it is a search, not a walk that can be continued from a prefix.
+func NewStepper(b *Board, r Rule) (*Stepper, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	if r.Kind == Backtrack {
+		return nil, fmt.Errorf("rule %s: a stepper continues walks; backtrack is a search", r.Name())
+	}
+	return &Stepper{k: newGenKernel(b, r), degrees: r.Kind == Warnsdorff}, nil
+}
+
+// Begin starts a new walk on start: the start square is visited and the
+// path length is 1.
+func (s *Stepper) Begin(start int) {
+	b := s.k.b
+	if start < 0 || start >= b.Squares() {
+		panic(fmt.Sprintf("sim: Stepper.Begin: start %d off the %s board", start, b))
+	}
+	copy(s.k.st, s.k.fresh)
+	s.start, s.length, s.ties, s.ended, s.stopped = start, 1, 0, false, false
+	s.cur = s.k.pad(start)
+	s.mark(s.cur)
+}
+
+// mark visits padded square p. It is genKernel.visit without the path,
+// which a stepper does not keep: only the current square stays in k.path,
+// where the first tie-break looks for it (moveRank).
+func (s *Stepper) mark(p int) {
+	s.k.path = append(s.k.path[:0], int32(p))
+	st := s.k.st
+	st[p] |= visitedBit
+	if s.degrees {
+		for _, o := range s.k.off {
+			st[p+o]--
+		}
+	}
+}
+
+// Length returns the current path length.
+func (s *Stepper) Length() int { return s.length }
+
+// Ended reports whether the walk cannot continue: a dead end, MaxSteps, or
+// every square visited. It is known only once Advance has tried to go on.
+func (s *Stepper) Ended() bool { return s.ended || s.length == s.k.b.Squares() }
+
+// Advance continues the walk, drawing from src, until its path length is
+// until (true) or it ends first (false). It makes exactly the decisions and
+// draws that genKernel.walk makes at the same state.
+func (s *Stepper) Advance(src *PCG, until int) bool {
+	k := s.k
+	for s.length < until {
+		if s.ended {
+			return false
+		}
+		moves := k.allowed(s.cur, s.degrees)
+		if moves == 0 {
+			s.ended = true
+			return false
+		}
+		if s.length > k.maxSteps {
+			s.ended, s.stopped = true, true
+			return false
+		}
+		if moves&(moves-1) != 0 {
+			s.ties++
+			if s.degrees && k.rule.TieBreak != TieRandom {
+				moves = k.reduceTies(moves, s.cur)
+			}
+			if moves&(moves-1) != 0 {
+				moves = 1 << selectInByte[moves][Uniform(src, uint32(bits.OnesCount8(moves)))]
+			}
+		}
+		s.cur += k.off[bits.TrailingZeros8(moves)&7]
+		s.mark(s.cur)
+		s.length++
+	}
+	return true
+}
+
+// Outcome describes the walk so far as Walk would once it ended (Path is
+// never filled).
+func (s *Stepper) Outcome() Outcome {
+	b := s.k.b
+	o := Outcome{Start: s.start, Length: s.length, End: s.k.unpad(int32(s.cur)), Ties: s.ties, Stopped: s.stopped}
+	o.Success = s.length == b.Squares()
+	o.Closed = o.Success && o.Length > 1 && b.Adjacent(s.start, o.End)
+	return o
+}
+
+// Save copies the walk's state into dst, reusing dst's buffer.
+func (s *Stepper) Save(dst *Snapshot) {
+	dst.st = append(dst.st[:0], s.k.st...)
+	dst.start, dst.cur, dst.length, dst.ties, dst.ended, dst.stopped = s.start, s.cur, s.length, s.ties, s.ended, s.stopped
+}
+
+// Restore makes src's walk the current one. src must come from a stepper of
+// the same board and rule (a programmer error otherwise).
+func (s *Stepper) Restore(src *Snapshot) {
+	if len(src.st) != len(s.k.st) {
+		panic("sim: Stepper.Restore: snapshot of another board")
+	}
+	copy(s.k.st, src.st)
+	s.k.path = append(s.k.path[:0], int32(src.cur))
+	s.start, s.cur, s.length, s.ties, s.ended, s.stopped = src.start, src.cur, src.length, src.ties, src.ended, src.stopped
+}
