@@ -236,9 +236,13 @@ def test_rates_and_intervals(small):
         df = load(small, name)
         for count, rate in pairs:
             np.testing.assert_array_equal(df[f"{rate}_rate"], df[count] / df["walks"])
-            assert (df[f"{rate}_lo"] <= df[f"{rate}_rate"]).all()
-            assert (df[f"{rate}_rate"] <= df[f"{rate}_hi"]).all()
-            assert ((df[f"{rate}_lo"] >= 0) & (df[f"{rate}_hi"] <= 1)).all()
+            # a deterministic rule's walks are the answer: no interval (null)
+            det = df["deterministic"].astype(bool)
+            assert df.loc[det, f"{rate}_lo"].isna().all() and df.loc[det, f"{rate}_hi"].isna().all()
+            d = df[~det]
+            assert (d[f"{rate}_lo"] <= d[f"{rate}_rate"]).all()
+            assert (d[f"{rate}_rate"] <= d[f"{rate}_hi"]).all()
+            assert ((d[f"{rate}_lo"] >= 0) & (d[f"{rate}_hi"] <= 1)).all()
     cm = load(small, "claims")
     np.testing.assert_array_equal(cm["measured"], cm["successes"] / cm["walks"])
     assert ((cm["lo"] <= cm["measured"]) & (cm["measured"] <= cm["hi"])).all()
