@@ -73,6 +73,9 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 			h.Failure = true
 			h.Title = fmt.Sprintf("%s on %s: failure rate by start square", g.rule, g.board)
 			h.Label = "failure rate, 1 − " + r.name
+			if g.allExact(r) {
+				h.Label = "exact " + h.Label + " (by enumeration)"
+			}
 			dr, err := d.heatmap(h, name, g.board, g.rule, "failure")
 			if err != nil {
 				return nil, err
