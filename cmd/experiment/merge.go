@@ -52,8 +52,12 @@ experiment writes, value for value.`,
 				if err := runner.MergeInto(s, ts, parts); err != nil {
 					return err
 				}
+				build := buildinfo.Read()
+				if !build.HasVCS() {
+					fmt.Fprintf(e.stderr, "experiment: warning: %s\n", buildinfo.NoVCSWarning)
+				}
 				opts := runner.RunOptions{Out: *out, Force: *force, Workers: 1, Shard: runner.All,
-					Meta: results.Metadata(s, version, buildinfo.Read()), BeforeCommit: figuresHook(s.Figures)}
+					Meta: results.Metadata(s, version, build), BeforeCommit: figuresHook(s.Figures)}
 				sum, err := runner.WriteMerged(ctx, s, opts, ts, parts, time.Since(t0).Seconds())
 				if err != nil {
 					return err
