@@ -1,0 +1,175 @@
+package count
+
+import (
+	"context"
+	"fmt"
+	"runtime"
+	"slices"
+
+	"knightwalk/sim"
+)
+
+// Options says what Tours counts.
+type Options struct {
+	// Closed counts closed tours (Hamiltonian cycles) instead of open ones.
+	Closed bool
+	// Starts lists the squares to count directed open tours from, one sweep
+	// per orbit of the board's symmetries; nil counts only the total.
+	// Ignored for closed tours, which are the same from every square.
+	Starts []int
+	// Workers is the number of goroutines; 0 means GOMAXPROCS.
+	Workers int
+	// MaxMemory bounds the bytes the state tables take (0: no bound); a
+	// sweep that outgrows it stops with an error.
+	MaxMemory int64
+	// Progress, when not nil, is called after each step of each sweep.
+	Progress func(Sweep string, l Layer)
+}
+
+// Result holds exact tour counts on one board.
+type Result struct {
+	Board  *sim.Board
+	Closed bool
+	// Tours is the number of directed open tours (twice the Hamiltonian
+	// paths; a one-square board has one), or of closed tours (undirected
+	// Hamiltonian cycles).
+	Tours Count
+	// PerStart[sq] is the number of directed open tours that start on sq
+	// (Hamiltonian paths with an end at sq), for sq in Starts; for closed
+	// tours, twice the closed tours on every square (each passes every
+	// square once in each direction).
+	PerStart []Count
+	// Starts lists the squares PerStart holds, ascending.
+	Starts []int
+	// Layers has the states after each step of the sweep that counted
+	// Tours (empty when no sweep was needed); PeakBytes is the most memory
+	// the state tables took at once over all sweeps.
+	Layers    []Layer
+	PeakBytes int64
+	Sweeps    int
+}
+
+// Tours counts knight's tours on b with a frontier sweep (see the package
+// documentation). Boards whose shorter side exceeds MaxWidth, or whose
+// counts could exceed 128 bits, bad start squares and cancellation of ctx
+// are errors, and so is outgrowing opt.MaxMemory.
+func Tours(ctx context.Context, b *sim.Board, opt Options) (Result, error) {
+	p, err := newPlan(b)
+	if err != nil {
+		return Result{}, err
+	}
+	if lb := p.log2Bound(); lb >= 127 {
+		return Result{}, fmt.Errorf("count tours on %s: counts may reach 2^%.0f, beyond the counter's 128 bits", b, lb)
+	}
+	if opt.Workers < 0 {
+		return Result{}, fmt.Errorf("count tours on %s: workers = %d, want 0 (GOMAXPROCS) or more", b, opt.Workers)
+	}
+	workers := opt.Workers
+	if workers == 0 {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	starts := slices.Clone(opt.Starts)
+	for _, sq := range starts {
+		if sq < 0 || sq >= p.n {
+			return Result{}, fmt.Errorf("count tours on %s: start square %d is off the board (valid: 0 to %d)", b, sq, p.n-1)
+		}
+	}
+	slices.Sort(starts)
+	starts = slices.Compact(starts)
+	res := Result{Board: b, Closed: opt.Closed, Starts: starts, PerStart: make([]Count, p.n)}
+	bud := &budget{limit: opt.MaxMemory}
+	sweepOf := func(name string, closed bool, start int) *sweep {
+		w := &sweep{plan: p, closed: closed, start: start, workers: workers, bud: bud}
+		if opt.Progress != nil {
+			w.progress = func(l Layer) { opt.Progress(name, l) }
+		}
+		return w
+	}
+	if opt.Closed {
+		err = res.countClosed(ctx, p, sweepOf("closed", true, -1))
+	} else {
+		err = res.countOpen(ctx, p, sweepOf)
+	}
+	if err != nil {
+		return Result{}, fmt.Errorf("count tours on %s: %w", b, err)
+	}
+	res.PeakBytes = bud.peak.Load()
+	return res, nil
+}
+
+// countClosed counts Hamiltonian cycles. The knight graph is bipartite
+// (a move changes the colour of the square), so a cycle alternates colours
+// and needs as many squares of each: boards with an odd number of squares
+// have none, and need no sweep.
+func (r *Result) countClosed(ctx context.Context, p *plan, w *sweep) error {
+	if p.n%2 == 0 && p.n >= 4 {
+		c, err := w.run(ctx)
+		if err != nil {
+			return err
+		}
+		r.Tours, r.Layers, r.Sweeps = c, w.layers, 1
+	}
+	twice := r.Tours.Add(r.Tours)
+	for _, sq := range r.Starts {
+		r.PerStart[sq] = twice
+	}
+	return nil
+}
+
+// countOpen counts directed open tours: the total, and those from each of
+// r.Starts, sweeping once per orbit of start squares under the board's
+// symmetries (tours map to tours). On a board with an odd number of
+// squares a path alternates colours and so begins and ends on the
+// majority colour: from the other colour there are none, without a sweep.
+func (r *Result) countOpen(ctx context.Context, p *plan, sweepOf func(string, bool, int) *sweep) error {
+	if p.n == 1 {
+		r.Tours = Count{Lo: 1}
+		for _, sq := range r.Starts {
+			r.PerStart[sq] = Count{Lo: 1}
+		}
+		return nil
+	}
+	b := p.board
+	rep := make(map[int]int) // square -> representative of its orbit
+	syms := b.Symmetries()
+	for _, sq := range r.Starts {
+		m := sq
+		for _, g := range syms {
+			m = min(m, int(g[sq]))
+		}
+		rep[sq] = m
+	}
+	done := make(map[int]Count)
+	for _, sq := range r.Starts {
+		m := rep[sq]
+		if c, ok := done[m]; ok {
+			r.PerStart[sq] = c
+			continue
+		}
+		var c Count
+		if row, col := b.RowCol(m); p.n%2 == 0 || (row+col)%2 == 0 {
+			w := sweepOf("from "+b.SquareName(m), false, p.sweepSquare(m))
+			var err error
+			if c, err = w.run(ctx); err != nil {
+				return err
+			}
+			r.Sweeps++
+		}
+		done[m] = c
+		r.PerStart[sq] = c
+	}
+	if len(r.Starts) == p.n {
+		for _, c := range r.PerStart {
+			r.Tours = r.Tours.Add(c) // each path counted from both ends
+		}
+		return nil
+	}
+	w := sweepOf("all", false, -1)
+	c, err := w.run(ctx)
+	if err != nil {
+		return err
+	}
+	r.Tours, r.Layers = c.Add(c), w.layers
+	r.Sweeps++
+	return nil
+}

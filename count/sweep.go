@@ -1,0 +1,147 @@
+package count
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+)
+
+// Layer describes the states after one step of a sweep.
+type Layer struct {
+	Step, Steps int   // squares added so far, of all
+	States      int   // distinct states after the step
+	Bytes       int64 // memory the state tables take after the step
+	Elapsed     time.Duration
+}
+
+// sweep is one count: cycles, or paths (with a designated end or not).
+type sweep struct {
+	*plan
+	closed   bool
+	start    int // sweep index of the designated end, or -1
+	workers  int
+	bud      *budget
+	progress func(Layer)
+	layers   []Layer
+}
+
+// chunk is how many table slots a worker takes at a time; batch how many
+// successor states it collects for one shard before taking its lock.
+const (
+	chunk = 1 << 14
+	batch = 256
+)
+
+// run sweeps the board and returns the number of Hamiltonian cycles (or
+// paths) it counts.
+func (w *sweep) run(ctx context.Context) (Count, error) {
+	t0 := time.Now()
+	cur := newLayer(w.bud)
+	if err := cur.addBatch(int(hash(1)>>(64-shardBits)), []entry{{key: 1, n: Count{Lo: 1}}}); err != nil {
+		return Count{}, w.budgetError(0, err)
+	}
+	var total Count
+	for v := range w.n {
+		next := newLayer(w.bud)
+		done, err := w.step(ctx, v, cur, next)
+		cur.release()
+		if err != nil {
+			next.release()
+			return Count{}, w.budgetError(v, err)
+		}
+		total = total.Add(done)
+		cur = next
+		l := Layer{Step: v + 1, Steps: w.n, States: cur.states(), Bytes: w.bud.used.Load(), Elapsed: time.Since(t0)}
+		w.layers = append(w.layers, l)
+		if w.progress != nil {
+			w.progress(l)
+		}
+	}
+	cur.release()
+	return total, nil
+}
+
+func (w *sweep) budgetError(v int, err error) error {
+	if err != errBudget {
+		return err
+	}
+	return fmt.Errorf("count tours on %s: the states after square %d of %d outgrew the memory budget of %d MiB: %w",
+		w.board, v, w.n, w.bud.limit>>20, err)
+}
+
+// step expands every state of cur by square v into next, in parallel, and
+// returns the count of tours completed at v.
+func (w *sweep) step(ctx context.Context, v int, cur, next *layer) (Count, error) {
+	type task struct{ shard, from int }
+	var tasks []task
+	for i := range cur.s {
+		for from := 0; from < len(cur.s[i].e); from += chunk {
+			tasks = append(tasks, task{i, from})
+		}
+	}
+	var (
+		nextTask atomic.Int64
+		mu       sync.Mutex
+		total    Count
+		eg       errgroup.Group
+	)
+	for range w.workers {
+		eg.Go(func() error {
+			st := &stepper{plan: w.plan, closed: w.closed, start: w.start, v: v}
+			var bufs [shards][]entry
+			var done Count
+			flush := func(i int) error {
+				err := next.addBatch(i, bufs[i])
+				bufs[i] = bufs[i][:0]
+				return err
+			}
+			var out [maxOut]uint64
+			for {
+				t := int(nextTask.Add(1) - 1)
+				if t >= len(tasks) {
+					break
+				}
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+				e := cur.s[tasks[t].shard].e
+				for _, x := range e[tasks[t].from:min(len(e), tasks[t].from+chunk)] {
+					if x.key == 0 {
+						continue
+					}
+					nout, nd := st.expand(x.key-1, &out)
+					if nd > 0 {
+						done = done.Add(x.n.Mul64(uint64(nd)))
+					}
+					for _, k := range out[:nout] {
+						k++
+						i := int(hash(k) >> (64 - shardBits))
+						bufs[i] = append(bufs[i], entry{k, x.n})
+						if len(bufs[i]) == batch {
+							if err := flush(i); err != nil {
+								return err
+							}
+						}
+					}
+				}
+			}
+			for i := range bufs {
+				if err := flush(i); err != nil {
+					return err
+				}
+			}
+			mu.Lock()
+			total = total.Add(done)
+			mu.Unlock()
+			return nil
+		})
+	}
+	if err := eg.Wait(); err != nil {
+		return Count{}, err
+	}
+	return total, nil
+}

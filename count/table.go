@@ -1,0 +1,143 @@
+package count
+
+import (
+	"errors"
+	"sync"
+	"sync/atomic"
+)
+
+// shardBits sets the number of shards a layer's states are split into by
+// hash. Each shard is an open-addressing table behind its own lock; workers
+// batch their inserts per shard, so with a few workers a lock is rarely
+// contended, and a shard that grows rehashes only its own states.
+const (
+	shardBits = 6
+	shards    = 1 << shardBits
+)
+
+// entry is one state and its count. key holds the packed state plus one,
+// so that zero marks an empty slot (packed states are below 2^64-1).
+type entry struct {
+	key uint64
+	n   Count
+}
+
+const entryBytes = 24
+
+// errBudget reports that the states outgrew the memory budget.
+var errBudget = errors.New("over the memory budget")
+
+// budget is the memory the tables of a count may take, shared by all.
+type budget struct {
+	limit int64 // bytes; 0 means no limit
+	used  atomic.Int64
+	peak  atomic.Int64
+}
+
+func (b *budget) take(n int64) bool {
+	u := b.used.Add(n)
+	if b.limit > 0 && u > b.limit {
+		b.used.Add(-n)
+		return false
+	}
+	for p := b.peak.Load(); u > p && !b.peak.CompareAndSwap(p, u); p = b.peak.Load() {
+	}
+	return true
+}
+
+func (b *budget) give(n int64) { b.used.Add(-n) }
+
+type shard struct {
+	mu sync.Mutex
+	e  []entry
+	n  int
+}
+
+// layer is the set of states after one step, with their counts.
+type layer struct {
+	s   [shards]shard
+	bud *budget
+}
+
+func newLayer(bud *budget) *layer { return &layer{bud: bud} }
+
+// hash is the SplitMix64 finaliser: its top bits pick the shard, its low
+// bits the slot.
+func hash(z uint64) uint64 {
+	z ^= z >> 30
+	z *= 0xbf58476d1ce4e5b9
+	z ^= z >> 27
+	z *= 0x94d049bb133111eb
+	z ^= z >> 31
+	return z
+}
+
+// addBatch merges a batch of states bound for shard i (the caller holds
+// no lock).
+func (l *layer) addBatch(i int, batch []entry) error {
+	s := &l.s[i]
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, x := range batch {
+		if (s.n+1)*4 > len(s.e)*3 {
+			if err := s.grow(l.bud); err != nil {
+				return err
+			}
+		}
+		mask := uint64(len(s.e) - 1)
+		for j := hash(x.key) & mask; ; j = (j + 1) & mask {
+			e := &s.e[j]
+			if e.key == x.key {
+				e.n = e.n.Add(x.n)
+				break
+			}
+			if e.key == 0 {
+				*e = x
+				s.n++
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// grow doubles the shard's table, within the budget.
+func (s *shard) grow(bud *budget) error {
+	size := max(1024, 2*len(s.e))
+	if !bud.take(int64(size) * entryBytes) {
+		return errBudget
+	}
+	old := s.e
+	s.e = make([]entry, size)
+	mask := uint64(size - 1)
+	for _, x := range old {
+		if x.key == 0 {
+			continue
+		}
+		j := hash(x.key) & mask
+		for s.e[j].key != 0 {
+			j = (j + 1) & mask
+		}
+		s.e[j] = x
+	}
+	bud.give(int64(len(old)) * entryBytes)
+	return nil
+}
+
+// states is the number of states in the layer.
+func (l *layer) states() int {
+	n := 0
+	for i := range l.s {
+		n += l.s[i].n
+	}
+	return n
+}
+
+// release hands the layer's memory back to the budget.
+func (l *layer) release() {
+	for i := range l.s {
+		l.bud.give(int64(len(l.s[i].e)) * entryBytes)
+		l.s[i].e = nil
+		l.s[i].n = 0
+	}
+}
