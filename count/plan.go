@@ -8,9 +8,10 @@ import (
 )
 
 // MaxWidth is the widest sweep the counter takes: the shorter side of the
-// board. Its frontier holds 2·width+1 squares, packed into one 64-bit key
-// in base width+3 (11^17 < 2^64 for width 8); a ninth column would need
-// wider keys, and its states would not fit any memory budget anyway.
+// board. Its frontier holds 2·width+1 squares, packed into one 64-bit key:
+// 4 bits a square up to width 7, base 11 at width 8 (3 codes and up to 8
+// pair labels; 11^17 < 2^64); a ninth column would need wider keys, and
+// its states would not fit any memory budget anyway.
 const MaxWidth = 8
 
 // Codes of a frontier square in a state. A square with no edges left to
@@ -56,7 +57,10 @@ func newPlan(b *sim.Board) (*plan, error) {
 		return nil, fmt.Errorf("count tours on %s: the frontier counter sweeps boards whose shorter side is at most %d (its states would not fit in memory beyond)", b, MaxWidth)
 	}
 	p := &plan{board: b, rows: rows, cols: cols, turned: turned, n: rows * cols,
-		slots: 2*cols + 1, base: uint64(cols + 3)}
+		slots: 2*cols + 1, base: 16}
+	if cols == MaxWidth {
+		p.base = 11 // 3 codes and 8 pair labels; 16^17 > 2^64
+	}
 	p.back = make([][]int8, p.n)
 	p.retire = make([][]int8, p.n)
 	p.avail = make([][2*MaxWidth + 1]uint8, p.n)

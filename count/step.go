@@ -234,21 +234,45 @@ func allSpent(a *frame) bool {
 }
 
 // unpack reads the state stored after square v-1 into a for square v.
+// Widths up to 7 pack 4 bits a square (shifts); width 8 needs base 11, a
+// constant divisor the compiler turns into multiplications.
 func (s *stepper) unpack(key uint64, a *frame) {
 	a[0] = fresh
+	if s.base == 16 {
+		for d := 1; d <= s.slots; d++ {
+			a[d] = uint8(key & 15)
+			key >>= 4
+		}
+		return
+	}
 	for d := 1; d <= s.slots; d++ {
-		a[d] = uint8(key % s.base)
-		key /= s.base
+		a[d] = uint8(key % 11)
+		key /= 11
 	}
 }
 
 // pack stores a's first slots squares with the pair codes renumbered in
 // order of first appearance, so that equal path systems get equal keys.
 func (s *stepper) pack(a *frame) uint64 {
-	var rename [2*MaxWidth + 2 + firstPair]uint8
+	var rename [32]uint8
 	next := uint8(firstPair)
+	var key uint64
+	if s.base == 16 {
+		for d := 0; d < s.slots; d++ {
+			c := a[d] & 31
+			if c >= firstPair {
+				if rename[c] == 0 {
+					rename[c] = next
+					next++
+				}
+				c = rename[c]
+			}
+			key |= uint64(c) << (4 * d)
+		}
+		return key
+	}
 	for d := 0; d < s.slots; d++ {
-		if c := a[d]; c >= firstPair {
+		if c := a[d] & 31; c >= firstPair {
 			if rename[c] == 0 {
 				rename[c] = next
 				next++
@@ -256,9 +280,8 @@ func (s *stepper) pack(a *frame) uint64 {
 			a[d] = rename[c]
 		}
 	}
-	var key uint64
 	for d := s.slots - 1; d >= 0; d-- {
-		key = key*s.base + uint64(a[d])
+		key = key*11 + uint64(a[d])
 	}
 	return key
 }

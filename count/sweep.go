@@ -45,8 +45,14 @@ func (w *sweep) run(ctx context.Context) (Count, error) {
 		return Count{}, w.budgetError(0, err)
 	}
 	var total Count
+	growth := 4.0 // states after a step per state before, as last seen
 	for v := range w.n {
 		next := newLayer(w.bud)
+		before := cur.states()
+		if err := next.presize(int(float64(before) * growth)); err != nil {
+			cur.release()
+			return Count{}, w.budgetError(v, err)
+		}
 		done, err := w.step(ctx, v, cur, next)
 		cur.release()
 		if err != nil {
@@ -55,6 +61,9 @@ func (w *sweep) run(ctx context.Context) (Count, error) {
 		}
 		total = total.Add(done)
 		cur = next
+		if before > 1000 {
+			growth = min(8, float64(cur.states())/float64(before))
+		}
 		l := Layer{Step: v + 1, Steps: w.n, States: cur.states(), Bytes: w.bud.used.Load(), Elapsed: time.Since(t0)}
 		w.layers = append(w.layers, l)
 		if w.progress != nil {

@@ -124,6 +124,26 @@ func (s *shard) grow(bud *budget) error {
 	return nil
 }
 
+// presize sizes the shards for about n states in all, so that a layer
+// that grows as the last one did fills its tables without rehashing.
+func (l *layer) presize(n int) error {
+	per := n / shards * 3 / 2 // at most 2/3 full
+	size := 1024
+	for size < per {
+		size *= 2
+	}
+	if size == 1024 {
+		return nil
+	}
+	if !l.bud.take(int64(size) * entryBytes * shards) {
+		return errBudget
+	}
+	for i := range l.s {
+		l.s[i].e = make([]entry, size)
+	}
+	return nil
+}
+
 // states is the number of states in the layer.
 func (l *layer) states() int {
 	n := 0
