@@ -80,6 +80,7 @@ var allTables = []tableInfo{
 	infoOf(comparisonsSpec, WriteComparisons, ReadComparisons),
 	infoOf(claimsSpec, WriteClaims, ReadClaims),
 	infoOf(walksSpec, WriteWalks, ReadWalks),
+	infoOf(countsSpec, WriteCounts, ReadCounts),
 }
 
 // genRows makes n rows in which every column of every row has its own value,

@@ -48,12 +48,18 @@ var (
 	groupByOrder  = &order{fixed: []string{"class", "degree"}, closed: true}
 	// a group is a class or a degree: classes first, then degrees in
 	// numeric order (2 before 10)
-	groupOrder   = &order{fixed: classLevels, less: compareNumeric}
-	kindOrder    = &order{fixed: []string{"rate", "range", "below", "above", "share", "first-failure", "failing-share"}, closed: true}
-	verdictOrder = &order{fixed: []string{"consistent", "inconclusive", "refuted"}, closed: true}
-	outcomeOrder = &order{fixed: Outcomes, closed: true}
-	compareOrder = &order{fixed: []string{"groups", "rules"}, closed: true}
+	groupOrder     = &order{fixed: classLevels, less: compareNumeric}
+	kindOrder      = &order{fixed: []string{"rate", "range", "below", "above", "share", "first-failure", "failing-share"}, closed: true}
+	verdictOrder   = &order{fixed: []string{"consistent", "inconclusive", "refuted"}, closed: true}
+	outcomeOrder   = &order{fixed: Outcomes, closed: true}
+	countKindOrder = &order{fixed: CountKinds, closed: true}
+	compareOrder   = &order{fixed: []string{"groups", "rules"}, closed: true}
 )
+
+// CountKinds are the values of the counts table's kind column: directed
+// open tours, closed tours, and tours up to the board's symmetries
+// (docs/tables.md, `counts`).
+var CountKinds = []string{"open", "closed", "unique"}
 
 // Outcomes are the values of the walks table's outcome column, in their
 // level order: every walk has exactly one. "success" is an open tour only;
