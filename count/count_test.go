@@ -134,7 +134,7 @@ func TestBadInput(t *testing.T) {
 func TestMemoryBudget(t *testing.T) {
 	b := sim.MustBoard(6, 6)
 	_, err := Tours(context.Background(), b, Options{MaxMemory: 4 << 20})
-	if !errors.Is(err, errBudget) || !strings.Contains(err.Error(), "4 MiB") {
+	if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "4 MiB") {
 		t.Fatalf("6x6 open in 4 MiB: %v, want the budget error", err)
 	}
 	r, err := Tours(context.Background(), sim.MustBoard(5, 5), Options{MaxMemory: 16 << 20})

@@ -25,6 +25,9 @@ func (c Count) Mul64(m uint64) Count {
 	return Count{hi + c.Hi*m, lo}
 }
 
+// Half returns c/2, rounded down.
+func (c Count) Half() Count { return Count{c.Hi >> 1, c.Lo>>1 | c.Hi<<63} }
+
 // Big returns c as a big integer.
 func (c Count) Big() *big.Int {
 	x := new(big.Int).SetUint64(c.Hi)

@@ -45,7 +45,7 @@ func (w *sweep) run(ctx context.Context) (Count, error) {
 		return Count{}, w.budgetError(0, err)
 	}
 	var total Count
-	growth := 4.0 // states after a step per state before, as last seen
+	growth := 1.5 // states after a step per state before, as last seen
 	for v := range w.n {
 		next := newLayer(w.bud)
 		before := cur.states()
@@ -62,7 +62,7 @@ func (w *sweep) run(ctx context.Context) (Count, error) {
 		total = total.Add(done)
 		cur = next
 		if before > 1000 {
-			growth = min(8, float64(cur.states())/float64(before))
+			growth = min(1.5, float64(cur.states())/float64(before)) // a low guess: tables grow, and an overshoot would hold memory idle
 		}
 		l := Layer{Step: v + 1, Steps: w.n, States: cur.states(), Bytes: w.bud.used.Load(), Elapsed: time.Since(t0)}
 		w.layers = append(w.layers, l)
@@ -75,7 +75,7 @@ func (w *sweep) run(ctx context.Context) (Count, error) {
 }
 
 func (w *sweep) budgetError(v int, err error) error {
-	if err != errBudget {
+	if err != ErrBudget {
 		return err
 	}
 	return fmt.Errorf("count tours on %s: the states after square %d of %d outgrew the memory budget of %d MiB: %w",

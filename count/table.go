@@ -24,8 +24,8 @@ type entry struct {
 
 const entryBytes = 24
 
-// errBudget reports that the states outgrew the memory budget.
-var errBudget = errors.New("over the memory budget")
+// ErrBudget reports that the states outgrew the memory budget.
+var ErrBudget = errors.New("over the memory budget")
 
 // budget is the memory the tables of a count may take, shared by all.
 type budget struct {
@@ -105,7 +105,7 @@ func (l *layer) addBatch(i int, batch []entry) error {
 func (s *shard) grow(bud *budget) error {
 	size := max(1024, 2*len(s.e))
 	if !bud.take(int64(size) * entryBytes) {
-		return errBudget
+		return ErrBudget
 	}
 	old := s.e
 	s.e = make([]entry, size)
@@ -136,7 +136,7 @@ func (l *layer) presize(n int) error {
 		return nil
 	}
 	if !l.bud.take(int64(size) * entryBytes * shards) {
-		return errBudget
+		return ErrBudget
 	}
 	for i := range l.s {
 		l.s[i].e = make([]entry, size)
