@@ -130,12 +130,18 @@ func (r *Result) countOpen(ctx context.Context, p *plan, sweepOf func(string, bo
 		return nil
 	}
 	b := p.board
+	// Each orbit is swept from the square latest in the sweep: until the
+	// designated start is added it holds one of the path's two ends in
+	// reserve, which leaves the states only one free end (6x6 from a1:
+	// 2.6 million states at the widest layer; from its image f6, fewer).
 	rep := make(map[int]int) // square -> representative of its orbit
 	syms := b.Symmetries()
 	for _, sq := range r.Starts {
 		m := sq
 		for _, g := range syms {
-			m = min(m, int(g[sq]))
+			if img := int(g[sq]); p.sweepSquare(img) > p.sweepSquare(m) {
+				m = img
+			}
 		}
 		rep[sq] = m
 	}
