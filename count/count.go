@@ -42,11 +42,14 @@ type Result struct {
 	// Starts lists the squares PerStart holds, ascending.
 	Starts []int
 	// Layers has the states after each step of the sweep that counted
-	// Tours (empty when no sweep was needed); PeakBytes is the most memory
-	// the state tables took at once over all sweeps.
-	Layers    []Layer
-	PeakBytes int64
-	Sweeps    int
+	// Tours alone (empty when no sweep was needed or the total came from
+	// the per-start sweeps). PeakStates and PeakBytes are the most states
+	// a layer held and the most memory the state tables took at once, over
+	// all sweeps.
+	Layers     []Layer
+	PeakStates int
+	PeakBytes  int64
+	Sweeps     int
 }
 
 // Tours counts knight's tours on b with a frontier sweep (see the package
@@ -93,7 +96,7 @@ func Tours(ctx context.Context, b *sim.Board, opt Options) (Result, error) {
 	if err != nil {
 		return Result{}, fmt.Errorf("count tours on %s: %w", b, err)
 	}
-	res.PeakBytes = bud.peak.Load()
+	res.PeakBytes, res.PeakStates = bud.peak.Load(), int(bud.peakStates.Load())
 	return res, nil
 }
 
@@ -145,24 +148,22 @@ func (r *Result) countOpen(ctx context.Context, p *plan, sweepOf func(string, bo
 		}
 		rep[sq] = m
 	}
-	done := make(map[int]Count)
+	var reps []int // by sweep index, ascending
 	for _, sq := range r.Starts {
 		m := rep[sq]
-		if c, ok := done[m]; ok {
-			r.PerStart[sq] = c
-			continue
+		row, col := b.RowCol(m)
+		if (p.n%2 == 0 || (row+col)%2 == 0) && !slices.Contains(reps, m) {
+			reps = append(reps, m)
 		}
-		var c Count
-		if row, col := b.RowCol(m); p.n%2 == 0 || (row+col)%2 == 0 {
-			w := sweepOf("from "+b.SquareName(m), false, p.sweepSquare(m))
-			var err error
-			if c, err = w.run(ctx); err != nil {
-				return err
-			}
-			r.Sweeps++
-		}
-		done[m] = c
-		r.PerStart[sq] = c
+	}
+	slices.SortFunc(reps, func(x, y int) int { return p.sweepSquare(x) - p.sweepSquare(y) })
+	done, err := sweepStarts(ctx, p, reps, sweepOf)
+	if err != nil {
+		return err
+	}
+	r.Sweeps += len(reps)
+	for _, sq := range r.Starts {
+		r.PerStart[sq] = done[rep[sq]]
 	}
 	if len(r.Starts) == p.n {
 		for _, c := range r.PerStart {
@@ -178,4 +179,38 @@ func (r *Result) countOpen(ctx context.Context, p *plan, sweepOf func(string, bo
 	r.Tours, r.Layers = c.Add(c), w.layers
 	r.Sweeps++
 	return nil
+}
+
+// sweepStarts counts the paths with an end at each of reps (ascending in
+// the sweep). Until square s is added, a sweep designating s differs from
+// one designating any later square in nothing (both hold one end in
+// reserve), so one reserving sweep runs to the end, and the sweep for each
+// s branches off it at s: the shared prefix is swept once.
+func sweepStarts(ctx context.Context, p *plan, reps []int, sweepOf func(string, bool, int) *sweep) (map[int]Count, error) {
+	done := make(map[int]Count)
+	if len(reps) == 0 {
+		return done, nil
+	}
+	main := sweepOf("shared", false, p.n) // designates a square beyond the board
+	cur, err := main.initial()
+	if err != nil {
+		return nil, err
+	}
+	pos := 0
+	for _, m := range reps {
+		s := p.sweepSquare(m)
+		if cur, _, err = main.advance(ctx, cur, pos, s, true); err != nil {
+			return nil, err
+		}
+		pos = s
+		w := sweepOf("from "+p.board.SquareName(m), false, s)
+		_, c, err := w.advance(ctx, cur, s, p.n, false)
+		if err != nil {
+			cur.release()
+			return nil, err
+		}
+		done[m] = c
+	}
+	cur.release()
+	return done, nil
 }

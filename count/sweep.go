@@ -39,30 +39,54 @@ const (
 // run sweeps the board and returns the number of Hamiltonian cycles (or
 // paths) it counts.
 func (w *sweep) run(ctx context.Context) (Count, error) {
-	t0 := time.Now()
-	cur := newLayer(w.bud)
-	if err := cur.addBatch(int(hash(1)>>(64-shardBits)), []entry{{key: 1, n: Count{Lo: 1}}}); err != nil {
-		return Count{}, w.budgetError(0, err)
+	first, err := w.initial()
+	if err != nil {
+		return Count{}, err
 	}
+	_, total, err := w.advance(ctx, first, 0, w.n, true)
+	return total, err
+}
+
+// initial is the layer before the first square: one empty state.
+func (w *sweep) initial() (*layer, error) {
+	l := newLayer(w.bud)
+	if err := l.addBatch(int(hash(1)>>(64-shardBits)), []entry{{key: 1, n: Count{Lo: 1}}}); err != nil {
+		return nil, w.budgetError(0, err)
+	}
+	return l, nil
+}
+
+// advance adds squares from, …, to-1 to the layer cur (the states after
+// square from-1) and returns the layer after square to-1 (nil when to is
+// the last square: it is released) and the tours completed on the way.
+// cur is released when own is set, and left to the caller otherwise, so
+// that sweeps can branch from a shared layer.
+func (w *sweep) advance(ctx context.Context, cur *layer, from, to int, own bool) (*layer, Count, error) {
+	t0 := time.Now()
 	var total Count
 	growth := 1.5 // states after a step per state before, as last seen
-	for v := range w.n {
+	for v := from; v < to; v++ {
 		next := newLayer(w.bud)
 		before := cur.states()
-		if err := next.presize(int(float64(before) * growth)); err != nil {
-			cur.release()
-			return Count{}, w.budgetError(v, err)
+		err := next.presize(int(float64(before) * growth))
+		if err == nil {
+			var done Count
+			done, err = w.step(ctx, v, cur, next)
+			total = total.Add(done)
 		}
-		done, err := w.step(ctx, v, cur, next)
-		cur.release()
+		if own {
+			cur.release()
+		}
 		if err != nil {
 			next.release()
-			return Count{}, w.budgetError(v, err)
+			return nil, Count{}, w.budgetError(v, err)
 		}
-		total = total.Add(done)
-		cur = next
+		cur, own = next, true
 		if before > 1000 {
 			growth = min(1.5, float64(cur.states())/float64(before)) // a low guess: tables grow, and an overshoot would hold memory idle
+		}
+		if n := int64(cur.states()); n > w.bud.peakStates.Load() {
+			w.bud.peakStates.Store(n) // sweeps run one at a time
 		}
 		l := Layer{Step: v + 1, Steps: w.n, States: cur.states(), Bytes: w.bud.used.Load(), Elapsed: time.Since(t0)}
 		w.layers = append(w.layers, l)
@@ -70,8 +94,13 @@ func (w *sweep) run(ctx context.Context) (Count, error) {
 			w.progress(l)
 		}
 	}
-	cur.release()
-	return total, nil
+	if to == w.n {
+		if own {
+			cur.release()
+		}
+		return nil, total, nil
+	}
+	return cur, total, nil
 }
 
 func (w *sweep) budgetError(v int, err error) error {

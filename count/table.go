@@ -32,6 +32,8 @@ type budget struct {
 	limit int64 // bytes; 0 means no limit
 	used  atomic.Int64
 	peak  atomic.Int64
+	// peakStates is the most states a layer of any sweep held.
+	peakStates atomic.Int64
 }
 
 func (b *budget) take(n int64) bool {

@@ -95,11 +95,7 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 		return countView{}, err
 	}
 	v := countView{board: b, closed: q.closed, method: "frontier", perStart: make([]string, b.Squares())}
-	peak := 0
-	for _, l := range r.Layers {
-		peak = max(peak, l.States)
-	}
-	v.work = fmt.Sprintf("%d frontier sweeps, peak %d states and %s of state tables", r.Sweeps, peak, formatSize(r.PeakBytes))
+	v.work = fmt.Sprintf("%d frontier sweeps, peak %d states and %.3g MiB of state tables", r.Sweeps, r.PeakStates, float64(r.PeakBytes)/(1<<20))
 	for _, s := range r.Starts {
 		v.perStart[s] = r.PerStart[s].String()
 	}
