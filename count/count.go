@@ -2,6 +2,7 @@ package count
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"runtime"
 	"slices"
@@ -23,6 +24,8 @@ type Options struct {
 	MaxMemory int64
 	// Progress, when not nil, is called after each step of each sweep.
 	Progress func(Sweep string, l Layer)
+
+	wide bool // start with 128-bit tables (tests; see slot)
 }
 
 // Result holds exact tour counts on one board.
@@ -55,6 +58,15 @@ type Result struct {
 // counts could exceed 128 bits, bad start squares and cancellation of ctx
 // are errors, and so is outgrowing opt.MaxMemory.
 func Tours(ctx context.Context, b *sim.Board, opt Options) (Result, error) {
+	r, err := tours(ctx, b, opt)
+	if errors.Is(err, errNarrow) && !opt.wide {
+		opt.wide = true
+		return tours(ctx, b, opt)
+	}
+	return r, err
+}
+
+func tours(ctx context.Context, b *sim.Board, opt Options) (Result, error) {
 	p, err := newPlan(b)
 	if err != nil {
 		return Result{}, err
@@ -80,7 +92,7 @@ func Tours(ctx context.Context, b *sim.Board, opt Options) (Result, error) {
 	res := Result{Board: b, Closed: opt.Closed, Starts: starts, PerStart: make([]Count, p.n)}
 	bud := &budget{limit: opt.MaxMemory}
 	sweepOf := func(name string, closed bool, start int) *sweep {
-		w := &sweep{plan: p, closed: closed, start: start, workers: workers, bud: bud}
+		w := &sweep{plan: p, closed: closed, start: start, workers: workers, bud: bud, wide: opt.wide}
 		if opt.Progress != nil {
 			w.progress = func(l Layer) { opt.Progress(name, l) }
 		}

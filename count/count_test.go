@@ -173,3 +173,47 @@ func TestWorkersAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestWideTables checks the 128-bit tables (used when a count passes 2^64)
+// against the narrow ones.
+func TestWideTables(t *testing.T) {
+	for _, closed := range []bool{false, true} {
+		b := sim.MustBoard(5, 6)
+		narrow, err := Tours(context.Background(), b, Options{Closed: closed, Starts: allSquares(b)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		wide, err := Tours(context.Background(), b, Options{Closed: closed, Starts: allSquares(b), wide: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if narrow.Tours != wide.Tours || wide.PeakBytes <= narrow.PeakBytes {
+			t.Errorf("closed=%v: narrow %v (%d bytes), wide %v (%d bytes)", closed, narrow.Tours, narrow.PeakBytes, wide.Tours, wide.PeakBytes)
+		}
+		for sq := range narrow.PerStart {
+			if narrow.PerStart[sq] != wide.PerStart[sq] {
+				t.Errorf("closed=%v from %s: narrow %v, wide %v", closed, b.SquareName(sq), narrow.PerStart[sq], wide.PerStart[sq])
+			}
+		}
+	}
+}
+
+// TestNarrowOverflow checks that a narrow table refuses a count past 2^64
+// instead of wrapping, and a wide one keeps it.
+func TestNarrowOverflow(t *testing.T) {
+	for _, wide := range []bool{false, true} {
+		l := newLayer(&budget{}, wide)
+		big := Count{Lo: 1<<64 - 1}
+		err := l.addBatch(0, []entry{{key: 7, n: big}, {key: 7, n: Count{Lo: 1}}})
+		if wide != (err == nil) {
+			t.Fatalf("wide=%v: %v", wide, err)
+		}
+		if wide {
+			if c := l.count(0, int(hash(7)&1023)); c != (Count{Hi: 1}) {
+				t.Errorf("wide sum %v, want 2^64", c)
+			}
+		} else if !errors.Is(err, errNarrow) {
+			t.Errorf("narrow: %v, want errNarrow", err)
+		}
+	}
+}

@@ -16,10 +16,10 @@ var (
 	peakClosed = map[int]float64{4: 20, 5: 3e3, 6: 1.5e5, 7: 1.5e6}
 )
 
-// bytesPerState is what a state costs at the peak: a 24-byte entry in
-// tables kept at most 2/3 full and doubling, and the layer being read
+// bytesPerState is what a state costs at the peak: a 16-byte slot in
+// tables kept at most 3/4 full and doubling, and the layer being read
 // while the next is written.
-const bytesPerState = 24 * 2 * 2
+const bytesPerState = 16 * 2 * 2
 
 // Estimate returns about how many states the largest layer of a sweep of
 // b holds, and the memory the state tables then take: measured peaks for

@@ -23,6 +23,7 @@ type sweep struct {
 	*plan
 	closed   bool
 	start    int // sweep index of the designated end, or -1
+	wide     bool // 128-bit counts in the tables (see slot)
 	workers  int
 	bud      *budget
 	progress func(Layer)
@@ -49,7 +50,7 @@ func (w *sweep) run(ctx context.Context) (Count, error) {
 
 // initial is the layer before the first square: one empty state.
 func (w *sweep) initial() (*layer, error) {
-	l := newLayer(w.bud)
+	l := newLayer(w.bud, w.wide)
 	if err := l.addBatch(int(hash(1)>>(64-shardBits)), []entry{{key: 1, n: Count{Lo: 1}}}); err != nil {
 		return nil, w.budgetError(0, err)
 	}
@@ -66,7 +67,7 @@ func (w *sweep) advance(ctx context.Context, cur *layer, from, to int, own bool)
 	var total Count
 	growth := 1.5 // states after a step per state before, as last seen
 	for v := from; v < to; v++ {
-		next := newLayer(w.bud)
+		next := newLayer(w.bud, w.wide)
 		before := cur.states()
 		err := next.presize(int(float64(before) * growth))
 		if err == nil {
@@ -146,19 +147,21 @@ func (w *sweep) step(ctx context.Context, v int, cur, next *layer) (Count, error
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				e := cur.s[tasks[t].shard].e
-				for _, x := range e[tasks[t].from:min(len(e), tasks[t].from+chunk)] {
-					if x.key == 0 {
+				sh := tasks[t].shard
+				e := cur.s[sh].e
+				for j := tasks[t].from; j < min(len(e), tasks[t].from+chunk); j++ {
+					if e[j].key == 0 {
 						continue
 					}
-					nout, nd := st.expand(x.key-1, &out)
+					n := cur.count(sh, j)
+					nout, nd := st.expand(e[j].key-1, &out)
 					if nd > 0 {
-						done = done.Add(x.n.Mul64(uint64(nd)))
+						done = done.Add(n.Mul64(uint64(nd)))
 					}
 					for _, k := range out[:nout] {
 						k++
 						i := int(hash(k) >> (64 - shardBits))
-						bufs[i] = append(bufs[i], entry{k, x.n})
+						bufs[i] = append(bufs[i], entry{k, n})
 						if len(bufs[i]) == batch {
 							if err := flush(i); err != nil {
 								return err
