@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -86,6 +87,9 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 		return fmt.Sprintf("count %s: sweep %s, square %d of %d, %.3g states, %s of state tables, %.0f s",
 			b, s.sweep, s.l.Step, s.l.Steps, float64(s.l.States), formatSize(s.l.Bytes), d.Seconds())
 	})
+	// Layers are dropped whole; let the collector return them before the
+	// heap passes the budget rather than at twice the live memory.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(q.maxMemory + q.maxMemory/4 + 256<<20))
 	r, err := count.Tours(ctx, b, opt)
 	stop()
 	if err != nil {
