@@ -147,7 +147,7 @@ type countView struct {
 
 // searchFast is the largest search estimate auto leaves to the search:
 // about a minute at nodeRate on 2 workers. Beyond it the frontier sweep
-// wins (6x6 open: search about 1 s, sweeps about 40 s; 7x7 open: search
+// wins (6x6 open: search about 1 s, sweeps about 6 s of CPU; 7x7 open: search
 // about 10 hours).
 const searchFast = 1e9
 
