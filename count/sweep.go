@@ -22,7 +22,7 @@ type Layer struct {
 type sweep struct {
 	*plan
 	closed   bool
-	start    int // sweep index of the designated end, or -1
+	start    int  // sweep index of the designated end, or -1
 	wide     bool // 128-bit counts in the tables (see slot)
 	workers  int
 	bud      *budget
