@@ -20,6 +20,7 @@ var commands = []*command{
 	mergeCommand(),
 	plotCommand(),
 	runCommand(),
+	tourCommand(),
 	validateCommand(),
 	versionCommand(),
 }
