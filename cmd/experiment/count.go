@@ -39,9 +39,11 @@ start, kind, count; one row per counted square, then the totals (start
 empty). parquet needs --out, a new file.
 
 The search refuses up front a count estimated over --max-nodes (from random
-probes of its tree); the frontier sweep stops as soon as its state tables
-would pass --max-memory. Progress goes to stderr on a terminal; Ctrl-C
-stops either within a fraction of a second.`,
+probes of its tree); the frontier sweep is refused up front when its
+estimated widest layer would not fit --max-memory, and stops as soon as its
+state tables would pass it. Progress goes to stderr on a terminal (--layers:
+one line per square and sweep, anywhere); Ctrl-C stops either within a
+fraction of a second.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			var q countQuery
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 6x6 (required)")
@@ -51,6 +53,7 @@ stops either within a fraction of a second.`,
 			fs.StringVar(&q.method, "method", "auto", "auto, search or frontier")
 			format := fs.String("format", "text", "output format: text, csv or parquet")
 			out := fs.String("out", "", "file to write with --format parquet (must not exist)")
+			fs.BoolVar(&q.layers, "layers", false, "frontier: write the states and time after each square of each sweep to stderr (for measuring)")
 			fs.IntVar(&q.workers, "workers", runtime.GOMAXPROCS(0), "goroutines counting in parallel")
 			fs.Float64Var(&q.maxNodes, "max-nodes", defaultMaxNodes, "search: refuse a search estimated to expand more nodes than this (a worker expands about 10^7 a second)")
 			maxMem := byteSize(defaultMaxMemory())
@@ -126,6 +129,7 @@ type countQuery struct {
 	starts         []int
 	all            bool // every square asked for
 	closed, unique bool
+	layers         bool
 	method         string
 	workers        int
 	maxNodes       float64

@@ -106,6 +106,13 @@ func TestCountMethodsAgree(t *testing.T) {
 	}
 }
 
+func TestCountLayers(t *testing.T) {
+	_, stderr, err := runCmd(t, "count", "--board", "5x6", "--closed", "--layers")
+	if err != nil || strings.Count(stderr, "\n") != 30 || !strings.Contains(stderr, "count 5x6: sweep closed square 30/30 states 0 tables") {
+		t.Errorf("5x6 --layers: %v\n%s", err, stderr)
+	}
+}
+
 func TestCountParquet(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "counts.parquet")
 	if _, _, err := runCmd(t, "count", "--board", "5x6", "--closed", "--format", "parquet", "--out", path); err != nil {

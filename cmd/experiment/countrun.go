@@ -78,7 +78,12 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 	}
 	var cur atomic.Pointer[status]
 	opt := count.Options{Closed: q.closed, Starts: q.starts, Workers: q.workers, MaxMemory: q.maxMemory,
-		Progress: func(s string, l count.Layer) { cur.Store(&status{s, l}) }}
+		Progress: func(s string, l count.Layer) {
+			cur.Store(&status{s, l})
+			if q.layers {
+				fmt.Fprintf(e.stderr, "count %s: sweep %s square %d/%d states %d tables %d bytes %.1f s\n", b, s, l.Step, l.Steps, l.States, l.Bytes, l.Elapsed.Seconds())
+			}
+		}}
 	stop := progressLine(e.stderr, func(d time.Duration) string {
 		s := cur.Load()
 		if s == nil {
