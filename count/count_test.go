@@ -216,3 +216,27 @@ func TestNarrowOverflow(t *testing.T) {
 		}
 	}
 }
+
+// TestPairedEndsAgree checks the count by both ends of the path against
+// the search, square by square.
+func TestPairedEndsAgree(t *testing.T) {
+	for _, name := range []string{"1x1", "2x3", "3x4", "4x3", "3x7", "4x5", "5x5", "3x10", "4x6"} {
+		b, _ := sim.ParseBoard(name)
+		want, err := sim.CountTours(context.Background(), b, sim.CountOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := Tours(context.Background(), b, Options{Starts: allSquares(b), PairedEnds: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for sq, w := range want.PerStart {
+			if g, _ := got.PerStart[sq].Uint64(); int64(g) != w {
+				t.Errorf("%s from %s: %v, search %d", name, b.SquareName(sq), got.PerStart[sq], w)
+			}
+		}
+		if g, _ := got.Tours.Uint64(); int64(g) != want.Directed {
+			t.Errorf("%s: %v, search %d", name, got.Tours, want.Directed)
+		}
+	}
+}

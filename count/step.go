@@ -10,8 +10,11 @@ type frame [2*MaxWidth + 2]uint8
 type stepper struct {
 	*plan
 	closed bool
-	start  int // the designated start square in sweep order, or -1
-	v      int // the square this step adds
+	// ends are the designated ends of the path in sweep order: -1 for an
+	// end that may form anywhere, n (beyond the board) for one held in
+	// reserve for a later branch (see sweepPairs).
+	ends [2]int
+	v    int // the square this step adds
 }
 
 // maxOut bounds the states one state leads to: none, one or two of at most
@@ -36,7 +39,7 @@ func (s *stepper) expand(key uint64, out *[maxOut]uint64) (nout, done int) {
 		}
 	}
 	maxPick := 2
-	if s.v == s.start {
+	if s.v == s.ends[0] || s.v == s.ends[1] {
 		maxPick = 1 // a path's end has one edge
 	}
 	try := func(x, y int8, np int) {
@@ -84,9 +87,9 @@ func (s *stepper) apply(a *frame, x, y int8, np int) (key uint64, ok, complete b
 		}
 		completions += c
 	}
-	if !s.closed && s.start >= 0 {
-		if d := s.v - s.start; d >= 0 && d <= 2*s.cols+1 && a[d] >= term {
-			// The designated start has its edge: it is a terminal.
+	for _, e := range s.ends {
+		if d := s.v - e; !s.closed && e >= 0 && d >= 0 && d <= 2*s.cols+1 && a[d] >= term {
+			// A designated end has its edge: it is a terminal.
 			l := a[d]
 			a[d] = spent
 			if l == term {
@@ -140,7 +143,7 @@ func (s *stepper) viable(a *frame) bool {
 		switch {
 		case s.closed && avail[d] < 2:
 			return false
-		case avail[d] == 1 && s.v-d != s.start:
+		case avail[d] == 1 && s.v-d != s.ends[0] && s.v-d != s.ends[1]:
 			forced++
 		}
 	}
@@ -148,7 +151,7 @@ func (s *stepper) viable(a *frame) bool {
 }
 
 // terms counts the path ends whose path already has a terminal, plus the
-// designated start while it is still waiting for its edge: a Hamiltonian
+// designated ends still waiting for their edge: a Hamiltonian
 // path has two terminals, so more than two is a dead state.
 func (s *stepper) terms(a *frame) int {
 	n := 0
@@ -157,8 +160,8 @@ func (s *stepper) terms(a *frame) int {
 			n++
 		}
 	}
-	if s.start >= 0 {
-		if d := s.v - s.start; d < 0 || d <= 2*s.cols+1 && a[d] == fresh {
+	for _, e := range s.ends {
+		if d := s.v - e; e >= 0 && (d < 0 || d <= 2*s.cols+1 && a[d] == fresh) {
 			n++
 		}
 	}

@@ -22,8 +22,8 @@ type Layer struct {
 type sweep struct {
 	*plan
 	closed   bool
-	start    int  // sweep index of the designated end, or -1
-	wide     bool // 128-bit counts in the tables (see slot)
+	ends     [2]int // designated path ends (see stepper)
+	wide     bool   // 128-bit counts in the tables (see slot)
 	workers  int
 	bud      *budget
 	progress func(Layer)
@@ -130,7 +130,7 @@ func (w *sweep) step(ctx context.Context, v int, cur, next *layer) (Count, error
 	)
 	for range w.workers {
 		eg.Go(func() error {
-			st := &stepper{plan: w.plan, closed: w.closed, start: w.start, v: v}
+			st := &stepper{plan: w.plan, closed: w.closed, ends: w.ends, v: v}
 			var bufs [shards][]entry
 			var done Count
 			flush := func(i int) error {

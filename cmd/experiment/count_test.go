@@ -87,6 +87,7 @@ func TestCountMethodsAgree(t *testing.T) {
 		{"--board", "5x6", "--closed"},
 		{"--board", "3x10", "--closed"},
 		{"--board", "6x5", "--start", "b2"},
+		{"--board", "4x5", "--paired-ends"},
 	} {
 		var outs [2]string
 		for i, m := range []string{"search", "frontier"} {

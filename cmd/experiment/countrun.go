@@ -77,7 +77,7 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 		l     count.Layer
 	}
 	var cur atomic.Pointer[status]
-	opt := count.Options{Closed: q.closed, Starts: q.starts, Workers: q.workers, MaxMemory: q.maxMemory,
+	opt := count.Options{Closed: q.closed, Starts: q.starts, Workers: q.workers, MaxMemory: q.maxMemory, PairedEnds: q.paired,
 		Progress: func(s string, l count.Layer) {
 			cur.Store(&status{s, l})
 			if q.layers {
