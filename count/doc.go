@@ -48,7 +48,11 @@
 // becomes a terminal when it does). Start squares related by a symmetry of
 // the board have equal counts and share one sweep. Every path has two ends,
 // so the counts from all squares sum to twice the Hamiltonian paths: the
-// directed open tours.
+// directed open tours. A sweep's two path ends are each free (any square
+// may end the path there), designated, or held in reserve for a square
+// later in the sweep; sweeps that differ only in ends not yet reached are
+// the same sweep up to there, so per-start sweeps branch off one shared
+// sweep (Options.PairedEnds: per pair of ends, two levels of branching).
 //
 // # Work and memory
 //

@@ -10,7 +10,9 @@ type pairKey struct{ x, y int }
 
 // canonicalPairs maps every pair of distinct squares that can both be ends
 // of a Hamiltonian path to its canonical image under the board's
-// symmetries: of all images (g(a), g(b)), in sweep order, the smallest.
+// symmetries: of all images (g(a), g(b)), in sweep order, the one with the
+// latest first end, then the latest second: the sweeps for it then share
+// the most squares with both ends in reserve, where states are fewest.
 // Paths between a and b map to paths between the images, so P(a, b) is
 // P of the canonical pair.
 func canonicalPairs(p *plan, ends []int) map[pairKey]pairKey {
@@ -24,7 +26,7 @@ func canonicalPairs(p *plan, ends []int) map[pairKey]pairKey {
 				if x > y {
 					x, y = y, x
 				}
-				if k := (pairKey{x, y}); best.x < 0 || k.x < best.x || k.x == best.x && k.y < best.y {
+				if k := (pairKey{x, y}); k.x > best.x || k.x == best.x && k.y > best.y {
 					best = k
 				}
 			}
