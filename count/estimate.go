@@ -6,14 +6,18 @@ import (
 	"knightwalk/sim"
 )
 
-// peakStates are the most states a layer held, measured on square boards
-// (docs/design.md, Counting tours), indexed by width: open tours from no
-// designated start (the per-start sweeps hold fewer), and closed tours.
-// Boards of other heights reach their width's plateau from about 7 rows;
-// shorter boards hold fewer.
+// Peak states per layer by width, on boards tall enough to reach their
+// width's plateau (about 7 rows; shorter boards hold fewer), from the
+// measurements in README (Performance, Counting tours): open tours per
+// start (the default single-end sweeps: 6x8 7.1 million; 7x7 past 166
+// million at square 40 of 49 and rising), open tours by paired ends (6x6
+// 0.33 million), and closed tours (6x8 0.94 million). Widths 4 and 5 are
+// small boards' peaks scaled up; width 7 closed is width 6 times the growth
+// of open tours from width 6 to 7, roughly.
 var (
-	peakOpen   = map[int]float64{4: 1.2e3, 5: 2.6e4, 6: 1.6e7, 7: 1e8 /* 6.8e7 after square 30 of 49, still rising */}
-	peakClosed = map[int]float64{4: 20, 5: 3e3, 6: 1.5e5, 7: 1.5e6}
+	peakOpen   = map[int]float64{4: 2e3, 5: 9e4, 6: 7.1e6, 7: 3e8}
+	peakPaired = map[int]float64{4: 1e3, 5: 3.2e4, 6: 1.3e6, 7: 6e7}
+	peakClosed = map[int]float64{4: 400, 5: 2e4, 6: 9.4e5, 7: 1.5e7}
 )
 
 // bytesPerState is what a state costs at the peak: a 16-byte slot in
@@ -22,19 +26,23 @@ var (
 const bytesPerState = 16 * 2 * 2
 
 // Estimate returns about how many states the largest layer of a sweep of
-// b holds, and the memory the state tables then take: measured peaks for
+// b holds, and the memory the state tables then take, counting as opt
+// says: measured peaks for
 // widths up to 7, and for width 8 the measured width 7 times the growth
 // from width 6 to 7. It is an order of magnitude, good for refusing what
 // cannot fit, not for planning to the gigabyte.
-func Estimate(b *sim.Board, closed bool) (states float64, bytes int64, err error) {
+func Estimate(b *sim.Board, opt Options) (states float64, bytes int64, err error) {
 	if _, err := newPlan(b); err != nil {
 		return 0, 0, err
 	}
 	w := min(b.Rows, b.Cols)
 	h := max(b.Rows, b.Cols)
 	table := peakOpen
-	if closed {
+	switch {
+	case opt.Closed:
 		table = peakClosed
+	case opt.PairedEnds:
+		table = peakPaired
 	}
 	states, ok := table[w]
 	if !ok {

@@ -72,8 +72,8 @@ func TestSignalStopsPromptly(t *testing.T) {
 	}{
 		{syscall.SIGTERM, []string{"exact", "--board", "6x6", "--rule", "random", "--start", "a1", "--max-memory", "512MiB"}},
 		{os.Interrupt, []string{"count", "--board", "7x7", "--method", "search", "--max-nodes", "1e13"}},
-		// the frontier sweep, about 200 MB into a count that would take 15 GB
-		{os.Interrupt, []string{"count", "--board", "7x7", "--method", "frontier", "--max-memory", "16GiB"}},
+		// the frontier sweep, a few hundred MB into a count that takes minutes
+		{os.Interrupt, []string{"count", "--board", "7x7", "--method", "frontier", "--paired-ends", "--max-memory", "8GiB"}},
 	} {
 		p := proc(t, nil, c.args...)
 		var stderr strings.Builder

@@ -64,14 +64,6 @@ func (q *countQuery) search(ctx context.Context, e *env) (countView, error) {
 // square and the states on stderr.
 func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 	b := q.board
-	states, bytes, err := count.Estimate(b, q.closed)
-	if err != nil {
-		return countView{}, err
-	}
-	if bytes > q.maxMemory {
-		return countView{}, fmt.Errorf("count on %s: about %.2g frontier states at the widest layer, about %.3g GiB of state tables and %s at %.0e states/s; over --max-memory %s, so not started (raise --max-memory to try anyway)",
-			b, states, float64(bytes)/(1<<30), humanDuration(states*sweepSteps/stateRate), stateRate, formatSize(q.maxMemory))
-	}
 	type status struct {
 		sweep string
 		l     count.Layer
@@ -84,6 +76,18 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 				fmt.Fprintf(e.stderr, "count %s: sweep %s square %d/%d states %d tables %d bytes %.1f s\n", b, s, l.Step, l.Steps, l.States, l.Bytes, l.Elapsed.Seconds())
 			}
 		}}
+	states, bytes, err := count.Estimate(b, opt)
+	if err != nil {
+		return countView{}, err
+	}
+	if bytes > q.maxMemory {
+		hint := "raise --max-memory to try anyway"
+		if !q.closed && !q.paired {
+			hint += ", or count with --paired-ends, which holds fewer states"
+		}
+		return countView{}, fmt.Errorf("count on %s: about %.2g frontier states at the widest layer, about %.3g GiB of state tables and %s at %.0e states/s; over --max-memory %s, so not started (%s)",
+			b, states, float64(bytes)/(1<<30), humanDuration(states*sweepSteps/stateRate), stateRate, formatSize(q.maxMemory), hint)
+	}
 	stop := progressLine(e.stderr, func(d time.Duration) string {
 		s := cur.Load()
 		if s == nil {
