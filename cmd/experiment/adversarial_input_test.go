@@ -73,7 +73,7 @@ func TestSignalStopsPromptly(t *testing.T) {
 		{syscall.SIGTERM, []string{"exact", "--board", "6x6", "--rule", "random", "--start", "a1", "--max-memory", "512MiB"}},
 		{os.Interrupt, []string{"count", "--board", "7x7", "--method", "search", "--max-nodes", "1e13"}},
 		// the frontier sweep, a few hundred MB into a count that takes minutes
-		{os.Interrupt, []string{"count", "--board", "7x7", "--method", "frontier", "--paired-ends", "--max-memory", "8GiB"}},
+		{os.Interrupt, []string{"count", "--board", "7x7", "--method", "frontier", "--paired-ends", "--max-memory", "6GiB"}},
 	} {
 		p := proc(t, nil, c.args...)
 		var stderr strings.Builder

@@ -40,7 +40,8 @@ empty). parquet needs --out, a new file.
 
 The search refuses up front a count estimated over --max-nodes (from random
 probes of its tree); the frontier sweep is refused up front when its
-estimated widest layer would not fit --max-memory, and stops as soon as its
+estimated widest layer would not fit --max-memory (open tours switch to
+--paired-ends first when that would fit: 7x7), and stops as soon as its
 state tables would pass it. Progress goes to stderr on a terminal (--layers:
 one line per square and sweep, anywhere); Ctrl-C stops either within a
 fraction of a second.`,

@@ -1,12 +1,14 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"knightwalk/internal/table"
+	"knightwalk/sim"
 )
 
 func TestCountText(t *testing.T) {
@@ -107,6 +109,26 @@ func TestCountMethodsAgree(t *testing.T) {
 	}
 }
 
+// TestCountSwitchesToPairedEnds: 7x7's single-end sweeps would not fit 6
+// GiB, paired ends would; the refusal comes only when neither fits.
+func TestCountSwitchesToPairedEnds(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel() // only the choice is wanted, not the count
+	var e env
+	var out, errOut strings.Builder
+	e.stdout, e.stderr = &out, &errOut
+	b, _ := sim.ParseBoard("7x7")
+	q := countQuery{board: b, method: "frontier", workers: 1, maxMemory: 6 << 30, all: true}
+	_, err := q.run(ctx, &e)
+	if !q.paired || !errors.Is(err, context.Canceled) {
+		t.Errorf("7x7 in 6 GiB: paired %v, err %v; want paired ends, then the cancellation", q.paired, err)
+	}
+	q = countQuery{board: b, method: "frontier", workers: 1, maxMemory: 4 << 30, all: true}
+	if _, err := q.run(ctx, &e); err == nil || !strings.Contains(err.Error(), "not started") {
+		t.Errorf("7x7 in 4 GiB: %v, want the refusal", err)
+	}
+}
+
 func TestCountLayers(t *testing.T) {
 	_, stderr, err := runCmd(t, "count", "--board", "5x6", "--closed", "--layers")
 	if err != nil || strings.Count(stderr, "\n") != 30 || !strings.Contains(stderr, "count 5x6: sweep closed square 30/30 states 0 tables") {
@@ -173,6 +195,7 @@ func TestCountErrors(t *testing.T) {
 		{[]string{"count", "--board", "9x9", "--method", "search"}, "64 squares"},
 		{[]string{"count", "--board", "8x8", "--unique"}, "over --max-nodes"},
 		{[]string{"count", "--board", "8x8", "--max-memory", "1MiB"}, "raise --max-memory"},
+		{[]string{"count", "--board", "8x8", "--max-memory", "1MiB", "--paired-ends"}, "raise --max-memory"},
 		{[]string{"count", "--board", "7x7", "--closed", "--max-memory", "1MiB"}, "raise --max-memory"},
 	} {
 		_, _, err := runCmd(t, c.args...)
