@@ -7,24 +7,26 @@ import (
 	"knightwalk/sim"
 )
 
-// BenchmarkSweep6x6Open times the 6x6 open total sweep and reports the
-// states it handles a second (summed over layers).
-func BenchmarkSweep6x6Open(b *testing.B) { benchSweep(b, sim.MustBoard(6, 6), false) }
+// BenchmarkSweep6x6Open times 6x6's open tours from every square (the
+// default single-end sweeps) and reports the widest layer.
+func BenchmarkSweep6x6Open(b *testing.B) { benchSweep(b, sim.MustBoard(6, 6), Options{}) }
 
-// BenchmarkSweep6x6Closed times the 6x6 closed sweep.
-func BenchmarkSweep6x6Closed(b *testing.B) { benchSweep(b, sim.MustBoard(6, 6), true) }
+// BenchmarkSweep6x6OpenPaired is the same count by paired ends.
+func BenchmarkSweep6x6OpenPaired(b *testing.B) {
+	benchSweep(b, sim.MustBoard(6, 6), Options{PairedEnds: true})
+}
 
-func benchSweep(b *testing.B, bd *sim.Board, closed bool) {
-	var states int
+// BenchmarkSweep6x6Closed times 6x6's closed tours.
+func BenchmarkSweep6x6Closed(b *testing.B) { benchSweep(b, sim.MustBoard(6, 6), Options{Closed: true}) }
+
+func benchSweep(b *testing.B, bd *sim.Board, opt Options) {
+	var r Result
 	for b.Loop() {
-		r, err := Tours(context.Background(), bd, Options{Closed: closed})
-		if err != nil {
+		var err error
+		if r, err = Tours(context.Background(), bd, opt); err != nil {
 			b.Fatal(err)
 		}
-		states = 0
-		for _, l := range r.Layers {
-			states += l.States
-		}
 	}
-	b.ReportMetric(float64(states)*float64(b.N)/b.Elapsed().Seconds(), "states/s")
+	b.ReportMetric(float64(r.PeakStates), "peak-states")
+	b.ReportMetric(float64(r.PeakBytes)/(1<<20), "peak-MiB")
 }
