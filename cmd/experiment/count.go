@@ -3,10 +3,8 @@ package main
 import (
 	"context"
 	"flag"
-	"fmt"
+	"os"
 	"runtime"
-	"strconv"
-	"sync/atomic"
 	"time"
 
 	"knightwalk/sim"
@@ -16,156 +14,179 @@ import (
 func countCommand() *command {
 	return &command{
 		name:  "count",
-		usage: "--board RxC [--closed] [--unique] [--start SQ] [--format text|csv] [--workers N] [--max-nodes N]",
+		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--paired-ends] [--layers]",
 		short: "exact numbers of knight's tours from each start square",
-		long: `Counts every knight's tour by exhaustive search (boards of at most 64
-squares; 6x6 takes about a second). Open tours by default: the number of
+		long: `Counts every knight's tour exactly. Open tours by default: the number of
 directed tours that start on each square. With --closed, the number of
 directed tours from each square that end a knight's move from it (twice the
 closed tours, the same on every square).
 
-text: a board-shaped table of the per-start counts, then the totals:
-directed and undirected tours (when every square is counted), and with
---unique the number of tours up to the board's symmetries (and reversal).
-csv: a header and one row per counted square, start,start_row,start_col,count,
-and nothing else; the totals follow from the rows (undirected = sum/2 for
-open tours, one row's count/2 for closed ones).
+Two methods (--method):
+  search    backtracking over bitboards (sim.CountTours): boards of at most
+            64 squares, enumerating tours one by one; it alone does --unique
+            (Burnside's lemma over the tours it finds).
+  frontier  a transfer-matrix sweep (package count): boards whose shorter
+            side is at most 8, time and memory governed by the number of
+            frontier states, not of tours (7x7 open, 8x8 closed).
+  auto      (default) search for --unique; otherwise frontier for closed
+            tours and for boards of more than 64 squares, and for open tours
+            the search when its estimate is at most 10^9 nodes (under about a
+            minute on 2 cores; 6x6 and smaller), the frontier beyond (7x7).
 
-Before searching, count estimates the search's size from random probes of
-the search tree and refuses one over --max-nodes (8x8 has about 10^17
-nodes); on a terminal it shows progress against the estimate on stderr.`,
+text: a board-shaped table of the per-start counts, then the totals.
+csv and parquet: the counts table (docs/tables.md): board, rows, cols,
+start, kind, count; one row per counted square, then the totals (start
+empty). parquet needs --out, a new file.
+
+The search refuses up front a count estimated over --max-nodes (from random
+probes of its tree); the frontier sweep is refused up front when its
+estimated widest layer would not fit --max-memory (open tours switch to
+--paired-ends first when that would fit: 7x7), and stops as soon as its
+state tables would pass it. Progress goes to stderr on a terminal (--layers:
+one line per square and sweep, anywhere); Ctrl-C stops either within a
+fraction of a second.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
+			var q countQuery
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 6x6 (required)")
-			closed := fs.Bool("closed", false, "count closed tours instead of open ones")
-			unique := fs.Bool("unique", false, "also count tours up to the board's symmetries")
+			fs.BoolVar(&q.closed, "closed", false, "count closed tours instead of open ones")
+			fs.BoolVar(&q.unique, "unique", false, "also count tours up to the board's symmetries (search only)")
 			start := fs.String("start", "", "only this start square, e.g. a1 (default: every square)")
-			format := fs.String("format", "text", "output format: text or csv")
-			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines searching in parallel")
-			maxNodes := fs.Float64("max-nodes", defaultMaxNodes, "refuse a search estimated to expand more nodes than this (a worker expands about 10^7 a second)")
+			fs.StringVar(&q.method, "method", "auto", "auto, search or frontier")
+			format := fs.String("format", "text", "output format: text, csv or parquet")
+			out := fs.String("out", "", "file to write with --format parquet (must not exist)")
+			fs.BoolVar(&q.paired, "paired-ends", false, "frontier, open tours: count by both ends of the path: on 6x6 a quarter of the memory for about the same time")
+			fs.BoolVar(&q.layers, "layers", false, "frontier: write the states and time after each square of each sweep to stderr (for measuring)")
+			fs.IntVar(&q.workers, "workers", runtime.GOMAXPROCS(0), "goroutines counting in parallel")
+			fs.Float64Var(&q.maxNodes, "max-nodes", defaultMaxNodes, "search: refuse a search estimated to expand more nodes than this (a worker expands about 10^7 a second)")
+			maxMem := byteSize(defaultMaxMemory())
+			fs.Var(&maxMem, "max-memory", "frontier: memory the state tables may take, e.g. 8GiB; the default is half the machine's memory, at most 4GiB")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
 					return usagef("count takes no arguments, got %q", args)
 				}
-				if *format != "text" && *format != "csv" {
-					return usagef("--format %q: valid formats are text, csv", *format)
-				}
-				if err := checkWorkers(*workers); err != nil {
+				if err := checkCountFlags(*format, *out, q.method, q.maxNodes, int64(maxMem)); err != nil {
 					return err
 				}
-				b, starts, err := boardAndStarts(*board, *start)
-				if err != nil {
+				if err := checkWorkers(q.workers); err != nil {
 					return err
 				}
-				opt := sim.CountOptions{Closed: *closed, Unique: *unique, Workers: *workers}
-				if *start != "" {
-					if *unique && !*closed {
-						return usagef("--unique counts open tours from every square; drop --start")
-					}
-					opt.Starts = starts
+				var err error
+				if q.board, q.starts, err = boardAndStarts(*board, *start); err != nil {
+					return err
 				}
-				if !(*maxNodes >= 1) {
-					return usagef("--max-nodes must be at least 1")
+				q.all = *start == ""
+				if q.unique && !q.closed && !q.all {
+					return usagef("--unique counts open tours from every square; drop --start")
 				}
+				q.maxMemory = int64(maxMem)
 				t0 := time.Now()
-				tc, err := countTours(ctx, e, b, opt, *maxNodes)
+				v, err := q.run(ctx, e)
 				if err != nil {
 					return err
 				}
-				if *format == "csv" {
-					fmt.Fprintln(e.stdout, "start,start_row,start_col,count")
-					for _, s := range tc.Starts {
-						row, col := b.RowCol(s)
-						fmt.Fprintf(e.stdout, "%s,%d,%d,%d\n", b.SquareName(s), row, col, tc.PerStart[s])
-					}
-					return nil
+				switch *format {
+				case "csv":
+					return writeCountsCSV(e, v)
+				case "parquet":
+					return writeCountsParquet(*out, v)
 				}
-				printCounts(e, tc, time.Since(t0))
+				printCounts(e, v, time.Since(t0))
 				return nil
 			}
 		},
 	}
 }
 
-// countTours estimates the search, refuses it when the estimate passes
-// maxNodes, and otherwise runs it with progress on a terminal.
-func countTours(ctx context.Context, e *env, b *sim.Board, opt sim.CountOptions, maxNodes float64) (sim.TourCounts, error) {
-	est, err := sim.EstimateTourNodes(b, opt)
-	if err != nil {
-		return sim.TourCounts{}, err
-	}
-	if est > maxNodes {
-		return sim.TourCounts{}, fmt.Errorf("count on %s: about %.2g search nodes (estimated from random probes of the search), %s at %.0e nodes/s on %d workers; over --max-nodes %.3g, so not started (raise --max-nodes to try anyway)",
-			b, est, humanDuration(est/(nodeRate*float64(opt.Workers))), nodeRate, opt.Workers, maxNodes)
-	}
-	var nodes atomic.Int64
-	stop := progressLine(e.stderr, func(d time.Duration) string {
-		n := nodes.Load()
-		line := fmt.Sprintf("count %s: %.3g of about %.3g search nodes, %s nodes/s", b, float64(n), est, rate(n, d))
-		if n > 0 && float64(n) < est {
-			line += ", about " + humanDuration(d.Seconds()*(est-float64(n))/float64(n)) + " left"
+func checkCountFlags(format, out, method string, maxNodes float64, maxMem int64) error {
+	switch format {
+	case "text", "csv":
+		if out != "" {
+			return usagef("--out is for --format parquet; text and csv go to stdout")
 		}
-		return line
-	})
-	defer stop()
-	opt.Progress = &nodes
-	return sim.CountTours(ctx, b, opt)
+	case "parquet":
+		if out == "" {
+			return usagef("--format parquet needs --out FILE")
+		}
+		if _, err := os.Lstat(out); err == nil {
+			return usagef("--out %s: the file exists; count writes only a new file", out)
+		}
+	default:
+		return usagef("--format %q: valid formats are text, csv, parquet", format)
+	}
+	if method != "auto" && method != "search" && method != "frontier" {
+		return usagef("--method %q: valid methods are auto, search, frontier", method)
+	}
+	if !(maxNodes >= 1) {
+		return usagef("--max-nodes must be at least 1")
+	}
+	if maxMem <= 0 {
+		return usagef("--max-memory must be positive")
+	}
+	return nil
 }
 
-// defaultMaxNodes is the largest search count starts without being told
-// to: about three hours on one core (7x7, about 7·10^11 nodes, needs
-// --max-nodes).
-const defaultMaxNodes = 1e11
-
-// nodeRate is about how many search nodes a worker expands a second, for
-// the estimate in count's refusal.
-const nodeRate = 1e7
-
-// humanDuration writes a rough duration in seconds, minutes, hours, days
-// or years.
-func humanDuration(sec float64) string {
-	switch {
-	case sec < 90:
-		return fmt.Sprintf("%.0f s", sec)
-	case sec < 90*60:
-		return fmt.Sprintf("%.0f min", sec/60)
-	case sec < 36*3600:
-		return fmt.Sprintf("%.0f h", sec/3600)
-	case sec < 2*365*86400:
-		return fmt.Sprintf("%.0f days", sec/86400)
-	}
-	return fmt.Sprintf("%.2g years", sec/(365.25*86400))
+// countQuery is one `experiment count` request.
+type countQuery struct {
+	board          *sim.Board
+	starts         []int
+	all            bool // every square asked for
+	closed, unique bool
+	layers, paired bool
+	method         string
+	workers        int
+	maxNodes       float64
+	maxMemory      int64
 }
 
-func printCounts(e *env, tc sim.TourCounts, d time.Duration) {
-	b := tc.Board
-	if tc.Closed {
-		fmt.Fprintf(e.stdout, "directed closed tours from each start square, %s\n\n", b)
-	} else {
-		fmt.Fprintf(e.stdout, "directed open tours from each start square, %s\n\n", b)
-	}
-	printGrid(e.stdout, b, func(sq int) string {
-		if tc.PerStart[sq] < 0 {
-			return ""
+// countView is a count from either method, for printing.
+type countView struct {
+	board      *sim.Board
+	closed     bool
+	method     string
+	perStart   []string // "" where not counted
+	directed   string   // "" when not every square was counted
+	undirected string
+	unique     string // "" unless asked for
+	symmetries int
+	work       string
+}
+
+// searchFast is the largest search estimate auto leaves to the search:
+// about a minute at nodeRate on 2 workers. Beyond it the frontier sweep
+// wins (6x6 open: search about 1 s, sweeps about 6 s of CPU; 7x7 open: search
+// about 10 hours).
+const searchFast = 1e9
+
+// run picks the method (see the command's help) and counts.
+func (q *countQuery) run(ctx context.Context, e *env) (countView, error) {
+	method := q.method
+	if method == "auto" {
+		switch {
+		case q.unique:
+			method = "search"
+		case q.closed || q.board.Squares() > sim.MaxCountSquares:
+			method = "frontier"
+		default:
+			method = "frontier"
+			est, err := sim.EstimateTourNodes(q.board, q.searchOptions())
+			if err == nil && est <= searchFast {
+				method = "search"
+			}
 		}
-		return strconv.FormatInt(tc.PerStart[sq], 10)
-	})
-	fmt.Fprintln(e.stdout)
-	if tc.Directed >= 0 {
-		what := "directed tours"
-		if tc.Closed {
-			what = "directed closed tours, by start square"
-		}
-		fmt.Fprintf(e.stdout, "%s: %d\n", what, tc.Directed)
 	}
-	if tc.Undirected >= 0 {
-		what := "undirected tours"
-		if tc.Closed {
-			what = "closed tours (cycles)"
-		}
-		fmt.Fprintf(e.stdout, "%s: %d\n", what, tc.Undirected)
+	if method == "search" {
+		return q.search(ctx, e)
 	}
-	if tc.Unique >= 0 {
-		fmt.Fprintf(e.stdout, "up to symmetry (%d symmetries): %d\n", tc.Symmetries, tc.Unique)
+	if q.unique {
+		return countView{}, usagef("--unique needs --method search (the frontier sweep counts tours, not their symmetries)")
 	}
-	fmt.Fprintf(e.stdout, "%d search nodes, %.2fs\n", tc.Nodes, d.Seconds())
+	return q.frontier(ctx, e)
+}
+
+func (q *countQuery) searchOptions() sim.CountOptions {
+	opt := sim.CountOptions{Closed: q.closed, Unique: q.unique, Workers: q.workers}
+	if !q.all {
+		opt.Starts = q.starts
+	}
+	return opt
 }

@@ -22,6 +22,7 @@ var commands = []*command{
 	plotCommand(),
 	rareCommand(),
 	runCommand(),
+	tourCommand(),
 	validateCommand(),
 	versionCommand(),
 }

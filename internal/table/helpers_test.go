@@ -81,6 +81,7 @@ var allTables = []tableInfo{
 	infoOf(claimsSpec, WriteClaims, ReadClaims),
 	infoOf(walksSpec, WriteWalks, ReadWalks),
 	infoOf(exactSpec, WriteExact, ReadExact),
+	infoOf(countsSpec, WriteCounts, ReadCounts),
 }
 
 // genRows makes n rows in which every column of every row has its own value,

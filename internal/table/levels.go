@@ -55,8 +55,14 @@ var (
 	// or a sample with its interval
 	decidedByOrder = &order{fixed: []string{"exact", "walk", "sample"}, closed: true}
 	outcomeOrder   = &order{fixed: Outcomes, closed: true}
+	countKindOrder = &order{fixed: CountKinds, closed: true}
 	compareOrder   = &order{fixed: []string{"groups", "rules"}, closed: true}
 )
+
+// CountKinds are the values of the counts table's kind column: directed
+// open tours, closed tours, and tours up to the board's symmetries
+// (docs/tables.md, `counts`).
+var CountKinds = []string{"open", "closed", "unique"}
 
 // Outcomes are the values of the walks table's outcome column, in their
 // level order: every walk has exactly one. "success" is an open tour only;

@@ -38,6 +38,9 @@ func ReadComparisons(path string) ([]ComparisonRow, Metadata, error) {
 // ReadClaims reads a claims table.
 func ReadClaims(path string) ([]ClaimRow, Metadata, error) { return read(path, claimsSpec) }
 
+// ReadCounts reads a counts table into memory.
+func ReadCounts(path string) ([]CountRow, Metadata, error) { return read(path, countsSpec) }
+
 // ReadWalks reads a walks table into memory.
 func ReadWalks(path string) ([]WalkRow, Metadata, error) { return read(path, walksSpec) }
 

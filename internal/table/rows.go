@@ -11,6 +11,7 @@ const (
 	Comparisons = "comparisons"
 	Claims      = "claims"
 	Walks       = "walks"
+	Counts      = "counts"
 )
 
 // SquareRow is one row of the squares table: everything measured for one
@@ -265,4 +266,16 @@ type RuleParams struct {
 	MaxSteps   NullInt64 // random and warnsdorff: the step limit; null when there is none
 	NodeBudget NullInt64 // backtrack: the node budget
 	MoveOrder  string    // warnsdorff/first and backtrack: the move order, "(2,1) (1,2) ..."
+}
+
+// CountRow is one row of the counts table written by `experiment count`:
+// an exact number of knight's tours on a board, from one start square or
+// in total.
+type CountRow struct {
+	Board string // "8x8"
+	Rows  int32
+	Cols  int32
+	Start string // "a1"; "" (null) for a total
+	Kind  string // one of CountKinds
+	Count int64
 }

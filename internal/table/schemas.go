@@ -216,6 +216,15 @@ var exactSpec = newSpec(Exact,
 	}, paramCols(func(r *ExactRow) *RuleParams { return &r.Params }))...,
 )
 
+var countsSpec = newSpec(Counts,
+	dictCol("board", boardOrder, func(r *CountRow) *string { return &r.Board }),
+	i32Col("rows", func(r *CountRow) *int32 { return &r.Rows }),
+	i32Col("cols", func(r *CountRow) *int32 { return &r.Cols }),
+	optStrCol("start", func(r *CountRow) *string { return &r.Start }),
+	dictCol("kind", countKindOrder, func(r *CountRow) *string { return &r.Kind }),
+	i64Col("count", func(r *CountRow) *int64 { return &r.Count }),
+)
+
 // paramCols are the rule-parameter columns that end every table with a rule
 // column (see RuleParams).
 func paramCols[R any](p func(*R) *RuleParams) []column[R] {

@@ -54,6 +54,11 @@ func WriteClaims(path string, rows []ClaimRow, md Metadata) error {
 	return write(path, claimsSpec, rows, md)
 }
 
+// WriteCounts writes the counts table to path.
+func WriteCounts(path string, rows []CountRow, md Metadata) error {
+	return write(path, countsSpec, rows, md)
+}
+
 // WriteWalks writes the walks table to path from a slice. For many walks use
 // a WalkWriter, which does not need them all in memory.
 func WriteWalks(path string, rows []WalkRow, md Metadata) error {

@@ -1,0 +1,65 @@
+// Package count counts knight's tours exactly, without enumerating them,
+// by a frontier (transfer-matrix) sweep over the squares.
+//
+// # Algorithm
+//
+// The board is turned so that its rows are the shorter side (width w) and
+// its squares are added one at a time in row-major order. A knight move
+// spans at most two rows, so when square v is added, its earlier
+// neighbours are among the 2w+1 squares before it, and a square u has no
+// neighbour left to come once the sweep has passed u+2w+1. The squares
+// added so far that still have neighbours to come are the frontier.
+//
+// Adding v chooses which edges to its earlier neighbours a tour uses:
+// none, one, or two, each to a square that still has room (fewer than two
+// edges). The chosen edges form a partial path system; what matters for
+// the rest of the sweep is only, for each frontier square,
+//
+//   - spent: it has all its edges (or is the designated start with its one
+//     edge); nothing more can attach,
+//   - fresh: no edge yet,
+//   - a path end with one edge, and where that path's other end is: another
+//     frontier square (the two carry the same pair label), or a terminal, a
+//     square that left the frontier as an end of the Hamiltonian path.
+//
+// Partial systems with equal states have equal sets of completions, so a
+// layer maps each state to the number of partial systems that reach it,
+// and the next layer adds those numbers up. The state is packed into one
+// 64-bit key, base w+3 per square, with pair labels renumbered in order of
+// first appearance so that equal states get equal keys.
+//
+// # Invariants
+//
+//   - A path system never closes a cycle, except the last edge of a
+//     Hamiltonian cycle at the last square with every other square spent.
+//   - A square that leaves the frontier fresh is never visited: the state
+//     dies. Counting cycles, a square may leave only when spent. Counting
+//     paths, a square that leaves with one edge is a path end: its
+//     partner becomes a terminal; at most two terminals exist (one of them
+//     reserved for the designated start while it waits for its edge).
+//   - A tour is complete only at the last square, exactly once, with every
+//     square spent: a cycle closes, or a path gets its second terminal.
+//     Earlier completion would leave squares unvisited.
+//   - Counts only add, modulo 2^128, so they are exact below 2^128, which
+//     Brègman's bound on permanents proves before the sweep starts.
+//
+// Directed open tours from a start s are the Hamiltonian paths with an end
+// at s: a sweep where s is designated (it may take only one edge, and
+// becomes a terminal when it does). Start squares related by a symmetry of
+// the board have equal counts and share one sweep. Every path has two ends,
+// so the counts from all squares sum to twice the Hamiltonian paths: the
+// directed open tours. A sweep's two path ends are each free (any square
+// may end the path there), designated, or held in reserve for a square
+// later in the sweep; sweeps that differ only in ends not yet reached are
+// the same sweep up to there, so per-start sweeps branch off one shared
+// sweep (Options.PairedEnds: per pair of ends, two levels of branching).
+//
+// # Work and memory
+//
+// Time and memory follow the number of states per layer, which grows
+// roughly by a constant factor per column of width and depends little on
+// the number of rows. Each layer is a set of hash tables (shards by hash),
+// filled in parallel by workers that batch their inserts per shard; two
+// layers live at a time, and their tables are counted against a memory
+// budget that stops the sweep when exceeded.
+package count

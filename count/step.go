@@ -1,0 +1,290 @@
+package count
+
+// frame is a state unpacked for one step: frame[d] is the code of square
+// v-d, frame[0] the square v being added. It holds one square more than a
+// stored state: the oldest square, which leaves at the end of the step.
+type frame [2*MaxWidth + 2]uint8
+
+// stepper applies one square's choices to states. It is read-only after
+// setup except for scratch, so each worker has its own.
+type stepper struct {
+	*plan
+	closed bool
+	// ends are the designated ends of the path in sweep order: -1 for an
+	// end that may form anywhere, n (beyond the board) for one held in
+	// reserve for a later branch (see sweepPairs).
+	ends [2]int
+	v    int // the square this step adds
+}
+
+// maxOut bounds the states one state leads to: none, one or two of at most
+// four earlier neighbours (1 + 4 + 6).
+const maxOut = 11
+
+// expand adds square v to the state key: v takes no edge, or an edge to
+// one or two earlier neighbours that still have room, and then the squares
+// whose last neighbour is v leave the frontier. It writes the successor
+// keys to out and returns how many, and the number of choices that
+// completed a tour (possible only at the last square).
+func (s *stepper) expand(key uint64, out *[maxOut]uint64) (nout, done int) {
+	var a frame
+	s.unpack(key, &a)
+	back := s.back[s.v]
+	var live [4]int8
+	nl := 0
+	for _, d := range back {
+		if a[d] != spent {
+			live[nl] = d
+			nl++
+		}
+	}
+	maxPick := 2
+	if s.v == s.ends[0] || s.v == s.ends[1] {
+		maxPick = 1 // a path's end has one edge
+	}
+	try := func(x, y int8, np int) {
+		b := a
+		k, ok, complete := s.apply(&b, x, y, np)
+		switch {
+		case !ok:
+		case complete:
+			done++
+		default:
+			out[nout] = k
+			nout++
+		}
+	}
+	try(0, 0, 0)
+	for i := range nl {
+		try(live[i], 0, 1)
+	}
+	if maxPick == 2 {
+		for i := range nl {
+			for j := i + 1; j < nl; j++ {
+				try(live[i], live[j], 2)
+			}
+		}
+	}
+	return nout, done
+}
+
+// apply joins v to the np squares x, y, retires the squares that leave,
+// and returns the packed result; ok is false when the choice cannot be
+// part of a tour, complete when it finished one.
+func (s *stepper) apply(a *frame, x, y int8, np int) (key uint64, ok, complete bool) {
+	completions := 0
+	if np >= 1 {
+		c, ok := join(a, 0, x, s.closed)
+		if !ok {
+			return 0, false, false
+		}
+		completions += c
+	}
+	if np == 2 {
+		c, ok := join(a, 0, y, s.closed)
+		if !ok {
+			return 0, false, false
+		}
+		completions += c
+	}
+	for _, e := range s.ends {
+		if d := s.v - e; !s.closed && e >= 0 && d >= 0 && d <= 2*s.cols+1 && a[d] >= term {
+			// A designated end has its edge: it is a terminal.
+			l := a[d]
+			a[d] = spent
+			if l == term {
+				completions++
+			} else {
+				relabel(a, l, term)
+			}
+		}
+	}
+	for _, d := range s.retire[s.v] {
+		c := a[d]
+		a[d] = spent
+		switch {
+		case c == spent:
+		case c == fresh || s.closed:
+			return 0, false, false // unvisited, or a cycle's square short of an edge
+		case c == term:
+			completions++ // both ends of its path are terminals
+		default:
+			relabel(a, c, term) // d is an end of the path
+		}
+	}
+	last := s.v == s.n-1
+	if completions > 0 {
+		if completions > 1 || !last || !allSpent(a) {
+			return 0, false, false
+		}
+		return 0, true, true
+	}
+	if last {
+		return 0, false, false
+	}
+	if !s.viable(a) {
+		return 0, false, false
+	}
+	return s.pack(a), true, false
+}
+
+// viable looks ahead: a square needs as many neighbours still to come as
+// the edges it lacks. On a cycle every square lacks two, or one once it is
+// a path end; on a path, a fresh square with one neighbour to come can
+// only be an end of the Hamiltonian path, and a path has two ends: the
+// terminals so far, the designated start while it waits, and these.
+func (s *stepper) viable(a *frame) bool {
+	avail := &s.avail[s.v]
+	forced := 0
+	for d := 0; d <= 2*s.cols; d++ {
+		if a[d] != fresh {
+			continue
+		}
+		switch {
+		case s.closed && avail[d] < 2:
+			return false
+		case avail[d] == 1 && s.v-d != s.ends[0] && s.v-d != s.ends[1]:
+			forced++
+		}
+	}
+	return s.closed || s.terms(a)+forced <= 2
+}
+
+// terms counts the path ends whose path already has a terminal, plus the
+// designated ends still waiting for their edge: a Hamiltonian
+// path has two terminals, so more than two is a dead state.
+func (s *stepper) terms(a *frame) int {
+	n := 0
+	for d := 0; d <= 2*s.cols; d++ {
+		if a[d] == term {
+			n++
+		}
+	}
+	for _, e := range s.ends {
+		if d := s.v - e; e >= 0 && (d < 0 || d <= 2*s.cols+1 && a[d] == fresh) {
+			n++
+		}
+	}
+	return n
+}
+
+// join adds the edge between frontier squares i and j (both with room).
+// It returns 1 when the edge completes a tour: it closes a cycle (only when
+// counting cycles) or joins two paths that each end at a terminal.
+func join(a *frame, i, j int8, closed bool) (completions int, ok bool) {
+	ci, cj := a[i], a[j]
+	switch {
+	case ci == fresh && cj == fresh:
+		l := newLabel(a)
+		a[i], a[j] = l, l
+	case ci == fresh:
+		a[i], a[j] = cj, spent
+	case cj == fresh:
+		a[i], a[j] = spent, ci
+	case ci == term && cj == term:
+		a[i], a[j] = spent, spent
+		return 1, true
+	case ci == cj: // the two ends of one path: a cycle
+		if !closed {
+			return 0, false
+		}
+		a[i], a[j] = spent, spent
+		return 1, true
+	default:
+		a[i], a[j] = spent, spent
+		switch {
+		case ci == term:
+			relabel(a, cj, term)
+		case cj == term:
+			relabel(a, ci, term)
+		default:
+			relabel(a, cj, ci)
+		}
+	}
+	return 0, true
+}
+
+// relabel gives the square coded from (the other end of a path whose end
+// just took an edge or left) the code to.
+func relabel(a *frame, from, to uint8) {
+	for d := range a {
+		if a[d] == from {
+			a[d] = to
+			return
+		}
+	}
+	panic("count: a path end without its partner")
+}
+
+// newLabel returns a pair code no square of a carries.
+func newLabel(a *frame) uint8 {
+	l := uint8(firstPair)
+	for _, c := range a {
+		if c >= l {
+			l = c + 1
+		}
+	}
+	return l
+}
+
+func allSpent(a *frame) bool {
+	for _, c := range a {
+		if c != spent {
+			return false
+		}
+	}
+	return true
+}
+
+// unpack reads the state stored after square v-1 into a for square v.
+// Widths up to 7 pack 4 bits a square (shifts); width 8 needs base 11, a
+// constant divisor the compiler turns into multiplications.
+func (s *stepper) unpack(key uint64, a *frame) {
+	a[0] = fresh
+	if s.base == 16 {
+		for d := 1; d <= s.slots; d++ {
+			a[d] = uint8(key & 15)
+			key >>= 4
+		}
+		return
+	}
+	for d := 1; d <= s.slots; d++ {
+		a[d] = uint8(key % 11)
+		key /= 11
+	}
+}
+
+// pack stores a's first slots squares with the pair codes renumbered in
+// order of first appearance, so that equal path systems get equal keys.
+func (s *stepper) pack(a *frame) uint64 {
+	var rename [32]uint8
+	next := uint8(firstPair)
+	var key uint64
+	if s.base == 16 {
+		for d := 0; d < s.slots; d++ {
+			c := a[d] & 31
+			if c >= firstPair {
+				if rename[c] == 0 {
+					rename[c] = next
+					next++
+				}
+				c = rename[c]
+			}
+			key |= uint64(c) << (4 * d)
+		}
+		return key
+	}
+	for d := 0; d < s.slots; d++ {
+		if c := a[d] & 31; c >= firstPair {
+			if rename[c] == 0 {
+				rename[c] = next
+				next++
+			}
+			a[d] = rename[c]
+		}
+	}
+	for d := s.slots - 1; d >= 0; d-- {
+		key = key*11 + uint64(a[d])
+	}
+	return key
+}
