@@ -175,7 +175,6 @@ func Verdict(claimed Claim, measured Summary) string {
 	return Inconclusive
 }
 
-
 // VerdictPValue is the p-value of the decision Verdict makes on the
 // proportion x with intervals of method m: the smallest α at which the
 // 1 − α interval already decides the claim — refutes it, or, for a claim
