@@ -24,7 +24,7 @@ var (
 	successRate = rate{"success rate", func(s table.SquareRow) int64 { return s.Successes },
 		func(s table.SquareRow) (float64, float64, float64) { return s.SuccessRate, s.SuccessLo, s.SuccessHi },
 		func(s table.SquareRow) float64 { return s.ExactSuccess }}
-	closedRate = rate{"closed-tour rate", func(s table.SquareRow) int64 { return s.Closed },
+	closedRate = rate{"P(closed tour)", func(s table.SquareRow) int64 { return s.Closed },
 		func(s table.SquareRow) (float64, float64, float64) { return s.ClosedRate, s.ClosedLo, s.ClosedHi },
 		func(s table.SquareRow) float64 { return s.ExactClosed }}
 )
@@ -72,10 +72,7 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 			h := d.rateMap(g, r, pooled)
 			h.Failure = true
 			h.Title = fmt.Sprintf("%s on %s: failure rate by start square", g.rule, g.board)
-			h.Label = "failure rate, 1 − " + r.name
-			if g.allExact(r) {
-				h.Label = "exact " + h.Label + " (by enumeration)"
-			}
+			h.Label = "failure rate (1 − success), " + g.walksNote(r)
 			dr, err := d.heatmap(h, name, g.board, g.rule, "failure")
 			if err != nil {
 				return nil, err
@@ -114,8 +111,8 @@ func (d *drawer) rateMap(g group, r rate, pooled float64) plots.HeatmapData {
 		for _, s := range g.squares {
 			h.Values[int(s.StartRow)*g.cols+int(s.StartCol)] = r.exact(s)
 		}
-		h.Label = "exact " + r.name + " (by enumeration)"
 	}
+	h.Label = r.name + ", " + g.walksNote(r)
 	if !g.deterministic(r) {
 		h.Interval = iv
 		d.markAgainstOthers(g, r, iv)
@@ -329,7 +326,7 @@ func (d *drawer) markAgainstOthers(g group, r rate, iv *plots.IntervalCue) {
 		iv.Legend = "exact value above / below the mean of the other squares"
 	} else {
 		iv.Level = level
-		iv.Legend = fmt.Sprintf("%s interval (Bonferroni over %d squares) above / below the other squares' pooled rate", levelText(level), len(in))
+		iv.Legend = fmt.Sprintf("above / below other squares (%s intervals, Bonferroni)", levelText(level))
 	}
 }
 
@@ -341,4 +338,28 @@ func (g group) allExact(r rate) bool {
 		}
 	}
 	return len(g.squares) > 0
+}
+
+// walksNote says what a rate heatmap's values rest on: exact values, or
+// the walks per square (a range where squares differ), so that a reader
+// can judge what the colours resolve.
+func (g group) walksNote(r rate) string {
+	if g.allExact(r) {
+		return "exact, by enumeration"
+	}
+	lo, hi := int64(-1), int64(0)
+	for _, s := range g.squares {
+		if lo < 0 || s.Walks < lo {
+			lo = s.Walks
+		}
+		hi = max(hi, s.Walks)
+	}
+	unit := "walks"
+	if hi == 1 {
+		unit = "walk"
+	}
+	if lo == hi {
+		return fmt.Sprintf("%s %s a square", count(float64(lo)), unit)
+	}
+	return fmt.Sprintf("%s–%s walks a square", count(float64(lo)), count(float64(hi)))
 }
