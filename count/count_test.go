@@ -77,7 +77,7 @@ func TestTotalSweepAgrees(t *testing.T) {
 	}
 }
 
-// TestKnownTotals checks published totals (see DESIGN.md, Counting tours).
+// TestKnownTotals checks published totals (see docs/design.md, "Counting tours").
 func TestKnownTotals(t *testing.T) {
 	cases := []struct {
 		board  string
