@@ -33,9 +33,10 @@ func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.C
 	if row.Board == "" {
 		row.Board = "all"
 	}
+	xs := make([]float64, len(ch.Boards)) // each board's exact value, NaN where sampled
 	sampled := 0
 	for i, bi := range ch.Boards {
-		if math.IsNaN(exactMean(exact, bi, ch.Rule, ch.Squares[i])) {
+		if xs[i] = exactMean(exact, bi, ch.Rule, ch.Squares[i]); math.IsNaN(xs[i]) {
 			sampled++
 		}
 	}
@@ -54,7 +55,7 @@ func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.C
 		}
 		row.Walks += int64(t.Walks)
 		row.Successes += int64(t.Successes)
-		if x := exactMean(exact, bi, ch.Rule, ch.Squares[i]); !math.IsNaN(x) {
+		if x := xs[i]; !math.IsNaN(x) {
 			sums = append(sums, stats.Summary{Center: x, Lo: x, Hi: x})
 			isExact = append(isExact, true)
 		} else {

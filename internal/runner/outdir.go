@@ -112,22 +112,13 @@ func clearPartial(partial, configHash string, force bool, log io.Writer) error {
 // one of its parents (`--out .`): renaming it away would pull the ground
 // from under the run, and its contents are not the tool's to replace.
 func notAroundCwd(final string) error {
-	abs, err := filepath.Abs(final)
-	if err != nil {
-		return err
-	}
 	cwd, err := os.Getwd()
 	if err != nil {
 		return err
 	}
-	// Compare real paths too: the working directory may be reached through
-	// a symbolic link and named by its real path, or the other way round.
-	if r, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = r
-	}
-	if r, err := filepath.EvalSymlinks(cwd); err == nil {
-		cwd = r
-	}
+	// Compare real paths: the working directory may be reached through a
+	// symbolic link and named by its real path, or the other way round.
+	abs, cwd := realAbs(final), realAbs(cwd)
 	if abs == cwd || abs == string(filepath.Separator) || strings.HasPrefix(cwd, strings.TrimSuffix(abs, string(filepath.Separator))+string(filepath.Separator)) {
 		return fmt.Errorf("--out %s is the current directory or one of its parents: name a new directory for the results, e.g. --out results/NAME", final)
 	}
