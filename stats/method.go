@@ -16,9 +16,13 @@ const (
 	// inverting two one-sided binomial tests. Its coverage is never below
 	// nominal, at the price of a wider interval.
 	ClopperPearson
+	// ConfidenceSequence is the always-valid interval of sequential runs
+	// (cs.go): it covers the rate at every number of trials at once, so a
+	// run may stop whenever its counts decide.
+	ConfidenceSequence
 )
 
-var methodNames = [...]string{"wilson", "clopper-pearson"}
+var methodNames = [...]string{"wilson", "clopper-pearson", "beta-binomial-cs"}
 
 func (m Method) String() string {
 	if int(m) < len(methodNames) {
@@ -27,14 +31,15 @@ func (m Method) String() string {
 	return fmt.Sprintf("Method(%d)", m)
 }
 
-// ParseMethod parses "wilson" or "clopper-pearson".
+// ParseMethod parses a method's name: "wilson", "clopper-pearson" or
+// "beta-binomial-cs".
 func ParseMethod(s string) (Method, error) {
 	for i, n := range methodNames {
 		if s == n {
 			return Method(i), nil
 		}
 	}
-	return 0, fmt.Errorf("interval method %q: valid methods are wilson, clopper-pearson", s)
+	return 0, fmt.Errorf("interval method %q: valid methods are wilson, clopper-pearson, beta-binomial-cs", s)
 }
 
 // MarshalText lets a Method appear by name in YAML, JSON and metadata.

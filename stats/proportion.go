@@ -56,6 +56,8 @@ func (p Proportion) Interval(conf float64, m Method) Summary {
 		s.Lo, s.Hi = wilson(p.Successes, p.Trials, conf)
 	case ClopperPearson:
 		s.Lo, s.Hi = clopperPearson(p.Successes, p.Trials, conf)
+	case ConfidenceSequence:
+		s.Lo, s.Hi = confidenceSequence(p.Successes, p.Trials, conf)
 	default:
 		panic(fmt.Sprintf("stats: unknown interval method %v", m))
 	}

@@ -38,7 +38,12 @@ files that are valid. Exit status 1 when any file is invalid.`,
 						bad++
 						continue
 					}
-					fmt.Fprintf(e.stdout, "%s: ok: %s, %d boards, %d rules, %d units, %d walks\n", file, s.Name, len(s.Boards), len(s.Rules), p.Len(), p.Walks(runner.All, -1, -1))
+					if q := s.Sequential; q != nil {
+						fmt.Fprintf(e.stdout, "%s: ok: %s, %d boards, %d rules, sequential until %s, %d to %d walks per start square (at most %d walks)\n",
+							file, s.Name, len(s.Boards), len(s.Rules), q.Until, q.Min, q.Max, p.Walks(runner.All, -1, -1))
+					} else {
+						fmt.Fprintf(e.stdout, "%s: ok: %s, %d boards, %d rules, %d units, %d walks\n", file, s.Name, len(s.Boards), len(s.Rules), p.Len(), p.Walks(runner.All, -1, -1))
+					}
 				}
 				if bad > 0 {
 					return errors.New(plural(bad, "invalid experiment file"))

@@ -27,6 +27,9 @@ func FromCanonical(file string, cn Canonical) (*Config, error) {
 	if cn.Exact != "" {
 		c.Exact = cn.Exact
 	}
+	if q := cn.Sequential; q != nil {
+		c.Sequential = &Sequential{Until: q.Until, Min: q.Min, Max: cn.Walks, HalfWidth: q.HalfWidth}
+	}
 	c.Boards = nil
 	for _, b := range cn.Boards {
 		c.Boards = append(c.Boards, BoardSpec{Size: b})

@@ -21,7 +21,9 @@ type Config struct {
 	Seed        uint64      `yaml:"seed"`
 	Boards      []BoardSpec `yaml:"boards"`
 	Starts      Starts      `yaml:"starts"`
-	Walks       int64       `yaml:"walks"`
+	WalksKey    WalksSpec   `yaml:"walks"` // as written; Parse sets Walks and Sequential from it
+	Walks       int64       `yaml:"-"`     // walks per start square; with Sequential, its Max
+	Sequential  *Sequential `yaml:"-"`     // walks: {until: ...}; nil for a fixed number of walks
 	Rules       []RuleSpec  `yaml:"rules"`
 	Confidence  float64     `yaml:"confidence"`
 	Interval    string      `yaml:"interval"`

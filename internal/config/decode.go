@@ -70,6 +70,7 @@ func Parse(filename string, data []byte) (*Config, error) {
 	}
 
 	decErrs, covered := src.decode(data, &c)
+	c.applyWalks()
 	decErrs = append(decErrs, src.dropItems(&c, decErrs, covered)...)
 	for list, drop := range src.dropped {
 		if drop == nil { // could not tell which items went: say nothing more about the list
@@ -633,7 +634,7 @@ func validRange(path string) string {
 		return ""
 	case k == "seed":
 		return "a whole number from 0 to 18446744073709551615 (2^64-1)"
-	case k == "walks":
+	case k == "walks", k == "min", k == "max":
 		return fmt.Sprintf("1 to %.0e walks", float64(MaxWalks))
 	case k == "max_steps":
 		return fmt.Sprintf("0 (no limit) to %d steps", MaxSteps)
@@ -657,7 +658,7 @@ func intRange(path string) (lo, hi *big.Int) {
 	return big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64)
 }
 
-var reIntKey = regexp.MustCompile(`^(seed|walks|rules\[\d+\]\.(max_steps|node_budget)|outputs\.row_group|boards\[\d+\]\.(from|to|step)|claims\[\d+\]\.degree|outputs\.figure_options\.size_curve\.references\[\d+\]\.(n|n_max))$`)
+var reIntKey = regexp.MustCompile(`^(seed|walks|walks\.(min|max)|rules\[\d+\]\.(max_steps|node_budget)|outputs\.row_group|boards\[\d+\]\.(from|to|step)|claims\[\d+\]\.degree|outputs\.figure_options\.size_curve\.references\[\d+\]\.(n|n_max))$`)
 
 // coveredBy reports whether key lies at or under one of the covered keys
 // ("" covers everything).
@@ -672,13 +673,14 @@ func coveredBy(key string, covered []string) bool {
 
 // Types of this package, by the names that the YAML library's messages use.
 var (
-	configType    = reflect.TypeFor[Config]()
-	boardSpecType = reflect.TypeFor[BoardSpec]()
-	startsType    = reflect.TypeFor[Starts]()
+	configType     = reflect.TypeFor[Config]()
+	boardSpecType  = reflect.TypeFor[BoardSpec]()
+	startsType     = reflect.TypeFor[Starts]()
+	sequentialType = reflect.TypeFor[sequentialYAML]()
 )
 
 func typeByName(name string) reflect.Type {
-	for _, t := range []reflect.Type{configType, boardSpecType, startsType, reflect.TypeFor[RuleSpec](), reflect.TypeFor[Outputs](), reflect.TypeFor[Claim](),
+	for _, t := range []reflect.Type{configType, boardSpecType, startsType, sequentialType, reflect.TypeFor[RuleSpec](), reflect.TypeFor[Outputs](), reflect.TypeFor[Claim](),
 		reflect.TypeFor[FigureOptions](), reflect.TypeFor[HeatmapOptions](), reflect.TypeFor[LengthOptions](), reflect.TypeFor[SizeCurveOptions](), reflect.TypeFor[Reference]()} {
 		if t.String() == name {
 			return t

@@ -18,8 +18,9 @@ type Experiment struct {
 	Seed        uint64
 	Boards      []*sim.Board
 	Rules       []sim.Rule
-	Starts      [][]int // start squares per board, ascending
-	Walks       uint64  // walks per (board, rule, start)
+	Starts      [][]int     // start squares per board, ascending
+	Walks       uint64      // walks per (board, rule, start); a sequential run's most
+	Sequential  *Sequential // walks: {until: ...}; nil for a fixed number of walks
 	Confidence  float64
 	Method      stats.Method
 	Exact       string  // auto, on or off (ExactModes)
@@ -76,7 +77,7 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 		panic("config: " + err.Error())
 	}
 	e := &Experiment{Name: c.Name, Description: c.Description, Seed: c.Seed, Boards: c.boardList(), Rules: c.ruleList(),
-		Walks: uint64(c.Walks), Confidence: c.Confidence, Method: method, Exact: c.Exact,
+		Walks: uint64(c.Walks), Sequential: c.Sequential, Confidence: c.Confidence, Method: method, Exact: c.Exact,
 		PerWalk: c.Outputs.Walks, RowGroup: c.Outputs.RowGroup, Figures: slices.Clone(c.Outputs.Figures),
 		ConfigHash: c.Hash(), Config: c.canonical(), SourceFile: file, Source: src}
 	for _, b := range e.Boards {
@@ -141,6 +142,16 @@ func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 	}
 	ch.Set = cl.setClaim()
 	return ch, nil
+}
+
+// VerdictMethod is the interval that decides claims: the configured one,
+// or for a sequential run the always-valid confidence sequence, the only
+// one that stays valid when the run stopped because its counts decided.
+func (e *Experiment) VerdictMethod() stats.Method {
+	if e.Sequential != nil {
+		return stats.ConfidenceSequence
+	}
+	return e.Method
 }
 
 // WalksFor returns the walks per start square of rule ri: Walks, or one

@@ -17,19 +17,30 @@ const hashFormat = 1
 // record. Field order and spelling are part of the hash: change them only
 // with hashFormat.
 type Canonical struct {
-	Format      int              `json:"format"`
-	Name        string           `json:"name"`
-	Description string           `json:"description"`
-	Seed        uint64           `json:"seed"`
-	Boards      []string         `json:"boards"` // "RxC", expanded, in order
-	Starts      CanonicalStarts  `json:"starts"`
-	Walks       int64            `json:"walks"`
-	Rules       []CanonicalRule  `json:"rules"`
-	Confidence  float64          `json:"confidence"`
-	Interval    string           `json:"interval"`
-	Exact       string           `json:"exact,omitempty"` // "" for the default, auto, so that older hashes stay valid
-	Outputs     CanonicalOutputs `json:"outputs"`
-	Claims      []CanonicalClaim `json:"claims"`
+	Format      int             `json:"format"`
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	Seed        uint64          `json:"seed"`
+	Boards      []string        `json:"boards"` // "RxC", expanded, in order
+	Starts      CanonicalStarts `json:"starts"`
+	Walks       int64           `json:"walks"` // per start square; a sequential run's max
+	// Sequential is walks: {until: ...}; nil (left out) for a fixed
+	// number of walks, so that older hashes stay valid.
+	Sequential *CanonicalSequential `json:"sequential,omitempty"`
+	Rules      []CanonicalRule      `json:"rules"`
+	Confidence float64              `json:"confidence"`
+	Interval   string               `json:"interval"`
+	Exact      string               `json:"exact,omitempty"` // "" for the default, auto, so that older hashes stay valid
+	Outputs    CanonicalOutputs     `json:"outputs"`
+	Claims     []CanonicalClaim     `json:"claims"`
+}
+
+// CanonicalSequential is a sequential run's walks mapping, defaults
+// filled in.
+type CanonicalSequential struct {
+	Until     string  `json:"until"`
+	Min       int64   `json:"min"`
+	HalfWidth float64 `json:"half_width"`
 }
 
 type CanonicalStarts struct {
@@ -109,6 +120,9 @@ func (c *Config) canonical() Canonical {
 	}
 	if c.Exact != "auto" {
 		cn.Exact = c.Exact
+	}
+	if s := c.Sequential; s != nil {
+		cn.Sequential = &CanonicalSequential{Until: s.Until, Min: s.Min, HalfWidth: s.HalfWidth}
 	}
 	for _, s := range sizes {
 		cn.Boards = append(cn.Boards, s.String())

@@ -34,7 +34,9 @@ func (c *Config) check() Errors {
 
 	st := c.starts(k, boards)
 
-	if c.Walks < 1 || c.Walks > MaxWalks {
+	if c.Sequential != nil {
+		c.checkSequential(k)
+	} else if c.Walks < 1 || c.Walks > MaxWalks {
 		k.errorf("walks", "%d is out of range; want 1 to %.0e walks per start square, rule and board", c.Walks, float64(MaxWalks))
 	}
 

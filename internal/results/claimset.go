@@ -59,7 +59,7 @@ func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.C
 			sums = append(sums, stats.Summary{Center: x, Lo: x, Hi: x})
 			isExact = append(isExact, true)
 		} else {
-			sums = append(sums, t.SuccessRate().Interval(conf, e.Method))
+			sums = append(sums, t.SuccessRate().Interval(conf, e.VerdictMethod()))
 			isExact = append(isExact, false)
 		}
 		if t.Successes < t.Walks {

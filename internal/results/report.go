@@ -25,8 +25,12 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	for _, r := range s.Rules {
 		rules = append(rules, "`"+r.Name()+"`")
 	}
-	fmt.Fprintf(&b, "Boards %s; rules %s; %d walks per start square; seed %d; %s intervals at %g %% confidence; config %.12s.\n\n",
-		strings.Join(boards, ", "), strings.Join(rules, ", "), s.Walks, s.Seed, s.Method, 100*s.Confidence, s.ConfigHash)
+	walks := fmt.Sprintf("%d walks per start square", s.Walks)
+	if q := s.Sequential; q != nil {
+		walks = fmt.Sprintf("sequential until %s, %d to %d walks per start square", q.Until, q.Min, q.Max)
+	}
+	fmt.Fprintf(&b, "Boards %s; rules %s; %s; seed %d; %s intervals at %g %% confidence; config %.12s.\n\n",
+		strings.Join(boards, ", "), strings.Join(rules, ", "), walks, s.Seed, s.Method, 100*s.Confidence, s.ConfigHash)
 	for _, w := range warnings {
 		fmt.Fprintf(&b, "**Warning:** %s.\n\n", w)
 	}
@@ -40,6 +44,7 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone; the last two columns adjust the sampled verdicts by Holm's method within each claim family (key `family`; by default all claims of the run), which bounds the chance of any wrong sampled verdict in a family by 1 − confidence. A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not.\n\n")
 	}
 
+	writeSequential(&b, s, t)
 	writeExactCoverage(&b, s, t)
 	b.WriteString("## Success by start class\n\n| board | rule | group | squares | walks | success [interval] | closed [interval] | mean length |\n|---|---|---|---:|---:|---|---|---:|\n")
 	for _, c := range t.Classes {
@@ -61,6 +66,33 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	writeGrids(&b, s, t.Squares)
 	b.WriteString("\nTables: squares, lengths, deadends, classes, boards, comparisons, claims (Parquet, see docs/tables.md); manifest.json records the config and timings.\n")
 	return b.String()
+}
+
+// writeSequential reports a sequential run's walks: used in all, against
+// a fixed run of max walks per square, and why the squares stopped.
+func writeSequential(b *strings.Builder, s *config.Experiment, t *Tables) {
+	q := s.Sequential
+	if q == nil {
+		return
+	}
+	var used, fixed uint64
+	why := map[string]int{}
+	for _, r := range t.Squares {
+		used += uint64(r.Walks)
+		if !r.Deterministic {
+			fixed += uint64(q.Max)
+		} else {
+			fixed += uint64(r.Walks)
+		}
+		why[r.Stop]++
+	}
+	fmt.Fprintf(b, "## Walks used\n\nThe run stopped each start square on its own, when decided (`walks: {until: %s}`): %d walks in all, %.3g %% of the %d a fixed run of max = %d walks per square would take. Squares by why they stopped:", q.Until, used, 100*float64(used)/float64(fixed), fixed, q.Max)
+	for _, r := range table.StopReasons {
+		if why[r] > 0 {
+			fmt.Fprintf(b, " %s %d;", r, why[r])
+		}
+	}
+	b.WriteString(" (docs/tables.md, `stop`). The claims are decided by the always-valid interval (beta-binomial confidence sequence), which holds its level at whatever walk count the run stopped; the fixed-n intervals in the tables do not, and are shown for reference only.\n\n")
 }
 
 // writeComparisons adds the comparisons of one kind ("groups": classes
@@ -194,6 +226,9 @@ func MeasuredText(c table.ClaimRow) string {
 		return fmt.Sprintf("n = %g", c.Measured)
 	case "failing-share":
 		return fmt.Sprintf("%.2f%% of boards fail", 100*c.Measured)
+	}
+	if !math.IsNaN(c.CSLo) { // a sequential run: the always-valid interval decides
+		return pct3(c.Measured, c.CSLo, c.CSHi) + " always valid"
 	}
 	if math.IsNaN(c.Lo) { // decided by a deterministic rule's walks: no interval
 		return fmt.Sprintf("%.3f%%", 100*c.Measured)

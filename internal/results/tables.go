@@ -46,14 +46,32 @@ func Build(e *config.Experiment, tally TallyOf) (*Tables, error) {
 // may be nil): the squares carry them, classes and boards their means,
 // and a claim whose squares all have one is decided by it.
 func BuildWithExact(e *config.Experiment, tally TallyOf, exact ExactOf) (*Tables, error) {
-	if exact == nil {
-		exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
+	return BuildRun(e, Inputs{Tally: tally, Exact: exact})
+}
+
+// StopOf returns why a sequential run stopped walking from a start square
+// (table.StopReasons), "" for a run of a fixed number of walks.
+type StopOf func(board, rule, start int) string
+
+// Inputs are what the tables are built from: the tallies, and optionally
+// the exact values and a sequential run's stop reasons.
+type Inputs struct {
+	Tally TallyOf
+	Exact ExactOf // nil: none
+	Stop  StopOf  // nil: a run of a fixed number of walks
+}
+
+// BuildRun builds the tables of a run from in.
+func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
+	if in.Exact == nil {
+		in.Exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
 	}
+	tally, exact := in.Tally, in.Exact
 	out := &Tables{}
 	for bi, b := range e.Boards {
 		classes := make([][]side, len(e.Rules)) // per rule, its class groups
 		for ri, r := range e.Rules {
-			if err := out.addStarts(e, tally, exact, bi, ri); err != nil {
+			if err := out.addStarts(e, in, bi, ri); err != nil {
 				return nil, err
 			}
 			var err error
@@ -71,6 +89,18 @@ func BuildWithExact(e *config.Experiment, tally TallyOf, exact ExactOf) (*Tables
 		out.compareRules(e, b, classes)
 	}
 	out.adjustHolm()
+	var err error
+	out.Claims, err = Claims(e, tally, exact)
+	return out, err
+}
+
+// Claims returns the claims table of e on the tallies: one row per claim
+// and board (one per set claim), in claim order, Holm-adjusted within
+// families. A sequential run decides its sampled verdicts by the
+// always-valid interval (Experiment.VerdictMethod) and looks at them after
+// every round (runner, sequential.go).
+func Claims(e *config.Experiment, tally TallyOf, exact ExactOf) ([]table.ClaimRow, error) {
+	var out []table.ClaimRow
 	for _, ch := range e.Checks {
 		rows, err := claimRows(e, tally, exact, ch)
 		if err != nil {
@@ -79,17 +109,39 @@ func BuildWithExact(e *config.Experiment, tally TallyOf, exact ExactOf) (*Tables
 		for i := range rows {
 			rows[i].Family, rows[i].PValue = ch.Family, math.NaN()
 			if rows[i].DecidedBy == "sample" && ch.Set.Kind == "" {
-				rows[i].PValue = stats.VerdictPValue(ch.Claim, stats.Proportion{Successes: uint64(rows[i].Successes), Trials: uint64(rows[i].Walks)}, e.Method)
+				rows[i].PValue = stats.VerdictPValue(ch.Claim, stats.Proportion{Successes: uint64(rows[i].Successes), Trials: uint64(rows[i].Walks)}, e.VerdictMethod())
 			}
 		}
-		out.Claims = append(out.Claims, rows...)
+		out = append(out, rows...)
 	}
-	adjustClaims(out.Claims, e.Confidence)
+	adjustClaims(out, e.Confidence)
+	if e.Sequential != nil {
+		for i := range out {
+			out[i].Stop = table.StopMax
+			if Decided(out[i]) {
+				out[i].Stop = table.StopDecided
+			}
+		}
+	}
 	return out, nil
 }
 
+// Decided reports whether a claim row's verdict is settled: decided
+// exactly or by a deterministic rule's walk, or, sampled, refuted or
+// confirmed after Holm's adjustment. A point claim's "consistent" rejects
+// nothing (stats.Verdict), so it is never settled by sampling: only a
+// refutation settles it.
+func Decided(r table.ClaimRow) bool {
+	if r.DecidedBy != "sample" {
+		return true
+	}
+	point := r.Kind == "rate" && r.ClaimedLo == r.ClaimedHi
+	return r.VerdictHolm == stats.Refuted || r.VerdictHolm == stats.Consistent && !point
+}
+
 // addStarts adds the squares, lengths and dead-end rows of (board, rule).
-func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, exact ExactOf, bi, ri int) error {
+func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error {
+	tally, exact := in.Tally, in.Exact
 	b, r := e.Boards[bi], e.Rules[ri]
 	params := Params(r)
 	for _, start := range e.Starts[bi] {
@@ -101,6 +153,9 @@ func (out *Tables) addStarts(e *config.Experiment, tally TallyOf, exact ExactOf,
 		sr.ExactSuccess, sr.ExactClosed = math.NaN(), math.NaN()
 		if x, ok := exact(bi, ri, start); ok {
 			sr.ExactSuccess, sr.ExactClosed = x.PSuccess, x.PClosed
+		}
+		if in.Stop != nil {
+			sr.Stop = in.Stop(bi, ri, start)
 		}
 		out.Squares = append(out.Squares, sr)
 		row, col := b.RowCol(start)
@@ -222,7 +277,7 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 	if r.Kind == sim.Backtrack {
 		nodes, backtracks = float64(t.NodeSum)/w, float64(t.BacktrackSum)/w
 	}
-	return table.SquareRow{
+	sr := table.SquareRow{
 		Experiment: e.Name, Params: Params(r),
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 		Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col),
@@ -235,7 +290,13 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 		LengthMedian: int32(l.Median), LengthP75: int32(l.P75), LengthP95: int32(l.P95), LengthMax: int32(l.Max),
 		TiesMean: float64(t.TieSum) / w, NodesMean: nodes, BacktracksMean: backtracks,
 		BudgetExceeded: int64(t.BudgetExceeded), Deterministic: r.Deterministic(),
+		SuccessCSLo: math.NaN(), SuccessCSHi: math.NaN(),
 	}
+	if e.Sequential != nil && !r.Deterministic() {
+		cs := t.SuccessRate().Interval(e.Confidence, stats.ConfidenceSequence)
+		sr.SuccessCSLo, sr.SuccessCSHi = cs.Lo, cs.Hi
+	}
+	return sr
 }
 
 func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Experiment) table.ClassRow {
@@ -371,7 +432,7 @@ func boardRow(b *sim.Board, r sim.Rule, squares int, t *stats.Tally, e *config.E
 func claimRows(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Check) ([]table.ClaimRow, error) {
 	if ch.Set.Kind != "" {
 		row, err := setClaimRow(e, tally, exact, ch)
-		row.Exact = math.NaN()
+		row.Exact, row.CSLo, row.CSHi = math.NaN(), math.NaN(), math.NaN()
 		if row.DecidedBy == "" {
 			row.DecidedBy = "sample"
 		}
@@ -392,8 +453,16 @@ func claimRows(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Che
 		sum := t.SuccessRate().Interval(e.Confidence, e.Method)
 		row := table.ClaimRow{Experiment: e.Name, Params: Params(e.Rules[ch.Rule]), ID: ch.ID, Source: ch.Source, Rule: rule, Board: b.String(), Target: ch.Target(b),
 			Kind: ch.Claim.Kind.String(), ClaimedLo: lo, ClaimedHi: hi, Walks: int64(t.Walks), Successes: int64(t.Successes),
-			Measured: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Exact: exactMean(exact, bi, ch.Rule, ch.Squares[i])}
-		decide(&row, ch.Claim, sum, e.Rules[ch.Rule].Deterministic())
+			Measured: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Exact: exactMean(exact, bi, ch.Rule, ch.Squares[i]), CSLo: math.NaN(), CSHi: math.NaN()}
+		by := sum // what decides a sampled verdict
+		if e.Sequential != nil {
+			by = t.SuccessRate().Interval(e.Confidence, stats.ConfidenceSequence)
+			row.CSLo, row.CSHi = by.Lo, by.Hi
+		}
+		decide(&row, ch.Claim, by, e.Rules[ch.Rule].Deterministic())
+		if row.DecidedBy != "sample" {
+			row.CSLo, row.CSHi = math.NaN(), math.NaN()
+		}
 		out = append(out, row)
 	}
 	return out, nil

@@ -85,7 +85,7 @@ func openCheckpoint(dir string, h checkpointHeader) (*checkpoint, error) {
 // the run was killed while writing it) is dropped and its unit run again;
 // any other record that fails its checks refuses the resume, naming the
 // line and why, and nothing of it is used.
-func resumeCheckpoint(dir string, h checkpointHeader, p *Plan, shard Shard, ts *Tallies) (done map[int]bool, c *checkpoint, err error) {
+func resumeCheckpoint(dir string, h checkpointHeader, p *Plan, shard Shard, ts tallySink) (done map[int]bool, c *checkpoint, err error) {
 	path := filepath.Join(dir, checkpointName)
 	f, err := safeio.OpenRegular(path)
 	if err != nil {
@@ -112,7 +112,7 @@ func resumeCheckpoint(dir string, h checkpointHeader, p *Plan, shard Shard, ts *
 // once, with a tally of exactly that unit's walks. It returns the units
 // done and the length of the valid prefix (everything but a torn last
 // line).
-func readCheckpoint(r io.Reader, path string, h checkpointHeader, p *Plan, shard Shard, ts *Tallies) (done map[int]bool, valid int64, err error) {
+func readCheckpoint(r io.Reader, path string, h checkpointHeader, p *Plan, shard Shard, ts tallySink) (done map[int]bool, valid int64, err error) {
 	br := bufio.NewReader(r)
 	line, torn, err := readLine(br)
 	if err != nil && err != io.EOF {
@@ -142,7 +142,7 @@ func readCheckpoint(r io.Reader, path string, h checkpointHeader, p *Plan, shard
 		if err != nil {
 			return nil, 0, fmt.Errorf("%s: line %d%s: %v; the checkpoint is damaged and none of it is used: run without --resume to start afresh", path, n, unitLabel(p, u), err)
 		}
-		if err := ts.Add(u.Cell(), t); err != nil {
+		if err := ts.addUnit(u, t); err != nil {
 			return nil, 0, fmt.Errorf("%s: line %d%s: %w", path, n, unitLabel(p, u), err)
 		}
 		done[u.ID] = true

@@ -17,12 +17,15 @@ import (
 )
 
 // Unit is one block of walk indices [Lo, Hi) of one (board, rule, start).
+// Round is the round of a sequential run the block belongs to (0 in a
+// run of a fixed number of walks).
 type Unit struct {
 	ID     int
 	Board  int // index into Experiment.Boards
 	Rule   int // index into Experiment.Rules
 	Start  int // square
 	Lo, Hi uint64
+	Round  int
 }
 
 // Cell identifies a (board, rule, start square) of an experiment: the
@@ -34,7 +37,9 @@ func (u Unit) Cell() Cell { return Cell{u.Board, u.Rule, u.Start} }
 // Plan is the fixed list of units of an experiment, in the order board,
 // rule, start, block. It is computed, not stored: a unit is found from its
 // ID by arithmetic, so a plan's memory grows with boards × rules × starts,
-// never with the number of walks.
+// never with the number of walks. A sequential run's plan holds every
+// unit up to its max; which of them run is decided round by round
+// (sequential.go).
 type Plan struct {
 	Exp    *config.Experiment
 	groups []groupPlan // per (board, rule), in plan order
@@ -42,15 +47,23 @@ type Plan struct {
 }
 
 // groupPlan is where one (board, rule)'s units lie in the plan: per start
-// a run of `per` units of `block` walks (the last one shorter), `walks`
-// walks per start in all (Experiment.WalksFor: one for a deterministic
-// rule).
+// a run of `per` units, `walks` walks in all (Experiment.WalksFor: one for
+// a deterministic rule), in segments: one for a fixed run, one per round
+// for a sequential run.
 type groupPlan struct {
 	board, rule int
 	first       int    // ID of the group's first unit
-	block       uint64 // walks per unit
 	per         int    // units per start
 	walks       uint64 // walks per start
+	segs        []segment
+}
+
+// segment is the walks [base, base+walks) of every start of a group, in
+// units of block walks (the last one shorter), the start's units
+// [first, first+per) counted from the start's first unit.
+type segment struct {
+	base, walks, block uint64
+	first, per         int
 }
 
 // stepsPerUnit sizes units: about this many knight moves each, so a unit
@@ -79,13 +92,24 @@ func NewPlan(s *config.Experiment) (*Plan, error) {
 	for bi, b := range s.Boards {
 		for ri := range s.Rules {
 			walks := s.WalksFor(ri)
-			block := blockSize(b.Squares(), walks)
-			per := (walks + block - 1) / block
-			hi, count := bits.Mul64(per, uint64(len(s.Starts[bi])))
+			g := groupPlan{board: bi, rule: ri, first: p.n, walks: walks}
+			ends := []uint64{walks}
+			if s.Sequential != nil && walks > 1 {
+				ends = Schedule(uint64(s.Sequential.Min), walks)
+			}
+			var base uint64
+			for _, end := range ends {
+				block := blockSize(b.Squares(), end-base)
+				per := (end - base + block - 1) / block
+				g.segs = append(g.segs, segment{base: base, walks: end - base, block: block, first: g.per, per: int(per)})
+				g.per += int(per)
+				base = end
+			}
+			hi, count := bits.Mul64(uint64(g.per), uint64(len(s.Starts[bi])))
 			if hi != 0 || count > maxUnits-uint64(p.n) {
 				return nil, fmt.Errorf("%s: more than 2^62 work units: fewer walks, starts, rules or boards", s.Name)
 			}
-			p.groups = append(p.groups, groupPlan{board: bi, rule: ri, first: p.n, block: block, per: int(per), walks: walks})
+			p.groups = append(p.groups, g)
 			p.n += int(count)
 		}
 	}
@@ -103,9 +127,69 @@ func (p *Plan) Unit(id int) Unit {
 	gi := sort.Search(len(p.groups), func(i int) bool { return p.groups[i].first > id }) - 1
 	g := p.groups[gi]
 	r := id - g.first
-	si, blk := r/g.per, uint64(r%g.per)
-	lo := blk * g.block
-	return Unit{ID: id, Board: g.board, Rule: g.rule, Start: p.Exp.Starts[g.board][si], Lo: lo, Hi: min(lo+g.block, g.walks)}
+	si, k := r/g.per, r%g.per
+	round := sort.Search(len(g.segs), func(i int) bool { return g.segs[i].first > k }) - 1
+	seg := g.segs[round]
+	lo := seg.base + uint64(k-seg.first)*seg.block
+	return Unit{ID: id, Board: g.board, Rule: g.rule, Start: p.Exp.Starts[g.board][si], Lo: lo, Hi: min(lo+seg.block, seg.base+seg.walks), Round: round}
+}
+
+// Rounds returns the number of rounds of the plan: the most segments of
+// any group (1 for a run of a fixed number of walks).
+func (p *Plan) Rounds() int {
+	n := 1
+	for _, g := range p.groups {
+		n = max(n, len(g.segs))
+	}
+	return n
+}
+
+// RoundUnits returns, in plan order, the units of round r of the cells
+// for which run says yes.
+func (p *Plan) RoundUnits(r int, run func(Cell) bool) iter.Seq[Unit] {
+	return func(yield func(Unit) bool) {
+		for _, g := range p.groups {
+			if r >= len(g.segs) {
+				continue
+			}
+			seg := g.segs[r]
+			for si, start := range p.Exp.Starts[g.board] {
+				if !run(Cell{g.board, g.rule, start}) {
+					continue
+				}
+				first := g.first + si*g.per + seg.first
+				for id := first; id < first+seg.per; id++ {
+					if !yield(p.Unit(id)) {
+						return
+					}
+				}
+			}
+		}
+	}
+}
+
+// RoundEnd returns the walks per start that (board, rule) has run once
+// round r is done (its last round's end for a later r).
+func (p *Plan) RoundEnd(board, rule, r int) uint64 {
+	g := p.group(board, rule)
+	seg := g.segs[min(r, len(g.segs)-1)]
+	return seg.base + seg.walks
+}
+
+// Schedule returns the ends of the rounds of a sequential run from min to
+// max walks per start: min, then each round half as large again as all
+// before it (×1.5), the last one max. Growth by a constant factor keeps
+// the rounds few (about 30 from 10^3 to 10^8) while a square stops at
+// most half as far again past the walks that decided it.
+func Schedule(min, max uint64) []uint64 {
+	var ends []uint64
+	for end := min; ; {
+		if end >= max {
+			return append(ends, max)
+		}
+		ends = append(ends, end)
+		end += (end + 1) / 2
+	}
 }
 
 // group returns the plan of (board, rule).
@@ -149,9 +233,21 @@ func (p *Plan) cellWalks(s Shard, board, rule, si int) uint64 {
 		return 0
 	}
 	g := p.group(board, rule)
-	walks := uint64(units) * g.block
+	if s.N == 1 {
+		return g.walks
+	}
+	if len(g.segs) > 1 { // a sequential plan's blocks differ by round: count them
+		var walks uint64
+		for id := first + (s.K-first%s.N+s.N)%s.N; id < first+n; id += s.N {
+			u := p.Unit(id)
+			walks += u.Hi - u.Lo
+		}
+		return walks
+	}
+	seg := g.segs[0]
+	walks := uint64(units) * seg.block
 	if last := first + n - 1; last%s.N == s.K { // the cell's last unit may be short
-		walks -= uint64(n)*g.block - g.walks
+		walks -= uint64(n)*seg.block - g.walks
 	}
 	return walks
 }

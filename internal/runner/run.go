@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"iter"
 	"os"
 	"path/filepath"
 	"sync/atomic"
@@ -44,6 +45,9 @@ type Completed struct {
 // tables, report and manifest of internal/results, or for a shard its part.
 func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, error) {
 	started := time.Now()
+	if err := ShardSequential(s, o.Shard); err != nil {
+		return nil, err
+	}
 	o.Meta.Levels = results.Levels(s) // the tables' categories are the experiment's
 	p, err := NewPlan(s)
 	if err != nil {
@@ -55,51 +59,49 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	}
 	defer dir.release()
 	ts := NewTallies()
-	st, err := openState(dir.Partial, s, p, o, ts)
+	var sink tallySink = ts
+	var rounds *roundTallies
+	if s.Sequential != nil {
+		rounds = &roundTallies{by: map[int]*Tallies{}}
+		sink = rounds
+	}
+	st, err := openState(dir.Partial, s, p, o, sink)
 	if err != nil {
 		return nil, err
 	}
-	todo := func(yield func(Unit) bool) {
-		for u := range p.Units(o.Shard) {
-			if !st.done[u.ID] && !yield(u) {
-				return
-			}
-		}
-	}
-	total := p.Walks(o.Shard, -1, -1)
-	var progress atomic.Uint64
-	progress.Add(st.doneWalks)
-	stopProgress := startProgress(ctx, o, &progress, total)
 	t0 := time.Now()
-	finished := len(st.done)
-	err = Execute(ctx, p, todo, Options{Workers: o.Workers, PerWalk: st.walks != nil, Progress: &progress}, func(r Result) error {
-		if err := ts.Add(r.Unit.Cell(), r.Tally); err != nil {
-			return err
-		}
-		if st.walks != nil { // the walks first: the checkpoint line vouches for them
-			if err := st.walks.add(r.Unit, r.Walks); err != nil {
-				return err
+	var walked uint64
+	var stops map[Cell]string
+	if s.Sequential == nil {
+		todo := func(yield func(Unit) bool) {
+			for u := range p.Units(o.Shard) {
+				if !st.done[u.ID] && !yield(u) {
+					return
+				}
 			}
 		}
-		finished++
-		return st.cp.Add(r)
-	})
-	stopProgress()
+		walked, err = st.execute(ctx, p, todo, p.Walks(o.Shard, -1, -1)-st.doneWalks, o, sink)
+	} else {
+		walked, stops, err = runRounds(ctx, s, p, o, st, rounds, ts)
+	}
 	if cerr := st.cp.Close(); err == nil {
 		err = cerr
 	}
 	if err != nil {
 		st.closeWalks()
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("cancelled: %s left unchanged; %d of %d units done are kept in %s for --resume", dir.Final, finished, p.ShardLen(o.Shard), dir.Partial)
+			if st.keepDone {
+				return nil, fmt.Errorf("cancelled: %s left unchanged; %d units done are kept in %s for --resume", dir.Final, len(st.done), dir.Partial)
+			}
+			return nil, fmt.Errorf("cancelled: %s left unchanged; %d of %d units done are kept in %s for --resume", dir.Final, len(st.done)+st.finished, p.ShardLen(o.Shard), dir.Partial)
 		}
 		return nil, err
 	}
-	sum := &Completed{Dir: dir.Final, Walks: total - st.doneWalks, Seconds: time.Since(t0).Seconds(), Started: started}
+	sum := &Completed{Dir: dir.Final, Walks: walked, Seconds: time.Since(t0).Seconds(), Started: started}
 	if o.Shard.N > 1 {
 		err = writePart(dir.Partial, s, p, o, ts, st.walks)
 	} else {
-		err = writeRun(ctx, dir.Partial, s, p, o, ts, st.walks, sum)
+		err = writeRun(ctx, dir.Partial, s, p, o, ts, st, sum, stops)
 	}
 	if cerr := st.closeWalks(); err == nil {
 		err = cerr
@@ -124,13 +126,43 @@ type runState struct {
 	walks     *fragWriter // nil without the per-walk table
 	done      map[int]bool
 	doneWalks uint64
+
+	finished int  // units finished by this process
+	keepDone bool // add them to done (a sequential run writes only the units it ran)
+}
+
+// execute runs units and records each as it finishes: its tally into ts,
+// its walks into the fragments, its line into the checkpoint. total is
+// the walks they hold, for the progress display. It returns the walks run.
+func (st *runState) execute(ctx context.Context, p *Plan, units iter.Seq[Unit], total uint64, o RunOptions, ts tallySink) (uint64, error) {
+	var progress atomic.Uint64
+	stopProgress := startProgress(ctx, o, &progress, total)
+	defer stopProgress()
+	var walked uint64
+	err := Execute(ctx, p, units, Options{Workers: o.Workers, PerWalk: st.walks != nil, Progress: &progress}, func(r Result) error {
+		if err := ts.addUnit(r.Unit, r.Tally); err != nil {
+			return err
+		}
+		if st.walks != nil { // the walks first: the checkpoint line vouches for them
+			if err := st.walks.add(r.Unit, r.Walks); err != nil {
+				return err
+			}
+		}
+		st.finished++
+		walked += r.Unit.Hi - r.Unit.Lo
+		if st.keepDone {
+			st.done[r.Unit.ID] = true
+		}
+		return st.cp.Add(r)
+	})
+	return walked, err
 }
 
 // openState starts the checkpoint (and fragments) of a run, or with
 // o.Resume reads back what an interrupted run finished, into ts.
-func openState(partial string, s *config.Experiment, p *Plan, o RunOptions, ts *Tallies) (*runState, error) {
+func openState(partial string, s *config.Experiment, p *Plan, o RunOptions, ts tallySink) (*runState, error) {
 	hdr := checkpointHeader{Format: checkpointFormat, ConfigHash: s.ConfigHash, Shard: o.Shard.String(), Units: p.Len()}
-	st := &runState{done: map[int]bool{}}
+	st := &runState{done: map[int]bool{}, keepDone: s.Sequential != nil}
 	fragPath := filepath.Join(partial, unitWalksName)
 	var err error
 	if !o.Resume {
@@ -172,7 +204,10 @@ func (st *runState) closeWalks() error {
 
 // writeRun writes the results of a whole run into dir: the per-walk table
 // from the fragments, in plan order, then the tables, report and manifest.
-func writeRun(ctx context.Context, dir string, s *config.Experiment, p *Plan, o RunOptions, ts *Tallies, walks *fragWriter, sum *Completed) error {
+// A sequential run writes the units it ran (st.done), in plan order, and
+// the stop reasons of its squares.
+func writeRun(ctx context.Context, dir string, s *config.Experiment, p *Plan, o RunOptions, ts *Tallies, st *runState, sum *Completed, stops map[Cell]string) error {
+	walks := st.walks
 	if walks != nil {
 		if err := walks.w.Flush(); err != nil {
 			return err
@@ -186,6 +221,9 @@ func writeRun(ctx context.Context, dir string, s *config.Experiment, p *Plan, o 
 			if err := ctx.Err(); err != nil {
 				return err
 			}
+			if st.keepDone && !st.done[u.ID] {
+				continue
+			}
 			u, outs, _, err := walks.unitWalks(p, u.ID)
 			if err != nil {
 				return err
@@ -198,18 +236,24 @@ func writeRun(ctx context.Context, dir string, s *config.Experiment, p *Plan, o 
 			return err
 		}
 	}
-	return writeResults(ctx, dir, s, o, ts, sum, p.Len(), walks != nil)
+	units := p.Len()
+	var stopOf results.StopOf
+	if st.keepDone {
+		units = len(st.done)
+		stopOf = func(board, rule, start int) string { return stops[Cell{board, rule, start}] }
+	}
+	return writeResults(ctx, dir, s, o, ts, stopOf, sum, units, walks != nil)
 }
 
 // writeResults builds the tables of a complete set of tallies and writes
 // them, with report and manifest, into dir; then runs o.BeforeCommit.
 // perWalk says the per-walk table is in dir too.
-func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOptions, ts *Tallies, sum *Completed, units int, perWalk bool) error {
+func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOptions, ts *Tallies, stop results.StopOf, sum *Completed, units int, perWalk bool) error {
 	exact, err := computeExact(ctx, s, max(1, o.Workers), o.Log)
 	if err != nil {
 		return err
 	}
-	if sum.Tables, err = results.BuildWithExact(s, ts.Of, exact.Of); err != nil {
+	if sum.Tables, err = results.BuildRun(s, results.Inputs{Tally: ts.Of, Exact: exact.Of, Stop: stop}); err != nil {
 		return err
 	}
 	sum.Tables.ExactNotes = exact.Notes
@@ -279,7 +323,7 @@ func WriteMerged(ctx context.Context, s *config.Experiment, o RunOptions, ts *Ta
 		err = mergeWalks(ctx, filepath.Join(dir.Partial, results.WalksFile), s, p, o.Meta, parts)
 	}
 	if err == nil {
-		err = writeResults(ctx, dir.Partial, s, o, ts, sum, p.Len(), s.PerWalk)
+		err = writeResults(ctx, dir.Partial, s, o, ts, nil, sum, p.Len(), s.PerWalk)
 	}
 	if err != nil {
 		os.RemoveAll(dir.Partial)

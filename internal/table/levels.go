@@ -54,6 +54,7 @@ var (
 	// what decided a claim: its exact value, a deterministic rule's walks,
 	// or a sample with its interval
 	decidedByOrder = &order{fixed: []string{"exact", "walk", "sample"}, closed: true}
+	stopOrder      = &order{fixed: StopReasons, closed: true}
 	outcomeOrder   = &order{fixed: Outcomes, closed: true}
 	countKindOrder = &order{fixed: CountKinds, closed: true}
 	compareOrder   = &order{fixed: []string{"groups", "rules"}, closed: true}
@@ -63,6 +64,22 @@ var (
 // open tours, closed tours, and tours up to the board's symmetries
 // (docs/tables.md, `counts`).
 var CountKinds = []string{"open", "closed", "unique"}
+
+// StopReasons are the values of the stop column of a sequential run
+// (walks: {until: ...}; docs/design.md, "Running until decided"): every
+// claim the square feeds is decided; its always-valid interval reached
+// half_width; it reached max first; it feeds no claim and ran min walks;
+// its rule is deterministic and one walk decides it.
+var StopReasons = []string{StopDecided, StopPrecise, StopMax, StopMin, StopDeterministic}
+
+// The stop reasons.
+const (
+	StopDecided       = "decided"
+	StopPrecise       = "precise"
+	StopMax           = "max"
+	StopMin           = "min"
+	StopDeterministic = "deterministic"
+)
 
 // Outcomes are the values of the walks table's outcome column, in their
 // level order: every walk has exactly one. "success" is an open tour only;

@@ -46,6 +46,14 @@ type SquareRow struct {
 	// enumeration (experiment key exact), NaN (null) where not computed.
 	ExactSuccess float64
 	ExactClosed  float64
+	// Stop says why a sequential run stopped walking from this square (one
+	// of StopReasons); "" (null) in a run of a fixed number of walks.
+	Stop string
+	// SuccessCSLo and SuccessCSHi are the always-valid interval of a
+	// sequential run (stats.ConfidenceSequence), beside the fixed-n one;
+	// NaN (null) in a run of a fixed number of walks.
+	SuccessCSLo float64
+	SuccessCSHi float64
 
 	LengthMean   float64
 	LengthSD     float64
@@ -210,10 +218,15 @@ type ClaimRow struct {
 	Lo        float64
 	Hi        float64
 	Exact     float64 // the exact value of the measured quantity, NaN (null) where not computed
-	DecidedBy string  // exact, walk (a deterministic rule) or sample
-	Family    string  // the Holm family of the claim's sampled verdict
-	PValue    float64 // sampled per-board claims: the verdict's p-value (stats.VerdictPValue); else NaN (null)
-	PHolm     float64 // PValue adjusted by Holm within the family; NaN (null) where PValue is
+	// CSLo and CSHi are a sequential run's always-valid interval, which
+	// decides its sampled verdict; Stop says whether the claim was decided
+	// or its squares reached max. Null in a run of a fixed number of walks.
+	CSLo, CSHi float64
+	Stop       string
+	DecidedBy  string  // exact, walk (a deterministic rule) or sample
+	Family     string  // the Holm family of the claim's sampled verdict
+	PValue     float64 // sampled per-board claims: the verdict's p-value (stats.VerdictPValue); else NaN (null)
+	PHolm      float64 // PValue adjusted by Holm within the family; NaN (null) where PValue is
 	// VerdictHolm is the verdict once the family is adjusted: Verdict, or
 	// inconclusive where the adjusted p-value is above 1 − confidence.
 	VerdictHolm string

@@ -348,6 +348,7 @@ func TestLevelsInMetadata(t *testing.T) {
 		"rule":        {"warnsdorff/random", "random"},
 		"start_class": {"corner", "edge", "centre", "interior"},
 		"tie_break":   {"random", "first", "pohl", "roth"},
+		"stop":        StopReasons,
 	}
 	for _, n := range []int{len(rows), 0} {
 		path := filepath.Join(dir, fmt.Sprintf("squares-%d.parquet", n))

@@ -1,0 +1,210 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"iter"
+
+	"knightwalk/internal/config"
+	"knightwalk/internal/results"
+	"knightwalk/internal/table"
+	"knightwalk/stats"
+)
+
+// A sequential run (walks: {until: ...}; docs/design.md, "Running until
+// decided") goes in rounds: every square runs the walks [0, min), then
+// each square still undecided the next block of the schedule (Schedule),
+// until it is decided or reaches max. After each round the decision is a
+// function of the tallies of the rounds so far, which are integer sums of
+// seeded walks, so the walks each square runs, and the tables, are the
+// same for any number of workers; --resume replays the decisions from the
+// checkpoint's units round by round and goes on where the run stopped.
+
+// ShardSequential refuses --shard K/N (N > 1) for a sequential run: after
+// each round the decision to go on needs the tallies of every square of a
+// claim (and of every board of a share claim), which the other shards
+// hold, so a shard cannot know which walks to run next.
+func ShardSequential(s *config.Experiment, sh Shard) error {
+	if s.Sequential == nil || sh.N <= 1 {
+		return nil
+	}
+	return fmt.Errorf("%s: --shard %s: a sequential run (walks: {until: %s}) decides after each round from the counts of every shard, so it cannot be split into shards; run it whole (it uses every core of the machine), or give walks a number to shard it",
+		s.Name, sh, s.Sequential.Until)
+}
+
+// tallySink receives the tally of a finished unit.
+type tallySink interface {
+	addUnit(Unit, *stats.Tally) error
+}
+
+func (ts *Tallies) addUnit(u Unit, t *stats.Tally) error { return ts.Add(u.Cell(), t) }
+
+// roundTallies holds a sequential run's unit tallies by round until the
+// round is done: a resumed run reads units of later rounds from its
+// checkpoint before it decides the earlier ones.
+type roundTallies struct{ by map[int]*Tallies }
+
+func (rt *roundTallies) addUnit(u Unit, t *stats.Tally) error {
+	ts := rt.by[u.Round]
+	if ts == nil {
+		ts = NewTallies()
+		rt.by[u.Round] = ts
+	}
+	return ts.Add(u.Cell(), t)
+}
+
+// mergeInto adds every cell of ts into dst.
+func (ts *Tallies) mergeInto(dst *Tallies) error {
+	for c, t := range ts.m {
+		if err := dst.Add(c, t); err != nil {
+			return err
+		}
+	}
+	for c := range ts.sparse {
+		if err := dst.Add(c, ts.Of(c.Board, c.Rule, c.Start)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// runRounds runs a sequential experiment round by round, the tallies of
+// finished rounds into ts. It returns the walks this process ran and
+// every square's stop reason.
+func runRounds(ctx context.Context, s *config.Experiment, p *Plan, o RunOptions, st *runState, rounds *roundTallies, ts *Tallies) (uint64, map[Cell]string, error) {
+	d := &decider{s: s, p: p, stops: map[Cell]string{}}
+	if s.Sequential.Until == "decided" { // a claim the exact values decide needs no walks beyond min
+		x, err := computeExact(ctx, s, max(1, o.Workers), o.Log)
+		if err != nil {
+			return 0, nil, err
+		}
+		d.exact = x.Of
+	}
+	active := map[Cell]bool{}
+	for bi := range s.Boards {
+		for ri := range s.Rules {
+			for _, start := range s.Starts[bi] {
+				active[Cell{bi, ri, start}] = true
+			}
+		}
+	}
+	var walked uint64
+	for r := 0; r < p.Rounds() && len(active) > 0; r++ {
+		units := func(yield func(Unit) bool) {
+			for u := range p.RoundUnits(r, func(c Cell) bool { return active[c] }) {
+				if !st.done[u.ID] && !yield(u) {
+					return
+				}
+			}
+		}
+		var total uint64
+		for u := range units {
+			total += u.Hi - u.Lo
+		}
+		if o.Log != nil {
+			fmt.Fprintf(o.Log, "experiment: round %d: %d squares undecided, %d walks\n", r+1, len(active), total)
+		}
+		n, err := st.execute(ctx, p, units, total, o, rounds)
+		walked += n
+		if err != nil {
+			return walked, nil, err
+		}
+		if done := rounds.by[r]; done != nil {
+			if err := done.mergeInto(ts); err != nil {
+				return walked, nil, err
+			}
+			delete(rounds.by, r)
+		}
+		if active, err = d.next(r, ts, active); err != nil {
+			return walked, nil, err
+		}
+	}
+	return walked, d.stops, nil
+}
+
+// decider decides after each round which squares go on.
+type decider struct {
+	s     *config.Experiment
+	p     *Plan
+	exact results.ExactOf
+	stops map[Cell]string
+}
+
+// next returns the squares of active that run round r+1, and records why
+// the others stopped.
+func (d *decider) next(r int, ts *Tallies, active map[Cell]bool) (map[Cell]bool, error) {
+	s := d.s
+	var claimed, open map[Cell]bool
+	if s.Sequential.Until == "decided" {
+		var err error
+		if claimed, open, err = d.claimCells(ts); err != nil {
+			return nil, err
+		}
+	}
+	next := map[Cell]bool{}
+	for c := range active {
+		last := d.p.RoundEnd(c.Board, c.Rule, r) >= s.WalksFor(c.Rule)
+		stop := ""
+		switch {
+		case s.Rules[c.Rule].Deterministic():
+			stop = table.StopDeterministic
+		case s.Sequential.Until == "half_width":
+			cs := ts.Of(c.Board, c.Rule, c.Start).SuccessRate().Interval(s.Confidence, stats.ConfidenceSequence)
+			if (cs.Hi-cs.Lo)/2 <= s.Sequential.HalfWidth {
+				stop = table.StopPrecise
+			}
+		case !claimed[c]:
+			stop = table.StopMin
+		case !open[c]:
+			stop = table.StopDecided
+		}
+		switch {
+		case stop != "":
+			d.stops[c] = stop
+		case last:
+			d.stops[c] = table.StopMax
+		default:
+			next[c] = true
+		}
+	}
+	return next, nil
+}
+
+// claimCells returns the squares some claim pools, and those some claim
+// not yet decided pools (results.Decided, after Holm within its family).
+func (d *decider) claimCells(ts *Tallies) (claimed, open map[Cell]bool, err error) {
+	s := d.s
+	rows, err := results.Claims(s, ts.Of, d.exact)
+	if err != nil {
+		return nil, nil, err
+	}
+	claimed, open = map[Cell]bool{}, map[Cell]bool{}
+	i := 0
+	for _, ch := range s.Checks {
+		perBoard := ch.Set.Kind == "" // one row per board; a set claim has one row for all
+		for j := range ch.Boards {
+			row := rows[i]
+			if perBoard || j == len(ch.Boards)-1 {
+				i++
+			}
+			for c := range claimCellsOf(ch, j) {
+				claimed[c] = true
+				if !results.Decided(row) {
+					open[c] = true
+				}
+			}
+		}
+	}
+	return claimed, open, nil
+}
+
+// claimCellsOf returns the squares claim ch pools on its j-th board.
+func claimCellsOf(ch config.Check, j int) iter.Seq[Cell] {
+	return func(yield func(Cell) bool) {
+		for _, sq := range ch.Squares[j] {
+			if !yield(Cell{ch.Boards[j], ch.Rule, sq}) {
+				return
+			}
+		}
+	}
+}
