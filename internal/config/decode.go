@@ -289,7 +289,11 @@ func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
 	if m := reNotFound.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		i := s.find(used, line, func(e entry) bool {
-			return e.keyLine == line && lastKey(e.path) == m[2] && typeName(typeAt(parent(e.path))) == m[3]
+			pt := typeAt(parent(e.path))
+			if pt == walksSpecType {
+				pt = sequentialType // a walks mapping decodes into sequentialYAML
+			}
+			return e.keyLine == line && lastKey(e.path) == m[2] && typeName(pt) == m[3]
 		})
 		key := m[2]
 		if i >= 0 {
@@ -677,6 +681,7 @@ var (
 	boardSpecType  = reflect.TypeFor[BoardSpec]()
 	startsType     = reflect.TypeFor[Starts]()
 	sequentialType = reflect.TypeFor[sequentialYAML]()
+	walksSpecType  = reflect.TypeFor[WalksSpec]()
 )
 
 func typeByName(name string) reflect.Type {
@@ -700,6 +705,9 @@ func typeName(t reflect.Type) string {
 func typeAt(path string) reflect.Type {
 	t := configType
 	for path != "" {
+		if t == walksSpecType { // a walks mapping decodes into sequentialYAML
+			t = sequentialType
+		}
 		var part string
 		if path[0] == '[' {
 			j := strings.IndexByte(path, ']')

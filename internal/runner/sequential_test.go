@@ -1,0 +1,253 @@
+package runner
+
+import (
+	"context"
+	"math"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"knightwalk/internal/config"
+	"knightwalk/internal/table"
+	"knightwalk/internal/testenv"
+	"knightwalk/sim"
+	"knightwalk/stats"
+)
+
+// seqYAML decides one claim at once (a1 is near 100 %), one after some
+// rounds (c3 about 77 % against 73 %), and runs b1 and the random walk,
+// which no claim pools, min walks only; the per-walk table checks that
+// only the units that ran are written.
+const seqYAML = `name: seq
+seed: 3
+boards: [6x6]
+starts: [a1, b1, c3]
+walks: {until: decided, min: 200, max: 200000}
+rules: [{name: warnsdorff}, {name: random}, {name: warnsdorff, tie_break: first}]
+exact: off
+outputs: {walks: true}
+claims:
+  - {id: a1, rule: warnsdorff/random, square: a1, above: 0.9}
+  - {id: c3, rule: warnsdorff/random, square: c3, above: 0.73}
+`
+
+func specOf(t *testing.T, y string) *config.Experiment {
+	t.Helper()
+	c, err := config.Parse("s.yaml", []byte(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := config.Resolve(c, "s.yaml", []byte(y))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return e
+}
+
+// TestSequentialRun: each square stops on its own, for the reason the
+// tables say, with the walks of a schedule end, the claims decided by
+// the always-valid interval; 1, 2 and 3 workers give the same tables.
+func TestSequentialRun(t *testing.T) {
+	s := specOf(t, seqYAML)
+	var first *Completed
+	for _, w := range []int{1, 2, 3} {
+		dir := filepath.Join(t.TempDir(), "out")
+		sum, err := runTo(t, context.Background(), s, dir, w, All, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if first == nil {
+			first = sum
+			rows, _, err := table.ReadWalks(filepath.Join(dir, "walks.parquet"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var walks int64
+			for _, r := range sum.Tables.Squares {
+				walks += r.Walks
+			}
+			if int64(len(rows)) != walks || uint64(walks) != sum.Walks {
+				t.Fatalf("walks table %d rows, squares %d walks, run %d", len(rows), walks, sum.Walks)
+			}
+			continue
+		}
+		if !sameValues(sum.Tables, first.Tables) {
+			t.Fatalf("%d workers: tables differ from 1 worker", w)
+		}
+	}
+	ends := Schedule(200, 200000)
+	want := map[string]string{"warnsdorff/random a1": "decided", "warnsdorff/random c3": "decided", "warnsdorff/random b1": "min",
+		"random a1": "min", "warnsdorff/first c3": "deterministic"}
+	for _, r := range first.Tables.Squares {
+		if w, ok := want[r.Rule+" "+r.Start]; ok && r.Stop != w {
+			t.Errorf("%s from %s: stop %q, want %q", r.Rule, r.Start, r.Stop, w)
+		}
+		if !r.Deterministic && !isEnd(ends, uint64(r.Walks)) {
+			t.Errorf("%s from %s: %d walks, not a round's end of %v", r.Rule, r.Start, r.Walks, ends)
+		}
+		if r.Deterministic != math.IsNaN(r.SuccessCSLo) {
+			t.Errorf("%s from %s: always-valid interval [%v, %v]", r.Rule, r.Start, r.SuccessCSLo, r.SuccessCSHi)
+		}
+	}
+	for _, c := range first.Tables.Claims {
+		if c.Stop != "decided" || c.Verdict != stats.Consistent || !(c.CSLo > c.ClaimedLo) {
+			t.Errorf("claim %s: stop %q verdict %q, always valid [%v, %v] against %v", c.ID, c.Stop, c.Verdict, c.CSLo, c.CSHi, c.ClaimedLo)
+		}
+	}
+	if c3 := first.Tables.Claims[1]; c3.Walks <= 200 {
+		t.Errorf("c3 decided after %d walks: the test wants a claim that needs rounds", c3.Walks)
+	}
+}
+
+func isEnd(ends []uint64, n uint64) bool {
+	for _, e := range ends {
+		if e == n {
+			return true
+		}
+	}
+	return false
+}
+
+// TestSequentialHalfWidth: until half_width stops every square once its
+// always-valid interval is that narrow.
+func TestSequentialHalfWidth(t *testing.T) {
+	y := strings.Replace(seqYAML, "{until: decided, min: 200, max: 200000}", "{until: half_width, half_width: 0.02, min: 100, max: 100000}", 1)
+	s := specOf(t, y)
+	sum, err := runTo(t, context.Background(), s, filepath.Join(t.TempDir(), "out"), 2, All, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sum.Tables.Squares {
+		if r.Deterministic {
+			continue
+		}
+		if r.Stop != "precise" || (r.SuccessCSHi-r.SuccessCSLo)/2 > 0.02 {
+			t.Errorf("%s from %s: stop %q after %d walks, always-valid half-width %.4f", r.Rule, r.Start, r.Stop, r.Walks, (r.SuccessCSHi-r.SuccessCSLo)/2)
+		}
+	}
+}
+
+// TestSequentialShardRefused: --shard is refused before anything is
+// written.
+func TestSequentialShardRefused(t *testing.T) {
+	s := specOf(t, seqYAML)
+	dir := filepath.Join(t.TempDir(), "out")
+	_, err := runTo(t, context.Background(), s, dir, 1, Shard{0, 2}, false)
+	if err == nil || !strings.Contains(err.Error(), "cannot be split into shards") {
+		t.Fatalf("err = %v", err)
+	}
+	if _, err := os.Stat(dir + ".partial"); err == nil {
+		t.Fatal("a refused run left a partial directory")
+	}
+}
+
+// TestSequentialResume: a sequential run cancelled part-way and resumed
+// replays its decisions from the checkpoint and ends with the tables of an
+// uninterrupted run.
+func TestSequentialResume(t *testing.T) {
+	y := strings.Replace(seqYAML, "above: 0.73", "above: 0.755", 1) // c3 needs many rounds
+	s := specOf(t, y)
+	full, err := runTo(t, context.Background(), s, filepath.Join(t.TempDir(), "full"), 2, All, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "out")
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for {
+			b, _ := os.ReadFile(filepath.Join(dir+".partial", checkpointName))
+			if strings.Count(string(b), "\n") > 12 {
+				cancel()
+				return
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+	}()
+	if _, err = runTo(t, ctx, s, dir, 2, All, false); err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Fatalf("cancelled run: %v (the run ended before the cancel: make its claim harder)", err)
+	}
+	resumed, err := runTo(t, context.Background(), s, dir, 1, All, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resumed.Walks >= full.Walks {
+		t.Errorf("resume ran %d walks, a full run %d: nothing was reused", resumed.Walks, full.Walks)
+	}
+	if !sameValues(resumed.Tables, full.Tables) {
+		t.Fatal("resumed tables differ from an uninterrupted run")
+	}
+}
+
+// TestSequentialErrorRate: many sequential runs of a true claim at the
+// worst place for it (the true rate on the claimed set's edge), each
+// stopped at the first round its interval decides, refute it no more often
+// than the nominal 5 % with the always-valid interval, while the fixed-n
+// Wilson interval looked at after every round does (the inflation that
+// makes optional stopping with fixed-n intervals wrong), so the test can
+// fail. The true rates are exact, by enumeration: the random walk from a1
+// on 5x5 (0.002214199177) and Warnsdorff/random from c3 on 7x7. Walks are drawn as Bernoulli(p) with p
+// the exact rate: a run's walks are independent with exactly that
+// success probability, so this is the distribution of its counts, at a
+// thousandth of the cost.
+func TestSequentialErrorRate(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "2 x 2000 sequential runs of up to 10^5 walks")
+	const runs, conf = 2000, 0.95
+	ends := Schedule(100, 100000)
+	for _, tc := range []struct {
+		size        int
+		start, rule string
+	}{{5, "a1", "random"}, {7, "c3", "warnsdorff/random"}} {
+		b, err := sim.NewBoard(tc.size, tc.size)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, _ := sim.ParseRule(tc.rule)
+		sq, _ := b.ParseSquare(tc.start)
+		x, err := sim.ExactWalk(context.Background(), b, r, sq, 50_000_000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p := x.PSuccess
+		claim := stats.Claim{Kind: stats.Range, Lo: p, Hi: 1} // true, with p on its edge
+		wrong := map[stats.Method]int{}
+		rng := rand.New(rand.NewPCG(uint64(tc.size), 7))
+		for range runs {
+			var k, n uint64
+			decided := map[stats.Method]bool{}
+			for _, end := range ends {
+				for ; n < end; n++ {
+					if rng.Float64() < p {
+						k++
+					}
+				}
+				for _, m := range []stats.Method{stats.ConfidenceSequence, stats.Wilson} {
+					if decided[m] {
+						continue
+					}
+					switch stats.Verdict(claim, stats.Proportion{Successes: k, Trials: n}.Interval(conf, m)) {
+					case stats.Refuted:
+						wrong[m]++
+						decided[m] = true
+					case stats.Consistent:
+						decided[m] = true
+					}
+				}
+				if decided[stats.ConfidenceSequence] && decided[stats.Wilson] {
+					break
+				}
+			}
+		}
+		cs, naive := float64(wrong[stats.ConfidenceSequence])/runs, float64(wrong[stats.Wilson])/runs
+		se := math.Sqrt(0.05 * 0.95 / runs)
+		t.Logf("%s on %dx%d from %s, p = %.6f: wrong decisions %.4f always-valid, %.4f Wilson after every round (%d rounds)", tc.rule, tc.size, tc.size, tc.start, p, cs, naive, len(ends))
+		if cs > 1-conf+3*se {
+			t.Errorf("always-valid: %.4f wrong decisions, nominal at most %.2f", cs, 1-conf)
+		}
+		if naive < 1-conf+3*se {
+			t.Errorf("Wilson after every round: %.4f wrong decisions, expected inflation above %.2f (the test would not tell the two apart)", naive, 1-conf)
+		}
+	}
+}
