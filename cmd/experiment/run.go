@@ -77,6 +77,12 @@ byte for byte, on the same machine and binary.`,
 				if !build.HasVCS() && !*dry {
 					fmt.Fprintf(say, "experiment: warning: %s\n", buildinfo.NoVCSWarning)
 				}
+				if *dry && s.Sequential != nil {
+					if err := runner.ShardSequential(s, shard); err != nil {
+						return err
+					}
+					return dryRunSequential(ctx, e, s, *workers)
+				}
 				if *dry {
 					return dryRun(e, s, shard, *workers)
 				}
@@ -159,6 +165,23 @@ func dryRun(e *env, s *config.Experiment, shard runner.Shard, workers int) error
 	}
 	fmt.Fprintf(e.stdout, "total: %d units, %d walks (shard %s); estimated %s on %d workers\n", est.Units, est.Walks, shard,
 		time.Duration(est.Seconds*float64(time.Second)).Round(time.Millisecond), workers)
+	return nil
+}
+
+// dryRunSequential prints runner.EstimateSequential's forecast.
+func dryRunSequential(ctx context.Context, e *env, s *config.Experiment, workers int) error {
+	est, err := runner.EstimateSequential(ctx, s, workers)
+	if err != nil {
+		return err
+	}
+	q := s.Sequential
+	fmt.Fprintf(e.stdout, "experiment %s: sequential until %s, %d to %d walks per start square; pilot of %d walks (%d per square) in %.2fs\n",
+		s.Name, q.Until, q.Min, q.Max, est.PilotWalks, q.Min, est.PilotSeconds)
+	for _, l := range est.Lines {
+		fmt.Fprintf(e.stdout, "  %-9s %-18s %4d starts %14d walks forecast (max %d)  ~%.0f ns/walk\n", l.Board, l.Rule, l.Starts, l.Walks, l.MaxWalks, l.NsPerWalk)
+	}
+	fmt.Fprintf(e.stdout, "total: %d walks forecast, %.3g %% of the %d of max walks everywhere; estimated %s on %d workers (a forecast from the pilot's rates, not a bound)\n",
+		est.Walks, 100*float64(est.Walks)/float64(est.MaxWalks), est.MaxWalks, time.Duration(est.Seconds*float64(time.Second)).Round(time.Millisecond), workers)
 	return nil
 }
 

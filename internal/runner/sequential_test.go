@@ -251,3 +251,36 @@ func TestSequentialErrorRate(t *testing.T) {
 		}
 	}
 }
+
+// TestEstimateSequential: the dry run's forecast puts squares no claim
+// needs at min, the hard claim's square above min, nothing above max,
+// and lands within a small factor of what the run then uses.
+func TestEstimateSequential(t *testing.T) {
+	s := specOf(t, seqYAML)
+	est, err := EstimateSequential(context.Background(), s, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum, err := runTo(t, context.Background(), s, filepath.Join(t.TempDir(), "out"), 2, All, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if est.PilotWalks != 200*3*2+3 || est.Walks > est.MaxWalks {
+		t.Fatalf("pilot %d walks, forecast %d of %d", est.PilotWalks, est.Walks, est.MaxWalks)
+	}
+	for _, l := range est.Lines {
+		switch l.Rule {
+		case "random":
+			if l.Walks != 600 {
+				t.Errorf("random: %d walks forecast, want min 200 x 3 (no claim)", l.Walks)
+			}
+		case "warnsdorff/random":
+			if l.Walks <= 600 {
+				t.Errorf("warnsdorff/random: %d walks forecast; c3 needs rounds", l.Walks)
+			}
+		}
+	}
+	if r := float64(est.Walks) / float64(sum.Walks); r < 0.2 || r > 5 {
+		t.Errorf("forecast %d walks, the run used %d", est.Walks, sum.Walks)
+	}
+}
