@@ -71,7 +71,7 @@ func computeExact(ctx context.Context, s *config.Experiment, workers int, log io
 			if !exactWanted(s.Exact, b, r) {
 				continue
 			}
-			if log != nil {
+			if _, done := exactCache.Load(exactKeyOf(b, r, s.Starts[bi], budget)); log != nil && !done { // a sequential run computed them before its rounds
 				fmt.Fprintf(log, "experiment: exact values of %s %s (%d starts, exact: %s)\n", b, r.Name(), len(s.Starts[bi]), s.Exact)
 			}
 			res, err := exactCached(ctx, b, r, s.Starts[bi], budget, workers)
@@ -103,8 +103,12 @@ type exactKey struct {
 	budget              int64
 }
 
+func exactKeyOf(b *sim.Board, r sim.Rule, starts []int, budget int64) exactKey {
+	return exactKey{b.String(), r.Name() + "/" + fmt.Sprint(r.MaxSteps, r.Order), fmt.Sprint(starts), budget}
+}
+
 func exactCached(ctx context.Context, b *sim.Board, r sim.Rule, starts []int, budget int64, workers int) ([]sim.Exact, error) {
-	k := exactKey{b.String(), r.Name() + "/" + fmt.Sprint(r.MaxSteps, r.Order), fmt.Sprint(starts), budget}
+	k := exactKeyOf(b, r, starts, budget)
 	if v, ok := exactCache.Load(k); ok {
 		return v.([]sim.Exact), nil
 	}
