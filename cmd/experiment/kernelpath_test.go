@@ -23,12 +23,13 @@ func TestKernelPathsSameTables(t *testing.T) {
 	if os.Getenv("KNIGHTWALK_SLOW") != "" {
 		walks = "50000"
 	}
-	if !bytes.Contains(src, []byte("\nwalks: 250000\n")) {
-		t.Fatal("experiments/default.yaml: no 'walks: 250000' line to shrink")
+	const line = "\nwalks: {until: decided, min: 10000, max: 250000}\n"
+	if !bytes.Contains(src, []byte(line)) {
+		t.Fatalf("experiments/default.yaml: no %q line to shrink", line)
 	}
 	tmp := t.TempDir()
 	cfg := filepath.Join(tmp, "default.yaml")
-	if err := os.WriteFile(cfg, bytes.Replace(src, []byte("\nwalks: 250000\n"), []byte("\nwalks: "+walks+"\n"), 1), 0o644); err != nil {
+	if err := os.WriteFile(cfg, bytes.Replace(src, []byte(line), []byte("\nwalks: "+walks+"\n"), 1), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	tables := []string{"squares", "lengths", "deadends", "classes", "boards", "comparisons", "claims"}
