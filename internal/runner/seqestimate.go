@@ -125,8 +125,19 @@ func predictWalks(ctx context.Context, s *config.Experiment, p *Plan, ts *Tallie
 			n := uint64(q.Min)
 			switch {
 			case results.Decided(row) || s.Rules[ch.Rule].Deterministic():
-			case ch.Set.Kind != "": // a share of boards: no simple forecast
-				n = s.Walks
+			case ch.Set.Kind != "": // a share of boards: each board until its own interval decides
+				level := stats.BonferroniLevel(s.Confidence, len(ch.Boards))
+				var x stats.Proportion
+				for c := range claimCellsOf(ch, j) {
+					t := ts.Of(c.Board, c.Rule, c.Start)
+					x.Successes += t.Successes
+					x.Trials += t.Walks
+				}
+				rate, m := x.Estimate(), float64(len(ch.Squares[j]))
+				n = firstEnd(ends, m, func(trials float64) bool {
+					y := stats.Proportion{Successes: uint64(math.Round(rate * trials)), Trials: uint64(trials)}
+					return decisive(ch.Claim, y.Interval(level, stats.ConfidenceSequence))
+				})
 			default:
 				level := stats.BonferroniLevel(s.Confidence, family[row.Family])
 				m := float64(len(ch.Squares[j]))

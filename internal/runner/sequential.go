@@ -187,15 +187,53 @@ func (d *decider) claimCells(ts *Tallies) (claimed, open map[Cell]bool, err erro
 			if perBoard || j == len(ch.Boards)-1 {
 				i++
 			}
+			settled := results.Decided(row) || ch.Set.Kind == "share" && d.shareBoardSettled(ts, ch, j)
 			for c := range claimCellsOf(ch, j) {
 				claimed[c] = true
-				if !results.Decided(row) {
+				if !settled {
 					open[c] = true
 				}
 			}
 		}
 	}
 	return claimed, open, nil
+}
+
+// shareBoardSettled reports whether board j of an undecided share claim
+// needs no more walks: its exact value is known, or its always-valid
+// interval at the claim's Bonferroni level (as results judges the share)
+// already decides the per-board statement. Each board's interval is valid
+// at any stopping time, so boards may stop one by one.
+func (d *decider) shareBoardSettled(ts *Tallies, ch config.Check, j int) bool {
+	sampled := 0
+	for k, bi := range ch.Boards {
+		if !d.exactOf(bi, ch.Rule, ch.Squares[k]) {
+			sampled++
+		}
+	}
+	if d.exactOf(ch.Boards[j], ch.Rule, ch.Squares[j]) {
+		return true
+	}
+	var x stats.Proportion
+	for c := range claimCellsOf(ch, j) {
+		t := ts.Of(c.Board, c.Rule, c.Start)
+		x.Successes += t.Successes
+		x.Trials += t.Walks
+	}
+	return decisive(ch.Claim, x.Interval(stats.BonferroniLevel(d.s.Confidence, sampled), stats.ConfidenceSequence))
+}
+
+// exactOf reports whether every square of a claim's board has an exact value.
+func (d *decider) exactOf(board, rule int, squares []int) bool {
+	if d.exact == nil {
+		return false
+	}
+	for _, sq := range squares {
+		if _, ok := d.exact(board, rule, sq); !ok {
+			return false
+		}
+	}
+	return true
 }
 
 // claimCellsOf returns the squares claim ch pools on its j-th board.
