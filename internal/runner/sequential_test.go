@@ -77,6 +77,7 @@ func TestSequentialRun(t *testing.T) {
 		if !sameValues(sum.Tables, first.Tables) {
 			t.Fatalf("%d workers: tables differ from 1 worker", w)
 		}
+		sameFiles(t, first.Dir, sum.Dir, "squares", "claims", "lengths", "walks")
 	}
 	ends := Schedule(200, 200000)
 	want := map[string]string{"warnsdorff/random a1": "decided", "warnsdorff/random c3": "decided", "warnsdorff/random b1": "min",
@@ -178,6 +179,26 @@ func TestSequentialResume(t *testing.T) {
 	}
 	if !sameValues(resumed.Tables, full.Tables) {
 		t.Fatal("resumed tables differ from an uninterrupted run")
+	}
+	sameFiles(t, full.Dir, resumed.Dir, "squares", "claims", "lengths", "walks")
+}
+
+// sameFiles requires the named tables of two result directories to be
+// byte-identical.
+func sameFiles(t *testing.T, a, b string, tables ...string) {
+	t.Helper()
+	for _, name := range tables {
+		x, err := os.ReadFile(filepath.Join(a, name+".parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		y, err := os.ReadFile(filepath.Join(b, name+".parquet"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(x) != string(y) {
+			t.Errorf("%s.parquet differs between %s and %s", name, a, b)
+		}
 	}
 }
 
