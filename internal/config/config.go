@@ -63,6 +63,9 @@ type RuleSpec struct {
 	MaxSteps   int    `yaml:"max_steps"`
 	Closed     bool   `yaml:"closed"`
 	NodeBudget int64  `yaml:"node_budget"`
+	Estimator  string `yaml:"estimator"`  // walks (the default) or splitting (estimator.go)
+	Particles  int    `yaml:"particles"`  // splitting: segments per stage
+	Replicates int    `yaml:"replicates"` // splitting: independent replicates
 }
 
 // Outputs chooses what a run writes besides its summary tables.

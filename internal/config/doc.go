@@ -29,7 +29,9 @@
 //	  - {rows: 5..10, cols: 8}    # rectangles; rows and cols are N or LO..HI, step applies to both
 //	starts: all                   # default; or a list of squares (a1, r0c0) and
 //	                              # classes (corner, edge, centre, interior)
-//	walks: 10000                  # walks per start square, per rule, per board (default 10000)
+//	walks: 10000                  # walks per start square, per rule, per board (default 10000);
+//	                              # or {until: decided | half_width, min: 1000, max: 1e8, half_width: 0.001}:
+//	                              # run in rounds until every claim is decided or every square that precise
 //	rules:                        # at least one; rule names (sim.Rule.Name) must differ
 //	  - name: warnsdorff          # random | warnsdorff | backtrack (or a full name, e.g. warnsdorff/pohl)
 //	    tie_break: first          # random | first | pohl | roth; default random
@@ -37,6 +39,9 @@
 //	    order: "(2,1) (1,2) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1)"
 //	                              # move order (default this one), for tie_break first and backtrack
 //	    max_steps: 0              # random and warnsdorff: stop after N moves (0: no limit)
+//	    estimator: walks          # walks (default) | splitting: multilevel splitting for rare
+//	                              # successes (random, warnsdorff with a random tie; fixed walks only)
+//	                              # with particles: 1000 and replicates: 20 (per stage; independent)
 //	  - name: backtrack
 //	    closed: true              # backtrack only: the tour must close
 //	    node_budget: 10000000     # backtrack only: squares entered per walk (0: sim.DefaultNodeBudget)

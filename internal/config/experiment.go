@@ -18,6 +18,7 @@ type Experiment struct {
 	Seed        uint64
 	Boards      []*sim.Board
 	Rules       []sim.Rule
+	Estimators  []Estimator // per rule: plain walks, or splitting (estimator.go)
 	Starts      [][]int     // start squares per board, ascending
 	Walks       uint64      // walks per (board, rule, start); a sequential run's most
 	Sequential  *Sequential // walks: {until: ...}; nil for a fixed number of walks
@@ -76,7 +77,7 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 	if err != nil { // Validate checked the name
 		panic("config: " + err.Error())
 	}
-	e := &Experiment{Name: c.Name, Description: c.Description, Seed: c.Seed, Boards: c.boardList(), Rules: c.ruleList(),
+	e := &Experiment{Name: c.Name, Description: c.Description, Seed: c.Seed, Boards: c.boardList(), Rules: c.ruleList(), Estimators: c.estimatorList(),
 		Walks: uint64(c.Walks), Sequential: c.Sequential, Confidence: c.Confidence, Method: method, Exact: c.Exact,
 		PerWalk: c.Outputs.Walks, RowGroup: c.Outputs.RowGroup, Figures: slices.Clone(c.Outputs.Figures),
 		ConfigHash: c.Hash(), Config: c.canonical(), SourceFile: file, Source: src}
@@ -158,7 +159,13 @@ func (e *Experiment) VerdictMethod() stats.Method {
 // for a deterministic rule, whose every walk from a start repeats the
 // first (warnsdorff/first, roth+first, ...): one walk decides it, and
 // repeating it would only dress one outcome up as a sample.
+//
+// A rule estimated by splitting runs no plain walks (0): its estimate is
+// made apart from the walk plan (runner, splitting.go).
 func (e *Experiment) WalksFor(ri int) uint64 {
+	if ri < len(e.Estimators) && e.Estimators[ri].Splitting {
+		return 0
+	}
 	if e.Rules[ri].Deterministic() {
 		return min(e.Walks, 1)
 	}

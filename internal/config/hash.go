@@ -56,6 +56,11 @@ type CanonicalRule struct {
 	MaxSteps   int    `json:"max_steps"`
 	Closed     bool   `json:"closed"`
 	NodeBudget int64  `json:"node_budget"` // backtrack's default written out; 0 for other rules
+	// Estimator is "splitting" with its effort, defaults written out; left
+	// out for plain walks, so that older hashes stay valid.
+	Estimator  string `json:"estimator,omitempty"`
+	Particles  int    `json:"particles,omitempty"`
+	Replicates int    `json:"replicates,omitempty"`
 }
 
 type CanonicalOutputs struct {
@@ -148,8 +153,12 @@ func (c *Config) canonical() Canonical {
 		}
 	}
 
-	for _, r := range c.ruleList() {
+	ests := c.estimatorList()
+	for i, r := range c.ruleList() {
 		cr := CanonicalRule{Name: r.Name(), Order: canonicalOrder, MaxSteps: r.MaxSteps, Closed: r.Closed}
+		if e := ests[i]; e.Splitting {
+			cr.Estimator, cr.Particles, cr.Replicates = "splitting", e.Particles, e.Replicates
+		}
 		if r.Kind != sim.RandomWalk {
 			cr.TieBreak = r.TieBreak.String()
 		}

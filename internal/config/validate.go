@@ -51,6 +51,7 @@ func (c *Config) check() Errors {
 		if !ok {
 			continue
 		}
+		c.checkEstimator(k, key, rs, r)
 		n := r.Name()
 		if j, dup := firstAt[n]; dup {
 			k.errorf(key, "rule %s again (%s is %s too); rule names must differ within an experiment", n, c.fileKey(fmt.Sprintf("rules[%d]", j)), n)
@@ -88,6 +89,7 @@ func (c *Config) check() Errors {
 	seenID := map[string]int{}
 	for i, cl := range c.Claims {
 		c.checkClaim(k, fmt.Sprintf("claims[%d]", i), cl, boards, ruleNames, st)
+		c.checkSplitClaim(k, fmt.Sprintf("claims[%d]", i), cl)
 		if cl.ID != "" {
 			if j, dup := seenID[cl.ID]; dup {
 				k.errorf(fmt.Sprintf("claims[%d].id", i), "%q again (%s); claim ids must differ", cl.ID, c.fileKey(fmt.Sprintf("claims[%d]", j)))

@@ -54,11 +54,13 @@ func BuildWithExact(e *config.Experiment, tally TallyOf, exact ExactOf) (*Tables
 type StopOf func(board, rule, start int) string
 
 // Inputs are what the tables are built from: the tallies, and optionally
-// the exact values and a sequential run's stop reasons.
+// the exact values, a sequential run's stop reasons and the splitting
+// estimates of rules with estimator: splitting.
 type Inputs struct {
 	Tally TallyOf
 	Exact ExactOf // nil: none
 	Stop  StopOf  // nil: a run of a fixed number of walks
+	Split SplitOf // nil: no rule estimated by splitting
 }
 
 // BuildRun builds the tables of a run from in.
@@ -74,6 +76,9 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 			if err := out.addStarts(e, in, bi, ri); err != nil {
 				return nil, err
 			}
+			if splitting(e, ri) { // classes, boards and comparisons pool walks: none here
+				continue
+			}
 			var err error
 			if classes[ri], err = out.addGroups(e, tally, exact, b, bi, r, ri); err != nil {
 				return nil, err
@@ -86,11 +91,11 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 			row.ExactSuccess = exactMean(exact, bi, ri, e.Starts[bi])
 			out.Boards = append(out.Boards, row)
 		}
-		out.compareRules(e, b, classes)
+		out.compareRules(e, b, slices.DeleteFunc(classes, func(c []side) bool { return c == nil }))
 	}
 	out.adjustHolm()
 	var err error
-	out.Claims, err = Claims(e, tally, exact)
+	out.Claims, err = claims(e, in)
 	return out, err
 }
 
@@ -100,9 +105,16 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 // always-valid interval (Experiment.VerdictMethod) and looks at them after
 // every round (runner, sequential.go).
 func Claims(e *config.Experiment, tally TallyOf, exact ExactOf) ([]table.ClaimRow, error) {
+	if exact == nil {
+		exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
+	}
+	return claims(e, Inputs{Tally: tally, Exact: exact})
+}
+
+func claims(e *config.Experiment, in Inputs) ([]table.ClaimRow, error) {
 	var out []table.ClaimRow
 	for _, ch := range e.Checks {
-		rows, err := claimRows(e, tally, exact, ch)
+		rows, err := claimRows(e, in, ch)
 		if err != nil {
 			return nil, err
 		}
@@ -145,11 +157,20 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 	b, r := e.Boards[bi], e.Rules[ri]
 	params := Params(r)
 	for _, start := range e.Starts[bi] {
+		if splitting(e, ri) {
+			sr, err := splitSquareRow(e, in, bi, ri, start)
+			if err != nil {
+				return err
+			}
+			out.Squares = append(out.Squares, sr)
+			continue
+		}
 		t := tally(bi, ri, start)
 		if t == nil {
 			return fmt.Errorf("no results for %s %s from %s: the run is incomplete", b, r.Name(), b.SquareName(start))
 		}
 		sr := squareRow(b, r, start, t, e)
+		sr.Estimator = table.EstimatorWalks
 		sr.ExactSuccess, sr.ExactClosed = math.NaN(), math.NaN()
 		if x, ok := exact(bi, ri, start); ok {
 			sr.ExactSuccess, sr.ExactClosed = x.PSuccess, x.PClosed
@@ -290,7 +311,10 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 		LengthMedian: int32(l.Median), LengthP75: int32(l.P75), LengthP95: int32(l.P95), LengthMax: int32(l.Max),
 		TiesMean: float64(t.TieSum) / w, NodesMean: nodes, BacktracksMean: backtracks,
 		BudgetExceeded: int64(t.BudgetExceeded), Deterministic: r.Deterministic(),
-		SuccessCSLo: math.NaN(), SuccessCSHi: math.NaN(),
+		SuccessCSLo: math.NaN(), SuccessCSHi: math.NaN(), SuccessSE: math.NaN(),
+	}
+	if p := sum.Success.Center; !r.Deterministic() && t.Walks > 0 {
+		sr.SuccessSE = math.Sqrt(p * (1 - p) / w) // binomial
 	}
 	if e.Sequential != nil && !r.Deterministic() {
 		cs := t.SuccessRate().Interval(e.Confidence, stats.ConfidenceSequence)
@@ -429,10 +453,12 @@ func boardRow(b *sim.Board, r sim.Rule, squares int, t *stats.Tally, e *config.E
 
 // claimRows evaluates a resolved claim on every board it is about (one row
 // each).
-func claimRows(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Check) ([]table.ClaimRow, error) {
+func claimRows(e *config.Experiment, in Inputs, ch config.Check) ([]table.ClaimRow, error) {
+	tally, exact := in.Tally, in.Exact
 	if ch.Set.Kind != "" {
 		row, err := setClaimRow(e, tally, exact, ch)
 		row.Exact, row.CSLo, row.CSHi = math.NaN(), math.NaN(), math.NaN()
+		row.Estimator = table.EstimatorWalks
 		if row.DecidedBy == "" {
 			row.DecidedBy = "sample"
 		}
@@ -440,6 +466,9 @@ func claimRows(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Che
 			row.DecidedBy = "walk"
 		}
 		return []table.ClaimRow{row}, err
+	}
+	if splitting(e, ch.Rule) {
+		return splitClaimRows(e, in, ch)
 	}
 	lo, hi := claimedRange(ch.Claim)
 	rule := e.Rules[ch.Rule].Name()
@@ -459,6 +488,7 @@ func claimRows(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Che
 			by = t.SuccessRate().Interval(e.Confidence, stats.ConfidenceSequence)
 			row.CSLo, row.CSHi = by.Lo, by.Hi
 		}
+		row.Estimator = table.EstimatorWalks
 		decide(&row, ch.Claim, by, e.Rules[ch.Rule].Deterministic())
 		if row.DecidedBy != "sample" {
 			row.CSLo, row.CSHi = math.NaN(), math.NaN()

@@ -253,7 +253,15 @@ func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOp
 	if err != nil {
 		return err
 	}
-	if sum.Tables, err = results.BuildRun(s, results.Inputs{Tally: ts.Of, Exact: exact.Of, Stop: stop}); err != nil {
+	split, err := computeSplitting(ctx, s, max(1, o.Workers), o.Log)
+	if err != nil {
+		return err
+	}
+	splitOf := func(board, rule, start int) (results.Estimated, bool) {
+		e, ok := split[Cell{board, rule, start}]
+		return e, ok
+	}
+	if sum.Tables, err = results.BuildRun(s, results.Inputs{Tally: ts.Of, Exact: exact.Of, Stop: stop, Split: splitOf}); err != nil {
 		return err
 	}
 	sum.Tables.ExactNotes = exact.Notes

@@ -55,6 +55,7 @@ var (
 	// or a sample with its interval
 	decidedByOrder = &order{fixed: []string{"exact", "walk", "sample"}, closed: true}
 	stopOrder      = &order{fixed: StopReasons, closed: true}
+	estimatorOrder = &order{fixed: []string{EstimatorWalks, EstimatorSplitting}, closed: true}
 	outcomeOrder   = &order{fixed: Outcomes, closed: true}
 	countKindOrder = &order{fixed: CountKinds, closed: true}
 	compareOrder   = &order{fixed: []string{"groups", "rules"}, closed: true}
@@ -71,6 +72,13 @@ var CountKinds = []string{"open", "closed", "unique"}
 // half_width; it reached max first; it feeds no claim and ran min walks;
 // its rule is deterministic and one walk decides it.
 var StopReasons = []string{StopDecided, StopPrecise, StopMax, StopMin, StopDeterministic}
+
+// The estimators of the estimator column: plain walks, or multilevel
+// splitting on path length (rule key estimator: splitting).
+const (
+	EstimatorWalks     = "walks"
+	EstimatorSplitting = "splitting"
+)
 
 // The stop reasons.
 const (

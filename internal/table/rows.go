@@ -54,6 +54,12 @@ type SquareRow struct {
 	// NaN (null) in a run of a fixed number of walks.
 	SuccessCSLo float64
 	SuccessCSHi float64
+	// Estimator says what produced the row: plain walks, or multilevel
+	// splitting (rule key estimator); SuccessSE is the success rate's
+	// standard error (binomial for walks, over the replicates for
+	// splitting).
+	Estimator string
+	SuccessSE float64
 
 	LengthMean   float64
 	LengthSD     float64
@@ -223,6 +229,7 @@ type ClaimRow struct {
 	// or its squares reached max. Null in a run of a fixed number of walks.
 	CSLo, CSHi float64
 	Stop       string
+	Estimator  string  // what estimated the rate: walks or splitting
 	DecidedBy  string  // exact, walk (a deterministic rule) or sample
 	Family     string  // the Holm family of the claim's sampled verdict
 	PValue     float64 // sampled per-board claims: the verdict's p-value (stats.VerdictPValue); else NaN (null)

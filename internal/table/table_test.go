@@ -349,6 +349,7 @@ func TestLevelsInMetadata(t *testing.T) {
 		"start_class": {"corner", "edge", "centre", "interior"},
 		"tie_break":   {"random", "first", "pohl", "roth"},
 		"stop":        StopReasons,
+		"estimator":   {EstimatorWalks, EstimatorSplitting},
 	}
 	for _, n := range []int{len(rows), 0} {
 		path := filepath.Join(dir, fmt.Sprintf("squares-%d.parquet", n))
