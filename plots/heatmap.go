@@ -28,6 +28,9 @@ type HeatmapData struct {
 	Mask []bool
 	// Label names the colour bar, e.g. "success rate".
 	Label string
+	// Note, if set, is a second line under Label on the colour bar: what
+	// the values rest on, e.g. "300 walks a square".
+	Note string
 	// Min and Max fix the colour scale (e.g. 0 and 1 for rates, so
 	// figures can be compared); nil takes the data's range. Values outside
 	// a fixed scale get the end colours.
@@ -69,6 +72,12 @@ type HeatmapData struct {
 	// NoStartNote is NoStart's legend note; empty gives "cannot start a
 	// tour".
 	NoStartNote string
+	// Uncertainty, if not nil, holds each square's interval: the colour
+	// scale (when Min and Max are not set) is then never narrower than the
+	// median interval, and squares whose interval spans more than half of
+	// it are washed out with a legend note, so that noise is not drawn as
+	// structure.
+	Uncertainty *Uncertainty
 }
 
 // IntervalCue holds what a heatmap needs to mark the squares that differ
@@ -99,8 +108,6 @@ const autoValuesMax = 12
 // image rather than one rectangle per square, to keep SVG and PDF files small.
 const rasterCells = 64 * 64
 
-const cellOverlap = vg.Length(0.3)
-
 // Heatmap draws one value per board square in viridis, with board
 // coordinates on the axes and a colour bar. By default the colour scale
 // runs from the smallest to the largest value, so that small differences
@@ -122,6 +129,9 @@ func Heatmap(h HeatmapData) (*Figure, error) {
 	if h.Interval != nil {
 		cells.marks = h.Interval.marks(h)
 	}
+	if h.Uncertainty != nil {
+		cells.unresolved = h.Uncertainty.unresolved(h, sc)
+	}
 	p.Add(cells)
 
 	f := &Figure{Plot: p, aspect: float64(h.Rows) / float64(h.Cols)}
@@ -129,8 +139,18 @@ func Heatmap(h HeatmapData) (*Figure, error) {
 	if h.Percent {
 		label += " (%)"
 	}
+	if h.Note != "" {
+		label += "\n" + h.Note
+	}
 	f.colorBar = newColorBar(sc, Viridis, label)
 	h.addLegends(f, sc, cells.marks)
+	if slices.Contains(cells.unresolved, true) {
+		level := h.Uncertainty.Level
+		if level == 0 {
+			level = 0.95
+		}
+		f.addLegend(fmt.Sprintf("washed out: %s interval over half the colour range", levelText(level)), unresolvedThumb{})
+	}
 	return f, nil
 }
 
@@ -212,6 +232,9 @@ func (h HeatmapData) validate() (colorScale, error) {
 			return sc, fmt.Errorf("a log colour scale needs a positive value, and every square is %v or less (set Scale to ScaleLinear)", hi)
 		}
 		lo = posLo
+	}
+	if h.Uncertainty != nil && h.Min == nil && h.Max == nil {
+		lo, hi = h.Uncertainty.resolvedEnds(h, lo, hi, sc.log)
 	}
 	sc.lo, sc.hi = h.scaleEnds(lo, hi, sc.log)
 	sc.fixedLo, sc.fixedHi = h.Min != nil, h.Max != nil
@@ -313,6 +336,11 @@ func (h HeatmapData) validateShape() error {
 	}
 	if h.Scale < ScaleAuto || h.Scale > ScaleLog {
 		return fmt.Errorf("Scale %d is not ScaleAuto, ScaleLinear or ScaleLog", h.Scale)
+	}
+	if h.Uncertainty != nil {
+		if err := h.Uncertainty.validate(h); err != nil {
+			return err
+		}
 	}
 	if h.Interval != nil {
 		return h.Interval.validate(h)
@@ -416,6 +444,8 @@ type heatCells struct {
 	sc     colorScale
 	values bool
 	marks  []int // per square: +1 above, -1 below the pooled rate, or nil
+	// unresolved marks the squares drawn washed out (nil: none).
+	unresolved []bool
 }
 
 func (c *heatCells) DataRange() (xmin, xmax, ymin, ymax float64) {
@@ -423,7 +453,11 @@ func (c *heatCells) DataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 func (c *heatCells) color(i int) color.RGBA {
-	return Viridis(c.sc.t(c.h.drawn(c.h.Values[i])))
+	clr := Viridis(c.sc.t(c.h.drawn(c.h.Values[i])))
+	if c.unresolved != nil && c.unresolved[i] {
+		return washed(clr)
+	}
+	return clr
 }
 
 // label is the text of square i's cell.
@@ -442,6 +476,7 @@ func (c *heatCells) Plot(dc draw.Canvas, p *plot.Plot) {
 		c.raster(dc)
 	} else {
 		c.fillCells(dc, p)
+		c.gridLines(dc, p)
 	}
 	if c.values {
 		c.drawValues(dc, p)
@@ -472,16 +507,28 @@ func (c *heatCells) fillCells(dc draw.Canvas, p *plot.Plot) {
 			hatch(&dc, x0, y0, x1, y1)
 			continue
 		}
-		// Overlap the next cells a little: anti-aliased edges of
-		// abutting rectangles otherwise show hairline seams.
-		if col+1 < h.Cols && !h.skip(i+1) {
-			x1 += cellOverlap
-		}
-		if row+1 < h.Rows && !h.skip(i+h.Cols) {
-			y1 += cellOverlap
-		}
 		dc.SetColor(c.color(i))
 		dc.Fill(rectPath(x0, y0, x1, y1))
+	}
+}
+
+// gridLines strokes thin white lines between the cells: abutting cells
+// would otherwise show uneven anti-aliased seams, and cells widened to
+// hide them overlap their neighbours' text.
+func (c *heatCells) gridLines(dc draw.Canvas, p *plot.Plot) {
+	h := c.h
+	if h.Rows > autoValuesMax*2 || h.Cols > autoValuesMax*2 {
+		return // small cells: the lines would grey the map
+	}
+	trX, trY := p.Transforms(&dc)
+	sty := draw.LineStyle{Color: color.White, Width: 0.6}
+	for col := 1; col < h.Cols; col++ {
+		x := trX(float64(col))
+		dc.StrokeLine2(sty, x, dc.Min.Y, x, dc.Max.Y)
+	}
+	for row := 1; row < h.Rows; row++ {
+		y := trY(float64(row))
+		dc.StrokeLine2(sty, dc.Min.X, y, dc.Max.X, y)
 	}
 }
 
