@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -28,6 +29,10 @@ type HeatmapData struct {
 	Mask []bool
 	// Label names the colour bar, e.g. "success rate".
 	Label string
+	// Counts, if not nil (Rows*Cols entries), are written in brackets
+	// under each cell's value: the events a share or rate of rare events
+	// rests on, so that "2.5 %" of 16 is not read as a measurement.
+	Counts []int64
 	// Note, if set, is a second line under Label on the colour bar: what
 	// the values rest on, e.g. "300 walks a square".
 	Note string
@@ -337,6 +342,11 @@ func (h HeatmapData) validateShape() error {
 	if h.Scale < ScaleAuto || h.Scale > ScaleLog {
 		return fmt.Errorf("Scale %d is not ScaleAuto, ScaleLinear or ScaleLog", h.Scale)
 	}
+	if h.Counts != nil {
+		if err := checkLengths(n, []string{"Counts"}, len(h.Counts)); err != nil {
+			return err
+		}
+	}
 	if h.Uncertainty != nil {
 		if err := h.Uncertainty.validate(h); err != nil {
 			return err
@@ -578,23 +588,45 @@ func (c *heatCells) drawValues(dc draw.Canvas, p *plot.Plot) {
 		}
 		labels[i] = c.label(i)
 		widest = max(widest, sty.Width(labels[i]))
+		if h.Counts != nil {
+			widest = max(widest, countShrink*sty.Width(countLabel(h.Counts[i])))
+		}
 	}
-	size := min(vg.Length(maxCellText), 0.78*cellW/widest, 0.55*cellH)
+	lines := vg.Length(1)
+	if h.Counts != nil {
+		lines = 1.9
+	}
+	size := min(vg.Length(maxCellText), 0.78*cellW/widest, 0.55*cellH/lines)
 	if size < minCellText {
 		return
 	}
 	sty = textStyle(size)
 	sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
+	small := textStyle(size * countShrink)
+	small.XAlign, small.YAlign = draw.XCenter, draw.YCenter
 	trX, trY := p.Transforms(&dc)
 	for i, s := range labels {
 		if h.skip(i) {
 			continue
 		}
 		row, col := i/h.Cols, i%h.Cols
+		pt := vg.Point{X: trX(float64(col) + 0.5), Y: trY(float64(row) + 0.5)}
 		sty.Color = textColorOn(c.color(i))
-		dc.FillText(sty, vg.Point{X: trX(float64(col) + 0.5), Y: trY(float64(row) + 0.5)}, s)
+		if h.Counts == nil {
+			dc.FillText(sty, pt, s)
+			continue
+		}
+		small.Color = sty.Color
+		dc.FillText(sty, vg.Point{X: pt.X, Y: pt.Y + size*0.5}, s)
+		dc.FillText(small, vg.Point{X: pt.X, Y: pt.Y - size*0.55}, countLabel(h.Counts[i]))
 	}
 }
+
+// countShrink is the size of a cell's count relative to its value.
+const countShrink = 0.8
+
+// countLabel writes a cell's count under its value: "(17)".
+func countLabel(n int64) string { return "(" + strconv.FormatInt(n, 10) + ")" }
 
 // outline marks a square with a black and a white ring, visible on every
 // colour of the map.

@@ -144,3 +144,16 @@ func (unresolvedThumb) Thumbnail(c *draw.Canvas) {
 	c.SetLineStyle(draw.LineStyle{Color: color.Gray{Y: 0x80}, Width: 0.5})
 	c.Stroke(rectPath(x, c.Min.Y, x+s, c.Max.Y))
 }
+
+// Unresolved reports which squares Heatmap draws washed out (nil without
+// Uncertainty), so that a caption can say how many.
+func (h HeatmapData) Unresolved() ([]bool, error) {
+	if h.Uncertainty == nil {
+		return nil, nil
+	}
+	sc, err := h.validate()
+	if err != nil {
+		return nil, err
+	}
+	return h.Uncertainty.unresolved(h, sc), nil
+}

@@ -27,6 +27,9 @@ type Drawn struct {
 	Name string // figure kind, e.g. success-heatmap
 	Base string // path without extension, under dir/figures
 	Note string // e.g. what was skipped
+	// Caption says what the figure shows, written from the data drawn
+	// (report.md and index.html print it under the figure).
+	Caption string
 }
 
 // Draw draws the named figures (nil: those the manifest's config asks for)

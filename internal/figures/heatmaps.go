@@ -67,6 +67,7 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 		if err != nil {
 			return nil, err
 		}
+		dr.Caption = d.rateCaption(g, r, h)
 		out = append(out, dr)
 		if failure {
 			h := d.rateMap(g, r, pooled)
@@ -77,6 +78,7 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 			if err != nil {
 				return nil, err
 			}
+			dr.Caption = d.rateCaption(g, r, h)
 			out = append(out, dr)
 		}
 	}
@@ -160,7 +162,9 @@ func setScale(h *plots.HeatmapData, scale string, rng []float64) {
 func (d *drawer) meanLengthMap(name string, g group, note string) (Drawn, error) {
 	h := d.lengthMap(g)
 	h.Title = fmt.Sprintf("%s on %s: mean path length (%s)", g.rule, g.board, note)
-	return d.heatmap(h, name, g.board, g.rule)
+	dr, err := d.heatmap(h, name, g.board, g.rule)
+	dr.Caption = lengthCaption(g, h, pooledSquares(g.units(d.pool(g)))) + " Drawn instead of the success rate (" + note + "), which would read 0 nearly everywhere."
+	return dr, err
 }
 
 // lengthHeatmaps draws the mean path length by start square.
@@ -173,6 +177,7 @@ func (d *drawer) lengthHeatmaps() ([]Drawn, error) {
 		if err != nil {
 			return nil, err
 		}
+		dr.Caption = lengthCaption(g, h, pooledSquares(g.units(d.pool(g))))
 		out = append(out, dr)
 	}
 	return out, nil

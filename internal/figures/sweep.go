@@ -2,6 +2,8 @@ package figures
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"knightwalk/internal/results"
 	"knightwalk/plots"
@@ -41,5 +43,21 @@ func (d *drawer) sweepStrip() ([]Drawn, error) {
 	if err != nil {
 		return nil, err
 	}
+	dr.Caption = sweepCaption(rows)
 	return []Drawn{dr}, nil
+}
+
+// sweepCaption states, per strip, the sizes swept, how many fail and the
+// first that does.
+func sweepCaption(rows []plots.SweepRow) string {
+	var parts []string
+	for _, r := range rows {
+		first := "none fails"
+		if len(r.Failing) > 0 {
+			first = fmt.Sprintf("first failure at n = %g", slices.Min(r.Failing))
+		}
+		parts = append(parts, fmt.Sprintf("%s: %d of %d sizes (n = %g…%g) fail, %s", r.Name, len(r.Failing), len(r.Swept),
+			slices.Min(r.Swept), slices.Max(r.Swept), first))
+	}
+	return "Board sizes n where one deterministic walk from each start fails to tour the n×n board. " + strings.Join(parts, "; ") + "."
 }
