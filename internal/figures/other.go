@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"gonum.org/v1/plot/plotter"
+
 	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 	"knightwalk/plots"
@@ -160,7 +162,7 @@ func (d *drawer) convergence() ([]Drawn, error) {
 	for _, g := range d.groups() {
 		start := g.squares[0]
 		var k, n uint64
-		cd := plots.ConvergenceData{Title: fmt.Sprintf("%s on %s: running estimate from %s", g.rule, g.board, start.Start), Label: "success rate", Level: conf}
+		cd := plots.ConvergenceData{Title: fmt.Sprintf("%s on %s: running estimate from %s", g.rule, g.board, start.Start), Label: "success rate", Level: conf, Percent: true}
 		next := 1.0
 		for _, w := range walks {
 			if w.Board != g.board || w.Rule != g.rule || w.Start != start.Start {
@@ -182,7 +184,7 @@ func (d *drawer) convergence() ([]Drawn, error) {
 		}
 		if ex, ok := d.exact(g, start); ok {
 			cd.Exact = &ex
-			cd.ExactLabel = fmt.Sprintf("exact %.6f", ex)
+			cd.ExactLabel = "exact " + percent(ex)
 		}
 		f, err := plots.Convergence(cd)
 		if err != nil {
@@ -198,6 +200,25 @@ func (d *drawer) convergence() ([]Drawn, error) {
 		if cd.Exact != nil {
 			dr.Caption += fmt.Sprintf(" Exact value by enumeration: %s.", percent(*cd.Exact))
 		}
+		out = append(out, dr)
+		if cd.Exact == nil {
+			continue
+		}
+		cd.Title = fmt.Sprintf("%s on %s from %s: error against walks", g.rule, g.board, start.Start)
+		f, err = plots.ConvergenceError(cd)
+		if errors.Is(err, plotter.ErrNoData) {
+			continue // the estimate hit the exact value (say, 0 of n for p = 0): no error to draw
+		}
+		if err != nil {
+			return nil, err
+		}
+		dr, err = d.save(f, "convergence", g.board, g.rule, start.Start, "error")
+		if err != nil {
+			return nil, err
+		}
+		dr.Caption = fmt.Sprintf("Absolute error of the running success-rate estimate of %s on %s from %s against the exact %s, on log–log axes, "+
+			"with the %s interval's half-width and the guide z·√(p(1−p)/n): an error along the guide's slope of −1/2 is Monte Carlo noise, a level stretch a bias.",
+			g.rule, g.board, start.Start, percent(*cd.Exact), levelText(conf))
 		out = append(out, dr)
 	}
 	return out, nil
