@@ -73,7 +73,7 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 	p := newPlot()
 	p.Title.Text = o.Title
 	p.X.Label.Text = "path length (squares visited)"
-	p.Y.Label.Text = "fraction of walks"
+	p.Y.Label.Text = "share of walks (%)"
 	f := &Figure{Plot: p}
 	width := barWidth(all)
 	floor := 0.0
@@ -184,8 +184,9 @@ func lengthPoints(series []Series, o LengthOptions) ([]plotter.XYs, error) {
 			return nil, fmt.Errorf("plots: length distribution, series %d (%q): lengths %v to %v are not within 1 to Squares = %d",
 				i, s.Name, xys[0].X, xys[len(xys)-1].X, o.Squares)
 		}
-		for _, xy := range xys {
-			positive = positive || xy.Y > 0
+		for k := range xys {
+			positive = positive || xys[k].Y > 0
+			xys[k].Y *= 100 // drawn in percent
 		}
 		all[i] = xys
 	}

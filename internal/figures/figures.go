@@ -162,11 +162,18 @@ func (d *drawer) draw(name string) ([]Drawn, error) {
 	return nil, fmt.Errorf("unknown figure")
 }
 
+// figureHook, when set (by tests), sees every figure saved and its
+// name, so that tests can check the figure objects themselves.
+var figureHook func(base string, f *plots.Figure)
+
 // save writes f as PNG, SVG and PDF, each under a temporary name renamed
 // into place, so that a failure (a full disk) leaves the previous file or
 // none, never a truncated one.
 func (d *drawer) save(f *plots.Figure, name string, parts ...string) (Drawn, error) {
 	base := filepath.Join(d.out, name+"_"+slug(strings.Join(parts, "_")))
+	if figureHook != nil {
+		figureHook(base, f)
+	}
 	for _, format := range plots.Formats {
 		if err := d.ctx.Err(); err != nil {
 			return Drawn{}, err
