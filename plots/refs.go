@@ -37,6 +37,7 @@ type refSource struct {
 	glyph         draw.GlyphDrawer
 	dashes        []vg.Length
 	points, bands bool
+	lines         bool // ranges, drawn as a level line (over a band unless About)
 }
 
 // refPlot draws the published references of a size curve.
@@ -67,7 +68,8 @@ func newRefPlot(refs []Reference, xmin, xmax float64) *refPlot {
 			rp.sources = append(rp.sources, src)
 		}
 		if r.NMax > r.N {
-			src.bands = true
+			src.lines = true
+			src.bands = src.bands || r.Bound != About
 		} else {
 			src.points = true
 		}
@@ -160,6 +162,8 @@ func (s *refSource) Thumbnail(c *draw.Canvas) {
 	if s.bands {
 		c.SetColor(refBandColor)
 		c.Fill(rectPath(c.Min.X, mid.Y, c.Max.X, c.Max.Y))
+	}
+	if s.lines {
 		c.StrokeLine2(draw.LineStyle{Color: refColor, Width: 1, Dashes: s.dashes}, c.Min.X, mid.Y, c.Max.X, mid.Y)
 	}
 	if s.points {
