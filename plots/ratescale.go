@@ -169,3 +169,16 @@ func (s rateScale) Ticks(min, max float64) []plot.Tick {
 	}
 	return ts
 }
+
+// RateAxisFor says which rate axis SizeCurveWith draws for lines under
+// forced (RateAxisAuto: the data's choice), for captions: "linear",
+// "logit" or "log".
+func RateAxisFor(forced RateAxis, lines []Line) string {
+	switch chooseRateAxis(forced, lines).kind {
+	case RateAxisLogit:
+		return "logit"
+	case RateAxisLog:
+		return "log"
+	}
+	return "linear"
+}

@@ -120,7 +120,8 @@ func sizeCaption(who, what string, lines []plots.Line, so plots.SizeOptions, con
 	}
 	s := fmt.Sprintf("Success rate of %s against board size n on n×n boards, n = %g…%g, %s, with %s intervals; the legend gives the walks behind each point. "+
 		"Lines join only successive sizes of one parity (odd n lighter: odd and even boards differ), never across a gap in the sizes run. "+
-		"The rate axis is logit when at least half the points are 90 %% or more and none is 0 (rates of 100 %% on its top edge), log when every interval ends under 20 %%, else linear.", who, lo, hi, what, levelText(conf))
+		"Rate axis %s (chosen automatically: logit when at least half the points are 90 %% or more and none is 0, with rates of 100 %% on its top edge; log when every interval ends under 20 %%; else linear).",
+		who, lo, hi, what, levelText(conf), plots.RateAxisFor(so.Axis, lines))
 	var srcs []string
 	for _, r := range so.References {
 		if !slices.Contains(srcs, r.Source) && math.Max(r.N, r.NMax) >= lo && r.N <= hi {
