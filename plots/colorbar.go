@@ -90,3 +90,19 @@ func rectPath(x0, y0, x1, y1 vg.Length) vg.Path {
 	p.Close()
 	return p
 }
+
+// ColorBarLabels returns the labels of the colour bar's ticks, bottom to
+// top (nil for a figure without one), for checks of what a reader can
+// read off the bar.
+func (f *Figure) ColorBarLabels() []string {
+	if f.colorBar == nil {
+		return nil
+	}
+	var out []string
+	for _, t := range f.colorBar.ticks {
+		if t.Label != "" {
+			out = append(out, t.Label)
+		}
+	}
+	return out
+}

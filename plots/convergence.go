@@ -3,8 +3,10 @@ package plots
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 
+	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
 )
@@ -30,6 +32,23 @@ type ConvergenceData struct {
 	// ExactLabel is the legend entry of the reference line; empty gives
 	// "exact" and the value.
 	ExactLabel string
+	// Percent labels the y axis in percent (values stay fractions).
+	Percent bool
+}
+
+// convergenceFirst is the fewest walks drawn: before it the interval
+// spans most of [0, 1] and would take the figure's scale (the estimates
+// before it are in the per-walk table).
+const convergenceFirst = 10
+
+// from drops the estimates before n walks, keeping at least two.
+func (d ConvergenceData) from(n float64) ConvergenceData {
+	k := 0
+	for k < len(d.Walks)-2 && d.Walks[k] < n {
+		k++
+	}
+	d.Walks, d.Estimate, d.Lo, d.Hi = d.Walks[k:], d.Estimate[k:], d.Lo[k:], d.Hi[k:]
+	return d
 }
 
 // Convergence draws the running estimate and its interval band against the
@@ -49,11 +68,16 @@ func Convergence(d ConvergenceData) (*Figure, error) {
 
 	p := newPlot()
 	p.Title.Text = d.Title
-	p.X.Label.Text = "number of walks"
+	p.X.Label.Text = "number of walks n"
 	p.Y.Label.Text = label
+	if d.Percent {
+		p.Y.Label.Text += " (%)"
+		p.Y.Tick.Marker = scaledTicks{100}
+	}
 	p.X.Tick.Marker = log10Ticks{}
 	addGrid(p)
 	f := &Figure{Plot: p}
+	d = d.from(convergenceFirst)
 
 	// The x axis carries log10 of the number of walks, on a linear
 	// scale labelled in powers of ten: gonum's LogScale places the axis
@@ -96,13 +120,16 @@ func Convergence(d ConvergenceData) (*Figure, error) {
 	}
 	f.addLegend("estimate", line)
 	f.addLegend(levelText(level)+" interval", poly)
+	lo, hi := slices.Min(d.Lo), slices.Max(d.Hi)
+	pad := (hi - lo) / 20
+	p.Y.Min, p.Y.Max = lo-pad, hi+pad // the estimate never sits on the frame
 
 	if d.Exact != nil {
 		ref := plotter.NewFunction(func(float64) float64 { return *d.Exact })
 		ref.LineStyle = draw.LineStyle{Color: okabeVermilion, Width: 1, Dashes: seriesDashes[1]}
 		p.Add(ref)
-		p.Y.Min = math.Min(p.Y.Min, *d.Exact)
-		p.Y.Max = math.Max(p.Y.Max, *d.Exact)
+		p.Y.Min = math.Min(p.Y.Min, *d.Exact-pad)
+		p.Y.Max = math.Max(p.Y.Max, *d.Exact+pad)
 		el := d.ExactLabel
 		if el == "" {
 			el = "exact " + strconv.FormatFloat(*d.Exact, 'g', 4, 64)
@@ -110,6 +137,94 @@ func Convergence(d ConvergenceData) (*Figure, error) {
 		f.addLegend(el, ref)
 	}
 	return f, nil
+}
+
+// ConvergenceError draws, for a running estimate of a known exact value,
+// the absolute error |estimate − exact| and the interval's half-width
+// against the number of walks on log–log axes, with the guide
+// z·√(p(1−p)/n) that an estimate of a proportion p converges along: a
+// slope of −1/2 shows the Monte Carlo rate, a level line a bias.
+func ConvergenceError(d ConvergenceData) (*Figure, error) {
+	if err := d.validate(); err != nil {
+		return nil, fmt.Errorf("plots: convergence error %q: %w", d.Title, err)
+	}
+	if d.Exact == nil {
+		return nil, fmt.Errorf("plots: convergence error %q: no exact value", d.Title)
+	}
+	level := d.Level
+	if level == 0 {
+		level = 0.95
+	}
+	ex := *d.Exact
+	scale := 1.0
+	unit := ""
+	if d.Percent {
+		scale, unit = 100, " (percentage points)"
+	}
+	var errs, half, guide plotter.XYs
+	z := zQuantile(level)
+	for i, n := range d.Walks {
+		x := math.Log10(n)
+		if e := math.Abs(d.Estimate[i]-ex) * scale; e > 0 {
+			errs = append(errs, plotter.XY{X: x, Y: math.Log10(e)})
+		}
+		if h := (d.Hi[i] - d.Lo[i]) / 2 * scale; h > 0 {
+			half = append(half, plotter.XY{X: x, Y: math.Log10(h)})
+		}
+		if g := z * math.Sqrt(ex*(1-ex)/n) * scale; g > 0 {
+			guide = append(guide, plotter.XY{X: x, Y: math.Log10(g)})
+		}
+	}
+	if len(errs) < 2 {
+		return nil, fmt.Errorf("plots: convergence error %q: %w", d.Title, noData("fewer than two estimates differ from the exact value"))
+	}
+	p := newPlot()
+	p.Title.Text = d.Title
+	p.X.Label.Text = "number of walks n"
+	p.Y.Label.Text = "|estimate − exact|" + unit
+	p.X.Tick.Marker = log10Ticks{}
+	p.Y.Tick.Marker = log10Ticks{}
+	addGrid(p)
+	f := &Figure{Plot: p}
+	for _, s := range []struct {
+		xys   plotter.XYs
+		style draw.LineStyle
+		name  string
+	}{
+		{errs, draw.LineStyle{Color: okabeBlue, Width: 1}, "|error| of the running estimate"},
+		{half, draw.LineStyle{Color: okabeSkyBlue, Width: 1, Dashes: seriesDashes[1]}, levelText(level) + " interval half-width"},
+		{guide, draw.LineStyle{Color: okabeVermilion, Width: 1, Dashes: seriesDashes[2]}, fmt.Sprintf("guide %.2f·√(p(1−p)/n) ∝ 1/√n, p exact", z)},
+	} {
+		if len(s.xys) < 2 {
+			continue
+		}
+		l, err := plotter.NewLine(s.xys)
+		if err != nil {
+			return nil, fmt.Errorf("plots: convergence error %q: %w", d.Title, err)
+		}
+		l.LineStyle = s.style
+		p.Add(l)
+		f.addLegend(s.name, l)
+	}
+	p.X.Min, p.X.Max = math.Log10(d.Walks[0]), math.Log10(d.Walks[len(d.Walks)-1])
+	return f, nil
+}
+
+// zQuantile is the two-sided normal quantile of a confidence level.
+func zQuantile(level float64) float64 {
+	return math.Sqrt2 * math.Erfinv(level)
+}
+
+// scaledTicks labels a linear axis in units of factor × the data (percent
+// for fractions).
+type scaledTicks struct{ factor float64 }
+
+func (s scaledTicks) Ticks(lo, hi float64) []plot.Tick {
+	ts := niceTicker{}.Ticks(lo*s.factor, hi*s.factor)
+	for i := range ts {
+		ts[i].Value /= s.factor
+	}
+	return ts
 }
 
 func (d ConvergenceData) validate() error {

@@ -71,7 +71,10 @@ func (f *Figure) Size() (w, h vg.Length) {
 		return w, f.Height
 	}
 	if f.aspect <= 0 {
-		return w, w * 3 / 4
+		// A legend of more than two rows gets its own height, so that
+		// the data area keeps what a figure with a short legend has.
+		l := f.layout(measureCanvas(w, w*3/4))
+		return w, w*3/4 + max(0, vg.Length(len(l.rows)-2)*l.rowH)
 	}
 	// Lay out on a very tall canvas; the data area then takes the full
 	// width and the height it leaves unused is what the figure does not

@@ -6,6 +6,7 @@ import (
 	"image/color"
 	"math"
 	"slices"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -28,6 +29,13 @@ type HeatmapData struct {
 	Mask []bool
 	// Label names the colour bar, e.g. "success rate".
 	Label string
+	// Counts, if not nil (Rows*Cols entries), are written in brackets
+	// under each cell's value: the events a share or rate of rare events
+	// rests on, so that "2.5 %" of 16 is not read as a measurement.
+	Counts []int64
+	// Note, if set, is a second line under Label on the colour bar: what
+	// the values rest on, e.g. "300 walks a square".
+	Note string
 	// Min and Max fix the colour scale (e.g. 0 and 1 for rates, so
 	// figures can be compared); nil takes the data's range. Values outside
 	// a fixed scale get the end colours.
@@ -69,6 +77,12 @@ type HeatmapData struct {
 	// NoStartNote is NoStart's legend note; empty gives "cannot start a
 	// tour".
 	NoStartNote string
+	// Uncertainty, if not nil, holds each square's interval: the colour
+	// scale (when Min and Max are not set) is then never narrower than the
+	// median interval, and squares whose interval spans more than half of
+	// it are washed out with a legend note, so that noise is not drawn as
+	// structure.
+	Uncertainty *Uncertainty
 }
 
 // IntervalCue holds what a heatmap needs to mark the squares that differ
@@ -99,8 +113,6 @@ const autoValuesMax = 12
 // image rather than one rectangle per square, to keep SVG and PDF files small.
 const rasterCells = 64 * 64
 
-const cellOverlap = vg.Length(0.3)
-
 // Heatmap draws one value per board square in viridis, with board
 // coordinates on the axes and a colour bar. By default the colour scale
 // runs from the smallest to the largest value, so that small differences
@@ -122,6 +134,9 @@ func Heatmap(h HeatmapData) (*Figure, error) {
 	if h.Interval != nil {
 		cells.marks = h.Interval.marks(h)
 	}
+	if h.Uncertainty != nil {
+		cells.unresolved = h.Uncertainty.unresolved(h, sc)
+	}
 	p.Add(cells)
 
 	f := &Figure{Plot: p, aspect: float64(h.Rows) / float64(h.Cols)}
@@ -129,8 +144,18 @@ func Heatmap(h HeatmapData) (*Figure, error) {
 	if h.Percent {
 		label += " (%)"
 	}
+	if h.Note != "" {
+		label += "\n" + h.Note
+	}
 	f.colorBar = newColorBar(sc, Viridis, label)
 	h.addLegends(f, sc, cells.marks)
+	if slices.Contains(cells.unresolved, true) {
+		level := h.Uncertainty.Level
+		if level == 0 {
+			level = 0.95
+		}
+		f.addLegend(fmt.Sprintf("washed out: %s interval over half the colour range", levelText(level)), unresolvedThumb{})
+	}
 	return f, nil
 }
 
@@ -212,6 +237,9 @@ func (h HeatmapData) validate() (colorScale, error) {
 			return sc, fmt.Errorf("a log colour scale needs a positive value, and every square is %v or less (set Scale to ScaleLinear)", hi)
 		}
 		lo = posLo
+	}
+	if h.Uncertainty != nil && h.Min == nil && h.Max == nil {
+		lo, hi = h.Uncertainty.resolvedEnds(h, lo, hi, sc.log)
 	}
 	sc.lo, sc.hi = h.scaleEnds(lo, hi, sc.log)
 	sc.fixedLo, sc.fixedHi = h.Min != nil, h.Max != nil
@@ -313,6 +341,16 @@ func (h HeatmapData) validateShape() error {
 	}
 	if h.Scale < ScaleAuto || h.Scale > ScaleLog {
 		return fmt.Errorf("Scale %d is not ScaleAuto, ScaleLinear or ScaleLog", h.Scale)
+	}
+	if h.Counts != nil {
+		if err := checkLengths(n, []string{"Counts"}, len(h.Counts)); err != nil {
+			return err
+		}
+	}
+	if h.Uncertainty != nil {
+		if err := h.Uncertainty.validate(h); err != nil {
+			return err
+		}
 	}
 	if h.Interval != nil {
 		return h.Interval.validate(h)
@@ -416,6 +454,8 @@ type heatCells struct {
 	sc     colorScale
 	values bool
 	marks  []int // per square: +1 above, -1 below the pooled rate, or nil
+	// unresolved marks the squares drawn washed out (nil: none).
+	unresolved []bool
 }
 
 func (c *heatCells) DataRange() (xmin, xmax, ymin, ymax float64) {
@@ -423,7 +463,11 @@ func (c *heatCells) DataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 func (c *heatCells) color(i int) color.RGBA {
-	return Viridis(c.sc.t(c.h.drawn(c.h.Values[i])))
+	clr := Viridis(c.sc.t(c.h.drawn(c.h.Values[i])))
+	if c.unresolved != nil && c.unresolved[i] {
+		return washed(clr)
+	}
+	return clr
 }
 
 // label is the text of square i's cell.
@@ -442,6 +486,7 @@ func (c *heatCells) Plot(dc draw.Canvas, p *plot.Plot) {
 		c.raster(dc)
 	} else {
 		c.fillCells(dc, p)
+		c.gridLines(dc, p)
 	}
 	if c.values {
 		c.drawValues(dc, p)
@@ -472,16 +517,28 @@ func (c *heatCells) fillCells(dc draw.Canvas, p *plot.Plot) {
 			hatch(&dc, x0, y0, x1, y1)
 			continue
 		}
-		// Overlap the next cells a little: anti-aliased edges of
-		// abutting rectangles otherwise show hairline seams.
-		if col+1 < h.Cols && !h.skip(i+1) {
-			x1 += cellOverlap
-		}
-		if row+1 < h.Rows && !h.skip(i+h.Cols) {
-			y1 += cellOverlap
-		}
 		dc.SetColor(c.color(i))
 		dc.Fill(rectPath(x0, y0, x1, y1))
+	}
+}
+
+// gridLines strokes thin white lines between the cells: abutting cells
+// would otherwise show uneven anti-aliased seams, and cells widened to
+// hide them overlap their neighbours' text.
+func (c *heatCells) gridLines(dc draw.Canvas, p *plot.Plot) {
+	h := c.h
+	if h.Rows > autoValuesMax*2 || h.Cols > autoValuesMax*2 {
+		return // small cells: the lines would grey the map
+	}
+	trX, trY := p.Transforms(&dc)
+	sty := draw.LineStyle{Color: color.White, Width: 0.6}
+	for col := 1; col < h.Cols; col++ {
+		x := trX(float64(col))
+		dc.StrokeLine2(sty, x, dc.Min.Y, x, dc.Max.Y)
+	}
+	for row := 1; row < h.Rows; row++ {
+		y := trY(float64(row))
+		dc.StrokeLine2(sty, dc.Min.X, y, dc.Max.X, y)
 	}
 }
 
@@ -531,23 +588,45 @@ func (c *heatCells) drawValues(dc draw.Canvas, p *plot.Plot) {
 		}
 		labels[i] = c.label(i)
 		widest = max(widest, sty.Width(labels[i]))
+		if h.Counts != nil {
+			widest = max(widest, countShrink*sty.Width(countLabel(h.Counts[i])))
+		}
 	}
-	size := min(vg.Length(maxCellText), 0.78*cellW/widest, 0.55*cellH)
+	lines := vg.Length(1)
+	if h.Counts != nil {
+		lines = 1.9
+	}
+	size := min(vg.Length(maxCellText), 0.78*cellW/widest, 0.55*cellH/lines)
 	if size < minCellText {
 		return
 	}
 	sty = textStyle(size)
 	sty.XAlign, sty.YAlign = draw.XCenter, draw.YCenter
+	small := textStyle(size * countShrink)
+	small.XAlign, small.YAlign = draw.XCenter, draw.YCenter
 	trX, trY := p.Transforms(&dc)
 	for i, s := range labels {
 		if h.skip(i) {
 			continue
 		}
 		row, col := i/h.Cols, i%h.Cols
+		pt := vg.Point{X: trX(float64(col) + 0.5), Y: trY(float64(row) + 0.5)}
 		sty.Color = textColorOn(c.color(i))
-		dc.FillText(sty, vg.Point{X: trX(float64(col) + 0.5), Y: trY(float64(row) + 0.5)}, s)
+		if h.Counts == nil {
+			dc.FillText(sty, pt, s)
+			continue
+		}
+		small.Color = sty.Color
+		dc.FillText(sty, vg.Point{X: pt.X, Y: pt.Y + size*0.5}, s)
+		dc.FillText(small, vg.Point{X: pt.X, Y: pt.Y - size*0.55}, countLabel(h.Counts[i]))
 	}
 }
+
+// countShrink is the size of a cell's count relative to its value.
+const countShrink = 0.8
+
+// countLabel writes a cell's count under its value: "(17)".
+func countLabel(n int64) string { return "(" + strconv.FormatInt(n, 10) + ")" }
 
 // outline marks a square with a black and a white ring, visible on every
 // colour of the map.

@@ -96,9 +96,21 @@ func logDecimals(smallest float64) int {
 	return min(6, max(0, int(math.Ceil(-math.Log10(smallest)-1e-9))+2))
 }
 
+// minBarLabels is the fewest labelled ticks a colour bar gets, ends
+// included, so that a reader can read a colour off it between the ends.
+const minBarLabels = 5
+
+// Spacing of the colour bar's labels, as shares of its height: inner
+// labels keep barEndGap from the end labels and barLabelGap from each other.
+const (
+	barEndGap   = 0.09
+	barLabelGap = 0.075
+)
+
 // ticks returns the colour bar's ticks: both ends, labelled with their exact
 // values so the bar states the range of the scale, and round values between
-// them that do not crowd the ends.
+// them that do not crowd the ends or each other, at least minBarLabels in
+// all: the roundest set of candidates that gives that many.
 func (s colorScale) ticks() []plot.Tick {
 	end := func(v float64, fixed bool) plot.Tick {
 		if fixed {
@@ -106,38 +118,65 @@ func (s colorScale) ticks() []plot.Tick {
 		}
 		return plot.Tick{Value: v, Label: s.label(v)}
 	}
-	ends := []plot.Tick{end(s.lo, s.fixedLo), end(s.hi, s.fixedHi)}
 	var inner []plot.Tick
-	if s.log {
-		inner = logTicks(s.lo*s.factor, s.hi*s.factor)
-	} else {
-		inner = niceTicks(s.lo*s.factor, s.hi*s.factor, 5)
-	}
-	out := []plot.Tick{ends[0]}
-	for _, tk := range inner {
-		v := tk.Value / s.factor
-		if p := s.t(v); p > 0.12 && p < 0.88 {
-			out = append(out, plot.Tick{Value: v, Label: tk.Label})
+	for _, cand := range s.innerCandidates() {
+		inner = s.spaced(cand)
+		if len(inner)+2 >= minBarLabels {
+			break
 		}
 	}
-	return append(out, ends[1])
+	out := append([]plot.Tick{end(s.lo, s.fixedLo)}, inner...)
+	return append(out, end(s.hi, s.fixedHi))
 }
 
-// logTicks labels 1, 2 and 5 times the powers of ten within [lo, hi], or
-// only the powers where the range spans more than two decades.
-func logTicks(lo, hi float64) []plot.Tick {
-	var ts []plot.Tick
-	mults := []float64{1, 2, 5}
-	if hi/lo > 100 {
-		mults = mults[:1]
+// innerCandidates lists candidate inner ticks, in display units, from the
+// roundest to the densest.
+func (s colorScale) innerCandidates() [][]plot.Tick {
+	lo, hi := s.lo*s.factor, s.hi*s.factor
+	var out [][]plot.Tick
+	if s.log {
+		for _, m := range [][]float64{{1}, {1, 2, 5}, {1, 2, 3, 5, 7}, {1, 1.5, 2, 3, 4, 5, 6, 7, 8, 9}} {
+			out = append(out, logTicks(lo, hi, m))
+		}
 	}
+	for n := 5; n <= 16; n++ {
+		out = append(out, niceTicks(lo, hi, n))
+	}
+	return out
+}
+
+// spaced keeps, of ticks in display units, those that crowd neither the
+// ends nor the tick kept before them, converted to drawn units.
+func (s colorScale) spaced(ticks []plot.Tick) []plot.Tick {
+	var out []plot.Tick
+	last := 0.0
+	for _, tk := range ticks {
+		v := tk.Value / s.factor
+		p := s.t(v)
+		if p < barEndGap || p > 1-barEndGap || (len(out) > 0 && p-last < barLabelGap) {
+			continue
+		}
+		out = append(out, plot.Tick{Value: v, Label: tk.Label})
+		last = p
+	}
+	return out
+}
+
+// logTicks labels the given multiples of the powers of ten within
+// [lo, hi].
+func logTicks(lo, hi float64, mults []float64) []plot.Tick {
+	var ts []plot.Tick
 	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
 		for _, m := range mults {
 			v := m * math.Pow(10, e)
 			if v < lo*(1-1e-9) || v > hi*(1+1e-9) {
 				continue
 			}
-			ts = append(ts, plot.Tick{Value: v, Label: formatFixed(v, max(0, int(-e)))})
+			d := max(0, int(-e))
+			if m != math.Trunc(m) {
+				d++
+			}
+			ts = append(ts, plot.Tick{Value: v, Label: formatFixed(v, d)})
 		}
 	}
 	return ts

@@ -73,7 +73,7 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 	p := newPlot()
 	p.Title.Text = o.Title
 	p.X.Label.Text = "path length (squares visited)"
-	p.Y.Label.Text = "fraction of walks"
+	p.Y.Label.Text = "share of walks (%)"
 	f := &Figure{Plot: p}
 	width := barWidth(all)
 	floor := 0.0
@@ -86,21 +86,67 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 			ymax = math.Max(ymax, xy.Y)
 		}
 	}
-	for i, s := range series {
-		outline := histogramOutline(all[i], width, floor)
-		if logY {
-			toLog10(outline)
+	if logY {
+		if err := addRareLengths(p, f, series, all, o.Squares); err != nil {
+			return nil, err
 		}
+		setLengthX(p, all, 2, o.Squares)
+	}
+	paired := !logY && spanOf(all) > pairAbove
+	if paired {
+		top := float64(o.Squares)
+		if top == 0 {
+			top = lastLength(all)
+		}
+		for i := range all {
+			all[i] = pairLengths(all[i], top)
+		}
+		width = 2
+		p.X.Label.Text = "path length (squares visited; short of a tour, in pairs)"
+		ymax = 0
+		for _, xys := range all {
+			for _, xy := range xys {
+				ymax = math.Max(ymax, xy.Y)
+			}
+		}
+	}
+	for i, s := range series {
+		if logY {
+			break
+		}
+		outline := histogramOutline(all[i], width, floor)
 		line, err := plotter.NewLine(outline)
 		if err != nil {
 			return nil, fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
 		}
-		clr, dashes, _ := seriesStyle(i)
+		clr, dashes, glyph := seriesStyle(i)
 		line.LineStyle = draw.LineStyle{Color: clr, Width: 1, Dashes: dashes}
+		// A marker on each bar, shifted within it by series, so that
+		// series with equal bars (say two classes that always tour) are
+		// both seen, not one hidden under the other.
+		var tops plotter.XYs
+		for _, xy := range all[i] {
+			if xy.Y > 0 && !paired {
+				shift := (float64(i) - float64(len(series)-1)/2) * width / float64(len(series)+1)
+				tops = append(tops, plotter.XY{X: xy.X + shift, Y: xy.Y})
+			}
+		}
 		p.Add(line)
-		f.addLegend(s.Name, line)
+		if len(tops) == 0 {
+			f.addLegend(s.Name, line)
+			continue
+		}
+		sc, err := plotter.NewScatter(tops)
+		if err != nil {
+			return nil, fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
+		}
+		sc.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: 1.6, Shape: glyph}
+		p.Add(sc)
+		f.addLegend(s.Name, line, sc)
 	}
-	setLengthX(p, all, width, o.Squares)
+	if !logY {
+		setLengthX(p, all, width, o.Squares)
+	}
 	if logY {
 		// The data are drawn as log10(y) on a linear axis labelled in
 		// powers of ten: gonum's LogScale places the axis label's glyph
@@ -138,8 +184,9 @@ func lengthPoints(series []Series, o LengthOptions) ([]plotter.XYs, error) {
 			return nil, fmt.Errorf("plots: length distribution, series %d (%q): lengths %v to %v are not within 1 to Squares = %d",
 				i, s.Name, xys[0].X, xys[len(xys)-1].X, o.Squares)
 		}
-		for _, xy := range xys {
-			positive = positive || xy.Y > 0
+		for k := range xys {
+			positive = positive || xys[k].Y > 0
+			xys[k].Y *= 100 // drawn in percent
 		}
 		all[i] = xys
 	}
@@ -170,6 +217,24 @@ func dominated(all []plotter.XYs) bool {
 	return false
 }
 
+// spanOf is the number of lengths from the shortest to the longest.
+func spanOf(all []plotter.XYs) float64 {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, xys := range all {
+		lo, hi = math.Min(lo, xys[0].X), math.Max(hi, xys[len(xys)-1].X)
+	}
+	return hi - lo + 1
+}
+
+// lastLength is the longest length of any series.
+func lastLength(all []plotter.XYs) float64 {
+	hi := math.Inf(-1)
+	for _, xys := range all {
+		hi = math.Max(hi, xys[len(xys)-1].X)
+	}
+	return hi
+}
+
 // toLog10 replaces each y by its common logarithm.
 func toLog10(xys plotter.XYs) {
 	for i := range xys {
@@ -191,21 +256,80 @@ func logFloor(all []plotter.XYs) float64 {
 	return math.Pow(10, math.Floor(math.Log10(lo)))
 }
 
-// setLengthX sets the x axis: every length from 1 to squares (with half a
-// bar to spare each side, so that no bar touches the frame), or the data's
-// lengths when squares is zero.
+// setLengthX sets the x axis over the lengths in the data, with a bar to
+// spare each side so that no bar touches the frame; with squares set, it
+// labels the shortest length and the full length (squares) at its ends.
 func setLengthX(p *plot.Plot, all []plotter.XYs, width float64, squares int) {
-	if squares > 0 {
-		p.X.Min, p.X.Max = 0, float64(squares)+1
-		p.X.Tick.Marker = endTicks{lo: 1, hi: float64(squares)}
-		return
-	}
 	xmin, xmax := math.Inf(1), math.Inf(-1)
 	for _, xys := range all {
 		xmin = math.Min(xmin, xys[0].X)
 		xmax = math.Max(xmax, xys[len(xys)-1].X)
 	}
+	if squares > 0 {
+		xmax = float64(squares)
+		p.X.Tick.Marker = endTicks{lo: math.Floor(xmin), hi: xmax}
+	}
 	p.X.Min, p.X.Max = xmin-width, xmax+width
+}
+
+// pairLengths pools the lengths short of top in pairs (top−1, top−2),
+// (top−3, top−4)…, each at its centre; top keeps its own bin.
+func pairLengths(xys plotter.XYs, top float64) plotter.XYs {
+	pairs := map[float64]float64{}
+	for _, xy := range xys {
+		x := xy.X
+		if x < top {
+			x = top - 1.5 - 2*math.Floor((top-1-x)/2)
+		}
+		pairs[x] += xy.Y
+	}
+	out := make(plotter.XYs, 0, len(pairs))
+	for x, y := range pairs {
+		out = append(out, plotter.XY{X: x, Y: y})
+	}
+	sort.Slice(out, func(a, b int) bool { return out[a].X < out[b].X })
+	return out
+}
+
+// pairAbove is the number of lengths in a distribution above which its
+// bars are pooled in pairs: odd and even lengths alternate (a knight
+// alternates colours), a comb that hides the shape.
+const pairAbove = 30
+
+// addRareLengths draws distributions dominated by one bin (the full
+// tours of Warnsdorff's rule) on the log axis as markers joined by thin
+// lines, one shape per series, so that series on top of each other stay
+// apart; lengths short of the full tour are pooled in pairs (n−1, n−2),
+// (n−3, n−4)…, which removes the comb of odd against even lengths (a
+// knight alternates colours) and most empty bins; a pair with no walks is
+// left out, not drawn down to the floor.
+func addRareLengths(p *plot.Plot, f *Figure, series []Series, all []plotter.XYs, squares int) error {
+	top := 0.0
+	for _, xys := range all {
+		top = math.Max(top, xys[len(xys)-1].X)
+	}
+	if squares > 0 {
+		top = float64(squares)
+	}
+	for i, s := range series {
+		var xys plotter.XYs
+		for _, xy := range pairLengths(all[i], top) {
+			if xy.Y > 0 {
+				xys = append(xys, plotter.XY{X: xy.X, Y: math.Log10(xy.Y)})
+			}
+		}
+		clr, dashes, glyph := seriesStyle(i)
+		line, sc, err := plotter.NewLinePoints(xys)
+		if err != nil {
+			return fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
+		}
+		line.LineStyle = draw.LineStyle{Color: clr, Width: 0.6, Dashes: dashes}
+		sc.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: 2, Shape: glyph}
+		p.Add(line, sc)
+		f.addLegend(s.Name, line, sc)
+	}
+	p.X.Label.Text = "path length (squares; short of a tour, in pairs)"
+	return nil
 }
 
 func (s Series) points() (plotter.XYs, error) {

@@ -37,6 +37,7 @@ type refSource struct {
 	glyph         draw.GlyphDrawer
 	dashes        []vg.Length
 	points, bands bool
+	lines         bool // ranges, drawn as a level line (over a band unless About)
 }
 
 // refPlot draws the published references of a size curve.
@@ -44,12 +45,13 @@ type refPlot struct {
 	refs    []Reference // cut to the x range
 	sources []*refSource
 	style   map[string]*refSource
+	y       func(rate float64) float64 // the rate axis's coordinate
 }
 
 // newRefPlot keeps the references within [xmin, xmax] (cutting ranges to
 // it) and gives each source, in order of first use, a style.
 func newRefPlot(refs []Reference, xmin, xmax float64) *refPlot {
-	rp := &refPlot{style: map[string]*refSource{}}
+	rp := &refPlot{style: map[string]*refSource{}, y: func(r float64) float64 { return r }}
 	for _, r := range refs {
 		hi := math.Max(r.N, r.NMax)
 		if hi < xmin || r.N > xmax {
@@ -66,7 +68,8 @@ func newRefPlot(refs []Reference, xmin, xmax float64) *refPlot {
 			rp.sources = append(rp.sources, src)
 		}
 		if r.NMax > r.N {
-			src.bands = true
+			src.lines = true
+			src.bands = src.bands || r.Bound != About
 		} else {
 			src.points = true
 		}
@@ -79,33 +82,46 @@ func (rp *refPlot) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
 }
 
+// bandPlot draws the references' bands, under the data; refPlot draws
+// their edges and points over it, so that neither hides the other.
+type bandPlot struct{ *refPlot }
+
+func (bp bandPlot) Plot(dc draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&dc)
+	for _, r := range bp.refs {
+		if r.NMax > r.N && r.Bound != About {
+			bp.style[r.Source].drawBand(&dc, r, trX, func(v float64) vg.Length { return trY(bp.y(v)) })
+		}
+	}
+}
+
 func (rp *refPlot) Plot(dc draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&dc)
-	// Bands first, so that lines and markers stay on top of them.
 	for _, r := range rp.refs {
 		if r.NMax > r.N {
-			rp.style[r.Source].drawRange(&dc, r, trX, trY)
+			rp.style[r.Source].drawRange(&dc, r, trX, func(v float64) vg.Length { return trY(rp.y(v)) })
 		}
 	}
 	for _, r := range rp.refs {
 		if !(r.NMax > r.N) {
-			rp.style[r.Source].drawPoint(&dc, r, trX(r.N), trY(r.Rate))
+			rp.style[r.Source].drawPoint(&dc, r, trX(r.N), trY(rp.y(r.Rate)))
 		}
+	}
+}
+
+func (s *refSource) drawBand(dc *draw.Canvas, r Reference, trX, trY func(float64) vg.Length) {
+	x0, x1, y := trX(r.N), trX(r.NMax), trY(r.Rate)
+	dc.SetColor(refBandColor)
+	if r.Bound == AtLeast {
+		dc.Fill(rectPath(x0, y, x1, dc.Max.Y))
+	} else {
+		dc.Fill(rectPath(x0, dc.Min.Y, x1, y))
 	}
 }
 
 func (s *refSource) drawRange(dc *draw.Canvas, r Reference, trX, trY func(float64) vg.Length) {
 	x0, x1, y := trX(r.N), trX(r.NMax), trY(r.Rate)
-	edge := draw.LineStyle{Color: refColor, Width: 1, Dashes: s.dashes}
-	switch r.Bound {
-	case AtLeast:
-		dc.SetColor(refBandColor)
-		dc.Fill(rectPath(x0, y, x1, dc.Max.Y))
-	case Below:
-		dc.SetColor(refBandColor)
-		dc.Fill(rectPath(x0, dc.Min.Y, x1, y))
-	}
-	dc.StrokeLine2(edge, x0, y, x1, y)
+	dc.StrokeLine2(draw.LineStyle{Color: refColor, Width: 1, Dashes: s.dashes}, x0, y, x1, y)
 }
 
 func (s *refSource) drawPoint(dc *draw.Canvas, r Reference, x, y vg.Length) {
@@ -146,6 +162,8 @@ func (s *refSource) Thumbnail(c *draw.Canvas) {
 	if s.bands {
 		c.SetColor(refBandColor)
 		c.Fill(rectPath(c.Min.X, mid.Y, c.Max.X, c.Max.Y))
+	}
+	if s.lines {
 		c.StrokeLine2(draw.LineStyle{Color: refColor, Width: 1, Dashes: s.dashes}, c.Min.X, mid.Y, c.Max.X, mid.Y)
 	}
 	if s.points {

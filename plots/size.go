@@ -3,7 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
-	"strconv"
+	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -35,6 +35,10 @@ type SizeOptions struct {
 	// Those wholly outside the measured sizes are left out (and out of
 	// the legend); ranges are cut to the measured sizes.
 	References []Reference
+	// Axis scales the rates: auto (linear, logit when most rates are at
+	// least 90 %, log when every interval is under 20 %; the label says
+	// which), or one forced.
+	Axis RateAxis
 }
 
 // Bound says how a published value bounds the rate.
@@ -95,13 +99,14 @@ func SizeCurveWith(lines []Line, o SizeOptions) (*Figure, error) {
 		}
 	}
 
+	sc := chooseRateAxis(o.Axis, lines)
 	p := newPlot()
 	p.Title.Text = o.Title
 	p.X.Label.Text = "board size n (n×n board)"
-	p.Y.Label.Text = "success rate"
-	p.Y.Min, p.Y.Max = 0, 1
+	p.Y.Label.Text = sc.label()
+	p.Y.Min, p.Y.Max = sc.y(sc.lo), sc.y(sc.hi)
 	p.X.Min, p.X.Max = nmin-0.5, nmax+0.5
-	p.Y.Tick.Marker = rateTicks{}
+	p.Y.Tick.Marker = sc
 	p.X.Tick.Marker = intTicks{}
 	addGrid(p)
 	f := &Figure{Plot: p}
@@ -109,22 +114,25 @@ func SizeCurveWith(lines []Line, o SizeOptions) (*Figure, error) {
 		f.addLegend(o.LegendTitle)
 	}
 	refs := newRefPlot(o.References, p.X.Min, p.X.Max)
-	p.Add(refs)
+	refs.y = sc.y
+	p.Add(bandPlot{refs})
 	for i, l := range lines {
-		if err := addSizeLine(p, f, i, l); err != nil {
+		if err := addSizeLine(p, f, i, l, sc); err != nil {
 			return nil, err
 		}
 	}
+	p.Add(refs) // over the data: a published value must not hide under it
 	for _, src := range refs.sources {
 		f.addLegend(src.name, src)
 	}
 	return f, nil
 }
 
-func addSizeLine(p *plot.Plot, f *Figure, i int, l Line) error {
+func addSizeLine(p *plot.Plot, f *Figure, i int, l Line, sc rateScale) error {
 	pts := make(rateErrors, len(l.N))
 	for k := range l.N {
-		pts[k] = rateError{x: l.N[k], y: l.Rate[k], lo: l.Rate[k] - l.Lo[k], hi: l.Hi[k] - l.Rate[k]}
+		y := sc.y(l.Rate[k])
+		pts[k] = rateError{x: l.N[k], y: y, lo: y - sc.y(l.Lo[k]), hi: sc.y(l.Hi[k]) - y}
 	}
 	clr, dashes, glyph := seriesStyle(i)
 	bars, err := plotter.NewYErrorBars(pts)
@@ -133,15 +141,67 @@ func addSizeLine(p *plot.Plot, f *Figure, i int, l Line) error {
 	}
 	bars.LineStyle = draw.LineStyle{Color: clr, Width: 0.6}
 	bars.CapWidth = 2.5
-	line, scatter, err := plotter.NewLinePoints(pts)
+	scatter, err := plotter.NewScatter(pts)
 	if err != nil {
 		return fmt.Errorf("plots: size curve, line %d (%q): %w", i, l.Name, err)
 	}
-	line.LineStyle = draw.LineStyle{Color: clr, Width: 0.8, Dashes: dashes}
 	scatter.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: 1.6, Shape: glyph}
-	p.Add(bars, line, scatter)
-	f.addLegend(l.Name, line, scatter)
+	style := draw.LineStyle{Color: clr, Width: 0.8, Dashes: dashes}
+	p.Add(bars)
+	for _, seg := range segments(l.N) {
+		xys := make(plotter.XYs, len(seg))
+		for j, k := range seg {
+			xys[j] = plotter.XY{X: pts[k].x, Y: pts[k].y}
+		}
+		line, err := plotter.NewLine(xys)
+		if err != nil {
+			return fmt.Errorf("plots: size curve, line %d (%q): %w", i, l.Name, err)
+		}
+		line.LineStyle = style
+		if int(xys[0].X)%2 == 1 { // odd n: a lighter line, told apart from even n
+			line.LineStyle.Color = lighten(clr, 0.5)
+		}
+		p.Add(line)
+	}
+	p.Add(scatter)
+	thumb := &plotter.Line{LineStyle: style}
+	f.addLegend(l.Name, thumb, scatter)
 	return nil
+}
+
+// segments returns the runs of point indices that a line joins: sizes of
+// one parity (odd and even boards differ: a knight alternates colours),
+// each next to the following one at the finest step of that parity, so
+// that no line crosses a gap in the sizes run or joins odd with even n.
+func segments(ns []float64) [][]int {
+	var out [][]int
+	for _, parity := range []int{1, 0} {
+		var idx []int
+		for k, n := range ns {
+			if int(n)%2 == parity {
+				idx = append(idx, k)
+			}
+		}
+		sort.Slice(idx, func(a, b int) bool { return ns[idx[a]] < ns[idx[b]] })
+		step := math.Inf(1)
+		for j := 1; j < len(idx); j++ {
+			step = math.Min(step, ns[idx[j]]-ns[idx[j-1]])
+		}
+		var run []int
+		for j, k := range idx {
+			if j > 0 && ns[k]-ns[idx[j-1]] > step {
+				if len(run) > 1 {
+					out = append(out, run)
+				}
+				run = nil
+			}
+			run = append(run, k)
+		}
+		if len(run) > 1 {
+			out = append(out, run)
+		}
+	}
+	return out
 }
 
 func (r Reference) validate() error {
@@ -201,18 +261,3 @@ type rateErrors []rateError
 func (r rateErrors) Len() int                        { return len(r) }
 func (r rateErrors) XY(i int) (float64, float64)     { return r[i].x, r[i].y }
 func (r rateErrors) YError(i int) (float64, float64) { return r[i].lo, r[i].hi }
-
-// rateTicks labels a rate axis at 0, 0.2, …, 1 with minor ticks between.
-type rateTicks struct{}
-
-func (rateTicks) Ticks(min, max float64) []plot.Tick {
-	var ts []plot.Tick
-	for k := 0; k <= 10; k++ {
-		t := plot.Tick{Value: float64(k) / 10}
-		if k%2 == 0 {
-			t.Label = strconv.FormatFloat(t.Value, 'f', -1, 64)
-		}
-		ts = append(ts, t)
-	}
-	return ts
-}

@@ -237,20 +237,20 @@ func TestLengthAxes(t *testing.T) {
 		t.Fatal(err)
 	}
 	p := f.Plot
-	if p.X.Min != 0 || p.X.Max != 37 {
-		t.Errorf("x axis %v to %v, want 0 to 37 (every length 1..36 with half a bar each side)", p.X.Min, p.X.Max)
+	if p.X.Min != 18 || p.X.Max != 38 {
+		t.Errorf("x axis %v to %v, want 18 to 38 (the lengths in the data, 20..36, with a pair of lengths each side)", p.X.Min, p.X.Max)
 	}
-	if p.Y.Min != -5 || !(p.Y.Max > 0) {
-		t.Errorf("log y axis (log10) %v to %v, want -5 to above 0", p.Y.Min, p.Y.Max)
+	if p.Y.Min != -3 || !(p.Y.Max > 2) {
+		t.Errorf("log y axis (log10 of percent) %v to %v, want -3 (10⁻⁵ as 10⁻³ %%) to above 2 (100 %%)", p.Y.Min, p.Y.Max)
 	}
-	if got := labelsOf(p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max)); got[0] != "1" || got[len(got)-1] != "36" {
-		t.Errorf("x labels %v, want 1 … 36", got)
+	if got := labelsOf(p.X.Tick.Marker.Ticks(p.X.Min, p.X.Max)); got[0] != "20" || got[len(got)-1] != "36" {
+		t.Errorf("x labels %v, want 20 … 36 (shortest walk … full tour)", got)
 	}
 	f, err = LengthDistributionWith(sampleSpike(), LengthOptions{Squares: 36, LogY: LogOff})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f.Plot.Y.Min != 0 || f.Plot.Y.Max <= 0.99 {
+	if f.Plot.Y.Min != 0 || f.Plot.Y.Max <= 99 {
 		t.Errorf("linear y axis %v to %v", f.Plot.Y.Min, f.Plot.Y.Max)
 	}
 	// A smooth distribution (the random walk's) stays linear.

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"flag"
+	"fmt"
 	"image/png"
 	"os"
 	"path/filepath"
@@ -35,11 +36,18 @@ var gallery = []galleryEntry{
 	{experiment: "claims-8x8", figure: "length-distribution_8x8_warnsdorff-random"},
 	{experiment: "default", figure: "success-heatmap_8x8_warnsdorff-random_failure"},
 	{experiment: "size-sweep", figure: "size-curve_size-sweep_warnsdorff-random"},
+	{experiment: "size-sweep", figure: "size-curve_size-sweep_rules"},
 	{experiment: "large-boards", figure: "size-curve_large-boards_warnsdorff-random", small: smallLargeBoards},
 	{experiment: "random-walk", figure: "length-distribution_8x8_random"},
 	{experiment: "closed-tours", figure: "closed-heatmap_8x8_warnsdorff-random"},
 	{experiment: "example", figure: "size-curve_example_warnsdorff-random"},
+	{experiment: "example", figure: "success-heatmap_10x10_warnsdorff-random"},
+	{experiment: "example", figure: "convergence_7x7_warnsdorff-random_a1_error"},
 }
+
+// galleryIndex is the gallery's page: every figure with the caption its
+// run wrote, so that a person reviews figures and captions together.
+var galleryIndex = filepath.Join(galleryDir, "index.html")
 
 // galleryDir holds the gallery: EXPERIMENT_FIGURE.png and .svg.
 var galleryDir = filepath.Join("..", "..", "docs", "figures")
@@ -65,6 +73,7 @@ func smallLargeBoards(t *testing.T, y string) string {
 func TestGallery(t *testing.T) {
 	testenv.SkipUnlessSlow(t, "the README's gallery (reruns the committed experiments, a few minutes)")
 	runs := map[string]string{}
+	var page strings.Builder
 	for _, g := range gallery {
 		if *galleryOnly != "" && g.experiment != *galleryOnly {
 			continue
@@ -76,6 +85,9 @@ func TestGallery(t *testing.T) {
 		}
 		base := filepath.Join(galleryDir, g.experiment+"_"+g.figure)
 		fresh := filepath.Join(dir, "figures", g.figure)
+		name := g.experiment + "_" + g.figure
+		fmt.Fprintf(&page, "<figure id=\"%s\">\n<a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a>\n<figcaption><code>%s</code>: %s</figcaption>\n</figure>\n",
+			name, name, name, name, g.experiment, galleryCaption(t, dir, g.figure))
 		if *updateGallery {
 			for _, ext := range []string{".png", ".svg"} {
 				b, err := os.ReadFile(fresh + ext)
@@ -104,6 +116,52 @@ func TestGallery(t *testing.T) {
 			t.Errorf("%s.png is %d×%d px, the code draws %d×%d", base, ww, wh, gw, gh)
 		}
 	}
+	if *galleryOnly != "" {
+		return // the page needs every figure's caption
+	}
+	html := galleryPageHead + page.String() + "</body>\n</html>\n"
+	if *updateGallery {
+		if err := os.WriteFile(galleryIndex, []byte(html), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	if want, err := os.ReadFile(galleryIndex); err != nil || string(want) != html {
+		t.Errorf("%s is not the gallery page the code writes now (-update-gallery rewrites it): %v", galleryIndex, err)
+	}
+}
+
+const galleryPageHead = `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<title>knightwalk figure gallery</title>
+<style>
+body { font-family: sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; color: #222; }
+figure { margin: 2.5em 0; border-top: 1px solid #ccc; padding-top: 1em; }
+img { max-width: 100%; height: auto; }
+figcaption { margin-top: 0.5em; line-height: 1.4; }
+</style>
+</head>
+<body>
+<h1>knightwalk figure gallery</h1>
+<p>Each figure as <code>experiment run</code> draws it from a committed experiment, with the caption the run wrote from its tables
+(<code>KNIGHTWALK_SLOW=1 go test ./cmd/experiment -run TestGallery -update-gallery</code> redraws them).</p>
+`
+
+// galleryCaption is the caption, HTML-escaped, that the run in dir wrote
+// for figure into its figures/index.html.
+func galleryCaption(t *testing.T, dir, figure string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(dir, "figures", "index.html"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`(?s)<figure id="` + regexp.QuoteMeta(figure) + `">\n<img[^\n]*\n<figcaption>(.*?)\n<span`).FindSubmatch(b)
+	if m == nil || len(m[1]) == 0 {
+		t.Fatalf("%s: the run's index.html has no caption for %s", dir, figure)
+	}
+	return string(m[1])
 }
 
 // runGalleryExperiment runs g's experiment (or its small version) into a

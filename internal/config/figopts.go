@@ -36,6 +36,11 @@ type HeatmapOptions struct {
 	// scale: auto (for rules with a pooled success rate of 90 % or more
 	// and some failures), on or off.
 	FailureView string `yaml:"failure_view" json:"failure_view,omitempty"`
+	// PoolSymmetric, for maps of estimates: auto (pool the walks of the
+	// squares equal under the board's symmetry when the rule is
+	// symmetric, i.e. draws every choice at random) or off (each square
+	// its own walks). Exact values are never pooled: they are equal.
+	PoolSymmetric string `yaml:"pool_symmetric" json:"pool_symmetric,omitempty"`
 }
 
 // LengthOptions style the path-length distributions.
@@ -74,6 +79,7 @@ var (
 	HeatmapMetrics = []string{"auto", "success", "mean-length"}
 	HeatmapScales  = []string{"auto", "linear", "log"}
 	Switches       = []string{"auto", "on", "off"}
+	PoolModes      = []string{"auto", "off"}
 	ParityModes    = []string{"tour-colour", "split"}
 	// CurveClasses are the lines a size curve may draw: the start
 	// classes and every start together.
@@ -91,6 +97,7 @@ func (c *Config) checkFigureOptions(k *checker, ruleNames []string) {
 	oneOf(k, key+".heatmap.metric", o.Heatmap.Metric, HeatmapMetrics)
 	oneOf(k, key+".heatmap.scale", o.Heatmap.Scale, HeatmapScales)
 	oneOf(k, key+".heatmap.failure_view", o.Heatmap.FailureView, Switches)
+	oneOf(k, key+".heatmap.pool_symmetric", o.Heatmap.PoolSymmetric, PoolModes)
 	if r := o.Heatmap.Range; r != nil {
 		switch {
 		case len(r) != 2:

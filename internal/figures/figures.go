@@ -27,6 +27,9 @@ type Drawn struct {
 	Name string // figure kind, e.g. success-heatmap
 	Base string // path without extension, under dir/figures
 	Note string // e.g. what was skipped
+	// Caption says what the figure shows, written from the data drawn
+	// (report.md and index.html print it under the figure).
+	Caption string
 }
 
 // Draw draws the named figures (nil: those the manifest's config asks for)
@@ -159,11 +162,18 @@ func (d *drawer) draw(name string) ([]Drawn, error) {
 	return nil, fmt.Errorf("unknown figure")
 }
 
+// figureHook, when set (by tests), sees every figure saved and its
+// name, so that tests can check the figure objects themselves.
+var figureHook func(base string, f *plots.Figure)
+
 // save writes f as PNG, SVG and PDF, each under a temporary name renamed
 // into place, so that a failure (a full disk) leaves the previous file or
 // none, never a truncated one.
 func (d *drawer) save(f *plots.Figure, name string, parts ...string) (Drawn, error) {
 	base := filepath.Join(d.out, name+"_"+slug(strings.Join(parts, "_")))
+	if figureHook != nil {
+		figureHook(base, f)
+	}
 	for _, format := range plots.Formats {
 		if err := d.ctx.Err(); err != nil {
 			return Drawn{}, err

@@ -138,7 +138,7 @@ func TestUpdateReportReplacesSection(t *testing.T) {
 	if err := os.WriteFile(path, []byte("# r\n\ntext\n\n"+FiguresHeading+"\n\nold\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	drawn := []Drawn{{Name: "walk", Base: filepath.Join(dir, "figures", "walk_5x5_random")}}
+	drawn := []Drawn{{Name: "walk", Base: filepath.Join(dir, "figures", "walk_5x5_random"), Caption: "Walk <0> & more."}}
 	if err := UpdateReport(dir, drawn); err != nil {
 		t.Fatal(err)
 	}
@@ -147,8 +147,19 @@ func TestUpdateReportReplacesSection(t *testing.T) {
 		!strings.Contains(s, "(figures/walk_5x5_random.png)") {
 		t.Errorf("report:\n%s", s)
 	}
-	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
-		t.Errorf("left behind: %v", ents)
+	if !strings.Contains(string(b), "\n\nWalk <0> & more.\n\n") {
+		t.Errorf("report has no caption under the figure:\n%s", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 2 {
+		t.Errorf("want report.md and figures/, found %v", ents)
+	}
+	// index.html shows the figure with its caption, escaped, and nothing else.
+	if ents, _ := os.ReadDir(filepath.Join(dir, "figures")); len(ents) != 1 || ents[0].Name() != IndexFile {
+		t.Errorf("figures/ holds %v, want only %s", ents, IndexFile)
+	}
+	page, _ := os.ReadFile(filepath.Join(dir, "figures", IndexFile))
+	if s := string(page); !strings.Contains(s, `<img src="walk_5x5_random.png"`) || !strings.Contains(s, "<figcaption>Walk &lt;0&gt; &amp; more.") {
+		t.Errorf("index.html:\n%s", s)
 	}
 }
 

@@ -67,16 +67,18 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 		if err != nil {
 			return nil, err
 		}
+		dr.Caption = d.rateCaption(g, r, h)
 		out = append(out, dr)
 		if failure {
 			h := d.rateMap(g, r, pooled)
 			h.Failure = true
 			h.Title = fmt.Sprintf("%s on %s: failure rate by start square", g.rule, g.board)
-			h.Label = "failure rate (1 − success), " + g.walksNote(r)
+			h.Label = "failure rate (1 − success)"
 			dr, err := d.heatmap(h, name, g.board, g.rule, "failure")
 			if err != nil {
 				return nil, err
 			}
+			dr.Caption = d.rateCaption(g, r, h)
 			out = append(out, dr)
 		}
 	}
@@ -92,36 +94,54 @@ func views(o config.HeatmapOptions, name string, g group, r rate, pooled float64
 	return meanLength, failure
 }
 
-// rateMap is the heatmap of rate r on g's board, without scale or title.
+// rateMap is the heatmap of rate r on g's board, without scale or title:
+// exact values where every square has one; else the estimates, pooled over
+// the squares equal under the board's symmetry when the options and the
+// rule allow (d.pool), with their intervals, so that the colour scale
+// and the washed-out squares follow what the walks resolve.
 func (d *drawer) rateMap(g group, r rate, pooled float64) plots.HeatmapData {
-	conf, _ := d.stats()
+	conf, method := d.stats()
 	n := g.rows * g.cols
 	h := plots.HeatmapData{Rows: g.rows, Cols: g.cols, Label: r.name, Highlight: -1, Percent: true,
 		Values: make([]float64, n), Mask: make([]bool, n)}
 	iv := &plots.IntervalCue{Pooled: pooled, Lo: make([]float64, n), Hi: make([]float64, n), Level: conf}
+	un := &plots.Uncertainty{Lo: make([]float64, n), Hi: make([]float64, n), Level: conf}
 	for i := range h.Mask {
 		h.Mask[i] = true
 	}
-	for _, s := range g.squares {
-		i := int(s.StartRow)*g.cols + int(s.StartCol)
-		h.Values[i], iv.Lo[i], iv.Hi[i] = r.value(s)
-		h.Mask[i] = false
-	}
-	if g.allExact(r) { // what is known is drawn, not its noisy estimate
-		for _, s := range g.squares {
-			h.Values[int(s.StartRow)*g.cols+int(s.StartCol)] = r.exact(s)
+	exact := g.allExact(r)
+	units := g.units(d.pool(g) && !exact)
+	for _, u := range units {
+		p, lo, hi := u.rate(r, conf, method)
+		for _, s := range u {
+			i := int(s.StartRow)*g.cols + int(s.StartCol)
+			h.Values[i], un.Lo[i], un.Hi[i] = p, lo, hi
+			if exact { // what is known is drawn, not its noisy estimate
+				h.Values[i] = r.exact(s)
+			}
+			h.Mask[i] = false
 		}
 	}
-	h.Label = r.name + ", " + g.walksNote(r)
+	h.Label, h.Note = r.name, g.walksNote(r, pooledSquares(units))
 	if !g.deterministic(r) {
 		h.Interval = iv
-		d.markAgainstOthers(g, r, iv)
+		d.markAgainstOthers(g, r, units, iv)
+		if !exact {
+			h.Uncertainty = un
+		}
 	}
 	if ns := g.noStart(r); ns != nil {
 		h.NoStart = ns
 		h.NoStartNote = "cannot start a tour (odd board: not the corners' colour)"
 	}
 	return h
+}
+
+// pool reports whether g's estimates are pooled over the board's
+// symmetry: figure option heatmap.pool_symmetric (auto by default) and a
+// symmetric rule.
+func (d *drawer) pool(g group) bool {
+	return d.options().Heatmap.PoolSymmetric != "off" && symmetricRule(g.rule)
 }
 
 // setScale applies the scale and fixed range of the figure options.
@@ -140,38 +160,68 @@ func setScale(h *plots.HeatmapData, scale string, rng []float64) {
 // meanLengthMap maps the mean path length of g's walks, for a rule whose
 // success rate is too small to map.
 func (d *drawer) meanLengthMap(name string, g group, note string) (Drawn, error) {
-	h := lengthMap(g)
+	h := d.lengthMap(g)
 	h.Title = fmt.Sprintf("%s on %s: mean path length (%s)", g.rule, g.board, note)
-	return d.heatmap(h, name, g.board, g.rule)
+	dr, err := d.heatmap(h, name, g.board, g.rule)
+	dr.Caption = lengthCaption(g, h, pooledSquares(g.units(d.pool(g)))) + " Drawn instead of the success rate (" + note + "), which would read 0 nearly everywhere."
+	return dr, err
 }
 
 // lengthHeatmaps draws the mean path length by start square.
 func (d *drawer) lengthHeatmaps() ([]Drawn, error) {
 	var out []Drawn
 	for _, g := range d.groups() {
-		h := lengthMap(g)
+		h := d.lengthMap(g)
 		h.Title = fmt.Sprintf("%s on %s: mean path length by start square", g.rule, g.board)
 		dr, err := d.heatmap(h, "length-heatmap", g.board, g.rule)
 		if err != nil {
 			return nil, err
 		}
+		dr.Caption = lengthCaption(g, h, pooledSquares(g.units(d.pool(g))))
 		out = append(out, dr)
 	}
 	return out, nil
 }
 
-func lengthMap(g group) plots.HeatmapData {
+// lengthMap maps the mean path length by start square, pooled over the
+// board's symmetry like the rates (see rateMap), with each mean's
+// interval so that noise is washed out, not drawn as structure.
+func (d *drawer) lengthMap(g group) plots.HeatmapData {
+	conf, _ := d.stats()
 	n := g.rows * g.cols
-	h := plots.HeatmapData{Rows: g.rows, Cols: g.cols, Label: fmt.Sprintf("mean path length (squares, of %d)", n),
-		Highlight: -1, Values: make([]float64, n), Mask: make([]bool, n)}
+	h := plots.HeatmapData{Rows: g.rows, Cols: g.cols, Highlight: -1, Values: make([]float64, n), Mask: make([]bool, n)}
+	un := &plots.Uncertainty{Lo: make([]float64, n), Hi: make([]float64, n), Level: conf}
 	for i := range h.Mask {
 		h.Mask[i] = true
 	}
-	for _, s := range g.squares {
-		i := int(s.StartRow)*g.cols + int(s.StartCol)
-		h.Values[i], h.Mask[i] = s.LengthMean, false
+	units := g.units(d.pool(g))
+	for _, u := range units {
+		m, lo, hi := u.lengthMean(conf)
+		for _, s := range u {
+			i := int(s.StartRow)*g.cols + int(s.StartCol)
+			h.Values[i], un.Lo[i], un.Hi[i], h.Mask[i] = m, lo, hi, false
+		}
 	}
+	if !g.deterministicLength() {
+		h.Uncertainty = un
+	}
+	note := g.walksPerSquare()
+	if pooledSquares(units) {
+		note += ", symmetric squares pooled"
+	}
+	h.Label, h.Note = fmt.Sprintf("mean path length (squares, of %d)", n), note
 	return h
+}
+
+// deterministicLength reports whether every square's walks all have one
+// length (a rule without random choices): no interval to show.
+func (g group) deterministicLength() bool {
+	for _, s := range g.squares {
+		if s.LengthMin != s.LengthMax {
+			return false
+		}
+	}
+	return true
 }
 
 func (d *drawer) heatmap(h plots.HeatmapData, name string, parts ...string) (Drawn, error) {
@@ -269,65 +319,81 @@ func percent(p float64) string {
 	return strconv.FormatFloat(v, 'f', -1, 64) + " %"
 }
 
-// markAgainstOthers sets the marks' intervals and references: each square
-// is compared with the pooled rate of the *other* squares of its board
-// (it is not tested against itself). With exact values for every square
-// the comparison is exact: a square is marked when its value differs from
-// the others' mean beyond rounding, so squares equal by the board's
-// symmetry get equal marks. Otherwise each square's interval is widened to
-// the Bonferroni level over the k squares compared, so that all k marks
-// hold at once with the run's confidence (64 tests at 95 % each would
-// mark about three squares of a uniform board by chance).
-func (d *drawer) markAgainstOthers(g group, r rate, iv *plots.IntervalCue) {
+// markAgainstOthers sets the marks' intervals and references: each unit
+// (a square, or the squares of one orbit pooled) is compared with the
+// pooled rate of the *other* squares of its board (it is not tested
+// against itself). With exact values for every square the comparison is
+// exact: a square is marked when its value differs from the others' mean
+// beyond rounding, so squares equal by the board's symmetry get equal
+// marks. Otherwise each unit's interval is widened to the Bonferroni level
+// over the k units compared, so that all k marks hold at once with the
+// run's confidence (64 tests at 95 % each would mark about three squares
+// of a uniform board by chance).
+func (d *drawer) markAgainstOthers(g group, r rate, units []unit, iv *plots.IntervalCue) {
 	conf, method := d.stats()
 	ns := g.noStart(r)
-	var in []table.SquareRow
-	for _, s := range g.squares {
-		if ns == nil || !ns[int(s.StartRow)*g.cols+int(s.StartCol)] {
-			in = append(in, s)
-		}
-	}
+	out := func(s table.SquareRow) bool { return ns != nil && ns[int(s.StartRow)*g.cols+int(s.StartCol)] }
 	iv.Others = make([]float64, g.rows*g.cols)
 	for i := range iv.Others {
 		iv.Others[i] = iv.Pooled
 	}
-	if len(in) < 2 {
+	var in []unit
+	squares := 0
+	for _, u := range units {
+		if !out(u[0]) { // a unit is one orbit: all its squares are of one colour
+			in = append(in, u)
+			squares += len(u)
+		}
+	}
+	if squares < 2 {
 		return
 	}
-	allExact, sumExact := true, 0.0
+	if g.allExact(r) {
+		markExact(g, r, in, squares, iv)
+		return
+	}
 	var k, n int64
-	for _, s := range in {
-		x := r.exact(s)
-		allExact = allExact && !math.IsNaN(x)
-		sumExact += x
-		k += r.count(s)
-		n += s.Walks
+	for _, u := range in {
+		ku, nu := u.counts(r)
+		k, n = k+ku, n+nu
 	}
 	level := stats.BonferroniLevel(conf, len(in))
-	for _, s := range in {
-		i := int(s.StartRow)*g.cols + int(s.StartCol)
-		if allExact {
+	for _, u := range in {
+		ku, nu := u.counts(r)
+		sum := stats.Proportion{Successes: uint64(ku), Trials: uint64(nu)}.Interval(level, method)
+		for _, s := range u {
+			i := int(s.StartRow)*g.cols + int(s.StartCol)
+			if n-nu > 0 {
+				iv.Others[i] = float64(k-ku) / float64(n-nu)
+			}
+			iv.Lo[i], iv.Hi[i] = sum.Lo, sum.Hi
+		}
+	}
+	iv.Level = level
+	iv.Legend = fmt.Sprintf("above / below other squares (%s intervals, Bonferroni)", levelText(level))
+}
+
+// markExact compares each square's exact value with the mean of the
+// other squares' (squares of them in all).
+func markExact(g group, r rate, in []unit, squares int, iv *plots.IntervalCue) {
+	sum := 0.0
+	for _, u := range in {
+		for _, s := range u {
+			sum += r.exact(s)
+		}
+	}
+	for _, u := range in {
+		for _, s := range u {
+			i := int(s.StartRow)*g.cols + int(s.StartCol)
 			x := r.exact(s)
-			others := (sumExact - x) / float64(len(in)-1)
+			others := (sum - x) / float64(squares-1)
 			iv.Others[i], iv.Lo[i], iv.Hi[i] = others, x, x
 			if math.Abs(x-others) <= 1e-9 { // equal up to the enumeration's rounding: no mark
 				iv.Lo[i], iv.Hi[i] = others, others
 			}
-			continue
 		}
-		ks, ws := r.count(s), s.Walks
-		if n-ws > 0 {
-			iv.Others[i] = float64(k-ks) / float64(n-ws)
-		}
-		sum := stats.Proportion{Successes: uint64(ks), Trials: uint64(ws)}.Interval(level, method)
-		iv.Lo[i], iv.Hi[i] = sum.Lo, sum.Hi
 	}
-	if allExact {
-		iv.Legend = "exact value above / below the mean of the other squares"
-	} else {
-		iv.Level = level
-		iv.Legend = fmt.Sprintf("above / below other squares (%s intervals, Bonferroni)", levelText(level))
-	}
+	iv.Legend = "exact value above / below the mean of the other squares"
 }
 
 // allExact reports whether every square of g has an exact value of r.
@@ -343,10 +409,18 @@ func (g group) allExact(r rate) bool {
 // walksNote says what a rate heatmap's values rest on: exact values, or
 // the walks per square (a range where squares differ), so that a reader
 // can judge what the colours resolve.
-func (g group) walksNote(r rate) string {
+func (g group) walksNote(r rate, pooled bool) string {
 	if g.allExact(r) {
 		return "exact, by enumeration"
 	}
+	if pooled {
+		return g.walksPerSquare() + ", symmetric squares pooled"
+	}
+	return g.walksPerSquare()
+}
+
+// walksPerSquare is "300 walks a square", or a range where squares differ.
+func (g group) walksPerSquare() string {
 	lo, hi := int64(-1), int64(0)
 	for _, s := range g.squares {
 		if lo < 0 || s.Walks < lo {

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 
 	"knightwalk/internal/results"
 	"knightwalk/internal/table"
@@ -70,9 +71,26 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 		if err != nil {
 			return nil, err
 		}
+		dr.Caption = lengthsCaption(g, series)
 		out = append(out, dr)
 	}
 	return out, nil
+}
+
+// lengthsCaption states, per class drawn, its walks, its shortest walk
+// and its share of full tours.
+func lengthsCaption(g group, series []plots.Series) string {
+	n := float64(g.rows * g.cols)
+	var parts []string
+	for _, s := range series {
+		full := 0.0
+		if l := len(s.X); l > 0 && s.X[l-1] == n {
+			full = s.Y[l-1]
+		}
+		parts = append(parts, fmt.Sprintf("%s: shortest %g, full tours %s", s.Name, s.X[0], percent(full)))
+	}
+	return fmt.Sprintf("Path length (squares visited, of %g) of %s on %s, as the fraction of each start class's walks. %s.",
+		n, g.rule, g.board, strings.Join(parts, "; "))
 }
 
 func logAxis(s string) plots.LogAxis {

@@ -9,6 +9,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"gonum.org/v1/plot/plotter"
+
 	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 	"knightwalk/plots"
@@ -30,10 +32,12 @@ func (d *drawer) deadEnds() ([]Drawn, error) {
 			continue
 		}
 		vals := make([]float64, g.rows*g.cols)
+		counts := make([]int64, g.rows*g.cols)
 		var total float64
 		for _, r := range rows {
 			if r.Board == g.board && r.Rule == g.rule {
 				vals[int(r.EndRow)*g.cols+int(r.EndCol)] += float64(r.Count)
+				counts[int(r.EndRow)*g.cols+int(r.EndCol)] += r.Count
 				total += float64(r.Count)
 			}
 		}
@@ -45,11 +49,13 @@ func (d *drawer) deadEnds() ([]Drawn, error) {
 			vals[i] /= total
 		}
 		dr, err := d.heatmap(plots.HeatmapData{Title: fmt.Sprintf("%s on %s: where failed walks end", g.rule, g.board), Rows: g.rows, Cols: g.cols,
-			Values: vals, Label: "share of dead ends", Percent: true, Scale: shareScale(vals), Format: shareFormat(vals), Highlight: -1},
+			Values: vals, Label: "share of dead ends", Percent: true, Scale: shareScale(vals), Format: shareFormat(vals), Highlight: -1,
+			Counts: rareCounts(counts, total), Note: deadEndNote(total)},
 			"deadend-heatmap", g.board, g.rule)
 		if err != nil {
 			return nil, err
 		}
+		dr.Caption = deadEndCaption(g, "", counts, int64(total))
 		out = append(out, dr)
 		// And for one chosen start: the start square with the most failed
 		// walks (the first in table order on a tie), outlined.
@@ -60,6 +66,28 @@ func (d *drawer) deadEnds() ([]Drawn, error) {
 		out = append(out, one...)
 	}
 	return out, nil
+}
+
+// rareCount is the number of dead ends on a board up to which the map
+// writes each square's count under its share: with few events a share
+// of "2.5 %" is 4 walks, and a reader must see that.
+const rareCount = 10_000
+
+// rareCounts returns counts when the total is rare enough to show them.
+func rareCounts(counts []int64, total float64) []int64 {
+	if total > rareCount {
+		return nil
+	}
+	return counts
+}
+
+// deadEndNote states how many dead ends a map shares out.
+func deadEndNote(total float64) string {
+	n := int64(total)
+	if total <= rareCount {
+		return fmt.Sprintf("of %d failed walks; count in brackets", n)
+	}
+	return fmt.Sprintf("of %s failed walks", count(total))
 }
 
 // shareScale is log when the positive shares span more than a decade (dead
@@ -99,17 +127,21 @@ func (d *drawer) deadEndsFrom(g group, rows []table.DeadEndRow) ([]Drawn, error)
 		return nil, nil
 	}
 	vals := make([]float64, g.rows*g.cols)
+	counts := make([]int64, g.rows*g.cols)
 	for _, r := range rows {
 		if r.Board == g.board && r.Rule == g.rule && r.Start == chosen.Start {
 			vals[int(r.EndRow)*g.cols+int(r.EndCol)] += float64(r.Count) / float64(most)
+			counts[int(r.EndRow)*g.cols+int(r.EndCol)] += r.Count
 		}
 	}
 	dr, err := d.heatmap(plots.HeatmapData{Title: fmt.Sprintf("%s on %s: where failed walks from %s end", g.rule, g.board, chosen.Start),
 		Rows: g.rows, Cols: g.cols, Values: vals, Label: "share of its dead ends", Percent: true, Scale: shareScale(vals), Format: shareFormat(vals),
+		Counts: rareCounts(counts, float64(most)), Note: deadEndNote(float64(most)),
 		Highlight: int(chosen.StartRow)*g.cols + int(chosen.StartCol)}, "deadend-heatmap", g.board, g.rule, "from-"+chosen.Start)
 	if err != nil {
 		return nil, err
 	}
+	dr.Caption = deadEndCaption(g, chosen.Start, counts, most)
 	return []Drawn{dr}, nil
 }
 
@@ -130,7 +162,7 @@ func (d *drawer) convergence() ([]Drawn, error) {
 	for _, g := range d.groups() {
 		start := g.squares[0]
 		var k, n uint64
-		cd := plots.ConvergenceData{Title: fmt.Sprintf("%s on %s: running estimate from %s", g.rule, g.board, start.Start), Label: "success rate", Level: conf}
+		cd := plots.ConvergenceData{Title: fmt.Sprintf("%s on %s: running estimate from %s", g.rule, g.board, start.Start), Label: "success rate", Level: conf, Percent: true}
 		next := 1.0
 		for _, w := range walks {
 			if w.Board != g.board || w.Rule != g.rule || w.Start != start.Start {
@@ -152,7 +184,7 @@ func (d *drawer) convergence() ([]Drawn, error) {
 		}
 		if ex, ok := d.exact(g, start); ok {
 			cd.Exact = &ex
-			cd.ExactLabel = fmt.Sprintf("exact %.6f", ex)
+			cd.ExactLabel = "exact " + percent(ex)
 		}
 		f, err := plots.Convergence(cd)
 		if err != nil {
@@ -162,6 +194,31 @@ func (d *drawer) convergence() ([]Drawn, error) {
 		if err != nil {
 			return nil, err
 		}
+		last := len(cd.Walks) - 1
+		dr.Caption = fmt.Sprintf("Running success-rate estimate of %s on %s from %s over the first n walks (per-walk table), with its %s interval: %s [%s, %s] after %d walks.",
+			g.rule, g.board, start.Start, levelText(conf), percent(cd.Estimate[last]), percent(cd.Lo[last]), percent(cd.Hi[last]), int64(cd.Walks[last]))
+		if cd.Exact != nil {
+			dr.Caption += fmt.Sprintf(" Exact value by enumeration: %s.", percent(*cd.Exact))
+		}
+		out = append(out, dr)
+		if cd.Exact == nil {
+			continue
+		}
+		cd.Title = fmt.Sprintf("%s on %s from %s: error against walks", g.rule, g.board, start.Start)
+		f, err = plots.ConvergenceError(cd)
+		if errors.Is(err, plotter.ErrNoData) {
+			continue // the estimate hit the exact value (say, 0 of n for p = 0): no error to draw
+		}
+		if err != nil {
+			return nil, err
+		}
+		dr, err = d.save(f, "convergence", g.board, g.rule, start.Start, "error")
+		if err != nil {
+			return nil, err
+		}
+		dr.Caption = fmt.Sprintf("Absolute error of the running success-rate estimate of %s on %s from %s against the exact %s, on log–log axes, "+
+			"with the %s interval's half-width and the guide z·√(p(1−p)/n): an error along the guide's slope of −1/2 is Monte Carlo noise, a level stretch a bias.",
+			g.rule, g.board, start.Start, percent(*cd.Exact), levelText(conf))
 		out = append(out, dr)
 	}
 	return out, nil
@@ -244,6 +301,12 @@ func (d *drawer) walks() ([]Drawn, error) {
 		if err != nil {
 			return nil, err
 		}
+		tour := "a dead end"
+		if o.Length == b.Squares() {
+			tour = "an open tour"
+		}
+		dr.Caption = fmt.Sprintf("Walk 0 of %s on %s from %s, replayed from the seed %d: %d of %d squares visited, %s; squares numbered in the order visited.",
+			g.rule, g.board, b.SquareName(start), d.m.Seed, o.Length, b.Squares(), tour)
 		if b.Squares() <= 400 {
 			if err := writeAtomic(dr.Base+".gif", func(tmp string) error { return plots.WalkGIF(wd, tmp, 25) }); err != nil {
 				return nil, err

@@ -28,7 +28,11 @@ func ReportSection(dir string, drawn []Drawn) string {
 			rel = d.Base
 		}
 		rel = filepath.ToSlash(rel)
-		fmt.Fprintf(&b, "![%s](%s.png)\n\n%s: [PNG](%s.png) · [SVG](%s.svg) · [PDF](%s.pdf)\n\n", filepath.Base(rel), rel, filepath.Base(rel), rel, rel, rel)
+		fmt.Fprintf(&b, "![%s](%s.png)\n\n", filepath.Base(rel), rel)
+		if d.Caption != "" {
+			fmt.Fprintf(&b, "%s\n\n", d.Caption)
+		}
+		fmt.Fprintf(&b, "%s: [PNG](%s.png) · [SVG](%s.svg) · [PDF](%s.pdf)\n\n", filepath.Base(rel), rel, rel, rel)
 	}
 	return b.String()
 }
@@ -37,8 +41,21 @@ func ReportSection(dir string, drawn []Drawn) string {
 // replaces everything from it to the end.
 const FiguresHeading = "## Figures"
 
-// UpdateReport replaces the figures section of dir/report.md.
+// UpdateReport replaces the figures section of dir/report.md and writes
+// figures/index.html, both with the figures' captions.
 func UpdateReport(dir string, drawn []Drawn) error {
+	if len(drawn) > 0 {
+		name := filepath.Base(dir)
+		if m, err := results.ReadManifest(dir); err == nil {
+			name = m.Experiment
+		}
+		if err := os.MkdirAll(filepath.Join(dir, results.FiguresDir), 0o755); err != nil {
+			return err
+		}
+		if err := WriteIndex(dir, name, drawn); err != nil {
+			return err
+		}
+	}
 	path := filepath.Join(dir, results.ReportFile)
 	b, err := safeio.ReadRegular(path, 64<<20)
 	if err != nil {

@@ -2,12 +2,15 @@ package figures
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"sort"
+	"strings"
 
 	"knightwalk/internal/config"
 	"knightwalk/internal/table"
 	"knightwalk/plots"
+	"knightwalk/sim"
 	"knightwalk/stats"
 )
 
@@ -47,19 +50,88 @@ func (d *drawer) sizeCurve() ([]Drawn, error) {
 			continue
 		}
 		so := plots.SizeOptions{Title: rule + ": success against board size",
-			LegendTitle: fmt.Sprintf("%s on n×n boards, %s intervals:", rule, levelText(conf)),
+			LegendTitle: fmt.Sprintf("n×n boards, %s intervals:", levelText(conf)),
 			References:  references(o.References, rule)}
-		f, err := plots.SizeCurveWith(lines, so)
+		dr, err := d.saveSizeCurve(lines, so, rule)
 		if err != nil {
 			return nil, err
 		}
-		dr, err := d.save(f, "size-curve", d.m.Experiment, rule)
-		if err != nil {
-			return nil, err
-		}
+		dr.Caption = sizeCaption(rule, "start classes", lines, so, conf)
 		out = append(out, dr)
 	}
-	return out, nil
+	if len(rules) < 2 {
+		return out, nil
+	}
+	// All rules on one figure, each from the same starts.
+	c := curve{"all starts", func(s table.SquareRow) bool { return !(s.Rows%2 == 1 && minority(int(s.StartRow), int(s.StartCol))) }}
+	if everyRuleHas(byRule, "corner") {
+		c = curve{"corner starts", func(s table.SquareRow) bool { return s.StartClass == "corner" }}
+	}
+	var lines []plots.Line
+	for _, rule := range rules {
+		if l, ok := sizeLine(byRule[rule], c, conf, method); ok {
+			l.Name = rule + l.Name[len(c.name):]
+			lines = append(lines, l)
+		}
+	}
+	if len(lines) < 2 {
+		return out, nil
+	}
+	so := plots.SizeOptions{Title: "success against board size, by rule",
+		LegendTitle: fmt.Sprintf("%s, n×n boards, %s intervals:", c.name, levelText(conf))}
+	dr, err := d.saveSizeCurve(lines, so, "rules")
+	if err != nil {
+		return nil, err
+	}
+	dr.Caption = sizeCaption("every rule", c.name+" per rule", lines, so, conf)
+	return append(out, dr), nil
+}
+
+func (d *drawer) saveSizeCurve(lines []plots.Line, so plots.SizeOptions, part string) (Drawn, error) {
+	f, err := plots.SizeCurveWith(lines, so)
+	if err != nil {
+		return Drawn{}, err
+	}
+	return d.save(f, "size-curve", d.m.Experiment, part)
+}
+
+// deterministicRule reports whether a rule draws nothing: its walks
+// from a start all repeat one walk.
+func deterministicRule(name string) bool {
+	r, err := sim.ParseRule(name)
+	return err == nil && r.Deterministic()
+}
+
+// everyRuleHas reports whether every rule ran some start of class.
+func everyRuleHas(byRule map[string][]table.SquareRow, class string) bool {
+	for _, rows := range byRule {
+		if !slices.ContainsFunc(rows, func(s table.SquareRow) bool { return s.StartClass == class }) {
+			return false
+		}
+	}
+	return true
+}
+
+// sizeCaption describes a size curve from its lines.
+func sizeCaption(who, what string, lines []plots.Line, so plots.SizeOptions, conf float64) string {
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, l := range lines {
+		lo, hi = math.Min(lo, slices.Min(l.N)), math.Max(hi, slices.Max(l.N))
+	}
+	s := fmt.Sprintf("Success rate of %s against board size n on n×n boards, n = %g…%g, %s, with %s intervals; the legend gives the walks behind each point. "+
+		"Lines join only successive sizes of one parity (odd n lighter: odd and even boards differ), never across a gap in the sizes run. "+
+		"Rate axis %s (chosen automatically: logit when at least half the points are 90 %% or more and none is 0, with rates of 100 %% on its top edge; log when every interval ends under 20 %%; else linear).",
+		who, lo, hi, what, levelText(conf), plots.RateAxisFor(so.Axis, lines))
+	var srcs []string
+	for _, r := range so.References {
+		if !slices.Contains(srcs, r.Source) && math.Max(r.N, r.NMax) >= lo && r.N <= hi {
+			srcs = append(srcs, r.Source)
+		}
+	}
+	if len(srcs) > 0 {
+		s += " Published values in black, one legend entry per source: " + strings.Join(srcs, "; ") + "."
+	}
+	return s
 }
 
 // curves lists the lines to draw: the classes asked for (default: every
@@ -132,10 +204,25 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 		ns = append(ns, n)
 	}
 	sort.Ints(ns)
-	l := plots.Line{Name: c.name}
+	lo, hi := int64(math.MaxInt64), int64(0)
+	for _, a := range byN {
+		lo, hi = min(lo, a.walks), max(hi, a.walks)
+	}
+	walks := count(float64(lo))
+	if lo != hi {
+		walks += "–" + count(float64(hi))
+	}
+	l := plots.Line{Name: fmt.Sprintf("%s (%s walks a point)", c.name, walks)}
+	det := deterministicRule(rows[0].Rule)
+	if det {
+		l.Name = fmt.Sprintf("%s (deterministic: share of %s starts, no interval)", c.name, walks)
+	}
 	for _, n := range ns {
 		a := byN[n]
 		iv := stats.Proportion{Successes: uint64(a.succ), Trials: uint64(a.walks)}.Interval(conf, method)
+		if det { // one walk a start decides it: nothing sampled, nothing to bound
+			iv.Lo, iv.Hi = iv.Center, iv.Center
+		}
 		l.N = append(l.N, float64(n))
 		l.Rate = append(l.Rate, iv.Center)
 		l.Lo = append(l.Lo, iv.Lo)

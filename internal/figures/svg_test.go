@@ -1,0 +1,244 @@
+package figures
+
+import (
+	"context"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"knightwalk/internal/config"
+	"knightwalk/internal/results"
+	"knightwalk/internal/runner"
+	"knightwalk/internal/table"
+	"knightwalk/plots"
+)
+
+// machineRun runs a small experiment whose heatmaps are of both kinds:
+// 6x6 exact (enumeration), 9x9 and 10x10 estimates from 40 walks a square
+// (pooled by symmetry); and draws the figures the checks below read.
+func machineRun(t *testing.T) (string, []Drawn, map[string]*plots.Figure) {
+	t.Helper()
+	const text = `name: machine
+seed: 22
+boards: [6x6, 9x9, 10x10]
+starts: all
+walks: 40
+rules: [{name: warnsdorff, tie_break: random}, {name: random}]
+outputs:
+  walks: true
+`
+	c, err := config.Parse("machine.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := config.Resolve(c, "machine.yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "machine")
+	if _, err := runner.Run(context.Background(), e, runner.RunOptions{Out: dir, Workers: 2, Shard: runner.All}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	figs := map[string]*plots.Figure{}
+	figureHook = func(base string, f *plots.Figure) {
+		mu.Lock()
+		defer mu.Unlock()
+		figs[filepath.Base(base)] = f
+	}
+	defer func() { figureHook = nil }()
+	drawn, err := Draw(dir, []string{"success-heatmap", "closed-heatmap", "length-heatmap", "deadend-heatmap",
+		"length-distribution", "size-curve", "convergence"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, drawn, figs
+}
+
+// The checks a machine can make on the figures a referee reads (issue 22):
+// every axis labelled (with its unit where it has one), colour bars with
+// at least five labels, heatmap cells that do not overlap, squares equal
+// by symmetry drawn in one colour (pooled or exact), and captions whose
+// extremes are the squares table's.
+func TestFiguresMachineChecks(t *testing.T) {
+	dir, drawn, figs := machineRun(t)
+	if len(figs) < 20 {
+		t.Fatalf("only %d figures drawn", len(figs))
+	}
+	for name, f := range figs {
+		checkAxes(t, name, f)
+		if labels := f.ColorBarLabels(); labels != nil && len(labels) < 5 {
+			t.Errorf("%s: colour bar labels %q, want at least 5", name, labels)
+		}
+	}
+	squares, _, err := table.ReadSquares(filepath.Join(dir, results.SquaresFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	heatmaps := 0
+	for _, d := range drawn {
+		if d.Base == "" || !strings.Contains(d.Name, "heatmap") {
+			continue
+		}
+		heatmaps++
+		n := boardSide(t, d.Base)
+		cells := svgCells(t, d.Base+".svg", n)
+		checkNoOverlap(t, d.Base, cells)
+		if d.Name != "deadend-heatmap" { // dead ends are counts over all starts: not pooled
+			checkSymmetricColours(t, d.Base, cells, n)
+		}
+		if d.Name == "success-heatmap" && !strings.HasSuffix(d.Base, "_failure") && strings.Contains(d.Base, "warnsdorff") {
+			checkCaptionExtremes(t, d, squares, n)
+		}
+	}
+	if heatmaps < 10 {
+		t.Errorf("checked %d heatmaps, want the success, closed, length and dead-end maps of each board", heatmaps)
+	}
+}
+
+// unitless are axis labels that name a coordinate rather than a quantity.
+var unitless = []string{"file", "rank"}
+
+func checkAxes(t *testing.T, name string, f *plots.Figure) {
+	for _, ax := range []struct{ which, label string }{{"x", f.Plot.X.Label.Text}, {"y", f.Plot.Y.Label.Text}} {
+		switch {
+		case ax.label == "":
+			t.Errorf("%s: %s axis has no label", name, ax.which)
+		case slices.Contains(unitless, ax.label):
+		case !strings.Contains(ax.label, "(") && !strings.Contains(ax.label, "number of walks"):
+			t.Errorf("%s: %s axis label %q states no unit", name, ax.which, ax.label)
+		}
+	}
+}
+
+// boardSide reads n from a figure's base name (…_9x9_…).
+func boardSide(t *testing.T, base string) int {
+	m := regexp.MustCompile(`_(\d+)x(\d+)_`).FindStringSubmatch(filepath.Base(base))
+	if m == nil || m[1] != m[2] {
+		t.Fatalf("%s: no square board in the name", base)
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// cell is one filled rectangle of a heatmap's SVG.
+type cell struct {
+	x0, y0, x1, y1 float64
+	fill           string
+}
+
+var rectPath = regexp.MustCompile(`<path d="M([\d.]+),([\d.]+)L([\d.]+),([\d.]+)L([\d.]+),([\d.]+)L([\d.]+),([\d.]+)Z" style="fill:(#[0-9A-F]{6})" />`)
+
+// svgCells returns the board's cells: of the filled rectangles in the
+// SVG, the n·n (or fewer, where squares are blank) of the most common size.
+func svgCells(t *testing.T, path string, n int) []cell {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var groups [][]cell // rectangles of one size, to the rounding of SVG coordinates
+	for _, m := range rectPath.FindAllStringSubmatch(string(b), -1) {
+		v := make([]float64, 8)
+		for i := range v {
+			v[i], _ = strconv.ParseFloat(m[i+1], 64)
+		}
+		c := cell{math.Min(v[0], v[4]), math.Min(v[1], v[5]), math.Max(v[0], v[4]), math.Max(v[1], v[5]), m[9]}
+		found := false
+		for i, g := range groups {
+			if math.Abs((c.x1-c.x0)-(g[0].x1-g[0].x0)) < 0.05 && math.Abs((c.y1-c.y0)-(g[0].y1-g[0].y0)) < 0.05 {
+				groups[i], found = append(g, c), true
+				break
+			}
+		}
+		if !found {
+			groups = append(groups, []cell{c})
+		}
+	}
+	var best []cell
+	for _, cs := range groups {
+		if len(cs) > len(best) && len(cs) <= n*n { // the colour bar's 128 strips are not cells
+			best = cs
+		}
+	}
+	if len(best) < n*n/2 || len(best) > n*n {
+		t.Fatalf("%s: %d cells of one size, want up to %d", path, len(best), n*n)
+	}
+	return best
+}
+
+func checkNoOverlap(t *testing.T, name string, cells []cell) {
+	const eps = 1e-3 // SVG coordinates are written to 5 significant digits
+	for i, a := range cells {
+		for _, b := range cells[i+1:] {
+			w := math.Min(a.x1, b.x1) - math.Max(a.x0, b.x0)
+			h := math.Min(a.y1, b.y1) - math.Max(a.y0, b.y0)
+			if w > eps && h > eps {
+				t.Errorf("%s: cells at (%.2f, %.2f) and (%.2f, %.2f) overlap by %.3f × %.3f pt", name, a.x0, a.y0, b.x0, b.y0, w, h)
+				return
+			}
+		}
+	}
+}
+
+// checkSymmetricColours holds every orbit of the square's symmetry to one
+// fill colour: the maps draw exact values or pooled estimates, and both
+// are equal on squares the board's symmetry exchanges.
+func checkSymmetricColours(t *testing.T, name string, cells []cell, n int) {
+	if len(cells) != n*n {
+		return // blank squares: not every orbit is whole
+	}
+	x0, y0 := math.Inf(1), math.Inf(1)
+	for _, c := range cells {
+		x0, y0 = math.Min(x0, c.x0), math.Min(y0, c.y0)
+	}
+	w, h := cells[0].x1-cells[0].x0, cells[0].y1-cells[0].y0
+	fill := map[int]string{}
+	for _, c := range cells {
+		col, row := int(math.Round((c.x0-x0)/w)), int(math.Round((c.y0-y0)/h))
+		fill[orbit(n, n, row, col)] += "," + c.fill
+	}
+	for o, fs := range fill {
+		parts := strings.Split(fs[1:], ",")
+		for _, f := range parts[1:] {
+			if f != parts[0] {
+				t.Errorf("%s: orbit of %s drawn in colours %v, want one", name, plots.SquareName(n, o), parts)
+				break
+			}
+		}
+	}
+}
+
+// checkCaptionExtremes parses "lowest X % (…), highest Y % (…)" from a
+// success map's caption and holds X and Y to the squares table: exact
+// values where the table has them, else its per-square rates, over the
+// squares that can start a tour.
+func checkCaptionExtremes(t *testing.T, d Drawn, squares []table.SquareRow, n int) {
+	m := regexp.MustCompile(`lowest ([\d.]+) %.*highest ([\d.]+) %`).FindStringSubmatch(d.Caption)
+	if m == nil {
+		t.Errorf("%s: caption states no extremes: %q", d.Base, d.Caption)
+		return
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, s := range squares {
+		if int(s.Rows) != n || s.Rule != "warnsdorff/random" || (n%2 == 1 && minority(int(s.StartRow), int(s.StartCol)) && s.Successes == 0) {
+			continue
+		}
+		v := s.SuccessRate
+		if !math.IsNaN(s.ExactSuccess) {
+			v = s.ExactSuccess
+		}
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	if got, want := m[1], strconv.FormatFloat(100*lo, 'f', 2, 64); got != want {
+		t.Errorf("%s: caption's lowest %s %%, the table's %s %%", d.Base, got, want)
+	}
+	if got, want := m[2], strconv.FormatFloat(100*hi, 'f', 2, 64); got != want {
+		t.Errorf("%s: caption's highest %s %%, the table's %s %%", d.Base, got, want)
+	}
+}

@@ -1,0 +1,184 @@
+package plots
+
+import (
+	"math"
+	"strconv"
+
+	"gonum.org/v1/plot"
+)
+
+// RateAxis is how a size curve's rate axis is scaled.
+type RateAxis int
+
+const (
+	// RateAxisAuto picks the axis from the data (see chooseRateAxis).
+	RateAxisAuto RateAxis = iota
+	// RateAxisLinear runs from 0 to 100 %.
+	RateAxisLinear
+	// RateAxisLogit spreads rates near 100 % (and near 0) by their odds:
+	// 99 % and 99.9 % lie as far apart as 50 % and 90 %.
+	RateAxisLogit
+	// RateAxisLog spreads small rates by decades.
+	RateAxisLog
+)
+
+// Thresholds of the automatic rate axis.
+const (
+	// crowdHigh: when at least half the points are at or above it, and
+	// none is 0, the axis is logit (rates bunched under 100 %).
+	crowdHigh = 0.9
+	// crowdLow: when every interval ends at or below it and some rate is
+	// above 0, the axis is logarithmic (rates bunched over 0).
+	crowdLow = 0.2
+)
+
+// rateScale maps rates to the coordinate drawn: the identity, log10 or
+// logit, clamped to [lo, hi] so that rates of exactly 0 or 1, which a
+// logit or log axis cannot show, sit on the axis's edge.
+type rateScale struct {
+	kind   RateAxis
+	lo, hi float64 // in rate units
+	rule   string  // the axis chosen, for the label
+}
+
+// chooseRateAxis picks the axis for the points (rates and interval ends).
+func chooseRateAxis(forced RateAxis, lines []Line) rateScale {
+	var all, hiValues []float64
+	high, zero, positive := 0, false, false
+	maxHi, points := 0.0, 0
+	for _, l := range lines {
+		for k := range l.N {
+			points++
+			r := l.Rate[k]
+			all = append(all, r, l.Lo[k], l.Hi[k])
+			if r >= crowdHigh {
+				high++
+			}
+			zero = zero || r == 0
+			positive = positive || r > 0
+			maxHi = math.Max(maxHi, l.Hi[k])
+			for _, v := range []float64{r, l.Lo[k], l.Hi[k]} {
+				if v < 1 {
+					hiValues = append(hiValues, v)
+				}
+			}
+		}
+	}
+	kind := forced
+	rule := ""
+	if kind == RateAxisAuto {
+		kind = RateAxisLinear
+		switch {
+		case maxHi <= crowdLow && positive:
+			kind, rule = RateAxisLog, "log scale"
+		case 2*high >= points && !zero && len(hiValues) > 0:
+			kind, rule = RateAxisLogit, "logit scale"
+		}
+	}
+	s := rateScale{kind: kind, lo: 0, hi: 1, rule: rule}
+	switch kind {
+	case RateAxisLogit:
+		lo, top := 1.0, 0.0
+		for _, v := range all {
+			if v > 0 {
+				lo = math.Min(lo, v)
+			}
+		}
+		for _, v := range hiValues {
+			top = math.Max(top, v)
+		}
+		s.lo, s.hi = pad(lo, top)
+	case RateAxisLog:
+		lo := maxHi
+		for _, v := range all {
+			if v > 0 {
+				lo = math.Min(lo, v)
+			}
+		}
+		s.lo, s.hi = lo/2, math.Min(1, maxHi*1.5)
+	}
+	return s
+}
+
+// pad widens [lo, hi] on a logit scale by a tenth of its width each way.
+func pad(lo, hi float64) (float64, float64) {
+	a, b := logit(math.Min(lo, 0.5)), logit(math.Max(hi, lo))
+	if b <= a {
+		b = a + 1
+	}
+	w := (b - a) / 10
+	return expit(a - w), expit(b + w)
+}
+
+func logit(p float64) float64 { return math.Log(p / (1 - p)) }
+func expit(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// y is the coordinate of rate r.
+func (s rateScale) y(r float64) float64 {
+	r = math.Max(s.lo, math.Min(s.hi, r))
+	switch s.kind {
+	case RateAxisLogit:
+		return logit(r)
+	case RateAxisLog:
+		return math.Log10(r)
+	}
+	return r
+}
+
+// label is the axis label: percent, and the scale where the auto rule
+// chose one (the caption states the rule).
+func (s rateScale) label() string {
+	if s.rule != "" {
+		return "success rate (%, " + s.rule + ")"
+	}
+	return "success rate (%)"
+}
+
+// Ticks labels the axis in percent: 0, 20, …, 100 on a linear axis;
+// round percentages spread by the scale otherwise.
+func (s rateScale) Ticks(min, max float64) []plot.Tick {
+	if s.kind == RateAxisLinear || s.kind == RateAxisAuto {
+		var ts []plot.Tick
+		for k := 0; k <= 10; k++ {
+			t := plot.Tick{Value: float64(k) / 10}
+			if k%2 == 0 {
+				t.Label = strconv.Itoa(10 * k)
+			}
+			ts = append(ts, t)
+		}
+		return ts
+	}
+	cands := []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 50, 70, 80, 90, 95, 98, 99, 99.5, 99.8, 99.9, 99.95, 99.98, 99.99}
+	var ts []plot.Tick
+	last := math.Inf(-1)
+	gap := (max - min) / 9
+	for _, c := range cands {
+		v := s.y(c / 100)
+		if c/100 < s.lo || c/100 > s.hi || v-last < gap {
+			continue
+		}
+		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(c, 'f', -1, 64)})
+		last = v
+	}
+	if s.kind == RateAxisLogit && s.hi < 1 {
+		// Rates of 100 % sit on the top edge: say so there.
+		if len(ts) > 0 && max-ts[len(ts)-1].Value < gap/2 {
+			ts = ts[:len(ts)-1]
+		}
+		ts = append(ts, plot.Tick{Value: max, Label: "100"})
+	}
+	return ts
+}
+
+// RateAxisFor says which rate axis SizeCurveWith draws for lines under
+// forced (RateAxisAuto: the data's choice), for captions: "linear",
+// "logit" or "log".
+func RateAxisFor(forced RateAxis, lines []Line) string {
+	switch chooseRateAxis(forced, lines).kind {
+	case RateAxisLogit:
+		return "logit"
+	case RateAxisLog:
+		return "log"
+	}
+	return "linear"
+}
