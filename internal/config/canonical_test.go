@@ -29,6 +29,22 @@ func TestFromCanonicalRoundTrip(t *testing.T) {
 			t.Errorf("%s: hash %s, want %s", name, back.Hash(), c.Hash())
 		}
 	}
+	// A splitting rule and a half_width run, which no embedded experiment has.
+	for _, y := range []string{
+		"name: s\nboards: [6x6]\nwalks: 50\nrules: [{name: random, estimator: splitting, particles: 300}, {name: warnsdorff}]\n",
+		"name: h\nboards: [6x6]\nwalks: {until: half_width, half_width: 0.01, max: 5000}\nrules: [{name: warnsdorff}]\n",
+	} {
+		c, err := Parse("x.yaml", []byte(y))
+		if err != nil {
+			t.Fatal(err)
+		}
+		back, err := FromCanonical("manifest.json", c.canonical())
+		if err != nil {
+			t.Errorf("%q: %v", y, err)
+		} else if back.Hash() != c.Hash() {
+			t.Errorf("%q: hash %s, want %s", y, back.Hash(), c.Hash())
+		}
+	}
 }
 
 // TestFromCanonicalRefuses: an edited or foreign canonical form is refused
