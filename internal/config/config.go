@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"reflect"
 	"slices"
 	"time"
 
@@ -258,6 +259,20 @@ func unwrapPath(err error) error {
 	return err
 }
 
+// unknownKeys returns, in the YAML library's words (so that typeError
+// places them), the keys of mapping n that type t has no field for: a
+// custom UnmarshalYAML decodes without the decoder's KnownFields check.
+func unknownKeys(n *yaml.Node, t reflect.Type) []string {
+	var msgs []string
+	valid := yamlKeys(t)
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if k := n.Content[i]; !contains(valid, k.Value) {
+			msgs = append(msgs, fmt.Sprintf("line %d: field %s not found in type %s", k.Line, k.Value, t))
+		}
+	}
+	return msgs
+}
+
 // UnmarshalYAML reads a board item: a scalar ("8x8", "8") or a mapping with
 // the keys of BoardSpec.
 func (b *BoardSpec) UnmarshalYAML(n *yaml.Node) error {
@@ -266,14 +281,7 @@ func (b *BoardSpec) UnmarshalYAML(n *yaml.Node) error {
 		*b = BoardSpec{Size: n.Value}
 		return nil
 	case yaml.MappingNode:
-		var msgs []string
-		valid := yamlKeys(boardSpecType)
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k := n.Content[i]
-			if !contains(valid, k.Value) {
-				msgs = append(msgs, fmt.Sprintf("line %d: field %s not found in type %s", k.Line, k.Value, boardSpecType))
-			}
-		}
+		msgs := unknownKeys(n, boardSpecType)
 		defer func() {
 			b.stepGiven = slices.ContainsFunc(n.Content, func(k *yaml.Node) bool { return k.Value == "step" })
 		}()

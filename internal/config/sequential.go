@@ -1,7 +1,6 @@
 package config
 
 import (
-	"fmt"
 	"slices"
 	"strings"
 
@@ -52,13 +51,7 @@ func (w *WalksSpec) UnmarshalYAML(n *yaml.Node) error {
 	if n.Kind != yaml.MappingNode {
 		return n.Decode(&w.n)
 	}
-	var msgs []string
-	valid := yamlKeys(sequentialType)
-	for i := 0; i+1 < len(n.Content); i += 2 {
-		if k := n.Content[i]; !contains(valid, k.Value) {
-			msgs = append(msgs, fmt.Sprintf("line %d: field %s not found in type %s", k.Line, k.Value, sequentialType))
-		}
-	}
+	msgs := unknownKeys(n, sequentialType)
 	type plain sequentialYAML
 	var p plain
 	if err := n.Decode(&p); err != nil {

@@ -9,7 +9,6 @@ import (
 	"reflect"
 	"strings"
 	"testing"
-	"time"
 
 	"knightwalk/internal/config"
 	"knightwalk/internal/results"
@@ -31,18 +30,7 @@ claims:
 
 // testSpec resolves testYAML: two boards, two rules, claims on both boards
 // and on one.
-func testSpec(t *testing.T) *config.Experiment {
-	t.Helper()
-	c, err := config.Parse("t.yaml", []byte(testYAML))
-	if err != nil {
-		t.Fatal(err)
-	}
-	e, err := config.Resolve(c, "t.yaml", []byte(testYAML))
-	if err != nil {
-		t.Fatal(err)
-	}
-	return e
-}
+func testSpec(t *testing.T) *config.Experiment { return specOf(t, testYAML) }
 
 func runTo(t *testing.T, ctx context.Context, s *config.Experiment, dir string, workers int, shard Shard, resume bool) (*Completed, error) {
 	t.Helper()
@@ -138,18 +126,7 @@ func TestCancelAndResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for {
-			b, _ := os.ReadFile(filepath.Join(dir+".partial", checkpointName))
-			if strings.Count(string(b), "\n") > 5 {
-				cancel()
-				return
-			}
-			time.Sleep(time.Millisecond)
-		}
-	}()
-	_, err = runTo(t, ctx, s, dir, 2, All, false)
+	_, err = runTo(t, cancelAfter(dir, 5), s, dir, 2, All, false)
 	if err == nil || !strings.Contains(err.Error(), "cancelled") {
 		t.Fatalf("cancelled run: %v", err)
 	}

@@ -34,6 +34,23 @@ claims:
   - {id: c3, rule: warnsdorff/random, square: c3, above: 0.73}
 `
 
+// cancelAfter returns a context cancelled once the checkpoint of the run
+// into dir holds more than lines lines.
+func cancelAfter(dir string, lines int) context.Context {
+	ctx, cancel := context.WithCancel(context.Background())
+	go func() {
+		for {
+			b, _ := os.ReadFile(filepath.Join(dir+".partial", checkpointName))
+			if strings.Count(string(b), "\n") > lines {
+				cancel()
+				return
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+	}()
+	return ctx
+}
+
 func specOf(t *testing.T, y string) *config.Experiment {
 	t.Helper()
 	c, err := config.Parse("s.yaml", []byte(y))
@@ -156,18 +173,7 @@ func TestSequentialResume(t *testing.T) {
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), "out")
-	ctx, cancel := context.WithCancel(context.Background())
-	go func() {
-		for {
-			b, _ := os.ReadFile(filepath.Join(dir+".partial", checkpointName))
-			if strings.Count(string(b), "\n") > 12 {
-				cancel()
-				return
-			}
-			time.Sleep(100 * time.Microsecond)
-		}
-	}()
-	if _, err = runTo(t, ctx, s, dir, 2, All, false); err == nil || !strings.Contains(err.Error(), "cancelled") {
+	if _, err = runTo(t, cancelAfter(dir, 12), s, dir, 2, All, false); err == nil || !strings.Contains(err.Error(), "cancelled") {
 		t.Fatalf("cancelled run: %v (the run ended before the cancel: make its claim harder)", err)
 	}
 	resumed, err := runTo(t, context.Background(), s, dir, 1, All, true)
