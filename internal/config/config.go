@@ -29,8 +29,11 @@ type Config struct {
 	Confidence  float64     `yaml:"confidence"`
 	Interval    string      `yaml:"interval"`
 	Exact       string      `yaml:"exact"` // auto, on or off: exact values beside the estimates
-	Outputs     Outputs     `yaml:"outputs"`
-	Claims      []Claim     `yaml:"claims"`
+	// ComparisonFamily is the Holm family of the comparisons table: one
+	// of ComparisonFamilies ("" means question).
+	ComparisonFamily string  `yaml:"comparison_family"`
+	Outputs          Outputs `yaml:"outputs"`
+	Claims           []Claim `yaml:"claims"`
 
 	src *source // where the config came from, for error positions; nil when built in Go
 }
@@ -121,6 +124,13 @@ var Figures = []string{
 // enumeration is cheap (sim.ExactAuto), on wherever the engine reaches
 // within its budget, off never.
 var ExactModes = []string{"auto", "on", "off"}
+
+// ComparisonFamilies lists what comparison_family accepts: question (the
+// default) adjusts together the comparisons that answer one question —
+// the class comparisons of one rule on one board, the rule comparisons of
+// one class on one board; board every comparison on one board; run every
+// comparison of the run.
+var ComparisonFamilies = []string{"question", "board", "run"}
 
 // Intervals lists the interval methods that interval accepts.
 var Intervals = []string{"wilson", "clopper-pearson"}

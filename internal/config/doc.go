@@ -47,6 +47,9 @@
 //	    node_budget: 10000000     # backtrack only: squares entered per walk (0: sim.DefaultNodeBudget)
 //	confidence: 0.95              # interval confidence, in (0,1) (default 0.95)
 //	interval: wilson              # wilson (default) | clopper-pearson
+//	comparison_family: question   # Holm family of the comparisons: question (default: the class
+//	                              # comparisons of one rule on one board, the rule comparisons of one
+//	                              # class on one board) | board | run
 //	outputs:
 //	  walks: false                # write the per-walk table (default false)
 //	  figures: [success-heatmap, size-curve]   # any of Figures (default none)

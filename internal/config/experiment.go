@@ -1,6 +1,7 @@
 package config
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -24,11 +25,14 @@ type Experiment struct {
 	Sequential  *Sequential // walks: {until: ...}; nil for a fixed number of walks
 	Confidence  float64
 	Method      stats.Method
-	Exact       string  // auto, on or off (ExactModes)
-	Checks      []Check // the claims, resolved, in file order
-	PerWalk     bool    // write the per-walk table
-	RowGroup    int     // rows per row group of the per-walk table; 0: the writer's default
-	Figures     []string
+	Exact       string // auto, on or off (ExactModes)
+	// ComparisonFamily is the comparisons' Holm family: question, board
+	// or run (ComparisonFamilies).
+	ComparisonFamily string
+	Checks           []Check // the claims, resolved, in file order
+	PerWalk          bool    // write the per-walk table
+	RowGroup         int     // rows per row group of the per-walk table; 0: the writer's default
+	Figures          []string
 
 	ConfigHash string    // identifies the resolved config in outputs and parts
 	Config     Canonical // the resolved config, for manifests
@@ -78,7 +82,7 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 		panic("config: " + err.Error())
 	}
 	e := &Experiment{Name: c.Name, Description: c.Description, Seed: c.Seed, Boards: c.boardList(), Rules: c.ruleList(), Estimators: c.estimatorList(),
-		Walks: uint64(c.Walks), Sequential: c.Sequential, Confidence: c.Confidence, Method: method, Exact: c.Exact,
+		Walks: uint64(c.Walks), Sequential: c.Sequential, Confidence: c.Confidence, Method: method, Exact: c.Exact, ComparisonFamily: cmp.Or(c.ComparisonFamily, "question"),
 		PerWalk: c.Outputs.Walks, RowGroup: c.Outputs.RowGroup, Figures: slices.Clone(c.Outputs.Figures),
 		ConfigHash: c.Hash(), Config: c.canonical(), SourceFile: file, Source: src}
 	for _, b := range e.Boards {

@@ -31,8 +31,10 @@ type Canonical struct {
 	Confidence float64              `json:"confidence"`
 	Interval   string               `json:"interval"`
 	Exact      string               `json:"exact,omitempty"` // "" for the default, auto, so that older hashes stay valid
-	Outputs    CanonicalOutputs     `json:"outputs"`
-	Claims     []CanonicalClaim     `json:"claims"`
+	// ComparisonFamily is "" for the default, question.
+	ComparisonFamily string           `json:"comparison_family,omitempty"`
+	Outputs          CanonicalOutputs `json:"outputs"`
+	Claims           []CanonicalClaim `json:"claims"`
 }
 
 // CanonicalSequential is a sequential run's walks mapping, defaults
@@ -125,6 +127,9 @@ func (c *Config) canonical() Canonical {
 	}
 	if c.Exact != "auto" {
 		cn.Exact = c.Exact
+	}
+	if c.ComparisonFamily != "question" {
+		cn.ComparisonFamily = c.ComparisonFamily
 	}
 	if s := c.Sequential; s != nil {
 		cn.Sequential = &CanonicalSequential{Until: s.Until, Min: s.Min, HalfWidth: s.HalfWidth}

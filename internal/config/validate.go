@@ -67,6 +67,10 @@ func (c *Config) check() Errors {
 	if !slices.Contains(ExactModes, c.Exact) {
 		k.errorf("exact", "%q; valid: %s (auto: exact values where the enumeration is cheap)", c.Exact, strings.Join(ExactModes, ", "))
 	}
+	if c.ComparisonFamily != "" && !slices.Contains(ComparisonFamilies, c.ComparisonFamily) {
+		k.errorf("comparison_family", "%q; valid: %s (question: the class comparisons of one rule on one board, or the rule comparisons of one class on one board; board: every comparison on a board; run: every comparison of the run)",
+			c.ComparisonFamily, strings.Join(ComparisonFamilies, ", "))
+	}
 	if !slices.Contains(Intervals, c.Interval) {
 		k.errorf("interval", "%q is not an interval; valid: %s", c.Interval, strings.Join(Intervals, ", "))
 	}

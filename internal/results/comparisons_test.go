@@ -11,8 +11,9 @@ import (
 
 // TestComparisons: every two classes of each rule and every two rules on
 // each class are compared, with the counts of the classes rows, the
-// difference and test of stats.Compare, and p_holm Holm's adjustment over
-// the whole table.
+// difference and test of stats.Compare, and p_holm Holm's adjustment
+// within the comparison's family: by default the question it answers, or
+// the board, or the run (comparison_family).
 func TestComparisons(t *testing.T) {
 	c, err := config.Parse("b.yaml", []byte(boardsYAML))
 	if err != nil {
@@ -67,10 +68,54 @@ func TestComparisons(t *testing.T) {
 	if seen["groups"] == 0 || seen["rules"] == 0 {
 		t.Errorf("comparisons by kind: %v", seen)
 	}
-	holm := stats.Holm(p)
-	for i, r := range tab.Comparisons {
-		if r.PHolm != holm[i] || r.PHolm < r.PValue || r.PHolm > 1 || math.IsNaN(r.PHolm) {
-			t.Errorf("row %d: p %v, p_holm %v, want %v", i, r.PValue, r.PHolm, holm[i])
+	// The default family is the question: classes of one rule on one
+	// board, rules on one class of one board.
+	family := func(r table.ComparisonRow) string {
+		if r.Compare == "groups" {
+			return r.Board + " " + r.RuleA + ": classes"
+		}
+		return r.Board + " " + r.GroupA + ": rules"
+	}
+	checkHolm(t, tab.Comparisons, family)
+
+	// comparison_family: run adjusts over the whole table; board per board.
+	for mode, fam := range map[string]func(table.ComparisonRow) string{
+		"run":   func(table.ComparisonRow) string { return "run" },
+		"board": func(r table.ComparisonRow) string { return r.Board },
+	} {
+		e.ComparisonFamily = mode
+		tab, err := Build(e, func(b, r, s int) *stats.Tally { return ts[[3]int{b, r, s}] })
+		if err != nil {
+			t.Fatal(err)
+		}
+		checkHolm(t, tab.Comparisons, fam)
+	}
+}
+
+// checkHolm requires every row's family to be family(row) and its p_holm
+// Holm's adjustment of the p-values of its family's rows.
+func checkHolm(t *testing.T, rows []table.ComparisonRow, family func(table.ComparisonRow) string) {
+	t.Helper()
+	idx := map[string][]int{}
+	for i, r := range rows {
+		if r.Family != family(r) {
+			t.Fatalf("row %d: family %q, want %q", i, r.Family, family(r))
+		}
+		idx[r.Family] = append(idx[r.Family], i)
+	}
+	if len(idx) < 2 && family(rows[0]) != "run" {
+		t.Fatalf("%d families: the test needs several", len(idx))
+	}
+	for f, is := range idx {
+		p := make([]float64, len(is))
+		for j, i := range is {
+			p[j] = rows[i].PValue
+		}
+		for j, h := range stats.Holm(p) {
+			r := rows[is[j]]
+			if r.PHolm != h || r.PHolm < r.PValue || r.PHolm > 1 || math.IsNaN(r.PHolm) {
+				t.Errorf("%s, row %d: p %v, p_holm %v, want %v", f, is[j], r.PValue, r.PHolm, h)
+			}
 		}
 	}
 }

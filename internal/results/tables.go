@@ -388,7 +388,7 @@ func (out *Tables) compareRules(e *config.Experiment, b *sim.Board, classes [][]
 func comparisonRow(e *config.Experiment, b *sim.Board, compare string, x, y side) table.ComparisonRow {
 	a, c := x.t.SuccessRate(), y.t.SuccessRate()
 	cmp := stats.Compare(a, c, e.Confidence)
-	return table.ComparisonRow{Experiment: e.Name, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols),
+	return table.ComparisonRow{Experiment: e.Name, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Family: comparisonFamily(e, b, compare, x),
 		Compare: compare, GroupBy: "class", RuleA: x.rule, GroupA: x.group, RuleB: y.rule, GroupB: y.group,
 		WalksA: int64(x.t.Walks), SuccessesA: int64(x.t.Successes), RateA: a.Estimate(),
 		WalksB: int64(y.t.Walks), SuccessesB: int64(y.t.Successes), RateB: c.Estimate(),
@@ -422,15 +422,39 @@ func adjustClaims(rows []table.ClaimRow, conf float64) {
 	}
 }
 
-// adjustHolm sets every comparison's p_holm: Holm's adjustment over the
-// family of all the table's comparisons that have a p-value.
-func (out *Tables) adjustHolm() {
-	p := make([]float64, len(out.Comparisons))
-	for i, c := range out.Comparisons {
-		p[i] = c.PValue
+// comparisonFamily names the Holm family of a comparison (experiment key
+// comparison_family): by default the question it answers — do the classes
+// differ under this rule on this board, do the rules differ on this class
+// of this board — so that its adjusted p-value does not depend on what
+// else the run holds; or every comparison on the board, or of the run.
+func comparisonFamily(e *config.Experiment, b *sim.Board, compare string, x side) string {
+	switch e.ComparisonFamily {
+	case "run":
+		return "run"
+	case "board":
+		return b.String()
 	}
-	for i, h := range stats.Holm(p) {
-		out.Comparisons[i].PHolm = h
+	if compare == "groups" {
+		return b.String() + " " + x.rule + ": classes"
+	}
+	return b.String() + " " + x.group + ": rules"
+}
+
+// adjustHolm sets every comparison's p_holm: Holm's adjustment within its
+// family over the comparisons that have a p-value.
+func (out *Tables) adjustHolm() {
+	byFamily := map[string][]int{}
+	for i, c := range out.Comparisons {
+		byFamily[c.Family] = append(byFamily[c.Family], i)
+	}
+	for _, idx := range byFamily {
+		p := make([]float64, len(idx))
+		for j, i := range idx {
+			p[j] = out.Comparisons[i].PValue
+		}
+		for j, h := range stats.Holm(p) {
+			out.Comparisons[idx[j]].PHolm = h
+		}
 	}
 }
 

@@ -202,7 +202,11 @@ type ComparisonRow struct {
 	DiffLo     float64
 	DiffHi     float64
 	PValue     float64
-	PHolm      float64 // PValue adjusted by Holm over the table's comparisons
+	PHolm      float64 // PValue adjusted by Holm within Family
+	// Family is the comparison's Holm family (experiment key
+	// comparison_family): "8x8 warnsdorff/random: classes", "8x8 centre:
+	// rules", "8x8" or "run".
+	Family string
 }
 
 // ClaimRow is the verdict on one published claim.

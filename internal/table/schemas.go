@@ -159,6 +159,7 @@ var comparisonsSpec = newSpec(Comparisons,
 	optCol("diff_hi", func(r *ComparisonRow) *float64 { return &r.DiffHi }),
 	optCol("p_value", func(r *ComparisonRow) *float64 { return &r.PValue }),
 	optCol("p_holm", func(r *ComparisonRow) *float64 { return &r.PHolm }),
+	strCol("family", func(r *ComparisonRow) *string { return &r.Family }),
 )
 
 var claimsSpec = newSpec(Claims,
