@@ -28,6 +28,10 @@ type Config struct {
 	Exact       string      `yaml:"exact"` // auto, on or off: exact values beside the estimates
 	Outputs     Outputs     `yaml:"outputs"`
 	Claims      []Claim     `yaml:"claims"`
+	// Families declares the claim families (a name and the question its
+	// claims answer); when given, every family a claim names is declared
+	// and every declared family has a claim.
+	Families []FamilySpec `yaml:"families"`
 
 	src *source // where the config came from, for error positions; nil when built in Go
 }
@@ -98,6 +102,9 @@ type Claim struct {
 	FirstFailure *int     `yaml:"first_failure"`
 	FailingBelow *float64 `yaml:"failing_below"`
 
+	// Source is the id of a published statement (sources.go), or, for a
+	// statement published nowhere (a seed's, a user's), words that say
+	// where it comes from.
 	Source string `yaml:"source"`
 	// Family names the claims whose sampled verdicts are adjusted together
 	// by Holm (the error rate is controlled within each family); "" puts

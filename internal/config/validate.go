@@ -86,6 +86,7 @@ func (c *Config) check() Errors {
 	seenID := map[string]int{}
 	for i, cl := range c.Claims {
 		c.checkClaim(k, fmt.Sprintf("claims[%d]", i), cl, boards, ruleNames, st)
+		c.checkSource(k, fmt.Sprintf("claims[%d]", i), cl.Source)
 		if cl.ID != "" {
 			if j, dup := seenID[cl.ID]; dup {
 				k.errorf(fmt.Sprintf("claims[%d].id", i), "%q again (%s); claim ids must differ", cl.ID, c.fileKey(fmt.Sprintf("claims[%d]", j)))
@@ -94,6 +95,7 @@ func (c *Config) check() Errors {
 			}
 		}
 	}
+	c.checkFamilies(k)
 	return k.errs.sorted()
 }
 
@@ -107,7 +109,7 @@ func (c *Config) lengths(k *checker) {
 		key   string
 		n, mx int
 	}{{"boards", len(c.Boards), MaxBoards}, {"starts", len(c.Starts), MaxStarts}, {"rules", len(c.Rules), MaxRules},
-		{"outputs.figures", len(c.Outputs.Figures), MaxFigures}, {"claims", len(c.Claims), MaxClaims}} {
+		{"outputs.figures", len(c.Outputs.Figures), MaxFigures}, {"claims", len(c.Claims), MaxClaims}, {"families", len(c.Families), MaxClaims}} {
 		if l.n > l.mx {
 			k.errorf(l.key, "%d items; at most %d", l.n, l.mx)
 		}

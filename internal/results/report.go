@@ -34,7 +34,7 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	if len(t.Claims) > 0 {
 		b.WriteString("## Claims\n\n| claim | source | rule | board | target | claimed | measured [interval] | exact | walks | decided by | verdict | p (Holm, family) | verdict (Holm) |\n|---|---|---|---|---|---|---|---|---:|---|---|---|---|\n")
 		for _, c := range t.Claims {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, c.Source, c.Rule, c.Board, c.Target,
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, SourceText(c.Source), c.Rule, c.Board, c.Target,
 				claimedText(c), MeasuredText(c), exactText(c.Exact), c.Walks, c.DecidedBy, c.Verdict, HolmText(c), c.VerdictHolm)
 		}
 		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone; the last two columns adjust the sampled verdicts by Holm's method within each claim family (key `family`; by default all claims of the run), which bounds the chance of any wrong sampled verdict in a family by 1 − confidence. A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not.\n\n")
@@ -222,4 +222,15 @@ func claimedText(c table.ClaimRow) string {
 		}
 	}
 	return fmt.Sprintf("%.3g–%.3g%%", 100*c.ClaimedLo, 100*c.ClaimedHi)
+}
+
+// SourceText spells out a claim's source: for an id of
+// experiments/sources.yaml the publication, its page and the statement;
+// other sources are words already.
+func SourceText(source string) string {
+	p, ok := config.LookupSource(source)
+	if !ok {
+		return source
+	}
+	return fmt.Sprintf("%s: %s", p.Citation(), p.Statement)
 }

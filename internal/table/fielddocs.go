@@ -51,7 +51,7 @@ var fieldDocs = map[string]fieldDoc{
 	"claims.p_holm":           {"probability", "`p_value` adjusted by Holm's step-down method within the claim's family; null where `p_value` is"},
 	"claims.p_value":          {"probability", "a sampled per-board claim's p-value: the smallest α at which the 1 − α interval decides it (refutes it, or lies inside a set of positive width); null for claims decided exactly or by a deterministic rule, and for sets of boards"},
 	"claims.rule":             {"", "the rule the claim is about"},
-	"claims.source":           {"", "where the claim comes from, as given in the experiment file"},
+	"claims.source":           {"", "where the claim comes from, as given in the experiment file: the id of a published statement in `experiments/sources.yaml` (publication, page, trials; the report and `experiment claims` spell it out), or words for a statement published nowhere"},
 	"claims.successes":        {"walks", "of which successes"},
 	"claims.target":           {"", "what the claim is about: `class:<class>`, `square:<name>` or `degree:<n>`; for `share` followed by the per-board statement, e.g. `class:corner, above 85%`"},
 	"claims.tie_break":        {"", "the rule's tie-break: for `warnsdorff/*` the one in its name (`random`, `first`, `pohl`, `roth`, or a chain such as `roth+first`), `first` or `random` for `backtrack`; null for `random`"},
