@@ -190,21 +190,8 @@ func VerdictPValue(c Claim, x Proportion, m Method) float64 {
 		v := Verdict(c, x.Interval(1-alpha, m))
 		return v == Refuted || v == Consistent && !(c.Kind == Rate && c.Tolerance == 0)
 	}
-	const lo, hi = 1e-15, 1 - 1e-9
-	if x.Trials == 0 || !decisive(hi) {
+	if x.Trials == 0 {
 		return 1
 	}
-	if decisive(lo) {
-		return lo
-	}
-	a, b := math.Log(lo), math.Log(hi) // decisive(exp(b)), not decisive(exp(a))
-	for range 60 {
-		mid := (a + b) / 2
-		if decisive(math.Exp(mid)) {
-			b = mid
-		} else {
-			a = mid
-		}
-	}
-	return math.Exp(b)
+	return smallestAlpha(decisive)
 }

@@ -47,9 +47,15 @@ type Check struct {
 	Rule       int
 	Boards     []int
 	Squares    [][]int     // per entry of Boards, ascending, never empty
-	Claim      stats.Claim // the per-board statement; unset for first-failure and failing-share
+	Claim      stats.Claim // the per-board statement; unset for first-failure, failing-share and published
 	Set        SetClaim    // a statement about the set of Boards, if any
-	target     target
+	// Published is the statement the claim's source names in
+	// experiments/sources.yaml, if any (nil for a source in words). Compare
+	// says the claim states nothing itself: each board's rate is compared
+	// with Published's count (Publication.Count) as two samples.
+	Published *Publication
+	Compare   bool
+	target    target
 }
 
 // Target returns the claim's target as the claims table writes it on board
@@ -140,6 +146,10 @@ func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 		ch.Claim = stats.Claim{Kind: stats.Above, Value: *cl.Above}
 	}
 	ch.Set = cl.setClaim()
+	if p, ok := publication(cl.Source); ok {
+		ch.Published = &p
+		ch.Compare = cl.comparesCount()
+	}
 	return ch, nil
 }
 

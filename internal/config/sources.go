@@ -84,6 +84,10 @@ func (p Publication) Count() (k, n int64, assumed, ok bool) {
 	return 0, 0, false, false
 }
 
+// MaxPublishedTrials bounds a published trial count: the exact tests sum
+// over every outcome of the published trials.
+const MaxPublishedTrials = 1e7
+
 // FamilySpec declares a claim family: its name and the question its
 // claims answer together.
 type FamilySpec struct {
@@ -242,8 +246,8 @@ func checkCount(k *checker, key string, p Publication) {
 		name string
 		n    *int64
 	}{{"trials", p.Trials}, {"assumed_trials", p.AssumedTrials}} {
-		if t.n != nil && *t.n < 1 {
-			k.errorf(key+"."+t.name, "%d is not a trial count; want at least 1 trial per board (leave it out where the publication gives none)", *t.n)
+		if t.n != nil && (*t.n < 1 || *t.n > MaxPublishedTrials) {
+			k.errorf(key+"."+t.name, "%d is not a trial count; want 1 to %d trials per board (leave it out where the publication gives none)", *t.n, int64(MaxPublishedTrials))
 		}
 	}
 	if s := p.Successes; s != nil {
@@ -334,4 +338,16 @@ func (c *Config) checkFamilies(k *checker) {
 			k.errorf(fmt.Sprintf("families[%d].name", i), "%q names no claim; the claims name %s (a claim's family key; %s when it has none)", f.Name, strings.Join(names, ", "), DefaultFamily)
 		}
 	}
+}
+
+// comparesCount reports whether a claim is compared with its source's
+// published count: a claim about one board at a time whose source gives
+// a rate and trials (or assumed trials).
+func (cl Claim) comparesCount() bool {
+	p, ok := publication(cl.Source)
+	if !ok || cl.Sizes != "" || cl.Share != nil || cl.FirstFailure != nil || cl.FailingBelow != nil {
+		return false
+	}
+	_, _, _, ok = p.Count()
+	return ok
 }

@@ -256,9 +256,13 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 			tests = append(tests, t.name)
 		}
 	}
-	if len(tests) != 1 {
+	if cl.comparesCount() {
+		if len(tests) > 0 {
+			k.errorf(key+"."+tests[0], "source %s gives a published count: leave out %s; the claim is compared with that count as two samples", cl.Source, strings.Join(tests, " and "))
+		}
+	} else if len(tests) != 1 {
 		if len(tests) == 0 {
-			k.errorf(key, "no statement; want exactly one of rate, range, below, above, first_failure, failing_below")
+			k.errorf(key, "no statement; want exactly one of rate, range, below, above, first_failure, failing_below (or a source of experiments/sources.yaml with a published count)")
 		} else if !(len(tests) == 2 && cl.FirstFailure != nil && cl.FailingBelow != nil) { // checkSetClaim reports that pair
 			k.errorf(key, "%s: want exactly one of rate, range, below, above, first_failure, failing_below", strings.Join(tests, " and "))
 		}

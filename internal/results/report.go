@@ -195,10 +195,33 @@ func MeasuredText(c table.ClaimRow) string {
 	case "failing-share":
 		return fmt.Sprintf("%.2f%% of boards fail", 100*c.Measured)
 	}
+	text := pct3(c.Measured, c.Lo, c.Hi)
 	if math.IsNaN(c.Lo) { // decided by a deterministic rule's walks: no interval
-		return fmt.Sprintf("%.3f%%", 100*c.Measured)
+		text = fmt.Sprintf("%.3f%%", 100*c.Measured)
 	}
-	return pct3(c.Measured, c.Lo, c.Hi)
+	if c.Kind == "published" {
+		text += fmt.Sprintf(" vs %s: %s, p = %.2g", PublishedText(c), diffText(c), c.PValue)
+	}
+	return text
+}
+
+// PublishedText is the count a claim was compared with: "75/100 (trials
+// assumed)".
+func PublishedText(c table.ClaimRow) string {
+	s := fmt.Sprintf("%d/%d", c.PublishedSuccesses.Int64, c.PublishedTrials.Int64)
+	if c.TrialsAssumed {
+		s += " (trials assumed)"
+	}
+	return s
+}
+
+// diffText is our rate minus the published one, in points, with its
+// interval where there is one.
+func diffText(c table.ClaimRow) string {
+	if c.DiffLo == c.DiffHi {
+		return fmt.Sprintf("difference %+.1f points", 100*c.DiffLo)
+	}
+	return fmt.Sprintf("difference [%+.1f, %+.1f] points", 100*c.DiffLo, 100*c.DiffHi)
 }
 
 func claimedText(c table.ClaimRow) string {
@@ -216,6 +239,8 @@ func claimedText(c table.ClaimRow) string {
 		return fmt.Sprintf("below %.3g%%", 100*c.ClaimedHi)
 	case "above":
 		return fmt.Sprintf("above %.3g%%", 100*c.ClaimedLo)
+	case "published":
+		return PublishedText(c)
 	case "rate":
 		if c.ClaimedLo == c.ClaimedHi {
 			return fmt.Sprintf("%.3g%%", 100*c.ClaimedLo)

@@ -77,7 +77,11 @@ func BuildWithExact(e *config.Experiment, tally TallyOf, exact ExactOf) (*Tables
 			return nil, err
 		}
 		for i := range rows {
-			rows[i].Family, rows[i].PValue = ch.Family, math.NaN()
+			rows[i].Family = ch.Family
+			if ch.Compare {
+				continue // comparePublished set its p-value
+			}
+			rows[i].PValue, rows[i].DiffLo, rows[i].DiffHi = math.NaN(), math.NaN(), math.NaN()
 			if rows[i].DecidedBy == "sample" && ch.Set.Kind == "" {
 				rows[i].PValue = stats.VerdictPValue(ch.Claim, stats.Proportion{Successes: uint64(rows[i].Successes), Trials: uint64(rows[i].Walks)}, e.Method)
 			}
@@ -85,6 +89,9 @@ func BuildWithExact(e *config.Experiment, tally TallyOf, exact ExactOf) (*Tables
 		out.Claims = append(out.Claims, rows...)
 	}
 	adjustClaims(out.Claims, e.Confidence)
+	for i := range out.Claims {
+		literatureWords(&out.Claims[i])
+	}
 	return out, nil
 }
 
@@ -329,6 +336,10 @@ func adjustClaims(rows []table.ClaimRow, conf float64) {
 		for j, h := range stats.Holm(p) {
 			r := &rows[idx[j]]
 			r.PHolm, r.VerdictHolm = h, r.Verdict
+			if r.Kind == "published" {
+				r.VerdictHolm = holmPublished(r, conf)
+				continue
+			}
 			point := r.Kind == "rate" && r.ClaimedLo == r.ClaimedHi // its "consistent" rejects nothing
 			if !math.IsNaN(h) && h > 1-conf && !(point && r.Verdict == stats.Consistent) {
 				r.VerdictHolm = stats.Inconclusive
@@ -393,7 +404,11 @@ func claimRows(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Che
 		row := table.ClaimRow{Experiment: e.Name, Params: Params(e.Rules[ch.Rule]), ID: ch.ID, Source: ch.Source, Rule: rule, Board: b.String(), Target: ch.Target(b),
 			Kind: ch.Claim.Kind.String(), ClaimedLo: lo, ClaimedHi: hi, Walks: int64(t.Walks), Successes: int64(t.Successes),
 			Measured: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Exact: exactMean(exact, bi, ch.Rule, ch.Squares[i])}
-		decide(&row, ch.Claim, sum, e.Rules[ch.Rule].Deterministic())
+		if ch.Compare {
+			comparePublished(&row, ch.Published, t.SuccessRate(), e.Rules[ch.Rule].Deterministic(), e.Confidence)
+		} else {
+			decide(&row, ch.Claim, sum, e.Rules[ch.Rule].Deterministic())
+		}
 		out = append(out, row)
 	}
 	return out, nil

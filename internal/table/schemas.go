@@ -179,6 +179,12 @@ var claimsSpec = newSpec(Claims,
 		optCol("p_value", func(r *ClaimRow) *float64 { return &r.PValue }),
 		optCol("p_holm", func(r *ClaimRow) *float64 { return &r.PHolm }),
 		dictCol("verdict_holm", verdictOrder, func(r *ClaimRow) *string { return &r.VerdictHolm }),
+		optI64Col("published_successes", func(r *ClaimRow) *NullInt64 { return &r.PublishedSuccesses }),
+		optI64Col("published_trials", func(r *ClaimRow) *NullInt64 { return &r.PublishedTrials }),
+		boolCol("trials_assumed", func(r *ClaimRow) *bool { return &r.TrialsAssumed }),
+		optCol("diff_lo", func(r *ClaimRow) *float64 { return &r.DiffLo }),
+		optCol("diff_hi", func(r *ClaimRow) *float64 { return &r.DiffHi }),
+		dictCol("test", testOrder, func(r *ClaimRow) *string { return &r.Test }),
 	}, paramCols(func(r *ClaimRow) *RuleParams { return &r.Params }))...,
 )
 
