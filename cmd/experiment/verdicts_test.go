@@ -53,7 +53,7 @@ func TestClaimsDecidedByWhatDecidesThem(t *testing.T) {
 			}
 			decided := map[string]bool{}
 			for _, row := range sum.Tables.Claims {
-				ch := checkByID(t, s, row.ID)
+				ch := checkByID(t, s, row.ID, row.Reading)
 				r := s.Rules[ch.Rule]
 				switch {
 				case r.Deterministic():
@@ -115,10 +115,10 @@ func literature(ch config.Check, v string) string {
 	return v
 }
 
-func checkByID(t *testing.T, s *config.Experiment, id string) config.Check {
+func checkByID(t *testing.T, s *config.Experiment, id, reading string) config.Check {
 	t.Helper()
 	for _, ch := range s.Checks {
-		if ch.ID == id {
+		if ch.ID == id && ch.Reading == reading {
 			return ch
 		}
 	}

@@ -43,6 +43,8 @@ const DefaultFamily = "all"
 // Experiment.Boards, in order) and, per board, the start squares it pools.
 type Check struct {
 	ID, Source string
+	Reading    string // the reading's name ("" for a claim listed once without one)
+	Fitted     bool   // the reading was chosen because it reproduces the number
 	Family     string // the Holm family of its sampled verdicts (DefaultFamily unless the file names one)
 	Rule       int
 	Boards     []int
@@ -62,6 +64,8 @@ type Check struct {
 // b: "class:centre", "square:d4" or "degree:8".
 func (ch Check) Target(b *sim.Board) string {
 	switch t := ch.target; t.kind {
+	case "all":
+		return "all"
 	case "class":
 		return "class:" + t.class.String()
 	case "square":
@@ -103,7 +107,7 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 // with the claim's position rather than run.
 func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 	key := c.fileKey(fmt.Sprintf("claims[%d]", i))
-	ch := Check{ID: cl.ID, Source: cl.Source, Rule: -1, Family: cl.Family}
+	ch := Check{ID: cl.ID, Source: cl.Source, Reading: cl.Reading, Fitted: cl.Fitted, Rule: -1, Family: cl.Family}
 	if ch.Family == "" {
 		ch.Family = DefaultFamily
 	}

@@ -73,6 +73,11 @@ type CanonicalClaim struct {
 	// compared with ("75/100", "75/100 assumed"): part of the hash, since
 	// a corrected sources.yaml changes the verdict.
 	Published string `json:"published,omitempty"`
+	// Reading, Fitted and Why: how this entry reads its claim; omitted
+	// when unset.
+	Reading string `json:"reading,omitempty"`
+	Fitted  bool   `json:"fitted,omitempty"`
+	Why     string `json:"why,omitempty"`
 }
 
 // Hash returns the hex SHA-256 of the canonical JSON encoding of the
@@ -164,7 +169,8 @@ func (c *Config) canonical() Canonical {
 	}
 
 	for _, cl := range c.Claims {
-		cc := CanonicalClaim{ID: cl.ID, Rule: cl.ruleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source, Family: cl.Family}
+		cc := CanonicalClaim{ID: cl.ID, Rule: cl.ruleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source, Family: cl.Family,
+			Reading: cl.Reading, Fitted: cl.Fitted, Why: cl.Why}
 		for _, s := range sizes {
 			if cl.appliesTo(s) {
 				cc.Boards = append(cc.Boards, s.String())

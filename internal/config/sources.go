@@ -351,3 +351,53 @@ func (cl Claim) comparesCount() bool {
 	_, _, _, ok = p.Count()
 	return ok
 }
+
+// checkReadings checks the claims' ids and readings: an id is listed once,
+// or once per reading, and the readings of one claim share its source and
+// family; a fitted reading says why it was chosen.
+func (c *Config) checkReadings(k *checker) {
+	first := map[string]int{}
+	seen := map[[2]string]int{}
+	for i, cl := range c.Claims {
+		key := fmt.Sprintf("claims[%d]", i)
+		if cl.Fitted && strings.TrimSpace(cl.Why) == "" {
+			k.errorf(key+".why", "missing; a fitted reading says how it was chosen (it reproduces the number by construction, so it is not counted as support)")
+		}
+		if cl.Why != "" && !cl.Fitted {
+			k.errorf(key+".why", "why goes with fitted: true only")
+		}
+		if (cl.Fitted || cl.Why != "") && cl.Reading == "" {
+			k.errorf(key+".reading", "missing; a fitted entry is a reading: name it")
+		}
+		if strings.ContainsAny(cl.Reading, "\n|") {
+			k.errorf(key+".reading", "%q: want a name on one line without |", cl.Reading)
+		}
+		if cl.ID == "" {
+			continue
+		}
+		j, again := first[cl.ID]
+		if !again {
+			first[cl.ID] = i
+		}
+		if jj, dup := seen[[2]string{cl.ID, cl.Reading}]; dup {
+			msg := "claim ids must differ, or name different readings (key reading) of one claim"
+			if cl.Reading != "" {
+				msg = fmt.Sprintf("reading %q again; the readings of a claim must differ", cl.Reading)
+			}
+			k.errorf(key+".id", "%q again (%s); %s", cl.ID, c.fileKey(fmt.Sprintf("claims[%d]", jj)), msg)
+			continue
+		}
+		seen[[2]string{cl.ID, cl.Reading}] = i
+		if again && !sameStatement(c.Claims[j], cl) {
+			k.errorf(key, "claim %s again (%s) with another source or family; readings of one claim share them", cl.ID, c.fileKey(fmt.Sprintf("claims[%d]", j)))
+		}
+	}
+}
+
+// sameStatement reports whether a and b can be readings of one claim:
+// the same source and family. Their rule, target, boards and statement
+// may differ: a reading may read "none" as probability zero or as a rate
+// that 0 of 100 trials leaves plausible.
+func sameStatement(a, b Claim) bool {
+	return a.Source == b.Source && a.Family == b.Family
+}

@@ -83,18 +83,11 @@ func (c *Config) check() Errors {
 	}
 	c.checkFigureOptions(k, ruleNames)
 
-	seenID := map[string]int{}
 	for i, cl := range c.Claims {
 		c.checkClaim(k, fmt.Sprintf("claims[%d]", i), cl, boards, ruleNames, st)
 		c.checkSource(k, fmt.Sprintf("claims[%d]", i), cl.Source)
-		if cl.ID != "" {
-			if j, dup := seenID[cl.ID]; dup {
-				k.errorf(fmt.Sprintf("claims[%d].id", i), "%q again (%s); claim ids must differ", cl.ID, c.fileKey(fmt.Sprintf("claims[%d]", j)))
-			} else {
-				seenID[cl.ID] = i
-			}
-		}
 	}
+	c.checkReadings(k)
 	c.checkFamilies(k)
 	return k.errs.sorted()
 }
@@ -227,6 +220,9 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 
 	if t, ok := cl.target(k, key); ok {
 		sub := key + "." + t.kind
+		if t.kind == "all" {
+			sub = key + ".class"
+		}
 		var missing []string
 		offBoard := false
 		for _, b := range on {
@@ -304,6 +300,8 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 // of size s.
 func covers(st startSet, t target, s size) bool {
 	switch t.kind {
+	case "all":
+		return st.any(s)
 	case "square":
 		return s.on(t.square) && st.has(s, t.square)
 	case "class":

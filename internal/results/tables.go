@@ -401,7 +401,7 @@ func claimRows(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Che
 			return nil, fmt.Errorf("claim %s on %s: %w", ch.ID, b, err)
 		}
 		sum := t.SuccessRate().Interval(e.Confidence, e.Method)
-		row := table.ClaimRow{Experiment: e.Name, Params: Params(e.Rules[ch.Rule]), ID: ch.ID, Source: ch.Source, Rule: rule, Board: b.String(), Target: ch.Target(b),
+		row := table.ClaimRow{Experiment: e.Name, Params: Params(e.Rules[ch.Rule]), ID: ch.ID, Source: ch.Source, Reading: ch.Reading, Fitted: ch.Fitted, Rule: rule, Board: b.String(), Target: ch.Target(b),
 			Kind: ch.Claim.Kind.String(), ClaimedLo: lo, ClaimedHi: hi, Walks: int64(t.Walks), Successes: int64(t.Successes),
 			Measured: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Exact: exactMean(exact, bi, ch.Rule, ch.Squares[i])}
 		if ch.Compare {

@@ -232,6 +232,13 @@ type ClaimRow struct {
 	DiffHi             float64
 	Test               string
 
+	// Reading names how the claim was read (start, tie-break, score), as
+	// the experiment file names it; "" for a claim listed once without
+	// one. Fitted marks a reading chosen because it reproduces the
+	// published number: reported, never support.
+	Reading string
+	Fitted  bool
+
 	Params RuleParams // the rule's parameters
 
 }

@@ -185,6 +185,8 @@ var claimsSpec = newSpec(Claims,
 		optCol("diff_lo", func(r *ClaimRow) *float64 { return &r.DiffLo }),
 		optCol("diff_hi", func(r *ClaimRow) *float64 { return &r.DiffHi }),
 		dictCol("test", testOrder, func(r *ClaimRow) *string { return &r.Test }),
+		strCol("reading", func(r *ClaimRow) *string { return &r.Reading }),
+		boolCol("fitted", func(r *ClaimRow) *bool { return &r.Fitted }),
 	}, paramCols(func(r *ClaimRow) *RuleParams { return &r.Params }))...,
 )
 
