@@ -83,7 +83,8 @@ func (c Claim) Validate() error {
 // String prints the claim in percent, e.g. "rate 85% ± 5%", "range [70%,
 // 80%]", "below 20%", "above 50%".
 func (c Claim) String() string {
-	pct := func(x float64) string { return strconv.FormatFloat(100*x, 'g', -1, 64) + "%" }
+	// Ten significant digits: 100 × 0.0295 prints 2.95, not 2.9499999999999997.
+	pct := func(x float64) string { return strconv.FormatFloat(100*x, 'g', 10, 64) + "%" }
 	switch c.Kind {
 	case Rate:
 		if c.Tolerance == 0 {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"knightwalk/internal/config"
 	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 	"knightwalk/stats"
@@ -65,22 +66,10 @@ func writeClaimsTable(w io.Writer, rows []table.ClaimRow) {
 		if !math.IsNaN(c.Exact) {
 			exact = fmt.Sprintf("%.4f%%", 100*c.Exact)
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s | **%s** | %s | **%s** |\n", c.ID, cell(readingName(c)), cell(results.SourceText(c.Source)), reading(c), results.MeasuredText(c), exact, c.DecidedBy, c.Verdict, results.HolmText(c), c.VerdictHolm)
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s | **%s** | %s | **%s** |\n", c.ID, cell(results.ReadingName(c)), cell(results.SourceText(c.Source)), reading(c), results.MeasuredText(c), exact, c.DecidedBy, c.Verdict, results.HolmText(c), c.VerdictHolm)
 	}
 	fmt.Fprintln(w)
 	writeReadingMatrix(w, rows)
-}
-
-// readingName is a row's reading as the tables print it.
-func readingName(c table.ClaimRow) string {
-	name := c.Reading
-	if name == "" {
-		name = "as written"
-	}
-	if c.Fitted {
-		name += " (fitted)"
-	}
-	return name
 }
 
 // writeReadingMatrix prints, per claim (in order of first appearance), the
@@ -94,16 +83,20 @@ func writeReadingMatrix(w io.Writer, rows []table.ClaimRow) {
 	var readings = map[string][]string{}
 	verdicts := map[cellKey][]string{}
 	fitted := map[cellKey]bool{}
+	published := map[string]bool{} // claims on a published statement: "reproduced under"
 	for _, c := range rows {
 		if _, ok := readings[c.ID]; !ok {
 			ids = append(ids, c.ID)
 		}
-		k := cellKey{c.ID, readingName(c)}
+		k := cellKey{c.ID, results.ReadingName(c)}
 		if _, ok := verdicts[k]; !ok {
 			readings[c.ID] = append(readings[c.ID], k.reading)
 		}
 		verdicts[k] = append(verdicts[k], c.VerdictHolm)
 		fitted[k] = c.Fitted
+		if _, ok := config.LookupSource(c.Source); ok {
+			published[c.ID] = true
+		}
 	}
 	fmt.Fprintln(w, "| claim | verdict (Holm) under each reading | summary |")
 	fmt.Fprintln(w, "|---|---|---|")
@@ -114,7 +107,7 @@ func writeReadingMatrix(w io.Writer, rows []table.ClaimRow) {
 			k := cellKey{id, r}
 			v := summarizeVerdicts(verdicts[k])
 			cells = append(cells, fmt.Sprintf("%s: **%s**", r, v))
-			if v == stats.Reproduced || v == stats.NotReproduced {
+			if published[id] {
 				word = stats.Reproduced
 			}
 			if fitted[k] {
