@@ -1,4 +1,4 @@
-package experiments
+package experiments_test
 
 import (
 	"os"
@@ -7,24 +7,25 @@ import (
 	"strings"
 	"testing"
 
+	"knightwalk/experiments"
 	"knightwalk/internal/config"
 )
 
 // TestCommittedExperimentsValidate parses every committed experiment: each
 // must pass validation and be named after its file.
 func TestCommittedExperimentsValidate(t *testing.T) {
-	names := Names()
+	names := experiments.Names()
 	if !slices.Contains(names, "default") {
-		t.Fatalf("Names() = %v, want default among them", names)
+		t.Fatalf("experiments.Names() = %v, want default among them", names)
 	}
 	files, _ := filepath.Glob("*.yaml")
-	if len(files) != len(names) {
+	if len(files) != len(names)+1 { // sources.yaml is not an experiment
 		t.Errorf("%d .yaml files but %d embedded: %v", len(files), len(names), names)
 	}
 	for _, name := range names {
-		data, ok := Lookup(name)
+		data, ok := experiments.Lookup(name)
 		if !ok {
-			t.Fatalf("Lookup(%q) failed", name)
+			t.Fatalf("experiments.Lookup(%q) failed", name)
 		}
 		disk, err := os.ReadFile(name + ".yaml")
 		if err != nil || string(disk) != string(data) {
@@ -45,7 +46,7 @@ func TestCommittedExperimentsValidate(t *testing.T) {
 }
 
 func TestDefault(t *testing.T) {
-	name, data := Default()
+	name, data := experiments.Default()
 	if name != "default" {
 		t.Errorf("Default name %q", name)
 	}
@@ -87,13 +88,13 @@ func TestDefault(t *testing.T) {
 
 func TestLookup(t *testing.T) {
 	for _, name := range []string{"default", "default.yaml"} {
-		if _, ok := Lookup(name); !ok {
-			t.Errorf("Lookup(%q) failed", name)
+		if _, ok := experiments.Lookup(name); !ok {
+			t.Errorf("experiments.Lookup(%q) failed", name)
 		}
 	}
-	for _, name := range []string{"", "nope", "../go.mod", "embed.go", "/default"} {
-		if _, ok := Lookup(name); ok {
-			t.Errorf("Lookup(%q) succeeded", name)
+	for _, name := range []string{"", "nope", "../go.mod", "embed.go", "/default", "sources", "sources.yaml"} {
+		if _, ok := experiments.Lookup(name); ok {
+			t.Errorf("experiments.Lookup(%q) succeeded", name)
 		}
 	}
 }

@@ -44,12 +44,17 @@ const (
 	critFirst                   // keep the earliest in the move order (deciding)
 	critPohl                    // keep the smallest sum of the degrees of the unvisited neighbours
 	critRoth                    // keep the largest (squared) distance from the board centre
+	// critPohlMin keeps the smallest minimum of the degrees of the
+	// unvisited neighbours: Pohl's score read as a minimum rather than a
+	// sum (a reading of Pohl 1967 that issue 20 tests; 0 for a square with
+	// no unvisited neighbour, as the sum is).
+	critPohlMin
 )
 
-var critNames = [...]string{"random", "first", "pohl", "roth"}
+var critNames = [...]string{"random", "first", "pohl", "roth", "pohlmin"}
 
 // refining lists the criteria that may precede the deciding one.
-var refining = []criterion{critPohl, critRoth}
+var refining = []criterion{critPohl, critRoth, critPohlMin}
 
 // tieChains lists every valid chain; a TieBreak indexes it. The first four
 // are TieRandom, TieFirst, TiePohl and TieRoth; then come the other chains,
@@ -122,8 +127,8 @@ func TieBreakNames() []string {
 }
 
 // tieHelp says what a tie-break may be, for errors.
-const tieHelp = "valid tie-breaks are random, first, pohl, roth, or a chain of distinct steps joined by '+' " +
-	"whose last is random or first and whose others are pohl or roth (e.g. roth+first, pohl+roth+random)"
+const tieHelp = "valid tie-breaks are random, first, pohl, roth, pohlmin, or a chain of distinct steps joined by '+' " +
+	"whose last is random or first and whose others are pohl, roth or pohlmin (e.g. roth+first, pohl+roth+random)"
 
 // ParseTieBreak parses a tie-break: a single name (random, first, pohl,
 // roth) or a chain such as roth+first.
@@ -152,8 +157,8 @@ func ParseTieBreak(s string) (TieBreak, error) {
 	if len(cs) > 1 && cs[len(cs)-1] != critRandom && cs[len(cs)-1] != critFirst {
 		return 0, fmt.Errorf("tie-break %q: a chain must end in random or first; %s", s, tieHelp)
 	}
-	if len(cs) == 1 && (cs[0] == critPohl || cs[0] == critRoth) {
-		cs = append(cs, critRandom) // the single names keep their meaning
+	if len(cs) == 1 && slices.Contains(refining, cs[0]) {
+		cs = append(cs, critRandom) // the single names keep their meaning: pohlmin is pohlmin+random
 	}
 	for i, c := range tieChains {
 		if chainString(c) == chainString(cs) {
@@ -169,6 +174,9 @@ type tieScorer interface {
 	// secondDegree is Pohl's score: the sum of the degrees (unvisited
 	// neighbour counts) of sq's unvisited neighbours.
 	secondDegree(sq int32) int
+	// secondDegreeMin is the minimum of those degrees, 0 where sq has no
+	// unvisited neighbour.
+	secondDegreeMin(sq int32) int
 	// centreDist2 is Roth's score: 4× the squared Euclidean distance of sq
 	// from the board centre.
 	centreDist2(sq int32) int
@@ -209,6 +217,8 @@ func narrow(c criterion, tied []int32, s tieScorer) int {
 			v[i] = s.moveRank(sq)
 		case critPohl:
 			v[i] = s.secondDegree(sq)
+		case critPohlMin:
+			v[i] = s.secondDegreeMin(sq)
 		case critRoth:
 			v[i] = -s.centreDist2(sq)
 		default:
@@ -244,6 +254,16 @@ func (f *fastTies) secondDegree(sq int32) int {
 		s += bits.OnesCount64(k.nb[bits.TrailingZeros64(u)] &^ f.visited)
 	}
 	return s
+}
+
+func (f *fastTies) secondDegreeMin(sq int32) int {
+	k, m, any := f.k, 0, false
+	for u := k.nb[sq] &^ f.visited; u != 0; u &= u - 1 {
+		if d := bits.OnesCount64(k.nb[bits.TrailingZeros64(u)] &^ f.visited); !any || d < m {
+			m, any = d, true
+		}
+	}
+	return m
 }
 
 func (f *fastTies) centreDist2(sq int32) int { return int(f.k.dist2[sq]) }
@@ -284,7 +304,18 @@ func (k *fastKernel) narrowTies(tied uint64, cur int, visited uint64) uint64 {
 // of its path.
 
 func (k *genKernel) secondDegree(p int32) int { return k.neighbourDegreeSum(p) }
-func (k *genKernel) centreDist2(p int32) int  { return k.b.CentreDist2(k.unpad(p)) }
+
+func (k *genKernel) secondDegreeMin(p int32) int {
+	m, any := 0, false
+	for _, off := range k.off {
+		if v := k.st[int(p)+off]; v < visitedBit && (!any || int(v) < m) {
+			m, any = int(v), true
+		}
+	}
+	return m
+}
+
+func (k *genKernel) centreDist2(p int32) int { return k.b.CentreDist2(k.unpad(p)) }
 
 func (k *genKernel) moveRank(p int32) int {
 	cur := k.path[len(k.path)-1]
@@ -305,6 +336,16 @@ func (e *enumerator) secondDegree(sq int32) int {
 		s += e.nb[u.pop()].andNot(e.visited).count()
 	}
 	return s
+}
+
+func (e *enumerator) secondDegreeMin(sq int32) int {
+	m, any := 0, false
+	for u := e.nb[sq].andNot(e.visited); !u.empty(); {
+		if d := e.nb[u.pop()].andNot(e.visited).count(); !any || d < m {
+			m, any = d, true
+		}
+	}
+	return m
 }
 
 func (e *enumerator) centreDist2(sq int32) int { return e.dist2[sq] }

@@ -109,8 +109,8 @@ func TestTieBreakParsing(t *testing.T) {
 		}
 	}
 	names := TieBreakNames()
-	if len(names) != 10 {
-		t.Errorf("TieBreakNames() = %v: want the 4 single names and 6 chains", names)
+	if len(names) != 32 {
+		t.Errorf("TieBreakNames() = %v: want 32, every ordered choice of distinct refining steps (pohl, roth, pohlmin) ended by random or first", names)
 	}
 	for _, n := range names {
 		tb, err := ParseTieBreak(n)
@@ -159,7 +159,12 @@ func mustTie(t *testing.T, s string) TieBreak {
 func chainRules() []string {
 	var out []string
 	for _, n := range TieBreakNames() {
-		if strings.Contains(n, "+") {
+		// Chains of at most two refining steps, and of pohlmin only the
+		// chains that pair it once with each other step: a third step, or
+		// every ordering of pohlmin's pairs, adds no new interaction and
+		// would only multiply the run time.
+		pohlmin := map[string]bool{"pohlmin+random": true, "pohlmin+first": true, "pohl+pohlmin+first": true, "pohlmin+roth+random": true}
+		if strings.Contains(n, "+") && strings.Count(n, "+") <= 2 && (!strings.Contains(n, "pohlmin") || pohlmin[n]) {
 			out = append(out, "warnsdorff/"+n)
 		}
 	}
@@ -217,6 +222,16 @@ func refAllowed(b *Board, r Rule, nbrs [][]int, visited []bool, cur int) []int {
 					}
 				}
 				return s
+			})
+		case "pohlmin":
+			keepBest(func(c int) int {
+				m := -1
+				for _, n := range nbrs[c] {
+					if !visited[n] && (m < 0 || deg(n) < m) {
+						m = deg(n)
+					}
+				}
+				return max(m, 0)
 			})
 		case "roth":
 			keepBest(func(c int) int { return -b.CentreDist2(c) })

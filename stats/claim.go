@@ -83,7 +83,8 @@ func (c Claim) Validate() error {
 // String prints the claim in percent, e.g. "rate 85% ± 5%", "range [70%,
 // 80%]", "below 20%", "above 50%".
 func (c Claim) String() string {
-	pct := func(x float64) string { return strconv.FormatFloat(100*x, 'g', -1, 64) + "%" }
+	// Ten significant digits: 100 × 0.0295 prints 2.95, not 2.9499999999999997.
+	pct := func(x float64) string { return strconv.FormatFloat(100*x, 'g', 10, 64) + "%" }
 	switch c.Kind {
 	case Rate:
 		if c.Tolerance == 0 {
@@ -190,21 +191,8 @@ func VerdictPValue(c Claim, x Proportion, m Method) float64 {
 		v := Verdict(c, x.Interval(1-alpha, m))
 		return v == Refuted || v == Consistent && !(c.Kind == Rate && c.Tolerance == 0)
 	}
-	const lo, hi = 1e-15, 1 - 1e-9
-	if x.Trials == 0 || !decisive(hi) {
+	if x.Trials == 0 {
 		return 1
 	}
-	if decisive(lo) {
-		return lo
-	}
-	a, b := math.Log(lo), math.Log(hi) // decisive(exp(b)), not decisive(exp(a))
-	for range 60 {
-		mid := (a + b) / 2
-		if decisive(math.Exp(mid)) {
-			b = mid
-		} else {
-			a = mid
-		}
-	}
-	return math.Exp(b)
+	return smallestAlpha(decisive)
 }

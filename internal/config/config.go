@@ -34,6 +34,10 @@ type Config struct {
 	ComparisonFamily string  `yaml:"comparison_family"`
 	Outputs          Outputs `yaml:"outputs"`
 	Claims           []Claim `yaml:"claims"`
+	// Families declares the claim families (a name and the question its
+	// claims answer); when given, every family a claim names is declared
+	// and every declared family has a claim.
+	Families []FamilySpec `yaml:"families"`
 
 	src *source // where the config came from, for error positions; nil when built in Go
 }
@@ -107,7 +111,19 @@ type Claim struct {
 	FirstFailure *int     `yaml:"first_failure"`
 	FailingBelow *float64 `yaml:"failing_below"`
 
+	// Source is the id of a published statement (sources.go), or, for a
+	// statement published nowhere (a seed's, a user's), words that say
+	// where it comes from.
 	Source string `yaml:"source"`
+	// Reading names how this entry reads its claim (its start, tie-break,
+	// score): a claim may be listed several times with one id, once per
+	// reading, each with its own rule and target and the same source and
+	// statement; each reading gets its own verdict. Fitted marks a
+	// reading chosen because it reproduces the published number (Why says
+	// how it was chosen): it is reported, never counted as support.
+	Reading string `yaml:"reading"`
+	Fitted  bool   `yaml:"fitted"`
+	Why     string `yaml:"why"`
 	// Family names the claims whose sampled verdicts are adjusted together
 	// by Holm (the error rate is controlled within each family); "" puts
 	// the claim in the run's default family, all.

@@ -373,7 +373,7 @@ const maxMapKeys = 64
 // listLimits bounds the items of each list as written, before decoding.
 var listLimits = map[string]int{
 	"boards": MaxBoards, "starts": MaxStarts, "rules": MaxRules,
-	"outputs.figures": MaxFigures, "claims": MaxClaims,
+	"outputs.figures": MaxFigures, "claims": MaxClaims, "families": MaxClaims,
 }
 
 // bounds reports lists with too many items and values (or keys) too long,
@@ -418,7 +418,7 @@ func (s *source) bounds() (errs Errors) {
 }
 
 // lists are the lists whose items validation refers to by index.
-var lists = []string{"boards", "starts", "rules", "outputs.figures", "claims", refList}
+var lists = []string{"boards", "starts", "rules", "outputs.figures", "claims", "families", refList}
 
 // refList is the list of published values under the figure options.
 const refList = "outputs.figure_options.size_curve.references"
@@ -429,7 +429,7 @@ func (s *source) dropItems(c *Config, decErrs Errors, covered []string) (errs Er
 	s.dropped, s.partial = map[string][]int{}, map[string]bool{}
 	decoded := map[string]int{
 		"boards": len(c.Boards), "starts": len(c.Starts), "rules": len(c.Rules),
-		"outputs.figures": len(c.Outputs.Figures), "claims": len(c.Claims),
+		"outputs.figures": len(c.Outputs.Figures), "claims": len(c.Claims), "families": len(c.Families),
 		refList: len(c.Outputs.FigureOptions.SizeCurve.References),
 	}
 	for _, list := range lists {

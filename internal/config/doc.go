@@ -61,9 +61,19 @@
 //	    class: centre             # exactly one of class, square (d4) and degree (0..8)
 //	    rate: 0.85                # exactly one of rate (with optional tolerance),
 //	    tolerance: 0.025          # range: [lo, hi], below: p and above: p
-//	    source: seed 000          # free text
+//	    source: seed 000          # an id of experiments/sources.yaml, or words
+//	    reading: a1, random ties  # optional: the claim may be listed once per reading
+//	    fitted: false             # a reading chosen because it reproduces the number (with why)
+//	    family: all               # optional: the Holm family (declared under families:)
 //
 // TestSchemaExample keeps this example valid.
+//
+// A claim whose source is an id of experiments/sources.yaml with a
+// published count (rate and trials, or assumed trials) states no rate of
+// its own: its rate is compared with that count (kind published). Readings
+// (issue 20): a claim may be listed several times with one id, each entry
+// with its own reading name, rule and target and the same source and
+// statement; each is its own verdict.
 //
 // A claim's rate with tolerance t states that the success rate lies in
 // [rate-t, rate+t] (t = 0: exactly rate); range: [lo, hi] that it lies in

@@ -49,19 +49,29 @@ const DefaultFamily = "all"
 // Experiment.Boards, in order) and, per board, the start squares it pools.
 type Check struct {
 	ID, Source string
+	Reading    string // the reading's name ("" for a claim listed once without one)
+	Fitted     bool   // the reading was chosen because it reproduces the number
 	Family     string // the Holm family of its sampled verdicts (DefaultFamily unless the file names one)
 	Rule       int
 	Boards     []int
 	Squares    [][]int     // per entry of Boards, ascending, never empty
-	Claim      stats.Claim // the per-board statement; unset for first-failure and failing-share
+	Claim      stats.Claim // the per-board statement; unset for first-failure, failing-share and published
 	Set        SetClaim    // a statement about the set of Boards, if any
-	target     target
+	// Published is the statement the claim's source names in
+	// experiments/sources.yaml, if any (nil for a source in words). Compare
+	// says the claim states nothing itself: each board's rate is compared
+	// with Published's count (Publication.Count) as two samples.
+	Published *Publication
+	Compare   bool
+	target    target
 }
 
 // Target returns the claim's target as the claims table writes it on board
 // b: "class:centre", "square:d4" or "degree:8".
 func (ch Check) Target(b *sim.Board) string {
 	switch t := ch.target; t.kind {
+	case "all":
+		return "all"
 	case "class":
 		return "class:" + t.class.String()
 	case "square":
@@ -103,7 +113,7 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 // with the claim's position rather than run.
 func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 	key := c.fileKey(fmt.Sprintf("claims[%d]", i))
-	ch := Check{ID: cl.ID, Source: cl.Source, Rule: -1, Family: cl.Family}
+	ch := Check{ID: cl.ID, Source: cl.Source, Reading: cl.Reading, Fitted: cl.Fitted, Rule: -1, Family: cl.Family}
 	if ch.Family == "" {
 		ch.Family = DefaultFamily
 	}
@@ -146,6 +156,10 @@ func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 		ch.Claim = stats.Claim{Kind: stats.Above, Value: *cl.Above}
 	}
 	ch.Set = cl.setClaim()
+	if p, ok := publication(cl.Source); ok {
+		ch.Published = &p
+		ch.Compare = cl.comparesCount()
+	}
 	return ch, nil
 }
 

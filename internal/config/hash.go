@@ -87,6 +87,15 @@ type CanonicalClaim struct {
 	Set    string `json:"set,omitempty"`
 	Source string `json:"source"`
 	Family string `json:"family,omitempty"` // "" for the default family, so older hashes stay valid
+	// Published is the count a claim with no statement of its own is
+	// compared with ("75/100", "75/100 assumed"): part of the hash, since
+	// a corrected sources.yaml changes the verdict.
+	Published string `json:"published,omitempty"`
+	// Reading, Fitted and Why: how this entry reads its claim; omitted
+	// when unset.
+	Reading string `json:"reading,omitempty"`
+	Fitted  bool   `json:"fitted,omitempty"`
+	Why     string `json:"why,omitempty"`
 }
 
 // Hash returns the hex SHA-256 of the canonical JSON encoding of the
@@ -188,7 +197,8 @@ func (c *Config) canonical() Canonical {
 	}
 
 	for _, cl := range c.Claims {
-		cc := CanonicalClaim{ID: cl.ID, Rule: cl.ruleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source, Family: cl.Family}
+		cc := CanonicalClaim{ID: cl.ID, Rule: cl.ruleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source, Family: cl.Family,
+			Reading: cl.Reading, Fitted: cl.Fitted, Why: cl.Why}
 		for _, s := range sizes {
 			if cl.appliesTo(s) {
 				cc.Boards = append(cc.Boards, s.String())
@@ -210,6 +220,14 @@ func (c *Config) canonical() Canonical {
 			cc.Statement, cc.Values = "below", []float64{*cl.Below}
 		case cl.Above != nil:
 			cc.Statement, cc.Values = "above", []float64{*cl.Above}
+		}
+		if cl.comparesCount() {
+			p, _ := publication(cl.Source)
+			k, n, assumed, _ := p.Count()
+			cc.Published = fmt.Sprintf("%d/%d", k, n)
+			if assumed {
+				cc.Published += " assumed"
+			}
 		}
 		switch set := cl.setClaim(); set.Kind {
 		case "share":

@@ -377,9 +377,13 @@ func (cl Claim) target(k *checker, key string) (target, bool) {
 	t := target{kind: set[0]}
 	switch t.kind {
 	case "class":
+		if cl.Class == "all" { // every start square pooled: a uniformly random start
+			t.kind = "all"
+			return t, true
+		}
 		c, err := sim.ParseClass(cl.Class)
 		if err != nil {
-			k.errorf(key+".class", "%q is not a class; valid: corner, edge, centre, interior", cl.Class)
+			k.errorf(key+".class", "%q is not a class; valid: corner, edge, centre, interior, all (every start square: a uniformly random start)", cl.Class)
 			return t, false
 		}
 		t.class = c
@@ -403,6 +407,8 @@ func (cl Claim) target(k *checker, key string) (target, bool) {
 // has reports whether square p of a board of size s is in the target.
 func (t target) has(s size, p rc) bool {
 	switch t.kind {
+	case "all":
+		return true
 	case "class":
 		return s.class(p) == t.class
 	case "square":
@@ -413,6 +419,8 @@ func (t target) has(s size, p rc) bool {
 
 func (t target) String() string {
 	switch t.kind {
+	case "all":
+		return "all"
 	case "class":
 		return t.class.String()
 	case "square":

@@ -90,18 +90,13 @@ func (c *Config) check() Errors {
 	}
 	c.checkFigureOptions(k, ruleNames)
 
-	seenID := map[string]int{}
 	for i, cl := range c.Claims {
 		c.checkClaim(k, fmt.Sprintf("claims[%d]", i), cl, boards, ruleNames, st)
 		c.checkSplitClaim(k, fmt.Sprintf("claims[%d]", i), cl)
-		if cl.ID != "" {
-			if j, dup := seenID[cl.ID]; dup {
-				k.errorf(fmt.Sprintf("claims[%d].id", i), "%q again (%s); claim ids must differ", cl.ID, c.fileKey(fmt.Sprintf("claims[%d]", j)))
-			} else {
-				seenID[cl.ID] = i
-			}
-		}
+		c.checkSource(k, fmt.Sprintf("claims[%d]", i), cl.Source)
 	}
+	c.checkReadings(k)
+	c.checkFamilies(k)
 	return k.errs.sorted()
 }
 
@@ -115,7 +110,7 @@ func (c *Config) lengths(k *checker) {
 		key   string
 		n, mx int
 	}{{"boards", len(c.Boards), MaxBoards}, {"starts", len(c.Starts), MaxStarts}, {"rules", len(c.Rules), MaxRules},
-		{"outputs.figures", len(c.Outputs.Figures), MaxFigures}, {"claims", len(c.Claims), MaxClaims}} {
+		{"outputs.figures", len(c.Outputs.Figures), MaxFigures}, {"claims", len(c.Claims), MaxClaims}, {"families", len(c.Families), MaxClaims}} {
 		if l.n > l.mx {
 			k.errorf(l.key, "%d items; at most %d", l.n, l.mx)
 		}
@@ -233,6 +228,9 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 
 	if t, ok := cl.target(k, key); ok {
 		sub := key + "." + t.kind
+		if t.kind == "all" {
+			sub = key + ".class"
+		}
 		var missing []string
 		offBoard := false
 		for _, b := range on {
@@ -262,9 +260,13 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 			tests = append(tests, t.name)
 		}
 	}
-	if len(tests) != 1 {
+	if cl.comparesCount() {
+		if len(tests) > 0 {
+			k.errorf(key+"."+tests[0], "source %s gives a published count: leave out %s; the claim is compared with that count as two samples", cl.Source, strings.Join(tests, " and "))
+		}
+	} else if len(tests) != 1 {
 		if len(tests) == 0 {
-			k.errorf(key, "no statement; want exactly one of rate, range, below, above, first_failure, failing_below")
+			k.errorf(key, "no statement; want exactly one of rate, range, below, above, first_failure, failing_below (or a source of experiments/sources.yaml with a published count)")
 		} else if !(len(tests) == 2 && cl.FirstFailure != nil && cl.FailingBelow != nil) { // checkSetClaim reports that pair
 			k.errorf(key, "%s: want exactly one of rate, range, below, above, first_failure, failing_below", strings.Join(tests, " and "))
 		}
@@ -306,6 +308,8 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 // of size s.
 func covers(st startSet, t target, s size) bool {
 	switch t.kind {
+	case "all":
+		return st.any(s)
 	case "square":
 		return s.on(t.square) && st.has(s, t.square)
 	case "class":

@@ -36,12 +36,12 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	}
 
 	if len(t.Claims) > 0 {
-		b.WriteString("## Claims\n\n| claim | source | rule | board | target | claimed | measured [interval] | exact | walks | decided by | verdict | p (Holm, family) | verdict (Holm) |\n|---|---|---|---|---|---|---|---|---:|---|---|---|---|\n")
+		b.WriteString("## Claims\n\n| claim | reading | source | rule | board | target | claimed | measured [interval] | exact | walks | decided by | verdict | p (Holm, family) | verdict (Holm) |\n|---|---|---|---|---|---|---|---|---|---:|---|---|---|---|\n")
 		for _, c := range t.Claims {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, c.Source, c.Rule, c.Board, c.Target,
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, ReadingName(c), SourceText(c.Source), c.Rule, c.Board, c.Target,
 				claimedText(c), MeasuredText(c), exactText(c.Exact), c.Walks, c.DecidedBy, c.Verdict, HolmText(c), c.VerdictHolm)
 		}
-		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone; the last two columns adjust the sampled verdicts by Holm's method within each claim family (key `family`; by default all claims of the run), which bounds the chance of any wrong sampled verdict in a family by 1 − confidence. A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not.\n\n")
+		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone; the last two columns adjust the sampled verdicts by Holm's method within each claim family (key `family`; by default all claims of the run), which bounds the chance of any wrong sampled verdict in a family by 1 − confidence. A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not. A claim on a published statement (its source an id of experiments/sources.yaml) says *reproduced* or *not reproduced*, under the reading named; one with a published count is compared with it as two samples (docs/design.md, Inference); a *fitted* reading was chosen because it reproduces the number and is no support.\n\n")
 	}
 
 	writeSequential(&b, s, t)
@@ -227,13 +227,36 @@ func MeasuredText(c table.ClaimRow) string {
 	case "failing-share":
 		return fmt.Sprintf("%.2f%% of boards fail", 100*c.Measured)
 	}
+	text := pct3(c.Measured, c.Lo, c.Hi)
 	if !math.IsNaN(c.CSLo) { // a sequential run: the always-valid interval decides
-		return pct3(c.Measured, c.CSLo, c.CSHi) + " always valid"
+		text = pct3(c.Measured, c.CSLo, c.CSHi) + " always valid"
 	}
 	if math.IsNaN(c.Lo) { // decided by a deterministic rule's walks: no interval
-		return fmt.Sprintf("%.3f%%", 100*c.Measured)
+		text = fmt.Sprintf("%.3f%%", 100*c.Measured)
 	}
-	return pct3(c.Measured, c.Lo, c.Hi)
+	if c.Kind == "published" {
+		text += fmt.Sprintf(" vs %s: %s, p = %.2g", PublishedText(c), diffText(c), c.PValue)
+	}
+	return text
+}
+
+// PublishedText is the count a claim was compared with: "75/100 (trials
+// assumed)".
+func PublishedText(c table.ClaimRow) string {
+	s := fmt.Sprintf("%d/%d", c.PublishedSuccesses.Int64, c.PublishedTrials.Int64)
+	if c.TrialsAssumed {
+		s += " (trials assumed)"
+	}
+	return s
+}
+
+// diffText is our rate minus the published one, in points, with its
+// interval where there is one.
+func diffText(c table.ClaimRow) string {
+	if c.DiffLo == c.DiffHi {
+		return fmt.Sprintf("difference %+.1f points", 100*c.DiffLo)
+	}
+	return fmt.Sprintf("difference [%+.1f, %+.1f] points", 100*c.DiffLo, 100*c.DiffHi)
 }
 
 func claimedText(c table.ClaimRow) string {
@@ -251,10 +274,37 @@ func claimedText(c table.ClaimRow) string {
 		return fmt.Sprintf("below %.3g%%", 100*c.ClaimedHi)
 	case "above":
 		return fmt.Sprintf("above %.3g%%", 100*c.ClaimedLo)
+	case "published":
+		return PublishedText(c)
 	case "rate":
 		if c.ClaimedLo == c.ClaimedHi {
 			return fmt.Sprintf("%.3g%%", 100*c.ClaimedLo)
 		}
 	}
 	return fmt.Sprintf("%.3g–%.3g%%", 100*c.ClaimedLo, 100*c.ClaimedHi)
+}
+
+// SourceText spells out a claim's source: for an id of
+// experiments/sources.yaml the publication, its page and the statement;
+// other sources are words already.
+func SourceText(source string) string {
+	p, ok := config.LookupSource(source)
+	if !ok {
+		return source
+	}
+	return fmt.Sprintf("%s: %s", p.Citation(), p.Statement)
+}
+
+// ReadingName is a claim row's reading as the tables print it: its name,
+// "as written" for a claim listed once without one, "(fitted)" where it
+// was chosen because it reproduces the number.
+func ReadingName(c table.ClaimRow) string {
+	name := c.Reading
+	if name == "" {
+		name = "as written"
+	}
+	if c.Fitted {
+		name += " (fitted)"
+	}
+	return name
 }

@@ -98,7 +98,7 @@ func splitClaimRows(e *config.Experiment, in Inputs, ch config.Check) ([]table.C
 			half := t * math.Sqrt(se2) / m
 			s.Lo, s.Hi = max(0, s.Center-half), min(1, s.Center+half)
 		}
-		row := table.ClaimRow{Experiment: e.Name, Params: Params(r), ID: ch.ID, Source: ch.Source, Rule: r.Name(), Board: b.String(), Target: ch.Target(b),
+		row := table.ClaimRow{Experiment: e.Name, Params: Params(r), ID: ch.ID, Source: ch.Source, Reading: ch.Reading, Fitted: ch.Fitted, Rule: r.Name(), Board: b.String(), Target: ch.Target(b),
 			Kind: ch.Claim.Kind.String(), ClaimedLo: lo, ClaimedHi: hi, Walks: walks,
 			Measured: s.Center, Lo: s.Lo, Hi: s.Hi, Exact: exactMean(in.Exact, bi, ch.Rule, ch.Squares[i]),
 			CSLo: math.NaN(), CSHi: math.NaN(), Estimator: table.EstimatorSplitting}

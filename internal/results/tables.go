@@ -119,14 +119,21 @@ func claims(e *config.Experiment, in Inputs) ([]table.ClaimRow, error) {
 			return nil, err
 		}
 		for i := range rows {
-			rows[i].Family, rows[i].PValue = ch.Family, math.NaN()
-			if rows[i].DecidedBy == "sample" && ch.Set.Kind == "" {
+			rows[i].Family = ch.Family
+			if ch.Compare {
+				continue // comparePublished set its p-value
+			}
+			rows[i].PValue, rows[i].DiffLo, rows[i].DiffHi = math.NaN(), math.NaN(), math.NaN()
+			if rows[i].DecidedBy == "sample" && ch.Set.Kind == "" && !splitting(e, ch.Rule) { // a splitting interval is a t interval: no p-value
 				rows[i].PValue = stats.VerdictPValue(ch.Claim, stats.Proportion{Successes: uint64(rows[i].Successes), Trials: uint64(rows[i].Walks)}, e.VerdictMethod())
 			}
 		}
 		out = append(out, rows...)
 	}
 	adjustClaims(out, e.Confidence)
+	for i := range out {
+		literatureWords(&out[i])
+	}
 	if e.Sequential != nil {
 		for i := range out {
 			out[i].Stop = table.StopMax
@@ -143,12 +150,25 @@ func claims(e *config.Experiment, in Inputs) ([]table.ClaimRow, error) {
 // confirmed after Holm's adjustment. A point claim's "consistent" rejects
 // nothing (stats.Verdict), so it is never settled by sampling: only a
 // refutation settles it.
+//
+// A claim compared with a published count by sampling (kind published)
+// is never settled early: its two-sample test is a fixed-n test, not
+// valid under optional stopping, so its squares run to max.
 func Decided(r table.ClaimRow) bool {
 	if r.DecidedBy != "sample" {
 		return true
 	}
+	if r.Kind == "published" {
+		return false
+	}
 	point := r.Kind == "rate" && r.ClaimedLo == r.ClaimedHi
-	return r.VerdictHolm == stats.Refuted || r.VerdictHolm == stats.Consistent && !point
+	switch r.VerdictHolm {
+	case stats.Refuted, stats.NotReproduced:
+		return true
+	case stats.Consistent, stats.Reproduced:
+		return !point
+	}
+	return false
 }
 
 // addStarts adds the squares, lengths and dead-end rows of (board, rule).
@@ -414,6 +434,10 @@ func adjustClaims(rows []table.ClaimRow, conf float64) {
 		for j, h := range stats.Holm(p) {
 			r := &rows[idx[j]]
 			r.PHolm, r.VerdictHolm = h, r.Verdict
+			if r.Kind == "published" {
+				r.VerdictHolm = holmPublished(r, conf)
+				continue
+			}
 			point := r.Kind == "rate" && r.ClaimedLo == r.ClaimedHi // its "consistent" rejects nothing
 			if !math.IsNaN(h) && h > 1-conf && !(point && r.Verdict == stats.Consistent) {
 				r.VerdictHolm = stats.Inconclusive
@@ -504,7 +528,7 @@ func claimRows(e *config.Experiment, in Inputs, ch config.Check) ([]table.ClaimR
 			return nil, fmt.Errorf("claim %s on %s: %w", ch.ID, b, err)
 		}
 		sum := t.SuccessRate().Interval(e.Confidence, e.Method)
-		row := table.ClaimRow{Experiment: e.Name, Params: Params(e.Rules[ch.Rule]), ID: ch.ID, Source: ch.Source, Rule: rule, Board: b.String(), Target: ch.Target(b),
+		row := table.ClaimRow{Experiment: e.Name, Params: Params(e.Rules[ch.Rule]), ID: ch.ID, Source: ch.Source, Reading: ch.Reading, Fitted: ch.Fitted, Rule: rule, Board: b.String(), Target: ch.Target(b),
 			Kind: ch.Claim.Kind.String(), ClaimedLo: lo, ClaimedHi: hi, Walks: int64(t.Walks), Successes: int64(t.Successes),
 			Measured: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Exact: exactMean(exact, bi, ch.Rule, ch.Squares[i]), CSLo: math.NaN(), CSHi: math.NaN()}
 		by := sum // what decides a sampled verdict
@@ -513,7 +537,11 @@ func claimRows(e *config.Experiment, in Inputs, ch config.Check) ([]table.ClaimR
 			row.CSLo, row.CSHi = by.Lo, by.Hi
 		}
 		row.Estimator = table.EstimatorWalks
-		decide(&row, ch.Claim, by, e.Rules[ch.Rule].Deterministic())
+		if ch.Compare {
+			comparePublished(&row, ch.Published, t.SuccessRate(), e.Rules[ch.Rule].Deterministic(), e.Confidence)
+		} else {
+			decide(&row, ch.Claim, by, e.Rules[ch.Rule].Deterministic())
+		}
 		if row.DecidedBy != "sample" {
 			row.CSLo, row.CSHi = math.NaN(), math.NaN()
 		}

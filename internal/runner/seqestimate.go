@@ -125,6 +125,8 @@ func predictWalks(ctx context.Context, s *config.Experiment, p *Plan, ts *Tallie
 			n := uint64(q.Min)
 			switch {
 			case results.Decided(row) || s.Rules[ch.Rule].Deterministic():
+			case ch.Compare: // a comparison with a published count runs to max (results.Decided)
+				n = s.Walks
 			case ch.Set.Kind != "": // a share of boards: each board until its own interval decides
 				level := stats.BonferroniLevel(s.Confidence, len(ch.Boards))
 				var x stats.Proportion

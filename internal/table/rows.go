@@ -243,6 +243,26 @@ type ClaimRow struct {
 	VerdictHolm string
 	Verdict     string
 
+	// A claim compared with a published count (kind published): the
+	// published successes and trials per board (null elsewhere), whether
+	// the trials are assumed (the publication gives none), our rate minus
+	// theirs with its interval (null where either is), and the test that
+	// gave p_value: berger-boos (two samples) or binomial (our side
+	// exact); "" for other claims.
+	PublishedSuccesses NullInt64
+	PublishedTrials    NullInt64
+	TrialsAssumed      bool
+	DiffLo             float64
+	DiffHi             float64
+	Test               string
+
+	// Reading names how the claim was read (start, tie-break, score), as
+	// the experiment file names it; "" for a claim listed once without
+	// one. Fitted marks a reading chosen because it reproduces the
+	// published number: reported, never support.
+	Reading string
+	Fitted  bool
+
 	Params RuleParams // the rule's parameters
 
 }

@@ -46,7 +46,7 @@ def test_empty_table_keeps_levels(tmp_path: Path) -> None:
     assert list(cmp["board"].cat.categories) == ["5x5", "6x6"] and cmp["board"].cat.ordered
     assert list(cmp["compare"].cat.categories) == ["groups", "rules"]
     assert list(cmp["rule_a"].cat.categories) == ["random"]
-    assert len(t["claims"]) == 0 and list(t["claims"]["verdict"].cat.categories) == ["consistent", "inconclusive", "refuted"]
+    assert len(t["claims"]) == 0 and list(t["claims"]["verdict"].cat.categories) == ["consistent", "inconclusive", "refuted", "reproduced", "not reproduced"]
     pcmp = kw.load(tmp_path / "out", "polars")["comparisons"]
     assert pcmp.height == 0 and pcmp.schema["board"] == pl.Enum(["5x5", "6x6"])
     con = kw.duckdb(tmp_path / "out")

@@ -1,0 +1,403 @@
+package config
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"math"
+	"reflect"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+
+	"go.yaml.in/yaml/v3"
+
+	"knightwalk/experiments"
+)
+
+// Publication is one published statement (issue 20): who said it, where,
+// and the count behind it where the publication gives one. The embedded
+// experiments/sources.yaml holds every statement the committed
+// experiments check, once. Trials and Successes are per board.
+type Publication struct {
+	ID        string   `yaml:"id"`
+	Authors   string   `yaml:"authors"`
+	Year      int      `yaml:"year"`
+	Title     string   `yaml:"title"`
+	Venue     string   `yaml:"venue"`
+	Where     string   `yaml:"where"` // page, table or figure; "not given" where it names none
+	Via       string   `yaml:"via"`   // the source we read it in, when not the original
+	Statement string   `yaml:"statement"`
+	Rate      *float64 `yaml:"rate"`
+	Trials    *int64   `yaml:"trials"`
+	Successes *int64   `yaml:"successes"`
+	// AssumedTrials stands in for a trial count the publication does not
+	// give, for the comparison of our rate with the published one;
+	// Assumption says why that count.
+	AssumedTrials *int64 `yaml:"assumed_trials"`
+	Assumption    string `yaml:"assumption"`
+}
+
+// Citation names the publication and place: "Ganzfried (2004), p. 4", or
+// where we read it: "Squirrel & Cull (1996), via Ganzfried (2004), p. 4".
+func (p Publication) Citation() string {
+	who := p.Authors
+	if a, _, ok := strings.Cut(who, " and "); ok {
+		who = lastName(a) + " & " + lastName(strings.TrimPrefix(who, a+" and "))
+	} else {
+		who = lastName(who)
+	}
+	year := "n.d."
+	if p.Year != 0 {
+		year = fmt.Sprint(p.Year)
+	}
+	if p.Via != "" {
+		return fmt.Sprintf("%s (%s), via %s", who, year, p.Via)
+	}
+	return fmt.Sprintf("%s (%s), %s", who, year, p.Where)
+}
+
+// lastName is the last word of a name, or the name before a parenthesis
+// ("Roth (first name not given)" is Roth).
+func lastName(s string) string {
+	s, _, _ = strings.Cut(s, " (")
+	f := strings.Fields(s)
+	if len(f) == 0 {
+		return s
+	}
+	return f[len(f)-1]
+}
+
+// Count returns the published successes and trials per board where they
+// are known: given, or the rate times the assumed trials (assumed). ok is
+// false where the publication states no rate.
+func (p Publication) Count() (k, n int64, assumed, ok bool) {
+	switch {
+	case p.Trials != nil && p.Successes != nil:
+		return *p.Successes, *p.Trials, false, true
+	case p.Trials != nil && p.Rate != nil:
+		return int64(math.Round(*p.Rate * float64(*p.Trials))), *p.Trials, false, true
+	case p.AssumedTrials != nil && p.Rate != nil:
+		return int64(math.Round(*p.Rate * float64(*p.AssumedTrials))), *p.AssumedTrials, true, true
+	}
+	return 0, 0, false, false
+}
+
+// MaxPublishedTrials bounds a published trial count: the exact tests sum
+// over every outcome of the published trials.
+const MaxPublishedTrials = 1e7
+
+// FamilySpec declares a claim family: its name and the question its
+// claims answer together.
+type FamilySpec struct {
+	Name     string `yaml:"name"`
+	Question string `yaml:"question"`
+}
+
+// IsSourceID reports whether a claim's source names a published statement
+// by id rather than in words: an id is one word of lower-case letters,
+// digits, . and _ joined by hyphens (ganzfried-2004-n7), which a citation
+// in words ("seed 000", "Pohl 1967", "exact") is not.
+func IsSourceID(s string) bool {
+	if !strings.Contains(s, "-") || strings.HasPrefix(s, "-") || strings.HasSuffix(s, "-") {
+		return false
+	}
+	for _, r := range s {
+		if !(r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' || r == '.' || r == '_') {
+			return false
+		}
+	}
+	return true
+}
+
+var published = sync.OnceValues(func() ([]Publication, error) {
+	return ParseSources("experiments/"+experiments.SourcesFile, experiments.Sources())
+})
+
+// Published returns the statements of the embedded sources.yaml. A broken
+// embedded file is a bug of this build (a test parses it), so it panics.
+func Published() []Publication {
+	p, err := published()
+	if err != nil {
+		panic("config: " + err.Error())
+	}
+	return p
+}
+
+// LookupSource returns the published statement id of the embedded file.
+func LookupSource(id string) (Publication, bool) {
+	i := slices.IndexFunc(Published(), func(p Publication) bool { return p.ID == id })
+	if i < 0 {
+		return Publication{}, false
+	}
+	return Published()[i], true
+}
+
+// ParseSources reads a file of published statements: one key, sources, a
+// list of them. Errors name the file, line and key, like Parse's.
+func ParseSources(file string, data []byte) ([]Publication, error) {
+	src := &source{file: file, rootLine: 1, lines: map[string]int{}}
+	root, errs := parseNode(src, data)
+	if errs != nil {
+		return nil, errs
+	}
+	if root == nil {
+		return nil, Errors{{File: file, Msg: "empty; want sources, a list of published statements"}}
+	}
+	src.walk(root)
+	var f sourcesFile
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	dec.KnownFields(true)
+	k := &checker{c: &Config{src: src}}
+	if err := dec.Decode(&f); err != nil {
+		var te *yaml.TypeError
+		if !errors.As(err, &te) {
+			return nil, Errors{src.yamlError(err)}
+		}
+		// The decoder keeps what it could decode: report the rest, and
+		// go on checking that.
+		for _, msg := range te.Errors {
+			k.errs = append(k.errs, sourcesTypeError(src, msg))
+		}
+	}
+	if len(f.Sources) == 0 {
+		k.errorf("sources", "no sources; want a list of published statements")
+	}
+	checkPublications(k, f.Sources)
+	if errs := k.errs.sorted(); errs != nil {
+		return nil, errs.capped()
+	}
+	return f.Sources, nil
+}
+
+// sourcesFile is what a sources file holds.
+type sourcesFile struct {
+	Sources []Publication `yaml:"sources"`
+}
+
+// sourcesTypeError says what a decoding message of a sources file means:
+// an unknown key, with the valid ones, or a value of the wrong type.
+func sourcesTypeError(src *source, msg string) Error {
+	if m := reNotFound.FindStringSubmatch(msg); m != nil {
+		line, _ := strconv.Atoi(m[1])
+		valid := []string{"sources"}
+		if strings.HasSuffix(m[3], "Publication") {
+			valid = yamlKeys(reflect.TypeFor[Publication]())
+		}
+		key := m[2]
+		for _, e := range src.entries {
+			if e.keyLine == line && lastKey(e.path) == key {
+				key = e.path
+				break
+			}
+		}
+		return Error{File: src.file, Line: line, Key: key, Msg: "unknown key; valid: " + strings.Join(valid, ", ")}
+	}
+	return src.yamlError(errors.New(msg))
+}
+
+// publication returns the statement a claim's source names, if any.
+func publication(id string) (Publication, bool) {
+	if !IsSourceID(id) {
+		return Publication{}, false
+	}
+	return LookupSource(id)
+}
+
+// checkPublications checks a list of published statements.
+func checkPublications(k *checker, list []Publication) {
+	seen := map[string]string{}
+	for i, p := range list {
+		key := fmt.Sprintf("sources[%d]", i)
+		switch {
+		case p.ID == "":
+			k.errorf(key+".id", "missing; want an id of lower-case words joined by -, e.g. ganzfried-2004-n7")
+		case !IsSourceID(p.ID):
+			k.errorf(key+".id", "%q: want an id of lower-case words of letters, digits, _ and . joined by -, e.g. ganzfried-2004-n7 (a claim's source in that shape is an id)", p.ID)
+		case seen[p.ID] != "":
+			k.errorf(key+".id", "%q again (%s); source ids must differ", p.ID, seen[p.ID])
+		default:
+			seen[p.ID] = k.c.fileKey(key)
+		}
+		for _, f := range []struct{ name, value, hint string }{
+			{"authors", p.Authors, "who published it"},
+			{"title", p.Title, "the publication's title"},
+			{"where", p.Where, `page, table or figure, or "not given"`},
+			{"statement", p.Statement, "the published words, shortened"},
+		} {
+			if strings.TrimSpace(f.value) == "" {
+				k.errorf(key+"."+f.name, "missing; want %s", f.hint)
+			}
+		}
+		if p.Year != 0 && (p.Year < 1500 || p.Year > 2200) {
+			k.errorf(key+".year", "%d is not a year of publication; want e.g. 2004 (leave it out where it is not known)", p.Year)
+		}
+		checkCount(k, key, p)
+	}
+}
+
+// checkCount checks a statement's rate, trials, successes and assumption.
+func checkCount(k *checker, key string, p Publication) {
+	if p.Rate != nil && !(*p.Rate >= 0 && *p.Rate <= 1) {
+		k.errorf(key+".rate", "%v is not a rate; want a value from 0 to 1", *p.Rate)
+	}
+	for _, t := range []struct {
+		name string
+		n    *int64
+	}{{"trials", p.Trials}, {"assumed_trials", p.AssumedTrials}} {
+		if t.n != nil && (*t.n < 1 || *t.n > MaxPublishedTrials) {
+			k.errorf(key+"."+t.name, "%d is not a trial count; want 1 to %d trials per board (leave it out where the publication gives none)", *t.n, int64(MaxPublishedTrials))
+		}
+	}
+	if s := p.Successes; s != nil {
+		switch {
+		case p.Trials == nil:
+			k.errorf(key+".successes", "successes without trials; want trials too (successes of how many?)")
+		case *s < 0 || *s > *p.Trials:
+			k.errorf(key+".successes", "%d is not a count of successes out of %d trials; want 0 to %d", *s, *p.Trials, *p.Trials)
+		case p.Rate != nil && *p.Trials > 0 && math.Abs(*p.Rate-float64(*s)/float64(*p.Trials)) > 0.005:
+			k.errorf(key+".rate", "%v disagrees with %d successes of %d trials; want the published rate, rounded", *p.Rate, *s, *p.Trials)
+		}
+	}
+	switch {
+	case p.AssumedTrials != nil && p.Trials != nil:
+		k.errorf(key+".assumed_trials", "the publication gives trials; want trials or assumed_trials, not both")
+	case p.AssumedTrials != nil && strings.TrimSpace(p.Assumption) == "":
+		k.errorf(key+".assumption", "missing; say why assumed_trials is the publication's trial count")
+	case p.AssumedTrials == nil && p.Assumption != "":
+		k.errorf(key+".assumption", "an assumption goes with assumed_trials only")
+	}
+}
+
+// checkSource checks a claim's source: an id names a known statement.
+func (c *Config) checkSource(k *checker, key, src string) {
+	if !IsSourceID(src) {
+		return
+	}
+	if _, ok := publication(src); ok {
+		return
+	}
+	var ids []string
+	for _, p := range Published() {
+		ids = append(ids, p.ID)
+	}
+	hint := ""
+	if g := guess(src, ids); g != "" {
+		hint = fmt.Sprintf(" (did you mean %s?)", g)
+	}
+	k.errorf(key+".source", "%q is not a source id%s; valid: %s (experiments/sources.yaml), or words that say where a statement published nowhere comes from", src, hint, strings.Join(ids, ", "))
+}
+
+// checkFamilies checks the declared families against the claims: each is
+// named once, each declared one has a claim, and each claim's family is
+// declared (where any are).
+func (c *Config) checkFamilies(k *checker) {
+	declared := map[string]bool{}
+	for i, f := range c.Families {
+		key := fmt.Sprintf("families[%d]", i)
+		switch {
+		case f.Name == "":
+			k.errorf(key+".name", "missing; want a family name of letters, digits, -, _ and .")
+		case familyProblem(f.Name) != "":
+			k.errorf(key+".name", "%s", familyProblem(f.Name))
+		case declared[f.Name]:
+			k.errorf(key+".name", "%q again; family names must differ", f.Name)
+		}
+		declared[f.Name] = true
+		if strings.TrimSpace(f.Question) == "" {
+			k.errorf(key+".question", "missing; say what question the family's claims answer together")
+		}
+	}
+	if len(c.Families) == 0 {
+		return
+	}
+	named := map[string]bool{}
+	var names []string
+	for i, cl := range c.Claims {
+		f := cl.Family
+		if f == "" {
+			f = DefaultFamily
+		}
+		if !named[f] {
+			names = append(names, f)
+		}
+		named[f] = true
+		if !declared[f] && familyProblem(cl.Family) == "" {
+			var valid []string
+			for _, d := range c.Families {
+				if !slices.Contains(valid, d.Name) {
+					valid = append(valid, d.Name)
+				}
+			}
+			k.errorf(fmt.Sprintf("claims[%d].family", i), "%q is not declared; valid: %s (families)", f, strings.Join(valid, ", "))
+		}
+	}
+	for i, f := range c.Families {
+		if f.Name != "" && !named[f.Name] && !c.partial("claims") {
+			k.errorf(fmt.Sprintf("families[%d].name", i), "%q names no claim; the claims name %s (a claim's family key; %s when it has none)", f.Name, strings.Join(names, ", "), DefaultFamily)
+		}
+	}
+}
+
+// comparesCount reports whether a claim is compared with its source's
+// published count: a claim about one board at a time whose source gives
+// a rate and trials (or assumed trials).
+func (cl Claim) comparesCount() bool {
+	p, ok := publication(cl.Source)
+	if !ok || cl.Sizes != "" || cl.Share != nil || cl.FirstFailure != nil || cl.FailingBelow != nil {
+		return false
+	}
+	_, _, _, ok = p.Count()
+	return ok
+}
+
+// checkReadings checks the claims' ids and readings: an id is listed once,
+// or once per reading, and the readings of one claim share its source and
+// family; a fitted reading says why it was chosen.
+func (c *Config) checkReadings(k *checker) {
+	first := map[string]int{}
+	seen := map[[2]string]int{}
+	for i, cl := range c.Claims {
+		key := fmt.Sprintf("claims[%d]", i)
+		if cl.Fitted && strings.TrimSpace(cl.Why) == "" {
+			k.errorf(key+".why", "missing; a fitted reading says how it was chosen (it reproduces the number by construction, so it is not counted as support)")
+		}
+		if cl.Why != "" && !cl.Fitted {
+			k.errorf(key+".why", "why goes with fitted: true only")
+		}
+		if (cl.Fitted || cl.Why != "") && cl.Reading == "" {
+			k.errorf(key+".reading", "missing; a fitted entry is a reading: name it")
+		}
+		if strings.ContainsAny(cl.Reading, "\n|") {
+			k.errorf(key+".reading", "%q: want a name on one line without |", cl.Reading)
+		}
+		if cl.ID == "" {
+			continue
+		}
+		j, again := first[cl.ID]
+		if !again {
+			first[cl.ID] = i
+		}
+		if jj, dup := seen[[2]string{cl.ID, cl.Reading}]; dup {
+			msg := "claim ids must differ, or name different readings (key reading) of one claim"
+			if cl.Reading != "" {
+				msg = fmt.Sprintf("reading %q again; the readings of a claim must differ", cl.Reading)
+			}
+			k.errorf(key+".id", "%q again (%s); %s", cl.ID, c.fileKey(fmt.Sprintf("claims[%d]", jj)), msg)
+			continue
+		}
+		seen[[2]string{cl.ID, cl.Reading}] = i
+		if again && !sameStatement(c.Claims[j], cl) {
+			k.errorf(key, "claim %s again (%s) with another source or family; readings of one claim share them", cl.ID, c.fileKey(fmt.Sprintf("claims[%d]", j)))
+		}
+	}
+}
+
+// sameStatement reports whether a and b can be readings of one claim:
+// the same source and family. Their rule, target, boards and statement
+// may differ: a reading may read "none" as probability zero or as a rate
+// that 0 of 100 trials leaves plausible.
+func sameStatement(a, b Claim) bool {
+	return a.Source == b.Source && a.Family == b.Family
+}
