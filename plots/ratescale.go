@@ -160,6 +160,13 @@ func (s rateScale) Ticks(min, max float64) []plot.Tick {
 		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(c, 'f', -1, 64)})
 		last = v
 	}
+	if s.kind == RateAxisLogit && s.lo > 0 {
+		// Rates of 0 sit on the bottom (left) edge.
+		if len(ts) > 0 && ts[0].Value-min < gap/2 {
+			ts = ts[1:]
+		}
+		ts = append([]plot.Tick{{Value: min, Label: "0"}}, ts...)
+	}
 	if s.kind == RateAxisLogit && s.hi < 1 {
 		// Rates of 100 % sit on the top edge: say so there.
 		if len(ts) > 0 && max-ts[len(ts)-1].Value < gap/2 {
