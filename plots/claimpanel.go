@@ -45,14 +45,15 @@ func ClaimPanel(title string, rows []ClaimRow) (*Figure, error) {
 	// The axis spans every rate strictly between 0 and 1 (published and
 	// measured); 0 and 1 sit on its edges.
 	lo, hi := 0.5, 0.5
+	sc := rateScale{kind: RateAxisLogit}
 	for _, r := range rows {
 		for _, v := range []float64{r.ClaimedLo, r.ClaimedHi, r.Measured, r.Lo, r.Hi, r.Exact} {
 			if v > 0 && v < 1 {
 				lo, hi = math.Min(lo, v), math.Max(hi, v)
 			}
+			sc.atZero, sc.atOne = sc.atZero || v == 0, sc.atOne || v == 1
 		}
 	}
-	sc := rateScale{kind: RateAxisLogit}
 	sc.lo, sc.hi = pad(lo, hi)
 	p := newPlot()
 	p.Title.Text = title

@@ -19,6 +19,7 @@ func TestClaimPanel(t *testing.T) {
 	rows := []ClaimRow{
 		{Label: "n7, 7x7: consistent", ClaimedLo: 0.725, ClaimedHi: 0.775, Measured: 0.74, Lo: 0.72, Hi: 0.76, Exact: 0.7369},
 		{Label: "none over 325: consistent", ClaimedLo: 0, ClaimedHi: 0, Measured: 0, Lo: 0, Hi: 0.05, Exact: math.NaN()},
+		{Label: "at least 98 %: consistent", ClaimedLo: 0.98, ClaimedHi: 1, Measured: 1, Lo: 0.99, Hi: 1, Exact: math.NaN()},
 	}
 	f, err := ClaimPanel("ok", rows)
 	if err != nil {

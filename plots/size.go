@@ -120,10 +120,19 @@ func SizeCurveWith(lines []Line, o SizeOptions) (*Figure, error) {
 	refs := newRefPlot(o.References, p.X.Min, p.X.Max)
 	refs.y = sc.y
 	p.Add(bandPlot{refs})
+	exact := false
 	for i, l := range lines {
 		if err := addSizeLine(p, f, i, l, sc); err != nil {
 			return nil, err
 		}
+		drawn, err := addExact(p, l, sc)
+		if err != nil {
+			return nil, err
+		}
+		exact = exact || drawn
+	}
+	if exact {
+		f.addLegend(exactLegend, exactThumb{})
 	}
 	p.Add(refs) // over the data: a published value must not hide under it
 	for _, src := range refs.sources {
@@ -170,14 +179,14 @@ func addSizeLine(p *plot.Plot, f *Figure, i int, l Line, sc rateScale) error {
 	p.Add(scatter)
 	thumb := &plotter.Line{LineStyle: style}
 	f.addLegend(l.Name, thumb, scatter)
-	return addExact(p, f, l, sc)
+	return nil
 }
 
 // exactGlyph marks exact values: a black cross, unlike any series' marker.
 var exactGlyph = draw.GlyphStyle{Color: refColor, Radius: 2.6, Shape: draw.CrossGlyph{}}
 
-// addExact draws l's exact rates, with one legend entry for all lines.
-func addExact(p *plot.Plot, f *Figure, l Line, sc rateScale) error {
+// addExact draws l's exact rates and reports whether it drew any.
+func addExact(p *plot.Plot, l Line, sc rateScale) (bool, error) {
 	var xys plotter.XYs
 	for k, e := range l.Exact {
 		if !math.IsNaN(e) {
@@ -185,22 +194,21 @@ func addExact(p *plot.Plot, f *Figure, l Line, sc rateScale) error {
 		}
 	}
 	if len(xys) == 0 {
-		return nil
+		return false, nil
 	}
 	s, err := plotter.NewScatter(xys)
 	if err != nil {
-		return fmt.Errorf("plots: size curve, exact values of %q: %w", l.Name, err)
+		return false, fmt.Errorf("plots: size curve, exact values of %q: %w", l.Name, err)
 	}
 	s.GlyphStyle = exactGlyph
 	p.Add(s)
-	for _, e := range f.legend {
-		if e.text == exactLegend {
-			return nil
-		}
-	}
-	f.addLegend(exactLegend, s)
-	return nil
+	return true, nil
 }
+
+// exactThumb is the legend thumbnail of the exact values.
+type exactThumb struct{}
+
+func (exactThumb) Thumbnail(c *draw.Canvas) { c.DrawGlyphNoClip(exactGlyph, c.Center()) }
 
 const exactLegend = "exact (enumeration)"
 
