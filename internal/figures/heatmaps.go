@@ -213,6 +213,9 @@ func (d *drawer) lengthMap(g group) plots.HeatmapData {
 		note += ", symmetric squares pooled"
 	}
 	h.Label, h.Note = fmt.Sprintf("mean path length (squares, of %d)", n), note
+	if d.pool(g) && mirrorFill(g, &h, nil, h.Uncertainty) > 0 {
+		h.Note += "; unrun squares mirrored"
+	}
 	return h
 }
 
