@@ -166,8 +166,8 @@ func (s rateScale) Ticks(min, max float64) []plot.Tick {
 		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(c, 'f', -1, 64)})
 		last = v
 	}
-	if s.kind == RateAxisLogit && s.lo > 0 && s.atZero {
-		// Rates of 0 sit on the bottom (left) edge.
+	if s.kind != RateAxisLinear && s.lo > 0 && s.atZero {
+		// Rates of 0 sit on the bottom (left) edge of a logit or log axis.
 		if len(ts) > 0 && ts[0].Value-min < gap {
 			ts = ts[1:]
 		}
