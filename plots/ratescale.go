@@ -39,6 +39,9 @@ type rateScale struct {
 	kind   RateAxis
 	lo, hi float64 // in rate units
 	rule   string  // the axis chosen, for the label
+	// atZero and atOne record values of exactly 0 and 1, which a logit
+	// axis draws on its edges, labelled "0" and "100" there.
+	atZero, atOne bool
 }
 
 // chooseRateAxis picks the axis for the points (rates and interval ends).
@@ -76,6 +79,9 @@ func chooseRateAxis(forced RateAxis, lines []Line) rateScale {
 		}
 	}
 	s := rateScale{kind: kind, lo: 0, hi: 1, rule: rule}
+	for _, v := range all {
+		s.atZero, s.atOne = s.atZero || v == 0, s.atOne || v == 1
+	}
 	switch kind {
 	case RateAxisLogit:
 		lo, top := 1.0, 0.0
@@ -160,9 +166,16 @@ func (s rateScale) Ticks(min, max float64) []plot.Tick {
 		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(c, 'f', -1, 64)})
 		last = v
 	}
-	if s.kind == RateAxisLogit && s.hi < 1 {
+	if s.kind != RateAxisLinear && s.lo > 0 && s.atZero {
+		// Rates of 0 sit on the bottom (left) edge of a logit or log axis.
+		if len(ts) > 0 && ts[0].Value-min < gap {
+			ts = ts[1:]
+		}
+		ts = append([]plot.Tick{{Value: min, Label: "0"}}, ts...)
+	}
+	if s.kind == RateAxisLogit && s.hi < 1 && s.atOne {
 		// Rates of 100 % sit on the top edge: say so there.
-		if len(ts) > 0 && max-ts[len(ts)-1].Value < gap/2 {
+		if len(ts) > 0 && max-ts[len(ts)-1].Value < gap {
 			ts = ts[:len(ts)-1]
 		}
 		ts = append(ts, plot.Tick{Value: max, Label: "100"})

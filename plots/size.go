@@ -20,6 +20,10 @@ type Line struct {
 	// harness's default), with Lo ≤ Rate ≤ Hi.
 	N            []float64
 	Rate, Lo, Hi []float64
+	// Exact, if not nil, holds the exact rate at each N where known (by
+	// enumeration) and NaN elsewhere; it is drawn as a black cross on
+	// the estimate, so a reader sees how close the walks came.
+	Exact []float64
 }
 
 // SizeOptions are the choices a caller may make for a size curve; the zero
@@ -116,10 +120,19 @@ func SizeCurveWith(lines []Line, o SizeOptions) (*Figure, error) {
 	refs := newRefPlot(o.References, p.X.Min, p.X.Max)
 	refs.y = sc.y
 	p.Add(bandPlot{refs})
+	exact := false
 	for i, l := range lines {
 		if err := addSizeLine(p, f, i, l, sc); err != nil {
 			return nil, err
 		}
+		drawn, err := addExact(p, l, sc)
+		if err != nil {
+			return nil, err
+		}
+		exact = exact || drawn
+	}
+	if exact {
+		f.addLegend(exactLegend, exactThumb{})
 	}
 	p.Add(refs) // over the data: a published value must not hide under it
 	for _, src := range refs.sources {
@@ -168,6 +181,36 @@ func addSizeLine(p *plot.Plot, f *Figure, i int, l Line, sc rateScale) error {
 	f.addLegend(l.Name, thumb, scatter)
 	return nil
 }
+
+// exactGlyph marks exact values: a black cross, unlike any series' marker.
+var exactGlyph = draw.GlyphStyle{Color: refColor, Radius: 2.6, Shape: draw.CrossGlyph{}}
+
+// addExact draws l's exact rates and reports whether it drew any.
+func addExact(p *plot.Plot, l Line, sc rateScale) (bool, error) {
+	var xys plotter.XYs
+	for k, e := range l.Exact {
+		if !math.IsNaN(e) {
+			xys = append(xys, plotter.XY{X: l.N[k], Y: sc.y(e)})
+		}
+	}
+	if len(xys) == 0 {
+		return false, nil
+	}
+	s, err := plotter.NewScatter(xys)
+	if err != nil {
+		return false, fmt.Errorf("plots: size curve, exact values of %q: %w", l.Name, err)
+	}
+	s.GlyphStyle = exactGlyph
+	p.Add(s)
+	return true, nil
+}
+
+// exactThumb is the legend thumbnail of the exact values.
+type exactThumb struct{}
+
+func (exactThumb) Thumbnail(c *draw.Canvas) { c.DrawGlyphNoClip(exactGlyph, c.Center()) }
+
+const exactLegend = "exact (enumeration)"
 
 // segments returns the runs of point indices that a line joins: sizes of
 // one parity (odd and even boards differ: a knight alternates colours),
@@ -241,6 +284,16 @@ func (l Line) validate() error {
 	}{{"N", l.N}, {"Rate", l.Rate}, {"Lo", l.Lo}, {"Hi", l.Hi}} {
 		if err := checkFinite(s.name, s.v); err != nil {
 			return err
+		}
+	}
+	if l.Exact != nil {
+		if err := checkLengths(len(l.N), []string{"Exact"}, len(l.Exact)); err != nil {
+			return err
+		}
+		for k, e := range l.Exact {
+			if !math.IsNaN(e) && !(e >= 0 && e <= 1) {
+				return fmt.Errorf("n = %v: Exact %v is not in [0, 1]", l.N[k], e)
+			}
 		}
 	}
 	for k := range l.N {

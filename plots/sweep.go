@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -73,8 +74,52 @@ func SweepStrip(title string, rows []SweepRow) (*Figure, error) {
 		marks.GlyphStyle = draw.GlyphStyle{Color: okabeVermilion, Radius: 5, Shape: stripGlyph{}}
 		p.Add(marks)
 		f.addLegend("walk fails", marks)
+		if err := addClusterCounts(p, rows, (hi-lo)/clusterShare); err != nil {
+			return nil, fmt.Errorf("plots: sweep strip %q: %w", title, err)
+		}
 	}
 	return f, nil
+}
+
+// clusterShare: failing sizes closer than the axis's width over this many
+// draw as one thick stroke, so such a cluster carries its count above it.
+const clusterShare = 120
+
+// addClusterCounts writes, above each run of failing sizes that lie
+// within gap of each other, how many sizes it holds, where strokes merge.
+func addClusterCounts(p *plot.Plot, rows []SweepRow, gap float64) error {
+	var xys plotter.XYs
+	var labels []string
+	for i, r := range rows {
+		y := float64(len(rows)-1-i) + 0.42
+		fails := append([]float64(nil), r.Failing...)
+		sort.Float64s(fails)
+		for j := 0; j < len(fails); {
+			k := j + 1
+			for k < len(fails) && fails[k]-fails[k-1] <= gap {
+				k++
+			}
+			if k-j > 1 {
+				xys = append(xys, plotter.XY{X: (fails[j] + fails[k-1]) / 2, Y: y})
+				labels = append(labels, fmt.Sprint(k-j))
+			}
+			j = k
+		}
+	}
+	if len(xys) == 0 {
+		return nil
+	}
+	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
+	if err != nil {
+		return err
+	}
+	for i := range l.TextStyle {
+		l.TextStyle[i] = textStyle(6)
+		l.TextStyle[i].XAlign = draw.XCenter
+		l.TextStyle[i].Color = okabeVermilion
+	}
+	p.Add(l)
+	return nil
 }
 
 // stripGlyph is a vertical bar the glyph's height, one line wide: a

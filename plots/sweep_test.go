@@ -38,3 +38,22 @@ func TestSweepStrip(t *testing.T) {
 		t.Error("a row that swept nothing: no error")
 	}
 }
+
+// Failing sizes too close to draw apart carry their count.
+func TestSweepStripClusterCount(t *testing.T) {
+	var swept []float64
+	for n := 5; n <= 1000; n++ {
+		swept = append(swept, float64(n))
+	}
+	f, err := SweepStrip("sweep", []SweepRow{{Name: "a1", Swept: swept, Failing: []float64{100, 101, 103, 600}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := f.Encode(&b, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), ">3</text>") || strings.Contains(b.String(), ">1</text>") {
+		t.Error("the cluster 100–103 is not labelled 3, or a lone failure got a count")
+	}
+}

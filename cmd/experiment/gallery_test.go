@@ -29,14 +29,18 @@ type galleryEntry struct {
 	// small, when set, rewrites the experiment file into a smaller run
 	// for the gallery (where the full run takes minutes).
 	small func(t *testing.T, yaml string) string
+	// redraw, when set, redraws the run's figures with `experiment plot
+	// --figure redraw` (figures its outputs do not ask for, as claims).
+	redraw string
 }
 
 var gallery = []galleryEntry{
 	{experiment: "claims-8x8", figure: "success-heatmap_8x8_warnsdorff-random"},
 	{experiment: "claims-8x8", figure: "length-distribution_8x8_warnsdorff-random"},
 	{experiment: "default", figure: "success-heatmap_8x8_warnsdorff-random_failure"},
-	{experiment: "size-sweep", figure: "size-curve_size-sweep_warnsdorff-random"},
+	{experiment: "size-sweep", figure: "size-curve_size-sweep_warnsdorff-random", redraw: "size-curve,claims"},
 	{experiment: "size-sweep", figure: "size-curve_size-sweep_rules"},
+	{experiment: "size-sweep", figure: "claims_size-sweep"},
 	{experiment: "large-boards", figure: "size-curve_large-boards_warnsdorff-random", small: smallLargeBoards},
 	{experiment: "random-walk", figure: "length-distribution_8x8_random"},
 	{experiment: "closed-tours", figure: "closed-heatmap_8x8_warnsdorff-random"},
@@ -184,6 +188,11 @@ func runGalleryExperiment(t *testing.T, g galleryEntry) string {
 	dir := filepath.Join(tmp, g.experiment)
 	if _, _, err := runCmd(t, "run", file, "--out", dir, "--quiet"); err != nil {
 		t.Fatalf("run %s: %v", g.experiment, err)
+	}
+	if g.redraw != "" {
+		if _, _, err := runCmd(t, "plot", dir, "--figure", g.redraw); err != nil {
+			t.Fatalf("plot %s --figure %s: %v", g.experiment, g.redraw, err)
+		}
 	}
 	return dir
 }

@@ -74,3 +74,19 @@ func TestFromCanonicalRefuses(t *testing.T) {
 		}
 	}
 }
+
+// A figure option set alone survives into the manifest's canonical form,
+// from which `experiment plot` draws.
+func TestPoolSymmetricInCanonical(t *testing.T) {
+	c, err := Parse("x.yaml", []byte("name: x\nboards: [8x8]\nrules: [{name: warnsdorff}]\noutputs:\n  figure_options:\n    heatmap: {pool_symmetric: \"off\"}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	back, err := FromCanonical("manifest.json", c.canonical())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := back.Outputs.FigureOptions.Heatmap.PoolSymmetric; got != "off" {
+		t.Errorf("pool_symmetric after the manifest: %q, want off", got)
+	}
+}

@@ -189,7 +189,7 @@ func finite(x float64) bool { return !math.IsNaN(x) && !math.IsInf(x, 0) }
 // (class spellings and rule names resolved), or nil when none are set.
 func (c *Config) canonicalFigureOptions() *FigureOptions {
 	o := c.Outputs.FigureOptions
-	if o.Heatmap.Metric == "" && o.Heatmap.Scale == "" && o.Heatmap.Range == nil && o.Heatmap.FailureView == "" &&
+	if o.Heatmap.Metric == "" && o.Heatmap.Scale == "" && o.Heatmap.Range == nil && o.Heatmap.FailureView == "" && o.Heatmap.PoolSymmetric == "" &&
 		o.Lengths.LogY == "" && o.Lengths.Classes == nil && o.SizeCurve.Classes == nil && o.SizeCurve.Parity == "" &&
 		o.SizeCurve.References == nil {
 		return nil

@@ -158,6 +158,8 @@ func (d *drawer) draw(name string) ([]Drawn, error) {
 		return d.walks()
 	case "sweep-strip":
 		return d.sweepStrip()
+	case "claims":
+		return d.claimPanel()
 	}
 	return nil, fmt.Errorf("unknown figure")
 }

@@ -134,6 +134,9 @@ func (d *drawer) rateMap(g group, r rate, pooled float64) plots.HeatmapData {
 		h.NoStart = ns
 		h.NoStartNote = "cannot start a tour (odd board: not the corners' colour)"
 	}
+	if d.pool(g) && mirrorFill(g, &h, h.Interval, h.Uncertainty) > 0 {
+		h.Note += "; unrun squares mirrored"
+	}
 	return h
 }
 
@@ -210,6 +213,9 @@ func (d *drawer) lengthMap(g group) plots.HeatmapData {
 		note += ", symmetric squares pooled"
 	}
 	h.Label, h.Note = fmt.Sprintf("mean path length (squares, of %d)", n), note
+	if d.pool(g) && mirrorFill(g, &h, nil, h.Uncertainty) > 0 {
+		h.Note += "; unrun squares mirrored"
+	}
 	return h
 }
 
@@ -411,7 +417,7 @@ func (g group) allExact(r rate) bool {
 // can judge what the colours resolve.
 func (g group) walksNote(r rate, pooled bool) string {
 	if g.allExact(r) {
-		return "exact, by enumeration"
+		return "exact (enumeration)"
 	}
 	if pooled {
 		return g.walksPerSquare() + ", symmetric squares pooled"

@@ -6,6 +6,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"knightwalk/internal/table"
+	"knightwalk/plots"
 	"knightwalk/sim"
 	"knightwalk/stats"
 )
@@ -125,4 +126,39 @@ func (u unit) lengthMean(conf float64) (mean, lo, hi float64) {
 	}
 	half := distuv.UnitNormal.Quantile(1-(1-conf)/2) * math.Sqrt(ss/(n-1)/n)
 	return mean, mean - half, mean + half
+}
+
+// mirrorFill draws, on a board with squares not run, each such square
+// from a run square of its orbit (equal by the board's symmetry for a
+// symmetric rule: d.pool), with its interval and mark, and returns how
+// many it filled. Orbits with no square run stay blank.
+func mirrorFill(g group, h *plots.HeatmapData, iv *plots.IntervalCue, un *plots.Uncertainty) int {
+	rep := map[int]int{}
+	for i, masked := range h.Mask {
+		if !masked {
+			rep[orbit(g.rows, g.cols, i/g.cols, i%g.cols)] = i
+		}
+	}
+	filled := 0
+	for i, masked := range h.Mask {
+		r, ok := rep[orbit(g.rows, g.cols, i/g.cols, i%g.cols)]
+		if !masked || !ok {
+			continue
+		}
+		h.Values[i], h.Mask[i] = h.Values[r], false
+		if h.NoStart != nil {
+			h.NoStart[i] = h.NoStart[r]
+		}
+		if iv != nil {
+			iv.Lo[i], iv.Hi[i] = iv.Lo[r], iv.Hi[r]
+			if iv.Others != nil {
+				iv.Others[i] = iv.Others[r]
+			}
+		}
+		if un != nil {
+			un.Lo[i], un.Hi[i] = un.Lo[r], un.Hi[r]
+		}
+		filled++
+	}
+	return filled
 }

@@ -79,3 +79,24 @@ func TestRateMapPoolsOrbits(t *testing.T) {
 		t.Errorf("unpooled: a1 %v, c1 %v, note %q", h.Values[0], h.Values[2], h.Note)
 	}
 }
+
+// Squares not run are drawn from a run square of their orbit; orbits with
+// none run stay blank.
+func TestMirrorFill(t *testing.T) {
+	g := group{board: "3x3", rows: 3, cols: 3, rule: "warnsdorff/random"}
+	h := plots.HeatmapData{Rows: 3, Cols: 3, Values: make([]float64, 9), Mask: []bool{false, true, true, true, true, true, true, true, true}}
+	h.Values[0] = 0.25
+	un := &plots.Uncertainty{Lo: make([]float64, 9), Hi: make([]float64, 9)}
+	un.Lo[0], un.Hi[0] = 0.2, 0.3
+	if n := mirrorFill(g, &h, nil, un); n != 3 {
+		t.Errorf("filled %d squares, want the 3 other corners", n)
+	}
+	for _, i := range []int{2, 6, 8} {
+		if h.Mask[i] || h.Values[i] != 0.25 || un.Lo[i] != 0.2 || un.Hi[i] != 0.3 {
+			t.Errorf("corner %d: mask %v value %v interval [%v, %v]", i, h.Mask[i], h.Values[i], un.Lo[i], un.Hi[i])
+		}
+	}
+	if !h.Mask[1] || !h.Mask[4] {
+		t.Error("an orbit with no square run was filled")
+	}
+}

@@ -122,6 +122,17 @@ func sizeCaption(who, what string, lines []plots.Line, so plots.SizeOptions, con
 		"Lines join only successive sizes of one parity (odd n lighter: odd and even boards differ), never across a gap in the sizes run. "+
 		"Rate axis %s (chosen automatically: logit when at least half the points are 90 %% or more and none is 0, with rates of 100 %% on its top edge; log when every interval ends under 20 %%; else linear).",
 		who, lo, hi, what, levelText(conf), plots.RateAxisFor(so.Axis, lines))
+	var exactN []float64
+	for _, l := range lines {
+		for k, e := range l.Exact {
+			if !math.IsNaN(e) && !slices.Contains(exactN, l.N[k]) {
+				exactN = append(exactN, l.N[k])
+			}
+		}
+	}
+	if len(exactN) > 0 {
+		s += fmt.Sprintf(" Black crosses: the exact rate by enumeration (n = %g…%g), which the estimate beside it estimates.", slices.Min(exactN), slices.Max(exactN))
+	}
 	var srcs []string
 	for _, r := range so.References {
 		if !slices.Contains(srcs, r.Source) && math.Max(r.N, r.NMax) >= lo && r.N <= hi {
@@ -182,7 +193,10 @@ func curves(rows []table.SquareRow, o config.SizeCurveOptions) []curve {
 // sizeLine pools the squares c keeps per board size; ok is false with
 // fewer than two sizes.
 func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method) (plots.Line, bool) {
-	type acc struct{ walks, succ int64 }
+	type acc struct {
+		walks, succ int64
+		exact       float64 // Σ walks × exact rate; NaN once a square has none
+	}
 	byN := map[int]*acc{}
 	for _, s := range rows {
 		if !c.keep(s) {
@@ -195,6 +209,7 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 		}
 		a.walks += s.Walks
 		a.succ += s.Successes
+		a.exact += float64(s.Walks) * s.ExactSuccess // NaN stays NaN
 	}
 	if len(byN) < 2 {
 		return plots.Line{}, false
@@ -224,6 +239,7 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 			iv.Lo, iv.Hi = iv.Center, iv.Center
 		}
 		l.N = append(l.N, float64(n))
+		l.Exact = append(l.Exact, a.exact/float64(a.walks)) // what the pooled estimate estimates
 		l.Rate = append(l.Rate, iv.Center)
 		l.Lo = append(l.Lo, iv.Lo)
 		l.Hi = append(l.Hi, iv.Hi)

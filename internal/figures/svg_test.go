@@ -32,6 +32,9 @@ walks: 40
 rules: [{name: warnsdorff, tie_break: random}, {name: random}]
 outputs:
   walks: true
+claims:
+  - {id: c6, rule: warnsdorff/random, board: 6x6, class: corner, rate: 0.99, tolerance: 0.01, source: "a test"}
+  - {id: e9, rule: warnsdorff/random, board: 9x9, class: edge, above: 0.5, source: "a test"}
 `
 	c, err := config.Parse("machine.yaml", []byte(text))
 	if err != nil {
@@ -54,7 +57,7 @@ outputs:
 	}
 	defer func() { figureHook = nil }()
 	drawn, err := Draw(dir, []string{"success-heatmap", "closed-heatmap", "length-heatmap", "deadend-heatmap",
-		"length-distribution", "size-curve", "convergence"})
+		"length-distribution", "size-curve", "convergence", "claims"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -68,8 +71,8 @@ outputs:
 // extremes are the squares table's.
 func TestFiguresMachineChecks(t *testing.T) {
 	dir, drawn, figs := machineRun(t)
-	if len(figs) < 20 {
-		t.Fatalf("only %d figures drawn", len(figs))
+	if len(figs) < 20 || figs["claims_machine"] == nil {
+		t.Fatalf("only %d figures drawn, or no claims panel", len(figs))
 	}
 	for name, f := range figs {
 		checkAxes(t, name, f)
