@@ -256,10 +256,15 @@ func (h HeatmapData) scaleEnds(lo, hi float64, log bool) (float64, float64) {
 	if h.Max != nil {
 		hi = *h.Max
 	}
-	if hi > lo {
+	if hi-lo > 1e-9*math.Max(math.Abs(lo), math.Abs(hi)) {
 		return lo, hi
 	}
-	// A constant field, or data beyond one fixed end.
+	// A constant field (up to rounding: exact values of 1 summed in
+	// different orders differ in the last bit), or data beyond one fixed
+	// end.
+	if h.Min == nil && h.Max == nil {
+		lo, hi = (lo+hi)/2, (lo+hi)/2
+	}
 	switch {
 	case log && h.Max == nil:
 		return lo, lo * 10

@@ -31,7 +31,11 @@ func niceStep(lo, hi float64, intervals int) (step float64, decimals int) {
 func niceTicks(lo, hi float64, intervals int) []plot.Tick {
 	step, decimals := niceStep(lo, hi, intervals)
 	var ts []plot.Tick
-	for k := math.Ceil(lo/step - 1e-9); k*step <= hi+step*1e-9; k++ {
+	first := math.Ceil(lo/step - 1e-9)
+	if !(step > 0) || math.Abs(first) > 1<<50 { // a range below the floats' resolution: k++ would not move
+		return nil
+	}
+	for k := first; k*step <= hi+step*1e-9; k++ {
 		v := k * step
 		if v == 0 {
 			v = 0 // no "-0"
