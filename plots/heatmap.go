@@ -264,6 +264,9 @@ func (h HeatmapData) scaleEnds(lo, hi float64, log bool) (float64, float64) {
 	// end.
 	if h.Min == nil && h.Max == nil {
 		lo, hi = (lo+hi)/2, (lo+hi)/2
+		if h.Percent && !log { // a rate: widen by 10 points, within [0, 1]
+			return max(0, min(lo-0.05, 0.9)), min(1, max(hi+0.05, 0.1))
+		}
 	}
 	switch {
 	case log && h.Max == nil:

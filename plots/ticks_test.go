@@ -26,7 +26,7 @@ func TestHeatmapNearlyConstant(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !(sc.hi-sc.lo > 0.1) {
+	if !(sc.hi-sc.lo >= 0.09 && sc.hi <= 1) {
 		t.Fatalf("colour range [%v, %v]", sc.lo, sc.hi)
 	}
 	if _, err := Heatmap(h); err != nil {
