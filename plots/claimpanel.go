@@ -61,7 +61,7 @@ func ClaimPanel(title string, rows []ClaimRow) (*Figure, error) {
 	p.Y.Label.Text = "claim (id, board: verdict)"
 	p.X.Tick.Marker = sc
 	p.X.Min, p.X.Max = sc.y(sc.lo), sc.y(sc.hi)
-	f := &Figure{Plot: p, Height: vg.Length(70 + 16*len(rows))}
+	f := &Figure{Plot: p, Height: vg.Length(max(200, 110+22*len(rows)))} // room for the title, legend and axis above and below the rows
 	ticks := make([]plot.Tick, len(rows))
 	var est, exact plotter.XYs
 	var bars rateErrors
@@ -90,7 +90,7 @@ func ClaimPanel(title string, rows []ClaimRow) (*Figure, error) {
 	}
 	pts.GlyphStyle = draw.GlyphStyle{Color: okabeBlue, Radius: 2, Shape: draw.CircleGlyph{}}
 	p.Add(eb, pts)
-	f.addLegend("published statement", claimBandThumb{})
+	f.addLegend("published statement (a count k/n: its interval)", claimBandThumb{})
 	f.addLegend("measured, with interval", &plotter.Line{LineStyle: eb.LineStyle}, pts)
 	if len(exact) > 0 {
 		ex, err := plotter.NewScatter(exact)

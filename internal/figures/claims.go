@@ -12,6 +12,7 @@ import (
 	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 	"knightwalk/plots"
+	"knightwalk/stats"
 )
 
 // rateKinds are the claims about one success rate, which the panel draws
@@ -33,15 +34,27 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 	}
 	var rows []plots.ClaimRow
 	var kept []table.ClaimRow
+	conf, _ := d.stats()
 	for _, c := range claims {
-		if !slices.Contains(rateKinds, c.Kind) || math.IsNaN(c.Measured) || math.IsNaN(c.Lo) || math.IsNaN(c.Hi) {
+		published := c.Kind == "published" && c.PublishedTrials.Valid
+		if !slices.Contains(rateKinds, c.Kind) && !published || math.IsNaN(c.Measured) {
 			continue
+		}
+		if math.IsNaN(c.Lo) || math.IsNaN(c.Hi) { // a deterministic rule's walk: a point
+			c.Lo, c.Hi = c.Measured, c.Measured
 		}
 		verdict := c.VerdictHolm
 		if verdict == "" {
 			verdict = c.Verdict
 		}
-		rows = append(rows, plots.ClaimRow{Label: fmt.Sprintf("%s, %s: %s", c.ID, c.Board, verdict),
+		label := fmt.Sprintf("%s, %s: %s", c.ID, c.Board, verdict)
+		if published { // the published count with its own interval, as the band
+			k, n := c.PublishedSuccesses.Int64, c.PublishedTrials.Int64
+			pub := stats.Proportion{Successes: uint64(k), Trials: uint64(n)}.Interval(conf, stats.Wilson)
+			c.ClaimedLo, c.ClaimedHi = pub.Lo, pub.Hi
+			label = fmt.Sprintf("%s, %s: %d/%d, %s", c.ID, c.Board, k, n, verdict)
+		}
+		rows = append(rows, plots.ClaimRow{Label: label,
 			ClaimedLo: c.ClaimedLo, ClaimedHi: c.ClaimedHi, Measured: c.Measured, Lo: c.Lo, Hi: c.Hi, Exact: c.Exact})
 		kept = append(kept, c)
 	}
@@ -56,10 +69,10 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 	if err != nil {
 		return nil, err
 	}
-	conf, _ := d.stats()
 	dr.Caption = fmt.Sprintf("Each claim about a success rate: the published statement as a grey band (a point claim with its tolerance; "+
+		"a published count k/n as its own %s Wilson interval; "+
 		"\"below\" and \"above\" to 0 and 100 %%), the measured rate with its %s interval, and the exact value by enumeration where known (cross), "+
-		"on a logit axis; the verdict after the Holm adjustment of its family. %d claims; sources: %s.", levelText(conf), len(kept), claimSources(kept))
+		"on a logit axis; the verdict after the Holm adjustment of its family. %d claims; sources: %s.", levelText(conf), levelText(conf), len(kept), claimSources(kept))
 	return []Drawn{dr}, nil
 }
 
