@@ -124,7 +124,7 @@ func Heatmap(h HeatmapData) (*Figure, error) {
 		return nil, fmt.Errorf("plots: heatmap %q: %w", h.Title, err)
 	}
 	p := newPlot()
-	p.Title.Text = h.Title
+	p.Title.Text = wrapTitle(h.Title)
 	boardAxes(p, h.Rows, h.Cols)
 	cells := &heatCells{
 		h:      h,
@@ -666,4 +666,21 @@ func (blankThumb) Thumbnail(c *draw.Canvas) {
 	x := c.Center().X - s/2
 	c.SetLineStyle(draw.LineStyle{Color: color.Gray{Y: 0x80}, Width: 0.5})
 	c.Stroke(rectPath(x, c.Min.Y, x+s, c.Max.Y))
+}
+
+// titleFits is about the most characters a title keeps on one line above a
+// square map with its colour bar at the figures' size.
+const titleFits = 48
+
+// wrapTitle breaks a title too long for one line after its first ": "
+// ("warnsdorff/pohlmin+random on 8x8:" / "success rate by start square"),
+// so that it is not cut off at the figure's edges.
+func wrapTitle(t string) string {
+	if len(t) <= titleFits {
+		return t
+	}
+	if i := strings.Index(t, ": "); i > 0 {
+		return t[:i+1] + "\n" + t[i+2:]
+	}
+	return t
 }
