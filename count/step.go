@@ -15,6 +15,62 @@ type stepper struct {
 	// reserve for a later branch (see sweepPairs).
 	ends [2]int
 	v    int // the square this step adds
+	// rule[d] says what a fresh square in slot d after the step means (see
+	// setup); pending is the number of designated ends not yet added.
+	rule    [2*MaxWidth + 1]uint8
+	pending int
+	// The same rules as nibble masks for 4-bit keys: bit 4d set for slot
+	// d where a fresh square kills the state (deadMask) or is a path end
+	// (endMask); slotOnes has bit 4d for every slot, slotMask the whole
+	// nibble.
+	deadMask, endMask, slotOnes, slotMask uint64
+}
+
+// What a square still fresh after the step means for the state.
+const (
+	freeFresh = iota // nothing yet
+	deadFresh        // a cycle's square with fewer than two neighbours to come
+	lastFresh        // one neighbour to come: an end of the Hamiltonian path
+	endFresh         // a designated end waiting for its edge
+)
+
+// setup fills the step's rules. A square needs as many neighbours still
+// to come as the edges it lacks. On a cycle every square lacks two, or one
+// once it is a path end; on a path, a fresh square with one neighbour to
+// come can only be an end of the Hamiltonian path, and a path has two
+// ends: the terminals so far, the designated ends still waiting, and these.
+func (s *stepper) setup() {
+	s.pending = 0
+	for _, e := range s.ends {
+		if e >= 0 && e > s.v {
+			s.pending++
+		}
+	}
+	avail := &s.avail[s.v]
+	for d := range s.slots {
+		switch u := s.v - d; {
+		case u >= 0 && (u == s.ends[0] || u == s.ends[1]):
+			s.rule[d] = endFresh
+		case s.closed && avail[d] < 2:
+			s.rule[d] = deadFresh
+		case !s.closed && avail[d] == 1:
+			s.rule[d] = lastFresh
+		default:
+			s.rule[d] = freeFresh
+		}
+	}
+	s.deadMask, s.endMask, s.slotOnes = 0, 0, 0
+	for d := range min(s.slots, 16) {
+		bit := uint64(1) << (4 * d)
+		s.slotOnes |= bit
+		switch s.rule[d] {
+		case deadFresh:
+			s.deadMask |= bit
+		case lastFresh, endFresh:
+			s.endMask |= bit
+		}
+	}
+	s.slotMask = s.slotOnes * 15
 }
 
 // maxOut bounds the states one state leads to: none, one or two of at most
@@ -122,50 +178,49 @@ func (s *stepper) apply(a *frame, x, y int8, np int) (key uint64, ok, complete b
 	if last {
 		return 0, false, false
 	}
-	if !s.viable(a) {
-		return 0, false, false
-	}
-	return s.pack(a), true, false
+	key, ok = s.finish(a)
+	return key, ok, false
 }
 
-// viable looks ahead: a square needs as many neighbours still to come as
-// the edges it lacks. On a cycle every square lacks two, or one once it is
-// a path end; on a path, a fresh square with one neighbour to come can
-// only be an end of the Hamiltonian path, and a path has two ends: the
-// terminals so far, the designated start while it waits, and these.
-func (s *stepper) viable(a *frame) bool {
-	avail := &s.avail[s.v]
-	forced := 0
-	for d := 0; d <= 2*s.cols; d++ {
-		if a[d] != fresh {
-			continue
-		}
+// finish checks the state after the step against the rules of setup
+// (more than two path ends, or a square that can no longer get its
+// edges, is a dead state) and packs it, with the pair codes renumbered in
+// order of first appearance so that equal path systems get equal keys.
+func (s *stepper) finish(a *frame) (key uint64, ok bool) {
+	if s.base == 16 {
+		return s.finish16(a)
+	}
+	var rename [32]uint8
+	next := uint8(firstPair)
+	ends := s.pending
+	for d := 0; d < s.slots; d++ {
+		c := a[d]
 		switch {
-		case s.closed && avail[d] < 2:
-			return false
-		case avail[d] == 1 && s.v-d != s.ends[0] && s.v-d != s.ends[1]:
-			forced++
+		case c == fresh:
+			switch s.rule[d] {
+			case deadFresh:
+				return 0, false
+			case lastFresh, endFresh:
+				ends++
+			}
+		case c == term:
+			ends++
+		case c >= firstPair:
+			c &= 31
+			if rename[c] == 0 {
+				rename[c] = next
+				next++
+			}
+			a[d] = rename[c]
 		}
 	}
-	return s.closed || s.terms(a)+forced <= 2
-}
-
-// terms counts the path ends whose path already has a terminal, plus the
-// designated ends still waiting for their edge: a Hamiltonian
-// path has two terminals, so more than two is a dead state.
-func (s *stepper) terms(a *frame) int {
-	n := 0
-	for d := 0; d <= 2*s.cols; d++ {
-		if a[d] == term {
-			n++
-		}
+	if !s.closed && ends > 2 {
+		return 0, false
 	}
-	for _, e := range s.ends {
-		if d := s.v - e; e >= 0 && (d < 0 || d <= 2*s.cols+1 && a[d] == fresh) {
-			n++
-		}
+	for d := s.slots - 1; d >= 0; d-- {
+		key = key*11 + uint64(a[d])
 	}
-	return n
+	return key, true
 }
 
 // join adds the edge between frontier squares i and j (both with room).
@@ -240,51 +295,13 @@ func allSpent(a *frame) bool {
 // Widths up to 7 pack 4 bits a square (shifts); width 8 needs base 11, a
 // constant divisor the compiler turns into multiplications.
 func (s *stepper) unpack(key uint64, a *frame) {
-	a[0] = fresh
 	if s.base == 16 {
-		for d := 1; d <= s.slots; d++ {
-			a[d] = uint8(key & 15)
-			key >>= 4
-		}
+		unpack16(key, a)
 		return
 	}
+	a[0] = fresh
 	for d := 1; d <= s.slots; d++ {
 		a[d] = uint8(key % 11)
 		key /= 11
 	}
-}
-
-// pack stores a's first slots squares with the pair codes renumbered in
-// order of first appearance, so that equal path systems get equal keys.
-func (s *stepper) pack(a *frame) uint64 {
-	var rename [32]uint8
-	next := uint8(firstPair)
-	var key uint64
-	if s.base == 16 {
-		for d := 0; d < s.slots; d++ {
-			c := a[d] & 31
-			if c >= firstPair {
-				if rename[c] == 0 {
-					rename[c] = next
-					next++
-				}
-				c = rename[c]
-			}
-			key |= uint64(c) << (4 * d)
-		}
-		return key
-	}
-	for d := 0; d < s.slots; d++ {
-		if c := a[d] & 31; c >= firstPair {
-			if rename[c] == 0 {
-				rename[c] = next
-				next++
-			}
-			a[d] = rename[c]
-		}
-	}
-	for d := s.slots - 1; d >= 0; d-- {
-		key = key*11 + uint64(a[d])
-	}
-	return key
 }
