@@ -1,8 +1,14 @@
-//go:build !(linux || darwin || freebsd)
+//go:build !linux
 
 package count
 
-// osAlloc leaves tables to the Go heap where mapping memory is not built.
+// Elsewhere tables live in the Go heap.
+const mapped = false
+
+var pageSize = 4096
+
 func osAlloc(int) ([]byte, error) { return nil, nil }
 
 func osFree([]byte) {}
+
+func osDrop([]byte) {}

@@ -230,8 +230,7 @@ func join(a *frame, i, j int8, closed bool) (completions int, ok bool) {
 	ci, cj := a[i], a[j]
 	switch {
 	case ci == fresh && cj == fresh:
-		l := newLabel(a)
-		a[i], a[j] = l, l
+		a[i], a[j] = newPair, newPair
 	case ci == fresh:
 		a[i], a[j] = cj, spent
 	case cj == fresh:
@@ -271,16 +270,13 @@ func relabel(a *frame, from, to uint8) {
 	panic("count: a path end without its partner")
 }
 
-// newLabel returns a pair code no square of a carries.
-func newLabel(a *frame) uint8 {
-	l := uint8(firstPair)
-	for _, c := range a {
-		if c >= l {
-			l = c + 1
-		}
-	}
-	return l
-}
+// newPair is the code of the pair a step starts, which no square of the
+// frame carries: a step starts a new pair at most once (only v, fresh, can
+// join another fresh square), and the labels of a stored state are
+// numbered from firstPair in order of first appearance, one for every two
+// of its at most 2·MaxWidth+1 squares, so they stay below newPair; finish
+// renumbers them.
+const newPair = 15
 
 func allSpent(a *frame) bool {
 	for _, c := range a {

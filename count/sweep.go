@@ -34,7 +34,7 @@ type sweep struct {
 // successor states it collects for one shard before taking its lock.
 const (
 	chunk = 1 << 14
-	batch = 256
+	batchLen = 256
 )
 
 // run sweeps the board and returns the number of Hamiltonian cycles (or
@@ -197,7 +197,7 @@ func (x *expander) run(cur *layer, sh, from, to int) error {
 			k++
 			i := int(hash(k) >> (64 - shardBits))
 			x.bufs[i] = append(x.bufs[i], entry{k, n})
-			if len(x.bufs[i]) == batch {
+			if len(x.bufs[i]) == batchLen {
 				if err := x.flush(i); err != nil {
 					return err
 				}

@@ -75,6 +75,9 @@ type shard struct {
 	e  []slot
 	hi []uint64 // wide layers: the counts' high 64 bits
 	n  int
+	// touched sums the keys addBatch reads ahead, so that the compiler
+	// keeps the reads.
+	touched uint64
 }
 
 // layer is the set of states after one step, with their counts.
@@ -123,22 +126,33 @@ func home(h uint64, size int) int {
 }
 
 // addBatch merges a batch of states bound for shard i (the caller holds
-// no lock).
+// no lock). The table is grown first so that the whole batch fits, and
+// the batch's slots are then read once ahead of the inserts: the reads are
+// independent and their cache misses overlap, where an insert's miss
+// would stall the next.
 func (l *layer) addBatch(i int, batch []entry) error {
 	s := &l.s[i]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, x := range batch {
-		if (s.n+1)*maxLoadD > len(s.e)*maxLoadN {
-			if err := l.grow(s, max(minTable, len(s.e)*3/2)); err != nil {
-				return err
-			}
+	for (s.n+len(batch))*maxLoadD > len(s.e)*maxLoadN {
+		if err := l.grow(s, max(minTable, len(s.e)*3/2)); err != nil {
+			return err
 		}
+	}
+	var homes [batchLen]int32
+	size := len(s.e)
+	var touch uint64
+	for k, x := range batch {
+		j := home(hash(x.key), size)
+		homes[k] = int32(j)
+		touch += s.e[j].key
+	}
+	s.touched += touch
+	for k, x := range batch {
 		if x.n.Hi != 0 && !l.wide {
 			return errNarrow
 		}
-		size := len(s.e)
-		for j := home(hash(x.key), size); ; {
+		for j := int(homes[k]); ; {
 			e := &s.e[j]
 			if e.key == x.key {
 				lo, carry := bits.Add64(e.lo, x.n.Lo, 0)
@@ -241,32 +255,29 @@ func (l *layer) presize(n int) error {
 
 // pack turns shard i's table into a list of exactly its states: the
 // layer is read, not searched, in the next step, and a list takes 16
-// bytes a state where the table took up to 32.
+// bytes a state where the table took up to 32. The states move to the
+// front of the table and its tail goes back to the operating system.
 func (l *layer) pack(i int) error {
 	s := &l.s[i]
 	if s.n == len(s.e) {
 		return nil
 	}
-	if !l.bud.take(int64(s.n) * l.slotBytes()) {
-		return ErrBudget
-	}
-	e, hi, err := l.table(s.n)
-	if err != nil {
-		l.bud.give(int64(s.n) * l.slotBytes())
-		return err
-	}
 	k := 0
 	for j, x := range s.e {
 		if x.key != 0 {
-			e[k] = x
+			s.e[k] = x
 			if l.wide {
-				hi[k] = s.hi[j]
+				s.hi[k] = s.hi[j]
 			}
 			k++
 		}
 	}
-	l.drop(s)
-	s.e, s.hi = e, hi
+	held := int64(len(s.e)) * l.slotBytes()
+	s.e = shrink(s.e, k)
+	if l.wide {
+		s.hi = shrink(s.hi, k)
+	}
+	l.bud.give(held - int64(len(s.e))*l.slotBytes())
 	return nil
 }
 
