@@ -19,6 +19,9 @@ type stepper struct {
 	// setup); pending is the number of designated ends not yet added.
 	rule    [2*MaxWidth + 1]uint8
 	pending int
+	// endSlots[:nEnd] are the slots of the designated ends in the frame.
+	endSlots [2]int8
+	nEnd     int
 	// The same rules as nibble masks for 4-bit keys: bit 4d set for slot
 	// d where a fresh square kills the state (deadMask) or is a path end
 	// (endMask); slotOnes has bit 4d for every slot, slotMask the whole
@@ -40,10 +43,14 @@ const (
 // come can only be an end of the Hamiltonian path, and a path has two
 // ends: the terminals so far, the designated ends still waiting, and these.
 func (s *stepper) setup() {
-	s.pending = 0
+	s.pending, s.nEnd = 0, 0
 	for _, e := range s.ends {
 		if e >= 0 && e > s.v {
 			s.pending++
+		}
+		if d := s.v - e; !s.closed && e >= 0 && d >= 0 && d <= 2*s.cols+1 {
+			s.endSlots[s.nEnd] = int8(d)
+			s.nEnd++
 		}
 	}
 	avail := &s.avail[s.v]
@@ -94,13 +101,9 @@ func (s *stepper) expand(key uint64, out *[maxOut]uint64) (nout, done int) {
 			nl++
 		}
 	}
-	maxPick := 2
-	if s.v == s.ends[0] || s.v == s.ends[1] {
-		maxPick = 1 // a path's end has one edge
-	}
-	try := func(x, y int8, np int) {
-		b := a
-		k, ok, complete := s.apply(&b, x, y, np)
+	pair := !(s.v == s.ends[0] || s.v == s.ends[1]) // a path's end has one edge
+	emit := func(b *frame, completions int) {
+		k, ok, complete := s.settle(b, completions)
 		switch {
 		case !ok:
 		case complete:
@@ -110,41 +113,34 @@ func (s *stepper) expand(key uint64, out *[maxOut]uint64) (nout, done int) {
 			nout++
 		}
 	}
-	try(0, 0, 0)
+	b := a
+	emit(&b, 0)
 	for i := range nl {
-		try(live[i], 0, 1)
-	}
-	if maxPick == 2 {
-		for i := range nl {
-			for j := i + 1; j < nl; j++ {
-				try(live[i], live[j], 2)
+		// The edge to live[i], then perhaps a second edge to a later live
+		// square, joined onto a copy of the frame with the first.
+		one := a
+		c1, ok := join(&one, 0, live[i], s.closed)
+		if !ok {
+			continue
+		}
+		for j := i + 1; pair && j < nl; j++ {
+			two := one
+			if c2, ok := join(&two, 0, live[j], s.closed); ok {
+				emit(&two, c1+c2)
 			}
 		}
+		emit(&one, c1)
 	}
 	return nout, done
 }
 
-// apply joins v to the np squares x, y, retires the squares that leave,
-// and returns the packed result; ok is false when the choice cannot be
-// part of a tour, complete when it finished one.
-func (s *stepper) apply(a *frame, x, y int8, np int) (key uint64, ok, complete bool) {
-	completions := 0
-	if np >= 1 {
-		c, ok := join(a, 0, x, s.closed)
-		if !ok {
-			return 0, false, false
-		}
-		completions += c
-	}
-	if np == 2 {
-		c, ok := join(a, 0, y, s.closed)
-		if !ok {
-			return 0, false, false
-		}
-		completions += c
-	}
-	for _, e := range s.ends {
-		if d := s.v - e; !s.closed && e >= 0 && d >= 0 && d <= 2*s.cols+1 && a[d] >= term {
+// settle finishes a choice of v's edges, which completed a tour that many
+// times: designated ends that got their edge become terminals, the squares
+// that leave retire, and the result is packed; ok is false when the
+// choice cannot be part of a tour, complete when it finished one.
+func (s *stepper) settle(a *frame, completions int) (key uint64, ok, complete bool) {
+	for _, d := range s.endSlots[:s.nEnd] {
+		if a[d] >= term {
 			// A designated end has its edge: it is a terminal.
 			l := a[d]
 			a[d] = spent
