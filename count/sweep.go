@@ -15,6 +15,7 @@ type Layer struct {
 	Step, Steps int   // squares added so far, of all
 	States      int   // distinct states after the step
 	Bytes       int64 // memory the state tables take after the step
+	PeakBytes   int64 // the most they took during the step
 	Elapsed     time.Duration
 }
 
@@ -30,10 +31,10 @@ type sweep struct {
 	layers   []Layer
 }
 
-// chunk is how many table slots a worker takes at a time; batch how many
+// chunk is how many states a worker takes at a time; batchLen how many
 // successor states it collects for one shard before taking its lock.
 const (
-	chunk = 1 << 14
+	chunk    = 1 << 14
 	batchLen = 256
 )
 
@@ -71,6 +72,7 @@ func (w *sweep) advance(ctx context.Context, cur *layer, from, to int, own bool)
 	growth := 1.5 // states after a step per state before, as last seen
 	for v := from; v < to; v++ {
 		next := newLayer(w.bud, w.wide)
+		w.bud.stepPeak.Store(w.bud.used.Load())
 		before := cur.states()
 		err := next.presize(int(float64(before) * growth))
 		if err == nil {
@@ -95,7 +97,7 @@ func (w *sweep) advance(ctx context.Context, cur *layer, from, to int, own bool)
 		if n := int64(cur.states()); n > w.bud.peakStates.Load() {
 			w.bud.peakStates.Store(n) // sweeps run one at a time
 		}
-		l := Layer{Step: v + 1, Steps: w.n, States: cur.states(), Bytes: w.bud.used.Load(), Elapsed: time.Since(t0)}
+		l := Layer{Step: v + 1, Steps: w.n, States: cur.states(), Bytes: w.bud.used.Load(), PeakBytes: w.bud.stepPeak.Load(), Elapsed: time.Since(t0)}
 		w.layers = append(w.layers, l)
 		if w.progress != nil {
 			w.progress(l)

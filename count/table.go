@@ -51,6 +51,8 @@ type budget struct {
 	limit int64 // bytes; 0 means no limit
 	used  atomic.Int64
 	peak  atomic.Int64
+	// stepPeak is the most used since the current step began.
+	stepPeak atomic.Int64
 	// peakStates is the most states a layer of any sweep held.
 	peakStates atomic.Int64
 }
@@ -62,6 +64,8 @@ func (b *budget) take(n int64) bool {
 		return false
 	}
 	for p := b.peak.Load(); u > p && !b.peak.CompareAndSwap(p, u); p = b.peak.Load() {
+	}
+	for p := b.stepPeak.Load(); u > p && !b.stepPeak.CompareAndSwap(p, u); p = b.stepPeak.Load() {
 	}
 	return true
 }
