@@ -24,7 +24,7 @@ var (
 // bytesPerState is what a state costs at the peak: the unread part of the
 // layer being read, packed at 16 bytes a state, and the tables of the
 // layer being written, at most 3/4 full and grown by half (7x7 by paired
-// ends: 1.95 GiB at 48.6 million states, 43 bytes a state; 6x8 open 48).
+// ends: 1,950 MiB at 48.6 million states, 42 bytes a state; 6x8 open 48).
 const bytesPerState = 48
 
 // Estimate returns about how many states the largest layer of a sweep of
