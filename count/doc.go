@@ -42,6 +42,13 @@
 //   - A tour is complete only at the last square, exactly once, with every
 //     square spent: a cycle closes, or a path gets its second terminal.
 //     Earlier completion would leave squares unvisited.
+//   - A stored state's pair labels are firstPair, firstPair+1, … in order
+//     of first appearance, fewer than newPair (one pair for every two of
+//     at most 17 squares), and a step starts at most one new pair (only
+//     the added square, fresh, can join another fresh square), which
+//     takes the code newPair until the successor is packed.
+//   - A layer being read is packed (every slot a state) and is read once;
+//     a layer being written is only added to.
 //   - Counts only add. Tours are counted in 128 bits, modulo 2^128, so
 //     they are exact below 2^128, which Brègman's bound on permanents
 //     proves before the sweep starts. A layer keeps each state's count in
