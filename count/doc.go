@@ -84,9 +84,6 @@
 // tables (16 bytes a state and 21 to 32 a slot of table). Tables of a
 // megabyte or more are mapped from the operating system (Linux), so that
 // freed memory leaves the process at once rather than at the garbage
-// collector's next cycle. Freed tables are kept whole for the next ones
-// to reuse (spare.go): touching fresh pages costs a fault each, which in
-// this virtual machine was a quarter of a sweep's CPU time. The budget
-// counts every table, spare ones whole, gives the spare ones up when it
-// is short, and stops the sweep when a table would pass it.
+// collector's next cycle; the budget counts every table and stops the
+// sweep when a table would pass it.
 package count
