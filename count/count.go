@@ -96,7 +96,6 @@ func tours(ctx context.Context, b *sim.Board, opt Options) (Result, error) {
 	starts = slices.Compact(starts)
 	res := Result{Board: b, Closed: opt.Closed, Starts: starts, PerStart: make([]Count, p.n)}
 	bud := &budget{limit: opt.MaxMemory}
-	defer bud.drain()
 	sweepOf := func(name string, closed bool, ends [2]int) *sweep {
 		w := &sweep{plan: p, closed: closed, ends: ends, workers: workers, bud: bud, wide: opt.wide}
 		if opt.Progress != nil {
@@ -231,9 +230,7 @@ func totalPaths(ctx context.Context, b *sim.Board) (Count, error) {
 	if err != nil {
 		return Count{}, err
 	}
-	bud := &budget{}
-	defer bud.drain()
-	w := &sweep{plan: p, ends: [2]int{-1, -1}, workers: 2, bud: bud}
+	w := &sweep{plan: p, ends: [2]int{-1, -1}, workers: 2, bud: &budget{}}
 	return w.run(ctx)
 }
 

@@ -55,16 +55,9 @@ type budget struct {
 	stepPeak atomic.Int64
 	// peakStates is the most states a layer of any sweep held.
 	peakStates atomic.Int64
-	spare      spare
 }
 
-// take counts n more bytes, giving up the spare tables first if that is
-// what it takes to stay within the limit.
 func (b *budget) take(n int64) bool {
-	return b.tryTake(n) || b.drain() && b.tryTake(n)
-}
-
-func (b *budget) tryTake(n int64) bool {
 	u := b.used.Add(n)
 	if b.limit > 0 && u > b.limit {
 		b.used.Add(-n)
@@ -224,11 +217,6 @@ func (l *layer) grow(s *shard, size int) error {
 
 // table allocates the slots (and high words) of a table.
 func (l *layer) table(size int) ([]slot, []uint64, error) {
-	if !l.wide {
-		if e := l.bud.reuse(size); e != nil {
-			return e, nil, nil
-		}
-	}
 	e, err := alloc[slot](size)
 	if err != nil || !l.wide {
 		return e, nil, err
@@ -243,11 +231,7 @@ func (l *layer) table(size int) ([]slot, []uint64, error) {
 // drop frees the shard's table and hands its memory back to the budget.
 func (l *layer) drop(s *shard) {
 	l.bud.give(int64(len(s.e)) * l.slotBytes())
-	if l.wide {
-		free(s.e)
-	} else if s.e != nil {
-		l.bud.keep(s.e)
-	}
+	free(s.e)
 	free(s.hi)
 	s.e, s.hi = nil, nil
 }
