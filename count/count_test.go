@@ -80,27 +80,31 @@ func TestTotalSweepAgrees(t *testing.T) {
 // TestKnownTotals checks published totals (see docs/design.md, "Counting tours").
 func TestKnownTotals(t *testing.T) {
 	cases := []struct {
-		board  string
-		closed bool
-		want   string
-		slow   bool
+		board          string
+		closed, paired bool
+		want           string
+		slow           bool
 	}{
-		{"5x5", false, "1728", false},
-		{"6x6", true, "9862", false},
-		{"6x6", false, "6637920", true},
-		{"7x7", true, "0", false},
+		{"5x5", false, false, "1728", false},
+		{"6x6", true, false, "9862", false},
+		{"7x6", true, false, "1067638", false},
+		{"6x6", false, false, "6637920", true},
+		{"6x6", false, true, "6637920", true},
+		{"7x7", true, false, "0", false},
+		// Width 7: the widest 4-bit keys, every nibble of a key in use.
+		{"7x8", true, false, "34524432316", true},
 	}
 	for _, c := range cases {
 		if c.slow && !testenv.Slow() {
 			continue
 		}
 		b, _ := sim.ParseBoard(c.board)
-		got, err := Tours(context.Background(), b, Options{Closed: c.closed})
+		got, err := Tours(context.Background(), b, Options{Closed: c.closed, PairedEnds: c.paired})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if got.Tours.String() != c.want {
-			t.Errorf("%s closed=%v: %v, want %s", c.board, c.closed, got.Tours, c.want)
+			t.Errorf("%s closed=%v paired=%v: %v, want %s", c.board, c.closed, c.paired, got.Tours, c.want)
 		}
 	}
 }
@@ -208,7 +212,7 @@ func TestNarrowOverflow(t *testing.T) {
 			t.Fatalf("wide=%v: %v", wide, err)
 		}
 		if wide {
-			if c := l.count(0, int(hash(7)&1023)); c != (Count{Hi: 1}) {
+			if c := l.count(0, home(hash(7), len(l.s[0].e))); c != (Count{Hi: 1}) {
 				t.Errorf("wide sum %v, want 2^64", c)
 			}
 		} else if !errors.Is(err, errNarrow) {

@@ -25,8 +25,10 @@
 // Partial systems with equal states have equal sets of completions, so a
 // layer maps each state to the number of partial systems that reach it,
 // and the next layer adds those numbers up. The state is packed into one
-// 64-bit key, base w+3 per square, with pair labels renumbered in order of
-// first appearance so that equal states get equal keys.
+// 64-bit key with pair labels renumbered in order of first appearance, so
+// that equal states get equal keys: 4 bits a square up to width 7, where
+// a step checks and packs its successors on all 16 nibbles at once
+// (nibble.go), and base 11 at width 8.
 //
 // # Invariants
 //
@@ -40,8 +42,20 @@
 //   - A tour is complete only at the last square, exactly once, with every
 //     square spent: a cycle closes, or a path gets its second terminal.
 //     Earlier completion would leave squares unvisited.
-//   - Counts only add, modulo 2^128, so they are exact below 2^128, which
-//     Brègman's bound on permanents proves before the sweep starts.
+//   - A stored state's pair labels are firstPair, firstPair+1, … in order
+//     of first appearance, fewer than newPair (one pair for every two of
+//     at most 17 squares), and a step starts at most one new pair (only
+//     the added square, fresh, can join another fresh square), which
+//     takes the code newPair until the successor is packed.
+//   - A layer being read is packed (every slot a state) and is read once;
+//     a layer being written is only added to.
+//   - Counts only add. Tours are counted in 128 bits, modulo 2^128, so
+//     they are exact below 2^128, which Brègman's bound on permanents
+//     proves before the sweep starts. A layer keeps each state's count in
+//     64 bits (narrow) while it fits: a sum of non-negative counts that
+//     passes 2^64 carries out of the add that makes it, that carry stops
+//     the sweep, and the count runs again with 128-bit (wide) tables. So
+//     a narrow result is never a count reduced modulo 2^64.
 //
 // Directed open tours from a start s are the Hamiltonian paths with an end
 // at s: a sweep where s is designated (it may take only one edge, and
@@ -58,8 +72,18 @@
 //
 // Time and memory follow the number of states per layer, which grows
 // roughly by a constant factor per column of width and depends little on
-// the number of rows. Each layer is a set of hash tables (shards by hash),
-// filled in parallel by workers that batch their inserts per shard; two
-// layers live at a time, and their tables are counted against a memory
-// budget that stops the sweep when exceeded.
+// the number of rows. A layer is split by hash into 256 shards. While it
+// fills, each shard is an open-addressing table (linear probing, at most
+// 3/4 full, grown by half) behind its own lock, and workers batch their
+// inserts per shard, reading a batch's slots ahead so that the cache
+// misses overlap. Once filled, each shard is packed: its states move to
+// the front and the rest goes back, so a layer that is read rather than
+// searched takes 16 bytes a state. A step reads the packed layer shard by
+// shard, in parallel, and frees each shard once read, so the memory of a
+// step is the part of the old layer not yet read and the new layer's
+// tables (16 bytes a state and 21 to 32 a slot of table). Tables of a
+// megabyte or more are mapped from the operating system (Linux), so that
+// freed memory leaves the process at once rather than at the garbage
+// collector's next cycle; the budget counts every table and stops the
+// sweep when a table would pass it.
 package count

@@ -11,26 +11,27 @@ import (
 // measurements in README (Performance, Counting tours): open tours per
 // start (the default single-end sweeps: 6x8 7.1 million; 7x7 past 166
 // million at square 40 of 49 and rising), open tours by paired ends (6x6
-// 0.33 million, 7x7 48.6 million), and closed tours (6x8 0.94 million). Widths 4 and 5 are
-// small boards' peaks scaled up; width 7 closed is width 6 times the growth
-// of open tours from width 6 to 7, roughly.
+// 0.33 million, 7x7 48.6 million), and closed tours (6x8 0.94 million,
+// 7x8 22.5 million; 8x8 passed 384 million at square 41 of 64, and 7x8's
+// rows put its peak near 650 million). Widths 4 and 5 are small boards'
+// peaks scaled up.
 var (
 	peakOpen   = map[int]float64{4: 2e3, 5: 9e4, 6: 7.1e6, 7: 3e8}
 	peakPaired = map[int]float64{4: 1e3, 5: 3.2e4, 6: 1.3e6, 7: 4.9e7}
-	peakClosed = map[int]float64{4: 400, 5: 2e4, 6: 9.4e5, 7: 1.5e7}
+	peakClosed = map[int]float64{4: 400, 5: 2e4, 6: 9.4e5, 7: 2.3e7, 8: 6.5e8}
 )
 
-// bytesPerState is what a state costs at the peak: a 16-byte slot in
-// tables kept at most 3/4 full and doubling, and the layer being read
-// while the next is written (7x7 by paired ends: 4.1 GiB of tables at
-// 48.6 million states, 90 bytes a state).
-const bytesPerState = 96
+// bytesPerState is what a state costs at the peak: the unread part of the
+// layer being read, packed at 16 bytes a state, and the tables of the
+// layer being written, at most 3/4 full and grown by half (7x7 by paired
+// ends: 1,950 MiB at 48.6 million states, 42 bytes a state; 6x8 open 48).
+const bytesPerState = 48
 
 // Estimate returns about how many states the largest layer of a sweep of
 // b holds, and the memory the state tables then take, counting as opt
 // says: measured peaks for
-// widths up to 7, and for width 8 the measured width 7 times the growth
-// from width 6 to 7. It is an order of magnitude, good for refusing what
+// widths up to 7 (8 for closed tours, extrapolated), and beyond them the
+// widest known times the growth from the width before it. It is an order of magnitude, good for refusing what
 // cannot fit, not for planning to the gigabyte.
 func Estimate(b *sim.Board, opt Options) (states float64, bytes int64, err error) {
 	if _, err := newPlan(b); err != nil {
@@ -51,7 +52,7 @@ func Estimate(b *sim.Board, opt Options) (states float64, bytes int64, err error
 		case w < 4:
 			states = 1e3
 		default:
-			states = table[7] * math.Pow(table[7]/table[6], float64(w-7))
+			states = table[7] * math.Pow(table[7]/table[6], float64(w-7)) // width 8, open
 		}
 	}
 	if h < 7 {

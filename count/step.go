@@ -15,6 +15,69 @@ type stepper struct {
 	// reserve for a later branch (see sweepPairs).
 	ends [2]int
 	v    int // the square this step adds
+	// rule[d] says what a fresh square in slot d after the step means (see
+	// setup); pending is the number of designated ends not yet added.
+	rule    [2*MaxWidth + 1]uint8
+	pending int
+	// endSlots[:nEnd] are the slots of the designated ends in the frame.
+	endSlots [2]int8
+	nEnd     int
+	// The same rules as nibble masks for 4-bit keys: bit 4d set for slot
+	// d where a fresh square kills the state (deadMask) or is a path end
+	// (endMask); slotOnes has bit 4d for every slot, slotMask the whole
+	// nibble.
+	deadMask, endMask, slotOnes, slotMask uint64
+}
+
+// What a square still fresh after the step means for the state.
+const (
+	freeFresh = iota // nothing yet
+	deadFresh        // a cycle's square with fewer than two neighbours to come
+	lastFresh        // one neighbour to come: an end of the Hamiltonian path
+	endFresh         // a designated end waiting for its edge
+)
+
+// setup fills the step's rules. A square needs as many neighbours still
+// to come as the edges it lacks. On a cycle every square lacks two, or one
+// once it is a path end; on a path, a fresh square with one neighbour to
+// come can only be an end of the Hamiltonian path, and a path has two
+// ends: the terminals so far, the designated ends still waiting, and these.
+func (s *stepper) setup() {
+	s.pending, s.nEnd = 0, 0
+	for _, e := range s.ends {
+		if e >= 0 && e > s.v {
+			s.pending++
+		}
+		if d := s.v - e; !s.closed && e >= 0 && d >= 0 && d <= 2*s.cols+1 {
+			s.endSlots[s.nEnd] = int8(d)
+			s.nEnd++
+		}
+	}
+	avail := &s.avail[s.v]
+	for d := range s.slots {
+		switch u := s.v - d; {
+		case u >= 0 && (u == s.ends[0] || u == s.ends[1]):
+			s.rule[d] = endFresh
+		case s.closed && avail[d] < 2:
+			s.rule[d] = deadFresh
+		case !s.closed && avail[d] == 1:
+			s.rule[d] = lastFresh
+		default:
+			s.rule[d] = freeFresh
+		}
+	}
+	s.deadMask, s.endMask, s.slotOnes = 0, 0, 0
+	for d := range min(s.slots, 16) {
+		bit := uint64(1) << (4 * d)
+		s.slotOnes |= bit
+		switch s.rule[d] {
+		case deadFresh:
+			s.deadMask |= bit
+		case lastFresh, endFresh:
+			s.endMask |= bit
+		}
+	}
+	s.slotMask = s.slotOnes * 15
 }
 
 // maxOut bounds the states one state leads to: none, one or two of at most
@@ -38,13 +101,9 @@ func (s *stepper) expand(key uint64, out *[maxOut]uint64) (nout, done int) {
 			nl++
 		}
 	}
-	maxPick := 2
-	if s.v == s.ends[0] || s.v == s.ends[1] {
-		maxPick = 1 // a path's end has one edge
-	}
-	try := func(x, y int8, np int) {
-		b := a
-		k, ok, complete := s.apply(&b, x, y, np)
+	pair := !(s.v == s.ends[0] || s.v == s.ends[1]) // a path's end has one edge
+	emit := func(b *frame, completions int) {
+		k, ok, complete := s.settle(b, completions)
 		switch {
 		case !ok:
 		case complete:
@@ -54,41 +113,34 @@ func (s *stepper) expand(key uint64, out *[maxOut]uint64) (nout, done int) {
 			nout++
 		}
 	}
-	try(0, 0, 0)
+	b := a
+	emit(&b, 0)
 	for i := range nl {
-		try(live[i], 0, 1)
-	}
-	if maxPick == 2 {
-		for i := range nl {
-			for j := i + 1; j < nl; j++ {
-				try(live[i], live[j], 2)
+		// The edge to live[i], then perhaps a second edge to a later live
+		// square, joined onto a copy of the frame with the first.
+		one := a
+		c1, ok := join(&one, 0, live[i], s.closed)
+		if !ok {
+			continue
+		}
+		for j := i + 1; pair && j < nl; j++ {
+			two := one
+			if c2, ok := join(&two, 0, live[j], s.closed); ok {
+				emit(&two, c1+c2)
 			}
 		}
+		emit(&one, c1)
 	}
 	return nout, done
 }
 
-// apply joins v to the np squares x, y, retires the squares that leave,
-// and returns the packed result; ok is false when the choice cannot be
-// part of a tour, complete when it finished one.
-func (s *stepper) apply(a *frame, x, y int8, np int) (key uint64, ok, complete bool) {
-	completions := 0
-	if np >= 1 {
-		c, ok := join(a, 0, x, s.closed)
-		if !ok {
-			return 0, false, false
-		}
-		completions += c
-	}
-	if np == 2 {
-		c, ok := join(a, 0, y, s.closed)
-		if !ok {
-			return 0, false, false
-		}
-		completions += c
-	}
-	for _, e := range s.ends {
-		if d := s.v - e; !s.closed && e >= 0 && d >= 0 && d <= 2*s.cols+1 && a[d] >= term {
+// settle finishes a choice of v's edges, which completed a tour that many
+// times: designated ends that got their edge become terminals, the squares
+// that leave retire, and the result is packed; ok is false when the
+// choice cannot be part of a tour, complete when it finished one.
+func (s *stepper) settle(a *frame, completions int) (key uint64, ok, complete bool) {
+	for _, d := range s.endSlots[:s.nEnd] {
+		if a[d] >= term {
 			// A designated end has its edge: it is a terminal.
 			l := a[d]
 			a[d] = spent
@@ -122,50 +174,49 @@ func (s *stepper) apply(a *frame, x, y int8, np int) (key uint64, ok, complete b
 	if last {
 		return 0, false, false
 	}
-	if !s.viable(a) {
-		return 0, false, false
-	}
-	return s.pack(a), true, false
+	key, ok = s.finish(a)
+	return key, ok, false
 }
 
-// viable looks ahead: a square needs as many neighbours still to come as
-// the edges it lacks. On a cycle every square lacks two, or one once it is
-// a path end; on a path, a fresh square with one neighbour to come can
-// only be an end of the Hamiltonian path, and a path has two ends: the
-// terminals so far, the designated start while it waits, and these.
-func (s *stepper) viable(a *frame) bool {
-	avail := &s.avail[s.v]
-	forced := 0
-	for d := 0; d <= 2*s.cols; d++ {
-		if a[d] != fresh {
-			continue
-		}
+// finish checks the state after the step against the rules of setup
+// (more than two path ends, or a square that can no longer get its
+// edges, is a dead state) and packs it, with the pair codes renumbered in
+// order of first appearance so that equal path systems get equal keys.
+func (s *stepper) finish(a *frame) (key uint64, ok bool) {
+	if s.base == 16 {
+		return s.finish16(a)
+	}
+	var rename [32]uint8
+	next := uint8(firstPair)
+	ends := s.pending
+	for d := 0; d < s.slots; d++ {
+		c := a[d]
 		switch {
-		case s.closed && avail[d] < 2:
-			return false
-		case avail[d] == 1 && s.v-d != s.ends[0] && s.v-d != s.ends[1]:
-			forced++
+		case c == fresh:
+			switch s.rule[d] {
+			case deadFresh:
+				return 0, false
+			case lastFresh, endFresh:
+				ends++
+			}
+		case c == term:
+			ends++
+		case c >= firstPair:
+			c &= 31
+			if rename[c] == 0 {
+				rename[c] = next
+				next++
+			}
+			a[d] = rename[c]
 		}
 	}
-	return s.closed || s.terms(a)+forced <= 2
-}
-
-// terms counts the path ends whose path already has a terminal, plus the
-// designated ends still waiting for their edge: a Hamiltonian
-// path has two terminals, so more than two is a dead state.
-func (s *stepper) terms(a *frame) int {
-	n := 0
-	for d := 0; d <= 2*s.cols; d++ {
-		if a[d] == term {
-			n++
-		}
+	if !s.closed && ends > 2 {
+		return 0, false
 	}
-	for _, e := range s.ends {
-		if d := s.v - e; e >= 0 && (d < 0 || d <= 2*s.cols+1 && a[d] == fresh) {
-			n++
-		}
+	for d := s.slots - 1; d >= 0; d-- {
+		key = key*11 + uint64(a[d])
 	}
-	return n
+	return key, true
 }
 
 // join adds the edge between frontier squares i and j (both with room).
@@ -175,8 +226,7 @@ func join(a *frame, i, j int8, closed bool) (completions int, ok bool) {
 	ci, cj := a[i], a[j]
 	switch {
 	case ci == fresh && cj == fresh:
-		l := newLabel(a)
-		a[i], a[j] = l, l
+		a[i], a[j] = newPair, newPair
 	case ci == fresh:
 		a[i], a[j] = cj, spent
 	case cj == fresh:
@@ -216,16 +266,13 @@ func relabel(a *frame, from, to uint8) {
 	panic("count: a path end without its partner")
 }
 
-// newLabel returns a pair code no square of a carries.
-func newLabel(a *frame) uint8 {
-	l := uint8(firstPair)
-	for _, c := range a {
-		if c >= l {
-			l = c + 1
-		}
-	}
-	return l
-}
+// newPair is the code of the pair a step starts, which no square of the
+// frame carries: a step starts a new pair at most once (only v, fresh, can
+// join another fresh square), and the labels of a stored state are
+// numbered from firstPair in order of first appearance, one for every two
+// of its at most 2·MaxWidth+1 squares, so they stay below newPair; finish
+// renumbers them.
+const newPair = 15
 
 func allSpent(a *frame) bool {
 	for _, c := range a {
@@ -240,51 +287,13 @@ func allSpent(a *frame) bool {
 // Widths up to 7 pack 4 bits a square (shifts); width 8 needs base 11, a
 // constant divisor the compiler turns into multiplications.
 func (s *stepper) unpack(key uint64, a *frame) {
-	a[0] = fresh
 	if s.base == 16 {
-		for d := 1; d <= s.slots; d++ {
-			a[d] = uint8(key & 15)
-			key >>= 4
-		}
+		unpack16(key, a)
 		return
 	}
+	a[0] = fresh
 	for d := 1; d <= s.slots; d++ {
 		a[d] = uint8(key % 11)
 		key /= 11
 	}
-}
-
-// pack stores a's first slots squares with the pair codes renumbered in
-// order of first appearance, so that equal path systems get equal keys.
-func (s *stepper) pack(a *frame) uint64 {
-	var rename [32]uint8
-	next := uint8(firstPair)
-	var key uint64
-	if s.base == 16 {
-		for d := 0; d < s.slots; d++ {
-			c := a[d] & 31
-			if c >= firstPair {
-				if rename[c] == 0 {
-					rename[c] = next
-					next++
-				}
-				c = rename[c]
-			}
-			key |= uint64(c) << (4 * d)
-		}
-		return key
-	}
-	for d := 0; d < s.slots; d++ {
-		if c := a[d] & 31; c >= firstPair {
-			if rename[c] == 0 {
-				rename[c] = next
-				next++
-			}
-			a[d] = rename[c]
-		}
-	}
-	for d := s.slots - 1; d >= 0; d-- {
-		key = key*11 + uint64(a[d])
-	}
-	return key
 }

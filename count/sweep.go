@@ -15,6 +15,7 @@ type Layer struct {
 	Step, Steps int   // squares added so far, of all
 	States      int   // distinct states after the step
 	Bytes       int64 // memory the state tables take after the step
+	PeakBytes   int64 // the most they took during the step
 	Elapsed     time.Duration
 }
 
@@ -30,11 +31,11 @@ type sweep struct {
 	layers   []Layer
 }
 
-// chunk is how many table slots a worker takes at a time; batch how many
+// chunk is how many states a worker takes at a time; batchLen how many
 // successor states it collects for one shard before taking its lock.
 const (
-	chunk = 1 << 14
-	batch = 256
+	chunk    = 1 << 14
+	batchLen = 256
 )
 
 // run sweeps the board and returns the number of Hamiltonian cycles (or
@@ -54,6 +55,9 @@ func (w *sweep) initial() (*layer, error) {
 	if err := l.addBatch(int(hash(1)>>(64-shardBits)), []entry{{key: 1, n: Count{Lo: 1}}}); err != nil {
 		return nil, w.budgetError(0, err)
 	}
+	if err := w.pack(l); err != nil {
+		return nil, w.budgetError(0, err)
+	}
 	return l, nil
 }
 
@@ -68,15 +72,19 @@ func (w *sweep) advance(ctx context.Context, cur *layer, from, to int, own bool)
 	growth := 1.5 // states after a step per state before, as last seen
 	for v := from; v < to; v++ {
 		next := newLayer(w.bud, w.wide)
+		w.bud.stepPeak.Store(w.bud.used.Load())
 		before := cur.states()
 		err := next.presize(int(float64(before) * growth))
 		if err == nil {
 			var done Count
-			done, err = w.step(ctx, v, cur, next)
+			done, err = w.step(ctx, v, cur, next, own)
 			total = total.Add(done)
 		}
 		if own {
-			cur.release()
+			cur.release() // what step has not released already
+		}
+		if err == nil {
+			err = w.pack(next)
 		}
 		if err != nil {
 			next.release()
@@ -89,7 +97,7 @@ func (w *sweep) advance(ctx context.Context, cur *layer, from, to int, own bool)
 		if n := int64(cur.states()); n > w.bud.peakStates.Load() {
 			w.bud.peakStates.Store(n) // sweeps run one at a time
 		}
-		l := Layer{Step: v + 1, Steps: w.n, States: cur.states(), Bytes: w.bud.used.Load(), Elapsed: time.Since(t0)}
+		l := Layer{Step: v + 1, Steps: w.n, States: cur.states(), Bytes: w.bud.used.Load(), PeakBytes: w.bud.stepPeak.Load(), Elapsed: time.Since(t0)}
 		w.layers = append(w.layers, l)
 		if w.progress != nil {
 			w.progress(l)
@@ -113,13 +121,17 @@ func (w *sweep) budgetError(v int, err error) error {
 }
 
 // step expands every state of cur by square v into next, in parallel, and
-// returns the count of tours completed at v.
-func (w *sweep) step(ctx context.Context, v int, cur, next *layer) (Count, error) {
+// returns the count of tours completed at v. With consume, each shard of
+// cur is released as soon as its states are read, so that cur shrinks
+// while next grows.
+func (w *sweep) step(ctx context.Context, v int, cur, next *layer, consume bool) (Count, error) {
 	type task struct{ shard, from int }
 	var tasks []task
+	var left [shards]atomic.Int32 // tasks of each shard not yet done
 	for i := range cur.s {
-		for from := 0; from < len(cur.s[i].e); from += chunk {
+		for from := 0; from < cur.s[i].n; from += chunk {
 			tasks = append(tasks, task{i, from})
+			left[i].Add(1)
 		}
 	}
 	var (
@@ -130,15 +142,8 @@ func (w *sweep) step(ctx context.Context, v int, cur, next *layer) (Count, error
 	)
 	for range w.workers {
 		eg.Go(func() error {
-			st := &stepper{plan: w.plan, closed: w.closed, ends: w.ends, v: v}
-			var bufs [shards][]entry
-			var done Count
-			flush := func(i int) error {
-				err := next.addBatch(i, bufs[i])
-				bufs[i] = bufs[i][:0]
-				return err
-			}
-			var out [maxOut]uint64
+			x := expander{stepper: stepper{plan: w.plan, closed: w.closed, ends: w.ends, v: v}, next: next}
+			x.setup()
 			for {
 				t := int(nextTask.Add(1) - 1)
 				if t >= len(tasks) {
@@ -147,36 +152,19 @@ func (w *sweep) step(ctx context.Context, v int, cur, next *layer) (Count, error
 				if err := ctx.Err(); err != nil {
 					return err
 				}
-				sh := tasks[t].shard
-				e := cur.s[sh].e
-				for j := tasks[t].from; j < min(len(e), tasks[t].from+chunk); j++ {
-					if e[j].key == 0 {
-						continue
-					}
-					n := cur.count(sh, j)
-					nout, nd := st.expand(e[j].key-1, &out)
-					if nd > 0 {
-						done = done.Add(n.Mul64(uint64(nd)))
-					}
-					for _, k := range out[:nout] {
-						k++
-						i := int(hash(k) >> (64 - shardBits))
-						bufs[i] = append(bufs[i], entry{k, n})
-						if len(bufs[i]) == batch {
-							if err := flush(i); err != nil {
-								return err
-							}
-						}
-					}
-				}
-			}
-			for i := range bufs {
-				if err := flush(i); err != nil {
+				sh, from := tasks[t].shard, tasks[t].from
+				if err := x.run(cur, sh, from, min(cur.s[sh].n, from+chunk)); err != nil {
 					return err
 				}
+				if left[sh].Add(-1) == 0 && consume {
+					cur.releaseShard(sh)
+				}
+			}
+			if err := x.flushAll(); err != nil {
+				return err
 			}
 			mu.Lock()
-			total = total.Add(done)
+			total = total.Add(x.done)
 			mu.Unlock()
 			return nil
 		})
@@ -185,4 +173,70 @@ func (w *sweep) step(ctx context.Context, v int, cur, next *layer) (Count, error
 		return Count{}, err
 	}
 	return total, nil
+}
+
+// expander is one worker of a step: it expands states and batches the
+// successors per shard of the next layer.
+type expander struct {
+	stepper
+	next *layer
+	bufs [shards][]entry
+	done Count
+	out  [maxOut]uint64
+}
+
+// run expands the states in slots from, …, to-1 of shard sh of cur (a
+// packed layer).
+func (x *expander) run(cur *layer, sh, from, to int) error {
+	e := cur.s[sh].e
+	for j := from; j < to; j++ {
+		n := cur.count(sh, j)
+		nout, nd := x.expand(e[j].key-1, &x.out)
+		if nd > 0 {
+			x.done = x.done.Add(n.Mul64(uint64(nd)))
+		}
+		for _, k := range x.out[:nout] {
+			k++
+			i := int(hash(k) >> (64 - shardBits))
+			x.bufs[i] = append(x.bufs[i], entry{k, n})
+			if len(x.bufs[i]) == batchLen {
+				if err := x.flush(i); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (x *expander) flush(i int) error {
+	err := x.next.addBatch(i, x.bufs[i])
+	x.bufs[i] = x.bufs[i][:0]
+	return err
+}
+
+func (x *expander) flushAll() error {
+	for i := range x.bufs {
+		if err := x.flush(i); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// pack packs the shards of a filled layer, in parallel.
+func (w *sweep) pack(l *layer) error {
+	var next atomic.Int64
+	var eg errgroup.Group
+	for range w.workers {
+		eg.Go(func() error {
+			for i := int(next.Add(1) - 1); i < shards; i = int(next.Add(1) - 1) {
+				if err := l.pack(i); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	return eg.Wait()
 }

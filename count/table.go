@@ -10,10 +10,19 @@ import (
 // shardBits sets the number of shards a layer's states are split into by
 // hash. Each shard is an open-addressing table behind its own lock; workers
 // batch their inserts per shard, so with a few workers a lock is rarely
-// contended, and a shard that grows rehashes only its own states.
+// contended, and a shard that grows, is packed or is released moves only
+// its own states: the memory in flight is a small part of a layer.
 const (
-	shardBits = 6
+	shardBits = 8
 	shards    = 1 << shardBits
+)
+
+// A table grows by half when it is three quarters full: it is then between
+// half and three quarters full, 21 to 32 bytes a state with 16-byte slots.
+const (
+	minTable = 256
+	maxLoadN = 3 // load at most maxLoadN/maxLoadD
+	maxLoadD = 4
 )
 
 // entry is one state and its count on its way to a table. key holds the
@@ -27,7 +36,7 @@ type entry struct {
 // slot is a table's entry: the count's low 64 bits, with the high ones in
 // a parallel array only in a wide layer. Counts of the states of the
 // boards in reach stay far below 2^64 (8x8 has 1.3·10^13 closed tours), so
-// a layer starts narrow, at 16 bytes a state instead of 24, and a count
+// a layer starts narrow, at 16 bytes a slot instead of 24, and a count
 // that would pass 2^64 stops the sweep with errNarrow, to be run wide.
 type slot struct{ key, lo uint64 }
 
@@ -42,6 +51,8 @@ type budget struct {
 	limit int64 // bytes; 0 means no limit
 	used  atomic.Int64
 	peak  atomic.Int64
+	// stepPeak is the most used since the current step began.
+	stepPeak atomic.Int64
 	// peakStates is the most states a layer of any sweep held.
 	peakStates atomic.Int64
 }
@@ -54,16 +65,23 @@ func (b *budget) take(n int64) bool {
 	}
 	for p := b.peak.Load(); u > p && !b.peak.CompareAndSwap(p, u); p = b.peak.Load() {
 	}
+	for p := b.stepPeak.Load(); u > p && !b.stepPeak.CompareAndSwap(p, u); p = b.stepPeak.Load() {
+	}
 	return true
 }
 
 func (b *budget) give(n int64) { b.used.Add(-n) }
 
+// shard is one part of a layer: while the layer fills, an open-addressing
+// table; once packed, exactly its n states in e, with no empty slots.
 type shard struct {
 	mu sync.Mutex
 	e  []slot
 	hi []uint64 // wide layers: the counts' high 64 bits
 	n  int
+	// touched sums the keys addBatch reads ahead, so that the compiler
+	// keeps the reads.
+	touched uint64
 }
 
 // layer is the set of states after one step, with their counts.
@@ -92,8 +110,8 @@ func (l *layer) count(i, j int) Count {
 	return c
 }
 
-// hash is the SplitMix64 finaliser: its top bits pick the shard, its low
-// bits the slot.
+// hash is the SplitMix64 finaliser: its top bits pick the shard, the
+// bits below them the slot.
 func hash(z uint64) uint64 {
 	z ^= z >> 30
 	z *= 0xbf58476d1ce4e5b9
@@ -103,23 +121,42 @@ func hash(z uint64) uint64 {
 	return z
 }
 
+// home is the first slot a key's hash h probes in a table of size slots:
+// the hash's bits below the shard's, scaled to the size (tables grow by
+// half, so sizes are not powers of two).
+func home(h uint64, size int) int {
+	j, _ := bits.Mul64(h<<shardBits, uint64(size))
+	return int(j)
+}
+
 // addBatch merges a batch of states bound for shard i (the caller holds
-// no lock).
+// no lock). The table is grown first so that the whole batch fits, and
+// the batch's slots are then read once ahead of the inserts: the reads are
+// independent and their cache misses overlap, where an insert's miss
+// would stall the next.
 func (l *layer) addBatch(i int, batch []entry) error {
 	s := &l.s[i]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, x := range batch {
-		if (s.n+1)*4 > len(s.e)*3 {
-			if err := l.grow(s); err != nil {
-				return err
-			}
+	for (s.n+len(batch))*maxLoadD > len(s.e)*maxLoadN {
+		if err := l.grow(s, max(minTable, len(s.e)*3/2)); err != nil {
+			return err
 		}
+	}
+	var homes [batchLen]int32
+	size := len(s.e)
+	var touch uint64
+	for k, x := range batch {
+		j := home(hash(x.key), size)
+		homes[k] = int32(j)
+		touch += s.e[j].key
+	}
+	s.touched += touch
+	for k, x := range batch {
 		if x.n.Hi != 0 && !l.wide {
 			return errNarrow
 		}
-		mask := uint64(len(s.e) - 1)
-		for j := hash(x.key) & mask; ; j = (j + 1) & mask {
+		for j := int(homes[k]); ; {
 			e := &s.e[j]
 			if e.key == x.key {
 				lo, carry := bits.Add64(e.lo, x.n.Lo, 0)
@@ -139,60 +176,112 @@ func (l *layer) addBatch(i int, batch []entry) error {
 				s.n++
 				break
 			}
+			if j++; j == size {
+				j = 0
+			}
 		}
 	}
 	return nil
 }
 
-// grow doubles the shard's table, within the budget.
-func (l *layer) grow(s *shard) error {
-	size := max(1024, 2*len(s.e))
+// grow rehashes the shard's table into one of size slots, within the
+// budget.
+func (l *layer) grow(s *shard, size int) error {
 	if !l.bud.take(int64(size) * l.slotBytes()) {
 		return ErrBudget
 	}
-	old, oldHi := s.e, s.hi
-	s.e = make([]slot, size)
-	if l.wide {
-		s.hi = make([]uint64, size)
+	e, hi, err := l.table(size)
+	if err != nil {
+		l.bud.give(int64(size) * l.slotBytes())
+		return err
 	}
-	mask := uint64(size - 1)
-	for k, x := range old {
+	for k, x := range s.e {
 		if x.key == 0 {
 			continue
 		}
-		j := hash(x.key) & mask
-		for s.e[j].key != 0 {
-			j = (j + 1) & mask
+		j := home(hash(x.key), size)
+		for e[j].key != 0 {
+			if j++; j == size {
+				j = 0
+			}
 		}
-		s.e[j] = x
+		e[j] = x
 		if l.wide {
-			s.hi[j] = oldHi[k]
+			hi[j] = s.hi[k]
 		}
 	}
-	l.bud.give(int64(len(old)) * l.slotBytes())
+	l.drop(s)
+	s.e, s.hi = e, hi
 	return nil
+}
+
+// table allocates the slots (and high words) of a table.
+func (l *layer) table(size int) ([]slot, []uint64, error) {
+	e, err := alloc[slot](size)
+	if err != nil || !l.wide {
+		return e, nil, err
+	}
+	hi, err := alloc[uint64](size)
+	if err != nil {
+		free(e)
+	}
+	return e, hi, err
+}
+
+// drop frees the shard's table and hands its memory back to the budget.
+func (l *layer) drop(s *shard) {
+	l.bud.give(int64(len(s.e)) * l.slotBytes())
+	free(s.e)
+	free(s.hi)
+	s.e, s.hi = nil, nil
 }
 
 // presize sizes the shards for about n states in all, so that a layer
 // that grows as the last one did fills its tables without rehashing.
 func (l *layer) presize(n int) error {
-	per := n / shards * 3 / 2 // at most 2/3 full
-	size := 1024
-	for size < per {
-		size *= 2
-	}
-	if size == 1024 {
+	size := n/shards*maxLoadD/maxLoadN + 1
+	if size <= minTable {
 		return nil
 	}
 	if !l.bud.take(int64(size) * l.slotBytes() * shards) {
 		return ErrBudget
 	}
 	for i := range l.s {
-		l.s[i].e = make([]slot, size)
-		if l.wide {
-			l.s[i].hi = make([]uint64, size)
+		e, hi, err := l.table(size)
+		if err != nil {
+			l.bud.give(int64(size) * l.slotBytes() * int64(shards-i))
+			return err
+		}
+		l.s[i].e, l.s[i].hi = e, hi
+	}
+	return nil
+}
+
+// pack turns shard i's table into a list of exactly its states: the
+// layer is read, not searched, in the next step, and a list takes 16
+// bytes a state where the table took up to 32. The states move to the
+// front of the table and its tail goes back to the operating system.
+func (l *layer) pack(i int) error {
+	s := &l.s[i]
+	if s.n == len(s.e) {
+		return nil
+	}
+	k := 0
+	for j, x := range s.e {
+		if x.key != 0 {
+			s.e[k] = x
+			if l.wide {
+				s.hi[k] = s.hi[j]
+			}
+			k++
 		}
 	}
+	held := int64(len(s.e)) * l.slotBytes()
+	s.e = shrink(s.e, k)
+	if l.wide {
+		s.hi = shrink(s.hi, k)
+	}
+	l.bud.give(held - int64(len(s.e))*l.slotBytes())
 	return nil
 }
 
@@ -205,11 +294,15 @@ func (l *layer) states() int {
 	return n
 }
 
+// releaseShard frees shard i once its states are all read.
+func (l *layer) releaseShard(i int) {
+	l.drop(&l.s[i])
+	l.s[i].n = 0
+}
+
 // release hands the layer's memory back to the budget.
 func (l *layer) release() {
 	for i := range l.s {
-		l.bud.give(int64(len(l.s[i].e)) * l.slotBytes())
-		l.s[i].e, l.s[i].hi = nil, nil
-		l.s[i].n = 0
+		l.releaseShard(i)
 	}
 }

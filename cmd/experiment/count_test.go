@@ -123,9 +123,9 @@ func TestCountSwitchesToPairedEnds(t *testing.T) {
 	if !q.paired || !errors.Is(err, context.Canceled) {
 		t.Errorf("7x7 in 6 GiB: paired %v, err %v; want paired ends, then the cancellation", q.paired, err)
 	}
-	q = countQuery{board: b, method: "frontier", workers: 1, maxMemory: 4 << 30, all: true}
+	q = countQuery{board: b, method: "frontier", workers: 1, maxMemory: 1 << 30, all: true}
 	if _, err := q.run(ctx, &e); err == nil || !strings.Contains(err.Error(), "not started") {
-		t.Errorf("7x7 in 4 GiB: %v, want the refusal", err)
+		t.Errorf("7x7 in 1 GiB: %v, want the refusal", err)
 	}
 }
 

@@ -1,0 +1,133 @@
+package count
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"knightwalk/sim"
+)
+
+// TestNibbleHelpers checks the all-nibbles-at-once helpers against their
+// one-nibble-at-a-time definitions on random keys.
+func TestNibbleHelpers(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 10000 {
+		key := rng.Uint64()
+		if key&1 == 0 {
+			key &= rng.Uint64() // many zero nibbles too
+		}
+		var zero uint64
+		for d := range 16 {
+			if key>>(4*d)&15 == 0 {
+				zero |= 1 << (4 * d)
+			}
+		}
+		if got := zeroNibbles(key); got != zero {
+			t.Fatalf("zeroNibbles(%#x) = %#x, want %#x", key, got, zero)
+		}
+		var a frame
+		unpack16(key, &a)
+		for d := range 16 {
+			if uint64(a[d+1]) != key>>(4*d)&15 {
+				t.Fatalf("unpack16(%#x): slot %d holds %d", key, d+1, a[d+1])
+			}
+		}
+		if back := nibblesOf(bytesOf(key)) | nibblesOf(bytesOf(key>>32))<<32; back != key {
+			t.Fatalf("nibblesOf(bytesOf(%#x)) = %#x", key, back)
+		}
+	}
+}
+
+// finishLoop is finish16 written square by square, as the sweep did
+// before finish16: the reference it is checked against.
+func (s *stepper) finishLoop(a *frame) (uint64, bool) {
+	var rename [16]uint8
+	next := uint8(firstPair)
+	ends := s.pending
+	var key uint64
+	for d := range s.slots {
+		c := a[d]
+		switch {
+		case c == fresh && s.rule[d] == deadFresh:
+			return 0, false
+		case c == fresh && (s.rule[d] == lastFresh || s.rule[d] == endFresh), c == term:
+			ends++
+		case c >= firstPair:
+			if rename[c] == 0 {
+				rename[c] = next
+				next++
+			}
+			c = rename[c]
+		}
+		key |= uint64(c) << (4 * d)
+	}
+	if !s.closed && ends > 2 {
+		return 0, false
+	}
+	return key, true
+}
+
+// TestFinish16 checks finish16 against finishLoop on random frames (codes
+// up to newPair) under every step's rules of a width-7 board, open with
+// designated ends and closed.
+func TestFinish16(t *testing.T) {
+	p, err := newPlan(sim.MustBoard(7, 8))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, s := range []stepper{{plan: p, ends: [2]int{20, p.n}}, {plan: p, ends: [2]int{-1, -1}}, {plan: p, closed: true, ends: [2]int{-1, -1}}} {
+		for v := range p.n {
+			s.v = v
+			s.setup()
+			for range 200 {
+				var a frame
+				for d := range s.slots {
+					a[d] = uint8(rng.IntN(newPair + 1))
+					if rng.IntN(3) == 0 {
+						a[d] = uint8(rng.IntN(3)) // spent, fresh and term often
+					}
+				}
+				b := a
+				k1, ok1 := s.finish16(&a)
+				k2, ok2 := s.finishLoop(&b)
+				if ok1 != ok2 || ok1 && k1 != k2 {
+					t.Fatalf("v=%d closed=%v frame %v: finish16 %#x %v, loop %#x %v", v, s.closed, b, k1, ok1, k2, ok2)
+				}
+			}
+		}
+	}
+}
+
+// TestBase11Keys runs the width-8 key path (base 11, square by square) on
+// boards small enough to check, against the 4-bit keys.
+func TestBase11Keys(t *testing.T) {
+	for _, name := range []string{"4x5", "5x5", "5x6", "3x10"} {
+		b, _ := sim.ParseBoard(name)
+		for _, closed := range []bool{false, true} {
+			var got [2]Count
+			var layers [2][]Layer
+			for i, base := range []uint64{16, 11} {
+				p, err := newPlan(b)
+				if err != nil {
+					t.Fatal(err)
+				}
+				p.base = base
+				w := &sweep{plan: p, closed: closed, ends: [2]int{-1, -1}, workers: 2, bud: &budget{}}
+				if got[i], err = w.run(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+				layers[i] = w.layers
+			}
+			if got[0] != got[1] {
+				t.Errorf("%s closed=%v: 4-bit keys %v, base 11 %v", name, closed, got[0], got[1])
+			}
+			for j := range layers[0] {
+				if layers[0][j].States != layers[1][j].States {
+					t.Errorf("%s closed=%v step %d: %d states with 4-bit keys, %d in base 11", name, closed, j+1, layers[0][j].States, layers[1][j].States)
+				}
+			}
+		}
+	}
+}
