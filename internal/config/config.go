@@ -299,6 +299,20 @@ func unknownKeys(n *yaml.Node, t reflect.Type) []string {
 	return msgs
 }
 
+// decodeKeeping decodes n into v and adds the library's type errors to
+// msgs, so that one item reports every bad key; another error is returned.
+func decodeKeeping(n *yaml.Node, v any, msgs []string) ([]string, error) {
+	err := n.Decode(v)
+	if err == nil {
+		return msgs, nil
+	}
+	te, ok := err.(*yaml.TypeError)
+	if !ok {
+		return msgs, err
+	}
+	return append(msgs, te.Errors...), nil
+}
+
 // UnmarshalYAML reads a board item: a scalar ("8x8", "8") or a mapping with
 // the keys of BoardSpec.
 func (b *BoardSpec) UnmarshalYAML(n *yaml.Node) error {
@@ -313,12 +327,9 @@ func (b *BoardSpec) UnmarshalYAML(n *yaml.Node) error {
 		}()
 		type plain BoardSpec // without this method
 		var p plain
-		if err := n.Decode(&p); err != nil {
-			te, ok := err.(*yaml.TypeError)
-			if !ok {
-				return err
-			}
-			msgs = append(msgs, te.Errors...)
+		msgs, err := decodeKeeping(n, &p, msgs)
+		if err != nil {
+			return err
 		}
 		*b = BoardSpec(p)
 		if msgs != nil {

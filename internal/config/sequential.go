@@ -54,12 +54,9 @@ func (w *WalksSpec) UnmarshalYAML(n *yaml.Node) error {
 	msgs := unknownKeys(n, sequentialType)
 	type plain sequentialYAML
 	var p plain
-	if err := n.Decode(&p); err != nil {
-		te, ok := err.(*yaml.TypeError)
-		if !ok {
-			return err
-		}
-		msgs = append(msgs, te.Errors...)
+	msgs, err := decodeKeeping(n, &p, msgs)
+	if err != nil {
+		return err
 	}
 	s := sequentialYAML(p)
 	w.seq = &s

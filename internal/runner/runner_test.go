@@ -133,16 +133,7 @@ func TestCancelAndResume(t *testing.T) {
 	if _, err := os.Stat(dir); !errors.Is(err, os.ErrNotExist) {
 		t.Fatalf("a cancelled run left %s", dir)
 	}
-	resumed, err := runTo(t, context.Background(), s, dir, 3, All, true)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if resumed.Walks >= full.Walks {
-		t.Errorf("resume ran %d walks, a full run %d: nothing was reused", resumed.Walks, full.Walks)
-	}
-	if !sameValues(resumed.Tables, full.Tables) {
-		t.Fatal("resumed tables differ from an uninterrupted run")
-	}
+	resumeLike(t, s, dir, 3, full)
 	sq, _, err := table.ReadSquares(filepath.Join(dir, "squares.parquet"))
 	if err != nil || !sameValues(sq, full.Tables.Squares) {
 		t.Fatalf("squares.parquet read back: %v", err)

@@ -176,7 +176,15 @@ func TestSequentialResume(t *testing.T) {
 	if _, err = runTo(t, cancelAfter(dir, 12), s, dir, 2, All, false); err == nil || !strings.Contains(err.Error(), "cancelled") {
 		t.Fatalf("cancelled run: %v (the run ended before the cancel: make its claim harder)", err)
 	}
-	resumed, err := runTo(t, context.Background(), s, dir, 1, All, true)
+	resumed := resumeLike(t, s, dir, 1, full)
+	sameFiles(t, full.Dir, resumed.Dir, "squares", "claims", "lengths", "walks")
+}
+
+// resumeLike resumes the cancelled run into dir on workers and requires it to
+// reuse work and end with the tables of the uninterrupted run full.
+func resumeLike(t *testing.T, s *config.Experiment, dir string, workers int, full *Completed) *Completed {
+	t.Helper()
+	resumed, err := runTo(t, context.Background(), s, dir, workers, All, true)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -186,7 +194,7 @@ func TestSequentialResume(t *testing.T) {
 	if !sameValues(resumed.Tables, full.Tables) {
 		t.Fatal("resumed tables differ from an uninterrupted run")
 	}
-	sameFiles(t, full.Dir, resumed.Dir, "squares", "claims", "lengths", "walks")
+	return resumed
 }
 
 // sameFiles requires the named tables of two result directories to be
