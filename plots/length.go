@@ -47,6 +47,10 @@ type LengthOptions struct {
 	// dominance times the next), as the full-tour spike of Warnsdorff's
 	// rule does: on a linear axis its failure lengths are flat at zero.
 	LogY LogAxis
+	// Exact, if set, holds per series (same index; a series with no X for
+	// none) the exact share of each length, by enumeration, drawn as
+	// crosses over the measured distribution, pooled in pairs like it.
+	Exact []Series
 }
 
 // dominance is how many times the largest bin must exceed the next for a
@@ -143,6 +147,9 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 		sc.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: 1.6, Shape: glyph}
 		p.Add(sc)
 		f.addLegend(s.Name, line, sc)
+	}
+	if err := addExactLengths(p, f, o, logY, paired); err != nil {
+		return nil, err
 	}
 	if !logY {
 		setLengthX(p, all, width, o.Squares)
@@ -391,4 +398,49 @@ func histogramOutline(xys plotter.XYs, width, floor float64) plotter.XYs {
 		out = append(out, plotter.XY{X: p.X - h, Y: y}, plotter.XY{X: p.X + h, Y: y})
 	}
 	return append(out, plotter.XY{X: xys[len(xys)-1].X + h, Y: floor})
+}
+
+// addExactLengths draws the exact shares of o.Exact as crosses at the
+// lengths (or length pairs) the measured series are drawn at.
+func addExactLengths(p *plot.Plot, f *Figure, o LengthOptions, logY, paired bool) error {
+	var pts plotter.XYs
+	for i, s := range o.Exact {
+		if len(s.X) == 0 {
+			continue
+		}
+		xys, err := s.points()
+		if err != nil {
+			return fmt.Errorf("plots: length distribution, exact series %d (%q): %w", i, s.Name, err)
+		}
+		for k := range xys {
+			xys[k].Y *= 100
+		}
+		if logY || paired {
+			top := float64(o.Squares)
+			if top == 0 {
+				top = xys[len(xys)-1].X
+			}
+			xys = pairLengths(xys, top)
+		}
+		for _, xy := range xys {
+			switch {
+			case xy.Y <= 0:
+			case logY:
+				pts = append(pts, plotter.XY{X: xy.X, Y: math.Log10(xy.Y)})
+			default:
+				pts = append(pts, xy)
+			}
+		}
+	}
+	if len(pts) == 0 {
+		return nil
+	}
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return fmt.Errorf("plots: length distribution, exact: %w", err)
+	}
+	sc.GlyphStyle = exactGlyph
+	p.Add(sc)
+	f.addLegend("exact (enumeration)", sc)
+	return nil
 }

@@ -2,6 +2,8 @@ package figures
 
 import (
 	"fmt"
+	"maps"
+	"math"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -28,17 +30,31 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 	type key struct{ board, rule, class string }
 	counts := map[key]map[int]float64{}
 	totals := map[key]float64{}
+	exact := map[key]map[int]float64{} // summed over the class's squares
+	noExact := map[key]bool{}          // some square of the class has none
+	squares := map[key]float64{}
+	for _, s := range d.squares {
+		k := key{s.Board, s.Rule, s.StartClass}
+		squares[k]++
+	}
 	for _, r := range rows {
 		k := key{r.Board, r.Rule, class[[3]string{r.Board, r.Rule, r.Start}]}
 		if counts[k] == nil {
-			counts[k] = map[int]float64{}
+			counts[k], exact[k] = map[int]float64{}, map[int]float64{}
 		}
-		counts[k][int(r.Length)] += float64(r.Count)
-		totals[k] += float64(r.Count)
+		if r.Count > 0 {
+			counts[k][int(r.Length)] += float64(r.Count)
+			totals[k] += float64(r.Count)
+		}
+		if math.IsNaN(r.ExactShare) {
+			noExact[k] = true
+		} else {
+			exact[k][int(r.Length)] += r.ExactShare
+		}
 	}
 	var out []Drawn
 	for _, g := range d.groups() {
-		var series []plots.Series
+		var series, exactSeries []plots.Series
 		for _, c := range sim.Classes {
 			k := key{g.board, g.rule, c.String()}
 			m := counts[k]
@@ -56,13 +72,21 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 				s.Y = append(s.Y, m[l]/totals[k])
 			}
 			series = append(series, s)
+			var xs plots.Series // the class's mean exact distribution: every square runs the same walks
+			if !noExact[k] && len(exact[k]) > 0 {
+				for _, l := range slices.Sorted(maps.Keys(exact[k])) {
+					xs.X = append(xs.X, float64(l))
+					xs.Y = append(xs.Y, exact[k][l]/squares[k])
+				}
+			}
+			exactSeries = append(exactSeries, xs)
 		}
 		if len(series) == 0 {
 			out = append(out, Drawn{Name: "length-distribution", Note: fmt.Sprintf("%s %s: no walks of the classes asked for", g.board, g.rule)})
 			continue
 		}
 		lo := plots.LengthOptions{Title: fmt.Sprintf("%s on %s: path length by start class", g.rule, g.board),
-			Squares: g.rows * g.cols, LogY: logAxis(o.LogY)}
+			Squares: g.rows * g.cols, LogY: logAxis(o.LogY), Exact: exactSeries}
 		f, err := plots.LengthDistributionWith(series, lo)
 		if err != nil {
 			return nil, err
@@ -72,6 +96,9 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 			return nil, err
 		}
 		dr.Caption = lengthsCaption(g, series)
+		if slices.ContainsFunc(exactSeries, func(x plots.Series) bool { return len(x.X) > 0 }) {
+			dr.Caption += " Crosses: the exact distribution by enumeration (the mean over the class's squares)."
+		}
 		out = append(out, dr)
 	}
 	return out, nil

@@ -200,10 +200,19 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 		}
 		out.Squares = append(out.Squares, sr)
 		row, col := b.RowCol(start)
-		for l, c := range t.Lengths {
-			if c > 0 {
+		x, hasExact := exact(bi, ri, start)
+		for l := range max(len(t.Lengths), len(x.Lengths)) {
+			var c uint64
+			if l < len(t.Lengths) {
+				c = t.Lengths[l]
+			}
+			share := math.NaN()
+			if hasExact && l < len(x.Lengths) {
+				share = x.Lengths[l]
+			}
+			if c > 0 || share > 0 {
 				out.Lengths = append(out.Lengths, table.LengthRow{Experiment: e.Name, Params: params, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
-					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), Length: int32(l), Count: int64(c)})
+					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), Length: int32(l), Count: int64(c), ExactShare: share})
 			}
 		}
 		for end, c := range t.DeadEnds {

@@ -94,6 +94,9 @@ type LengthRow struct {
 
 	Length int32
 	Count  int64
+	// ExactShare is P(path length = Length) by enumeration (experiment key
+	// exact), NaN (null) where not computed.
+	ExactShare float64
 
 	Params RuleParams // the rule's parameters
 

@@ -66,6 +66,7 @@ var lengthsSpec = newSpec(Lengths,
 		i32Col("start_col", func(r *LengthRow) *int32 { return &r.StartCol }),
 		i32Col("length", func(r *LengthRow) *int32 { return &r.Length }),
 		i64Col("count", func(r *LengthRow) *int64 { return &r.Count }),
+		optCol("exact_share", func(r *LengthRow) *float64 { return &r.ExactShare }),
 	}, paramCols(func(r *LengthRow) *RuleParams { return &r.Params }))...,
 )
 
