@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"slices"
 
 	"knightwalk/internal/config"
 	"knightwalk/internal/results"
@@ -90,17 +91,17 @@ func runRounds(ctx context.Context, s *config.Experiment, p *Plan, o RunOptions,
 	}
 	var walked uint64
 	for r := 0; r < p.Rounds() && len(active) > 0; r++ {
-		units := func(yield func(Unit) bool) {
-			for u := range p.RoundUnits(r, func(c Cell) bool { return active[c] }) {
-				if !st.done[u.ID] && !yield(u) {
-					return
-				}
+		// The round's units are listed before they run: the run marks units
+		// done as they finish, while Execute's feeder would still be reading.
+		var todo []Unit
+		var total uint64
+		for u := range p.RoundUnits(r, func(c Cell) bool { return active[c] }) {
+			if !st.done[u.ID] {
+				todo = append(todo, u)
+				total += u.Hi - u.Lo
 			}
 		}
-		var total uint64
-		for u := range units {
-			total += u.Hi - u.Lo
-		}
+		units := slices.Values(todo)
 		if o.Log != nil {
 			fmt.Fprintf(o.Log, "experiment: round %d: %d squares undecided, %d walks\n", r+1, len(active), total)
 		}
