@@ -385,8 +385,9 @@ for label, row in [("lowest", ranked.iloc[0]), ("highest", ranked.iloc[-1])]:
 # differences — between the classes of one rule (`compare == "groups"`) and
 # between the rules on one class (`compare == "rules"`) — with both sides'
 # counts, Newcombe intervals, two-sided p-values, and `p_holm`, the p-value
-# adjusted by Holm's method over every comparison in the table (the family:
-# all its rows). By convention p = 1 when both sides are all failures or all
+# adjusted by Holm's method within the row's `family` (by default the
+# comparisons answering one question: one rule's classes on one board, or
+# one class's rules). By convention p = 1 when both sides are all failures or all
 # successes. `claims` checks published claims against the measurement.
 
 # %%

@@ -319,7 +319,7 @@ def holm(p):
 
 def test_comparisons(small):
     """Counts from the classes rows; both kinds of comparison; p_holm is
-    Holm's adjustment over the whole table."""
+    Holm's adjustment within each comparison's family."""
     cm = load(small, "comparisons")
     cl = load(small, "classes")
     cl = cl[cl["group_by"] == "class"]
@@ -341,7 +341,14 @@ def test_comparisons(small):
     # every two of the 3 rules on every class of every board
     ncls = cl.groupby("board", observed=True)["group"].nunique()
     assert len(r) == int((ncls * 3).sum())
-    np.testing.assert_allclose(cm["p_holm"], holm(cm["p_value"]), rtol=1e-12)
+    # Holm within each declared family (comparison_family: question, the
+    # default: one rule's classes on one board, or one class's rules)
+    fam = np.where(cm["compare"] == "groups",
+                   cm["board"].astype(str) + " " + cm["rule_a"].astype(str) + ": classes",
+                   cm["board"].astype(str) + " " + cm["group_a"].astype(str) + ": rules")
+    assert (cm["family"] == fam).all()
+    for _, f in cm.groupby("family"):
+        np.testing.assert_allclose(f["p_holm"], holm(f["p_value"]), rtol=1e-12)
     assert (cm["p_holm"] >= cm["p_value"]).all() and (cm["p_holm"] <= 1).all()
     assert list(cm["compare"].cat.categories) == ["groups", "rules"]
 
@@ -420,6 +427,9 @@ def test_walks_table_matches_summaries(small):
     assert w.loc[bt, ["nodes", "backtracks"]].notna().all().all()
     hist = w.groupby(key + ["length"], observed=True, as_index=False).size()
     ln = load(small, "lengths")
+    # rows with no walks are kept only for their exact probability
+    assert (ln.loc[ln["count"] == 0, "exact_share"] > 0).all()
+    ln = ln[ln["count"] > 0]
     m = ln.merge(hist, on=key + ["length"], validate="one_to_one")
     assert len(m) == len(ln) == len(hist) and (m["count"] == m["size"]).all()
 
