@@ -45,7 +45,7 @@ func ClaimPanel(title string, rows []ClaimRow) (*Figure, error) {
 	// The axis spans every rate strictly between 0 and 1 (published and
 	// measured); 0 and 1 sit on its edges.
 	lo, hi := 0.5, 0.5
-	sc := rateScale{kind: RateAxisLogit}
+	sc := rateScale{kind: RateAxisLogit, labels: 6} // a horizontal axis beside long row labels
 	for _, r := range rows {
 		for _, v := range []float64{r.ClaimedLo, r.ClaimedHi, r.Measured, r.Lo, r.Hi, r.Exact} {
 			if v > 0 && v < 1 {

@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"cmp"
 	"math"
 	"strconv"
 
@@ -42,6 +43,9 @@ type rateScale struct {
 	// atZero and atOne record values of exactly 0 and 1, which a logit
 	// axis draws on its edges, labelled "0" and "100" there.
 	atZero, atOne bool
+	// labels is about how many labels fit along the axis (0: 9, for a
+	// vertical axis; a narrow horizontal one takes fewer).
+	labels int
 }
 
 // chooseRateAxis picks the axis for the points (rates and interval ends).
@@ -157,7 +161,7 @@ func (s rateScale) Ticks(min, max float64) []plot.Tick {
 	cands := []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 50, 70, 80, 90, 95, 98, 99, 99.5, 99.8, 99.9, 99.95, 99.98, 99.99}
 	var ts []plot.Tick
 	last := math.Inf(-1)
-	gap := (max - min) / 9
+	gap := (max - min) / float64(cmp.Or(s.labels, 9))
 	for _, c := range cands {
 		v := s.y(c / 100)
 		if c/100 < s.lo || c/100 > s.hi || v-last < gap {
