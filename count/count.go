@@ -30,6 +30,13 @@ type Options struct {
 	// against 1.4 million states, 6.5 against 5 s of CPU).
 	PairedEnds bool
 
+	// Spill, when not empty, is a directory where layers are kept on disk
+	// instead of in memory, and each step writes its layer in as many
+	// passes as MaxMemory requires (see spill.go): memory then bounds the
+	// time, not what can be counted. The files are removed as they are
+	// made, so none outlives the process.
+	Spill string
+
 	wide bool // start with 128-bit tables (tests; see slot)
 }
 
@@ -97,7 +104,7 @@ func tours(ctx context.Context, b *sim.Board, opt Options) (Result, error) {
 	res := Result{Board: b, Closed: opt.Closed, Starts: starts, PerStart: make([]Count, p.n)}
 	bud := &budget{limit: opt.MaxMemory}
 	sweepOf := func(name string, closed bool, ends [2]int) *sweep {
-		w := &sweep{plan: p, closed: closed, ends: ends, workers: workers, bud: bud, wide: opt.wide}
+		w := &sweep{plan: p, closed: closed, ends: ends, workers: workers, bud: bud, wide: opt.wide, spillDir: opt.Spill}
 		if opt.Progress != nil {
 			w.progress = func(l Layer) { opt.Progress(name, l) }
 		}

@@ -16,6 +16,11 @@ type Layer struct {
 	States      int   // distinct states after the step
 	Bytes       int64 // memory the state tables take after the step
 	PeakBytes   int64 // the most they took during the step
+	// DiskBytes is the size of the layer's file when spilled (see
+	// Options.Spill), and Passes the passes the step took over the layer
+	// before it (1 unless spilled).
+	DiskBytes int64
+	Passes    int
 	Elapsed     time.Duration
 }
 
@@ -29,6 +34,10 @@ type sweep struct {
 	bud      *budget
 	progress func(Layer)
 	layers   []Layer
+	// spillDir, when set, holds the layers on disk (see spill.go);
+	// passesRun is the passes the last step took.
+	spillDir  string
+	passesRun int
 }
 
 // chunk is how many states a worker takes at a time; batchLen how many
@@ -55,7 +64,7 @@ func (w *sweep) initial() (*layer, error) {
 	if err := l.addBatch(int(hash(1)>>(64-shardBits)), []entry{{key: 1, n: Count{Lo: 1}}}); err != nil {
 		return nil, w.budgetError(0, err)
 	}
-	if err := w.pack(l); err != nil {
+	if err := w.pack(l, shardRange{0, shards}); err != nil {
 		return nil, w.budgetError(0, err)
 	}
 	return l, nil
@@ -74,17 +83,21 @@ func (w *sweep) advance(ctx context.Context, cur *layer, from, to int, own bool)
 		next := newLayer(w.bud, w.wide)
 		w.bud.stepPeak.Store(w.bud.used.Load())
 		before := cur.states()
-		err := next.presize(int(float64(before) * growth))
-		if err == nil {
-			var done Count
-			done, err = w.step(ctx, v, cur, next, own)
-			total = total.Add(done)
+		predicted := int(float64(before) * growth)
+		var done Count
+		var err error
+		w.passesRun = 1
+		if w.spillDir != "" {
+			done, err = w.spillStep(ctx, v, cur, next, predicted)
+		} else if err = next.presize(predicted, 0, shards); err == nil {
+			done, err = w.step(ctx, v, cur, next, own, shardRange{0, shards})
+			if err == nil {
+				err = w.pack(next, shardRange{0, shards})
+			}
 		}
+		total = total.Add(done)
 		if own {
 			cur.release() // what step has not released already
-		}
-		if err == nil {
-			err = w.pack(next)
 		}
 		if err != nil {
 			next.release()
@@ -97,7 +110,11 @@ func (w *sweep) advance(ctx context.Context, cur *layer, from, to int, own bool)
 		if n := int64(cur.states()); n > w.bud.peakStates.Load() {
 			w.bud.peakStates.Store(n) // sweeps run one at a time
 		}
-		l := Layer{Step: v + 1, Steps: w.n, States: cur.states(), Bytes: w.bud.used.Load(), PeakBytes: w.bud.stepPeak.Load(), Elapsed: time.Since(t0)}
+		l := Layer{Step: v + 1, Steps: w.n, States: cur.states(), Bytes: w.bud.used.Load(), PeakBytes: w.bud.stepPeak.Load(),
+			Passes: w.passesRun, Elapsed: time.Since(t0)}
+		if cur.file != nil {
+			l.DiskBytes = cur.file.size
+		}
 		w.layers = append(w.layers, l)
 		if w.progress != nil {
 			w.progress(l)
@@ -121,10 +138,11 @@ func (w *sweep) budgetError(v int, err error) error {
 }
 
 // step expands every state of cur by square v into next, in parallel, and
-// returns the count of tours completed at v. With consume, each shard of
-// cur is released as soon as its states are read, so that cur shrinks
-// while next grows.
-func (w *sweep) step(ctx context.Context, v int, cur, next *layer, consume bool) (Count, error) {
+// returns the count of tours completed at v. Only successors bound for
+// the shards in keep are kept (all of them unless spilling: see
+// spill.go). With consume, each shard of cur is released as soon as its
+// states are read, so that cur shrinks while next grows.
+func (w *sweep) step(ctx context.Context, v int, cur, next *layer, consume bool, keep shardRange) (Count, error) {
 	type task struct{ shard, from int }
 	var tasks []task
 	var left [shards]atomic.Int32 // tasks of each shard not yet done
@@ -142,7 +160,7 @@ func (w *sweep) step(ctx context.Context, v int, cur, next *layer, consume bool)
 	)
 	for range w.workers {
 		eg.Go(func() error {
-			x := expander{stepper: stepper{plan: w.plan, closed: w.closed, ends: w.ends, v: v}, next: next}
+			x := expander{stepper: stepper{plan: w.plan, closed: w.closed, ends: w.ends, v: v}, next: next, keep: keep}
 			x.setup()
 			for {
 				t := int(nextTask.Add(1) - 1)
@@ -153,7 +171,7 @@ func (w *sweep) step(ctx context.Context, v int, cur, next *layer, consume bool)
 					return err
 				}
 				sh, from := tasks[t].shard, tasks[t].from
-				if err := x.run(cur, sh, from, min(cur.s[sh].n, from+chunk)); err != nil {
+				if err := x.runChunk(cur, sh, from, min(cur.s[sh].n, from+chunk)); err != nil {
 					return err
 				}
 				if left[sh].Add(-1) == 0 && consume {
@@ -180,17 +198,50 @@ func (w *sweep) step(ctx context.Context, v int, cur, next *layer, consume bool)
 type expander struct {
 	stepper
 	next *layer
+	keep shardRange
 	bufs [shards][]entry
 	done Count
 	out  [maxOut]uint64
+	// e and hi hold a chunk read back from a spilled layer.
+	e  []slot
+	hi []uint64
 }
 
-// run expands the states in slots from, …, to-1 of shard sh of cur (a
-// packed layer).
-func (x *expander) run(cur *layer, sh, from, to int) error {
-	e := cur.s[sh].e
-	for j := from; j < to; j++ {
-		n := cur.count(sh, j)
+// runChunk expands the states in slots from, …, to-1 of shard sh of cur
+// (a packed layer, in memory or on disk).
+func (x *expander) runChunk(cur *layer, sh, from, to int) error {
+	if cur.file == nil {
+		s := &cur.s[sh]
+		var hi []uint64
+		if cur.wide {
+			hi = s.hi[from:to]
+		}
+		return x.run(s.e[from:to], hi)
+	}
+	if x.e == nil {
+		x.e = make([]slot, chunk)
+		if cur.wide {
+			x.hi = make([]uint64, chunk)
+		}
+	}
+	if err := cur.readChunk(sh, from, to, x.e, x.hi); err != nil {
+		return err
+	}
+	var hi []uint64
+	if cur.wide {
+		hi = x.hi[:to-from]
+	}
+	return x.run(x.e[:to-from], hi)
+}
+
+// run expands the states e, with the counts' high words in hi in a wide
+// layer.
+func (x *expander) run(e []slot, hi []uint64) error {
+	for j := range e {
+		n := Count{Lo: e[j].lo}
+		if hi != nil {
+			n.Hi = hi[j]
+		}
 		nout, nd := x.expand(e[j].key-1, &x.out)
 		if nd > 0 {
 			x.done = x.done.Add(n.Mul64(uint64(nd)))
@@ -198,6 +249,9 @@ func (x *expander) run(cur *layer, sh, from, to int) error {
 		for _, k := range x.out[:nout] {
 			k++
 			i := int(hash(k) >> (64 - shardBits))
+			if i < x.keep.lo || i >= x.keep.hi {
+				continue
+			}
 			x.bufs[i] = append(x.bufs[i], entry{k, n})
 			if len(x.bufs[i]) == batchLen {
 				if err := x.flush(i); err != nil {
@@ -210,6 +264,9 @@ func (x *expander) run(cur *layer, sh, from, to int) error {
 }
 
 func (x *expander) flush(i int) error {
+	if len(x.bufs[i]) == 0 {
+		return nil // a spilled shard keeps its number of states, not its table: an empty batch would grow one
+	}
 	err := x.next.addBatch(i, x.bufs[i])
 	x.bufs[i] = x.bufs[i][:0]
 	return err
@@ -224,13 +281,14 @@ func (x *expander) flushAll() error {
 	return nil
 }
 
-// pack packs the shards of a filled layer, in parallel.
-func (w *sweep) pack(l *layer) error {
-	var next atomic.Int64
+// pack packs the shards r of a filled layer, in parallel.
+func (w *sweep) pack(l *layer, r shardRange) error {
+	next := atomic.Int64{}
+	next.Store(int64(r.lo))
 	var eg errgroup.Group
 	for range w.workers {
 		eg.Go(func() error {
-			for i := int(next.Add(1) - 1); i < shards; i = int(next.Add(1) - 1) {
+			for i := int(next.Add(1) - 1); i < r.hi; i = int(next.Add(1) - 1) {
 				if err := l.pack(i); err != nil {
 					return err
 				}

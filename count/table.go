@@ -89,6 +89,7 @@ type layer struct {
 	s    [shards]shard
 	bud  *budget
 	wide bool
+	file *layerFile // the packed layer, when spilled to disk (see spill.go)
 }
 
 func newLayer(bud *budget, wide bool) *layer { return &layer{bud: bud, wide: wide} }
@@ -236,23 +237,24 @@ func (l *layer) drop(s *shard) {
 	s.e, s.hi = nil, nil
 }
 
-// presize sizes the shards for about n states in all, so that a layer
-// that grows as the last one did fills its tables without rehashing.
-func (l *layer) presize(n int) error {
+// presize sizes shards lo, …, hi-1 for about n states in the layer, so
+// that a layer that grows as the last one did fills its tables without
+// rehashing.
+func (l *layer) presize(n, lo, hi int) error {
 	size := n/shards*maxLoadD/maxLoadN + 1
 	if size <= minTable {
 		return nil
 	}
-	if !l.bud.take(int64(size) * l.slotBytes() * shards) {
+	if !l.bud.take(int64(size) * l.slotBytes() * int64(hi-lo)) {
 		return ErrBudget
 	}
-	for i := range l.s {
-		e, hi, err := l.table(size)
+	for i := lo; i < hi; i++ {
+		e, hi2, err := l.table(size)
 		if err != nil {
-			l.bud.give(int64(size) * l.slotBytes() * int64(shards-i))
+			l.bud.give(int64(size) * l.slotBytes() * int64(hi-i))
 			return err
 		}
-		l.s[i].e, l.s[i].hi = e, hi
+		l.s[i].e, l.s[i].hi = e, hi2
 	}
 	return nil
 }
@@ -300,9 +302,14 @@ func (l *layer) releaseShard(i int) {
 	l.s[i].n = 0
 }
 
-// release hands the layer's memory back to the budget.
+// release hands the layer's memory back to the budget, and its file's
+// space to the disk.
 func (l *layer) release() {
 	for i := range l.s {
 		l.releaseShard(i)
+	}
+	if l.file != nil {
+		l.file.close()
+		l.file = nil
 	}
 }

@@ -14,7 +14,7 @@ import (
 func countCommand() *command {
 	return &command{
 		name:  "count",
-		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--paired-ends] [--layers]",
+		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--paired-ends] [--layers]",
 		short: "exact numbers of knight's tours from each start square",
 		long: `Counts every knight's tour exactly. Open tours by default: the number of
 directed tours that start on each square. With --closed, the number of
@@ -42,7 +42,12 @@ The search refuses up front a count estimated over --max-nodes (from random
 probes of its tree); the frontier sweep is refused up front when its
 estimated widest layer would not fit --max-memory (open tours switch to
 --paired-ends first when that would fit: 7x7), and stops as soon as its
-state tables would pass it. Progress goes to stderr on a terminal (--layers:
+state tables would pass it. With --spill DIR the sweep keeps its layers in
+files in DIR (removed as they are made, so none outlives the run) and writes
+each layer in as many passes as --max-memory requires: the memory then costs
+time instead of bounding what can be counted (8x8 closed: see README,
+Counting tours); it is refused up front when DIR lacks the disk space for
+two layers. Progress goes to stderr on a terminal (--layers:
 one line per square and sweep, anywhere); Ctrl-C stops either within a
 fraction of a second.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
@@ -60,6 +65,7 @@ fraction of a second.`,
 			fs.Float64Var(&q.maxNodes, "max-nodes", defaultMaxNodes, "search: refuse a search estimated to expand more nodes than this (a worker expands about 10^7 a second)")
 			maxMem := byteSize(defaultMaxMemory())
 			fs.Var(&maxMem, "max-memory", "frontier: memory the state tables may take, e.g. 8GiB; the default is half the machine's memory, at most 4GiB")
+			fs.StringVar(&q.spill, "spill", "", "frontier: keep layers in files in this directory and build each in passes within --max-memory")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
 					return usagef("count takes no arguments, got %q", args)
@@ -68,6 +74,9 @@ fraction of a second.`,
 					return err
 				}
 				if err := checkWorkers(q.workers); err != nil {
+					return err
+				}
+				if err := checkSpillDir(q.spill); err != nil {
 					return err
 				}
 				var err error
@@ -125,6 +134,20 @@ func checkCountFlags(format, out, method string, maxNodes float64, maxMem int64)
 	return nil
 }
 
+func checkSpillDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return usagef("--spill %s: %v; give an existing directory", dir, err)
+	}
+	if !fi.IsDir() {
+		return usagef("--spill %s: not a directory", dir)
+	}
+	return nil
+}
+
 // countQuery is one `experiment count` request.
 type countQuery struct {
 	board          *sim.Board
@@ -136,6 +159,7 @@ type countQuery struct {
 	workers        int
 	maxNodes       float64
 	maxMemory      int64
+	spill          string // directory for spilled layers; "" keeps them in memory
 }
 
 // countView is a count from either method, for printing.

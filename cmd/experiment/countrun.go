@@ -69,7 +69,7 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 		l     count.Layer
 	}
 	var cur atomic.Pointer[status]
-	opt := count.Options{Closed: q.closed, Starts: q.starts, Workers: q.workers, MaxMemory: q.maxMemory, PairedEnds: q.paired,
+	opt := count.Options{Closed: q.closed, Starts: q.starts, Workers: q.workers, MaxMemory: q.maxMemory, PairedEnds: q.paired, Spill: q.spill,
 		Progress: func(s string, l count.Layer) {
 			cur.Store(&status{s, l})
 			if q.layers {
@@ -80,22 +80,12 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 	if err != nil {
 		return countView{}, err
 	}
-	if bytes > q.maxMemory && !q.closed && !q.paired {
-		// Paired ends hold several times fewer states for about the same
-		// time on 6x6, and are what brings 7x7 within a few GiB.
-		paired := opt
-		paired.PairedEnds = true
-		if ps, pb, err := count.Estimate(b, paired); err == nil && pb <= q.maxMemory {
-			opt, states, bytes, q.paired = paired, ps, pb, true
+	if q.spill != "" {
+		if err := checkSpill(b, q.spill, states, q.maxMemory); err != nil {
+			return countView{}, err
 		}
-	}
-	if bytes > q.maxMemory {
-		hint := "raise --max-memory to try anyway"
-		if !q.closed && !q.paired {
-			hint += ", or count with --paired-ends, which holds fewer states"
-		}
-		return countView{}, fmt.Errorf("count on %s: about %.2g frontier states at the widest layer, about %.3g GiB of state tables and %s at %.0e states/s; over --max-memory %s, so not started (%s)",
-			b, states, float64(bytes)/(1<<30), humanDuration(states*sweepSteps/stateRate), stateRate, formatSize(q.maxMemory), hint)
+	} else if err := q.checkMemory(&opt, states, bytes); err != nil {
+		return countView{}, err
 	}
 	stop := progressLine(e.stderr, func(d time.Duration) string {
 		s := cur.Load()
@@ -138,6 +128,47 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 		}
 	}
 	return v, nil
+}
+
+// checkMemory refuses a sweep in memory whose estimated widest layer would
+// not fit --max-memory, after trying paired ends for open tours (which
+// hold several times fewer states for about the same time on 6x6, and are
+// what brings 7x7 within a few GiB).
+func (q *countQuery) checkMemory(opt *count.Options, states float64, bytes int64) error {
+	b := q.board
+	if bytes > q.maxMemory && !q.closed && !q.paired {
+		paired := *opt
+		paired.PairedEnds = true
+		if ps, pb, err := count.Estimate(b, paired); err == nil && pb <= q.maxMemory {
+			*opt, states, bytes, q.paired = paired, ps, pb, true
+		}
+	}
+	if bytes <= q.maxMemory {
+		return nil
+	}
+	hint := "raise --max-memory to try anyway, or keep the layers on disk with --spill DIR"
+	if !q.closed && !q.paired {
+		hint += ", or count with --paired-ends, which holds fewer states"
+	}
+	return fmt.Errorf("count on %s: about %.2g frontier states at the widest layer, about %.3g GiB of state tables and %s at %.0e states/s; over --max-memory %s, so not started (%s)",
+		b, states, float64(bytes)/(1<<30), humanDuration(states*sweepSteps/stateRate), stateRate, formatSize(q.maxMemory), hint)
+}
+
+// checkSpill refuses a spilled sweep that could not finish: the widest
+// layer, read and written at once, needs room for two layers on disk at 16
+// bytes a state (24 where counts pass 2^64), and the budget must hold at
+// least one shard of the layer being written (a 256th).
+func checkSpill(b *sim.Board, dir string, states float64, maxMemory int64) error {
+	disk := int64(states * 2 * 16 * 1.25)
+	if free, ok := diskFree(dir); ok && free < disk {
+		return fmt.Errorf("count on %s: about %.2g frontier states at the widest layer need about %.3g GiB on disk for two layers; --spill %s has %.3g GiB free, so not started",
+			b, states, float64(disk)/(1<<30), dir, float64(free)/(1<<30))
+	}
+	if shard := int64(states * 48 / 256); shard > maxMemory {
+		return fmt.Errorf("count on %s: about %.2g frontier states at the widest layer; --max-memory %s cannot hold a 256th of their tables (%.3g MiB), so not started",
+			b, states, formatSize(maxMemory), float64(shard)/(1<<20))
+	}
+	return nil
 }
 
 // countRows turns a count into rows of the counts table.

@@ -1,0 +1,92 @@
+package count
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+
+	"knightwalk/sim"
+)
+
+// TestSpillAgrees checks sweeps with their layers on disk, in several
+// passes a step, against the same sweeps in memory: the same count from
+// every square and the same states after every step. The budget is a third
+// of what the in-memory sweep took, so steps run in passes, and some
+// passes outgrow it and are split.
+func TestSpillAgrees(t *testing.T) {
+	for _, c := range []struct {
+		board string
+		opt   Options
+	}{
+		{"6x6", Options{Closed: true}},
+		{"5x6", Options{}},
+		{"5x6", Options{PairedEnds: true}},
+		{"5x6", Options{wide: true}},
+		{"4x7", Options{Closed: true, wide: true}},
+	} {
+		b, _ := sim.ParseBoard(c.board)
+		c.opt.Starts = allSquares(b)
+		mem, err := Tours(context.Background(), b, c.opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		dir := t.TempDir()
+		opt := c.opt
+		opt.Spill, opt.MaxMemory = dir, mem.PeakBytes/3
+		disk, err := Tours(context.Background(), b, opt)
+		if err != nil {
+			t.Fatalf("%s %+v spilled: %v", c.board, c.opt, err)
+		}
+		if disk.Tours != mem.Tours {
+			t.Errorf("%s %+v: spilled %v, in memory %v", c.board, c.opt, disk.Tours, mem.Tours)
+		}
+		for sq := range mem.PerStart {
+			if disk.PerStart[sq] != mem.PerStart[sq] {
+				t.Errorf("%s from %s: spilled %v, in memory %v", c.board, b.SquareName(sq), disk.PerStart[sq], mem.PerStart[sq])
+			}
+		}
+		if disk.PeakBytes > opt.MaxMemory {
+			t.Errorf("%s: spilled tables peaked at %d bytes, budget %d", c.board, disk.PeakBytes, opt.MaxMemory)
+		}
+		passes := 0
+		for i, l := range disk.Layers {
+			if l.States != mem.Layers[i].States {
+				t.Errorf("%s step %d: %d states spilled, %d in memory", c.board, l.Step, l.States, mem.Layers[i].States)
+			}
+			if l.States > 1 && l.DiskBytes != int64(l.States)*opt.slotBytes() {
+				t.Errorf("%s step %d: %d states in %d bytes on disk", c.board, l.Step, l.States, l.DiskBytes)
+			}
+			passes = max(passes, l.Passes)
+		}
+		if passes < 2 {
+			t.Errorf("%s: no step took more than one pass in a third of the memory", c.board)
+		}
+		if left, _ := os.ReadDir(dir); len(left) != 0 {
+			t.Errorf("%s: %d files left in the spill directory", c.board, len(left))
+		}
+	}
+}
+
+func (o Options) slotBytes() int64 {
+	if o.wide {
+		return 24
+	}
+	return 16
+}
+
+// TestSpillBudget checks what spilling cannot fix: a budget below one
+// shard's table is still the budget's error, and a spill directory that
+// does not exist is named.
+func TestSpillBudget(t *testing.T) {
+	b := sim.MustBoard(6, 6)
+	_, err := Tours(context.Background(), b, Options{Closed: true, Spill: t.TempDir(), MaxMemory: 8 << 10})
+	if !errors.Is(err, ErrBudget) {
+		t.Errorf("6x6 closed spilled in 8 KiB: %v, want the budget error", err)
+	}
+	_, err = Tours(context.Background(), b, Options{Closed: true, Spill: "/no/such/dir"})
+	if err == nil || !strings.Contains(err.Error(), "/no/such/dir") {
+		t.Errorf("missing spill directory: %v", err)
+	}
+}
