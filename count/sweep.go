@@ -21,7 +21,7 @@ type Layer struct {
 	// before it (1 unless spilled).
 	DiskBytes int64
 	Passes    int
-	Elapsed     time.Duration
+	Elapsed   time.Duration
 }
 
 // sweep is one count: cycles, or paths (with a designated end or not).
