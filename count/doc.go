@@ -86,4 +86,14 @@
 // freed memory leaves the process at once rather than at the garbage
 // collector's next cycle; the budget counts every table and stops the
 // sweep when a table would pass it.
+//
+// With a spill directory (Options.Spill) no layer stays in memory: each
+// packed layer is written to a file (removed from the directory as soon
+// as it is made) and read back a chunk at a time, and a step writes the
+// next layer in passes over the one before, each keeping only the
+// successors bound for its range of shards, as many passes as the budget
+// needs (spill.go). A pass that outgrows the budget is dropped and its
+// range run again as two halves, down to a single shard, so the budget
+// holds as strictly as in memory; the price is time, since every pass
+// expands every state read.
 package count

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -136,6 +137,26 @@ func TestCountLayers(t *testing.T) {
 	}
 }
 
+// TestCountSpill counts 6x6's closed tours with the layers on disk in a
+// budget a third of what the sweep takes in memory: the published count,
+// steps in passes (--layers), and no file left behind.
+func TestCountSpill(t *testing.T) {
+	dir := t.TempDir()
+	out, stderr, err := runCmd(t, "count", "--board", "6x6", "--closed", "--method", "frontier", "--spill", dir, "--max-memory", "2MiB", "--layers")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, "closed tours (cycles): 9862\n") {
+		t.Errorf("6x6 closed spilled: got\n%s", out)
+	}
+	if !strings.Contains(stderr, " passes 2 ") {
+		t.Errorf("no step took two passes in 2 MiB:\n%s", stderr)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("%d files left in the spill directory", len(left))
+	}
+}
+
 func TestCountParquet(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "counts.parquet")
 	if _, _, err := runCmd(t, "count", "--board", "5x6", "--closed", "--format", "parquet", "--out", path); err != nil {
@@ -177,6 +198,8 @@ func TestCountErrors(t *testing.T) {
 		{"count", "--board", "5x5", "--method", "magic"},
 		{"count", "--board", "5x5", "--unique", "--method", "frontier"},
 		{"count", "--board", "5x5", "--max-memory", "0"},
+		{"count", "--board", "5x5", "--spill", "/no/such/dir"},
+		{"count", "--board", "5x5", "--spill", "count_test.go"},
 	} {
 		_, _, err := runCmd(t, args...)
 		var u usageError
@@ -197,6 +220,7 @@ func TestCountErrors(t *testing.T) {
 		{[]string{"count", "--board", "8x8", "--max-memory", "1MiB"}, "raise --max-memory"},
 		{[]string{"count", "--board", "8x8", "--max-memory", "1MiB", "--paired-ends"}, "raise --max-memory"},
 		{[]string{"count", "--board", "7x7", "--closed", "--max-memory", "1MiB"}, "raise --max-memory"},
+		{[]string{"count", "--board", "8x8", "--closed", "--max-memory", "1MiB", "--spill", "."}, "a 256th of their tables"},
 	} {
 		_, _, err := runCmd(t, c.args...)
 		if err == nil || errors.As(err, &u) || !strings.Contains(err.Error(), c.want) {

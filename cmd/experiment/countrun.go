@@ -73,7 +73,11 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 		Progress: func(s string, l count.Layer) {
 			cur.Store(&status{s, l})
 			if q.layers {
-				fmt.Fprintf(e.stderr, "count %s: sweep %s square %d/%d states %d tables %d bytes (peak %d) %.1f s\n", b, s, l.Step, l.Steps, l.States, l.Bytes, l.PeakBytes, l.Elapsed.Seconds())
+				line := fmt.Sprintf("count %s: sweep %s square %d/%d states %d tables %d bytes (peak %d)", b, s, l.Step, l.Steps, l.States, l.Bytes, l.PeakBytes)
+				if q.spill != "" {
+					line += fmt.Sprintf(" disk %d bytes passes %d", l.DiskBytes, l.Passes)
+				}
+				fmt.Fprintf(e.stderr, "%s %.1f s\n", line, l.Elapsed.Seconds())
 			}
 		}}
 	states, bytes, err := count.Estimate(b, opt)
