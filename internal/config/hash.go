@@ -232,6 +232,13 @@ func (c *Config) canonical() Canonical {
 		switch set := cl.setClaim(); set.Kind {
 		case "share":
 			cc.Set = fmt.Sprintf("share %v", set.Share)
+			if cl.PerBoard == "count" { // an older hash stays: rate is the default
+				set, assumed, _ := cl.countSet()
+				cc.Set += fmt.Sprintf(" count %d..%d of %d", set.Lo, set.Hi, set.Trials)
+				if assumed {
+					cc.Set += " assumed"
+				}
+			}
 		case "first-failure":
 			cc.Set = fmt.Sprintf("first-failure %d", set.FirstFailure)
 		case "failing-share":
