@@ -189,10 +189,12 @@ type CountShareResult struct {
 	Boards, Needed, Miss int
 	P, Adjusted          []float64
 	Decided              []bool // board rejected or reproduced
+	IsExact              []bool // board decided without sampling on our side
 	Point, Lo, Hi        float64
 	Rejected, Reproduced int
 	PValue               float64
 	Exact                bool // every board exact: no sampling on our side
+	alpha                float64
 }
 
 // CountShare judges a count-share statement on boards at confidence conf;
@@ -201,7 +203,7 @@ type CountShareResult struct {
 // under optional stopping).
 func CountShare(set CountSet, boards []CountBoard, share, conf float64, sequential bool) CountShareResult {
 	n := len(boards)
-	r := CountShareResult{Boards: n, Exact: true, PValue: math.NaN()}
+	r := CountShareResult{Boards: n, Exact: true, PValue: math.NaN(), alpha: 1 - conf}
 	if n == 0 {
 		return r
 	}
@@ -230,9 +232,10 @@ func CountShare(set CountSet, boards []CountBoard, share, conf float64, sequenti
 		edge = set.Hi
 	}
 	theirs := Proportion{Successes: edge, Trials: set.Trials}.Interval(conf, Wilson)
-	r.P, r.Adjusted, r.Decided = make([]float64, n), make([]float64, n), make([]bool, n)
+	r.P, r.Adjusted, r.Decided, r.IsExact = make([]float64, n), make([]float64, n), make([]bool, n), make([]bool, n)
 	point := 0
 	for i, b := range boards {
+		r.IsExact[i] = b.Exact
 		precise := b.Exact
 		center := b.Rate
 		if b.Exact {
@@ -274,3 +277,40 @@ func (r CountShareResult) Verdict(share float64) string {
 // Settled reports whether board i needs no more walks: it is rejected,
 // or reproduced (with always-valid intervals either is safe to stop on).
 func (r CountShareResult) Settled(i int) bool { return r.Decided[i] }
+
+// DecidedByExact reports whether the verdict stands whatever the sampled
+// boards show: the same with every sampled board rejected and with every
+// one reproduced (boards are judged one by one, Miss fixed by N and the
+// share).
+func (r CountShareResult) DecidedByExact(share float64) bool {
+	v := r.Verdict(share)
+	if v == Inconclusive {
+		return false
+	}
+	rejected, reproduced, sampled := 0, 0, 0
+	for i, exact := range r.IsExact {
+		switch {
+		case !exact:
+			sampled++
+		case r.Decided[i] && r.Adjusted[i] <= r.alpha:
+			rejected++
+		case r.Decided[i]:
+			reproduced++
+		}
+	}
+	for _, all := range []bool{false, true} {
+		alt := r
+		alt.Rejected, alt.Reproduced = rejected, reproduced
+		if all {
+			alt.Reproduced += sampled
+		} else {
+			alt.Rejected += sampled
+		}
+		nf := float64(r.Boards)
+		alt.Lo, alt.Hi = float64(alt.Reproduced)/nf, float64(r.Boards-alt.Rejected)/nf
+		if alt.Verdict(share) != v {
+			return false
+		}
+	}
+	return true
+}

@@ -69,7 +69,7 @@ type Check struct {
 	// are assumed (sources.yaml gives its reason).
 	Count        *stats.CountSet
 	CountAssumed bool
-	target    target
+	target       target
 }
 
 // Target returns the claim's target as the claims table writes it on board
