@@ -227,7 +227,10 @@ func CountShare(set CountSet, boards []CountBoard, share, conf float64, sequenti
 	if sequential {
 		nuisance, precision = ConfidenceSequence, ConfidenceSequence
 	}
-	edge := set.Lo // the count at the set's edge, the source's least precise agreement
+	// The source's count that agrees with the statement least: its edge
+	// away from 0 and Trials (for a range, the edge nearer them, whose
+	// Wilson interval is the narrower: the stricter demand on ours).
+	edge := set.Lo
 	if set.Lo == 0 || set.Hi < set.Trials && set.Trials-set.Hi < set.Lo {
 		edge = set.Hi
 	}
