@@ -101,6 +101,11 @@ func TestPohlDegreeCounting(t *testing.T) {
 		for sq := range nbrs {
 			nbrs[sq] = b.Neighbours(nil, sq)
 		}
+		r, err := ParseRule("warnsdorff/pohlmin-before+random")
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := newEnumerator(b, r)
 		for start := range b.Squares() {
 			for w := range 60 {
 				visited := make([]bool, b.Squares())
@@ -139,7 +144,7 @@ func TestPohlDegreeCounting(t *testing.T) {
 					if !slices.Equal(mins[1], mins[0]) {
 						minDiffers++
 					}
-					checkPohlMinBefore(t, b, nbrs, visited, cur, cands, tied[0], mins[1])
+					checkPohlMinBefore(t, e, b, visited, cur, cands, tied[0], mins[1])
 					// Warnsdorff's walk with random ties on even walks, a
 					// plain random walk on odd ones.
 					next := cands[tied[0][rng.IntN(len(tied[0]))]]
@@ -162,16 +167,11 @@ func TestPohlDegreeCounting(t *testing.T) {
 // the exact enumerator (which shares narrowTies with the walk kernels,
 // checked against each other by TestChainsFollowReference) keeps the
 // candidates that the counting before marking keeps.
-func checkPohlMinBefore(t *testing.T, b *Board, nbrs [][]int, visited []bool, cur int, cands, tied, keep []int) {
+func checkPohlMinBefore(t *testing.T, e *enumerator, b *Board, visited []bool, cur int, cands, tied, keep []int) {
 	t.Helper()
 	if len(tied) < 2 {
 		return
 	}
-	r, err := ParseRule("warnsdorff/pohlmin-before+random")
-	if err != nil {
-		t.Fatal(err)
-	}
-	e := newEnumerator(b, r)
 	var set bitset
 	for sq, v := range visited {
 		if v {
