@@ -49,35 +49,49 @@ const (
 	// sum (a reading of Pohl 1967 that issue 20 tests; 0 for a square with
 	// no unvisited neighbour, as the sum is).
 	critPohlMin
+	// critPohlMinBefore is Pohl's minimum with the degrees counted before
+	// the current square is marked visited: the current square is then an
+	// unvisited neighbour of every candidate, with degree the number of
+	// candidates k, so the score is min(k, pohlmin's score). Unlike the sum
+	// (which gains the same k for every candidate) and Warnsdorff's degree
+	// (one more for every candidate), the cap can merge squares pohlmin
+	// tells apart: a reading of its own (docs/design.md,
+	// TestPohlDegreeCounting).
+	critPohlMinBefore
 )
 
-var critNames = [...]string{"random", "first", "pohl", "roth", "pohlmin"}
+var critNames = [...]string{"random", "first", "pohl", "roth", "pohlmin", "pohlmin-before"}
 
 // refining lists the criteria that may precede the deciding one.
-var refining = []criterion{critPohl, critRoth, critPohlMin}
+var refining = []criterion{critPohl, critRoth, critPohlMin, critPohlMinBefore}
 
 // tieChains lists every valid chain; a TieBreak indexes it. The first four
 // are TieRandom, TieFirst, TiePohl and TieRoth; then come the other chains,
 // breadth first: each ordered selection of distinct refining criteria,
 // shortest first, followed by random, then by first.
+//
+// The chains with pohlmin-before (added later) come after all the others,
+// so that every earlier chain keeps its index.
 var tieChains = func() [][]criterion {
 	out := [][]criterion{{critRandom}, {critFirst}, {critPohl, critRandom}, {critRoth, critRandom}}
-	for prefixes := [][]criterion{{}}; len(prefixes) > 0; {
-		var longer [][]criterion
-		for _, p := range prefixes {
-			for _, last := range []criterion{critRandom, critFirst} {
-				c := append(slices.Clone(p), last)
-				if !slices.ContainsFunc(out, func(o []criterion) bool { return slices.Equal(o, c) }) {
-					out = append(out, c)
+	for _, steps := range [][]criterion{refining[:3], refining} {
+		for prefixes := [][]criterion{{}}; len(prefixes) > 0; {
+			var longer [][]criterion
+			for _, p := range prefixes {
+				for _, last := range []criterion{critRandom, critFirst} {
+					c := append(slices.Clone(p), last)
+					if !slices.ContainsFunc(out, func(o []criterion) bool { return slices.Equal(o, c) }) {
+						out = append(out, c)
+					}
+				}
+				for _, r := range steps {
+					if !slices.Contains(p, r) {
+						longer = append(longer, append(slices.Clone(p), r))
+					}
 				}
 			}
-			for _, r := range refining {
-				if !slices.Contains(p, r) {
-					longer = append(longer, append(slices.Clone(p), r))
-				}
-			}
+			prefixes = longer
 		}
-		prefixes = longer
 	}
 	return out
 }()
@@ -127,8 +141,8 @@ func TieBreakNames() []string {
 }
 
 // tieHelp says what a tie-break may be, for errors.
-const tieHelp = "valid tie-breaks are random, first, pohl, roth, pohlmin, or a chain of distinct steps joined by '+' " +
-	"whose last is random or first and whose others are pohl, roth or pohlmin (e.g. roth+first, pohl+roth+random)"
+const tieHelp = "valid tie-breaks are random, first, pohl, roth, pohlmin, pohlmin-before, or a chain of distinct steps joined by '+' " +
+	"whose last is random or first and whose others are pohl, roth, pohlmin or pohlmin-before (e.g. roth+first, pohl+roth+random)"
 
 // ParseTieBreak parses a tie-break: a single name (random, first, pohl,
 // roth) or a chain such as roth+first.
@@ -177,6 +191,10 @@ type tieScorer interface {
 	// secondDegreeMin is the minimum of those degrees, 0 where sq has no
 	// unvisited neighbour.
 	secondDegreeMin(sq int32) int
+	// curDegree is the number of unvisited neighbours of the current
+	// square: the candidates, and the current square's own degree counted
+	// before it is marked.
+	curDegree() int
 	// centreDist2 is Roth's score: 4× the squared Euclidean distance of sq
 	// from the board centre.
 	centreDist2(sq int32) int
@@ -219,6 +237,10 @@ func narrow(c criterion, tied []int32, s tieScorer) int {
 			v[i] = s.secondDegree(sq)
 		case critPohlMin:
 			v[i] = s.secondDegreeMin(sq)
+		case critPohlMinBefore:
+			// Tied squares share their degree d: with d = 0 every score is
+			// the same (0 here, k by the definition), else min(k, m).
+			v[i] = min(s.curDegree(), s.secondDegreeMin(sq))
 		case critRoth:
 			v[i] = -s.centreDist2(sq)
 		default:
@@ -265,6 +287,8 @@ func (f *fastTies) secondDegreeMin(sq int32) int {
 	}
 	return m
 }
+
+func (f *fastTies) curDegree() int { return bits.OnesCount64(f.k.nb[f.cur] &^ f.visited) }
 
 func (f *fastTies) centreDist2(sq int32) int { return int(f.k.dist2[sq]) }
 
@@ -315,6 +339,16 @@ func (k *genKernel) secondDegreeMin(p int32) int {
 	return m
 }
 
+func (k *genKernel) curDegree() int {
+	cur, d := int(k.path[len(k.path)-1]), 0
+	for _, off := range k.off {
+		if k.st[cur+off] < visitedBit {
+			d++
+		}
+	}
+	return d
+}
+
 func (k *genKernel) centreDist2(p int32) int { return k.b.CentreDist2(k.unpad(p)) }
 
 func (k *genKernel) moveRank(p int32) int {
@@ -347,6 +381,8 @@ func (e *enumerator) secondDegreeMin(sq int32) int {
 	}
 	return m
 }
+
+func (e *enumerator) curDegree() int { return e.nb[e.cur].andNot(e.visited).count() }
 
 func (e *enumerator) centreDist2(sq int32) int { return e.dist2[sq] }
 

@@ -109,8 +109,18 @@ func TestTieBreakParsing(t *testing.T) {
 		}
 	}
 	names := TieBreakNames()
-	if len(names) != 32 {
-		t.Errorf("TieBreakNames() = %v: want 32, every ordered choice of distinct refining steps (pohl, roth, pohlmin) ended by random or first", names)
+	// Ordered choices of distinct refining steps from 4 (pohl, roth,
+	// pohlmin, pohlmin-before): 1 + 4 + 12 + 24 + 24 = 65, each ended by
+	// random or first.
+	if len(names) != 130 {
+		t.Errorf("TieBreakNames() = %v (%d): want 130, every ordered choice of distinct refining steps (pohl, roth, pohlmin, pohlmin-before) ended by random or first", names, len(names))
+	}
+	// The chains that existed before pohlmin-before keep their indices
+	// (the first 32, pohlmin+random at 30, pohlmin+first at 31 among them).
+	for i, n := range names[:32] {
+		if strings.Contains(n, "pohlmin-before") {
+			t.Errorf("chain %d is %s: the chains without pohlmin-before must come first", i, n)
+		}
 	}
 	for _, n := range names {
 		tb, err := ParseTieBreak(n)
@@ -163,7 +173,8 @@ func chainRules() []string {
 		// chains that pair it once with each other step: a third step, or
 		// every ordering of pohlmin's pairs, adds no new interaction and
 		// would only multiply the run time.
-		pohlmin := map[string]bool{"pohlmin+random": true, "pohlmin+first": true, "pohl+pohlmin+first": true, "pohlmin+roth+random": true}
+		pohlmin := map[string]bool{"pohlmin+random": true, "pohlmin+first": true, "pohl+pohlmin+first": true, "pohlmin+roth+random": true,
+			"pohlmin-before+random": true, "pohlmin-before+first": true, "pohlmin-before+roth+first": true, "pohlmin+pohlmin-before+first": true}
 		if strings.Contains(n, "+") && strings.Count(n, "+") <= 2 && (!strings.Contains(n, "pohlmin") || pohlmin[n]) {
 			out = append(out, "warnsdorff/"+n)
 		}
@@ -232,6 +243,25 @@ func refAllowed(b *Board, r Rule, nbrs [][]int, visited []bool, cur int) []int {
 					}
 				}
 				return max(m, 0)
+			})
+		case "pohlmin-before":
+			// Degrees counted before cur is marked: cur is an unvisited
+			// neighbour of c, its degree the number of cur's unvisited
+			// neighbours; the other neighbours' degrees do not change (a
+			// neighbour of c is never adjacent to cur).
+			keepBest(func(c int) int {
+				m := 0
+				for _, n := range nbrs[cur] {
+					if !visited[n] {
+						m++
+					}
+				}
+				for _, n := range nbrs[c] {
+					if !visited[n] {
+						m = min(m, deg(n))
+					}
+				}
+				return m
 			})
 		case "roth":
 			keepBest(func(c int) int { return -b.CentreDist2(c) })

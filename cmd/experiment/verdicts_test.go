@@ -33,9 +33,11 @@ func TestClaimsDecidedByWhatDecidesThem(t *testing.T) {
 	}{
 		{"claims-8x8", 400, []string{"W-centre", "W-edge", "W-corner"}, nil},
 		{"pohl-original", 1, nil, nil},
-		// Ganzfried's "at least 98 % for every n <= 25 except n = 7": the
-		// exact a1 values of n = 7 (73.7 %) and n = 8 (97.96 %) are two
-		// exceptions, so fewer than 95 % of the 21 sizes can meet it.
+		// Ganzfried's "at least 98 % for every n <= 25 except n = 7", read
+		// as the true rate: the exact a1 values of n = 7 (73.7 %) and n = 8
+		// (97.96 %) are two exceptions, so fewer than 95 % of the 21 sizes
+		// can meet it. (Read as his counts, 98 of 100 is plausible at
+		// 97.96 %: that reading is sampled on n = 9..25 and not refuted.)
 		{"literature-small", 200, []string{"ganzfried-98-to-25"}, map[string]bool{"ganzfried-98-to-25": true}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -117,6 +117,9 @@ func claimFromCanonical(cc CanonicalClaim, boards []string) (Claim, error) {
 			return cl, fmt.Errorf("set %q: want share X, first-failure N or failing-share X", cc.Set)
 		}
 	}
+	if strings.HasPrefix(cc.PerBoard, "count ") {
+		cl.PerBoard = "count"
+	}
 	switch {
 	case len(cc.Boards) == len(boards):
 	case len(cc.Boards) == 1 && cc.Set == "":

@@ -78,9 +78,43 @@ func (c *Config) checkSetClaim(k *checker, key string, cl Claim, boards []size) 
 	if cl.FirstFailure != nil && *cl.FirstFailure < 1 {
 		k.errorf(key+".first_failure", "%d is not a board size; want n ≥ 1", *cl.FirstFailure)
 	}
+	c.checkPerBoard(k, key, cl)
 	if cl.FirstFailure != nil || cl.FailingBelow != nil {
 		if r, err := sim.ParseRule(cl.Rule); err == nil && !r.Deterministic() {
 			k.errorf(key+".rule", "%s draws at random: first_failure and failing_below need a deterministic rule (a tie_break ending in first)", r.Name())
+		}
+	}
+}
+
+// checkPerBoard checks key per_board: rate (the default) or count, and
+// that a count reading has what it needs: a share claim, a source in
+// sources.yaml with trials per board (given or assumed), and a statement
+// that some count of those trials meets.
+func (c *Config) checkPerBoard(k *checker, key string, cl Claim) {
+	switch cl.PerBoard {
+	case "", "rate":
+		return
+	case "count":
+	default:
+		k.errorf(key+".per_board", "%q is not a reading of the per-board statement; valid: rate (the true rate meets it), count (the count the source saw in its trials meets it)", cl.PerBoard)
+		return
+	}
+	p, found := publication(cl.Source)
+	_, _, given := p.TrialsPer()
+	st, stated := cl.statement()
+	switch {
+	case cl.Share == nil:
+		k.errorf(key+".per_board", "count goes with share (a statement about a set of boards) only")
+	case !found:
+		k.errorf(key+".per_board", "count needs a source of experiments/sources.yaml by id (its trials per board); source %q is none", cl.Source)
+	case !given:
+		k.errorf(key+".per_board", "count needs the trials per board behind the statement; source %s gives neither trials nor assumed_trials", cl.Source)
+	case !stated || st.Validate() != nil:
+		// the statement's own checks report it
+	default:
+		if _, _, ok := cl.countSet(); !ok {
+			n, _, _ := p.TrialsPer()
+			k.errorf(key+".per_board", "no count of %d trials (source %s) meets %v; the statement cannot describe what the source saw", n, cl.Source, st)
 		}
 	}
 }

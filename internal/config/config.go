@@ -110,6 +110,12 @@ type Claim struct {
 	Share        *float64 `yaml:"share"`
 	FirstFailure *int     `yaml:"first_failure"`
 	FailingBelow *float64 `yaml:"failing_below"`
+	// PerBoard says how a share claim reads its per-board statement: "rate"
+	// (the default) of the true success rate, "count" of the count the
+	// source saw in its trials per board (sources.yaml): each board is
+	// then tested on the chance, under our rate, of such a count
+	// (stats.CountShare).
+	PerBoard string `yaml:"per_board"`
 
 	// Source is the id of a published statement (sources.go), or, for a
 	// statement published nowhere (a seed's, a user's), words that say

@@ -86,7 +86,11 @@
 // share: s (more than a share s of the boards meet the rate statement; 1:
 // every board), first_failure: n or failing_below: p (deterministic rules:
 // the first board where the walk fails, the share of boards where it
-// fails); each is one row for the whole set.
+// fails); each is one row for the whole set. A share claim whose source in
+// sources.yaml gives trials per board may add per_board: count: its
+// per-board statement is then read as the count the source saw in those
+// trials (stats.CountShare), not as the true rate (per_board: rate, the
+// default).
 //
 // # Errors
 //

@@ -63,7 +63,13 @@ type Check struct {
 	// with Published's count (Publication.Count) as two samples.
 	Published *Publication
 	Compare   bool
-	target    target
+	// Count is set where a share claim reads its per-board statement as
+	// the source's count (key per_board: count): the counts of the
+	// source's trials per board that meet it. CountAssumed says the trials
+	// are assumed (sources.yaml gives its reason).
+	Count        *stats.CountSet
+	CountAssumed bool
+	target       target
 }
 
 // Target returns the claim's target as the claims table writes it on board
@@ -142,25 +148,58 @@ func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 	if len(ch.Boards) == 0 {
 		return ch, fmt.Errorf("config: %s: accepted by Validate but is about no board of the experiment", key)
 	}
-	switch {
-	case cl.Rate != nil:
-		ch.Claim = stats.Claim{Kind: stats.Rate, Value: *cl.Rate}
-		if cl.Tolerance != nil {
-			ch.Claim.Tolerance = *cl.Tolerance
-		}
-	case len(cl.Range) == 2:
-		ch.Claim = stats.Claim{Kind: stats.Range, Lo: cl.Range[0], Hi: cl.Range[1]}
-	case cl.Below != nil:
-		ch.Claim = stats.Claim{Kind: stats.Below, Value: *cl.Below}
-	case cl.Above != nil:
-		ch.Claim = stats.Claim{Kind: stats.Above, Value: *cl.Above}
-	}
+	ch.Claim, _ = cl.statement()
 	ch.Set = cl.setClaim()
 	if p, ok := publication(cl.Source); ok {
 		ch.Published = &p
 		ch.Compare = cl.comparesCount()
 	}
+	if cl.PerBoard == "count" {
+		set, assumed, ok := cl.countSet()
+		if !ok {
+			return ch, fmt.Errorf("config: %s: accepted by Validate but no count of its source's trials meets it", key)
+		}
+		ch.Count, ch.CountAssumed = &set, assumed
+	}
 	return ch, nil
+}
+
+// statement returns the claim's per-board statement, ok false where it
+// states none.
+func (cl Claim) statement() (stats.Claim, bool) {
+	switch {
+	case cl.Rate != nil:
+		c := stats.Claim{Kind: stats.Rate, Value: *cl.Rate}
+		if cl.Tolerance != nil {
+			c.Tolerance = *cl.Tolerance
+		}
+		return c, true
+	case len(cl.Range) == 2:
+		return stats.Claim{Kind: stats.Range, Lo: cl.Range[0], Hi: cl.Range[1]}, true
+	case cl.Below != nil:
+		return stats.Claim{Kind: stats.Below, Value: *cl.Below}, true
+	case cl.Above != nil:
+		return stats.Claim{Kind: stats.Above, Value: *cl.Above}, true
+	}
+	return stats.Claim{}, false
+}
+
+// countSet returns the counts of the claim's source's trials per board
+// that meet its per-board statement (per_board: count), and whether the
+// trials are assumed; ok is false where the source gives no trials, the
+// claim states nothing or no count meets it.
+func (cl Claim) countSet() (set stats.CountSet, assumed, ok bool) {
+	p, found := publication(cl.Source)
+	c, stated := cl.statement()
+	if !found || !stated || c.Validate() != nil {
+		return set, false, false
+	}
+	n, assumed, given := p.TrialsPer()
+	if !given {
+		return set, false, false
+	}
+	set, ok = stats.CountsMeeting(c, uint64(n))
+	return set, assumed, ok
 }
 
 // VerdictMethod is the interval that decides claims: the configured one,

@@ -84,9 +84,15 @@ type CanonicalClaim struct {
 	// Set is the statement about the set of Boards ("share 0.5",
 	// "first-failure 428", "failing-share 0.01"); omitted when there is
 	// none, so the hashes of files without set claims did not change.
-	Set    string `json:"set,omitempty"`
-	Source string `json:"source"`
-	Family string `json:"family,omitempty"` // "" for the default family, so older hashes stay valid
+	Set string `json:"set,omitempty"`
+	// PerBoard is a share claim's per-board statement read as its
+	// source's counts ("count 98..100 of 100 assumed"; key per_board:
+	// count): part of the hash, since a corrected sources.yaml changes the
+	// test. Omitted for the default reading (the true rate), so older
+	// hashes stay valid.
+	PerBoard string `json:"per_board,omitempty"`
+	Source   string `json:"source"`
+	Family   string `json:"family,omitempty"` // "" for the default family, so older hashes stay valid
 	// Published is the count a claim with no statement of its own is
 	// compared with ("75/100", "75/100 assumed"): part of the hash, since
 	// a corrected sources.yaml changes the verdict.
@@ -232,6 +238,13 @@ func (c *Config) canonical() Canonical {
 		switch set := cl.setClaim(); set.Kind {
 		case "share":
 			cc.Set = fmt.Sprintf("share %v", set.Share)
+			if cl.PerBoard == "count" {
+				set, assumed, _ := cl.countSet()
+				cc.PerBoard = fmt.Sprintf("count %d..%d of %d", set.Lo, set.Hi, set.Trials)
+				if assumed {
+					cc.PerBoard += " assumed"
+				}
+			}
 		case "first-failure":
 			cc.Set = fmt.Sprintf("first-failure %d", set.FirstFailure)
 		case "failing-share":

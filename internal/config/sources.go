@@ -84,6 +84,18 @@ func (p Publication) Count() (k, n int64, assumed, ok bool) {
 	return 0, 0, false, false
 }
 
+// TrialsPer returns the trials per board behind the statement, given or
+// assumed (assumed); ok is false where neither is known.
+func (p Publication) TrialsPer() (n int64, assumed, ok bool) {
+	switch {
+	case p.Trials != nil:
+		return *p.Trials, false, true
+	case p.AssumedTrials != nil:
+		return *p.AssumedTrials, true, true
+	}
+	return 0, false, false
+}
+
 // MaxPublishedTrials bounds a published trial count: the exact tests sum
 // over every outcome of the published trials.
 const MaxPublishedTrials = 1e7

@@ -71,6 +71,10 @@ func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.C
 	}
 	switch ch.Set.Kind {
 	case "share":
+		if ch.Count != nil { // the per-board statement read as the source's counts
+			row.ClaimedLo, row.ClaimedHi = ch.Set.Share, 1
+			return row, countShareRow(&row, e, tally, exact, ch)
+		}
 		r := stats.Share(ch.Claim, sums)
 		row.Target += ", " + ch.Claim.String() // the per-board statement the share counts
 		row.ClaimedLo, row.ClaimedHi = ch.Set.Share, 1

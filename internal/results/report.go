@@ -218,7 +218,11 @@ func pct3(c, lo, hi float64) string {
 func MeasuredText(c table.ClaimRow) string {
 	switch c.Kind {
 	case "share":
-		return fmt.Sprintf("%.1f%% of boards [decided %.1f, %.1f]", 100*c.Measured, 100*c.Lo, 100*c.Hi)
+		text := fmt.Sprintf("%.1f%% of boards [decided %.1f, %.1f]", 100*c.Measured, 100*c.Lo, 100*c.Hi)
+		if c.Test != "" { // read as the source's counts: a test with a p-value
+			text += fmt.Sprintf(", p = %.2g", c.PValue)
+		}
+		return text
 	case "first-failure":
 		if c.Measured == 0 {
 			return "no board fails"

@@ -120,8 +120,8 @@ func claims(e *config.Experiment, in Inputs) ([]table.ClaimRow, error) {
 		}
 		for i := range rows {
 			rows[i].Family = ch.Family
-			if ch.Compare {
-				continue // comparePublished set its p-value
+			if ch.Compare || ch.Count != nil {
+				continue // comparePublished or countShareRow set its p-value
 			}
 			rows[i].PValue, rows[i].DiffLo, rows[i].DiffHi = math.NaN(), math.NaN(), math.NaN()
 			if rows[i].DecidedBy == "sample" && ch.Set.Kind == "" && !splitting(e, ch.Rule) { // a splitting interval is a t interval: no p-value
@@ -429,7 +429,10 @@ func comparisonRow(e *config.Experiment, b *sim.Board, compare string, x, y side
 // family, which bounds the chance of any wrong sampled verdict in the
 // family by 1 − confidence. A verdict decided exactly or by a
 // deterministic rule's walk has no sampling error and keeps its verdict;
-// a share-of-boards claim keeps its own (Bonferroni) verdict.
+// a share-of-boards claim keeps its own (Bonferroni) verdict, except one
+// read as its source's counts: their sampling error is on the source's
+// side whatever decided ours, so its p-value joins the family, and its
+// "refuted" stands only where the adjusted p-value is at most α.
 func adjustClaims(rows []table.ClaimRow, conf float64) {
 	byFamily := map[string][]int{}
 	for i := range rows {
@@ -445,6 +448,12 @@ func adjustClaims(rows []table.ClaimRow, conf float64) {
 			r.PHolm, r.VerdictHolm = h, r.Verdict
 			if r.Kind == "published" {
 				r.VerdictHolm = holmPublished(r, conf)
+				continue
+			}
+			if r.Kind == "share" && r.Test != "" { // read as counts: only its refutation is a rejection
+				if r.Verdict == stats.Refuted && h > 1-conf {
+					r.VerdictHolm = stats.Inconclusive
+				}
 				continue
 			}
 			point := r.Kind == "rate" && r.ClaimedLo == r.ClaimedHi // its "consistent" rejects nothing

@@ -203,9 +203,14 @@ func (d *decider) claimCells(ts *Tallies) (claimed, open map[Cell]bool, err erro
 // shareBoardSettled reports whether board j of an undecided share claim
 // needs no more walks: its exact value is known, or its always-valid
 // interval at the claim's Bonferroni level (as results judges the share)
-// already decides the per-board statement. Each board's interval is valid
+// already decides the per-board statement; for a claim read as counts,
+// the board is rejected or reproduced (stats.CountShareResult.Settled). Each board's interval is valid
 // at any stopping time, so boards may stop one by one.
 func (d *decider) shareBoardSettled(ts *Tallies, ch config.Check, j int) bool {
+	if ch.Count != nil { // read as the source's counts: the board's own test decides
+		r, err := results.CountShare(d.s, ts.Of, d.exact, ch)
+		return err == nil && r.Settled(j)
+	}
 	sampled := 0
 	for k, bi := range ch.Boards {
 		if !d.exactOf(bi, ch.Rule, ch.Squares[k]) {

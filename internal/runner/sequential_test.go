@@ -319,3 +319,40 @@ func TestEstimateSequential(t *testing.T) {
 		t.Errorf("forecast %d walks, the run used %d", est.Walks, sum.Walks)
 	}
 }
+
+// TestSequentialCountShare: a share claim read as the source's counts
+// stops board by board on its own per-board test (always-valid intervals):
+// 7x7 from a1 (73.7 %) makes "at least 98 of 100" implausible at once,
+// 5x5 and 6x6 (100 %) are reproduced once our interval is as narrow as
+// the source's, long before max.
+func TestSequentialCountShare(t *testing.T) {
+	y := `name: seqcount
+seed: 20
+boards: [{sizes: 5..7}]
+starts: [a1]
+walks: {until: decided, min: 100, max: 1000000}
+rules: [{name: warnsdorff}]
+exact: off
+claims:
+  - {id: g, rule: warnsdorff/random, square: a1, sizes: 5..7, range: [0.98, 1], share: 1, per_board: count, source: ganzfried-2004-98-to-25}
+`
+	s := specOf(t, y)
+	sum, err := runTo(t, context.Background(), s, filepath.Join(t.TempDir(), "out"), 2, All, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range sum.Tables.Squares {
+		if r.Stop != table.StopDecided || r.Walks >= 1000000 {
+			t.Errorf("%s: stop %q after %d walks; want decided before max", r.Board, r.Stop, r.Walks)
+		}
+		// Judged on the true rate, 5x5 and 6x6 would run 507 walks each
+		// (until the Bonferroni interval clears 98 %).
+		if r.Board != "7x7" && r.Walks > 300 {
+			t.Errorf("%s: %d walks; its count test settles it at about 100", r.Board, r.Walks)
+		}
+	}
+	c := sum.Tables.Claims[0]
+	if c.Verdict != stats.NotReproduced || c.DecidedBy != "sample" || c.Test != "berger-boos" || c.Hi != 2.0/3 {
+		t.Errorf("claim: %s by %s (%s), hi %v; want not reproduced by sample, berger-boos, 7x7 rejected", c.Verdict, c.DecidedBy, c.Test, c.Hi)
+	}
+}

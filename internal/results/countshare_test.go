@@ -1,0 +1,95 @@
+package results
+
+import (
+	"context"
+	"math"
+	"slices"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"knightwalk/internal/config"
+	"knightwalk/sim"
+	"knightwalk/stats"
+)
+
+// Ganzfried's "at least 98 % on every n ≤ 25 but one", read as his counts
+// (assumed 100 trials per size), on n = 5..8 from a1 where every value is
+// exact: the rows are re-derived here from the exact probabilities by
+// summing binomial terms. More than 70 % of 4 sizes is 3, so a true
+// statement cannot miss 2 sizes (the one with 7x7's 73.7 % and the next);
+// share 1 is refuted by 7x7 alone, unadjusted.
+const countYAML = `name: counts
+seed: 4
+boards: [{sizes: 5..8}]
+starts: [a1]
+walks: 50
+rules: [{name: warnsdorff}]
+claims:
+  - {id: most, rule: warnsdorff/random, square: a1, sizes: 5..8, range: [0.98, 1], share: 0.7, per_board: count, source: ganzfried-2004-98-to-25}
+  - {id: every, rule: warnsdorff/random, square: a1, sizes: 5..8, range: [0.98, 1], share: 1, per_board: count, source: ganzfried-2004-98-to-25}
+  - {id: seven, rule: warnsdorff/random, square: a1, board: 7x7, source: ganzfried-2004-n7}
+`
+
+func TestCountShareClaims(t *testing.T) {
+	c, err := config.Parse("c.yaml", []byte(countYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := config.Resolve(c, "c.yaml", []byte(countYAML))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ts := tallies(t, e)
+	exact := map[int]float64{}
+	p := make([]float64, len(e.Boards)) // P(≥ 98 of 100) per size, by binomial terms
+	for bi, b := range e.Boards {
+		x, err := sim.ExactWalk(context.Background(), b, e.Rules[0], 0, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		exact[bi] = x.PSuccess
+		d := distuv.Binomial{N: 100, P: x.PSuccess}
+		for k := 98; k <= 100; k++ {
+			p[bi] += d.Prob(float64(k))
+		}
+		if x.PSuccess == 1 { // distuv's Binomial is NaN at P = 1
+			p[bi] = 1
+		}
+	}
+	tb, err := BuildWithExact(e, func(b, r, s int) *stats.Tally { return ts[[3]int{b, r, s}] },
+		func(b, r, s int) (sim.Exact, bool) { return sim.Exact{PSuccess: exact[b]}, true })
+	if err != nil {
+		t.Fatal(err)
+	}
+	sorted := slices.Sorted(slices.Values(p))
+	want := map[string]struct {
+		verdict string
+		pValue  float64
+	}{
+		"most":  {stats.Reproduced, min(1, 2*sorted[1])},
+		"every": {stats.NotReproduced, sorted[0]},
+	}
+	for _, r := range tb.Claims[:2] {
+		w := want[r.ID]
+		if r.Kind != "share" || r.Test != "binomial" || r.DecidedBy != "exact" || r.Verdict != w.verdict || math.Abs(r.PValue-w.pValue) > 1e-12*max(1, w.pValue) {
+			t.Errorf("%s: %s test %s decided by %s, %s, p %v; want share, binomial, exact, %s, p %v", r.ID, r.Kind, r.Test, r.DecidedBy, r.Verdict, r.PValue, w.verdict, w.pValue)
+		}
+		if r.Target != "square:a1, count ≥ 98 of 100" || r.PublishedTrials.Int64 != 100 || !r.TrialsAssumed || r.Lo != 0.75 || r.Hi != 0.75 {
+			t.Errorf("%s: target %q, trials %v assumed %v, [%v, %v]; want 3 of 4 sizes plausible", r.ID, r.Target, r.PublishedTrials, r.TrialsAssumed, r.Lo, r.Hi)
+		}
+		if math.IsNaN(r.PHolm) || r.PHolm < r.PValue {
+			t.Errorf("%s: p_holm %v: the count share's p-value joins the family", r.ID, r.PHolm)
+		}
+	}
+	// Holm over the family of three p-values (both shares and 7x7's count).
+	ps := []float64{tb.Claims[0].PValue, tb.Claims[1].PValue, tb.Claims[2].PValue}
+	for i, h := range stats.Holm(ps) {
+		if tb.Claims[i].PHolm != h {
+			t.Errorf("%s: p_holm %v, Holm gives %v", tb.Claims[i].ID, tb.Claims[i].PHolm, h)
+		}
+	}
+	if r := tb.Claims[1]; r.VerdictHolm != stats.NotReproduced {
+		t.Errorf("every: verdict after Holm %s, p_holm %v", r.VerdictHolm, r.PHolm)
+	}
+}

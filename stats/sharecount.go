@@ -1,0 +1,319 @@
+package stats
+
+import (
+	"fmt"
+	"math"
+	"slices"
+
+	"gonum.org/v1/gonum/mathext"
+)
+
+// Share-of-boards statements read as what the source observed (issue 20).
+// "At least 98 % on every n ≤ 25, 100 trials per n" says that on each
+// size the source counted at least 98 successes of 100: a statement about
+// their counts, which carry their own sampling error, not about the true
+// rate. Each size is tested by the probability, under our rate there, of
+// a count meeting the statement; the sizes are combined so that the
+// verdict "not reproduced" is wrong with probability at most α
+// (CountShare).
+
+// CountSet is the counts Lo..Hi (of Trials) whose rate meets a per-board
+// statement: the counts a source could have seen on a board where the
+// statement held.
+type CountSet struct{ Lo, Hi, Trials uint64 }
+
+// CountsMeeting returns the counts x of trials whose rate x/trials meets c
+// (c's set is an interval of rates, so they are an interval of counts);
+// ok is false where no count does.
+func CountsMeeting(c Claim, trials uint64) (s CountSet, ok bool) {
+	s = CountSet{Trials: trials}
+	found := false
+	for x := uint64(0); x <= trials; x++ {
+		if !c.Holds(float64(x) / float64(trials)) {
+			continue
+		}
+		if !found {
+			s.Lo, found = x, true
+		}
+		s.Hi = x
+	}
+	return s, found
+}
+
+// String writes the set as counts: "≥ 98 of 100", "≤ 4 of 100",
+// "70–80 of 100", "0 of 100".
+func (s CountSet) String() string {
+	switch {
+	case s.Lo == s.Hi:
+		return fmt.Sprintf("%d of %d", s.Lo, s.Trials)
+	case s.Hi == s.Trials:
+		return fmt.Sprintf("≥ %d of %d", s.Lo, s.Trials)
+	case s.Lo == 0:
+		return fmt.Sprintf("≤ %d of %d", s.Hi, s.Trials)
+	}
+	return fmt.Sprintf("%d–%d of %d", s.Lo, s.Hi, s.Trials)
+}
+
+// Prob is P(Lo ≤ X ≤ Hi) for X ~ Binomial(Trials, p): the chance that a
+// source whose success probability is p saw a count in the set. Tails are
+// regularized incomplete beta functions (P(X ≥ k) = I_p(k, n−k+1)), each
+// computed on the side where it is small, so a tiny probability keeps its
+// relative precision.
+func (s CountSet) Prob(p float64) float64 {
+	if !(p >= 0 && p <= 1) || s.Lo > s.Hi || s.Hi > s.Trials {
+		panic(fmt.Sprintf("stats: CountSet%v.Prob(%v): want 0 ≤ p ≤ 1 and Lo ≤ Hi ≤ Trials", s, p))
+	}
+	n := s.Trials
+	switch {
+	case p == 0:
+		return b2f(s.Lo == 0)
+	case p == 1:
+		return b2f(s.Hi == n)
+	}
+	mean := p * float64(n)
+	switch {
+	case s.Lo == 0 && s.Hi == n:
+		return 1
+	case float64(s.Lo) > mean: // wholly or mostly in the upper tail
+		return max(0, atLeast(s.Lo, n, p)-atLeast(s.Hi+1, n, p))
+	case float64(s.Hi) < mean:
+		return max(0, atMost(s.Hi, n, p)-atMostBelow(s.Lo, n, p))
+	}
+	return max(0, 1-atMostBelow(s.Lo, n, p)-atLeast(s.Hi+1, n, p))
+}
+
+// atLeast is P(X ≥ k) for X ~ Binomial(n, p), 0 < p < 1.
+func atLeast(k, n uint64, p float64) float64 {
+	switch {
+	case k == 0:
+		return 1
+	case k > n:
+		return 0
+	}
+	return mathext.RegIncBeta(float64(k), float64(n-k+1), p)
+}
+
+// atMost is P(X ≤ k).
+func atMost(k, n uint64, p float64) float64 {
+	if k >= n {
+		return 1
+	}
+	return mathext.RegIncBeta(float64(n-k), float64(k+1), 1-p)
+}
+
+// atMostBelow is P(X < k) = P(X ≤ k − 1).
+func atMostBelow(k, n uint64, p float64) float64 {
+	if k == 0 {
+		return 0
+	}
+	return atMost(k-1, n, p)
+}
+
+// MaxProb is the largest Prob(π) over π in [a, b]. Prob is unimodal in π:
+// its derivative n·(b(Lo−1; n−1, π) − b(Hi; n−1, π)) changes sign once,
+// where the two binomial terms are equal, at the log-odds
+// (ln C(n−1, Lo−1) − ln C(n−1, Hi)) / (Hi − Lo + 1); an upper tail (Hi = n)
+// only rises, a lower one (Lo = 0) only falls. So the maximum is at that
+// mode clamped into [a, b].
+func (s CountSet) MaxProb(a, b float64) float64 {
+	if !(0 <= a && a <= b && b <= 1) {
+		panic(fmt.Sprintf("stats: CountSet.MaxProb(%v, %v): want 0 ≤ a ≤ b ≤ 1", a, b))
+	}
+	var mode float64
+	switch n := float64(s.Trials); {
+	case s.Lo == 0 && s.Hi == s.Trials:
+		return 1
+	case s.Hi == s.Trials:
+		mode = 1
+	case s.Lo == 0:
+		mode = 0
+	default:
+		logOdds := (lchoose(n-1, float64(s.Lo)-1) - lchoose(n-1, float64(s.Hi))) / float64(s.Hi-s.Lo+1)
+		mode = 1 / (1 + math.Exp(-logOdds))
+	}
+	return s.Prob(min(max(mode, a), b))
+}
+
+func lchoose(n, k float64) float64 {
+	a, _ := math.Lgamma(n + 1)
+	b, _ := math.Lgamma(k + 1)
+	c, _ := math.Lgamma(n - k + 1)
+	return a - b - c
+}
+
+// CountBoard is our side of one board of a count-share statement: an
+// exact success probability (an enumeration, or a deterministic rule's
+// count of starts), or our walks.
+type CountBoard struct {
+	Exact bool
+	Rate  float64    // the exact probability, where Exact
+	Ours  Proportion // our walks, where not
+}
+
+// CountShareResult is the verdict of "on more than a share s of the N
+// boards the source counted a number of successes in CountSet":
+//
+//   - P[i] is board i's probability of such a count under our rate: exact
+//     (CountSet.Prob), or for a sampled board its largest value over our
+//     rate's confidence set at level 1 − γ/S (S sampled boards, γ =
+//     BergerBoosGamma; Clopper-Pearson, or the always-valid interval in a
+//     sequential run) — Berger & Boos's maximisation over a confidence set
+//     for the nuisance parameter (JASA 89, 1994).
+//   - A true statement holds on at least Needed = ⌊sN⌋ + 1 boards (N for
+//     share 1), so it cannot miss all of any Miss = N − Needed + 1 boards:
+//     it holds on one of the Miss boards of smallest P at least. By
+//     Bonferroni's inequality over those Miss boards, the chance of that is
+//     at most Miss · P_(Miss). Adjusted[i] = min(1, Miss·P[i]) and
+//     PValue = min(1, Miss·P_(Miss)): "not reproduced" at α exactly where
+//     at least Miss boards have Adjusted ≤ α.
+//   - A board is rejected where Adjusted ≤ α, reproduced where not and our
+//     side is exact or at least as precise as the source's count (our
+//     interval no wider than the Wilson interval of the set's edge count),
+//     open otherwise. Lo and Hi are the shares of boards reproduced and not
+//     rejected, Point the share whose point estimate passes; ShareVerdict
+//     decides on them as for any share.
+//
+// Guarantee: if every board's count came from our true rate, the chance
+// that the source could make the statement and we say "not reproduced" is
+// at most α. The statement is one fixed event E of their counts, so that
+// chance is P(E)·P(reject). Where P(E) ≤ α it is at most α. Where
+// P(E) > α, a rejection needs some board's confidence set to miss its
+// rate (with every set covering, P(E) ≤ Σ over the Miss boards of their
+// true probabilities ≤ Miss·P_(Miss) ≤ α), which happens with probability
+// at most γ < α. Share 1 needs no adjustment (Miss = 1): every board must
+// meet it, so any one board refutes it. Holm over all N boards, tried
+// first, is not enough for small shares: it can reject Miss boards whose
+// probabilities sum to α·(H_N − H_(Needed−1)), above α for shares below
+// about 1/e (TestCountShareHoldsItsLevel).
+type CountShareResult struct {
+	Boards, Needed, Miss int
+	P, Adjusted          []float64
+	Decided              []bool // board rejected or reproduced
+	IsExact              []bool // board decided without sampling on our side
+	Point, Lo, Hi        float64
+	Rejected, Reproduced int
+	PValue               float64
+	Exact                bool // every board exact: no sampling on our side
+	alpha                float64
+}
+
+// CountShare judges a count-share statement on boards at confidence conf;
+// sequential says the walks stopped when their counts decided (the
+// confidence sets are then always-valid intervals, so the test stays valid
+// under optional stopping).
+func CountShare(set CountSet, boards []CountBoard, share, conf float64, sequential bool) CountShareResult {
+	n := len(boards)
+	r := CountShareResult{Boards: n, Exact: true, PValue: math.NaN(), alpha: 1 - conf}
+	if n == 0 {
+		return r
+	}
+	alpha := 1 - conf
+	r.Needed = n
+	if share < 1 {
+		r.Needed = 1
+		for float64(r.Needed)/float64(n) <= share {
+			r.Needed++
+		}
+	}
+	r.Miss = n - r.Needed + 1
+	sampled := 0
+	for _, b := range boards {
+		if !b.Exact {
+			sampled++
+			r.Exact = false
+		}
+	}
+	nuisance, precision := ClopperPearson, Wilson
+	if sequential {
+		nuisance, precision = ConfidenceSequence, ConfidenceSequence
+	}
+	// The source's count that agrees with the statement least: its edge
+	// away from 0 and Trials (for a range, the edge nearer them, whose
+	// Wilson interval is the narrower: the stricter demand on ours).
+	edge := set.Lo
+	if set.Lo == 0 || set.Hi < set.Trials && set.Trials-set.Hi < set.Lo {
+		edge = set.Hi
+	}
+	theirs := Proportion{Successes: edge, Trials: set.Trials}.Interval(conf, Wilson)
+	r.P, r.Adjusted, r.Decided, r.IsExact = make([]float64, n), make([]float64, n), make([]bool, n), make([]bool, n)
+	point := 0
+	for i, b := range boards {
+		r.IsExact[i] = b.Exact
+		precise := b.Exact
+		center := b.Rate
+		if b.Exact {
+			r.P[i] = set.Prob(b.Rate)
+		} else {
+			ci := b.Ours.Interval(1-BergerBoosGamma/float64(sampled), nuisance)
+			r.P[i] = set.MaxProb(ci.Lo, ci.Hi)
+			ours := b.Ours.Interval(conf, precision)
+			precise = ours.Hi-ours.Lo <= theirs.Hi-theirs.Lo
+			center = b.Ours.Estimate()
+		}
+		r.Adjusted[i] = min(1, float64(r.Miss)*r.P[i])
+		switch {
+		case r.Adjusted[i] <= alpha:
+			r.Rejected++
+			r.Decided[i] = true
+		case precise:
+			r.Reproduced++
+			r.Decided[i] = true
+		}
+		if !math.IsNaN(center) && float64(r.Miss)*set.Prob(center) > alpha {
+			point++
+		}
+	}
+	sorted := slices.Clone(r.P)
+	slices.Sort(sorted)
+	r.PValue = min(1, float64(r.Miss)*sorted[r.Miss-1])
+	nf := float64(n)
+	r.Point, r.Lo, r.Hi = float64(point)/nf, float64(r.Reproduced)/nf, float64(n-r.Rejected)/nf
+	return r
+}
+
+// Verdict is the share statement's verdict in the words of ShareVerdict
+// (consistent, refuted, inconclusive): refuted exactly where PValue ≤ α.
+func (r CountShareResult) Verdict(share float64) string {
+	return ShareVerdict(ShareResult{Boards: r.Boards, Point: r.Point, Lo: r.Lo, Hi: r.Hi, Consistent: r.Reproduced, Open: r.Boards - r.Rejected - r.Reproduced}, share)
+}
+
+// Settled reports whether board i needs no more walks: it is rejected,
+// or reproduced (with always-valid intervals either is safe to stop on).
+func (r CountShareResult) Settled(i int) bool { return r.Decided[i] }
+
+// DecidedByExact reports whether the verdict stands whatever the sampled
+// boards show: the same with every sampled board rejected and with every
+// one reproduced (boards are judged one by one, Miss fixed by N and the
+// share).
+func (r CountShareResult) DecidedByExact(share float64) bool {
+	v := r.Verdict(share)
+	if v == Inconclusive {
+		return false
+	}
+	rejected, reproduced, sampled := 0, 0, 0
+	for i, exact := range r.IsExact {
+		switch {
+		case !exact:
+			sampled++
+		case r.Decided[i] && r.Adjusted[i] <= r.alpha:
+			rejected++
+		case r.Decided[i]:
+			reproduced++
+		}
+	}
+	for _, all := range []bool{false, true} {
+		alt := r
+		alt.Rejected, alt.Reproduced = rejected, reproduced
+		if all {
+			alt.Reproduced += sampled
+		} else {
+			alt.Rejected += sampled
+		}
+		nf := float64(r.Boards)
+		alt.Lo, alt.Hi = float64(alt.Reproduced)/nf, float64(r.Boards-alt.Rejected)/nf
+		if alt.Verdict(share) != v {
+			return false
+		}
+	}
+	return true
+}
