@@ -17,6 +17,7 @@ import (
 	"knightwalk/internal/runner"
 	"knightwalk/internal/table"
 	"knightwalk/plots"
+	"knightwalk/sim"
 )
 
 // machineRun runs a small experiment whose heatmaps are of both kinds:
@@ -93,7 +94,9 @@ func TestFiguresMachineChecks(t *testing.T) {
 		n := boardSide(t, d.Base)
 		cells := svgCells(t, d.Base+".svg", n)
 		checkNoOverlap(t, d.Base, cells)
-		if d.Name != "deadend-heatmap" { // dead ends are counts over all starts: not pooled
+		if from := fromStart(d.Base); from >= 0 { // one start's dead ends: symmetric under what fixes the start
+			checkStabilizerColours(t, d.Base, cells, n, from)
+		} else {
 			checkSymmetricColours(t, d.Base, cells, n)
 		}
 		if d.Name == "success-heatmap" && !strings.HasSuffix(d.Base, "_failure") && strings.Contains(d.Base, "warnsdorff") {
@@ -214,6 +217,54 @@ func checkSymmetricColours(t *testing.T, name string, cells []cell, n int) {
 				break
 			}
 		}
+	}
+}
+
+// fromStart is the start square index of a dead-end map from one start
+// (…_from-b1), or -1.
+func fromStart(base string) int {
+	m := regexp.MustCompile(`_from-([a-z])(\d+)$`).FindStringSubmatch(base)
+	if m == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(m[2])
+	return int(m[1][0]-'a') + 100*(n-1) // decoded against the board side by the caller
+}
+
+// checkStabilizerColours holds a map of the walks from one start (pooled
+// from its symmetric starts) to the symmetries that fix the start: a1's
+// dead ends are symmetric under the diagonal reflection.
+func checkStabilizerColours(t *testing.T, name string, cells []cell, n, from int) {
+	if len(cells) != n*n {
+		return
+	}
+	at := (from/100)*n + from%100
+	x0, y0 := math.Inf(1), math.Inf(1)
+	for _, c := range cells {
+		x0, y0 = math.Min(x0, c.x0), math.Min(y0, c.y0)
+	}
+	w, h := cells[0].x1-cells[0].x0, cells[0].y1-cells[0].y0
+	fill := make([]string, n*n)
+	for _, c := range cells {
+		col, row := int(math.Round((c.x0-x0)/w)), int(math.Round((c.y0-y0)/h))
+		fill[row*n+col] = c.fill // the SVG draws in a frame with y upwards
+	}
+	fixing := 0
+	for _, p := range sim.MustBoard(n, n).Symmetries() {
+		if int(p[at]) != at {
+			continue
+		}
+		fixing++
+		for sq := range fill {
+			if fill[sq] != fill[p[sq]] {
+				t.Errorf("%s: %s and its image %s under a symmetry fixing the start drawn %s and %s", name,
+					plots.SquareName(n, sq), plots.SquareName(n, int(p[sq])), fill[sq], fill[p[sq]])
+				return
+			}
+		}
+	}
+	if fixing == 0 {
+		t.Errorf("%s: no symmetry fixes the start (not even the identity)", name)
 	}
 }
 
