@@ -205,13 +205,7 @@ func (sp spacedPoints) Plot(c draw.Canvas, p *plot.Plot) {
 		xs[k] = trX(pt.x)
 	}
 	for k, pt := range sp.pts {
-		gap := vg.Length(math.Inf(1))
-		for j := range xs {
-			if j != k && sp.pts[j].x != pt.x {
-				gap = min(gap, vg.Length(math.Abs(float64(xs[j]-xs[k]))))
-			}
-		}
-		scale := min(1, max(float64(minRadius/markerRadius), float64(0.45*gap/markerRadius)))
+		scale := crowdScale(xs, k)
 		at := vg.Point{X: xs[k], Y: trY(pt.y)}
 		if sp.glyph.Shape != nil {
 			if c.Contains(at) {
@@ -228,6 +222,20 @@ func (sp spacedPoints) Plot(c draw.Canvas, p *plot.Plot) {
 			c.StrokeLines(sp.bars, c.ClipLinesY([]vg.Point{{X: at.X - w, Y: y}, {X: at.X + w, Y: y}})...)
 		}
 	}
+}
+
+// crowdScale is the size, relative to a lone point's, of point k's marker
+// and cap among points at page positions xs: at most 0.45 of the gap to
+// its nearest neighbour in radius, so neighbouring markers never touch,
+// but never under minRadius (a point must stay visible).
+func crowdScale(xs []vg.Length, k int) float64 {
+	gap := vg.Length(math.Inf(1))
+	for j, x := range xs {
+		if d := vg.Length(math.Abs(float64(x - xs[k]))); j != k && d > 0 {
+			gap = min(gap, d)
+		}
+	}
+	return min(1, max(float64(minRadius/markerRadius), float64(0.45*gap/markerRadius)))
 }
 
 func (sp spacedPoints) DataRange() (xmin, xmax, ymin, ymax float64) {

@@ -72,6 +72,9 @@ type Reference struct {
 	Rate    *float64 `yaml:"rate" json:"rate,omitempty"`
 	AtLeast *float64 `yaml:"at_least" json:"at_least,omitempty"`
 	Below   *float64 `yaml:"below" json:"below,omitempty"`
+	// Most: the bound holds on most sizes of the range, not on each
+	// ("over 85 % on most boards with n < 50"); the legend says so.
+	Most bool `yaml:"most" json:"most,omitempty"`
 }
 
 // Valid values of the figure options.
@@ -144,6 +147,9 @@ func (c *Config) checkReference(k *checker, key string, r Reference, ruleNames [
 	}
 	if len(set) != 1 {
 		k.errorf(key, "%s; want exactly one of rate, at_least, below", orNone(set))
+	}
+	if r.Most && (r.NMax <= r.N || r.Rate != nil) {
+		k.errorf(key+".most", "most needs a range of sizes (n_max above n) and at_least or below: it says the bound holds on most of them")
 	}
 }
 

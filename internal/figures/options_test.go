@@ -93,6 +93,11 @@ func TestReferencesOfRule(t *testing.T) {
 	if roth[0].Source != "Roth via Ganzfried (2004): ≥ 99 % for n = 5…1999" {
 		t.Errorf("Roth's legend entry: %q", roth[0].Source)
 	}
+	// "Over 85 % on most boards" is not "on each": the legend says most.
+	most, _ := references([]config.Reference{{Rule: "warnsdorff/random", Source: "squirrel-cull-1996-85-under-50", N: 5, NMax: 49, AtLeast: p(0.85), Most: true}}, "warnsdorff/random")
+	if most[0].Source != "Squirrel & Cull (1996) via Ganzfried (2004): ≥ 85 % for most of n = 5…49" {
+		t.Errorf("a bound on most sizes: %q", most[0].Source)
+	}
 	// A result written before references named ids keeps its words.
 	old, _ := references([]config.Reference{{Rule: "random", Source: "Elsewhere 2004", N: 7, Rate: p(0.5)}}, "random")
 	if old[0].Source != "Elsewhere 2004" {

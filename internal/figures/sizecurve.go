@@ -325,6 +325,9 @@ func refLabel(id string, refs []config.Reference) (label, cite string) {
 		if r.NMax > r.N {
 			sizes = fmt.Sprintf("n = %d…%d", r.N, r.NMax)
 		}
+		if r.Most {
+			sizes = "most of " + sizes
+		}
 		if prev := i - 1; prev >= 0 && sameBound(refs[prev], r) {
 			parts[len(parts)-1] += ", " + strings.TrimPrefix(sizes, "n = ")
 			continue
@@ -337,7 +340,7 @@ func refLabel(id string, refs []config.Reference) (label, cite string) {
 func sameBound(a, b config.Reference) bool {
 	ra, ba := refBound(a)
 	rb, bb := refBound(b)
-	return ra == rb && ba == bb
+	return ra == rb && ba == bb && a.Most == b.Most
 }
 
 // levelText writes a confidence level for a legend: "95 %".
