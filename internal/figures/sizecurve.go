@@ -51,7 +51,7 @@ func (d *drawer) sizeCurve() ([]Drawn, error) {
 		}
 		refs, cites := references(o.References, rule)
 		so := plots.SizeOptions{Title: rule + ": success against board size",
-			LegendTitle: fmt.Sprintf("n×n boards, %s intervals:", levelText(conf)),
+			LegendTitle: fmt.Sprintf("n×n boards, %s%s intervals:", walksAStart(byRule[rule]), levelText(conf)),
 			References:  refs}
 		dr, err := d.saveSizeCurve(lines, so, rule)
 		if err != nil {
@@ -79,7 +79,7 @@ func (d *drawer) sizeCurve() ([]Drawn, error) {
 		return out, nil
 	}
 	so := plots.SizeOptions{Title: "success against board size, by rule",
-		LegendTitle: fmt.Sprintf("%s, n×n boards, %s intervals:", c.name, levelText(conf))}
+		LegendTitle: fmt.Sprintf("%s, n×n boards, %s%s intervals:", c.name, walksAStart(d.squares), levelText(conf))}
 	dr, err := d.saveSizeCurve(lines, so, "rules")
 	if err != nil {
 		return nil, err
@@ -94,6 +94,27 @@ func (d *drawer) saveSizeCurve(lines []plots.Line, so plots.SizeOptions, part st
 		return Drawn{}, err
 	}
 	return d.save(f, "size-curve", d.m.Experiment, part)
+}
+
+// walksAStart says, for the legend's title, how many walks each start
+// got when every start got as many ("20 walks a start, "): the lines say
+// how many a point pools, and a point of the corners pools four starts.
+// A deterministic rule's one walk is not said (its lines say so).
+func walksAStart(rows []table.SquareRow) string {
+	w := int64(-1)
+	for _, s := range rows {
+		if s.Rows != s.Cols || deterministicRule(s.Rule) {
+			continue
+		}
+		if w >= 0 && s.Walks != w {
+			return ""
+		}
+		w = s.Walks
+	}
+	if w < 0 {
+		return ""
+	}
+	return count(float64(w)) + " walks a start, "
 }
 
 // deterministicRule reports whether a rule draws nothing: its walks
@@ -197,9 +218,7 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 	type acc struct {
 		walks, succ int64
 		exact       float64 // Σ walks × exact rate; NaN once a square has none
-		starts      int
 	}
-	perStart := map[int64]bool{} // the walks of each start pooled
 	byN := map[int]*acc{}
 	for _, s := range rows {
 		if !c.keep(s) {
@@ -212,8 +231,6 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 		}
 		a.walks += s.Walks
 		a.succ += s.Successes
-		a.starts++
-		perStart[s.Walks] = true
 		a.exact += float64(s.Walks) * s.ExactSuccess // NaN stays NaN
 	}
 	if len(byN) < 2 {
@@ -233,18 +250,7 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 		walks += "–" + count(float64(hi))
 	}
 	l := plots.Line{Name: fmt.Sprintf("%s (%s walks a point)", c.name, walks)}
-	// Where every point pools as many starts, each with the same walks,
-	// say what a start got: 20 walks a corner, not only 80 a point.
-	starts, even := -1, len(perStart) == 1
-	for _, a := range byN {
-		even = even && (starts < 0 || a.starts == starts)
-		starts = a.starts
-	}
-	for w := range perStart {
-		if even && starts > 1 {
-			l.Name = fmt.Sprintf("%s (%s walks a start, %s a point)", c.name, count(float64(w)), walks)
-		}
-	}
+
 	det := deterministicRule(rows[0].Rule)
 	if det {
 		l.Name = fmt.Sprintf("%s (deterministic: share of %s starts, no interval)", c.name, walks)
