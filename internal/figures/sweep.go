@@ -58,13 +58,13 @@ func (d *drawer) sweepStrip() ([]Drawn, error) {
 	if len(rows) == 0 || len(rows[0].Swept) < 2 {
 		return []Drawn{{Name: "sweep-strip", Note: "no deterministic rule over two or more square boards: no sweep strip"}}, nil
 	}
-	labels := sweepLabels(srcs, keys)
+	labels, rules := sweepLabels(srcs, keys)
 	for i := range rows {
 		rows[i].Name = labels[i].name + "\n" + failureSummary(rows[i])
 		rows[i].Group = labels[i].group
 	}
 	title := fmt.Sprintf("%s: board sizes where the walk fails", d.m.Experiment)
-	if rules := labels[0].rules; len(rules) == 1 {
+	if len(rules) == 1 {
 		title = fmt.Sprintf("%s: board sizes where the walk fails", rules[0])
 	}
 	f, err := plots.SweepStrip(title, rows)
@@ -85,9 +85,8 @@ type sweepLabel struct {
 	name  string // without the failure summary
 	plain string // name on one line, for the caption
 	group int
-	rules []string // every rule of the figure (the same in each label)
-	order string   // the move order, written out
-	ord   string   // how the order is named: canonical, fitted, of EXPERIMENT
+	order string // the move order, written out
+	ord   string // how the order is named: canonical, fitted, of EXPERIMENT
 	src   int
 }
 
@@ -95,8 +94,8 @@ type sweepLabel struct {
 // soon as one row's differs from the canonical order or was fitted: a
 // fitted order (a claim on it says fitted: chosen because it reproduces a
 // published number) is not independent support, so its row says so.
-func sweepLabels(srcs []sweepSource, keys []sweepKey) []sweepLabel {
-	var rules []string
+// rules lists the figure's rules.
+func sweepLabels(srcs []sweepSource, keys []sweepKey) (_ []sweepLabel, rules []string) {
 	showOrder := false
 	out := make([]sweepLabel, len(keys))
 	for i, k := range keys {
@@ -118,7 +117,6 @@ func sweepLabels(srcs []sweepSource, keys []sweepKey) []sweepLabel {
 	groups := map[string]int{}
 	for i, k := range keys {
 		l := &out[i]
-		l.rules = rules
 		parts := []string{cornerName(k.start)}
 		if len(rules) > 1 { // else the rule is named once, in the title
 			parts[0] = k.rule + " " + parts[0]
@@ -134,7 +132,7 @@ func sweepLabels(srcs []sweepSource, keys []sweepKey) []sweepLabel {
 		}
 		l.group = groups[g]
 	}
-	return out
+	return out, rules
 }
 
 // ruleOrder is the move order of rule name in c, written out.
