@@ -85,7 +85,7 @@ func TestFiguresMachineChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	heatmaps := 0
+	heatmaps, deadEndMaps := 0, 0
 	for _, d := range drawn {
 		if d.Base == "" || !strings.Contains(d.Name, "heatmap") {
 			continue
@@ -99,9 +99,15 @@ func TestFiguresMachineChecks(t *testing.T) {
 		} else {
 			checkSymmetricColours(t, d.Base, cells, n)
 		}
+		if d.Name == "deadend-heatmap" {
+			deadEndMaps += checkCountsAddUp(t, d.Base+".svg")
+		}
 		if d.Name == "success-heatmap" && !strings.HasSuffix(d.Base, "_failure") && strings.Contains(d.Base, "warnsdorff") {
 			checkCaptionExtremes(t, d, squares, n)
 		}
+	}
+	if deadEndMaps < 4 {
+		t.Errorf("checked the counts of %d dead-end maps, want those of each board", deadEndMaps)
 	}
 	if heatmaps < 10 {
 		t.Errorf("checked %d heatmaps, want the success, closed, length and dead-end maps of each board", heatmaps)
@@ -218,6 +224,32 @@ func checkSymmetricColours(t *testing.T, name string, cells []cell, n int) {
 			}
 		}
 	}
+}
+
+// checkCountsAddUp holds the counts written in brackets under a dead-end
+// map's shares, pooled or not, to the failed walks its colour bar says it
+// shares out: pooling moves counts between symmetric squares, never adds
+// or loses one. It returns 1 when the map writes counts, else 0.
+func checkCountsAddUp(t *testing.T, path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := regexp.MustCompile(`>of ([\d.]+) failed walks[^<]*count in brackets</text>`).FindSubmatch(b)
+	if total == nil {
+		return 0
+	}
+	want, _ := strconv.ParseFloat(string(total[1]), 64)
+	sum, cells := 0.0, 0
+	for _, m := range regexp.MustCompile(`>\(([\d.]+)\)</text>`).FindAllSubmatch(b, -1) {
+		v, _ := strconv.ParseFloat(string(m[1]), 64)
+		sum += v
+		cells++
+	}
+	if math.Abs(sum-want) > 0.005*float64(cells)+1e-9 { // counts are written to two decimals
+		t.Errorf("%s: the counts in brackets add up to %v, the map shares out %v failed walks", path, sum, want)
+	}
+	return 1
 }
 
 // fromStart is the start square index of a dead-end map from one start
