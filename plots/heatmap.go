@@ -31,8 +31,10 @@ type HeatmapData struct {
 	Label string
 	// Counts, if not nil (Rows*Cols entries), are written in brackets
 	// under each cell's value: the events a share or rate of rare events
-	// rests on, so that "2.5 %" of 16 is not read as a measurement.
-	Counts []int64
+	// rests on, so that "2.5 %" of 16 is not read as a measurement. A
+	// count averaged over squares equal by symmetry may be fractional; it
+	// is written to two decimals (CountLabel).
+	Counts []float64
 	// Note, if set, is a second line under Label on the colour bar: what
 	// the values rest on, e.g. "300 walks a square".
 	Note string
@@ -633,8 +635,19 @@ func (c *heatCells) drawValues(dc draw.Canvas, p *plot.Plot) {
 // countShrink is the size of a cell's count relative to its value.
 const countShrink = 0.8
 
-// countLabel writes a cell's count under its value: "(17)".
-func countLabel(n int64) string { return "(" + strconv.FormatInt(n, 10) + ")" }
+// countLabel writes a cell's count under its value: "(17)", "(2.25)".
+func countLabel(n float64) string { return "(" + CountLabel(n) + ")" }
+
+// CountLabel writes a count: a whole number as it is, a count averaged
+// over symmetric squares (a multiple of 1/8 at most) to two decimals,
+// trailing zeros dropped.
+func CountLabel(n float64) string {
+	if n == math.Trunc(n) && math.Abs(n) < 1<<53 {
+		return strconv.FormatFloat(n, 'f', 0, 64)
+	}
+	s := strings.TrimRight(strconv.FormatFloat(n, 'f', 2, 64), "0")
+	return strings.TrimSuffix(s, ".")
+}
 
 // outline marks a square with a black and a white ring, visible on every
 // colour of the map.

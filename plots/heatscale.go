@@ -116,6 +116,9 @@ func (s colorScale) ticks() []plot.Tick {
 		if fixed {
 			return plot.Tick{Value: v, Label: strconv.FormatFloat(v*s.factor, 'f', -1, 64)}
 		}
+		if s.log && v > 0 { // three significant digits of each end, not the smallest value's decimals ("11.1250")
+			return plot.Tick{Value: v, Label: formatFixed(v*s.factor, logDecimals(v*s.factor))}
+		}
 		return plot.Tick{Value: v, Label: s.label(v)}
 	}
 	var inner []plot.Tick

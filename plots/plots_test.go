@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 )
 
 var update = flag.Bool("update", false, "rewrite golden files")
@@ -379,5 +380,25 @@ func TestPowerTicks(t *testing.T) {
 	}
 	if got := strings.Join(labels, " "); got != "10 10² 10³ 10⁴ 10⁵" {
 		t.Errorf("labels %q", got)
+	}
+}
+
+// Crowded size-curve points shrink so that neighbouring markers do not
+// touch; points that stand apart keep their full size.
+func TestCrowdScale(t *testing.T) {
+	xs := []vg.Length{10, 50, 90, 200, 201.9, 203.8, 205.7, 300}
+	for k := range xs {
+		s := crowdScale(xs, k)
+		r := markerRadius * vg.Length(s)
+		switch {
+		case k < 3 || k == 7:
+			if s != 1 {
+				t.Errorf("point %d stands apart but is scaled %v", k, s)
+			}
+		case 2*r >= 1.9:
+			t.Errorf("point %d: radius %v, markers 1.9 pt apart touch", k, r)
+		case r < minRadius:
+			t.Errorf("point %d: radius %v under %v", k, r, minRadius)
+		}
 	}
 }

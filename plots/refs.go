@@ -23,7 +23,7 @@ var (
 		polygonGlyph{sides: 6, turn: 0},           // hexagon
 		polygonGlyph{sides: 5, turn: 0},           // pentagon
 	}
-	refBandLines = [][]vg.Length{nil, {3, 1.5}, {1, 1}, {4, 1, 1, 1}}
+	refBandLines = [][]vg.Length{nil, {3, 1.5}, {1, 1}, {4, 1, 1, 1}, {6, 2}, {4, 1, 1, 1, 1, 1}}
 )
 
 const (
@@ -62,8 +62,7 @@ func newRefPlot(refs []Reference, xmin, xmax float64) *refPlot {
 		}
 		src := rp.style[r.Source]
 		if src == nil {
-			k := len(rp.sources)
-			src = &refSource{name: r.Source, glyph: refGlyphs[k%len(refGlyphs)], dashes: refBandLines[k%len(refBandLines)]}
+			src = &refSource{name: r.Source}
 			rp.style[r.Source] = src
 			rp.sources = append(rp.sources, src)
 		}
@@ -74,6 +73,20 @@ func newRefPlot(refs []Reference, xmin, xmax float64) *refPlot {
 			src.points = true
 		}
 		rp.refs = append(rp.refs, r)
+	}
+	// Line styles go round the sources that draw lines, marker shapes
+	// round those that draw points, so that two sources share a style
+	// only past the end of the list, not where one draws points.
+	var lines, points int
+	for _, src := range rp.sources {
+		src.glyph = refGlyphs[points%len(refGlyphs)]
+		src.dashes = refBandLines[lines%len(refBandLines)]
+		if src.points {
+			points++
+		}
+		if src.lines {
+			lines++
+		}
 	}
 	return rp
 }

@@ -7,6 +7,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 )
 
@@ -148,19 +149,16 @@ func addSizeLine(p *plot.Plot, f *Figure, i int, l Line, sc rateScale) error {
 		pts[k] = rateError{x: l.N[k], y: y, lo: y - sc.y(l.Lo[k]), hi: sc.y(l.Hi[k]) - y}
 	}
 	clr, dashes, glyph := seriesStyle(i)
-	bars, err := plotter.NewYErrorBars(pts)
-	if err != nil {
+	if _, err := plotter.NewYErrorBars(pts); err != nil { // checks the bars as gonum would draw them
 		return fmt.Errorf("plots: size curve, line %d (%q): %w", i, l.Name, err)
 	}
-	bars.LineStyle = draw.LineStyle{Color: clr, Width: 0.6}
-	bars.CapWidth = 2.5
 	scatter, err := plotter.NewScatter(pts)
 	if err != nil {
 		return fmt.Errorf("plots: size curve, line %d (%q): %w", i, l.Name, err)
 	}
-	scatter.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: 1.6, Shape: glyph}
+	scatter.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: markerRadius, Shape: glyph}
 	style := draw.LineStyle{Color: clr, Width: 0.8, Dashes: dashes}
-	p.Add(bars)
+	p.Add(spacedPoints{pts: pts, bars: draw.LineStyle{Color: clr, Width: 0.6}})
 	for _, seg := range segments(l.N) {
 		xys := make(plotter.XYs, len(seg))
 		for j, k := range seg {
@@ -176,10 +174,72 @@ func addSizeLine(p *plot.Plot, f *Figure, i int, l Line, sc rateScale) error {
 		}
 		p.Add(line)
 	}
-	p.Add(scatter)
+	p.Add(spacedPoints{pts: pts, glyph: scatter.GlyphStyle})
 	thumb := &plotter.Line{LineStyle: style}
 	f.addLegend(l.Name, thumb, scatter)
 	return nil
+}
+
+// markerRadius and capWidth are a point's marker and its error bar's cap
+// where points stand apart; spacedPoints shrinks them where they crowd.
+const (
+	markerRadius = vg.Length(1.6)
+	capWidth     = vg.Length(2.5)
+	minRadius    = vg.Length(0.6)
+)
+
+// spacedPoints draws a line's error bars (bars set) or markers (glyph
+// set), each sized by its distance on the page to its neighbours: where
+// sizes run close together (n = 420, 424, … 440 on an axis to 440) the
+// markers and caps shrink so that each point stays one point, not a blot.
+type spacedPoints struct {
+	pts   rateErrors
+	bars  draw.LineStyle
+	glyph draw.GlyphStyle
+}
+
+func (sp spacedPoints) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	xs := make([]vg.Length, len(sp.pts))
+	for k, pt := range sp.pts {
+		xs[k] = trX(pt.x)
+	}
+	for k, pt := range sp.pts {
+		scale := crowdScale(xs, k)
+		at := vg.Point{X: xs[k], Y: trY(pt.y)}
+		if sp.glyph.Shape != nil {
+			if c.Contains(at) {
+				g := sp.glyph
+				g.Radius = markerRadius * vg.Length(scale)
+				c.DrawGlyph(g, at)
+			}
+			continue
+		}
+		lo, hi := trY(pt.y-pt.lo), trY(pt.y+pt.hi)
+		c.StrokeLines(sp.bars, c.ClipLinesY([]vg.Point{{X: at.X, Y: lo}, {X: at.X, Y: hi}})...)
+		w := capWidth * vg.Length(scale) / 2
+		for _, y := range []vg.Length{lo, hi} {
+			c.StrokeLines(sp.bars, c.ClipLinesY([]vg.Point{{X: at.X - w, Y: y}, {X: at.X + w, Y: y}})...)
+		}
+	}
+}
+
+// crowdScale is the size, relative to a lone point's, of point k's marker
+// and cap among points at page positions xs: at most 0.45 of the gap to
+// its nearest neighbour in radius, so neighbouring markers never touch,
+// but never under minRadius (a point must stay visible).
+func crowdScale(xs []vg.Length, k int) float64 {
+	gap := vg.Length(math.Inf(1))
+	for j, x := range xs {
+		if d := vg.Length(math.Abs(float64(x - xs[k]))); j != k && d > 0 {
+			gap = min(gap, d)
+		}
+	}
+	return min(1, max(float64(minRadius/markerRadius), float64(0.45*gap/markerRadius)))
+}
+
+func (sp spacedPoints) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return plotter.XYRange(sp.pts)
 }
 
 // exactGlyph marks exact values: a black cross, unlike any series' marker.

@@ -2,8 +2,10 @@ package plots
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -14,11 +16,14 @@ import (
 // SweepRow is one deterministic sweep: a rule from one start position over
 // a range of board sizes, and the sizes where its single walk fails.
 type SweepRow struct {
-	// Name labels the row, e.g. "roth+first r0c0".
+	// Name labels the row, e.g. "roth+first r0c0"; it may span lines.
 	Name string
 	// Swept holds every size n that was run; Failing those where the walk
 	// failed, a subset of Swept.
 	Swept, Failing []float64
+	// Group sets rows apart: a rule is drawn between two adjacent rows
+	// of different groups (e.g. rows from two results, or two move orders).
+	Group int
 }
 
 // SweepStrip draws one horizontal strip per sweep, n on the x axis: a pale
@@ -30,6 +35,7 @@ func SweepStrip(title string, rows []SweepRow) (*Figure, error) {
 		return nil, fmt.Errorf("plots: sweep strip %q: no rows", title)
 	}
 	lo, hi := math.Inf(1), math.Inf(-1)
+	lines := 1
 	for _, r := range rows {
 		if len(r.Swept) == 0 {
 			return nil, fmt.Errorf("plots: sweep strip %q: row %q swept no sizes", title, r.Name)
@@ -37,12 +43,18 @@ func SweepStrip(title string, rows []SweepRow) (*Figure, error) {
 		for _, n := range r.Swept {
 			lo, hi = math.Min(lo, n), math.Max(hi, n)
 		}
+		lines = max(lines, strings.Count(r.Name, "\n")+1)
 	}
 	p := newPlot()
 	p.Title.Text = title
 	p.X.Label.Text = "board size n (n×n)"
-	addGrid(p)
-	f := &Figure{Plot: p, Height: vg.Length(40+14*len(rows)) + 40}
+	// A row is tall enough for its label's lines and for the counts
+	// written above its failing sizes.
+	pitch := max(sweepRowMin, vg.Length(lines)*tickSize*1.25+6)
+	f := &Figure{Plot: p, Height: pitch*vg.Length(len(rows)) + 70}
+	if hi-lo > 400 { // one point of axis would hold several sizes at column width
+		f.Width = 2 * ColumnWidth
+	}
 	swept := plotter.XYs{}
 	fail := plotter.XYs{}
 	ticks := make([]plot.Tick, len(rows))
@@ -57,8 +69,9 @@ func SweepStrip(title string, rows []SweepRow) (*Figure, error) {
 		}
 	}
 	p.Y.Tick.Marker = plot.ConstantTicks(ticks)
-	p.Y.Min, p.Y.Max = -0.6, float64(len(rows))-0.4
+	p.Y.Min, p.Y.Max = -0.5, float64(len(rows))-0.5
 	p.X.Min, p.X.Max = lo-0.5, hi+0.5
+	p.Add(groupRules{rows})
 	band, err := plotter.NewScatter(swept)
 	if err != nil {
 		return nil, fmt.Errorf("plots: sweep strip %q: %w", title, err)
@@ -71,55 +84,132 @@ func SweepStrip(title string, rows []SweepRow) (*Figure, error) {
 		if err != nil {
 			return nil, fmt.Errorf("plots: sweep strip %q: %w", title, err)
 		}
-		marks.GlyphStyle = draw.GlyphStyle{Color: okabeVermilion, Radius: 5, Shape: stripGlyph{}}
+		marks.GlyphStyle = draw.GlyphStyle{Color: okabeVermilion, Radius: sweepFailHalf, Shape: stripGlyph{}}
 		p.Add(marks)
 		f.addLegend("walk fails", marks)
-		if err := addClusterCounts(p, rows, (hi-lo)/clusterShare); err != nil {
-			return nil, fmt.Errorf("plots: sweep strip %q: %w", title, err)
-		}
+		p.Add(clusterCounts{rows})
+		f.addLegend("number of failing sizes under the bracket", bracketThumb{})
 	}
 	return f, nil
 }
 
-// clusterShare: failing sizes closer than the axis's width over this many
-// draw as one thick stroke, so such a cluster carries its count above it.
-const clusterShare = 120
+const (
+	sweepRowMin   = vg.Length(26) // room for a band, a bracket and its count
+	sweepFailHalf = vg.Length(5)  // half the height of a failure's stroke
+	// strokeMerge: failing sizes nearer than this on the page draw as one
+	// stroke; labelPad: the least space between two counts' footprints, so
+	// that neighbouring counts never read as one number ("3" "2" as 32).
+	strokeMerge = vg.Length(2)
+	labelPad    = vg.Length(6)
+	countSize   = vg.Length(6.5)
+)
 
-// addClusterCounts writes, above each run of failing sizes that lie
-// within gap of each other, how many sizes it holds, where strokes merge.
-func addClusterCounts(p *plot.Plot, rows []SweepRow, gap float64) error {
-	var xys plotter.XYs
-	var labels []string
-	for i, r := range rows {
-		y := float64(len(rows)-1-i) + 0.42
-		fails := append([]float64(nil), r.Failing...)
-		sort.Float64s(fails)
-		for j := 0; j < len(fails); {
-			k := j + 1
-			for k < len(fails) && fails[k]-fails[k-1] <= gap {
-				k++
+// clusterCounts writes, above each group of failing sizes that lie too
+// close to tell apart on the page, a bracket spanning the group and how
+// many sizes it holds. It works on the page (points, not n), where the
+// question "do these merge?" is asked.
+type clusterCounts struct{ rows []SweepRow }
+
+func (cc clusterCounts) Plot(c draw.Canvas, p *plot.Plot) {
+	trX, trY := p.Transforms(&c)
+	sty := textStyle(countSize)
+	sty.XAlign = draw.XCenter
+	sty.Color = okabeVermilion
+	line := draw.LineStyle{Color: okabeVermilion, Width: 0.5}
+	for i, r := range cc.rows {
+		y := trY(float64(len(cc.rows) - 1 - i))
+		xs := make([]vg.Length, len(r.Failing))
+		for j, n := range r.Failing {
+			xs[j] = trX(n)
+		}
+		for _, g := range countGroups(xs, func(k int) vg.Length { return sty.Width(fmt.Sprint(k)) }) {
+			if g.n < 2 {
+				continue
 			}
-			if k-j > 1 {
-				xys = append(xys, plotter.XY{X: (fails[j] + fails[k-1]) / 2, Y: y})
-				labels = append(labels, fmt.Sprint(k-j))
-			}
-			j = k
+			yb := y + sweepFailHalf + 1.5
+			left, right := g.lo-0.5, g.hi+0.5
+			c.StrokeLines(line, []vg.Point{{X: left, Y: yb - 1.5}, {X: left, Y: yb}, {X: right, Y: yb}, {X: right, Y: yb - 1.5}})
+			c.FillText(sty, vg.Point{X: (g.lo + g.hi) / 2, Y: yb + 1}, fmt.Sprint(g.n))
 		}
 	}
-	if len(xys) == 0 {
-		return nil
+}
+
+// countGroup is a run of failing sizes drawn together: from lo to hi on
+// the page, n sizes.
+type countGroup struct {
+	lo, hi vg.Length
+	n      int
+}
+
+// countGroups groups page positions xs: positions within strokeMerge of
+// each other merge (their strokes touch), and so do neighbouring groups
+// whose footprints — the strokes and, for two or more sizes, the count
+// centred above them (width(n) wide) — come within labelPad. So every
+// count stands over exactly the strokes its bracket spans, and no two
+// counts run together.
+func countGroups(xs []vg.Length, width func(n int) vg.Length) []countGroup {
+	xs = append([]vg.Length(nil), xs...)
+	sort.Slice(xs, func(i, j int) bool { return xs[i] < xs[j] })
+	var gs []countGroup
+	for _, x := range xs {
+		if k := len(gs) - 1; k >= 0 && x-gs[k].hi <= strokeMerge {
+			gs[k].hi, gs[k].n = x, gs[k].n+1
+			continue
+		}
+		gs = append(gs, countGroup{x, x, 1})
 	}
-	l, err := plotter.NewLabels(plotter.XYLabels{XYs: xys, Labels: labels})
-	if err != nil {
-		return err
+	foot := func(g countGroup) (vg.Length, vg.Length) {
+		if g.n < 2 {
+			return g.lo, g.hi
+		}
+		m, w := (g.lo+g.hi)/2, width(g.n)/2
+		return min(g.lo, m-w), max(g.hi, m+w)
 	}
-	for i := range l.TextStyle {
-		l.TextStyle[i] = textStyle(6)
-		l.TextStyle[i].XAlign = draw.XCenter
-		l.TextStyle[i].Color = okabeVermilion
+	for merged := true; merged; {
+		merged = false
+		for k := 0; k+1 < len(gs); k++ {
+			_, r := foot(gs[k])
+			l, _ := foot(gs[k+1])
+			if (gs[k].n > 1 || gs[k+1].n > 1) && l-r < labelPad {
+				gs[k] = countGroup{gs[k].lo, gs[k+1].hi, gs[k].n + gs[k+1].n}
+				gs = append(gs[:k+1], gs[k+2:]...)
+				merged = true
+			}
+		}
 	}
-	p.Add(l)
-	return nil
+	return gs
+}
+
+func (cc clusterCounts) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+}
+
+// groupRules draws a thin grey rule between adjacent rows of different
+// groups.
+type groupRules struct{ rows []SweepRow }
+
+func (gr groupRules) Plot(c draw.Canvas, p *plot.Plot) {
+	_, trY := p.Transforms(&c)
+	line := draw.LineStyle{Color: color.Gray{Y: 0x99}, Width: 0.6}
+	for i := 1; i < len(gr.rows); i++ {
+		if gr.rows[i].Group != gr.rows[i-1].Group {
+			y := trY(float64(len(gr.rows)-i) - 0.5)
+			c.StrokeLine2(line, c.Min.X, y, c.Max.X, y)
+		}
+	}
+}
+
+func (gr groupRules) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
+}
+
+// bracketThumb is the legend's picture of a count's bracket.
+type bracketThumb struct{}
+
+func (bracketThumb) Thumbnail(c *draw.Canvas) {
+	line := draw.LineStyle{Color: okabeVermilion, Width: 0.5}
+	y := (c.Min.Y + c.Max.Y) / 2
+	c.StrokeLines(line, []vg.Point{{X: c.Min.X + 2, Y: y - 2}, {X: c.Min.X + 2, Y: y}, {X: c.Max.X - 2, Y: y}, {X: c.Max.X - 2, Y: y - 2}})
 }
 
 // stripGlyph is a vertical bar the glyph's height, one line wide: a

@@ -32,6 +32,12 @@ type galleryEntry struct {
 	// redraw, when set, redraws the run's figures with `experiment plot
 	// --figure redraw` (figures its outputs do not ask for, as claims).
 	redraw string
+	// with names committed experiments run too (made small by small) and
+	// drawn beside this one: plot --figure redraw --with their results.
+	with []string
+	// note is said after the caption on the gallery page: how the gallery's
+	// run differs from the committed experiment.
+	note string
 }
 
 var gallery = []galleryEntry{
@@ -41,12 +47,16 @@ var gallery = []galleryEntry{
 	{experiment: "size-sweep", figure: "size-curve_size-sweep_warnsdorff-random", redraw: "size-curve,claims"},
 	{experiment: "size-sweep", figure: "size-curve_size-sweep_rules"},
 	{experiment: "size-sweep", figure: "claims_size-sweep"},
-	{experiment: "large-boards", figure: "size-curve_large-boards_warnsdorff-random", small: smallLargeBoards},
+	{experiment: "large-boards", figure: "size-curve_large-boards_warnsdorff-random", small: smallLargeBoards,
+		note: "Gallery run (small): 20 walks a corner instead of the committed 250, and without n = 500, 1000 and 2000 (the full run takes about 12 CPU-minutes and 2.5 GB)."},
 	{experiment: "random-walk", figure: "length-distribution_8x8_random"},
 	{experiment: "closed-tours", figure: "closed-heatmap_8x8_warnsdorff-random"},
 	{experiment: "example", figure: "size-curve_example_warnsdorff-random"},
 	{experiment: "example", figure: "success-heatmap_10x10_warnsdorff-random"},
 	{experiment: "example", figure: "convergence_7x7_warnsdorff-random_a1_error"},
+	{experiment: "roth-sweep-corners", figure: "sweep-strip_roth-sweep-corners", small: smallRothSweep,
+		with: []string{"roth-sweep-ostar"}, redraw: "sweep-strip",
+		note: "Gallery run: n = 5…500 of the committed experiments' 5…2000 (the full sweeps take about 20 CPU-minutes; the README's Roth section shows them)."},
 }
 
 // galleryIndex is the gallery's page: every figure with the caption its
@@ -67,6 +77,16 @@ func smallLargeBoards(t *testing.T, y string) string {
 	}
 	y = strings.NewReplacer("  - 500x500\n", "", "  - 1000x1000\n", "", "  - 2000x2000\n", "", "walks: 250\n", "walks: 20\n").Replace(y)
 	return y
+}
+
+// smallRothSweep is a Roth sweep (roth-sweep-corners, roth-sweep-ostar)
+// over n = 5..500 instead of 5..2000: seconds instead of 20 CPU-minutes,
+// still past Roth's n = 428.
+func smallRothSweep(t *testing.T, y string) string {
+	if !strings.Contains(y, "sizes: 5..2000}") || !strings.Contains(y, "sizes: 5..1999,") {
+		t.Fatal("a Roth sweep no longer runs sizes 5..2000 with a claim over 5..1999: update smallRothSweep")
+	}
+	return strings.NewReplacer("5..2000", "5..500", "5..1999", "5..499").Replace(y)
 }
 
 // TestGallery reruns each committed experiment of the README's gallery and
@@ -90,8 +110,12 @@ func TestGallery(t *testing.T) {
 		base := filepath.Join(galleryDir, g.experiment+"_"+g.figure)
 		fresh := filepath.Join(dir, "figures", g.figure)
 		name := g.experiment + "_" + g.figure
+		caption := galleryCaption(t, dir, g.figure)
+		if g.note != "" {
+			caption += " <em>" + g.note + "</em>"
+		}
 		fmt.Fprintf(&page, "<figure id=\"%s\">\n<a href=\"%s.svg\"><img src=\"%s.png\" alt=\"%s\"></a>\n<figcaption><code>%s</code>: %s</figcaption>\n</figure>\n",
-			name, name, name, name, g.experiment, galleryCaption(t, dir, g.figure))
+			name, name, name, name, g.experiment, caption)
 		if *updateGallery {
 			for _, ext := range []string{".png", ".svg"} {
 				b, err := os.ReadFile(fresh + ext)
@@ -172,25 +196,37 @@ func galleryCaption(t *testing.T, dir, figure string) string {
 // temporary directory and returns it.
 func runGalleryExperiment(t *testing.T, g galleryEntry) string {
 	t.Helper()
-	src, ok := experiments.Lookup(g.experiment)
-	if !ok {
-		t.Fatalf("%s is not a committed experiment", g.experiment)
-	}
 	tmp := t.TempDir()
-	file := filepath.Join(tmp, g.experiment+".yaml")
-	text := string(src)
-	if g.small != nil {
-		text = g.small(t, text)
+	run := func(name string) string {
+		src, ok := experiments.Lookup(name)
+		if !ok {
+			t.Fatalf("%s is not a committed experiment", name)
+		}
+		file := filepath.Join(tmp, name+".yaml")
+		text := string(src)
+		if g.small != nil {
+			text = g.small(t, text)
+		}
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dir := filepath.Join(tmp, name)
+		if _, _, err := runCmd(t, "run", file, "--out", dir, "--quiet"); err != nil {
+			t.Fatalf("run %s: %v", name, err)
+		}
+		return dir
 	}
-	if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	dir := filepath.Join(tmp, g.experiment)
-	if _, _, err := runCmd(t, "run", file, "--out", dir, "--quiet"); err != nil {
-		t.Fatalf("run %s: %v", g.experiment, err)
+	dir := run(g.experiment)
+	var with []string
+	for _, w := range g.with {
+		with = append(with, run(w))
 	}
 	if g.redraw != "" {
-		if _, _, err := runCmd(t, "plot", dir, "--figure", g.redraw); err != nil {
+		args := []string{"plot", dir, "--figure", g.redraw}
+		if with != nil {
+			args = append(args, "--with", strings.Join(with, ","))
+		}
+		if _, _, err := runCmd(t, args...); err != nil {
 			t.Fatalf("plot %s --figure %s: %v", g.experiment, g.redraw, err)
 		}
 	}

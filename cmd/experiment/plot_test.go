@@ -129,3 +129,66 @@ func TestPlotRefusesOldSchema(t *testing.T) {
 		t.Error("figures drawn from a version 1 table")
 	}
 }
+
+// TestPlotSweepWith: `plot DIR --figure sweep-strip --with DIR2` draws
+// DIR2's sweeps below DIR's, each row named by its move order, the fitted
+// one as fitted; the caption writes that order out with why it was
+// chosen. --with with another figure is a usage mistake, and DIR2 is only
+// read.
+func TestPlotSweepWith(t *testing.T) {
+	tmp := t.TempDir()
+	const canon = "name: canon\nseed: 1\nboards: [{sizes: 5..40}]\nstarts: [corner]\nwalks: 1\nrules: [{name: warnsdorff, tie_break: roth+first}]\n"
+	const fitted = `name: fitted
+seed: 1
+boards: [{sizes: 5..40}]
+starts: [r0c0]
+walks: 1
+rules: [{name: warnsdorff, tie_break: roth+first, order: "(-2,1) (-2,-1) (1,2) (-1,-2) (-1,2) (2,-1) (1,-2) (2,1)"}]
+claims:
+  - {id: f, reading: "a1, order O*", fitted: true, why: "chosen because it fails first where the paper says", rule: warnsdorff/roth+first, square: r0c0, sizes: 5..40, first_failure: 7, source: "a test"}
+`
+	dirs := map[string]string{}
+	for name, text := range map[string]string{"canon": canon, "fitted": fitted} {
+		file := filepath.Join(tmp, name+".yaml")
+		if err := os.WriteFile(file, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		dirs[name] = filepath.Join(tmp, name)
+		if _, _, err := runCmd(t, "run", file, "--out", dirs[name], "--quiet"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before, _ := os.ReadDir(dirs["fitted"])
+	if _, _, err := runCmd(t, "plot", dirs["canon"], "--figure", "sweep-strip", "--with", dirs["fitted"]); err != nil {
+		t.Fatal(err)
+	}
+	svg, err := os.ReadFile(filepath.Join(dirs["canon"], "figures", "sweep-strip_canon.svg"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"canonical order", "fitted order (fitted)", "top right (h8 on 8×8)"} {
+		if !strings.Contains(string(svg), want) {
+			t.Errorf("the strip has no row label %q", want)
+		}
+	}
+	if strings.Count(string(svg), "a1 (bottom left)") != 2 {
+		t.Error("want two a1 rows: the canonical order's and the fitted order's")
+	}
+	page, _ := os.ReadFile(filepath.Join(dirs["canon"], "figures", "index.html"))
+	for _, want := range []string{"a1 (bottom left), fitted order (fitted):", "move order (-2,1) (-2,-1) (1,2)", "chosen because it fails first where the paper says", "not independent support"} {
+		if !strings.Contains(string(page), want) {
+			t.Errorf("the caption does not say %q", want)
+		}
+	}
+	if after, _ := os.ReadDir(dirs["fitted"]); len(after) != len(before) {
+		t.Errorf("plot wrote into the --with directory: %d entries, were %d", len(after), len(before))
+	}
+	_, _, err = runCmd(t, "plot", dirs["canon"], "--figure", "size-curve", "--with", dirs["fitted"])
+	if err == nil || !strings.Contains(err.Error(), "--with goes with --figure sweep-strip") {
+		t.Errorf("--with and another figure: %v", err)
+	}
+	_, _, err = runCmd(t, "plot", dirs["canon"], "--figure", "sweep-strip", "--with", filepath.Join(tmp, "nothing"))
+	if err == nil || !strings.Contains(err.Error(), "nothing") {
+		t.Errorf("--with a missing directory: %v", err)
+	}
+}

@@ -72,6 +72,9 @@ type Reference struct {
 	Rate    *float64 `yaml:"rate" json:"rate,omitempty"`
 	AtLeast *float64 `yaml:"at_least" json:"at_least,omitempty"`
 	Below   *float64 `yaml:"below" json:"below,omitempty"`
+	// Most: the bound holds on most sizes of the range, not on each
+	// ("over 85 % on most boards with n < 50"); the legend says so.
+	Most bool `yaml:"most" json:"most,omitempty"`
 }
 
 // Valid values of the figure options.
@@ -85,9 +88,6 @@ var (
 	// classes and every start together.
 	CurveClasses = []string{"corner", "edge", "centre", "interior", "all"}
 )
-
-// maxSource bounds a reference's source, which ends up in legends.
-const maxSource = 200
 
 // checkFigureOptions validates outputs.figure_options against the rules of
 // the experiment.
@@ -125,12 +125,7 @@ func (c *Config) checkReference(k *checker, key string, r Reference, ruleNames [
 	case err != nil || !slices.Contains(ruleNames, p.Name()):
 		k.errorf(key+".rule", "%q is not one of this experiment's rules; valid: %s", r.Rule, strings.Join(ruleNames, ", "))
 	}
-	switch {
-	case strings.TrimSpace(r.Source) == "":
-		k.errorf(key+".source", "missing; name where the value was published, e.g. \"Squirrel & Cull 1996\"")
-	case len(r.Source) > maxSource:
-		k.errorf(key+".source", "%d bytes; at most %d", len(r.Source), maxSource)
-	}
+	checkReferenceSource(k, key+".source", r.Source)
 	if r.N < 1 || r.N > math.MaxInt32 {
 		k.errorf(key+".n", "%d is out of range; want the board size n ≥ 1 of an n×n board", r.N)
 	}
@@ -153,6 +148,55 @@ func (c *Config) checkReference(k *checker, key string, r Reference, ruleNames [
 	if len(set) != 1 {
 		k.errorf(key, "%s; want exactly one of rate, at_least, below", orNone(set))
 	}
+	if r.Most && (r.NMax <= r.N || r.Rate != nil) {
+		k.errorf(key+".most", "most needs a range of sizes (n_max above n) and at_least or below: it says the bound holds on most of them")
+	}
+}
+
+// checkReferenceSource holds a reference's source to an id of
+// experiments/sources.yaml: a published value is written there once (who,
+// where, the words), and the legend is made from it. Free text, which
+// repeated the file and credited values to the wrong paper, is refused.
+func checkReferenceSource(k *checker, key, src string) {
+	if _, ok := publication(src); ok {
+		return
+	}
+	var ids []string
+	for _, p := range Published() {
+		ids = append(ids, p.ID)
+	}
+	what := "missing"
+	switch {
+	case strings.TrimSpace(src) == "":
+	case !IsSourceID(src):
+		what = fmt.Sprintf("%q is words, not a source id (free text is no longer accepted: the legend is made from the statement's entry)", src)
+	default:
+		what = fmt.Sprintf("%q is not a source id", src)
+		if g := guess(src, ids); g != "" {
+			what += fmt.Sprintf(" (did you mean %s?)", g)
+		}
+	}
+	k.errorf(key, "%s; want the id of the published statement in experiments/sources.yaml; valid: %s", what, strings.Join(ids, ", "))
+}
+
+// Cite names a statement's authors and year for a legend, and where we
+// read it when not in the original: "Squirrel & Cull (1996) via Ganzfried
+// (2004)", "Roth via Ganzfried (2004)".
+func (p Publication) Cite() string {
+	who := p.Authors
+	if a, b, ok := strings.Cut(who, " and "); ok {
+		who = lastName(a) + " & " + lastName(b)
+	} else {
+		who = lastName(who)
+	}
+	if p.Year != 0 {
+		who += fmt.Sprintf(" (%d)", p.Year)
+	}
+	if p.Via != "" {
+		via, _, _ := strings.Cut(p.Via, ", p.")
+		who += " via " + via
+	}
+	return who
 }
 
 func orNone(set []string) string {

@@ -164,11 +164,11 @@ func lengthCaption(g group, h plots.HeatmapData, pooled bool) string {
 	return s
 }
 
-// deadEndCaption describes a dead-end map: how many failed walks it
-// shares out and where most end.
-func deadEndCaption(g group, from string, counts []int64, total int64) string {
-	best, at := int64(-1), []string(nil)
-	for i, c := range counts {
+// deadEndCaption names the squares where most of m's failed walks end,
+// from m's (pooled) counts, and how the map was pooled.
+func deadEndCaption(g group, m deadEndMap) string {
+	best, at := -1.0, []string(nil)
+	for i, c := range m.counts {
 		switch {
 		case c > best:
 			best, at = c, []string{plots.SquareName(g.cols, i)}
@@ -177,12 +177,23 @@ func deadEndCaption(g group, from string, counts []int64, total int64) string {
 		}
 	}
 	who := "all starts together"
-	if from != "" {
-		who = "walks from " + from + " (outlined), the start with the most failures"
+	if m.from != "" {
+		who = "walks from " + m.from + " (outlined), the start with the most failures"
 	}
-	e := extreme{text: fmt.Sprintf("%d (%s)", best, percent(float64(best)/float64(total))), squares: at}
-	return fmt.Sprintf("Where the %d failed walks of %s on %s end (%s): share of the dead ends on each square, most %s.",
-		total, g.rule, g.board, who, e)
+	e := extreme{text: fmt.Sprintf("%s (%s)", plots.CountLabel(best), percent(best/m.total)), squares: at}
+	s := fmt.Sprintf("Where the %s failed walks of %s on %s end (%s): share of the dead ends on each square, most %s.",
+		countOf(m.total), g.rule, g.board, who, e)
+	switch {
+	case len(m.starts) > 1:
+		s += fmt.Sprintf(" Pooled under the board's symmetry (the rule treats squares equal under it alike; figure option heatmap.pool_symmetric): the failed walks from %s, each mapped by the symmetry that takes its start onto %s, are counted together", strings.Join(m.starts, ", "), m.from)
+		if m.pooled > 1 {
+			s += fmt.Sprintf(", and averaged over the %d symmetries that fix %s, so counts may be fractional", m.pooled, m.from)
+		}
+		s += "."
+	case m.pooled > 1:
+		s += fmt.Sprintf(" Pooled under the board's symmetry (the rule treats squares equal under it alike, and the starts are symmetric with equal walks; figure option heatmap.pool_symmetric): each square shows the mean count over its images under the %d symmetries, so counts may be fractional and shares are counts over the total.", m.pooled)
+	}
+	return s
 }
 
 func trues(bs []bool) int {

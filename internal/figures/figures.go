@@ -44,6 +44,14 @@ func Draw(dir string, names []string) ([]Drawn, error) {
 // file once ctx is done; files already written are whole (each is renamed
 // into place), and no temporary file is left behind.
 func DrawContext(ctx context.Context, dir string, names []string) ([]Drawn, error) {
+	return DrawWith(ctx, dir, names, nil)
+}
+
+// DrawWith is DrawContext for figures that set results side by side: the
+// sweep strip draws the sweeps of the result directories with (read only)
+// below dir's own, e.g. a fitted move order's beside the canonical one's.
+// Only the sweep strip takes them; with other figures they are an error.
+func DrawWith(ctx context.Context, dir string, names, with []string) ([]Drawn, error) {
 	m, err := results.ReadManifest(dir)
 	if err != nil {
 		return nil, err
@@ -62,6 +70,10 @@ func DrawContext(ctx context.Context, dir string, names []string) ([]Drawn, erro
 	if len(names) == 0 {
 		return nil, nil
 	}
+	others, err := readSweepSources(names, with)
+	if err != nil {
+		return nil, err
+	}
 	squares, _, err := table.ReadSquares(filepath.Join(dir, results.SquaresFile))
 	if err != nil {
 		return nil, err
@@ -76,7 +88,7 @@ func DrawContext(ctx context.Context, dir string, names []string) ([]Drawn, erro
 		return nil, err
 	}
 	removeStaleTemps(out)
-	d := &drawer{ctx: ctx, dir: dir, out: out, m: m, squares: squares}
+	d := &drawer{ctx: ctx, dir: dir, out: out, m: m, squares: squares, with: others}
 	// Each kind of figure is drawn on its own goroutine (encoding PDFs and
 	// PNGs dominates); the results are listed in the fixed order of config.Figures.
 	var kinds []string
@@ -112,6 +124,34 @@ type drawer struct {
 	dir, out string
 	m        *results.Manifest
 	squares  []table.SquareRow
+	with     []sweepSource // results drawn beside this one (sweep strip)
+}
+
+// readSweepSources reads the results given with a plot; they go with the
+// sweep strip alone.
+func readSweepSources(names, with []string) ([]sweepSource, error) {
+	if len(with) == 0 {
+		return nil, nil
+	}
+	if len(names) != 1 || names[0] != "sweep-strip" {
+		return nil, fmt.Errorf("--with sets results beside each other in the sweep-strip figure only; draw --figure sweep-strip alone")
+	}
+	var out []sweepSource
+	for _, w := range with {
+		m, err := results.ReadManifest(w)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkManifest(w, m); err != nil {
+			return nil, err
+		}
+		sq, _, err := table.ReadSquares(filepath.Join(w, results.SquaresFile))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, sweepSource{m, sq})
+	}
+	return out, nil
 }
 
 // group is one (board, rule) of the squares table.

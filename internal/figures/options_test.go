@@ -2,6 +2,7 @@ package figures
 
 import (
 	"slices"
+	"strings"
 	"testing"
 
 	"knightwalk/internal/config"
@@ -54,19 +55,53 @@ func TestSizeCurveParity(t *testing.T) {
 	}
 }
 
+// A reference names its published statement by id; the legend entry is
+// made from it (who, year, where we read it, and what the values drawn
+// say), one per statement, and the caption gets the full citation with
+// the published words.
 func TestReferencesOfRule(t *testing.T) {
 	p := func(v float64) *float64 { return &v }
 	refs := []config.Reference{
-		{Rule: "warnsdorff/random", Source: "S", N: 7, Rate: p(0.75)},
-		{Rule: "warnsdorff/pohl", Source: "P", N: 8, Rate: p(0.67)},
-		{Rule: "warnsdorff/random", Source: "S", N: 8, NMax: 25, AtLeast: p(0.98)},
-		{Rule: "warnsdorff/random", Source: "S", N: 201, NMax: 325, Below: p(0.05)},
+		{Rule: "warnsdorff/random", Source: "ganzfried-2004-n7", N: 7, Rate: p(0.75)},
+		{Rule: "warnsdorff/pohl", Source: "ganzfried-2004-pohl-n8", N: 8, Rate: p(0.67)},
+		{Rule: "warnsdorff/random", Source: "ganzfried-2004-98-to-25", N: 5, NMax: 6, AtLeast: p(0.98)},
+		{Rule: "warnsdorff/random", Source: "ganzfried-2004-98-to-25", N: 8, NMax: 25, AtLeast: p(0.98)},
+		{Rule: "warnsdorff/random", Source: "squirrel-cull-1996-5-over-200", N: 201, NMax: 2000, Below: p(0.05)},
+		{Rule: "warnsdorff/random", Source: "squirrel-cull-1996-none-over-325", N: 326, NMax: 2000, Rate: p(0)},
 	}
-	got := references(refs, "warnsdorff/random")
-	want := []plots.Reference{{Source: "S", N: 7, Rate: 0.75, Bound: plots.About}, {Source: "S", N: 8, NMax: 25, Rate: 0.98, Bound: plots.AtLeast},
-		{Source: "S", N: 201, NMax: 325, Rate: 0.05, Bound: plots.Below}}
+	got, cites := references(refs, "warnsdorff/random")
+	const (
+		n7   = "Ganzfried (2004): about 75 % for n = 7"
+		to25 = "Ganzfried (2004): ≥ 98 % for n = 5…6, 8…25"
+		sc5  = "Squirrel & Cull (1996) via Ganzfried (2004): < 5 % for n = 201…2000"
+		none = "Squirrel & Cull (1996) via Ganzfried (2004): none for n = 326…2000"
+	)
+	want := []plots.Reference{{Source: n7, N: 7, Rate: 0.75, Bound: plots.About},
+		{Source: to25, N: 5, NMax: 6, Rate: 0.98, Bound: plots.AtLeast}, {Source: to25, N: 8, NMax: 25, Rate: 0.98, Bound: plots.AtLeast},
+		{Source: sc5, N: 201, NMax: 2000, Rate: 0.05, Bound: plots.Below}, {Source: none, N: 326, NMax: 2000, Rate: 0, Bound: plots.About}}
 	if !slices.Equal(got, want) {
 		t.Errorf("references = %+v\nwant %+v", got, want)
+	}
+	if c := cites[n7]; c != "Ganzfried (2004), p. 4: “for n = 7 the success rate was only 75 %”" {
+		t.Errorf("citation of n7: %q", c)
+	}
+	if c := cites[sc5]; !strings.HasPrefix(c, "Squirrel & Cull (1996), via Ganzfried (2004), p. 4: “for n > 200") {
+		t.Errorf("citation of the 5 %% bound: %q", c)
+	}
+	// Roth's statement is Roth's, read in Ganzfried (2004).
+	roth, _ := references([]config.Reference{{Rule: "warnsdorff/roth", Source: "roth-1pct", N: 5, NMax: 1999, AtLeast: p(0.99)}}, "warnsdorff/roth")
+	if roth[0].Source != "Roth via Ganzfried (2004): ≥ 99 % for n = 5…1999" {
+		t.Errorf("Roth's legend entry: %q", roth[0].Source)
+	}
+	// "Over 85 % on most boards" is not "on each": the legend says most.
+	most, _ := references([]config.Reference{{Rule: "warnsdorff/random", Source: "squirrel-cull-1996-85-under-50", N: 5, NMax: 49, AtLeast: p(0.85), Most: true}}, "warnsdorff/random")
+	if most[0].Source != "Squirrel & Cull (1996) via Ganzfried (2004): ≥ 85 % for most of n = 5…49" {
+		t.Errorf("a bound on most sizes: %q", most[0].Source)
+	}
+	// A result written before references named ids keeps its words.
+	old, _ := references([]config.Reference{{Rule: "random", Source: "Elsewhere 2004", N: 7, Rate: p(0.5)}}, "random")
+	if old[0].Source != "Elsewhere 2004" {
+		t.Errorf("free-text source of an old manifest: %q", old[0].Source)
 	}
 }
 

@@ -49,14 +49,15 @@ func (d *drawer) sizeCurve() ([]Drawn, error) {
 			out = append(out, Drawn{Name: "size-curve", Note: rule + ": fewer than two square board sizes: no size curve"})
 			continue
 		}
+		refs, cites := references(o.References, rule)
 		so := plots.SizeOptions{Title: rule + ": success against board size",
-			LegendTitle: fmt.Sprintf("n×n boards, %s intervals:", levelText(conf)),
-			References:  references(o.References, rule)}
+			LegendTitle: fmt.Sprintf("n×n boards, %s%s intervals:", walksAStart(byRule[rule]), levelText(conf)),
+			References:  refs}
 		dr, err := d.saveSizeCurve(lines, so, rule)
 		if err != nil {
 			return nil, err
 		}
-		dr.Caption = sizeCaption(rule, "start classes", lines, so, conf)
+		dr.Caption = sizeCaption(rule, "start classes", lines, so, conf, cites)
 		out = append(out, dr)
 	}
 	if len(rules) < 2 {
@@ -78,12 +79,12 @@ func (d *drawer) sizeCurve() ([]Drawn, error) {
 		return out, nil
 	}
 	so := plots.SizeOptions{Title: "success against board size, by rule",
-		LegendTitle: fmt.Sprintf("%s, n×n boards, %s intervals:", c.name, levelText(conf))}
+		LegendTitle: fmt.Sprintf("%s, n×n boards, %s%s intervals:", c.name, walksAStart(d.squares), levelText(conf))}
 	dr, err := d.saveSizeCurve(lines, so, "rules")
 	if err != nil {
 		return nil, err
 	}
-	dr.Caption = sizeCaption("every rule", c.name+" per rule", lines, so, conf)
+	dr.Caption = sizeCaption("every rule", c.name+" per rule", lines, so, conf, nil)
 	return append(out, dr), nil
 }
 
@@ -93,6 +94,27 @@ func (d *drawer) saveSizeCurve(lines []plots.Line, so plots.SizeOptions, part st
 		return Drawn{}, err
 	}
 	return d.save(f, "size-curve", d.m.Experiment, part)
+}
+
+// walksAStart says, for the legend's title, how many walks each start
+// got when every start got as many ("20 walks a start, "): the lines say
+// how many a point pools, and a point of the corners pools four starts.
+// A deterministic rule's one walk is not said (its lines say so).
+func walksAStart(rows []table.SquareRow) string {
+	w := int64(-1)
+	for _, s := range rows {
+		if s.Rows != s.Cols || deterministicRule(s.Rule) {
+			continue
+		}
+		if w >= 0 && s.Walks != w {
+			return ""
+		}
+		w = s.Walks
+	}
+	if w < 0 {
+		return ""
+	}
+	return count(float64(w)) + " walks a start, "
 }
 
 // deterministicRule reports whether a rule draws nothing: its walks
@@ -113,7 +135,7 @@ func everyRuleHas(byRule map[string][]table.SquareRow, class string) bool {
 }
 
 // sizeCaption describes a size curve from its lines.
-func sizeCaption(who, what string, lines []plots.Line, so plots.SizeOptions, conf float64) string {
+func sizeCaption(who, what string, lines []plots.Line, so plots.SizeOptions, conf float64, cites map[string]string) string {
 	lo, hi := math.Inf(1), math.Inf(-1)
 	for _, l := range lines {
 		lo, hi = math.Min(lo, slices.Min(l.N)), math.Max(hi, slices.Max(l.N))
@@ -135,12 +157,12 @@ func sizeCaption(who, what string, lines []plots.Line, so plots.SizeOptions, con
 	}
 	var srcs []string
 	for _, r := range so.References {
-		if !slices.Contains(srcs, r.Source) && math.Max(r.N, r.NMax) >= lo && r.N <= hi {
-			srcs = append(srcs, r.Source)
+		if c := cites[r.Source]; !slices.Contains(srcs, c) && math.Max(r.N, r.NMax) >= lo && r.N <= hi {
+			srcs = append(srcs, c)
 		}
 	}
 	if len(srcs) > 0 {
-		s += " Published values in black, one legend entry per source: " + strings.Join(srcs, "; ") + "."
+		s += " Published values in black, one legend entry per published statement (experiments/sources.yaml): " + strings.Join(srcs, "; ") + "."
 	}
 	return s
 }
@@ -228,6 +250,7 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 		walks += "–" + count(float64(hi))
 	}
 	l := plots.Line{Name: fmt.Sprintf("%s (%s walks a point)", c.name, walks)}
+
 	det := deterministicRule(rows[0].Rule)
 	if det {
 		l.Name = fmt.Sprintf("%s (deterministic: share of %s starts, no interval)", c.name, walks)
@@ -247,25 +270,83 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 	return l, true
 }
 
-// references returns the published values about rule.
-func references(refs []config.Reference, rule string) []plots.Reference {
+// references returns the published values about rule, each legend entry
+// made from its statement in experiments/sources.yaml (refLabel), and the
+// full citation with the published words behind each entry, for the
+// caption.
+func references(refs []config.Reference, rule string) ([]plots.Reference, map[string]string) {
+	byID := map[string][]config.Reference{}
+	for _, r := range refs {
+		if r.Rule == rule {
+			byID[r.Source] = append(byID[r.Source], r)
+		}
+	}
 	var out []plots.Reference
+	cites := map[string]string{}
 	for _, r := range refs {
 		if r.Rule != rule {
 			continue
 		}
-		p := plots.Reference{Source: r.Source, N: float64(r.N), NMax: float64(r.NMax)}
-		switch {
-		case r.Rate != nil:
-			p.Rate, p.Bound = *r.Rate, plots.About
-		case r.AtLeast != nil:
-			p.Rate, p.Bound = *r.AtLeast, plots.AtLeast
-		case r.Below != nil:
-			p.Rate, p.Bound = *r.Below, plots.Below
-		}
+		label, cite := refLabel(r.Source, byID[r.Source])
+		cites[label] = cite
+		p := plots.Reference{Source: label, N: float64(r.N), NMax: float64(r.NMax)}
+		p.Rate, p.Bound = refBound(r)
 		out = append(out, p)
 	}
-	return out
+	return out, cites
+}
+
+// refBound is what a reference says of the rate.
+func refBound(r config.Reference) (float64, plots.Bound) {
+	switch {
+	case r.AtLeast != nil:
+		return *r.AtLeast, plots.AtLeast
+	case r.Below != nil:
+		return *r.Below, plots.Below
+	case r.Rate != nil:
+		return *r.Rate, plots.About
+	}
+	return 0, plots.About
+}
+
+// refLabel is the legend entry of the references naming source id: who
+// published it (and where we read it) and what they say, from the values
+// drawn: "Squirrel & Cull (1996) via Ganzfried (2004): < 5 % for n =
+// 201…2000". cite is the full citation and the published words. A source
+// that is not an id of this build's sources.yaml (a result written before
+// references named ids) is its own label.
+func refLabel(id string, refs []config.Reference) (label, cite string) {
+	p, ok := config.LookupSource(id)
+	if !ok {
+		return id, id
+	}
+	var parts []string
+	for i, r := range refs {
+		rate, b := refBound(r)
+		what := map[plots.Bound]string{plots.About: "about ", plots.AtLeast: "≥ ", plots.Below: "< "}[b] + trim(fmt.Sprintf("%.1f", 100*rate)) + " %"
+		if b == plots.About && rate == 0 {
+			what = "none"
+		}
+		sizes := fmt.Sprintf("n = %d", r.N)
+		if r.NMax > r.N {
+			sizes = fmt.Sprintf("n = %d…%d", r.N, r.NMax)
+		}
+		if r.Most {
+			sizes = "most of " + sizes
+		}
+		if prev := i - 1; prev >= 0 && sameBound(refs[prev], r) {
+			parts[len(parts)-1] += ", " + strings.TrimPrefix(sizes, "n = ")
+			continue
+		}
+		parts = append(parts, what+" for "+sizes)
+	}
+	return p.Cite() + ": " + strings.Join(parts, "; "), p.Citation() + ": “" + p.Statement + "”"
+}
+
+func sameBound(a, b config.Reference) bool {
+	ra, ba := refBound(a)
+	rb, bb := refBound(b)
+	return ra == rb && ba == bb && a.Most == b.Most
 }
 
 // levelText writes a confidence level for a legend: "95 %".

@@ -17,6 +17,7 @@ import (
 	"knightwalk/internal/runner"
 	"knightwalk/internal/table"
 	"knightwalk/plots"
+	"knightwalk/sim"
 )
 
 // machineRun runs a small experiment whose heatmaps are of both kinds:
@@ -84,7 +85,7 @@ func TestFiguresMachineChecks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	heatmaps := 0
+	heatmaps, deadEndMaps := 0, 0
 	for _, d := range drawn {
 		if d.Base == "" || !strings.Contains(d.Name, "heatmap") {
 			continue
@@ -93,12 +94,20 @@ func TestFiguresMachineChecks(t *testing.T) {
 		n := boardSide(t, d.Base)
 		cells := svgCells(t, d.Base+".svg", n)
 		checkNoOverlap(t, d.Base, cells)
-		if d.Name != "deadend-heatmap" { // dead ends are counts over all starts: not pooled
+		if from := fromStart(d.Base); from >= 0 { // one start's dead ends: symmetric under what fixes the start
+			checkStabilizerColours(t, d.Base, cells, n, from)
+		} else {
 			checkSymmetricColours(t, d.Base, cells, n)
+		}
+		if d.Name == "deadend-heatmap" {
+			deadEndMaps += checkCountsAddUp(t, d.Base+".svg")
 		}
 		if d.Name == "success-heatmap" && !strings.HasSuffix(d.Base, "_failure") && strings.Contains(d.Base, "warnsdorff") {
 			checkCaptionExtremes(t, d, squares, n)
 		}
+	}
+	if deadEndMaps < 4 {
+		t.Errorf("checked the counts of %d dead-end maps, want those of each board", deadEndMaps)
 	}
 	if heatmaps < 10 {
 		t.Errorf("checked %d heatmaps, want the success, closed, length and dead-end maps of each board", heatmaps)
@@ -214,6 +223,80 @@ func checkSymmetricColours(t *testing.T, name string, cells []cell, n int) {
 				break
 			}
 		}
+	}
+}
+
+// checkCountsAddUp holds the counts written in brackets under a dead-end
+// map's shares, pooled or not, to the failed walks its colour bar says it
+// shares out: pooling moves counts between symmetric squares, never adds
+// or loses one. It returns 1 when the map writes counts, else 0.
+func checkCountsAddUp(t *testing.T, path string) int {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	total := regexp.MustCompile(`>of ([\d.]+) failed walks[^<]*count in brackets</text>`).FindSubmatch(b)
+	if total == nil {
+		return 0
+	}
+	want, _ := strconv.ParseFloat(string(total[1]), 64)
+	sum, cells := 0.0, 0
+	for _, m := range regexp.MustCompile(`>\(([\d.]+)\)</text>`).FindAllSubmatch(b, -1) {
+		v, _ := strconv.ParseFloat(string(m[1]), 64)
+		sum += v
+		cells++
+	}
+	if math.Abs(sum-want) > 0.005*float64(cells)+1e-9 { // counts are written to two decimals
+		t.Errorf("%s: the counts in brackets add up to %v, the map shares out %v failed walks", path, sum, want)
+	}
+	return 1
+}
+
+// fromStart is the start square index of a dead-end map from one start
+// (…_from-b1), or -1.
+func fromStart(base string) int {
+	m := regexp.MustCompile(`_from-([a-z])(\d+)$`).FindStringSubmatch(base)
+	if m == nil {
+		return -1
+	}
+	n, _ := strconv.Atoi(m[2])
+	return int(m[1][0]-'a') + 100*(n-1) // decoded against the board side by the caller
+}
+
+// checkStabilizerColours holds a map of the walks from one start (pooled
+// from its symmetric starts) to the symmetries that fix the start: a1's
+// dead ends are symmetric under the diagonal reflection.
+func checkStabilizerColours(t *testing.T, name string, cells []cell, n, from int) {
+	if len(cells) != n*n {
+		return
+	}
+	at := (from/100)*n + from%100
+	x0, y0 := math.Inf(1), math.Inf(1)
+	for _, c := range cells {
+		x0, y0 = math.Min(x0, c.x0), math.Min(y0, c.y0)
+	}
+	w, h := cells[0].x1-cells[0].x0, cells[0].y1-cells[0].y0
+	fill := make([]string, n*n)
+	for _, c := range cells {
+		col, row := int(math.Round((c.x0-x0)/w)), int(math.Round((c.y0-y0)/h))
+		fill[row*n+col] = c.fill // the SVG draws in a frame with y upwards
+	}
+	fixing := 0
+	for _, p := range sim.MustBoard(n, n).Symmetries() {
+		if int(p[at]) != at {
+			continue
+		}
+		fixing++
+		for sq := range fill {
+			if fill[sq] != fill[p[sq]] {
+				t.Errorf("%s: %s and its image %s under a symmetry fixing the start drawn %s and %s", name,
+					plots.SquareName(n, sq), plots.SquareName(n, int(p[sq])), fill[sq], fill[p[sq]])
+				return
+			}
+		}
+	}
+	if fixing == 0 {
+		t.Errorf("%s: no symmetry fixes the start (not even the identity)", name)
 	}
 }
 

@@ -1,0 +1,285 @@
+package figures
+
+import (
+	"fmt"
+	"math"
+	"path/filepath"
+
+	"knightwalk/internal/results"
+	"knightwalk/internal/table"
+	"knightwalk/plots"
+	"knightwalk/sim"
+)
+
+// deadEnds draws, per (board, rule), where failed walks end: the share of
+// all dead ends on each square, over all starts together; then the same
+// for the start with the most failures. Both are pooled under the board's
+// symmetry as the success maps are (heatmap.pool_symmetric, symmetric
+// rules), where that leaves the expected map unchanged.
+func (d *drawer) deadEnds() ([]Drawn, error) {
+	rows, _, err := table.ReadDeadEnds(filepath.Join(d.dir, results.DeadEndsFile))
+	if err != nil {
+		return nil, err
+	}
+	var out []Drawn
+	for _, g := range d.groups() {
+		if note := tooLarge(g.rows, g.cols); note != "" {
+			out = append(out, Drawn{Name: "deadend-heatmap", Note: g.board + " " + g.rule + ": " + note})
+			continue
+		}
+		m := d.deadEndMap(g, rows)
+		if m.total == 0 {
+			out = append(out, Drawn{Name: "deadend-heatmap", Note: fmt.Sprintf("%s %s: no failed walks, no dead ends to draw", g.board, g.rule)})
+			continue
+		}
+		dr, err := d.drawDeadEnds(g, m, fmt.Sprintf("%s on %s: where failed walks end", g.rule, g.board), -1, "share of dead ends")
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, dr)
+		one, err := d.deadEndsFrom(g, rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, one...)
+	}
+	return out, nil
+}
+
+// deadEndsFrom draws the dead ends of one chosen start, outlined: the
+// start square with the most failed walks (the first in table order on a
+// tie); pooled, the orbit of starts with the most failed walks a start,
+// drawn from its first square, onto which the others' are mapped.
+func (d *drawer) deadEndsFrom(g group, rows []table.DeadEndRow) ([]Drawn, error) {
+	var chosen table.SquareRow
+	most := 0.0
+	for _, u := range g.units(d.pool(g)) {
+		var f int64
+		for _, s := range u {
+			f += s.Walks - s.Successes - s.Stopped
+		}
+		if mean := float64(f) / float64(len(u)); mean > most {
+			chosen, most = u[0], mean
+		}
+	}
+	if most == 0 {
+		return nil, nil
+	}
+	m := d.deadEndMapFrom(g, rows, chosen)
+	title := fmt.Sprintf("%s on %s: where failed walks from %s end", g.rule, g.board, chosen.Start)
+	at := int(chosen.StartRow)*g.cols + int(chosen.StartCol)
+	dr, err := d.drawDeadEnds(g, m, title, at, "share of its dead ends")
+	if err != nil {
+		return nil, err
+	}
+	return []Drawn{dr}, nil
+}
+
+// deadEndMap is what a dead-end map draws: per square, the failed walks
+// ending there (averaged over the square's symmetric images when pooled,
+// so possibly fractional) and their total; shares are counts / total.
+type deadEndMap struct {
+	counts []float64
+	total  float64
+	// pooled is the number of symmetries averaged over (1: not pooled);
+	// starts, for a map from one start, the run starts pooled into it.
+	pooled int
+	starts []string
+	from   string
+}
+
+// deadEndMap is the map over all starts of g. Pooling it is right only
+// when the mixture of starts is itself symmetric (every start's images
+// run, with as many walks): then every symmetry leaves the expected map
+// unchanged, and averaging a square's count over its images keeps the
+// expectation and cuts the noise.
+func (d *drawer) deadEndMap(g group, rows []table.DeadEndRow) deadEndMap {
+	n := g.rows * g.cols
+	raw := make([]float64, n)
+	for _, r := range rows {
+		if r.Board == g.board && r.Rule == g.rule {
+			raw[int(r.EndRow)*g.cols+int(r.EndCol)] += float64(r.Count)
+		}
+	}
+	m := deadEndMap{counts: raw, pooled: 1}
+	for _, v := range raw {
+		m.total += v
+	}
+	if !d.pool(g) || !symmetricStarts(g) {
+		return m
+	}
+	syms := sim.MustBoard(g.rows, g.cols).Symmetries()
+	m.counts, m.pooled = make([]float64, n), len(syms)
+	for e := range raw {
+		for _, p := range syms {
+			m.counts[e] += raw[p[e]]
+		}
+		m.counts[e] /= float64(len(syms))
+	}
+	return m
+}
+
+// symmetricStarts reports whether every start of g has all its images
+// under the board's symmetries among the starts, each with as many walks.
+func symmetricStarts(g group) bool {
+	walks := map[int]int64{}
+	for _, s := range g.squares {
+		walks[int(s.StartRow)*g.cols+int(s.StartCol)] = s.Walks
+	}
+	for _, p := range sim.MustBoard(g.rows, g.cols).Symmetries() {
+		for sq, w := range walks {
+			if v, ok := walks[int(p[sq])]; !ok || v != w {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// deadEndMapFrom is the map of the walks from start. Pooled, every
+// symmetry T of the board maps the start s' = T⁻¹(start), when it was
+// run, onto start, and its dead ends e onto T(e): each such start walks
+// the same chain up to T, so their dead ends, mapped, are draws from the
+// one distribution. A start the symmetry fixes (a1 under the diagonal
+// reflection) is met once per symmetry fixing it, so counts and total
+// are divided by their number: counts stay failed walks.
+func (d *drawer) deadEndMapFrom(g group, rows []table.DeadEndRow, start table.SquareRow) deadEndMap {
+	n := g.rows * g.cols
+	at := int(start.StartRow)*g.cols + int(start.StartCol)
+	syms := [][]int32{nil} // the identity
+	if d.pool(g) {
+		syms = sim.MustBoard(g.rows, g.cols).Symmetries()
+	}
+	from := map[int][][]int32{} // run start → the symmetries mapping it onto at
+	fixed := 0
+	for _, p := range syms {
+		src := at
+		if p != nil {
+			src = inverseImage(p, at)
+			if src == at {
+				fixed++
+			}
+		} else {
+			fixed++
+		}
+		from[src] = append(from[src], p)
+	}
+	m := deadEndMap{counts: make([]float64, n), from: start.Start, pooled: fixed}
+	for _, s := range g.squares {
+		sq := int(s.StartRow)*g.cols + int(s.StartCol)
+		if _, ok := from[sq]; ok {
+			m.starts = append(m.starts, s.Start)
+		}
+	}
+	for _, r := range rows {
+		if r.Board != g.board || r.Rule != g.rule {
+			continue
+		}
+		e := int(r.EndRow)*g.cols + int(r.EndCol)
+		for _, p := range from[int(r.StartRow)*g.cols+int(r.StartCol)] {
+			to := e
+			if p != nil {
+				to = int(p[e])
+			}
+			m.counts[to] += float64(r.Count) / float64(fixed)
+			m.total += float64(r.Count) / float64(fixed)
+		}
+	}
+	return m
+}
+
+// inverseImage is the square that permutation p maps onto sq.
+func inverseImage(p []int32, sq int) int {
+	for i, v := range p {
+		if int(v) == sq {
+			return i
+		}
+	}
+	panic("figures: a symmetry that is not a permutation")
+}
+
+// drawDeadEnds draws m with title, outlining square highlight (-1: none).
+func (d *drawer) drawDeadEnds(g group, m deadEndMap, title string, highlight int, label string) (Drawn, error) {
+	vals := make([]float64, len(m.counts))
+	for i, c := range m.counts {
+		vals[i] = c / m.total
+	}
+	parts := []string{"deadend-heatmap", g.board, g.rule}
+	if m.from != "" {
+		parts = append(parts, "from-"+m.from)
+	}
+	dr, err := d.heatmap(plots.HeatmapData{Title: title, Rows: g.rows, Cols: g.cols,
+		Values: vals, Label: label, Percent: true, Scale: shareScale(vals), Format: shareFormat(vals), Highlight: highlight,
+		Counts: rareCounts(m.counts, m.total), Note: deadEndNote(m)}, parts[0], parts[1:]...)
+	if err != nil {
+		return Drawn{}, err
+	}
+	dr.Caption = deadEndCaption(g, m)
+	return dr, nil
+}
+
+// rareCount is the number of dead ends on a board up to which the map
+// writes each square's count under its share: with few events a share
+// of "2.5 %" is 4 walks, and a reader must see that.
+const rareCount = 10_000
+
+// rareCounts returns counts when the total is rare enough to show them.
+func rareCounts(counts []float64, total float64) []float64 {
+	if total > rareCount {
+		return nil
+	}
+	return counts
+}
+
+// deadEndNote states how many dead ends a map shares out (from how many
+// starts, when symmetric starts are pooled into one) and, with few, that
+// the counts are in brackets: a mean over symmetric squares for the map
+// of all starts pooled.
+func deadEndNote(m deadEndMap) string {
+	s := fmt.Sprintf("of %s failed walks", countOf(m.total))
+	if len(m.starts) > 1 {
+		s += fmt.Sprintf(" from %d starts", len(m.starts))
+	}
+	switch {
+	case m.total > rareCount:
+	case m.from == "" && m.pooled > 1:
+		s += "; mean count in brackets"
+	default:
+		s += "; count in brackets"
+	}
+	return s
+}
+
+// countOf writes a (pooled, possibly fractional) number of walks: whole
+// numbers exactly, others to two decimals.
+func countOf(n float64) string {
+	if n > rareCount {
+		return count(n)
+	}
+	return plots.CountLabel(n)
+}
+
+// shareScale is log when the positive shares span more than a decade (dead
+// ends pile up in corners: on a linear scale the rest reads 0), else linear.
+func shareScale(vals []float64) plots.Scale {
+	lo, hi := math.Inf(1), 0.0
+	for _, v := range vals {
+		if v > 0 {
+			lo, hi = math.Min(lo, v), math.Max(hi, v)
+		}
+	}
+	if hi > 10*lo {
+		return plots.ScaleLog
+	}
+	return plots.ScaleLinear
+}
+
+// shareFormat writes shares on a log scale with two significant digits:
+// they differ by factors, and the default resolution of the smallest
+// crowds the cells with four decimals.
+func shareFormat(vals []float64) string {
+	if shareScale(vals) == plots.ScaleLog {
+		return "%.2g"
+	}
+	return ""
+}
