@@ -11,7 +11,7 @@ import (
 //
 // In memory, a step holds the unread part of the layer it reads (16 bytes
 // a state) and the tables of the layer it writes (21 to 32 bytes a state):
-// 8x8's closed tours, at about 650 million states, would need some 26 GiB.
+// 8x8's closed tours, at 741 million states, would need some 30 GiB.
 // With a spill directory, every packed layer is written to a file there
 // and read back in chunks, so no layer stays in memory; and the layer being
 // written is built in passes over the one being read, each pass keeping
