@@ -14,7 +14,7 @@ import (
 func countCommand() *command {
 	return &command{
 		name:  "count",
-		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--paired-ends] [--layers]",
+		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--force] [--paired-ends] [--layers]",
 		short: "exact numbers of knight's tours from each start square",
 		long: `Counts every knight's tour exactly. Open tours by default: the number of
 directed tours that start on each square. With --closed, the number of
@@ -47,7 +47,10 @@ files in DIR (removed as they are made, so none outlives the run) and writes
 each layer in as many passes as --max-memory requires: the memory then costs
 time instead of bounding what can be counted (8x8 closed: see README,
 Counting tours); it is refused up front when DIR lacks the disk space for
-two layers. Progress goes to stderr on a terminal (--layers:
+two layers. --force starts a sweep that its estimate refuses (the estimate
+is an order of magnitude; to measure how far a count gets): the budget
+still stops it when a table would pass --max-memory, and a full disk stops
+it with the files already gone. Progress goes to stderr on a terminal (--layers:
 one line per square and sweep, anywhere); Ctrl-C stops either within a
 fraction of a second.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
@@ -66,6 +69,7 @@ fraction of a second.`,
 			maxMem := byteSize(defaultMaxMemory())
 			fs.Var(&maxMem, "max-memory", "frontier: memory the state tables may take, e.g. 8GiB; the default is half the machine's memory, at most 4GiB")
 			fs.StringVar(&q.spill, "spill", "", "frontier: keep layers in files in this directory and build each in passes within --max-memory")
+			fs.BoolVar(&q.force, "force", false, "frontier: start even when the estimate says the sweep will not fit --max-memory or the --spill disk (for measuring how far a count gets; the budget still stops it)")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
 					return usagef("count takes no arguments, got %q", args)
@@ -160,6 +164,7 @@ type countQuery struct {
 	maxNodes       float64
 	maxMemory      int64
 	spill          string // directory for spilled layers; "" keeps them in memory
+	force          bool   // start a frontier sweep its estimate refuses
 }
 
 // countView is a count from either method, for printing.

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"knightwalk/count"
 	"knightwalk/internal/table"
 	"knightwalk/sim"
 )
@@ -127,6 +128,29 @@ func TestCountSwitchesToPairedEnds(t *testing.T) {
 	q = countQuery{board: b, method: "frontier", workers: 1, maxMemory: 1 << 30, all: true}
 	if _, err := q.run(ctx, &e); err == nil || !strings.Contains(err.Error(), "not started") {
 		t.Errorf("7x7 in 1 GiB: %v, want the refusal", err)
+	}
+}
+
+// TestCountForce: --force starts what the estimate refuses, says so, and
+// the budget still stops the sweep when a table would really pass it; a
+// budget the sweep fits finishes with the count.
+func TestCountForce(t *testing.T) {
+	args := []string{"count", "--board", "6x6", "--method", "frontier", "--max-memory", "1MiB"}
+	if _, _, err := runCmd(t, args...); err == nil || !strings.Contains(err.Error(), "so not started (") || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("6x6 open in 1 MiB: %v, want the refusal naming --force", err)
+	}
+	_, stderr, err := runCmd(t, append(args, "--force")...)
+	if !errors.Is(err, count.ErrBudget) || !strings.Contains(stderr, "started anyway (--force)") {
+		t.Errorf("6x6 open in 1 MiB, forced: %v\n%s; want the warning, then the budget's stop", err, stderr)
+	}
+	// 6x6 closed is estimated at 10.8 MiB of tables and takes 6.7 MiB.
+	out, stderr, err := runCmd(t, "count", "--board", "6x6", "--closed", "--method", "frontier", "--max-memory", "8MiB", "--force")
+	if err != nil || !strings.Contains(out, "closed tours (cycles): 9862\n") || !strings.Contains(stderr, "started anyway") {
+		t.Errorf("6x6 closed in 8 MiB, forced: %v\n%s\n%s", err, out, stderr)
+	}
+	dir := t.TempDir()
+	if _, _, err := runCmd(t, "count", "--board", "7x7", "--closed", "--method", "frontier", "--spill", dir, "--max-memory", "1MiB"); err == nil || !strings.Contains(err.Error(), "a 256th") {
+		t.Errorf("7x7 closed spilled in 1 MiB: %v, want the refusal", err)
 	}
 }
 

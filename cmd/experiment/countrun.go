@@ -84,12 +84,18 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 	if err != nil {
 		return countView{}, err
 	}
-	if q.spill != "" {
-		if err := checkSpill(b, q.spill, states, q.maxMemory); err != nil {
+	check := func() error {
+		if q.spill != "" {
+			return checkSpill(b, q.spill, states, q.maxMemory)
+		}
+		return q.checkMemory(&opt, states, bytes)
+	}
+	if err := check(); err != nil {
+		var r refusal
+		if !q.force || !errors.As(err, &r) {
 			return countView{}, err
 		}
-	} else if err := q.checkMemory(&opt, states, bytes); err != nil {
-		return countView{}, err
+		fmt.Fprintf(e.stderr, "%s; started anyway (--force): --max-memory %s still stops it\n", r.what, formatSize(q.maxMemory))
 	}
 	stop := progressLine(e.stderr, func(d time.Duration) string {
 		s := cur.Load()
@@ -150,12 +156,24 @@ func (q *countQuery) checkMemory(opt *count.Options, states float64, bytes int64
 	if bytes <= q.maxMemory {
 		return nil
 	}
-	hint := "raise --max-memory to try anyway, or keep the layers on disk with --spill DIR"
+	hint := "raise --max-memory, or keep the layers on disk with --spill DIR, or --force to measure how far it gets"
 	if !q.closed && !q.paired {
 		hint += ", or count with --paired-ends, which holds fewer states"
 	}
-	return fmt.Errorf("count on %s: about %.2g frontier states at the widest layer, about %.3g GiB of state tables and %s at %.0e states/s; over --max-memory %s, so not started (%s)",
-		b, states, float64(bytes)/(1<<30), humanDuration(states*sweepSteps/stateRate), stateRate, formatSize(q.maxMemory), hint)
+	return refusal{fmt.Sprintf("count on %s: about %.2g frontier states at the widest layer, about %.3g GiB of state tables and %s at %.0e states/s; over --max-memory %s",
+		b, states, float64(bytes)/(1<<30), humanDuration(states*sweepSteps/stateRate), stateRate, formatSize(q.maxMemory)), hint}
+}
+
+// refusal is a frontier count its estimate turns down before it starts:
+// what would not fit, and what to change. --force starts it anyway.
+type refusal struct{ what, hint string }
+
+func (r refusal) Error() string {
+	s := r.what + ", so not started"
+	if r.hint != "" {
+		s += " (" + r.hint + ")"
+	}
+	return s
 }
 
 // checkSpill refuses a spilled sweep that could not finish: the widest
@@ -165,12 +183,12 @@ func (q *countQuery) checkMemory(opt *count.Options, states float64, bytes int64
 func checkSpill(b *sim.Board, dir string, states float64, maxMemory int64) error {
 	disk := int64(states * 2 * 16 * 1.25)
 	if free, ok := diskFree(dir); ok && free < disk {
-		return fmt.Errorf("count on %s: about %.2g frontier states at the widest layer need about %.3g GiB on disk for two layers; --spill %s has %.3g GiB free, so not started",
-			b, states, float64(disk)/(1<<30), dir, float64(free)/(1<<30))
+		return refusal{fmt.Sprintf("count on %s: about %.2g frontier states at the widest layer need about %.3g GiB on disk for two layers; --spill %s has %.3g GiB free",
+			b, states, float64(disk)/(1<<30), dir, float64(free)/(1<<30)), "--force to measure how far it gets"}
 	}
 	if shard := int64(states * 48 / 256); shard > maxMemory {
-		return fmt.Errorf("count on %s: about %.2g frontier states at the widest layer; --max-memory %s cannot hold a 256th of their tables (%.3g MiB), so not started",
-			b, states, formatSize(maxMemory), float64(shard)/(1<<20))
+		return refusal{fmt.Sprintf("count on %s: about %.2g frontier states at the widest layer; --max-memory %s cannot hold a 256th of their tables (%.3g MiB)",
+			b, states, formatSize(maxMemory), float64(shard)/(1<<20)), "raise --max-memory"}
 	}
 	return nil
 }
