@@ -66,7 +66,9 @@
 // may end the path there), designated, or held in reserve for a square
 // later in the sweep; sweeps that differ only in ends not yet reached are
 // the same sweep up to there, so per-start sweeps branch off one shared
-// sweep (Options.PairedEnds: per pair of ends, two levels of branching).
+// sweep (Options.PairedEnds: per pair of ends, two levels of branching;
+// on a board with an even number of squares only pairs of opposite colour,
+// since a path alternates colours).
 //
 // # Work and memory
 //

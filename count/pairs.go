@@ -14,12 +14,22 @@ type pairKey struct{ x, y int }
 // latest first end, then the latest second: the sweeps for it then share
 // the most squares with both ends in reserve, where states are fewest.
 // Paths between a and b map to paths between the images, so P(a, b) is
-// P of the canonical pair.
+// P of the canonical pair. On a board with an even number of squares a
+// path alternates colours through as many squares of each, so its ends
+// differ in colour: pairs of one colour have no paths and are left out
+// (half the pairs, and so half the sweeps for second ends).
 func canonicalPairs(p *plan, ends []int) map[pairKey]pairKey {
 	syms := p.board.Symmetries()
 	canon := make(map[pairKey]pairKey)
+	colour := func(sq int) int {
+		r, c := p.board.RowCol(sq)
+		return (r + c) % 2
+	}
 	for i, a := range ends {
 		for _, b := range ends[i+1:] {
+			if p.n%2 == 0 && colour(a) == colour(b) {
+				continue
+			}
 			best := pairKey{-1, -1}
 			for _, g := range syms {
 				x, y := p.sweepSquare(int(g[a])), p.sweepSquare(int(g[b]))
