@@ -9,14 +9,9 @@ import (
 	"gonum.org/v1/plot/vg"
 )
 
-// TestSweepStrip: each row is labelled, each failing size is one
-// vermilion stroke, and bad rows are errors.
-func TestSweepStrip(t *testing.T) {
-	rows := []SweepRow{
-		{Name: "roth+first r0c0", Swept: []float64{5, 6, 7, 8, 9, 10, 11}, Failing: []float64{7, 11}},
-		{Name: "roth+first rNcN", Swept: []float64{5, 6, 7, 8, 9, 10, 11}, Failing: []float64{7}},
-		{Name: "pohl+first r0c0", Swept: []float64{5, 6, 7, 8, 9, 10, 11}},
-	}
+// stripSVG draws rows as a sweep strip and returns its SVG.
+func stripSVG(t *testing.T, rows []SweepRow) string {
+	t.Helper()
 	f, err := SweepStrip("sweep", rows)
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +20,18 @@ func TestSweepStrip(t *testing.T) {
 	if err := f.Encode(&b, "svg"); err != nil {
 		t.Fatal(err)
 	}
-	svg := b.String()
+	return b.String()
+}
+
+// TestSweepStrip: each row is labelled, each failing size is one
+// vermilion stroke, and bad rows are errors.
+func TestSweepStrip(t *testing.T) {
+	rows := []SweepRow{
+		{Name: "roth+first r0c0", Swept: []float64{5, 6, 7, 8, 9, 10, 11}, Failing: []float64{7, 11}},
+		{Name: "roth+first rNcN", Swept: []float64{5, 6, 7, 8, 9, 10, 11}, Failing: []float64{7}},
+		{Name: "pohl+first r0c0", Swept: []float64{5, 6, 7, 8, 9, 10, 11}},
+	}
+	svg := stripSVG(t, rows)
 	for _, r := range rows {
 		if !strings.Contains(svg, r.Name) {
 			t.Errorf("no label %q", r.Name)
@@ -48,15 +54,8 @@ func TestSweepStripClusterCount(t *testing.T) {
 	for n := 5; n <= 1000; n++ {
 		swept = append(swept, float64(n))
 	}
-	f, err := SweepStrip("sweep", []SweepRow{{Name: "a1", Swept: swept, Failing: []float64{100, 101, 103, 600}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := f.Encode(&b, "svg"); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), ">3</text>") || strings.Contains(b.String(), ">1</text>") {
+	svg := stripSVG(t, []SweepRow{{Name: "a1", Swept: swept, Failing: []float64{100, 101, 103, 600}}})
+	if !strings.Contains(svg, ">3</text>") || strings.Contains(svg, ">1</text>") {
 		t.Error("the cluster 100–103 is not labelled 3, or a lone failure got a count")
 	}
 }
@@ -101,15 +100,7 @@ func TestSweepStripNoRunTogetherCounts(t *testing.T) {
 	for n := 5; n <= 2000; n++ {
 		swept = append(swept, float64(n))
 	}
-	f, err := SweepStrip("sweep", []SweepRow{{Name: "a1", Swept: swept, Failing: []float64{1630, 1632, 1635, 1660, 1662, 400}}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	if err := f.Encode(&b, "svg"); err != nil {
-		t.Fatal(err)
-	}
-	svg := b.String()
+	svg := stripSVG(t, []SweepRow{{Name: "a1", Swept: swept, Failing: []float64{1630, 1632, 1635, 1660, 1662, 400}}})
 	if !strings.Contains(svg, ">5</text>") || strings.Contains(svg, ">3</text>") || strings.Contains(svg, ">2</text>") || strings.Contains(svg, ">1</text>") {
 		t.Error("the runs at 1630–1635 and 1660–1662 are not counted together as 5 (or a lone failure got a count)")
 	}

@@ -84,13 +84,12 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 	if err != nil {
 		return countView{}, err
 	}
-	check := func() error {
-		if q.spill != "" {
-			return checkSpill(b, q.spill, states, q.maxMemory)
-		}
-		return q.checkMemory(&opt, states, bytes)
+	if q.spill != "" {
+		err = checkSpill(b, q.spill, states, q.maxMemory)
+	} else {
+		err = q.checkMemory(&opt, states, bytes)
 	}
-	if err := check(); err != nil {
+	if err != nil {
 		var r refusal
 		if !q.force || !errors.As(err, &r) {
 			return countView{}, err
