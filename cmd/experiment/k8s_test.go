@@ -121,7 +121,11 @@ func parseCommand(args []string) (*flag.FlagSet, error) {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	c.flags(fs)
-	if err := fs.Parse(interleaved(fs, args[1:])); err != nil {
+	flagArgs, err := interleaved(fs, args[1:])
+	if err != nil {
+		return nil, fmt.Errorf("%q: %v", args, err)
+	}
+	if err := fs.Parse(flagArgs); err != nil {
 		return nil, fmt.Errorf("%q: %v", args, err)
 	}
 	return fs, nil

@@ -16,6 +16,9 @@ import (
 // sees the old file or the whole new one, never a truncated one.
 func writeAtomic(path string, write func(tmp string) error) (err error) {
 	dir, name := filepath.Split(path)
+	if err := listedOutput(dir, name); err != nil {
+		return err
+	}
 	f, err := os.CreateTemp(dir, "."+name+".tmp-*")
 	if err != nil {
 		return fmt.Errorf("writing %s: %w", path, err)
@@ -39,6 +42,22 @@ func writeAtomic(path string, write func(tmp string) error) (err error) {
 		return fmt.Errorf("writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// listedOutput refuses to write a file that results does not list as one
+// the tool writes (results.Files at the top of a result directory,
+// results.IsFigureFile in its figures directory): such a file would make
+// `run --force` refuse to replace the tool's own result. It is a
+// programming error, caught by every test that draws a figure.
+func listedOutput(dir, name string) error {
+	if filepath.Base(filepath.Clean(dir)) == results.FiguresDir {
+		if results.IsFigureFile(name) {
+			return nil
+		}
+	} else if results.IsResultFile(name) {
+		return nil
+	}
+	return fmt.Errorf("internal error: the figure writer would write %s, which results does not list among the files the tool writes (add it there, or --force could not replace this result)", filepath.Join(dir, name))
 }
 
 // wrapWriter lets tests put a failing writer (a full disk) under every

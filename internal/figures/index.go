@@ -12,7 +12,7 @@ import (
 
 // IndexFile is the page, in a result's figures directory, that shows
 // every figure drawn with its caption: the gallery a person reviews.
-const IndexFile = "index.html"
+const IndexFile = results.FigureIndexFile
 
 // Index renders the figures drawn, with their captions, as a
 // self-contained HTML page whose links are relative to the figures

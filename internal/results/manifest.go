@@ -40,6 +40,27 @@ var TableFiles = []string{SquaresFile, LengthsFile, DeadEndsFile, ClassesFile, B
 // Files are every file Write may put in a result directory.
 var Files = append(append([]string(nil), TableFiles...), WalksFile, ClaimsTeXFile, ManifestFile, ReportFile)
 
+// FigureExts are the extensions of the figure files the figure writer
+// puts in FiguresDir, and FigureIndexFile its gallery page: with Files,
+// the one list of everything the tool writes into a result directory.
+// The figure writer refuses to write any other name there (so a new kind
+// of output cannot be added without being listed), and --force replaces
+// a result directory only when it holds nothing else.
+var FigureExts = []string{".png", ".svg", ".pdf", ".gif"}
+
+// FigureIndexFile is the figures' gallery page in FiguresDir.
+const FigureIndexFile = "index.html"
+
+// IsFigureFile reports whether name (a base name, not a temporary file)
+// is one the figure writer may put in FiguresDir.
+func IsFigureFile(name string) bool {
+	return name == FigureIndexFile || slices.Contains(FigureExts, filepath.Ext(name)) && !strings.HasPrefix(name, ".")
+}
+
+// IsResultFile reports whether name is one Write or the figure writer
+// may put at the top of a result directory.
+func IsResultFile(name string) bool { return slices.Contains(Files, name) }
+
 // Manifest is manifest.json: what ran, how, and what came out. Figures and
 // tools read result directories through it.
 type Manifest struct {

@@ -146,7 +146,7 @@ func checkReplaceable(final string, force bool) error {
 	if !force {
 		return fmt.Errorf("%s already exists: pass --force to replace it (it is replaced only when the new run completes)", final)
 	}
-	if err := ownedResult(final); err != nil {
+	if err := replaceable(final); err != nil {
 		return fmt.Errorf("--force: %s is not a result directory written by experiment (%v); it is left untouched: move it away or choose another --out", final, err)
 	}
 	return nil
@@ -158,8 +158,18 @@ func checkReplaceable(final string, force bool) error {
 var (
 	resultNames  = append(slices.Clone(results.Files), partName, partWalksName)
 	partialNames = append([]string{checkpointName, unitWalksName}, resultNames...)
-	figureExts   = []string{".png", ".svg", ".pdf", ".gif"}
 )
+
+// replaceable reports why --force may not replace dir: it may when dir is
+// an empty directory (nothing to lose) or a result directory of this tool.
+func replaceable(dir string) error {
+	if ents, err := os.ReadDir(dir); err == nil && len(ents) == 0 {
+		if fi, err := os.Lstat(dir); err == nil && fi.IsDir() {
+			return nil
+		}
+	}
+	return ownedResult(dir)
+}
 
 // ownedResult reports why dir is not a complete result directory (or a
 // shard's part directory) of this tool: it must be a real directory with a
@@ -220,7 +230,7 @@ func ownedFigures(dir string) error {
 		if i := strings.Index(name, ".tmp"); i > 0 && e.Name()[0] == '.' {
 			name = name[:i]
 		}
-		if !e.Type().IsRegular() || !slices.Contains(figureExts, filepath.Ext(name)) {
+		if !e.Type().IsRegular() || !results.IsFigureFile(name) {
 			return fmt.Errorf("it holds %s, which experiment does not write", filepath.Join(dir, e.Name()))
 		}
 	}
@@ -294,7 +304,7 @@ func (o *outDir) commit() error {
 		if !o.force {
 			return fmt.Errorf("%s appeared during the run: it is left as it is; the finished run is kept in %s (run again with --resume --force to replace it)", o.Final, o.Partial)
 		}
-		if err := ownedResult(o.Final); err != nil {
+		if err := replaceable(o.Final); err != nil {
 			return fmt.Errorf("%s changed during the run and is no longer a result directory written by experiment (%v): it is left as it is; the finished run is kept in %s", o.Final, err, o.Partial)
 		}
 		old = o.Final + ".replaced-" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(time.Now().UnixNano(), 36)

@@ -1,0 +1,157 @@
+package main
+
+// Issue 33's audit, as regression tests: an exit status that tells the
+// truth. Each case as it was found, then the class it belongs to.
+
+import (
+	"errors"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"knightwalk/internal/results"
+)
+
+// TestForceReplacesOwnResultWithFigures: `run; run --force` (the README's
+// own flow) with figures drawn by run and more drawn by plot, and an empty
+// directory given as --out, are all replaced by --force.
+func TestForceReplacesOwnResultWithFigures(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "r")
+	yaml := filepath.Join(dir, "f.yaml")
+	src, err := os.ReadFile("testdata/small.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = append(src, []byte("outputs: {figures: [success-heatmap]}\n")...)
+	if err := os.WriteFile(yaml, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "run", yaml, "--out", out, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(out, results.FiguresDir, results.FigureIndexFile)); err != nil {
+		t.Fatalf("run drew no gallery page: %v", err)
+	}
+	if _, _, err := runCmd(t, "run", yaml, "--out", out, "--quiet", "--force"); err != nil {
+		t.Fatalf("--force refused the tool's own result with figures: %v", err)
+	}
+	if _, _, err := runCmd(t, "plot", out, "--figure", "all"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "run", yaml, "--out", out, "--quiet", "--force"); err != nil {
+		t.Fatalf("--force refused a result that plot redrew: %v", err)
+	}
+	empty := filepath.Join(dir, "empty")
+	if err := os.Mkdir(empty, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "run", yaml, "--out", empty, "--quiet"); err == nil || !strings.Contains(err.Error(), "--force") {
+		t.Fatalf("an existing empty --out without --force: want a hint to pass --force, got %v", err)
+	}
+	if _, _, err := runCmd(t, "run", yaml, "--out", empty, "--quiet", "--force"); err != nil {
+		t.Fatalf("--force refused an empty directory after asking for it: %v", err)
+	}
+	// A user's file in the result is still never replaced.
+	if err := os.WriteFile(filepath.Join(out, "notes.txt"), []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "run", yaml, "--out", out, "--quiet", "--force"); err == nil {
+		t.Fatal("--force replaced a result holding a user's file")
+	}
+}
+
+// TestValueFlagNeverTakesAPositional: a value flag with no value after it,
+// or followed by another flag, is a usage error naming the flag, for every
+// value flag of every command (run random-walk --out ran the default
+// experiment into ./random-walk and exited 0).
+func TestValueFlagNeverTakesAPositional(t *testing.T) {
+	for _, args := range [][]string{
+		{"run", "random-walk", "--out"},
+		{"merge", "p0", "p1", "p2", "--out"},
+		{"plot", "DIR", "--figure"},
+		{"run", "random-walk", "--out", "--force"},
+	} {
+		_, _, err := runCmd(t, args...)
+		var u usageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), "needs a value") {
+			t.Errorf("%q: want a usage error saying the flag needs a value, got %v", args, err)
+		}
+	}
+	if _, err := os.Stat("random-walk"); err == nil {
+		t.Fatal("a run wrote ./random-walk")
+	}
+	// The class: every value flag of every command, last on the line.
+	for _, c := range commands {
+		fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+		c.flags(fs)
+		fs.VisitAll(func(f *flag.Flag) {
+			if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
+				return
+			}
+			args := []string{c.name, "POSITIONAL", "--" + f.Name}
+			_, _, err := runCmd(t, args...)
+			if err == nil || !strings.Contains(err.Error(), "--"+f.Name+" needs a value") {
+				t.Errorf("%q: want \"--%s needs a value\", got %v", args, f.Name, err)
+			}
+		})
+	}
+	// A negative number is a value, and NAME=VALUE is one argument.
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.Int("n", 0, "")
+	fs.String("out", "", "")
+	got, err := interleaved(fs, []string{"pos", "--n", "-1", "--out=-x"})
+	if err != nil || strings.Join(got, " ") != "--n -1 --out=-x pos" {
+		t.Fatalf("interleaved: got %q, %v", got, err)
+	}
+}
+
+// failWriter fails every write after the first limit bytes, as a full
+// disk does.
+type failWriter struct{ limit, n int }
+
+func (f *failWriter) Write(p []byte) (int, error) {
+	if f.n+len(p) > f.limit {
+		k := max(0, f.limit-f.n)
+		f.n += k
+		return k, errors.New("no space left on device")
+	}
+	f.n += len(p)
+	return len(p), nil
+}
+
+// TestFailedWriteToStdoutFails: every command that prints its result exits
+// non-zero when standard output fails, at once or after some bytes
+// (exact --format csv > /dev/full exited 0; a full disk cut the CSV at
+// 4096 bytes with exit 0).
+func TestFailedWriteToStdoutFails(t *testing.T) {
+	cases := [][]string{
+		{"exact", "--board", "5x5", "--format", "csv"},
+		{"exact", "--board", "5x5"},
+		{"count", "--board", "5x5"},
+		{"tour", "--board", "8x8", "--start", "a1"},
+		{"rare", "--board", "20x20", "--particles", "50", "--replicates", "2"},
+		{"version"},
+		{"help"},
+		{"help", "run"},
+	}
+	for _, args := range cases {
+		for _, limit := range []int{0, 100} {
+			var errb strings.Builder
+			err := run(t.Context(), &failWriter{limit: limit}, &errb, args)
+			if err == nil || !strings.Contains(err.Error(), "writing its output failed") {
+				t.Errorf("%q with stdout failing after %d bytes: want an error, got %v", args, limit, err)
+			}
+		}
+	}
+}
+
+// TestHelpHelp: "help help" is help, not an unknown command.
+func TestHelpHelp(t *testing.T) {
+	out, _, err := runCmd(t, "help", "help")
+	if err != nil || !strings.Contains(out, "experiment help") {
+		t.Fatalf("help help: %q, %v", out, err)
+	}
+}
