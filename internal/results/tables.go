@@ -61,6 +61,13 @@ type Inputs struct {
 	Exact ExactOf // nil: none
 	Stop  StopOf  // nil: a run of a fixed number of walks
 	Split SplitOf // nil: no rule estimated by splitting
+	// ClaimTally, in a sequential run, gives each claim (by index in
+	// e.Checks) the tallies it is judged on: its squares' walks up to the
+	// round that decided it. nil: every claim is judged on Tally.
+	ClaimTally func(check int) TallyOf
+	// ClaimStop, in a sequential run, is the stop reason of a claim's row
+	// (its index among the claim's rows). nil: decided when its verdict is.
+	ClaimStop func(check, row int) string
 }
 
 // BuildRun builds the tables of a run from in.
@@ -113,20 +120,15 @@ func Claims(e *config.Experiment, tally TallyOf, exact ExactOf) ([]table.ClaimRo
 
 func claims(e *config.Experiment, in Inputs) ([]table.ClaimRow, error) {
 	var out []table.ClaimRow
-	for _, ch := range e.Checks {
-		rows, err := claimRows(e, in, ch)
+	type at struct{ check, row int }
+	var where []at
+	for ci := range e.Checks {
+		rows, err := ClaimRowsOf(e, in, ci)
 		if err != nil {
 			return nil, err
 		}
-		for i := range rows {
-			rows[i].Family = ch.Family
-			if ch.Compare || ch.Count != nil {
-				continue // comparePublished or countShareRow set its p-value
-			}
-			rows[i].PValue, rows[i].DiffLo, rows[i].DiffHi = math.NaN(), math.NaN(), math.NaN()
-			if rows[i].DecidedBy == "sample" && ch.Set.Kind == "" && !splitting(e, ch.Rule) { // a splitting interval is a t interval: no p-value
-				rows[i].PValue = stats.VerdictPValue(ch.Claim, stats.Proportion{Successes: uint64(rows[i].Successes), Trials: uint64(rows[i].Walks)}, e.VerdictMethod())
-			}
+		for j := range rows {
+			where = append(where, at{ci, j})
 		}
 		out = append(out, rows...)
 	}
@@ -136,13 +138,73 @@ func claims(e *config.Experiment, in Inputs) ([]table.ClaimRow, error) {
 	}
 	if e.Sequential != nil {
 		for i := range out {
-			out[i].Stop = table.StopMax
-			if Decided(out[i]) {
+			switch {
+			case in.ClaimStop != nil:
+				out[i].Stop = in.ClaimStop(where[i].check, where[i].row)
+			case Decided(out[i]):
 				out[i].Stop = table.StopDecided
+			default:
+				out[i].Stop = table.StopMax
 			}
 		}
 	}
 	return out, nil
+}
+
+// ClaimRowsOf returns the rows of claim e.Checks[check] before Holm's
+// adjustment: verdict, interval and p-value, each from the claim's own
+// tallies (in.ClaimTally where set: a sequential run's tallies as they
+// were when the claim was decided, so that no other claim's walks move
+// it).
+func ClaimRowsOf(e *config.Experiment, in Inputs, check int) ([]table.ClaimRow, error) {
+	if in.Exact == nil {
+		in.Exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
+	}
+	if in.ClaimTally != nil {
+		in.Tally = in.ClaimTally(check)
+	}
+	ch := e.Checks[check]
+	rows, err := claimRows(e, in, ch)
+	if err != nil {
+		return nil, err
+	}
+	for i := range rows {
+		rows[i].Family = ch.Family
+		if ch.Compare || ch.Count != nil {
+			continue // comparePublished or countShareRow set its p-value
+		}
+		rows[i].PValue, rows[i].DiffLo, rows[i].DiffHi = math.NaN(), math.NaN(), math.NaN()
+		if rows[i].DecidedBy == "sample" && ch.Set.Kind == "" && !splitting(e, ch.Rule) { // a splitting interval is a t interval: no p-value
+			rows[i].PValue = stats.VerdictPValue(ch.Claim, stats.Proportion{Successes: uint64(rows[i].Successes), Trials: uint64(rows[i].Walks)}, e.VerdictMethod())
+		}
+	}
+	return rows, nil
+}
+
+// OwnDecided reports whether a claim row, before Holm's adjustment, is
+// settled by its own data with its p-value at most alpha: a sequential
+// run stops a claim there, with alpha = (1 − confidence)/m for the m
+// rows of its family that carry a p-value (a number fixed by the
+// experiment file, not by any data), so that its Holm-adjusted p-value
+// (at most m·p) decides it too. Rows decided exactly or by a
+// deterministic rule's walk are settled; a published comparison by
+// sampling never is (a fixed-n test, it runs to max); a share claim
+// judged by its own Bonferroni intervals is settled when its verdict is
+// decisive; a point claim only by a refutation.
+func OwnDecided(r table.ClaimRow, alpha float64) bool {
+	if r.DecidedBy != "sample" {
+		return true
+	}
+	point := r.Kind == "rate" && r.ClaimedLo == r.ClaimedHi
+	switch {
+	case r.Kind == "published":
+		return false
+	case r.Kind == "share" && r.Test != "": // read as counts: its p-value joins the family
+		return r.Verdict == stats.Consistent || r.Verdict == stats.Refuted && r.PValue <= alpha
+	case r.Kind == "share" || math.IsNaN(r.PValue):
+		return r.Verdict == stats.Refuted || r.Verdict == stats.Consistent && !point
+	}
+	return r.PValue <= alpha && !(point && r.Verdict == stats.Consistent)
 }
 
 // Decided reports whether a claim row's verdict is settled: decided

@@ -71,7 +71,7 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	}
 	t0 := time.Now()
 	var walked uint64
-	var stops map[Cell]string
+	var seq *decider
 	if s.Sequential == nil {
 		todo := func(yield func(Unit) bool) {
 			for u := range p.Units(o.Shard) {
@@ -82,7 +82,7 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 		}
 		walked, err = st.execute(ctx, p, todo, p.Walks(o.Shard, -1, -1)-st.doneWalks, o, sink)
 	} else {
-		walked, stops, err = runRounds(ctx, s, p, o, st, rounds, ts)
+		walked, seq, err = runRounds(ctx, s, p, o, st, rounds, ts)
 	}
 	if cerr := st.cp.Close(); err == nil {
 		err = cerr
@@ -101,7 +101,7 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	if o.Shard.N > 1 {
 		err = writePart(dir.Partial, s, p, o, ts, st.walks)
 	} else {
-		err = writeRun(ctx, dir.Partial, s, p, o, ts, st, sum, stops)
+		err = writeRun(ctx, dir.Partial, s, p, o, ts, st, sum, seq)
 	}
 	if cerr := st.closeWalks(); err == nil {
 		err = cerr
@@ -206,7 +206,7 @@ func (st *runState) closeWalks() error {
 // from the fragments, in plan order, then the tables, report and manifest.
 // A sequential run writes the units it ran (st.done), in plan order, and
 // the stop reasons of its squares.
-func writeRun(ctx context.Context, dir string, s *config.Experiment, p *Plan, o RunOptions, ts *Tallies, st *runState, sum *Completed, stops map[Cell]string) error {
+func writeRun(ctx context.Context, dir string, s *config.Experiment, p *Plan, o RunOptions, ts *Tallies, st *runState, sum *Completed, seq *decider) error {
 	walks := st.walks
 	if walks != nil {
 		if err := walks.w.Flush(); err != nil {
@@ -240,15 +240,15 @@ func writeRun(ctx context.Context, dir string, s *config.Experiment, p *Plan, o 
 	var stopOf results.StopOf
 	if st.keepDone {
 		units = len(st.done)
-		stopOf = func(board, rule, start int) string { return stops[Cell{board, rule, start}] }
+		stopOf = func(board, rule, start int) string { return seq.stops[Cell{board, rule, start}] }
 	}
-	return writeResults(ctx, dir, s, o, ts, stopOf, sum, units, walks != nil)
+	return writeResults(ctx, dir, s, o, ts, stopOf, seq, sum, units, walks != nil)
 }
 
 // writeResults builds the tables of a complete set of tallies and writes
 // them, with report and manifest, into dir; then runs o.BeforeCommit.
 // perWalk says the per-walk table is in dir too.
-func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOptions, ts *Tallies, stop results.StopOf, sum *Completed, units int, perWalk bool) error {
+func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOptions, ts *Tallies, stop results.StopOf, seq *decider, sum *Completed, units int, perWalk bool) error {
 	exact, err := computeExact(ctx, s, max(1, o.Workers), o.Log)
 	if err != nil {
 		return err
@@ -261,7 +261,7 @@ func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOp
 		e, ok := split[Cell{board, rule, start}]
 		return e, ok
 	}
-	if sum.Tables, err = results.BuildRun(s, results.Inputs{Tally: ts.Of, Exact: exact.Of, Stop: stop, Split: splitOf}); err != nil {
+	if sum.Tables, err = results.BuildRun(s, seq.inputs(results.Inputs{Tally: ts.Of, Exact: exact.Of, Stop: stop, Split: splitOf})); err != nil {
 		return err
 	}
 	sum.Tables.ExactNotes = exact.Notes
@@ -331,7 +331,7 @@ func WriteMerged(ctx context.Context, s *config.Experiment, o RunOptions, ts *Ta
 		err = mergeWalks(ctx, filepath.Join(dir.Partial, results.WalksFile), s, p, o.Meta, parts)
 	}
 	if err == nil {
-		err = writeResults(ctx, dir.Partial, s, o, ts, nil, sum, p.Len(), s.PerWalk)
+		err = writeResults(ctx, dir.Partial, s, o, ts, nil, nil, sum, p.Len(), s.PerWalk)
 	}
 	if err != nil {
 		os.RemoveAll(dir.Partial)

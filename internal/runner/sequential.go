@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"iter"
+	"math"
 	"slices"
 
 	"knightwalk/internal/config"
@@ -72,8 +73,8 @@ func (ts *Tallies) mergeInto(dst *Tallies) error {
 // runRounds runs a sequential experiment round by round, the tallies of
 // finished rounds into ts. It returns the walks this process ran and
 // every square's stop reason.
-func runRounds(ctx context.Context, s *config.Experiment, p *Plan, o RunOptions, st *runState, rounds *roundTallies, ts *Tallies) (uint64, map[Cell]string, error) {
-	d := &decider{s: s, p: p, stops: map[Cell]string{}}
+func runRounds(ctx context.Context, s *config.Experiment, p *Plan, o RunOptions, st *runState, rounds *roundTallies, ts *Tallies) (uint64, *decider, error) {
+	d := newDecider(s, p, ts)
 	if s.Sequential.Until == "decided" { // a claim the exact values decide needs no walks beyond min
 		x, err := computeExact(ctx, s, max(1, o.Workers), o.Log)
 		if err != nil {
@@ -120,15 +121,87 @@ func runRounds(ctx context.Context, s *config.Experiment, p *Plan, o RunOptions,
 			return walked, nil, err
 		}
 	}
-	return walked, d.stops, nil
+	return walked, d, nil
 }
 
-// decider decides after each round which squares go on.
+// decider decides after each round which squares go on, and which claims
+// are settled. A claim is judged on its own squares' walks up to the round
+// that settled it (its snapshot), whatever other claims make those squares
+// run afterwards: every square a claim pools advances by the same walks
+// until the claim is settled, so its pooled rate is the equal-weight mean
+// of its squares (the uniform start) and its always-valid interval is
+// valid for that mean (docs/design.md, "Running until decided"), and
+// adding, removing or reordering other claims cannot move it. A claim
+// settles when its own p-value reaches (1 − confidence)/m, m the rows of
+// its Holm family with a p-value (results.OwnDecided), so Holm's
+// adjustment at the end keeps every settled verdict.
 type decider struct {
-	s     *config.Experiment
-	p     *Plan
-	exact results.ExactOf
-	stops map[Cell]string
+	s      *config.Experiment
+	p      *Plan
+	ts     *Tallies
+	exact  results.ExactOf
+	stops  map[Cell]string
+	snap   []map[Cell]*stats.Tally // per claim: its squares' tallies when settled
+	frozen [][]bool                // per claim and board: settled
+	family map[string]int          // rows with a p-value per Holm family, from the first round
+}
+
+func newDecider(s *config.Experiment, p *Plan, ts *Tallies) *decider {
+	d := &decider{s: s, p: p, ts: ts, stops: map[Cell]string{}}
+	for _, ch := range s.Checks {
+		d.snap = append(d.snap, map[Cell]*stats.Tally{})
+		d.frozen = append(d.frozen, make([]bool, len(ch.Boards)))
+	}
+	return d
+}
+
+// tallyFor returns the tallies claim ci is judged on: its snapshot where
+// it has one, else the run's.
+func (d *decider) tallyFor(ci int) results.TallyOf {
+	snap := d.snap[ci]
+	return func(board, rule, start int) *stats.Tally {
+		if t := snap[Cell{board, rule, start}]; t != nil {
+			return t
+		}
+		return d.ts.Of(board, rule, start)
+	}
+}
+
+// claimStop is the stop reason of row j of claim ci (a set claim has one
+// row, settled when every board is).
+func (d *decider) claimStop(ci, j int) string {
+	fr := d.frozen[ci]
+	if d.s.Checks[ci].Set.Kind != "" {
+		if !slices.Contains(fr, false) {
+			return table.StopDecided
+		}
+		return table.StopMax
+	}
+	if j < len(fr) && fr[j] {
+		return table.StopDecided
+	}
+	return table.StopMax
+}
+
+// freeze settles board j of claim ci: its squares' tallies as they are now
+// are what it is judged on from here.
+func (d *decider) freeze(ci, j int) {
+	d.frozen[ci][j] = true
+	for c := range claimCellsOf(d.s.Checks[ci], j) {
+		if d.snap[ci][c] == nil {
+			if t := d.ts.Of(c.Board, c.Rule, c.Start); t != nil {
+				d.snap[ci][c] = t.Clone()
+			}
+		}
+	}
+}
+
+// inputs are the tables' inputs for this run's claims.
+func (d *decider) inputs(in results.Inputs) results.Inputs {
+	if d != nil {
+		in.ClaimTally, in.ClaimStop = d.tallyFor, d.claimStop
+	}
+	return in
 }
 
 // next returns the squares of active that run round r+1, and records why
@@ -172,26 +245,45 @@ func (d *decider) next(r int, ts *Tallies, active map[Cell]bool) (map[Cell]bool,
 }
 
 // claimCells returns the squares some claim pools, and those some claim
-// not yet decided pools (results.Decided, after Holm within its family).
+// not yet settled pools, settling the claims whose own data now decide
+// them (decider).
 func (d *decider) claimCells(ts *Tallies) (claimed, open map[Cell]bool, err error) {
 	s := d.s
-	rows, err := results.Claims(s, ts.Of, d.exact)
-	if err != nil {
-		return nil, nil, err
+	rowsBy := make([][]table.ClaimRow, len(s.Checks))
+	for ci := range s.Checks {
+		if !slices.Contains(d.frozen[ci], false) {
+			continue
+		}
+		if rowsBy[ci], err = results.ClaimRowsOf(s, results.Inputs{Tally: d.tallyFor(ci), Exact: d.exact}, ci); err != nil {
+			return nil, nil, err
+		}
+	}
+	if d.family == nil { // every row is unsettled on the first round
+		d.family = map[string]int{}
+		for _, rows := range rowsBy {
+			for _, r := range rows {
+				if !math.IsNaN(r.PValue) {
+					d.family[r.Family]++
+				}
+			}
+		}
 	}
 	claimed, open = map[Cell]bool{}, map[Cell]bool{}
-	i := 0
-	for _, ch := range s.Checks {
-		perBoard := ch.Set.Kind == "" // one row per board; a set claim has one row for all
+	for ci, ch := range s.Checks {
 		for j := range ch.Boards {
-			row := rows[i]
-			if perBoard || j == len(ch.Boards)-1 {
-				i++
+			if !d.frozen[ci][j] {
+				row := rowsBy[ci][0]
+				if ch.Set.Kind == "" {
+					row = rowsBy[ci][j]
+				}
+				alpha := (1 - s.Confidence) / float64(max(1, d.family[row.Family]))
+				if results.OwnDecided(row, alpha) || ch.Set.Kind == "share" && d.shareBoardSettled(ci, ch, j) {
+					d.freeze(ci, j)
+				}
 			}
-			settled := results.Decided(row) || ch.Set.Kind == "share" && d.shareBoardSettled(ts, ch, j)
 			for c := range claimCellsOf(ch, j) {
 				claimed[c] = true
-				if !settled {
+				if !d.frozen[ci][j] {
 					open[c] = true
 				}
 			}
@@ -206,9 +298,10 @@ func (d *decider) claimCells(ts *Tallies) (claimed, open map[Cell]bool, err erro
 // already decides the per-board statement; for a claim read as counts,
 // the board is rejected or reproduced (stats.CountShareResult.Settled). Each board's interval is valid
 // at any stopping time, so boards may stop one by one.
-func (d *decider) shareBoardSettled(ts *Tallies, ch config.Check, j int) bool {
+func (d *decider) shareBoardSettled(ci int, ch config.Check, j int) bool {
+	tally := d.tallyFor(ci)
 	if ch.Count != nil { // read as the source's counts: the board's own test decides
-		r, err := results.CountShare(d.s, ts.Of, d.exact, ch)
+		r, err := results.CountShare(d.s, tally, d.exact, ch)
 		return err == nil && r.Settled(j)
 	}
 	sampled := 0
@@ -222,7 +315,7 @@ func (d *decider) shareBoardSettled(ts *Tallies, ch config.Check, j int) bool {
 	}
 	var x stats.Proportion
 	for c := range claimCellsOf(ch, j) {
-		t := ts.Of(c.Board, c.Rule, c.Start)
+		t := tally(c.Board, c.Rule, c.Start)
 		x.Successes += t.Successes
 		x.Trials += t.Walks
 	}
