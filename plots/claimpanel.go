@@ -90,7 +90,7 @@ func ClaimPanel(title string, rows []ClaimRow) (*Figure, error) {
 	}
 	pts.GlyphStyle = draw.GlyphStyle{Color: okabeBlue, Radius: 2, Shape: draw.CircleGlyph{}}
 	p.Add(eb, pts)
-	f.addLegend("published statement (a count k/n: its interval)", claimBandThumb{})
+	f.addLegend("the claim's statement (a published count k/n: its interval)", claimBandThumb{})
 	f.addLegend("measured, with interval", &plotter.Line{LineStyle: eb.LineStyle}, pts)
 	if len(exact) > 0 {
 		ex, err := plotter.NewScatter(exact)

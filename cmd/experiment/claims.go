@@ -66,7 +66,7 @@ func writeClaimsTable(w io.Writer, rows []table.ClaimRow) {
 		if !math.IsNaN(c.Exact) {
 			exact = fmt.Sprintf("%.4f%%", 100*c.Exact)
 		}
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s | **%s** | %s | **%s** |\n", c.ID, cell(results.ReadingName(c)), cell(results.SourceText(c.Source)), reading(c), results.MeasuredText(c), exact, c.DecidedBy, c.Verdict, results.HolmText(c), c.VerdictHolm)
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s | **%s** | %s | **%s** |\n", c.ID, cell(results.ReadingName(c)), cell(results.ClaimSourceText(c)), reading(c), results.MeasuredText(c), exact, c.DecidedBy, c.Verdict, results.HolmText(c), c.VerdictHolm)
 	}
 	fmt.Fprintln(w)
 	writeReadingMatrix(w, rows)

@@ -71,7 +71,7 @@ func FromCanonical(file string, cn Canonical) (*Config, error) {
 // claimFromCanonical reverses the claim part of canonical: the boards list
 // becomes nothing (every board), board (one) or sizes (a range of n×n).
 func claimFromCanonical(cc CanonicalClaim, boards []string) (Claim, error) {
-	cl := Claim{ID: cc.ID, Rule: cc.Rule, Source: cc.Source, Family: cc.Family, Reading: cc.Reading, Fitted: cc.Fitted, Why: cc.Why}
+	cl := Claim{ID: cc.ID, Rule: cc.Rule, Source: cc.Source, Family: cc.Family, Reading: cc.Reading, Fitted: cc.Fitted, Why: cc.Why, Unverified: cc.Unverified}
 	switch t := cc.Target; {
 	case strings.HasPrefix(t, "degree "):
 		d, err := strconv.Atoi(strings.TrimPrefix(t, "degree "))

@@ -134,6 +134,10 @@ type Claim struct {
 	// by Holm (the error rate is controlled within each family); "" puts
 	// the claim in the run's default family, all.
 	Family string `yaml:"family"`
+	// Unverified marks a claim about a source whose page we have not seen
+	// (sources.yaml: where: not verified); required for such a source, and
+	// shown beside the claim everywhere.
+	Unverified bool `yaml:"unverified"`
 }
 
 // Figures lists the figure names that outputs.figures accepts.

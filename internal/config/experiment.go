@@ -51,6 +51,7 @@ type Check struct {
 	ID, Source string
 	Reading    string // the reading's name ("" for a claim listed once without one)
 	Fitted     bool   // the reading was chosen because it reproduces the number
+	Unverified bool   // its source's page is not verified (sources.yaml)
 	Family     string // the Holm family of its sampled verdicts (DefaultFamily unless the file names one)
 	Rule       int
 	Boards     []int
@@ -119,7 +120,7 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 // with the claim's position rather than run.
 func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 	key := c.fileKey(fmt.Sprintf("claims[%d]", i))
-	ch := Check{ID: cl.ID, Source: cl.Source, Reading: cl.Reading, Fitted: cl.Fitted, Rule: -1, Family: cl.Family}
+	ch := Check{ID: cl.ID, Source: cl.Source, Reading: cl.Reading, Fitted: cl.Fitted, Unverified: cl.Unverified, Rule: -1, Family: cl.Family}
 	if ch.Family == "" {
 		ch.Family = DefaultFamily
 	}

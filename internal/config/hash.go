@@ -102,6 +102,9 @@ type CanonicalClaim struct {
 	Reading string `json:"reading,omitempty"`
 	Fitted  bool   `json:"fitted,omitempty"`
 	Why     string `json:"why,omitempty"`
+	// Unverified: the claim's source is marked not verified; omitted when
+	// false.
+	Unverified bool `json:"unverified,omitempty"`
 }
 
 // Hash returns the hex SHA-256 of the canonical JSON encoding of the
@@ -204,7 +207,7 @@ func (c *Config) canonical() Canonical {
 
 	for _, cl := range c.Claims {
 		cc := CanonicalClaim{ID: cl.ID, Rule: cl.ruleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source, Family: cl.Family,
-			Reading: cl.Reading, Fitted: cl.Fitted, Why: cl.Why}
+			Reading: cl.Reading, Fitted: cl.Fitted, Why: cl.Why, Unverified: cl.Unverified}
 		for _, s := range sizes {
 			if cl.appliesTo(s) {
 				cc.Boards = append(cc.Boards, s.String())
@@ -233,6 +236,9 @@ func (c *Config) canonical() Canonical {
 			cc.Published = fmt.Sprintf("%d/%d", k, n)
 			if assumed {
 				cc.Published += " assumed"
+			}
+			if p.Margin != nil { // a declared margin decides "reproduced"
+				cc.Published += fmt.Sprintf(" margin %v", *p.Margin)
 			}
 		}
 		switch set := cl.setClaim(); set.Kind {

@@ -14,6 +14,7 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"knightwalk/experiments"
+	"knightwalk/stats"
 )
 
 // Publication is one published statement (issue 20): who said it, where,
@@ -37,6 +38,32 @@ type Publication struct {
 	// Assumption says why that count.
 	AssumedTrials *int64 `yaml:"assumed_trials"`
 	Assumption    string `yaml:"assumption"`
+	// Margin is the equivalence margin of a comparison with the published
+	// count: "reproduced" needs our rate within ±Margin of theirs, shown by
+	// two one-sided tests. Unset, it is what the source's own trials could
+	// resolve (stats.DefaultMargin). A source without trials (given or
+	// assumed) states MarginAssumption, why that margin.
+	Margin           *float64 `yaml:"margin"`
+	MarginAssumption string   `yaml:"margin_assumption"`
+}
+
+// NotVerified reports whether we have not seen the statement's page
+// ourselves (where: not verified): a claim about it must say so
+// (claims[].unverified: true), and tables, report and figures label it.
+func (p Publication) NotVerified() bool { return strings.TrimSpace(p.Where) == "not verified" }
+
+// EquivalenceMargin returns the margin of a comparison with the published
+// count at level alpha: the declared one, or stats.DefaultMargin of the
+// published count.
+func (p Publication) EquivalenceMargin(alpha float64) float64 {
+	if p.Margin != nil {
+		return *p.Margin
+	}
+	k, n, _, ok := p.Count()
+	if !ok {
+		return math.NaN()
+	}
+	return stats.DefaultMargin(uint64(k), uint64(n), alpha)
 }
 
 // Citation names the publication and place: "Ganzfried (2004), p. 4", or
@@ -280,14 +307,35 @@ func checkCount(k *checker, key string, p Publication) {
 	case p.AssumedTrials == nil && p.Assumption != "":
 		k.errorf(key+".assumption", "an assumption goes with assumed_trials only")
 	}
+	if m := p.Margin; m != nil {
+		_, _, hasTrials := p.TrialsPer()
+		switch {
+		case !(*m > 0 && *m < 1):
+			k.errorf(key+".margin", "%v is not an equivalence margin; want a difference of rates in (0, 1), e.g. 0.05 (leave it out for what the source's own trials could resolve)", *m)
+		case !hasTrials && strings.TrimSpace(p.MarginAssumption) == "":
+			k.errorf(key+".margin_assumption", "missing; the source gives no trials (nor assumed_trials), so say why a margin of %v is what it could resolve", *m)
+		}
+	} else if p.MarginAssumption != "" {
+		k.errorf(key+".margin_assumption", "a margin assumption goes with margin only")
+	}
 }
 
 // checkSource checks a claim's source: an id names a known statement.
-func (c *Config) checkSource(k *checker, key, src string) {
+func (c *Config) checkSource(k *checker, key string, cl Claim) {
+	src := cl.Source
 	if !IsSourceID(src) {
+		if cl.Unverified {
+			k.errorf(key+".unverified", "unverified goes with a source id whose page is \"not verified\" in sources.yaml; %q names none", src)
+		}
 		return
 	}
-	if _, ok := publication(src); ok {
+	if p, ok := publication(src); ok {
+		switch {
+		case p.NotVerified() && !cl.Unverified:
+			k.errorf(key+".unverified", "missing; source %s is marked \"where: not verified\" in sources.yaml (we have not seen its page), so a claim about it must say unverified: true, and is labelled so in tables, report and figures", src)
+		case !p.NotVerified() && cl.Unverified:
+			k.errorf(key+".unverified", "source %s gives its page (where: %s): want unverified left out, or the source's where set to \"not verified\"", src, p.Where)
+		}
 		return
 	}
 	var ids []string

@@ -93,7 +93,7 @@ func (c *Config) check() Errors {
 	for i, cl := range c.Claims {
 		c.checkClaim(k, fmt.Sprintf("claims[%d]", i), cl, boards, ruleNames, st)
 		c.checkSplitClaim(k, fmt.Sprintf("claims[%d]", i), cl)
-		c.checkSource(k, fmt.Sprintf("claims[%d]", i), cl.Source)
+		c.checkSource(k, fmt.Sprintf("claims[%d]", i), cl)
 	}
 	c.checkReadings(k)
 	c.checkFamilies(k)

@@ -47,12 +47,16 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 		if verdict == "" {
 			verdict = c.Verdict
 		}
-		label := fmt.Sprintf("%s, %s: %s", c.ID, c.Board, verdict)
+		id := c.ID
+		if c.Unverified {
+			id += " (unverified)"
+		}
+		label := fmt.Sprintf("%s, %s: %s", id, c.Board, verdict)
 		if published { // the published count with its own interval, as the band
 			k, n := c.PublishedSuccesses.Int64, c.PublishedTrials.Int64
 			pub := stats.Proportion{Successes: uint64(k), Trials: uint64(n)}.Interval(conf, stats.Wilson)
 			c.ClaimedLo, c.ClaimedHi = pub.Lo, pub.Hi
-			label = fmt.Sprintf("%s, %s: %d/%d, %s", c.ID, c.Board, k, n, verdict)
+			label = fmt.Sprintf("%s, %s: %d/%d, %s", id, c.Board, k, n, verdict)
 		}
 		rows = append(rows, plots.ClaimRow{Label: label,
 			ClaimedLo: c.ClaimedLo, ClaimedHi: c.ClaimedHi, Measured: c.Measured, Lo: c.Lo, Hi: c.Hi, Exact: c.Exact})
@@ -61,7 +65,7 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 	if len(rows) == 0 {
 		return []Drawn{{Name: "claims", Note: "no claim about a single success rate: no claims panel"}}, nil
 	}
-	f, err := plots.ClaimPanel(d.m.Experiment+": published claims against measured rates", rows)
+	f, err := plots.ClaimPanel(d.m.Experiment+": claims against measured rates", rows)
 	if err != nil {
 		return nil, err
 	}

@@ -340,7 +340,11 @@ func refLabel(id string, refs []config.Reference) (label, cite string) {
 		}
 		parts = append(parts, what+" for "+sizes)
 	}
-	return p.Cite() + ": " + strings.Join(parts, "; "), p.Citation() + ": “" + p.Statement + "”"
+	who := p.Cite()
+	if p.NotVerified() { // never drawn as published without the word
+		who += " (not verified)"
+	}
+	return who + ": " + strings.Join(parts, "; "), p.Citation() + ": “" + p.Statement + "”"
 }
 
 func sameBound(a, b config.Reference) bool {

@@ -16,7 +16,11 @@ func claimsLaTeX(rows []table.ClaimRow, conf float64) string {
 	b.WriteString("\\begin{tabular}{llllllll}\n\\toprule\n")
 	fmt.Fprintf(&b, "Claim & Reading & Rule & Board & Start & Claimed & Measured [%g\\,\\%% interval] & Verdict (Holm) \\\\\n\\midrule\n", 100*conf)
 	for _, c := range rows {
-		fmt.Fprintf(&b, "%s & %s & %s & %s & %s & %s & %s & %s \\\\\n", tex(c.ID), tex(c.Reading), tex(c.Rule), tex(c.Board),
+		id := c.ID
+		if c.Unverified {
+			id += " (unverified source)"
+		}
+		fmt.Fprintf(&b, "%s & %s & %s & %s & %s & %s & %s & %s \\\\\n", tex(id), tex(c.Reading), tex(c.Rule), tex(c.Board),
 			tex(strings.ReplaceAll(c.Target, ":", " ")), tex(claimedText(c)), tex(MeasuredText(c)), tex(c.VerdictHolm))
 	}
 	b.WriteString("\\bottomrule\n\\end{tabular}\n")

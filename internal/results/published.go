@@ -9,43 +9,54 @@ import (
 )
 
 // comparePublished decides a claim row that states no rate of its own
-// against the published count of its source (issue 20): the exact
-// binomial test of their k of n against our exact probability where we
-// have one (or a deterministic rule's rate, a count of starts, not a
-// sample), else the two-sample test (stats.CompareSamples). Its verdict
-// is reproduced, not reproduced or inconclusive (stats.ReplicationVerdict);
-// the p-value joins the claim's Holm family, since the published side
-// always carries sampling error.
+// against the published count of its source (issues 20, 32) in three
+// outcomes: not reproduced where the difference test rejects (the exact
+// binomial test of their k of n against our exact probability, or a
+// deterministic rule's rate, a count of starts, not a sample; else
+// Barnard's exact unconditional test of two samples, which keeps its
+// power when our sample is small); reproduced only where two one-sided
+// tests show our rate within the source's equivalence margin of theirs
+// (stats.Replicate); inconclusive otherwise, with the difference the run
+// could have detected and the walks that would decide it. The difference
+// test's p-value joins the claim's Holm family, since the published side
+// always carries sampling error; the equivalence p-values are reported
+// raw (docs/design.md: the run-level guarantee of "reproduced").
 func comparePublished(row *table.ClaimRow, p *config.Publication, ours stats.Proportion, deterministic bool, conf float64) {
 	k, n, assumed, _ := p.Count()
 	theirs := stats.Proportion{Successes: uint64(k), Trials: uint64(n)}
+	alpha := 1 - conf
 	row.Kind = "published"
 	row.ClaimedLo, row.ClaimedHi = theirs.Estimate(), theirs.Estimate()
 	row.PublishedSuccesses, row.PublishedTrials = table.Int64Of(k), table.Int64Of(n)
 	row.TrialsAssumed = assumed
-	var r stats.Replication
+	margin := p.EquivalenceMargin(alpha)
+	var r stats.Replicated
 	switch {
 	case !math.IsNaN(row.Exact):
 		row.DecidedBy = "exact"
-		r = stats.CompareExact(row.Exact, theirs)
+		r = stats.ReplicateExact(row.Exact, theirs, margin, alpha)
 	case deterministic:
 		row.DecidedBy = "walk"
 		row.Lo, row.Hi = math.NaN(), math.NaN()
-		r = stats.CompareExact(row.Measured, theirs)
+		r = stats.ReplicateExact(row.Measured, theirs, margin, alpha)
 	default:
 		row.DecidedBy = "sample"
-		r = stats.CompareSamples(ours, theirs, conf)
+		r = stats.Replicate(ours, theirs, margin, alpha)
 	}
 	row.DiffLo, row.DiffHi, row.Test, row.PValue = r.Diff.Lo, r.Diff.Hi, r.Method, r.PValue
-	row.Verdict = stats.ReplicationVerdict(r, ours, theirs, 1-conf)
+	row.Margin, row.PEquivLower, row.PEquivUpper, row.Detectable = r.Margin, r.PLower, r.PUpper, r.Detectable
+	if r.WalksNeeded > 0 {
+		row.WalksNeeded = table.Int64Of(r.WalksNeeded)
+	}
+	row.Verdict = r.Verdict(alpha)
 }
 
 // holmPublished is a published comparison's verdict once its family is
-// adjusted: the same rule as its verdict, at the adjusted p-value.
+// adjusted: the same rule as its verdict, with the difference test's
+// p-value replaced by its Holm-adjusted one.
 func holmPublished(row *table.ClaimRow, conf float64) string {
-	ours := stats.Proportion{Successes: uint64(row.Successes), Trials: uint64(row.Walks)}
-	theirs := stats.Proportion{Successes: uint64(row.PublishedSuccesses.Int64), Trials: uint64(row.PublishedTrials.Int64)}
-	return stats.ReplicationVerdict(stats.Replication{PValue: row.PHolm, Method: row.Test}, ours, theirs, 1-conf)
+	r := stats.Replicated{Replication: stats.Replication{PValue: row.PValue}, PLower: row.PEquivLower, PUpper: row.PEquivUpper}
+	return r.VerdictAt(row.PHolm, 1-conf)
 }
 
 // literatureWords says a claim's verdict in the words of a replication

@@ -7,6 +7,7 @@ import (
 
 	"knightwalk/internal/config"
 	"knightwalk/internal/table"
+	"knightwalk/stats"
 )
 
 // report renders report.md: what ran, the class aggregates and
@@ -38,7 +39,7 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	if len(t.Claims) > 0 {
 		b.WriteString("## Claims\n\n| claim | reading | source | rule | board | target | claimed | measured [interval] | exact | walks | decided by | verdict | p (Holm, family) | verdict (Holm) |\n|---|---|---|---|---|---|---|---|---|---:|---|---|---|---|\n")
 		for _, c := range t.Claims {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, ReadingName(c), SourceText(c.Source), c.Rule, c.Board, c.Target,
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, ReadingName(c), ClaimSourceText(c), c.Rule, c.Board, c.Target,
 				claimedText(c), MeasuredText(c), exactText(c.Exact), c.Walks, c.DecidedBy, c.Verdict, HolmText(c), c.VerdictHolm)
 		}
 		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone; the last two columns adjust the sampled verdicts by Holm's method within each claim family (key `family`; by default all claims of the run), which bounds the chance of any wrong sampled verdict in a family by 1 − confidence. A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not. A claim on a published statement (its source an id of experiments/sources.yaml) says *reproduced* or *not reproduced*, under the reading named; one with a published count is compared with it as two samples (docs/design.md, Inference); a *fitted* reading was chosen because it reproduces the number and is no support.\n\n")
@@ -239,7 +240,18 @@ func MeasuredText(c table.ClaimRow) string {
 		text = fmt.Sprintf("%.3f%%", 100*c.Measured)
 	}
 	if c.Kind == "published" {
-		text += fmt.Sprintf(" vs %s: %s, p = %.2g", PublishedText(c), diffText(c), c.PValue)
+		text += fmt.Sprintf(" vs %s: %s, p = %.2g (%s)", PublishedText(c), diffText(c), c.PValue, c.Test)
+		if !math.IsNaN(c.Margin) {
+			text += fmt.Sprintf("; within ±%.1f points: p = %.2g", 100*c.Margin, max(c.PEquivLower, c.PEquivUpper))
+		}
+		if c.Verdict == stats.Inconclusive {
+			text += fmt.Sprintf("; detectable ±%.1f points", 100*c.Detectable)
+			if c.WalksNeeded.Valid {
+				text += fmt.Sprintf(", about %d walks would decide it", c.WalksNeeded.Int64)
+			} else {
+				text += ", no number of walks would decide it (the published trials are too few)"
+			}
+		}
 	}
 	return text
 }
@@ -292,6 +304,20 @@ func claimedText(c table.ClaimRow) string {
 // experiments/sources.yaml the publication, its page and the statement;
 // other sources are words already.
 func SourceText(source string) string {
+	return sourceText(source)
+}
+
+// ClaimSourceText is SourceText of a claim row, marked where its source's
+// page is not verified (never a "published" statement without the word).
+func ClaimSourceText(c table.ClaimRow) string {
+	s := SourceText(c.Source)
+	if c.Unverified {
+		s += " (source not verified: we have not seen its page)"
+	}
+	return s
+}
+
+func sourceText(source string) string {
 	p, ok := config.LookupSource(source)
 	if !ok {
 		return source

@@ -170,6 +170,10 @@ func ClaimRowsOf(e *config.Experiment, in Inputs, check int) ([]table.ClaimRow, 
 	}
 	for i := range rows {
 		rows[i].Family = ch.Family
+		rows[i].Unverified = ch.Unverified
+		if !ch.Compare {
+			rows[i].Margin, rows[i].PEquivLower, rows[i].PEquivUpper, rows[i].Detectable = math.NaN(), math.NaN(), math.NaN(), math.NaN()
+		}
 		if ch.Compare || ch.Count != nil {
 			continue // comparePublished or countShareRow set its p-value
 		}

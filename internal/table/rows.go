@@ -258,6 +258,20 @@ type ClaimRow struct {
 	DiffLo             float64
 	DiffHi             float64
 	Test               string
+	// Against a published count: the equivalence margin, the p-values of
+	// the two one-sided tests of equivalence (reproduced needs both at
+	// most 1 − confidence), the smallest difference the run could detect
+	// with 80 % power, and how many walks would decide an inconclusive
+	// comparison (null where decided, or where no number of walks would).
+	// NaN (null) for other claims.
+	Margin      float64
+	PEquivLower float64
+	PEquivUpper float64
+	Detectable  float64
+	WalksNeeded NullInt64
+	// Unverified: the claim's source is marked "not verified" in
+	// sources.yaml (we have not seen its page).
+	Unverified bool
 
 	// Reading names how the claim was read (start, tie-break, score), as
 	// the experiment file names it; "" for a claim listed once without

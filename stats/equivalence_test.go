@@ -1,0 +1,200 @@
+package stats
+
+import (
+	"math"
+	"math/rand/v2"
+	"testing"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"knightwalk/internal/testenv"
+)
+
+// TestBarnardAgainstEnumeration: the p-value from the bisected region
+// equals the supremum over the same grid of a brute-force sum over every
+// table (n1 + 1)(n2 + 1), so the region is right.
+func TestBarnardAgainstEnumeration(t *testing.T) {
+	brute := func(x1, n1, x2, n2 uint64) float64 {
+		z := math.Abs(pooledZ(x1, n1, x2, n2)) * (1 - 1e-9)
+		if z == 0 {
+			return 1
+		}
+		return min(1, supremum(func(pi float64) float64 {
+			s := 0.0
+			b1, b2 := distuv.Binomial{N: float64(n1), P: pi}, distuv.Binomial{N: float64(n2), P: pi}
+			for i := uint64(0); i <= n1; i++ {
+				for j := uint64(0); j <= n2; j++ {
+					if math.Abs(pooledZ(i, n1, j, n2)) >= z {
+						s += b1.Prob(float64(i)) * b2.Prob(float64(j))
+					}
+				}
+			}
+			return s
+		}, barnardGrid))
+	}
+	rng := rand.New(rand.NewPCG(1, 2))
+	for range 40 {
+		n1, n2 := uint64(1+rng.IntN(30)), uint64(1+rng.IntN(30))
+		x1, x2 := uint64(rng.IntN(int(n1)+1)), uint64(rng.IntN(int(n2)+1))
+		got, want := Barnard(x1, n1, x2, n2), brute(x1, n1, x2, n2)
+		if math.Abs(got-want) > 1e-9 {
+			t.Errorf("Barnard(%d/%d, %d/%d) = %v, enumeration %v", x1, n1, x2, n2, got, want)
+		}
+	}
+}
+
+// TestBarnardReference: values of scipy.stats.barnard_exact (SciPy 1.16,
+// pooled=True, two-sided, n=200 points), computed independently, to 3
+// significant digits; the first two are issue 32's cases.
+func TestBarnardReference(t *testing.T) {
+	for _, c := range []struct {
+		x1, n1, x2, n2 uint64
+		want           float64
+	}{
+		{40, 40, 81, 100, 0.0041186},
+		{38, 40, 81, 100, 0.038377},
+		{3, 8, 7, 9, 0.144745},
+		{12, 15, 30, 35, 0.752095},
+	} {
+		if got := Barnard(c.x1, c.n1, c.x2, c.n2); math.Abs(got-c.want) > 2e-3*c.want {
+			t.Errorf("Barnard(%d/%d, %d/%d) = %.6g, scipy %.6g", c.x1, c.n1, c.x2, c.n2, got, c.want)
+		}
+	}
+	// Symmetric in the samples, and 1 where the rates are equal.
+	if a, b := Barnard(7, 20, 30, 40), Barnard(30, 40, 7, 20); math.Abs(a-b) > 1e-12 {
+		t.Errorf("not symmetric: %v, %v", a, b)
+	}
+	if p := Barnard(10, 20, 50, 100); p != 1 {
+		t.Errorf("equal rates: p = %v", p)
+	}
+	// A large sample against a small one is fast and sane.
+	if p := Barnard(812_345, 1_000_000, 81, 100); !(p > 0.5) {
+		t.Errorf("81.2 %% of 10^6 against 81 of 100: p = %v", p)
+	}
+}
+
+// TestFMRestricted: the restricted estimates keep p̃1 − p̃2 = δ0 and
+// maximise the likelihood under it (against a fine grid).
+func TestFMRestricted(t *testing.T) {
+	for _, c := range []struct{ p1, n1, p2, n2, d0 float64 }{
+		{0.9, 40, 0.81, 100, 0.1}, {0.9, 40, 0.81, 100, -0.1}, {1, 40, 0.81, 100, 0.11}, {0.5, 1000, 0.4, 50, -0.05}, {0, 30, 0.1, 100, 0.05},
+	} {
+		r1, r2 := fmRestricted(c.p1, c.n1, c.p2, c.n2, c.d0)
+		if math.Abs(r1-r2-c.d0) > 1e-9 {
+			t.Errorf("%+v: p̃1 − p̃2 = %v", c, r1-r2)
+		}
+		ll := func(q2 float64) float64 {
+			q1 := q2 + c.d0
+			if q1 <= 0 || q1 >= 1 || q2 <= 0 || q2 >= 1 {
+				return math.Inf(-1)
+			}
+			return c.n1*(c.p1*math.Log(q1)+(1-c.p1)*math.Log(1-q1)) + c.n2*(c.p2*math.Log(q2)+(1-c.p2)*math.Log(1-q2))
+		}
+		best, arg := math.Inf(-1), 0.0
+		for i := 1; i < 100000; i++ {
+			if v := ll(float64(i) / 100000); v > best {
+				best, arg = v, float64(i)/100000
+			}
+		}
+		if math.Abs(arg-r2) > 2e-4 {
+			t.Errorf("%+v: p̃2 = %v, likelihood maximal at %v", c, r2, arg)
+		}
+	}
+}
+
+// TestReplicateIssue32: 40 of 40 against 81 of 100 is not reproduced; 38
+// of 40 is at most inconclusive; a large run at the published rate is
+// reproduced; a tiny one is inconclusive and says how many walks would
+// decide it.
+func TestReplicateIssue32(t *testing.T) {
+	pub := Proportion{Successes: 81, Trials: 100}
+	m := DefaultMargin(81, 100, 0.05)
+	if !(m > 0.10 && m < 0.12) {
+		t.Fatalf("default margin of 81/100: %v", m)
+	}
+	cases := []struct {
+		ours Proportion
+		want string
+	}{
+		{Proportion{Successes: 40, Trials: 40}, NotReproduced},
+		{Proportion{Successes: 81_000, Trials: 100_000}, Reproduced},
+		{Proportion{Successes: 8, Trials: 10}, Inconclusive},
+	}
+	for _, c := range cases {
+		r := Replicate(c.ours, pub, m, 0.05)
+		if v := r.Verdict(0.05); v != c.want {
+			t.Errorf("%d/%d vs 81/100: %s (p %.4g, equivalence %.4g, %.4g), want %s", c.ours.Successes, c.ours.Trials, v, r.PValue, r.PLower, r.PUpper, c.want)
+		}
+		if c.want == Inconclusive && !(r.WalksNeeded > int64(c.ours.Trials) || r.WalksNeeded == -1) {
+			t.Errorf("inconclusive without walks needed: %d", r.WalksNeeded)
+		}
+		if !(r.Detectable > 0) {
+			t.Errorf("detectable difference %v", r.Detectable)
+		}
+	}
+	if v := Replicate(Proportion{Successes: 38, Trials: 40}, pub, m, 0.05).Verdict(0.05); v == Reproduced {
+		t.Errorf("38/40 vs 81/100: %s", v)
+	}
+	// Our side exact: equivalence by exact binomial tests.
+	if v := ReplicateExact(0.81, pub, m, 0.05).Verdict(0.05); v != Reproduced {
+		t.Errorf("exact 0.81 vs 81/100: %s", v)
+	}
+	if v := ReplicateExact(0.99, pub, m, 0.05).Verdict(0.05); v != NotReproduced {
+		t.Errorf("exact 0.99 vs 81/100: %s", v)
+	}
+}
+
+// TestEquivalenceLevel (slow): the level and power of the three tests, by
+// simulation at the sizes runs meet: the difference test (Barnard) rejects
+// a true equality at most α of the time; the equivalence tests show
+// equivalence at most α of the time when the true difference sits on the
+// margin; and the power of each where it should have some. The numbers
+// are in docs/design.md ("Against a published count").
+func TestEquivalenceLevel(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "simulated level and power of Barnard's and the equivalence tests")
+	const alpha, runs = 0.05, 2000
+	rng := rand.New(rand.NewPCG(32, 1))
+	draw := func(n uint64, p float64) Proportion {
+		k := uint64(distuv.Binomial{N: float64(n), P: p, Src: rng}.Rand())
+		return Proportion{Successes: k, Trials: n}
+	}
+	se := math.Sqrt(alpha * (1 - alpha) / runs)
+	for _, n1 := range []uint64{40, 400, 100_000} {
+		for _, p := range []float64{0.5, 0.81, 0.95} {
+			m := DefaultMargin(uint64(math.Round(p*100)), 100, alpha)
+			var diffNull, eqLo, eqHi, diffPow, eqPow int
+			for i := range runs {
+				pub := draw(100, p)
+				if i%2 == 0 && Barnard(draw(n1, p).Successes, n1, pub.Successes, 100) <= alpha { // half the runs: Barnard's test costs ~3 ms
+					diffNull++
+				}
+				eq := func(q float64) bool {
+					lo, hi := Equivalence(draw(n1, q), pub, m)
+					return max(lo, hi) <= alpha
+				}
+				if eq(p) {
+					eqPow++
+				}
+				if p+m < 1 && eq(p+m) {
+					eqHi++
+				}
+				if p-m > 0 && eq(p-m) {
+					eqLo++
+				}
+				if q := p + m; i%2 == 0 && q < 1 && Barnard(draw(n1, q).Successes, n1, pub.Successes, 100) <= alpha {
+					diffPow++
+				}
+			}
+			f := func(k int) float64 { return float64(k) / runs }
+			h := func(k int) float64 { return float64(k) / (runs / 2) }
+			t.Logf("ours %7d walks, p %.2f, margin %.3f: difference test level %.4f, power at +margin %.3f; equivalence level at +margin %.4f, at −margin %.4f, power at d = 0 %.3f",
+				n1, p, m, h(diffNull), h(diffPow), f(eqHi), f(eqLo), f(eqPow))
+			if h(diffNull) > alpha+3*math.Sqrt2*se {
+				t.Errorf("n1 %d p %v: Barnard level %.4f above %v", n1, p, h(diffNull), alpha)
+			}
+			if f(eqHi) > alpha+3*se || f(eqLo) > alpha+3*se {
+				t.Errorf("n1 %d p %v: equivalence level %.4f / %.4f above %v", n1, p, f(eqHi), f(eqLo), alpha)
+			}
+		}
+	}
+}
