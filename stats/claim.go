@@ -196,3 +196,34 @@ func VerdictPValue(c Claim, x Proportion, m Method) float64 {
 	}
 	return smallestAlpha(decisive)
 }
+
+// Proved reports whether observed walks prove claim c true or false
+// without sampling error (ok), and which (holds): one success proves the
+// rate above 0 and one failure proves it below 1. So "probability zero"
+// (rate 0) is refuted by a success and rate 1 by a failure; "above 0" is
+// confirmed by a success, "below 1" by a failure. A proof needs no
+// interval and no level: it is decided by the walk, as a deterministic
+// rule's verdict is.
+func Proved(c Claim, successes, walks uint64) (holds, ok bool) {
+	if walks == 0 || successes > walks || c.Validate() != nil {
+		return false, false
+	}
+	// The rates the walks leave possible, O: (0, 1), (0, 1] or [0, 1).
+	sawSuccess, sawFailure := successes > 0, successes < walks
+	a, b, aOpen, bOpen := c.set()
+	switch {
+	case sawSuccess && a == 0 && b == 0 && !aOpen && !bOpen: // claimed {0}
+		return false, true
+	case sawFailure && a == 1 && b == 1 && !aOpen && !bOpen: // claimed {1}
+		return false, true
+	case a != 0 || b != 1: // the claimed set leaves out rates O holds
+		return false, false
+	case sawSuccess && sawFailure: // O = (0, 1) ⊆ any set from 0 to 1
+		return true, true
+	case sawSuccess && !bOpen: // O = (0, 1]
+		return true, true
+	case sawFailure && !aOpen: // O = [0, 1)
+		return true, true
+	}
+	return false, false
+}

@@ -189,3 +189,32 @@ func TestVerdictPValueMatchesVerdict(t *testing.T) {
 		}
 	}
 }
+
+// TestProved: a success refutes probability zero and confirms "above 0";
+// a failure refutes rate 1 and confirms "below 1"; nothing else is proved.
+func TestProved(t *testing.T) {
+	cases := []struct {
+		c              Claim
+		k, n           uint64
+		holds, decided bool
+	}{
+		{Claim{Kind: Rate, Value: 0}, 1, 100, false, true},
+		{Claim{Kind: Rate, Value: 0}, 0, 100, false, false},
+		{Claim{Kind: Rate, Value: 1}, 99, 100, false, true},
+		{Claim{Kind: Rate, Value: 1}, 100, 100, false, false},
+		{Claim{Kind: Above, Value: 0}, 1, 100, true, true},
+		{Claim{Kind: Above, Value: 0}, 0, 100, false, false},
+		{Claim{Kind: Below, Value: 1}, 5, 100, true, true},
+		{Claim{Kind: Below, Value: 1}, 100, 100, false, false},
+		{Claim{Kind: Below, Value: 0.0295}, 1, 100, false, false},
+		{Claim{Kind: Above, Value: 0.5}, 100, 100, false, false},
+		{Claim{Kind: Rate, Value: 0, Tolerance: 0.01}, 3, 100, false, false},
+		{Claim{Kind: Range, Lo: 0, Hi: 1}, 3, 100, true, true},
+	}
+	for _, c := range cases {
+		holds, ok := Proved(c.c, c.k, c.n)
+		if ok != c.decided || ok && holds != c.holds {
+			t.Errorf("%v with %d of %d: proved %v holds %v, want %v %v", c.c, c.k, c.n, ok, holds, c.decided, c.holds)
+		}
+	}
+}

@@ -113,11 +113,15 @@ func pooledZ(x1, n1, x2, n2 uint64) float64 {
 // supremum returns the largest value of f on (0, 1) found on a grid of g
 // points, refined by golden-section search between the neighbours of the
 // three best points.
-func supremum(f func(float64) float64, g int) float64 {
+func supremum(f func(float64) float64, g int) float64 { return supremumOn(f, 0, 1, g) }
+
+// supremumOn is supremum on (a, b).
+func supremumOn(f func(float64) float64, a, b float64, g int) float64 {
 	xs := make([]float64, g)
 	ys := make([]float64, g)
+	step := (b - a) / float64(g)
 	for i := range g {
-		xs[i] = (float64(i) + 0.5) / float64(g)
+		xs[i] = a + (float64(i)+0.5)*step
 		ys[i] = f(xs[i])
 	}
 	best := 0.0
@@ -134,7 +138,7 @@ func supremum(f func(float64) float64, g int) float64 {
 		if ys[k] < 0 {
 			break
 		}
-		lo, hi := max(1e-12, xs[k]-1/float64(g)), min(1-1e-12, xs[k]+1/float64(g))
+		lo, hi := max(a+1e-12, xs[k]-step), min(b-1e-12, xs[k]+step)
 		best = max(best, goldenMax(f, lo, hi))
 		ys[k] = -1
 	}
@@ -160,4 +164,84 @@ func goldenMax(f func(float64) float64, lo, hi float64) float64 {
 		best = max(best, fc, fd)
 	}
 	return best
+}
+
+// NonInferiority is the exact unconditional test of H0 p1 − p2 ≤ d0
+// against p1 − p2 > d0 for two independent binomial samples, x1 of n1 and
+// x2 of n2 (Chan 1998, "Exact tests of equivalence and efficacy with a
+// non-zero lower bound for comparative studies", Stat. Med. 17,
+// 1403–1413; Röhmel & Mansmann 1999): the statistic is Farrington &
+// Manning's score Z(d0), large against H0, and the p-value the supremum
+// over the null's boundary p1 = p2 + d0 of P(Z ≥ z_obs), so it never
+// exceeds its level (the size is largest on the boundary for this
+// Barnard-convex region). As in Barnard, the region is found by
+// bisection once and the size is a sum of binomial tails over the
+// smaller sample, O(min(n1, n2)) per value of p2; TestNonInferiority
+// checks both against brute force over every table.
+func NonInferiority(x1, n1, x2, n2 uint64, d0 float64) float64 {
+	if n1 == 0 || n2 == 0 {
+		return math.NaN()
+	}
+	z := func(a, b uint64) float64 {
+		return fmScore(float64(a)/float64(n1), float64(n1), float64(b)/float64(n2), float64(n2), d0)
+	}
+	zobs := z(x1, x2)
+	zobs -= 1e-9 * max(1, math.Abs(zobs)) // tables as extreme up to rounding count as extreme
+	lo, hi := max(0, -d0), min(1, 1-d0)   // p2 on the boundary, p1 = p2 + d0 in [0, 1]
+	if !(hi > lo) {
+		return math.NaN()
+	}
+	var size func(p2 float64) float64
+	if n2 <= n1 { // for each x2, Z ≥ z_obs from some x1 on
+		t := make([]int64, n2+1)
+		for b := uint64(0); b <= n2; b++ {
+			l, h := int64(-1), int64(n1)+1
+			for h-l > 1 {
+				m := (l + h) / 2
+				if z(uint64(m), b) >= zobs {
+					h = m
+				} else {
+					l = m
+				}
+			}
+			t[b] = h
+		}
+		size = func(p2 float64) float64 {
+			big := distuv.Binomial{N: float64(n1), P: min(1, max(0, p2+d0))}
+			small := distuv.Binomial{N: float64(n2), P: p2}
+			s := 0.0
+			for b := uint64(0); b <= n2; b++ {
+				if w := small.Prob(float64(b)); w >= 1e-15 && t[b] <= int64(n1) {
+					s += w * big.Survival(float64(t[b])-0.5)
+				}
+			}
+			return s
+		}
+	} else { // for each x1, Z ≥ z_obs up to some x2
+		u := make([]int64, n1+1)
+		for a := uint64(0); a <= n1; a++ {
+			l, h := int64(-1), int64(n2)+1
+			for h-l > 1 {
+				m := (l + h) / 2
+				if z(a, uint64(m)) >= zobs {
+					l = m
+				} else {
+					h = m
+				}
+			}
+			u[a] = l
+		}
+		size = func(p2 float64) float64 {
+			small := distuv.Binomial{N: float64(n1), P: min(1, max(0, p2+d0))}
+			big := distuv.Binomial{N: float64(n2), P: p2}
+			s := 0.0
+			for a := uint64(0); a <= n1; a++ {
+				if w := small.Prob(float64(a)); w >= 1e-15 && u[a] >= 0 {
+					s += w * big.CDF(float64(u[a]))
+				}
+			}
+			return s
+		}
+	}
+	return min(1, supremumOn(size, lo, hi, barnardGrid))
 }

@@ -44,6 +44,7 @@ func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.C
 	var sums []stats.Summary
 	var isExact []bool
 	firstFail, failing := -1, 0
+	proved := 0 // sampled boards whose walks prove the per-board statement true or false
 	for i, bi := range ch.Boards {
 		b := e.Boards[bi]
 		t, err := pool(tally, bi, ch.Rule, ch.Squares[i])
@@ -58,6 +59,12 @@ func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.C
 		if x := xs[i]; !math.IsNaN(x) {
 			sums = append(sums, stats.Summary{Center: x, Lo: x, Hi: x})
 			isExact = append(isExact, true)
+		} else if holds, ok := stats.Proved(ch.Claim, t.Successes, t.Walks); ok && ch.Set.Kind == "share" && ch.Count == nil {
+			// the walks prove the per-board statement (a success refutes
+			// probability zero): a point, as an exact value is
+			sums = append(sums, pointMeeting(ch.Claim, holds))
+			isExact = append(isExact, true)
+			proved++
 		} else {
 			sums = append(sums, t.SuccessRate().Interval(conf, e.VerdictMethod()))
 			isExact = append(isExact, false)
@@ -83,6 +90,9 @@ func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.C
 		row.DecidedBy = "sample"
 		if decidedByExactBoards(ch, sums, isExact, row.Verdict) {
 			row.DecidedBy = "exact"
+			if proved > 0 && !decidedByExactBoards(ch, sums, exactOnly(isExact, xs), row.Verdict) {
+				row.DecidedBy = "walk" // an observed walk proved it
+			}
 		}
 	case "first-failure":
 		row.ClaimedLo, row.ClaimedHi = float64(ch.Set.FirstFailure), float64(ch.Set.FirstFailure)
@@ -119,6 +129,15 @@ func decidedByExactBoards(ch config.Check, sums []stats.Summary, isExact []bool,
 		}
 	}
 	return true
+}
+
+// exactOnly marks the boards with an exact value (not those a walk proved).
+func exactOnly(isExact []bool, xs []float64) []bool {
+	out := make([]bool, len(isExact))
+	for i := range out {
+		out[i] = isExact[i] && !math.IsNaN(xs[i])
+	}
+	return out
 }
 
 // pointMeeting is a point rate that meets the claim c (meet) or does not.

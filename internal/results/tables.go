@@ -625,6 +625,9 @@ func claimRows(e *config.Experiment, in Inputs, ch config.Check) ([]table.ClaimR
 			comparePublished(&row, ch.Published, t.SuccessRate(), e.Rules[ch.Rule].Deterministic(), e.Confidence)
 		} else {
 			decide(&row, ch.Claim, by, e.Rules[ch.Rule].Deterministic())
+			if holds, ok := stats.Proved(ch.Claim, t.Successes, t.Walks); ok && row.DecidedBy == "sample" {
+				row.DecidedBy, row.Verdict = "walk", stats.ExactVerdict(holds) // a proof, not a sample
+			}
 		}
 		if row.DecidedBy != "sample" {
 			row.CSLo, row.CSHi = math.NaN(), math.NaN()

@@ -319,6 +319,9 @@ func (d *decider) shareBoardSettled(ci int, ch config.Check, j int) bool {
 		x.Successes += t.Successes
 		x.Trials += t.Walks
 	}
+	if _, ok := stats.Proved(ch.Claim, x.Successes, x.Trials); ok {
+		return true // a walk proved the per-board statement
+	}
 	return decisive(ch.Claim, x.Interval(stats.BonferroniLevel(d.s.Confidence, sampled), stats.ConfidenceSequence))
 }
 

@@ -440,3 +440,39 @@ func TestPooledClaimNotMovedByOthers(t *testing.T) {
 		}
 	}
 }
+
+// TestProofIsWalk (issue 32): a success refutes "probability zero" as a
+// proof, decided by the walk, not a sample, per board and over a share
+// of boards, in fixed and sequential runs.
+func TestProofIsWalk(t *testing.T) {
+	for _, walks := range []string{"60", "{until: decided, min: 60, max: 6000}"} {
+		s := specOf(t, `name: proof
+seed: 2
+boards: [{sizes: 6..7}]
+starts: [a1]
+walks: `+walks+`
+rules: [{name: warnsdorff}]
+exact: off
+claims:
+  - {id: zero, rule: warnsdorff/random, board: 6x6, square: a1, rate: 0}
+  - {id: zero-share, rule: warnsdorff/random, sizes: 6..7, square: a1, rate: 0, share: 1}
+  - {id: positive, rule: warnsdorff/random, board: 6x6, square: a1, above: 0}
+`)
+		sum, err := runTo(t, context.Background(), s, filepath.Join(t.TempDir(), "out"), 2, All, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range sum.Tables.Claims {
+			if c.Successes == 0 {
+				t.Fatalf("%s: no success in %d walks; the test needs one", c.ID, c.Walks)
+			}
+			want := stats.Refuted
+			if c.ID == "positive" {
+				want = stats.Consistent
+			}
+			if c.DecidedBy != "walk" || c.Verdict != want || !math.IsNaN(c.PValue) {
+				t.Errorf("walks %s, claim %s: decided by %s, verdict %s, p %v; want walk, %s, no p-value", walks, c.ID, c.DecidedBy, c.Verdict, c.PValue, want)
+			}
+		}
+	}
+}
