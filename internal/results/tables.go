@@ -118,6 +118,15 @@ func Claims(e *config.Experiment, tally TallyOf, exact ExactOf) ([]table.ClaimRo
 	return claims(e, Inputs{Tally: tally, Exact: exact})
 }
 
+// ClaimsOf is Claims on inputs: a sequential run's claims judged on their
+// own tallies (Inputs.ClaimTally).
+func ClaimsOf(e *config.Experiment, in Inputs) ([]table.ClaimRow, error) {
+	if in.Exact == nil {
+		in.Exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
+	}
+	return claims(e, in)
+}
+
 func claims(e *config.Experiment, in Inputs) ([]table.ClaimRow, error) {
 	var out []table.ClaimRow
 	type at struct{ check, row int }

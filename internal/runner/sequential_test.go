@@ -11,7 +11,10 @@ import (
 	"testing"
 	"time"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"knightwalk/internal/config"
+	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 	"knightwalk/internal/testenv"
 	"knightwalk/sim"
@@ -474,5 +477,128 @@ claims:
 				t.Errorf("walks %s, claim %s: decided by %s, verdict %s, p %v; want walk, %s, no p-value", walks, c.ID, c.DecidedBy, c.Verdict, c.PValue, want)
 			}
 		}
+	}
+}
+
+// TestSequentialFamilyError (slow; issue 32): the family-wise error of
+// whole sequential runs, through the runner's own decisions (decider:
+// own-level stopping, freezing, Holm at the end), with several claims of
+// every kind true at their boundaries, heterogeneous squares, and a share
+// claim with share < 1 over boards of unequal rates. Walks are Bernoulli
+// draws at the squares' set rates (the distribution of a run's counts), so
+// a thousand runs take seconds. A true claim refuted is a wrong verdict;
+// the family's chance of any must be at most α, the share claim's at most
+// α on its own (docs/design.md, "The run-level guarantee").
+func TestSequentialFamilyError(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "1000 simulated sequential runs with six claims")
+	s := specOf(t, `name: fwer
+seed: 1
+boards: [6x6, 7x7]
+starts: all
+walks: {until: decided, min: 100, max: 40000}
+rules: [{name: warnsdorff}]
+exact: off
+claims:
+  - {id: all6, rule: warnsdorff/random, board: 6x6, class: all, range: [0.8, 1]}
+  - {id: corner6, rule: warnsdorff/random, board: 6x6, class: corner, range: [0.6, 0.95]}
+  - {id: c3, rule: warnsdorff/random, board: 6x6, square: c3, range: [0, 0.85]}
+  - {id: a1, rule: warnsdorff/random, board: 6x6, square: a1, rate: 0.6}
+  - {id: d4-7, rule: warnsdorff/random, board: 7x7, square: d4, range: [0.75, 1]}
+  - {id: share, rule: warnsdorff/random, sizes: 6..7, square: b2, range: [0.75, 1], share: 0.4, family: share}
+`)
+	p, err := NewPlan(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Rates: on 6x6 corners 0.6, squares of degree 3 0.75, the rest 0.85
+	// (class mean 0.8 with 4 corners, 8 degree-3 and 24 others at 0.85); on 7x7
+	// 0.75 everywhere but b2 at 0.7. Every claim above is true, most on an
+	// end of its set; the share claim holds on one board of two (6x6's b2
+	// at 0.75, exactly its bound), more than 0.4 of them.
+	rate := func(c Cell) float64 {
+		b := s.Boards[c.Board]
+		if b.Rows == 7 {
+			if b.SquareName(c.Start) == "b2" {
+				return 0.7
+			}
+			return 0.75
+		}
+		switch b.Degree(c.Start) {
+		case 2:
+			return 0.6
+		case 3:
+			return 0.75
+		}
+		return 0.85
+	}
+	var mean float64
+	for _, sq := range s.Starts[0] {
+		mean += rate(Cell{0, 0, sq}) / float64(len(s.Starts[0]))
+	}
+	if math.Abs(mean-0.8) > 1e-12 {
+		t.Fatalf("6x6 mean rate %v: the claim all6 is not at its boundary", mean)
+	}
+	const runs = 1000
+	rng := rand.New(rand.NewPCG(32, 7))
+	var familyWrong, shareWrong, decided int
+	for range runs {
+		ts := NewTallies()
+		d := newDecider(s, p, ts)
+		active := map[Cell]bool{}
+		for bi := range s.Boards {
+			for _, sq := range s.Starts[bi] {
+				active[Cell{bi, 0, sq}] = true
+			}
+		}
+		prev := map[Cell]uint64{}
+		for r := 0; r < p.Rounds() && len(active) > 0; r++ {
+			for c := range active {
+				end := p.RoundEnd(c.Board, c.Rule, r)
+				n := end - prev[c]
+				prev[c] = end
+				k := uint64(distuv.Binomial{N: float64(n), P: rate(c), Src: rng}.Rand())
+				sq := s.Boards[c.Board].Squares()
+				tl := stats.NewTally(sq)
+				tl.Walks, tl.Successes = n, k
+				tl.Lengths[sq], tl.Lengths[1], tl.DeadEnds[c.Start] = k, n-k, n-k
+				if err := ts.Add(c, tl); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if active, err = d.next(r, ts, active); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rows, err := results.ClaimsOf(s, d.inputs(results.Inputs{Tally: ts.Of}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		wrong := false
+		for _, c := range rows {
+			if c.Stop == table.StopDecided {
+				decided++
+			}
+			if c.VerdictHolm != stats.Refuted {
+				continue
+			}
+			if c.Family == "share" {
+				shareWrong++
+			} else {
+				wrong = true
+			}
+		}
+		if wrong {
+			familyWrong++
+		}
+	}
+	alpha := 1 - s.Confidence
+	se := math.Sqrt(alpha * (1 - alpha) / runs)
+	t.Logf("%d runs: family-wise error %.4f (at most %.2f), share claim %.4f; %d of %d claim rows settled before max",
+		runs, float64(familyWrong)/runs, alpha, float64(shareWrong)/runs, decided, runs*len(s.Checks))
+	if f := float64(familyWrong) / runs; f > alpha+3*se {
+		t.Errorf("family-wise error %.4f above %.2f", f, alpha)
+	}
+	if f := float64(shareWrong) / runs; f > alpha+3*se {
+		t.Errorf("share claim's error %.4f above %.2f", f, alpha)
 	}
 }
