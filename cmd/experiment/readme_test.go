@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/csv"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -135,3 +136,110 @@ func TestReadmePublishedClaims(t *testing.T) {
 
 // publishedExperiments are the README's literature runs, in its order.
 var publishedExperiments = []string{"literature", "literature-small", "literature-large", "pohl-original", "roth-sweep", "roth-sweep-ostar"}
+
+// TestReadmeProse (issue 32): the numbers and orderings the README's
+// results prose states are those of the tables: the 8×8 exact extremes
+// and their squares, the class means and where the corners rank (it once
+// said corners were among the best starts; they rank 29–32 of 64), and how
+// many squares the closed-tours figure fills by symmetry (it once said 40;
+// the figure shows 26).
+func TestReadmeProse(t *testing.T) {
+	readme, err := os.ReadFile(filepath.Join("..", "..", "README.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(string(readme)), " ") // lines wrap anywhere
+	need := func(phrase string) {
+		t.Helper()
+		if !strings.Contains(text, strings.Join(strings.Fields(phrase), " ")) {
+			t.Errorf("README does not say %q, which the tables give", phrase)
+		}
+	}
+	// Closed tours: the squares of the orbits of the six starts run, less
+	// those six.
+	s, err := loadExperiment("closed-tours")
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := s.Boards[0]
+	filled := map[int32]bool{}
+	for _, st := range s.Starts[0] {
+		for _, g := range b.Symmetries() {
+			filled[g[st]] = true
+		}
+	}
+	need(fmt.Sprintf("from the %s squares run; the board's symmetry fills %d more", spelled(len(s.Starts[0])), len(filled)-len(s.Starts[0])))
+
+	testenv.SkipUnlessSlow(t, "the 8×8 exact table (2 s)")
+	out, _, err := runCmd(t, "exact", "--board", "8x8", "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	type sq struct {
+		name, class string
+		p           float64
+	}
+	var sqs []sq
+	classSum, classN := map[string]float64{}, map[string]float64{}
+	mean := 0.0
+	for _, r := range recs[1:] {
+		p, _ := strconv.ParseFloat(r[4], 64)
+		sqs = append(sqs, sq{r[0], r[3], p})
+		classSum[r[3]] += p
+		classN[r[3]]++
+		mean += p / float64(len(recs)-1)
+	}
+	const tie = 1e-9
+	lo, hi := sqs[0].p, sqs[0].p
+	for _, x := range sqs {
+		lo, hi = min(lo, x.p), max(hi, x.p)
+	}
+	at := func(p float64) map[string]bool {
+		m := map[string]bool{}
+		for _, x := range sqs {
+			if math.Abs(x.p-p) < tie {
+				m[x.name] = true
+			}
+		}
+		return m
+	}
+	if w := at(lo); !w["c4"] || !w["d3"] {
+		t.Errorf("the worst starts are %v, not c4, d3 and their images", w)
+	}
+	if w := at(hi); !w["c1"] || !w["a3"] {
+		t.Errorf("the best starts are %v, not c1, a3 and their images", w)
+	}
+	pct := func(p float64) string { return strconv.FormatFloat(100*p, 'f', 2, 64) + " %" }
+	need("(c4, d3 and their mirror images, " + pct(lo) + ")")
+	need("and c1/a3 and their mirrors the best (" + pct(hi) + ")")
+	need("from " + pct(lo) + " (c4, d3 and their mirror images) to " + pct(hi) + " (c1, a3 and their mirror images)")
+	centre, corner := classSum["centre"]/classN["centre"], classSum["corner"]/classN["corner"]
+	if !(centre < mean) {
+		t.Errorf("centre mean %v is not below average %v", centre, mean)
+	}
+	need("the four centre squares are below average (" + pct(centre) + ")")
+	need("the corners near the mean (" + pct(corner) + ")")
+	below, upTo := 0, 0
+	for _, x := range sqs {
+		if x.p < corner-tie {
+			below++
+		}
+		if x.p <= corner+tie {
+			upTo++
+		}
+	}
+	need(fmt.Sprintf("corners sit in the middle of its starts (%s, ranks %d–%d of %d from the worst", pct(corner), below+1, upTo, len(sqs)))
+}
+
+// spelled writes small counts as words, as the README does.
+func spelled(n int) string {
+	words := []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
+	if n < len(words) {
+		return words[n]
+	}
+	return strconv.Itoa(n)
+}
