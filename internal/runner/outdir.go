@@ -63,6 +63,12 @@ func prepareOutDir(dir, configHash string, force, resume bool, log io.Writer) (_
 		if _, err := os.Stat(filepath.Join(o.Partial, checkpointName)); err != nil {
 			return nil, fmt.Errorf("--resume: no interrupted run to continue (%s not found)", filepath.Join(o.Partial, checkpointName))
 		}
+		// A kill while tables were written leaves their temporary files;
+		// the tables are written again, so those would end up in the
+		// finished result (issue 33). We hold the lock: no writer is alive.
+		if err := removeStaleTemps(o.Partial); err != nil {
+			return nil, err
+		}
 		return o, nil
 	}
 	if err := clearPartial(o.Partial, configHash, force, log); err != nil {
@@ -232,6 +238,37 @@ func ownedFigures(dir string) error {
 		}
 		if !e.Type().IsRegular() || !results.IsFigureFile(name) {
 			return fmt.Errorf("it holds %s, which experiment does not write", filepath.Join(dir, e.Name()))
+		}
+	}
+	return nil
+}
+
+// removeStaleTemps removes the temporary files a killed writer left in a
+// partial directory (".NAME.tmp-RANDOM" of a file the tool writes there,
+// in it and in its figures directory), and nothing else.
+func removeStaleTemps(partial string) error {
+	for _, dir := range []string{partial, filepath.Join(partial, results.FiguresDir)} {
+		ents, err := os.ReadDir(dir)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		} else if err != nil {
+			return err
+		}
+		for _, e := range ents {
+			name := e.Name()
+			if !e.Type().IsRegular() || !strings.HasPrefix(name, ".") || !strings.Contains(name, ".tmp") {
+				continue
+			}
+			stale := isTempOf(name, partialNames)
+			if dir != partial {
+				base, _, _ := strings.Cut(strings.TrimPrefix(name, "."), ".tmp")
+				stale = results.IsFigureFile(base)
+			}
+			if stale {
+				if err := os.Remove(filepath.Join(dir, name)); err != nil {
+					return err
+				}
+			}
 		}
 	}
 	return nil

@@ -255,3 +255,35 @@ func TestTalliesSparse(t *testing.T) {
 		t.Error("Of of a cell never added is not nil")
 	}
 }
+
+// TestResumeLeavesNoTemporaryFiles (issue 33): a kill while the tables
+// were written leaves their temporary files in DIR.partial; --resume
+// writes the tables again and the finished result holds none of them
+// (a 9 MB .walks.parquet.tmp-NNN did, twice out of two). A file that is
+// not a temporary of the tool's is not touched (and refuses the resume's
+// commit as before).
+func TestResumeLeavesNoTemporaryFiles(t *testing.T) {
+	s := testSpec(t)
+	s.Walks = 5000
+	dir := filepath.Join(t.TempDir(), "out")
+	if _, err := runTo(t, cancelAfter(dir, 3), s, dir, 2, All, false); err == nil {
+		t.Skip("the run finished before it could be cancelled")
+	}
+	for _, name := range []string{".squares.parquet.tmp-12345", ".walks.parquet.tmp-999"} {
+		if err := os.WriteFile(filepath.Join(dir+".partial", name), []byte("cut short"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := runTo(t, context.Background(), s, dir, 2, All, true); err != nil {
+		t.Fatal(err)
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if strings.HasPrefix(e.Name(), ".") {
+			t.Errorf("the finished result holds %s", e.Name())
+		}
+	}
+}
