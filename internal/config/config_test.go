@@ -146,7 +146,7 @@ func TestBoardForms(t *testing.T) {
 		{"[8x8, {sizes: 7..9}, 8x8]", "8x8 7x7 9x9"},
 		{"[4096x4096, 1x1048576]", "4096x4096 1x1048576"},
 	} {
-		c := mustParse(t, "name: b\nrules: [{name: random}]\nboards: "+tc.boards+"\n")
+		c := mustParse(t, "name: b\nrules: [{name: random}]\nstarts: [corner]\nboards: "+tc.boards+"\n")
 		var got []string
 		for _, s := range c.sizes(nil) {
 			got = append(got, s.String())

@@ -18,6 +18,49 @@ func (c *Config) Validate() error {
 	return nil
 }
 
+// MaxCells bounds an experiment's (board, rule, start square) cells: each
+// holds a tally and work units, and resolving the experiment lists every
+// start square, so boards: [{sizes: 3000..3100}] with starts: all (909
+// million cells) took 12 GB in validate before any check refused it.
+const MaxCells = 1_000_000
+
+// checkCells refuses, before anything is built, an experiment whose
+// boards × start squares × rules exceed MaxCells, with the count; start
+// classes are counted from the board's sides, never square by square.
+func (c *Config) checkCells(k *checker, boards []size, st startSet) {
+	rules := max(1, len(c.Rules))
+	var cells, largest float64
+	for _, b := range boards {
+		n := float64(b.rows) * float64(b.cols)
+		var per float64
+		switch {
+		case st.all || st.classes[sim.Interior]:
+			per = n
+		default:
+			if st.classes[sim.Corner] {
+				per += 4
+			}
+			if st.classes[sim.Centre] {
+				per += 4
+			}
+			if st.classes[sim.Edge] {
+				per += 2 * float64(b.rows+b.cols)
+			}
+			per += float64(len(st.squares))
+		}
+		per = min(per, n)
+		cells += per * float64(rules)
+		largest = max(largest, per)
+	}
+	if cells > MaxCells {
+		key, dflt := "starts", ""
+		if c.src != nil && c.src.lines["starts"] == 0 {
+			key, dflt = "boards", " (starts: all, the default)"
+		}
+		k.errorf(key, "%.4g start squares%s to run (%d boards × up to %.4g starts × %d rules); at most %d, each holding its own tallies: name fewer sizes or rules, or starts by class (corner, centre) or square", cells, dflt, len(boards), largest, rules, MaxCells)
+	}
+}
+
 // check does the work of Validate.
 func (c *Config) check() Errors {
 	k := &checker{c: c}
@@ -33,6 +76,7 @@ func (c *Config) check() Errors {
 	boards := c.sizes(k)
 
 	st := c.starts(k, boards)
+	c.checkCells(k, boards, st)
 
 	if c.Sequential != nil {
 		c.checkSequential(k)
