@@ -6,7 +6,12 @@ package sim
 // the walk's stream for TieRandom), undoing moves at dead ends, until it
 // finds a tour (closed when the rule asks for one) or has entered
 // NodeBudget squares.
+// stopCheck is how many nodes a search expands between looks at its stop
+// flag: a few milliseconds.
+const stopCheck = 1 << 16
+
 func (k *genKernel) backtrack(start int, src *PCG, keep bool) Outcome {
+	k.stopped = false
 	n := k.b.Squares()
 	budget := k.rule.NodeBudget
 	if budget == 0 {
@@ -27,6 +32,10 @@ func (k *genKernel) backtrack(start int, src *PCG, keep bool) Outcome {
 		if k.next[d] < k.ncand[d] {
 			if o.Nodes >= budget {
 				o.BudgetExceeded = true
+				break
+			}
+			if o.Nodes%stopCheck == 0 && k.stop != nil && k.stop.Load() {
+				k.stopped = true // a search of minutes must heed Ctrl-C
 				break
 			}
 			c := int(k.cands[8*d+int(k.next[d])])

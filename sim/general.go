@@ -1,5 +1,7 @@
 package sim
 
+import "sync/atomic"
+
 import "math/bits"
 
 // genKernel walks boards of any size. The board is padded with a two-square
@@ -24,6 +26,11 @@ type genKernel struct {
 	cands []int32 // 8 candidate slots per depth
 	ncand []uint8
 	next  []uint8
+
+	// stop, when set, asks a search in progress to give up (Walker.StopOn);
+	// stopped says the last walk did, so its outcome is no result.
+	stop    *atomic.Bool
+	stopped bool
 }
 
 const visitedBit = 0x80

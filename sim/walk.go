@@ -1,7 +1,9 @@
 package sim
 
 import (
+	"context"
 	"fmt"
+	"sync/atomic"
 )
 
 // Outcome is the result of one walk.
@@ -89,6 +91,24 @@ func newWalker(b *Board, r Rule, general bool, path KernelPath) (*Walker, error)
 	return w, nil
 }
 
+// StopOn makes a search in progress give up once ctx is done (a
+// backtracking walk with a large node budget can run for minutes); the
+// walk then reports Stopped and its outcome must be discarded. release
+// ends the watch.
+func (w *Walker) StopOn(ctx context.Context) (release func()) {
+	if w.gen == nil || w.rule.Kind != Backtrack {
+		return func() {}
+	}
+	flag := &atomic.Bool{}
+	w.gen.stop = flag
+	stop := context.AfterFunc(ctx, func() { flag.Store(true) })
+	return func() { stop(); w.gen.stop = nil }
+}
+
+// Stopped reports whether the last walk gave up because the context of
+// StopOn was done: its outcome is no result.
+func (w *Walker) Stopped() bool { return w.gen != nil && w.gen.stopped }
+
 // Board returns the walker's board.
 func (w *Walker) Board() *Board { return w.board }
 
@@ -134,5 +154,8 @@ func (w *Walker) WalkRange(start int, key Key, lo uint64, out []Outcome) {
 	}
 	for i := range out {
 		out[i] = w.Walk(start, key, lo+uint64(i))
+		if w.Stopped() {
+			return // the caller sees Stopped and discards the range
+		}
 	}
 }

@@ -84,7 +84,7 @@ byte for byte, on the same machine and binary.`,
 					return dryRunSequential(ctx, e, s, *workers)
 				}
 				if *dry {
-					return dryRun(e, s, shard, *workers)
+					return dryRun(ctx, e, s, shard, *workers)
 				}
 				dir := filepath.Clean(*out) // "new/" names new, not a parent to create
 				if *out == "" {
@@ -154,8 +154,8 @@ func printClaims(w io.Writer, t *results.Tables) {
 }
 
 // dryRun prints the plan of shard and runner.EstimateRun's estimate.
-func dryRun(e *env, s *config.Experiment, shard runner.Shard, workers int) error {
-	est, err := runner.EstimateRun(s, shard, workers)
+func dryRun(ctx context.Context, e *env, s *config.Experiment, shard runner.Shard, workers int) error {
+	est, err := runner.EstimateRun(ctx, s, shard, workers)
 	if err != nil {
 		return err
 	}

@@ -1,6 +1,9 @@
 package runner
 
 import (
+	"cmp"
+	"context"
+	"math"
 	"time"
 
 	"knightwalk/internal/config"
@@ -30,38 +33,55 @@ type Estimate struct {
 // EstimateRun plans shard of s without running it and estimates its time
 // on workers goroutines from a short calibration: about 100 ms of walks of
 // each (board, rule) on one goroutine.
-func EstimateRun(s *config.Experiment, shard Shard, workers int) (*Estimate, error) {
+//
+// A unit's walks run on one worker, so the estimate is never below the
+// longest unit's time (one 9 s backtracking walk does not take 4.5 s on
+// two workers). ctx stops the calibration, whose walks may be long.
+func EstimateRun(ctx context.Context, s *config.Experiment, shard Shard, workers int) (*Estimate, error) {
 	p, err := NewPlan(s)
 	if err != nil {
 		return nil, err
 	}
 	est := &Estimate{Units: p.ShardLen(shard), Walks: p.Walks(shard, -1, -1)}
-	var ns float64
+	var ns, longest float64
 	for bi, b := range s.Boards {
 		for ri, r := range s.Rules {
+			per, err := calibrate(ctx, b, r, s.Starts[bi])
+			if err != nil {
+				return nil, err
+			}
 			l := EstimateLine{Board: b, Rule: r, Starts: len(s.Starts[bi]), Units: p.BoardRuleUnits(shard, bi, ri),
-				Walks: p.Walks(shard, bi, ri), NsPerWalk: calibrate(b, r, s.Starts[bi])}
+				Walks: p.Walks(shard, bi, ri), NsPerWalk: per}
 			ns += l.NsPerWalk * float64(l.Walks)
+			if l.Units > 0 {
+				longest = max(longest, l.NsPerWalk*math.Ceil(float64(l.Walks)/float64(l.Units)))
+			}
 			est.Lines = append(est.Lines, l)
 		}
 	}
-	est.Seconds = ns / 1e9 / float64(max(workers, 1))
+	est.Seconds = max(ns/float64(max(workers, 1)), longest) / 1e9
 	return est, nil
 }
 
 // calibrate returns the mean time of a walk of r on b from starts, measured
-// for about 100 ms (and at least 3 walks).
-func calibrate(b *sim.Board, r sim.Rule, starts []int) float64 {
+// for about 100 ms (and at least 3 walks, or one where a walk takes over a
+// second); it stops at once when ctx is done, even inside a long search.
+func calibrate(ctx context.Context, b *sim.Board, r sim.Rule, starts []int) (float64, error) {
 	w, err := sim.NewWalker(b, r)
 	if err != nil || len(starts) == 0 {
-		return 0
+		return 0, nil
 	}
+	defer w.StopOn(ctx)()
 	t0 := time.Now()
 	n := 0
-	for time.Since(t0) < 100*time.Millisecond || n < 3 {
+	for time.Since(t0) < 100*time.Millisecond || n < 3 && time.Since(t0) < time.Second {
 		s := starts[n%len(starts)]
 		w.Walk(s, sim.NewKey(0, b, r, s), uint64(n))
+		if err := ctx.Err(); err != nil || w.Stopped() {
+			return 0, cmp.Or(err, context.Canceled)
+		}
 		n++
 	}
-	return float64(time.Since(t0).Nanoseconds()) / float64(n)
+	return float64(time.Since(t0).Nanoseconds()) / float64(n), nil
 }
+

@@ -133,6 +133,7 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 		r.Walks = make([]sim.Outcome, 0, u.Hi-u.Lo)
 	}
 	var buf [256]sim.Outcome
+	defer w.StopOn(ctx)()
 	for lo := u.Lo; lo < u.Hi; lo += checkEvery {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
@@ -142,6 +143,9 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 			// Several walks at a time: the kernel keeps some in flight.
 			out := buf[:min(uint64(len(buf)), hi-i)]
 			w.WalkRange(u.Start, key, i, out)
+			if w.Stopped() {
+				return Result{}, ctx.Err()
+			}
 			for _, o := range out {
 				t.Add(o)
 			}

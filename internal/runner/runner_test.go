@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	"knightwalk/internal/config"
 	"knightwalk/internal/results"
@@ -284,6 +285,44 @@ func TestResumeLeavesNoTemporaryFiles(t *testing.T) {
 	for _, e := range ents {
 		if strings.HasPrefix(e.Name(), ".") {
 			t.Errorf("the finished result holds %s", e.Name())
+		}
+	}
+}
+
+// TestLongSearchHeedsCancel (issue 33): a backtracking search that runs
+// for minutes (closed tours on 7×7, which has none, with a huge node
+// budget) stops within a moment of a cancel, in a run and in the dry
+// run's calibration, and a run leaves its partial directory for --resume
+// and no lock.
+func TestLongSearchHeedsCancel(t *testing.T) {
+	s := specOf(t, `name: long
+seed: 1
+boards: [7x7]
+starts: [a1]
+walks: 2
+rules: [{name: backtrack, closed: true, node_budget: 100000000000}]
+`)
+	for _, what := range []string{"run", "dry run"} {
+		ctx, cancel := context.WithTimeout(context.Background(), 300*time.Millisecond)
+		t0 := time.Now()
+		var err error
+		dir := filepath.Join(t.TempDir(), "out")
+		if what == "run" {
+			_, err = runTo(t, ctx, s, dir, 2, All, false)
+		} else {
+			_, err = EstimateRun(ctx, s, All, 2)
+		}
+		cancel()
+		if d := time.Since(t0); d > 3*time.Second {
+			t.Errorf("%s: stopped %v after the cancel", what, d)
+		}
+		if err == nil {
+			t.Errorf("%s: no error after a cancel", what)
+		}
+		if what == "run" {
+			if _, err := os.Stat(dir + ".lock"); err == nil {
+				t.Errorf("run left %s.lock", dir)
+			}
 		}
 	}
 }

@@ -63,7 +63,11 @@ func EstimateSequential(ctx context.Context, s *config.Experiment, workers int) 
 	var ns float64
 	for bi, b := range s.Boards {
 		for ri, r := range s.Rules {
-			l := SeqEstimateLine{Board: b.String(), Rule: r.Name(), Starts: len(s.Starts[bi]), NsPerWalk: calibrate(b, r, s.Starts[bi])}
+			per, err := calibrate(ctx, b, r, s.Starts[bi])
+			if err != nil {
+				return nil, err
+			}
+			l := SeqEstimateLine{Board: b.String(), Rule: r.Name(), Starts: len(s.Starts[bi]), NsPerWalk: per}
 			for _, st := range s.Starts[bi] {
 				l.Walks += need[Cell{bi, ri, st}]
 				l.MaxWalks += s.WalksFor(ri)
