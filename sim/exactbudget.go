@@ -39,13 +39,20 @@ type ExactOptions struct {
 }
 
 // StatesMemory is the part of a memory budget that the states of an
-// enumeration may take: four fifths. The rest is for what the states do
-// not count, the runtime's heap overhead between collections, the sampled
-// walks of the estimate and the program itself; with it the process's
-// peak stays within the budget (measured: see the README's exact command).
-// Counting the states against the whole budget let the peak pass it by a
-// quarter (5.04 GB against 4 GiB, issue 21).
-func StatesMemory(budget int64) int64 { return budget / 5 * 4 }
+// enumeration may take: 70 % of what is left after 96 MiB for the program
+// and runtime. The rest is for what the states do not count, the
+// runtime's heap overhead between collections, the sampled walks of the
+// estimate and the layer that outgrew its share before it was stopped;
+// with it the process's peak stays within the budget
+// (cmd/experiment.TestBudgetsBoundPeakRSS). Counting the states against
+// the whole budget let the peak pass it by a quarter (5.04 GB against 4
+// GiB, issue 21); four fifths of it, by 16 % at 512 MiB (issue 33).
+func StatesMemory(budget int64) int64 {
+	return max(8<<20, (budget-statesReserve)/10*7)
+}
+
+// statesReserve is the part of a budget kept for the program and runtime.
+const statesReserve = 96 << 20
 
 // ExactStateBytes is what one state of an enumeration's layers costs in
 // memory when counted against MaxMemory: the state in the layer being built
@@ -148,7 +155,7 @@ func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptio
 			return Exact{}, err
 		}
 		if need := est.Bytes(); need > share {
-			return Exact{}, fmt.Errorf("exact: %s %s from %s: its layers hold at least about %.2g states at path length %d (estimated from %d sampled walks), taking at least %s, over the %s its states may take (four fifths of the memory budget, shared by the starts run at once): %w (pick a smaller board, a --max-steps, or raise --max-memory)",
+			return Exact{}, fmt.Errorf("exact: %s %s from %s: its layers hold at least about %.2g states at path length %d (estimated from %d sampled walks), taking at least %s, over the %s its states may take (70 % of the memory budget beyond 96 MiB, shared by the starts run at once): %w (pick a smaller board, a --max-steps, or raise --max-memory)",
 				b, r.Name(), b.SquareName(start), float64(est.States), est.Depth, est.Walks, formatBytes(need), formatBytes(share), ErrMemory)
 		}
 	}

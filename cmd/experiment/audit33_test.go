@@ -9,9 +9,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 
 	"knightwalk/internal/results"
+	"knightwalk/internal/testenv"
 )
 
 // TestForceReplacesOwnResultWithFigures: `run; run --force` (the README's
@@ -154,4 +156,44 @@ func TestHelpHelp(t *testing.T) {
 	if err != nil || !strings.Contains(out, "experiment help") {
 		t.Fatalf("help help: %q, %v", out, err)
 	}
+}
+
+// TestBudgetsBoundPeakRSS (slow; issue 33): --max-memory bounds the
+// process's peak resident memory, measured by the kernel (rusage) on the
+// command run as its own process: count peaked at 122 / 378 / 1452 MB for
+// budgets of 64 MiB / 256 MiB / 1 GiB, exact 6x6 from a1 at 604 MiB for
+// 512 MiB. A run may stop for the budget (that is what it is for); it may
+// not pass it.
+func TestBudgetsBoundPeakRSS(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "count and exact up to their memory budgets (about 30 s)")
+	for _, c := range []struct {
+		budget int64
+		args   []string
+	}{
+		{64 << 20, []string{"count", "--board", "8x8", "--force", "--max-memory", "64MiB"}},
+		{256 << 20, []string{"count", "--board", "8x8", "--force", "--max-memory", "256MiB"}},
+		{1 << 30, []string{"count", "--board", "8x8", "--force", "--max-memory", "1GiB"}},
+		{1 << 30, []string{"exact", "--board", "6x6", "--rule", "random", "--start", "a1", "--max-memory", "1GiB"}},
+	} {
+		p := proc(t, nil, c.args...)
+		out, _ := p.CombinedOutput()
+		ru, ok := p.ProcessState.SysUsage().(*syscall.Rusage)
+		if !ok {
+			t.Skip("no rusage on this system")
+		}
+		peak := ru.Maxrss * 1024 // KiB on Linux
+		t.Logf("%v: peak %.0f MiB of %d MiB (%s)", c.args, float64(peak)/(1<<20), c.budget>>20, lastLine(string(out)))
+		if float64(peak) > 1.05*float64(c.budget) {
+			t.Errorf("%v: peak resident memory %.0f MiB, over the budget of %d MiB", c.args, float64(peak)/(1<<20), c.budget>>20)
+		}
+	}
+}
+
+func lastLine(s string) string {
+	lines := strings.Split(strings.TrimSpace(s), "\n")
+	l := lines[len(lines)-1]
+	if len(l) > 120 {
+		l = l[:120] + "…"
+	}
+	return l
 }
