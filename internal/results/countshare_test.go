@@ -2,8 +2,10 @@ package results
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/gonum/stat/distuv"
@@ -91,5 +93,33 @@ func TestCountShareClaims(t *testing.T) {
 	}
 	if r := tb.Claims[1]; r.VerdictHolm != stats.NotReproduced {
 		t.Errorf("every: verdict after Holm %s, p_holm %v", r.VerdictHolm, r.PHolm)
+	}
+}
+
+// TestCountShareReportShowsWhatDecided (issue 32): the report lists every
+// size's probability of the stated count, the adjusted value and the
+// threshold, and says which sizes pass only through the adjustment (7×7
+// for Squirrel & Cull's "over 85 % on most boards": P = 0.0023 ≤ α, but
+// 23 × P > α).
+func TestCountShareReportShowsWhatDecided(t *testing.T) {
+	set := stats.CountSet{Lo: 86, Hi: 100, Trials: 100}
+	var boards []stats.CountBoard // n = 5..49, all near 99 % but 7x7
+	var names []string
+	for n := 5; n < 50; n++ {
+		rate := 0.99
+		if n == 7 {
+			rate = 0.736916
+		}
+		boards = append(boards, stats.CountBoard{Exact: true, Rate: rate})
+		names = append(names, fmt.Sprintf("%dx%d", n, n))
+	}
+	r := stats.CountShare(set, boards, 0.5, 0.95, false)
+	var b strings.Builder
+	writeCountShares(&b, &Tables{CountShares: []CountShareDetail{{ID: "sq85", Count: set.String(), Alpha: 0.05, Result: r, Boards: names}}})
+	got := b.String()
+	for _, want := range []string{"| 7x7 | 0.00232 |", "P ≤ α: passes only by the adjustment", fmt.Sprintf("%d × P ≤ α", r.Miss)} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
 	}
 }

@@ -42,9 +42,10 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, ReadingName(c), ClaimSourceText(c), c.Rule, c.Board, c.Target,
 				claimedText(c), MeasuredText(c), exactText(c.Exact), c.Walks, c.DecidedBy, c.Verdict, HolmText(c), c.VerdictHolm)
 		}
-		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone; the last two columns adjust the sampled verdicts by Holm's method within each claim family (key `family`; by default all claims of the run), which bounds the chance of any wrong sampled verdict in a family by 1 − confidence. A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not. A claim on a published statement (its source an id of experiments/sources.yaml) says *reproduced* or *not reproduced*, under the reading named; one with a published count is compared with it as two samples (docs/design.md, Inference); a *fitted* reading was chosen because it reproduces the number and is no support.\n\n")
+		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone; the last two columns adjust the sampled verdicts by Holm's method within each claim family (key `family`; by default all claims of the run), which bounds the chance of any wrong sampled verdict in a family by 1 − confidence. A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not. A claim on a published statement (its source an id of experiments/sources.yaml) says *reproduced* or *not reproduced*, under the reading named; one with a published count is *not reproduced* where the difference is significant, *reproduced* only where two one-sided tests show our rate within the source's equivalence margin of theirs, else *inconclusive*, with the difference the run could detect and the walks that would decide it (docs/design.md, Inference); a claim on a source marked *not verified* says so beside its source; a *fitted* reading was chosen because it reproduces the number and is no support.\n\n")
 	}
 
+	writeCountShares(&b, t)
 	writeSequential(&b, s, t)
 	writeExactCoverage(&b, s, t)
 	b.WriteString("## Success by start class\n\n| board | rule | group | squares | walks | success [interval] | closed [interval] | mean length |\n|---|---|---|---:|---:|---|---|---:|\n")
@@ -157,6 +158,58 @@ func writeGrids(b *strings.Builder, s *config.Experiment, rows []table.SquareRow
 			}
 		}
 	}
+}
+
+// writeCountShares shows what decided each share claim read as its
+// source's counts (issue 32: a row saying "100 % of boards plausible" hid
+// that one size passed only through the α/Miss threshold): every size's
+// probability of the stated count under our rate, that times Miss, the
+// threshold, and the size's outcome.
+func writeCountShares(b *strings.Builder, t *Tables) {
+	if len(t.CountShares) == 0 {
+		return
+	}
+	b.WriteString("## Share claims read as counts: what decided them\n\n")
+	for _, d := range t.CountShares {
+		r := d.Result
+		name := d.ID
+		if d.Reading != "" {
+			name += " (" + d.Reading + ")"
+		}
+		fmt.Fprintf(b, "**%s**: the source's count %s on more than the share of sizes stated, %d sizes. A true statement holds on at least %d of them, so it cannot miss any %d: a size is *rejected* where %d × P ≤ α = %.3g, i.e. P ≤ %.3g; the statement is not reproduced where at least %d sizes are rejected (p-value %s). P is the probability of such a count under our rate (the largest over our rate's confidence set where it is sampled).\n\n",
+			name, d.Count, r.Boards, r.Needed, r.Miss, r.Miss, d.Alpha, d.Alpha/float64(r.Miss), r.Miss, fmtP(r.PValue))
+		fmt.Fprintf(b, "| board | P(count as stated) | × %d | our side | outcome |\n|---|---:|---:|---|---|\n", r.Miss)
+		near := 0
+		for i, bd := range d.Boards {
+			outcome := "open"
+			switch {
+			case r.Adjusted[i] <= d.Alpha:
+				outcome = "**rejected**"
+			case r.Decided[i]:
+				outcome = "plausible"
+			}
+			if r.Adjusted[i] > d.Alpha && r.P[i] <= d.Alpha {
+				outcome += " (P ≤ α: passes only by the adjustment)"
+				near++
+			}
+			side := "sampled"
+			if r.IsExact[i] {
+				side = "exact"
+			}
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", bd, fmtP(r.P[i]), fmtP(r.Adjusted[i]), side, outcome)
+		}
+		if near > 0 {
+			fmt.Fprintf(b, "\n%d size(s) have P ≤ α on their own and pass only because a true statement may miss up to %d sizes.\n", near, r.Miss-1)
+		}
+		b.WriteString("\n")
+	}
+}
+
+func fmtP(p float64) string {
+	if math.IsNaN(p) {
+		return ""
+	}
+	return fmt.Sprintf("%.3g", p)
 }
 
 // HolmText is a claim's Holm-adjusted p-value and family, or "" for a

@@ -33,6 +33,19 @@ type Tables struct {
 	Boards      []table.BoardRow
 	Comparisons []table.ComparisonRow
 	Claims      []table.ClaimRow
+	// CountShares says what decided each share claim read as its source's
+	// counts, size by size (the report's table of them).
+	CountShares []CountShareDetail
+}
+
+// CountShareDetail is one share claim read as counts, as decided: per
+// board its probability of the stated count under our rate, that times
+// Miss (the adjusted value compared with α), and its outcome.
+type CountShareDetail struct {
+	ID, Reading, Count string
+	Alpha              float64
+	Result             stats.CountShareResult
+	Boards             []string
 }
 
 // Build turns the tallies of a complete run of e into table rows: squares,
@@ -102,8 +115,28 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 	}
 	out.adjustHolm()
 	var err error
-	out.Claims, err = claims(e, in)
-	return out, err
+	if out.Claims, err = claims(e, in); err != nil {
+		return out, err
+	}
+	for ci, ch := range e.Checks {
+		if ch.Count == nil {
+			continue
+		}
+		tally := in.Tally
+		if in.ClaimTally != nil {
+			tally = in.ClaimTally(ci)
+		}
+		r, err := CountShare(e, tally, in.Exact, ch)
+		if err != nil {
+			return out, err
+		}
+		d := CountShareDetail{ID: ch.ID, Reading: ch.Reading, Count: ch.Count.String(), Alpha: 1 - e.Confidence, Result: r}
+		for _, bi := range ch.Boards {
+			d.Boards = append(d.Boards, e.Boards[bi].String())
+		}
+		out.CountShares = append(out.CountShares, d)
+	}
+	return out, nil
 }
 
 // Claims returns the claims table of e on the tallies: one row per claim
