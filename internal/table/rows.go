@@ -250,7 +250,7 @@ type ClaimRow struct {
 	// published successes and trials per board (null elsewhere), whether
 	// the trials are assumed (the publication gives none), our rate minus
 	// theirs with its interval (null where either is), and the test that
-	// gave p_value: berger-boos (two samples) or binomial (our side
+	// gave p_value: barnard (two samples) or binomial (our side
 	// exact); "" for other claims.
 	PublishedSuccesses NullInt64
 	PublishedTrials    NullInt64
