@@ -173,7 +173,7 @@ func (nb *nextLayer) outgrew(b *Board, r Rule, start, depth int, err error) erro
 	if !errors.Is(err, ErrMemory) {
 		return err
 	}
-	return fmt.Errorf("exact: %s %s from %s: the states at path length %d outgrew the %s its states may take (70 % of the memory budget beyond 96 MiB, shared by the starts run at once) at %d states (its next allocation would bring the total to %s): %w (pick a smaller board, a --max-steps, or raise --max-memory)",
+	return fmt.Errorf("exact: %s %s from %s: the states at path length %d outgrew the %s its states may take (70 %% of the memory budget after the program's share, shared by the starts run at once) at %d states (its next allocation would bring the total to %s): %w (pick a smaller board, a --max-steps, or raise --max-memory)",
 		b, r.Name(), b.SquareName(start), depth, formatBytes(nb.held.budget.limit), len(nb.states), formatBytes(nb.held.bytes), err)
 }
 

@@ -39,8 +39,8 @@ type ExactOptions struct {
 }
 
 // StatesMemory is the part of a memory budget that the states of an
-// enumeration may take: 70 % of what is left after 96 MiB for the program
-// and runtime. The rest is for what the states do not count, the
+// enumeration may take: 70 % of what is left after 96 MiB (at most half
+// the budget) for the program and runtime. The rest is for what the states do not count, the
 // runtime's heap overhead between collections, the sampled walks of the
 // estimate and the layer that outgrew its share before it was stopped;
 // with it the process's peak stays within the budget
@@ -48,10 +48,11 @@ type ExactOptions struct {
 // the whole budget let the peak pass it by a quarter (5.04 GB against 4
 // GiB, issue 21); four fifths of it, by 16 % at 512 MiB (issue 33).
 func StatesMemory(budget int64) int64 {
-	return max(8<<20, (budget-statesReserve)/10*7)
+	return (budget - min(statesReserve, budget/2)) / 10 * 7
 }
 
-// statesReserve is the part of a budget kept for the program and runtime.
+// statesReserve is the part of a budget kept for the program and runtime
+// (half of a budget below twice that).
 const statesReserve = 96 << 20
 
 // ExactStateBytes is what one state of an enumeration's layers costs in
@@ -155,7 +156,7 @@ func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptio
 			return Exact{}, err
 		}
 		if need := est.Bytes(); need > share {
-			return Exact{}, fmt.Errorf("exact: %s %s from %s: its layers hold at least about %.2g states at path length %d (estimated from %d sampled walks), taking at least %s, over the %s its states may take (70 % of the memory budget beyond 96 MiB, shared by the starts run at once): %w (pick a smaller board, a --max-steps, or raise --max-memory)",
+			return Exact{}, fmt.Errorf("exact: %s %s from %s: its layers hold at least about %.2g states at path length %d (estimated from %d sampled walks), taking at least %s, over the %s its states may take (70 %% of the memory budget after the program's share, shared by the starts run at once): %w (pick a smaller board, a --max-steps, or raise --max-memory)",
 				b, r.Name(), b.SquareName(start), float64(est.States), est.Depth, est.Walks, formatBytes(need), formatBytes(share), ErrMemory)
 		}
 	}

@@ -21,7 +21,7 @@ func TestExactMemoryRefusedUpFront(t *testing.T) {
 	var states atomic.Int64
 	_, err := ExactWalks(context.Background(), b, r, []int{0}, ExactOptions{MaxMemory: 64 << 20, Progress: &states})
 	if !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "8x8 random from a1: its layers hold at least about") ||
-		!strings.Contains(err.Error(), "over the 51.2 MiB its states may take") {
+		!strings.Contains(err.Error(), "over the 22.4 MiB its states may take") {
 		t.Fatalf("got %v; want ErrMemory with the estimate", err)
 	}
 	if states.Load() != 0 {
@@ -58,9 +58,9 @@ func TestExactMemoryDuringEnumeration(t *testing.T) {
 	if err != nil || est.Bytes() > 4<<20 {
 		t.Fatalf("5x5 estimate %d bytes, want under 4 MiB for this test", est.Bytes())
 	}
-	_, err = ExactWalks(context.Background(), b, r, []int{0}, ExactOptions{MaxMemory: 4 << 20})
-	if !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "outgrew the 3.2 MiB its states may take") {
-		t.Errorf("4 MiB: got %v; want ErrMemory from the growing layer", err)
+	_, err = ExactWalks(context.Background(), b, r, []int{0}, ExactOptions{MaxMemory: 8 << 20})
+	if !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "outgrew the 2.8 MiB its states may take") {
+		t.Errorf("8 MiB: got %v; want ErrMemory from the growing layer", err)
 	}
 	if want.Nodes < est.States+est.NextStates {
 		t.Errorf("estimate %+v is more than the %d states expanded in all; it must be a lower bound", est, want.Nodes)
@@ -77,10 +77,15 @@ func TestExactCancelPrompt(t *testing.T) {
 	var states atomic.Int64
 	done := make(chan error, 1)
 	go func() {
-		_, err := ExactWalks(ctx, b, r, []int{0}, ExactOptions{MaxMemory: 512 << 20, Progress: &states})
+		_, err := ExactWalks(ctx, b, r, []int{0}, ExactOptions{MaxMemory: 1 << 30, Progress: &states})
 		done <- err
 	}()
 	for states.Load() < 1<<18 { // into layers far larger than a check interval
+		select {
+		case err := <-done:
+			t.Fatalf("the enumeration ended before it could be cancelled: %v", err)
+		default:
+		}
 		time.Sleep(5 * time.Millisecond)
 	}
 	cancel()

@@ -6,6 +6,8 @@ package main
 // claim of a deterministic rule carries an interval.
 
 import (
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"context"
 	"encoding/csv"
 	"math"
@@ -66,11 +68,32 @@ func TestClaimsDecidedByWhatDecidesThem(t *testing.T) {
 					want := literature(ch, stats.ExactVerdict(ch.Claim.Holds(row.Exact)))
 					if ch.Compare {
 						// the published count against our exact p: the
-						// exact binomial test, re-derived here
+						// exact binomial test of the difference, and the
+						// two one-sided exact binomial tests of
+						// equivalence within the default margin (the
+						// source's 80 %-power detectable difference),
+						// re-derived here from their definitions
 						k, n, _, _ := ch.Published.Count()
-						want = stats.Reproduced
-						if stats.BinomialTest(uint64(k), uint64(n), row.Exact) <= 1-s.Confidence {
+						alpha := 1 - s.Confidence
+						pt := (float64(k) + 2) / (float64(n) + 4)
+						margin := (distuv.UnitNormal.Quantile(1-alpha/2) + distuv.UnitNormal.Quantile(0.8)) * math.Sqrt(pt*(1-pt)/float64(n))
+						pLo, pHi := 0.0, 0.0
+						if q := row.Exact + margin; q < 1 {
+							pLo = distuv.Binomial{N: float64(n), P: q}.CDF(float64(k))
+						}
+						if q := row.Exact - margin; q > 0 {
+							pHi = 1 - distuv.Binomial{N: float64(n), P: q}.CDF(float64(k)-1)
+						}
+						switch {
+						case stats.BinomialTest(uint64(k), uint64(n), row.Exact) <= alpha:
 							want = stats.NotReproduced
+						case max(pLo, pHi) <= alpha:
+							want = stats.Reproduced
+						default:
+							want = stats.Inconclusive
+						}
+						if math.Abs(row.Margin-margin) > 1e-12 || math.Abs(max(row.PEquivLower, row.PEquivUpper)-max(pLo, pHi)) > 1e-9 {
+							t.Errorf("%s (%s): margin %v, equivalence p %v / %v; re-derived %v, %v / %v", row.ID, row.Board, row.Margin, row.PEquivLower, row.PEquivUpper, margin, pLo, pHi)
 						}
 					}
 					if row.DecidedBy != "exact" || row.Verdict != want {

@@ -84,4 +84,3 @@ func calibrate(ctx context.Context, b *sim.Board, r sim.Rule, starts []int) (flo
 	}
 	return float64(time.Since(t0).Nanoseconds()) / float64(n), nil
 }
-
