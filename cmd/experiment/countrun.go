@@ -86,7 +86,7 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 		return countView{}, err
 	}
 	if q.spill != "" {
-		err = checkSpill(b, q.spill, states, q.maxMemory)
+		err = checkSpill(b, q.spill, states, countTables(q.maxMemory))
 	} else {
 		err = q.checkMemory(&opt, states, bytes)
 	}
@@ -146,22 +146,23 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 // what brings 7x7 within a few GiB).
 func (q *countQuery) checkMemory(opt *count.Options, states float64, bytes int64) error {
 	b := q.board
-	if bytes > q.maxMemory && !q.closed && !q.paired {
+	tables := countTables(q.maxMemory)
+	if bytes > tables && !q.closed && !q.paired {
 		paired := *opt
 		paired.PairedEnds = true
-		if ps, pb, err := count.Estimate(b, paired); err == nil && pb <= q.maxMemory {
+		if ps, pb, err := count.Estimate(b, paired); err == nil && pb <= tables {
 			*opt, states, bytes, q.paired = paired, ps, pb, true
 		}
 	}
-	if bytes <= q.maxMemory {
+	if bytes <= tables {
 		return nil
 	}
 	hint := "raise --max-memory, or keep the layers on disk with --spill DIR, or --force to measure how far it gets"
 	if !q.closed && !q.paired {
 		hint += ", or count with --paired-ends, which holds fewer states"
 	}
-	return refusal{fmt.Sprintf("count on %s: about %.2g frontier states at the widest layer, about %.3g GiB of state tables and %s at %.0e states/s; over --max-memory %s",
-		b, states, float64(bytes)/(1<<30), humanDuration(states*sweepSteps/stateRate), stateRate, formatSize(q.maxMemory)), hint}
+	return refusal{fmt.Sprintf("count on %s: about %.2g frontier states at the widest layer, about %.3g GiB of state tables and %s at %.0e states/s; over the %s of tables --max-memory %s leaves beside the program",
+		b, states, float64(bytes)/(1<<30), humanDuration(states*sweepSteps/stateRate), stateRate, formatSize(tables), formatSize(q.maxMemory)), hint}
 }
 
 // refusal is a frontier count its estimate turns down before it starts:
@@ -180,15 +181,15 @@ func (r refusal) Error() string {
 // layer, read and written at once, needs room for two layers on disk at 16
 // bytes a state (24 where counts pass 2^64), and the budget must hold at
 // least one shard of the layer being written (a 256th).
-func checkSpill(b *sim.Board, dir string, states float64, maxMemory int64) error {
+func checkSpill(b *sim.Board, dir string, states float64, tables int64) error {
 	disk := int64(states * 2 * 16 * 1.25)
 	if free, ok := diskFree(dir); ok && free < disk {
 		return refusal{fmt.Sprintf("count on %s: about %.2g frontier states at the widest layer need about %.3g GiB on disk for two layers; --spill %s has %.3g GiB free",
 			b, states, float64(disk)/(1<<30), dir, float64(free)/(1<<30)), "--force to measure how far it gets"}
 	}
-	if shard := int64(states * 48 / 256); shard > maxMemory {
-		return refusal{fmt.Sprintf("count on %s: about %.2g frontier states at the widest layer; --max-memory %s cannot hold a 256th of their tables (%.3g MiB)",
-			b, states, formatSize(maxMemory), float64(shard)/(1<<20)), "raise --max-memory"}
+	if shard := int64(states * 48 / 256); shard > tables {
+		return refusal{fmt.Sprintf("count on %s: about %.2g frontier states at the widest layer; the %s of tables --max-memory leaves cannot hold a 256th of their tables (%.3g MiB)",
+			b, states, formatSize(tables), float64(shard)/(1<<20)), "raise --max-memory"}
 	}
 	return nil
 }
@@ -329,7 +330,7 @@ func printCounts(e *env, v countView, d time.Duration) {
 // count is the runtime and program (about 30 MB), the layer being built
 // beside the one read, and the collector's headroom; so the tables get a
 // share of the budget (countTables) and the collector a soft limit below
-// it (gcLimit). Both fractions are measured: TestCountPeakWithinBudget.
+// it (gcLimit). Both fractions are measured: TestBudgetsBoundPeakRSS.
 var (
 	tableShare = envFraction("KNIGHTWALK_COUNT_TABLE_SHARE", 0.6)
 	gcShare    = envFraction("KNIGHTWALK_COUNT_GC_SHARE", 0.85)
@@ -338,7 +339,7 @@ var (
 const runtimeBytes = 48 << 20
 
 func countTables(budget int64) int64 {
-	return max(1<<20, int64(float64(budget-runtimeBytes)*tableShare))
+	return int64(float64(budget-min(runtimeBytes, budget/2)) * tableShare)
 }
 
 func gcLimit(budget int64) int64 { return int64(float64(budget) * gcShare) }
