@@ -99,6 +99,18 @@ type Options struct {
 	Confidence float64
 	// Workers run the segments of a stage in parallel (0: GOMAXPROCS).
 	Workers int
+	// MaxMemory bounds the particles' saved board states (0: no bound):
+	// two sets of max(Particles, Pilot) snapshots of (rows+4)(cols+4)
+	// bytes each (ParticleBytes), refused before anything runs.
+	MaxMemory int64
+}
+
+// ParticleBytes is the memory the saved board states of o take: two
+// buffer sets of snapshots (parents and children), each of a padded board
+// of state bytes, for the larger of the particles and the pilot's walks.
+func ParticleBytes(o Options) int64 {
+	n := int64(max(o.Particles, o.Pilot, DefaultPilot))
+	return 2 * n * int64(o.Board.Rows+4) * int64(o.Board.Cols+4)
 }
 
 // Defaults of Options.
@@ -191,6 +203,10 @@ func (o *Options) check() error {
 	}
 	if o.Workers == 0 {
 		o.Workers = runtime.GOMAXPROCS(0)
+	}
+	if need := ParticleBytes(*o); o.MaxMemory > 0 && need > o.MaxMemory {
+		return fmt.Errorf("%s from %s with %d particles: their saved board states need about %.3g GiB (2 × %d × %d bytes), over the memory budget of %.3g GiB: use fewer particles or a smaller board, or raise the budget",
+			o.Board, o.Board.SquareName(o.Start), o.Particles, float64(need)/(1<<30), max(o.Particles, o.Pilot, DefaultPilot), (o.Board.Rows+4)*(o.Board.Cols+4), float64(o.MaxMemory)/(1<<30))
 	}
 	if o.Workers < 1 {
 		return fmt.Errorf("workers %d: want at least 1", o.Workers)

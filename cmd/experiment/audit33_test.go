@@ -11,6 +11,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"knightwalk/internal/results"
 	"knightwalk/internal/testenv"
@@ -196,4 +197,60 @@ func lastLine(s string) string {
 		l = l[:120] + "…"
 	}
 	return l
+}
+
+// TestTableFromAnotherRunRefused (issue 33): a table copied into a result
+// from another run (another seed, so another config hash) is refused by
+// plot and claims, naming both runs, instead of being used as this run's.
+func TestTableFromAnotherRunRefused(t *testing.T) {
+	dir := t.TempDir()
+	a, b := filepath.Join(dir, "a"), filepath.Join(dir, "b")
+	src, err := os.ReadFile("testdata/small.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	other := filepath.Join(dir, "other.yaml")
+	if err := os.WriteFile(other, []byte(strings.Replace(string(src), "seed: 3", "seed: 4", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "run", "testdata/small.yaml", "--out", a, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, err := runCmd(t, "run", other, "--out", b, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range []string{results.ClaimsFile, results.SquaresFile} {
+		data, err := os.ReadFile(filepath.Join(b, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(a, f), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, args := range [][]string{{"claims", a}, {"plot", a, "--figure", "success-heatmap"}} {
+		if _, _, err := runCmd(t, args...); err == nil || !strings.Contains(err.Error(), "a table from another run") {
+			t.Errorf("%q with a table of another run: %v", args, err)
+		}
+	}
+}
+
+// TestRareRefusals (issue 33): rare refuses up front what its particles
+// could not hold (4096x4096 passed 3 GB in 9 s), and an explicit zero
+// where a positive value is needed instead of silently using the default.
+func TestRareRefusals(t *testing.T) {
+	t0 := time.Now()
+	if _, _, err := runCmd(t, "rare", "--board", "4096x4096"); err == nil || !strings.Contains(err.Error(), "saved board states need about 31.3 GiB") {
+		t.Errorf("rare 4096x4096: %v", err)
+	}
+	if d := time.Since(t0); d > 10*time.Second {
+		t.Errorf("the refusal took %v", d)
+	}
+	for _, flag := range []string{"--confidence", "--level-fraction", "--pilot"} {
+		_, _, err := runCmd(t, "rare", "--board", "20x20", flag, "0")
+		var u usageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), flag+" 0") {
+			t.Errorf("rare %s 0: %v; want a usage error naming it", flag, err)
+		}
+	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"path/filepath"
 	"strings"
 
 	"knightwalk/internal/config"
@@ -40,10 +39,11 @@ literature runs, so it cannot drift from what the tool measures.`,
 				}
 				var rows []table.ClaimRow
 				for _, dir := range args {
-					if _, err := results.ReadManifest(dir); err != nil {
+					m, err := results.ReadManifest(dir)
+					if err != nil {
 						return err
 					}
-					r, _, err := table.ReadClaims(filepath.Join(dir, results.ClaimsFile))
+					r, err := results.ReadOf(dir, results.ClaimsFile, m, table.ReadClaims)
 					if err != nil {
 						return err
 					}

@@ -19,7 +19,7 @@ import (
 func rareCommand() *command {
 	return &command{
 		name:  "rare",
-		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--seed S] [--target L] [--particles N] [--replicates R] [--levels auto|L1,L2,...] [--pilot N] [--level-fraction F] [--confidence C] [--plain WALKS] [--workers N] [--format text|json]",
+		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--seed S] [--target L] [--particles N] [--replicates R] [--levels auto|L1,L2,...] [--pilot N] [--level-fraction F] [--confidence C] [--plain WALKS] [--workers N] [--max-memory SIZE] [--format text|json]",
 		short: "estimate a rare success probability by multilevel splitting",
 		long: `Estimates P(success) (or, with --target, P(path length reaches L)) of one
 randomised walk rule from one start square by fixed-effort multilevel
@@ -47,6 +47,8 @@ standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
 			conf := fs.Float64("confidence", 0.95, "confidence level of the interval")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "goroutines running a stage's segments")
 			format := fs.String("format", "text", "output format: text or json")
+			maxMem := byteSize(defaultMaxMemory())
+			fs.Var(&maxMem, "max-memory", "memory the particles' saved board states may take, e.g. 2GiB; the default is half the machine's memory, at most 4GiB")
 			plainWalks := fs.Int64("plain", 0, "also run this many plain walks (those 'experiment run' draws) and compare their cost at the same precision")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
@@ -58,6 +60,16 @@ standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
 				if err := checkWorkers(*workers); err != nil {
 					return err
 				}
+				// An explicit 0 is a mistake, not "the default" (issue 33).
+				if *pilot < 2 {
+					return usagef("--pilot %d: want at least 2 walks per stage", *pilot)
+				}
+				if !(*frac > 0 && *frac < 1) {
+					return usagef("--level-fraction %g: want a fraction strictly between 0 and 1, e.g. %g", *frac, rare.DefaultLevelFraction)
+				}
+				if !(*conf > 0 && *conf < 1) {
+					return usagef("--confidence %g: want a level strictly between 0 and 1, e.g. 0.95", *conf)
+				}
 				if *plainWalks < 0 {
 					return usagef("--plain %d: want a number of walks, or 0 for none", *plainWalks)
 				}
@@ -66,7 +78,7 @@ standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
 					return err
 				}
 				o.Seed, o.Target, o.Particles, o.Replicates = *seed, *target, *particles, *replicates
-				o.Pilot, o.LevelFraction, o.Confidence, o.Workers = *pilot, *frac, *conf, *workers
+				o.Pilot, o.LevelFraction, o.Confidence, o.Workers, o.MaxMemory = *pilot, *frac, *conf, *workers, int64(maxMem)
 				t0, cpu0 := time.Now(), cpuSeconds()
 				res, err := rare.Estimate(ctx, o)
 				if err != nil {

@@ -74,7 +74,7 @@ func DrawWith(ctx context.Context, dir string, names, with []string) ([]Drawn, e
 	if err != nil {
 		return nil, err
 	}
-	squares, _, err := table.ReadSquares(filepath.Join(dir, results.SquaresFile))
+	squares, err := results.ReadOf(dir, results.SquaresFile, m, table.ReadSquares)
 	if err != nil {
 		return nil, err
 	}
@@ -145,7 +145,7 @@ func readSweepSources(names, with []string) ([]sweepSource, error) {
 		if err := checkManifest(w, m); err != nil {
 			return nil, err
 		}
-		sq, _, err := table.ReadSquares(filepath.Join(w, results.SquaresFile))
+		sq, err := results.ReadOf(w, results.SquaresFile, m, table.ReadSquares)
 		if err != nil {
 			return nil, err
 		}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"maps"
 	"math"
-	"path/filepath"
 	"slices"
 	"sort"
 	"strings"
@@ -18,7 +17,7 @@ import (
 // lengthDistributions draws, per (board, rule), the path-length
 // distribution of each start class, over every length a walk can have.
 func (d *drawer) lengthDistributions() ([]Drawn, error) {
-	rows, _, err := table.ReadLengths(filepath.Join(d.dir, results.LengthsFile))
+	rows, err := results.ReadOf(d.dir, results.LengthsFile, d.m, table.ReadLengths)
 	if err != nil {
 		return nil, err
 	}

@@ -26,7 +26,7 @@ func (d *drawer) convergence() ([]Drawn, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return []Drawn{{Name: "convergence", Note: "no per-walk table (set outputs.walks: true): no convergence plot"}}, nil
 	}
-	walks, _, err := table.ReadWalks(path)
+	walks, err := results.ReadOf(d.dir, results.WalksFile, d.m, table.ReadWalks)
 	if err != nil {
 		return nil, err
 	}

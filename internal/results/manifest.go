@@ -218,3 +218,31 @@ func kernelPaths() string {
 	}
 	return fmt.Sprintf("%s (this CPU: %s)", p, strings.Join(names, ", "))
 }
+
+// ReadOf reads table file of result directory dir with read and refuses
+// it unless its metadata names the run of m, the directory's manifest:
+// the same experiment and config hash (table name and schema version are
+// checked by the reader). A table copied in from another result is
+// otherwise drawn, listed and loaded as this run's without a word
+// (issue 33).
+func ReadOf[R any](dir, file string, m *Manifest, read func(string) ([]R, table.Metadata, error)) ([]R, error) {
+	path := filepath.Join(dir, file)
+	rows, md, err := read(path)
+	if err != nil {
+		return nil, err
+	}
+	if err := CheckProvenance(m, path, md); err != nil {
+		return nil, err
+	}
+	return rows, nil
+}
+
+// CheckProvenance refuses a table whose metadata names another run than
+// manifest m.
+func CheckProvenance(m *Manifest, path string, md table.Metadata) error {
+	if md.Experiment != m.Experiment || md.ConfigHash != m.ConfigHash {
+		return fmt.Errorf("%s was written by a run of experiment %q (config %.12s), but its directory's %s is of %q (config %.12s): a table from another run; it is not used (run the experiment again, or put the table back with its own result)",
+			path, md.Experiment, md.ConfigHash, ManifestFile, m.Experiment, m.ConfigHash)
+	}
+	return nil
+}

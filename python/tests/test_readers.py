@@ -120,3 +120,34 @@ def test_bad_input(tmp_path: Path, run_dir: Path) -> None:
     with pytest.raises(TypeError, match="like: int is not a pandas or polars data frame"):
         kw.exact("5x5", like=3)
     assert json.loads((run_dir / "manifest.json").read_text())["experiment"] == "pysmall"
+
+
+def test_table_of_another_run_refused(tmp_path: Path, run_dir: Path, cp_dir: Path) -> None:
+    """Issue 33: a table copied in from another run, a table of another
+    name under this one's, a file of an older schema and a manifest that is
+    not JSON are refused, naming the file and why."""
+    import pyarrow.parquet as pq
+
+    mixed = tmp_path / "mixed"
+    shutil.copytree(run_dir, mixed)
+    shutil.copy(cp_dir / "claims.parquet", mixed / "claims.parquet")  # other config hash
+    with pytest.raises(kw.NotAResultError, match=r"mixed/claims.parquet: .*a table from another run"):
+        kw.load(mixed)
+    renamed = tmp_path / "renamed"
+    shutil.copytree(run_dir, renamed)
+    shutil.copy(run_dir / "lengths.parquet", renamed / "squares.parquet")
+    with pytest.raises(kw.NotAResultError, match=r"squares.parquet: it is a lengths table, not squares"):
+        kw.load(renamed)
+    old = tmp_path / "old"
+    shutil.copytree(run_dir, old)
+    t = pq.read_table(old / "boards.parquet")
+    md = dict(t.schema.metadata)
+    md[b"schema_version"] = b"1"
+    pq.write_table(t.replace_schema_metadata(md), old / "boards.parquet")
+    with pytest.raises(kw.NotAResultError, match=r"boards.parquet: schema version 1"):
+        kw.load(old)
+    bad = tmp_path / "bad"
+    shutil.copytree(run_dir, bad)
+    (bad / "manifest.json").write_text("{not json")
+    with pytest.raises(kw.NotAResultError, match=r"bad/manifest.json: not JSON"):
+        kw.load(bad)

@@ -65,6 +65,28 @@ def file_metadata(path: str | Path) -> dict[str, Any]:
     return out
 
 
+SCHEMA_VERSION = "2"
+
+
+def _check_provenance(path: Path, name: str, manifest: Mapping[str, Any]) -> None:
+    """Refuse a table that is not this run's: its key-value metadata must
+    name the table, the schema version this package reads, and the
+    manifest's experiment and config hash (as the Go reader checks)."""
+    md = file_metadata(path)
+    problems = []
+    if md.get("table") != name:
+        problems.append(f"it is a {md.get('table') or 'unnamed'} table, not {name}")
+    if md.get("schema_version", "1") != SCHEMA_VERSION:
+        problems.append(f"schema version {md.get('schema_version', '1')}, but this package reads {SCHEMA_VERSION} "
+                        "(run the experiment again with this tool)")
+    if md.get("experiment") != manifest.get("experiment") or md.get("config_hash") != manifest.get("config_hash"):
+        problems.append(f"written by a run of experiment {md.get('experiment')!r} (config {str(md.get('config_hash'))[:12]}), "
+                        f"but {MANIFEST} is of {manifest.get('experiment')!r} (config {str(manifest.get('config_hash'))[:12]}): "
+                        "a table from another run")
+    if problems:
+        raise NotAResultError(f"{path}: " + "; ".join(problems) + "; it is not loaded")
+
+
 def _table_names(d: Path, manifest: Mapping[str, Any]) -> list[str]:
     names = [n[: -len(".parquet")] for n in manifest.get("tables", []) if n.endswith(".parquet")]
     if not names:
@@ -204,7 +226,10 @@ def load(path: str | Path, backend: Backend = "pandas", *, tables: Iterable[str]
     ``squares.join(exact, on=[...])`` (polars) needs no cast.
     """
     d = _result_dir(path)
-    manifest = json.loads((d / MANIFEST).read_text())
+    try:
+        manifest = json.loads((d / MANIFEST).read_text())
+    except json.JSONDecodeError as err:
+        raise NotAResultError(f"{d / MANIFEST}: not JSON ({err}); expected the manifest of a finished run") from err
     names = _table_names(d, manifest)
     if tables is not None:
         wanted = list(tables)
@@ -212,7 +237,10 @@ def load(path: str | Path, backend: Backend = "pandas", *, tables: Iterable[str]
         if unknown:
             raise KeyError(f"{d}: no table {', '.join(unknown)}; this run has {', '.join(names)}")
         names = wanted
-    arrow = {n: _read(d / f"{n}.parquet") for n in names}
+    arrow = {}
+    for n in names:
+        arrow[n] = _read(d / f"{n}.parquet")
+        _check_provenance(d / f"{n}.parquet", n, manifest)
     for n, p in (extra or {}).items():
         arrow[n] = _read(Path(p))
     return convert(arrow, backend)
