@@ -254,3 +254,22 @@ func TestRareRefusals(t *testing.T) {
 		}
 	}
 }
+
+// TestUpFrontRefusals (issue 33): exact and count check --out before
+// computing (a missing directory failed after the work, naming a temp
+// file), and tour says a closed tour is impossible on an odd board
+// instead of spending the search's budget.
+func TestUpFrontRefusals(t *testing.T) {
+	missing := filepath.Join(t.TempDir(), "nodir", "x.parquet")
+	for _, args := range [][]string{
+		{"exact", "--board", "5x5", "--format", "parquet", "--out", missing},
+		{"count", "--board", "5x5", "--format", "parquet", "--out", missing},
+	} {
+		if _, _, err := runCmd(t, args...); err == nil || !strings.Contains(err.Error(), "does not exist; create it first") {
+			t.Errorf("%q: %v", args, err)
+		}
+	}
+	if _, _, err := runCmd(t, "tour", "--board", "7x7", "--start", "a1", "--rule", "backtrack/closed"); err == nil || !strings.Contains(err.Error(), "needs an even number of squares") {
+		t.Errorf("tour closed on 7x7: %v", err)
+	}
+}

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"knightwalk/internal/table"
 	"knightwalk/sim"
 )
 
@@ -122,6 +123,9 @@ func checkCountFlags(format, out, method string, maxNodes float64, maxMem int64)
 		}
 		if _, err := os.Lstat(out); err == nil {
 			return usagef("--out %s: the file exists; count writes only a new file", out)
+		}
+		if err := table.CheckWritableDir(out); err != nil {
+			return err
 		}
 	default:
 		return usagef("--format %q: valid formats are text, csv, parquet", format)

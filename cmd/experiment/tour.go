@@ -61,6 +61,12 @@ backtrack/closed, a closed one), 1 when it is not (the outcome on stderr),
 					return usagef("--node-budget is a positive number of squares for --rule backtrack")
 				}
 				r.NodeBudget = *nodeBudget
+				if r.Closed && b.Squares() > 1 && b.Squares()%2 == 1 {
+					// A knight alternates colours, so a closed tour has as
+					// many squares of each: none exists on an odd board, and
+					// the search would only spend its budget finding that out.
+					return fmt.Errorf("tour: %s asks for a closed tour, and %s has %d squares: a knight's move changes colour, so a closed tour needs an even number of squares; none exists (ask for an open tour with --rule backtrack)", r.Name(), b, b.Squares())
+				}
 				w, err := sim.NewWalker(b, r)
 				if err != nil {
 					return usagef("%v", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 
 	"github.com/apache/arrow-go/v18/parquet/file"
 )
@@ -69,6 +70,9 @@ func ReadExact(path string) ([]ExactRow, Metadata, error) { return read(path, ex
 // table as this package wrote it; never over anything else (a user's file
 // the tool did not write is not replaced).
 func CheckReplace(path, name string, force bool) error {
+	if err := CheckWritableDir(path); err != nil {
+		return err
+	}
 	fi, err := os.Stat(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil
@@ -86,6 +90,30 @@ func CheckReplace(path, name string, force bool) error {
 		return fmt.Errorf("%s exists and is not a %q table that experiment wrote; not replaced", path, name)
 	}
 	return nil
+}
+
+// CheckWritableDir reports, before any work, why a file could not be
+// written at path: its directory is missing, not a directory, or refuses
+// new files (probed with a temporary file, removed at once). Commands that
+// compute for minutes check --out with it first, instead of failing at
+// the end on a temporary file's name (issue 33).
+func CheckWritableDir(path string) error {
+	dir := filepath.Dir(path)
+	fi, err := os.Stat(dir)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return fmt.Errorf("--out %s: directory %s does not exist; create it first", path, dir)
+	case err != nil:
+		return fmt.Errorf("--out %s: %w", path, err)
+	case !fi.IsDir():
+		return fmt.Errorf("--out %s: %s is not a directory", path, dir)
+	}
+	f, err := os.CreateTemp(dir, ".experiment-probe-*")
+	if err != nil {
+		return fmt.Errorf("--out %s: cannot create files in %s: %w", path, dir, errors.Unwrap(err))
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // tableIn returns the table name stored in a Parquet file's metadata.
