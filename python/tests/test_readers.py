@@ -141,7 +141,7 @@ def test_table_of_another_run_refused(tmp_path: Path, run_dir: Path, cp_dir: Pat
     old = tmp_path / "old"
     shutil.copytree(run_dir, old)
     t = pq.read_table(old / "boards.parquet")
-    md = dict(t.schema.metadata)
+    md = dict(pq.read_metadata(old / "boards.parquet").metadata)
     md[b"schema_version"] = b"1"
     pq.write_table(t.replace_schema_metadata(md), old / "boards.parquet")
     with pytest.raises(kw.NotAResultError, match=r"boards.parquet: schema version 1"):
