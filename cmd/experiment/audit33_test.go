@@ -6,7 +6,9 @@ package main
 import (
 	"errors"
 	"flag"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -272,4 +274,67 @@ func TestUpFrontRefusals(t *testing.T) {
 	if _, _, err := runCmd(t, "tour", "--board", "7x7", "--start", "a1", "--rule", "backtrack/closed"); err == nil || !strings.Contains(err.Error(), "needs an even number of squares") {
 		t.Errorf("tour closed on 7x7: %v", err)
 	}
+}
+
+// TestAuditCorpus (slow): the audit's command lines (testdata/audit/
+// cases.txt), each run as a real process of the command: the exit status,
+// a phrase of the error, and every case under 10 s and 1 GiB. Each
+// turn's audit starts from them.
+func TestAuditCorpus(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "the audit corpus as real processes")
+	data, err := os.ReadFile("testdata/audit/cases.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		parts := strings.SplitN(line, " | ", 3)
+		if len(parts) != 3 {
+			t.Fatalf("cases.txt:%d: want 'status | phrase | arguments'", i+1)
+		}
+		want, phrase, args := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]), strings.Fields(parts[2])
+		out := t.TempDir()
+		full := false
+		if args[0] == "FULL" {
+			full, args = true, args[1:]
+		}
+		for j := range args {
+			args[j] = strings.ReplaceAll(args[j], "OUT", out)
+		}
+		p := proc(t, nil, args...)
+		var stderr strings.Builder
+		p.Stderr = &stderr
+		if full {
+			f, err := os.OpenFile("/dev/full", os.O_WRONLY, 0)
+			if err != nil {
+				t.Skip("no /dev/full here")
+			}
+			defer f.Close()
+			p.Stdout = f
+		}
+		t0 := time.Now()
+		err := p.Run()
+		took := time.Since(t0)
+		code := 0
+		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatalf("cases.txt:%d: %v", i+1, err)
+		}
+		if fmt.Sprint(code) != want || !strings.Contains(stderr.String(), phrase) {
+			t.Errorf("cases.txt:%d: %q: exit %d, stderr %q; want exit %s and %q", i+1, args, code, stderr.String(), want, phrase)
+		}
+		if ru, ok := p.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss*1024 > 1<<30 {
+			t.Errorf("cases.txt:%d: %q peaked at %d MiB", i+1, args, ru.Maxrss>>10)
+		}
+		if took > 10*time.Second {
+			t.Errorf("cases.txt:%d: %q took %v", i+1, args, took)
+		}
+		n++
+	}
+	t.Logf("%d cases", n)
 }
