@@ -109,6 +109,10 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 			}
 			row := boardRow(b, r, len(e.Starts[bi]), t, e)
 			row.ExactSuccess = exactMean(exact, bi, ri, e.Starts[bi])
+			if s, c, ok := uniformStart(tally, bi, ri, e.Starts[bi], r, e); ok {
+				row.SuccessRate, row.SuccessLo, row.SuccessHi = s.Center, s.Lo, s.Hi
+				row.ClosedRate, row.ClosedLo, row.ClosedHi = c.Center, c.Lo, c.Hi
+			}
 			out.Boards = append(out.Boards, row)
 		}
 		out.compareRules(e, b, slices.DeleteFunc(classes, func(c []side) bool { return c == nil }))
@@ -346,6 +350,10 @@ func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf,
 		}
 		row := classRow(b, r, g, t, e)
 		row.ExactSuccess = exactMean(exact, bi, ri, g.squares)
+		if s, c, ok := uniformStart(tally, bi, ri, g.squares, r, e); ok {
+			row.SuccessRate, row.SuccessLo, row.SuccessHi = s.Center, s.Lo, s.Hi
+			row.ClosedRate, row.ClosedLo, row.ClosedHi = c.Center, c.Lo, c.Hi
+		}
 		out.Classes = append(out.Classes, row)
 		if g.by == "class" {
 			classes = append(classes, side{rule: r.Name(), group: g.name, t: t})
@@ -394,6 +402,54 @@ func classGroups(b *sim.Board, starts []int) []group {
 		out = append(out, group{by: "degree", name: strconv.Itoa(d), squares: byDeg[d]})
 	}
 	return out
+}
+
+// uniformStart is a group's success and closed rates from a uniformly
+// random start when its squares ran unequal walks (a sequential run stops
+// each square on its own; issue 32): the equal-weight mean of the
+// squares' rates, not the walk-weighted pooled rate, which a square that
+// ran longer would pull towards its own. The interval is the run's method
+// at Kish's effective sample size for those weights, n_eff = k²/Σ(1/n_i)
+// (Kish 1965, Survey Sampling, §11.7), with n_eff·mean successes (the
+// approach of Korn & Graubard 1998, Survey Methodology 24, 193–201). ok
+// is false where every square ran the same walks (the pooled rate is the
+// mean already), for a deterministic rule and in fixed runs.
+func uniformStart(tally TallyOf, bi, ri int, squares []int, r sim.Rule, e *config.Experiment) (succ, closed stats.Summary, ok bool) {
+	if e.Sequential == nil || r.Deterministic() || len(squares) < 2 {
+		return succ, closed, false
+	}
+	var ps, pc, inv float64
+	var first uint64
+	equal := true
+	for i, s := range squares {
+		t := tally(bi, ri, s)
+		if t == nil || t.Walks == 0 {
+			return succ, closed, false
+		}
+		if i == 0 {
+			first = t.Walks
+		}
+		equal = equal && t.Walks == first
+		n := float64(t.Walks)
+		ps += float64(t.Successes) / n
+		pc += float64(t.Closed) / n
+		inv += 1 / n
+	}
+	if equal {
+		return succ, closed, false
+	}
+	k := float64(len(squares))
+	ps, pc = ps/k, pc/k
+	neff := k * k / inv
+	at := func(p float64) stats.Summary {
+		n := math.Round(neff)
+		x := stats.Proportion{Successes: uint64(math.Round(p * n)), Trials: uint64(n)}
+		s := x.Interval(e.Confidence, e.Method)
+		s.Center = p
+		s.Lo, s.Hi = min(s.Lo, p), max(s.Hi, p)
+		return s
+	}
+	return at(ps), at(pc), true
 }
 
 // pool pools the tallies of squares of (board, rule) as stats.Pool does,

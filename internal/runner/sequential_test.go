@@ -602,3 +602,33 @@ claims:
 		t.Errorf("share claim's error %.4f above %.2f", f, alpha)
 	}
 }
+
+// TestUniformStartRateInSequentialRun (issue 32): where a sequential run's
+// squares ran unequal walks, the board's and each class's rate is the
+// equal-weight mean of the squares' rates (a uniformly random start), not
+// the walk-weighted pool a square that ran longer pulls towards itself.
+func TestUniformStartRateInSequentialRun(t *testing.T) {
+	s := specOf(t, strings.Replace(pooledYAML, "%s",
+		"  - {id: all, rule: warnsdorff/random, class: all, above: 0.95}\n  - {id: b2, rule: warnsdorff/random, square: b2, range: [0.98, 1]}\n", 1))
+	sum, err := runTo(t, context.Background(), s, filepath.Join(t.TempDir(), "out"), 2, All, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var mean float64
+	walks := map[int64]bool{}
+	for _, r := range sum.Tables.Squares {
+		mean += r.SuccessRate / float64(len(sum.Tables.Squares))
+		walks[r.Walks] = true
+	}
+	if len(walks) < 2 {
+		t.Fatalf("every square ran the same walks; the test needs a square that ran on")
+	}
+	b := sum.Tables.Boards[0]
+	pooled := float64(b.Successes) / float64(b.Walks)
+	if math.Abs(b.SuccessRate-mean) > 1e-12 || !(b.SuccessLo <= mean && mean <= b.SuccessHi) {
+		t.Errorf("board rate %v [%v, %v], equal-weight mean of the squares %v (walk-weighted %v)", b.SuccessRate, b.SuccessLo, b.SuccessHi, mean, pooled)
+	}
+	if math.Abs(pooled-mean) < 1e-6 {
+		t.Errorf("pooled %v equals the mean %v: the test cannot tell them apart", pooled, mean)
+	}
+}
