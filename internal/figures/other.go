@@ -26,7 +26,15 @@ func (d *drawer) convergence() ([]Drawn, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return []Drawn{{Name: "convergence", Note: "no per-walk table (set outputs.walks: true): no convergence plot"}}, nil
 	}
-	walks, err := results.ReadOf(d.dir, results.WalksFile, d.m, table.ReadWalks)
+	// Only the first start square of each (board, rule) is drawn: read
+	// just its walks, a batch at a time.
+	first := map[[3]string]bool{}
+	for _, g := range d.groups() {
+		first[[3]string{g.board, g.rule, g.squares[0].Start}] = true
+	}
+	walks, err := results.ReadOf(d.dir, results.WalksFile, d.m, func(path string) ([]table.WalkRow, table.Metadata, error) {
+		return table.ReadWalksWhere(path, func(w *table.WalkRow) bool { return first[[3]string{w.Board, w.Rule, w.Start}] })
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -148,6 +148,9 @@ type RunInfo struct {
 // and report.md of a run of e into dir.
 func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 	md := run.Meta
+	if md.Experiment == "" { // every table names its run (ReadOf checks it)
+		md = Metadata(e, md.ToolVersion, md.Build)
+	}
 	files := slices.Clone(TableFiles)
 	for i, err := range []error{
 		table.WriteSquares(filepath.Join(dir, files[0]), t.Squares, md),

@@ -48,6 +48,9 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	if err := ShardSequential(s, o.Shard); err != nil {
 		return nil, err
 	}
+	if o.Meta.Experiment == "" { // every table names its run, so readers can check it against the manifest
+		o.Meta = results.Metadata(s, o.Meta.ToolVersion, o.Meta.Build)
+	}
 	o.Meta.Levels = results.Levels(s) // the tables' categories are the experiment's
 	p, err := NewPlan(s)
 	if err != nil {
@@ -312,6 +315,9 @@ func startProgress(ctx context.Context, o RunOptions, n *atomic.Uint64, total ui
 // report and manifest, and the per-walk table from the parts' fragments;
 // secs is the time the merge took.
 func WriteMerged(ctx context.Context, s *config.Experiment, o RunOptions, ts *Tallies, parts []*Part, secs float64) (*Completed, error) {
+	if o.Meta.Experiment == "" { // as Run: every table names its run
+		o.Meta = results.Metadata(s, o.Meta.ToolVersion, o.Meta.Build)
+	}
 	o.Meta.Levels = results.Levels(s)
 	p, err := NewPlan(s)
 	if err != nil {

@@ -91,6 +91,24 @@ func read[R any](path string, s *spec[R]) ([]R, Metadata, error) {
 var errDamaged = errors.New("damaged, cut short or not a Parquet table")
 
 func readFile[R any](path string, s *spec[R]) ([]R, Metadata, error) {
+	return readFiltered(path, s, nil)
+}
+
+// ReadWalksWhere reads the rows of a walks table for which keep is true,
+// decoding a batch of rows at a time: the per-walk table of a large run
+// holds millions of rows, and a figure that needs a few squares' walks
+// must not hold them all (issue 33: the convergence figure took 2.55 GB).
+func ReadWalksWhere(path string, keep func(*WalkRow) bool) ([]WalkRow, Metadata, error) {
+	rows, md, err := readFiltered(path, walksSpec, keep)
+	if err != nil {
+		return nil, Metadata{}, fmt.Errorf("table: %s: %w", path, err)
+	}
+	return rows, md, nil
+}
+
+// readFiltered reads the rows of a table for which keep is true (every
+// row where keep is nil).
+func readFiltered[R any](path string, s *spec[R], keep func(*R) bool) ([]R, Metadata, error) {
 	f, err := safeio.OpenRegular(path)
 	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
 		return nil, Metadata{}, pe.Err // read names the path
@@ -119,7 +137,10 @@ func readFile[R any](path string, s *spec[R]) ([]R, Metadata, error) {
 		}
 	}
 
-	rows := make([]R, meta.NumRows)
+	var rows []R
+	if keep == nil {
+		rows = make([]R, meta.NumRows)
+	}
 	if meta.NumRows == 0 {
 		return rows, md, nil
 	}
@@ -147,27 +168,43 @@ func readFile[R any](path string, s *spec[R]) ([]R, Metadata, error) {
 		idx[i] = fi[0]
 	}
 
-	off := 0
+	off, total := 0, int(meta.NumRows)
+	var batch []R
 	for rr.Next() {
 		rec := rr.RecordBatch()
 		n := int(rec.NumRows())
-		if off+n > len(rows) {
-			return nil, Metadata{}, fmt.Errorf("%s table: more rows than the footer's %d", s.name, len(rows))
+		if off+n > total {
+			return nil, Metadata{}, fmt.Errorf("%s table: more rows than the footer's %d", s.name, total)
+		}
+		dst := rows[min(off, len(rows)):min(off+n, len(rows))]
+		if keep != nil { // decode into a batch buffer, keep what is asked for
+			if cap(batch) < n {
+				batch = make([]R, n)
+			}
+			dst = batch[:n]
+			clear(dst)
 		}
 		for i := range s.cols {
 			a := rec.Column(idx[i])
 			if err := s.cols[i].checkNulls(a); err != nil {
 				return nil, Metadata{}, fmt.Errorf("%s table: %w", s.name, err)
 			}
-			s.cols[i].read(a, rows[off:off+n])
+			s.cols[i].read(a, dst)
+		}
+		if keep != nil {
+			for j := range dst {
+				if keep(&dst[j]) {
+					rows = append(rows, dst[j])
+				}
+			}
 		}
 		off += n
 	}
 	if err := rr.Err(); err != nil {
 		return nil, Metadata{}, fmt.Errorf("%w: %w", errDamaged, err)
 	}
-	if off != len(rows) {
-		return nil, Metadata{}, fmt.Errorf("%s table: read %d rows, footer says %d", s.name, off, len(rows))
+	if off != total {
+		return nil, Metadata{}, fmt.Errorf("%s table: read %d rows, footer says %d", s.name, off, total)
 	}
 	return rows, md, nil
 }
