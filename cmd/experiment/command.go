@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"knightwalk/internal/config"
 )
 
 // command is one subcommand: its name, usage line, short help and its own
@@ -96,6 +98,9 @@ func dispatch(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	c := lookup(args[0])
 	if c == nil {
 		return usagef("unknown command %q (run 'experiment help')", args[0])
+	}
+	if err := config.CheckPublished(); err != nil {
+		return err
 	}
 	fs := flag.NewFlagSet("experiment "+c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)

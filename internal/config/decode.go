@@ -587,12 +587,19 @@ func want(typ string) string {
 		return "a list of rules, e.g. [{name: warnsdorff}]"
 	case "[]" + reflect.TypeFor[Claim]().String():
 		return "a list of claims"
+	case reflect.TypeFor[FamilySpec]().String():
+		return "a family, {name: NAME, question: WHAT ITS CLAIMS ANSWER TOGETHER}"
+	case "[]" + reflect.TypeFor[FamilySpec]().String():
+		return "a list of families, e.g. [{name: corners, question: do the corner claims hold?}]"
 	}
 	if strings.HasPrefix(typ, "[]") {
 		return "a list"
 	}
 	if t := typeByName(typ); t != nil && t.Kind() == reflect.Struct {
 		return "a mapping with keys " + strings.Join(yamlKeys(t), ", ")
+	}
+	if strings.Contains(typ, ".") { // never a Go type name in a user's error
+		return "a mapping"
 	}
 	return typ
 }

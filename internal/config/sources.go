@@ -154,6 +154,18 @@ var published = sync.OnceValues(func() ([]Publication, error) {
 	return ParseSources("experiments/"+experiments.SourcesFile, experiments.Sources())
 })
 
+// CheckPublished reports what is wrong with the sources.yaml built into
+// this binary (a researcher's edit of experiments/sources.yaml, then go
+// run), with file, line and key, so that commands refuse to start with a
+// clear error instead of Published panicking mid-run (issue 33).
+func CheckPublished() error {
+	_, err := published()
+	if err != nil {
+		return fmt.Errorf("the sources file built into this binary is invalid (fix it and rebuild):\n%w", err)
+	}
+	return nil
+}
+
 // Published returns the statements of the embedded sources.yaml. A broken
 // embedded file is a bug of this build (a test parses it), so it panics.
 func Published() []Publication {
@@ -386,11 +398,15 @@ func (c *Config) checkFamilies(k *checker) {
 		if !declared[f] && familyProblem(cl.Family) == "" {
 			var valid []string
 			for _, d := range c.Families {
-				if !slices.Contains(valid, d.Name) {
+				if d.Name != "" && !slices.Contains(valid, d.Name) {
 					valid = append(valid, d.Name)
 				}
 			}
-			k.errorf(fmt.Sprintf("claims[%d].family", i), "%q is not declared; valid: %s (families)", f, strings.Join(valid, ", "))
+			if len(valid) == 0 {
+				k.errorf(fmt.Sprintf("claims[%d].family", i), "%q is not declared, and families names none; give each family a name", f)
+			} else {
+				k.errorf(fmt.Sprintf("claims[%d].family", i), "%q is not declared; valid: %s (families)", f, strings.Join(valid, ", "))
+			}
 		}
 	}
 	for i, f := range c.Families {

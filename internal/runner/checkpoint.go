@@ -120,10 +120,10 @@ func readCheckpoint(r io.Reader, path string, h checkpointHeader, p *Plan, shard
 	}
 	var got checkpointHeader
 	if err == io.EOF || torn {
-		return nil, 0, fmt.Errorf("%s: empty checkpoint: run without --resume to start afresh", path)
+		return nil, 0, fmt.Errorf("%s: empty checkpoint: run again with --force instead of --resume to discard it and start afresh", path)
 	}
 	if err := decodeStrict(line, &got); err != nil || got != h {
-		return nil, 0, fmt.Errorf("%s: line 1: not the checkpoint of this config, shard and plan (%s; want %+v): run without --resume to start afresh", path, describe(err, got), h)
+		return nil, 0, fmt.Errorf("%s: line 1: not the checkpoint of this config, shard and plan (%s; want %+v): run again with --force instead of --resume to discard it and start afresh", path, describe(err, got), h)
 	}
 	done = map[int]bool{}
 	valid = int64(len(line)) + 1
@@ -140,7 +140,7 @@ func readCheckpoint(r io.Reader, path string, h checkpointHeader, p *Plan, shard
 			err = errors.New("recorded twice")
 		}
 		if err != nil {
-			return nil, 0, fmt.Errorf("%s: line %d%s: %v; the checkpoint is damaged and none of it is used: run without --resume to start afresh", path, n, unitLabel(p, u), err)
+			return nil, 0, fmt.Errorf("%s: line %d%s: %v; the checkpoint is damaged and none of it is used: run again with --force instead of --resume to discard it and start afresh", path, n, unitLabel(p, u), err)
 		}
 		if err := ts.addUnit(u, t); err != nil {
 			return nil, 0, fmt.Errorf("%s: line %d%s: %w", path, n, unitLabel(p, u), err)

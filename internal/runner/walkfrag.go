@@ -269,7 +269,7 @@ func resumeFrag(path, configHash string, p *Plan, done map[int]bool) (*fragWrite
 		}
 		if err != nil {
 			f.Close()
-			return nil, fmt.Errorf("%s: %v%s; the fragments are damaged and none of them is used: run without --resume to start afresh", path, err, unitLabel(p, u))
+			return nil, fmt.Errorf("%s: %v%s; the fragments are damaged and none of them is used: run again with --force instead of --resume to discard it and start afresh", path, err, unitLabel(p, u))
 		}
 		if done[u.ID] {
 			if _, dup := pos[u.ID]; !dup {
@@ -281,7 +281,7 @@ func resumeFrag(path, configHash string, p *Plan, done map[int]bool) (*fragWrite
 	for id := range done {
 		if _, ok := pos[id]; !ok {
 			f.Close()
-			return nil, fmt.Errorf("%s: unit %d%s is in the checkpoint but its walks are not here: run without --resume to start afresh", path, id, unitLabel(p, p.Unit(id)))
+			return nil, fmt.Errorf("%s: unit %d%s is in the checkpoint but its walks are not here: run again with --force instead of --resume to discard it and start afresh", path, id, unitLabel(p, p.Unit(id)))
 		}
 	}
 	if err := f.Truncate(fr.off); err != nil {
