@@ -8,6 +8,7 @@ import (
 
 	"knightwalk/internal/config"
 	"knightwalk/sim"
+	"knightwalk/stats"
 )
 
 // EstimateLine is the share of one (board, rule) in a shard's work, with
@@ -52,15 +53,34 @@ func EstimateRun(ctx context.Context, s *config.Experiment, shard Shard, workers
 			}
 			l := EstimateLine{Board: b, Rule: r, Starts: len(s.Starts[bi]), Units: p.BoardRuleUnits(shard, bi, ri),
 				Walks: p.Walks(shard, bi, ri), NsPerWalk: per}
-			ns += l.NsPerWalk * float64(l.Walks)
+			// Each unit also allocates and merges a tally of the board's
+			// size: on a 1x1000000 board that, not the walks, is the run
+			// (the estimate said 1.9 s for a run of hours; issue 33).
+			unit := unitCost(b)
+			ns += l.NsPerWalk*float64(l.Walks) + unit*float64(l.Units)
 			if l.Units > 0 {
-				longest = max(longest, l.NsPerWalk*math.Ceil(float64(l.Walks)/float64(l.Units)))
+				longest = max(longest, unit+l.NsPerWalk*math.Ceil(float64(l.Walks)/float64(l.Units)))
 			}
 			est.Lines = append(est.Lines, l)
 		}
 	}
 	est.Seconds = max(ns/float64(max(workers, 1)), longest) / 1e9
 	return est, nil
+}
+
+// unitCost is the measured time of a unit's own tally on board b: made,
+// filled by nothing and merged into another, as every unit's is.
+func unitCost(b *sim.Board) float64 {
+	t0 := time.Now()
+	const reps = 3
+	acc := stats.NewTally(b.Squares())
+	for range reps {
+		t := stats.NewTally(b.Squares())
+		if err := acc.Merge(t); err != nil {
+			return 0
+		}
+	}
+	return float64(time.Since(t0).Nanoseconds()) / reps
 }
 
 // calibrate returns the mean time of a walk of r on b from starts, measured

@@ -69,6 +69,10 @@ func computeExact(ctx context.Context, s *config.Experiment, workers int, log io
 	for bi, b := range s.Boards {
 		for ri, r := range s.Rules {
 			if !exactWanted(s.Exact, b, r) {
+				if s.Exact == "on" && !r.Deterministic() && r.Kind != sim.Backtrack && b.Squares() > sim.ExactMaxSquares {
+					// asked for and not computed: say so (issue 33)
+					x.Notes = append(x.Notes, fmt.Sprintf("%s %s: no exact values: exact: on enumerates boards of at most %d squares, and %s has %d", b, r.Name(), sim.ExactMaxSquares, b, b.Squares()))
+				}
 				continue
 			}
 			if _, done := exactCache.Load(exactKeyOf(b, r, s.Starts[bi], budget)); log != nil && !done { // a sequential run computed them before its rounds
