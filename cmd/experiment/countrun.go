@@ -330,7 +330,8 @@ func printCounts(e *env, v countView, d time.Duration) {
 // count is the runtime and program (about 30 MB), the layer being built
 // beside the one read, and the collector's headroom; so the tables get a
 // share of the budget (countTables) and the collector a soft limit below
-// it (gcLimit). Both fractions are measured: TestBudgetsBoundPeakRSS.
+// it (gcLimit); a small budget keeps at least an eighth for the tables.
+// Both fractions are measured: TestBudgetsBoundPeakRSS.
 var (
 	tableShare = envFraction("KNIGHTWALK_COUNT_TABLE_SHARE", 0.6)
 	gcShare    = envFraction("KNIGHTWALK_COUNT_GC_SHARE", 0.85)
@@ -339,7 +340,7 @@ var (
 const runtimeBytes = 48 << 20
 
 func countTables(budget int64) int64 {
-	return int64(float64(budget-min(runtimeBytes, budget/2)) * tableShare)
+	return max(budget/8, int64(float64(budget-runtimeBytes)*tableShare))
 }
 
 func gcLimit(budget int64) int64 { return int64(float64(budget) * gcShare) }
