@@ -134,6 +134,15 @@ func (s CountSet) MaxProb(a, b float64) float64 {
 	return s.Prob(min(max(mode, a), b))
 }
 
+// MinProb is the smallest Prob(π) over π in [a, b]: Prob is unimodal, so
+// it is at an end.
+func (s CountSet) MinProb(a, b float64) float64 {
+	if !(0 <= a && a <= b && b <= 1) {
+		panic(fmt.Sprintf("stats: CountSet.MinProb(%v, %v): want 0 ≤ a ≤ b ≤ 1", a, b))
+	}
+	return min(s.Prob(a), s.Prob(b))
+}
+
 func lchoose(n, k float64) float64 {
 	a, _ := math.Lgamma(n + 1)
 	b, _ := math.Lgamma(k + 1)
@@ -166,10 +175,12 @@ type CountBoard struct {
 //     at most Miss · P_(Miss). Adjusted[i] = min(1, Miss·P[i]) and
 //     PValue = min(1, Miss·P_(Miss)): "not reproduced" at α exactly where
 //     at least Miss boards have Adjusted ≤ α.
-//   - A board is rejected where Adjusted ≤ α, reproduced where not and our
-//     side is exact or at least as precise as the source's count (our
-//     interval no wider than the Wilson interval of the set's edge count),
-//     open otherwise. Lo and Hi are the shares of boards reproduced and not
+//   - A board is rejected where Adjusted ≤ α; reproduced only with
+//     evidence (issue 32): where Miss times the *smallest* probability
+//     over our rate's confidence set is above α, so every rate our data
+//     allow makes the source's count plausible (our side exact: the same
+//     test at our rate); open otherwise. (It used to be "not rejected, and
+//     our interval no narrower than theirs": failing to reject.) Lo and Hi are the shares of boards reproduced and not
 //     rejected, Point the share whose point estimate passes; ShareVerdict
 //     decides on them as for any share.
 //
@@ -223,31 +234,23 @@ func CountShare(set CountSet, boards []CountBoard, share, conf float64, sequenti
 			r.Exact = false
 		}
 	}
-	nuisance, precision := ClopperPearson, Wilson
+	nuisance := ClopperPearson
 	if sequential {
-		nuisance, precision = ConfidenceSequence, ConfidenceSequence
+		nuisance = ConfidenceSequence
 	}
-	// The source's count that agrees with the statement least: its edge
-	// away from 0 and Trials (for a range, the edge nearer them, whose
-	// Wilson interval is the narrower: the stricter demand on ours).
-	edge := set.Lo
-	if set.Lo == 0 || set.Hi < set.Trials && set.Trials-set.Hi < set.Lo {
-		edge = set.Hi
-	}
-	theirs := Proportion{Successes: edge, Trials: set.Trials}.Interval(conf, Wilson)
 	r.P, r.Adjusted, r.Decided, r.IsExact = make([]float64, n), make([]float64, n), make([]bool, n), make([]bool, n)
 	point := 0
 	for i, b := range boards {
 		r.IsExact[i] = b.Exact
-		precise := b.Exact
 		center := b.Rate
+		least := 0.0 // the count's smallest probability over our rates
 		if b.Exact {
 			r.P[i] = set.Prob(b.Rate)
+			least = r.P[i]
 		} else {
 			ci := b.Ours.Interval(1-BergerBoosGamma/float64(sampled), nuisance)
 			r.P[i] = set.MaxProb(ci.Lo, ci.Hi)
-			ours := b.Ours.Interval(conf, precision)
-			precise = ours.Hi-ours.Lo <= theirs.Hi-theirs.Lo
+			least = set.MinProb(ci.Lo, ci.Hi)
 			center = b.Ours.Estimate()
 		}
 		r.Adjusted[i] = min(1, float64(r.Miss)*r.P[i])
@@ -255,7 +258,7 @@ func CountShare(set CountSet, boards []CountBoard, share, conf float64, sequenti
 		case r.Adjusted[i] <= alpha:
 			r.Rejected++
 			r.Decided[i] = true
-		case precise:
+		case float64(r.Miss)*least > alpha:
 			r.Reproduced++
 			r.Decided[i] = true
 		}

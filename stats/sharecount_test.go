@@ -157,8 +157,13 @@ func TestCountShareSampled(t *testing.T) {
 			t.Errorf("board %d: P %v, want the upper tail at the interval's top %v", i, r.P[i], want)
 		}
 	}
-	if !r.Decided[0] || !r.Decided[1] || r.Decided[2] {
-		t.Errorf("decided %v; want the first two only (the third has 10 walks)", r.Decided)
+	// The first is reproduced (every rate its interval allows makes ≥ 86
+	// of 100 likely); the second, at 75 %, is neither rejected (2 × its
+	// largest probability is above α) nor shown plausible (at its
+	// interval's low end ≥ 86 of 100 is rare): open, where failing to
+	// reject used to call it reproduced (issue 32); the third has 10 walks.
+	if !r.Decided[0] || r.Decided[1] || r.Decided[2] {
+		t.Errorf("decided %v; want the first only", r.Decided)
 	}
 	for _, conf := range []float64{0.5, 0.9, 0.95, 0.99, 0.999999} {
 		r := CountShare(set, boards, 0.5, conf, false)
