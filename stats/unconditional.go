@@ -191,57 +191,57 @@ func NonInferiority(x1, n1, x2, n2 uint64, d0 float64) float64 {
 	if !(hi > lo) {
 		return math.NaN()
 	}
-	var size func(p2 float64) float64
-	if n2 <= n1 { // for each x2, Z ≥ z_obs from some x1 on
-		t := make([]int64, n2+1)
-		for b := uint64(0); b <= n2; b++ {
-			l, h := int64(-1), int64(n1)+1
-			for h-l > 1 {
-				m := (l + h) / 2
-				if z(uint64(m), b) >= zobs {
-					h = m
-				} else {
-					l = m
-				}
-			}
-			t[b] = h
+	// Sum over the smaller sample ("sum"), take binomial tails of the
+	// other ("tail"). Z rises with x1 and falls with x2, so for each x of
+	// the summed sample the region is x1 ≥ t (the tail is x1) or x2 ≤ t
+	// (the tail is x2).
+	tailIsX1 := n2 <= n1
+	nSum, nTail := n2, n1
+	if !tailIsX1 {
+		nSum, nTail = n1, n2
+	}
+	in := func(tail, sum uint64) bool {
+		if tailIsX1 {
+			return z(tail, sum) >= zobs
 		}
-		size = func(p2 float64) float64 {
-			big := distuv.Binomial{N: float64(n1), P: min(1, max(0, p2+d0))}
-			small := distuv.Binomial{N: float64(n2), P: p2}
-			s := 0.0
-			for b := uint64(0); b <= n2; b++ {
-				if w := small.Prob(float64(b)); w >= 1e-15 && t[b] <= int64(n1) {
-					s += w * big.Survival(float64(t[b])-0.5)
-				}
+		return z(sum, tail) >= zobs
+	}
+	t := make([]int64, nSum+1) // first x1 in the region, or last x2
+	for y := uint64(0); y <= nSum; y++ {
+		l, h := int64(-1), int64(nTail)+1
+		for h-l > 1 {
+			m := (l + h) / 2
+			if in(uint64(m), y) == tailIsX1 { // in the upper set, or out of the lower one
+				h = m
+			} else {
+				l = m
 			}
-			return s
 		}
-	} else { // for each x1, Z ≥ z_obs up to some x2
-		u := make([]int64, n1+1)
-		for a := uint64(0); a <= n1; a++ {
-			l, h := int64(-1), int64(n2)+1
-			for h-l > 1 {
-				m := (l + h) / 2
-				if z(a, uint64(m)) >= zobs {
-					l = m
-				} else {
-					h = m
-				}
+		t[y] = h
+		if !tailIsX1 {
+			t[y] = l
+		}
+	}
+	size := func(p2 float64) float64 {
+		p1 := min(1, max(0, p2+d0))
+		pSum, pTail := p2, p1
+		if !tailIsX1 {
+			pSum, pTail = p1, p2
+		}
+		sum := distuv.Binomial{N: float64(nSum), P: pSum}
+		tail := distuv.Binomial{N: float64(nTail), P: pTail}
+		s := 0.0
+		for y := uint64(0); y <= nSum; y++ {
+			w := sum.Prob(float64(y))
+			switch {
+			case w < 1e-15:
+			case tailIsX1 && t[y] <= int64(nTail):
+				s += w * tail.Survival(float64(t[y])-0.5)
+			case !tailIsX1 && t[y] >= 0:
+				s += w * tail.CDF(float64(t[y]))
 			}
-			u[a] = l
 		}
-		size = func(p2 float64) float64 {
-			small := distuv.Binomial{N: float64(n1), P: min(1, max(0, p2+d0))}
-			big := distuv.Binomial{N: float64(n2), P: p2}
-			s := 0.0
-			for a := uint64(0); a <= n1; a++ {
-				if w := small.Prob(float64(a)); w >= 1e-15 && u[a] >= 0 {
-					s += w * big.CDF(float64(u[a]))
-				}
-			}
-			return s
-		}
+		return s
 	}
 	return min(1, supremumOn(size, lo, hi, barnardGrid))
 }

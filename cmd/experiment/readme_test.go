@@ -39,14 +39,7 @@ func TestReadmeResults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	out, _, err := runCmd(t, "exact", "--board", "8x8", "--format", "csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := exact8x8(t)
 	sum, n := map[string]float64{}, map[string]float64{}
 	for _, r := range recs[1:] {
 		p, _ := strconv.ParseFloat(r[4], 64)
@@ -171,14 +164,7 @@ func TestReadmeProse(t *testing.T) {
 	need(fmt.Sprintf("from the %s squares run; the board's symmetry fills %d more", spelled(len(s.Starts[0])), len(filled)-len(s.Starts[0])))
 
 	testenv.SkipUnlessSlow(t, "the 8×8 exact table (2 s)")
-	out, _, err := runCmd(t, "exact", "--board", "8x8", "--format", "csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
+	recs := exact8x8(t)
 	type sq struct {
 		name, class string
 		p           float64
@@ -242,4 +228,18 @@ func spelled(n int) string {
 		return words[n]
 	}
 	return strconv.Itoa(n)
+}
+
+// exact8x8 is `experiment exact --board 8x8 --format csv`, parsed.
+func exact8x8(t *testing.T) [][]string {
+	t.Helper()
+	out, _, err := runCmd(t, "exact", "--board", "8x8", "--format", "csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
 }
