@@ -137,11 +137,17 @@ func ReplicateExact(p float64, published Proportion, margin, alpha float64) Repl
 		return r
 	}
 	k, n := float64(published.Successes), float64(published.Trials)
-	if q := p + margin; q < 1 {
+	switch q := p + margin; {
+	case q < 1:
 		r.PLower = distuv.Binomial{N: n, P: q}.CDF(k)
+	case q == 1: // the null is the one rate 1: P(X ≤ k) is 1 only at k = n
+		r.PLower = b2f(published.Successes == published.Trials)
 	}
-	if q := p - margin; q > 0 {
+	switch q := p - margin; {
+	case q > 0:
 		r.PUpper = distuv.Binomial{N: n, P: q}.Survival(k - 0.5)
+	case q == 0: // the null is the rate 0: P(X ≥ k) is 1 only at k = 0
+		r.PUpper = b2f(published.Successes == 0)
 	}
 	r.Detectable = detectable(published, math.Inf(1), alpha)
 	if r.Verdict(alpha) == Inconclusive {

@@ -142,6 +142,11 @@ func TestReplicateIssue32(t *testing.T) {
 	if v := ReplicateExact(0.99, pub, m, 0.05).Verdict(0.05); v != NotReproduced {
 		t.Errorf("exact 0.99 vs 81/100: %s", v)
 	}
+	// On the boundary: p + margin is exactly 1, so the null holds the one
+	// rate 1, under which 100 of 100 is certain: not shown equivalent.
+	if r := ReplicateExact(0.9, Proportion{Successes: 100, Trials: 100}, 0.1, 0.05); r.PLower != 1 || r.Verdict(0.05) == Reproduced {
+		t.Errorf("exact 0.9 vs 100/100 within 0.1: p lower %v, %s", r.PLower, r.Verdict(0.05))
+	}
 }
 
 // TestEquivalenceLevel (slow): the level and power of the three tests, by
@@ -240,5 +245,59 @@ func TestNonInferiority(t *testing.T) {
 	z := fmScore(0.80, 5000, 0.81, 5000, -0.03)
 	if n := stdNormal.Survival(z); !(n > 1e-4 && n < 0.1) || math.Abs(p-n) > 0.2*n {
 		t.Errorf("large samples: exact %v, normal %v", p, n)
+	}
+}
+
+// TestSupremumNearTheEnds: with a large sample on one side the size has
+// narrow peaks within 1/n of a rate of 0 or 1; the p-value reaches the
+// supremum over a fine grid (4,000 even points and points down to 1e-9
+// from the ends), not what an even grid of 100 found (0.027 for 0.109).
+// The region is found here by a linear scan, once.
+func TestSupremumNearTheEnds(t *testing.T) {
+	for _, c := range [][4]uint64{{4000, 5000, 90, 100}, {19000, 20000, 90, 100}, {95000, 100000, 90, 100}} {
+		x1, n1, x2, n2 := c[0], c[1], c[2], c[3]
+		got := Barnard(x1, n1, x2, n2)
+		z := math.Abs(pooledZ(x1, n1, x2, n2)) * (1 - 1e-9)
+		lo := make([]int64, n2+1) // last x1 with Z ≤ −z
+		hi := make([]int64, n2+1) // first x1 with Z ≥ z
+		for j := uint64(0); j <= n2; j++ {
+			lo[j], hi[j] = -1, int64(n1)+1
+			for i := uint64(0); i <= n1; i++ {
+				zz := pooledZ(i, n1, j, n2)
+				if zz <= -z {
+					lo[j] = int64(i)
+				}
+				if zz >= z && hi[j] > int64(n1) {
+					hi[j] = int64(i)
+				}
+			}
+		}
+		size := func(pi float64) float64 {
+			b1, b2 := distuv.Binomial{N: float64(n1), P: pi}, distuv.Binomial{N: float64(n2), P: pi}
+			s := 0.0
+			for j := uint64(0); j <= n2; j++ {
+				tail := 0.0
+				if lo[j] >= 0 {
+					tail += b1.CDF(float64(lo[j]))
+				}
+				if hi[j] <= int64(n1) {
+					tail += b1.Survival(float64(hi[j]) - 0.5)
+				}
+				s += b2.Prob(float64(j)) * min(1, tail)
+			}
+			return s
+		}
+		want := 0.0
+		for i := 1; i < 4000; i++ {
+			want = max(want, size(float64(i)/4000))
+		}
+		for k := 1; k <= 36; k++ {
+			d := math.Pow(10, -float64(k)/4)
+			want = max(want, size(d), size(1-d))
+		}
+		if got < want*(1-1e-3) {
+			t.Errorf("Barnard(%d/%d, %d/%d) = %.4g, below the fine grid's supremum %.4g", x1, n1, x2, n2, got, want)
+		}
+		t.Logf("Barnard(%d/%d, %d/%d) = %.4g; fine grid %.4g", x1, n1, x2, n2, got, want)
 	}
 }

@@ -2,6 +2,7 @@ package stats
 
 import (
 	"math"
+	"slices"
 
 	"gonum.org/v1/gonum/stat/distuv"
 )
@@ -115,18 +116,29 @@ func pooledZ(x1, n1, x2, n2 uint64) float64 {
 // three best points.
 func supremum(f func(float64) float64, g int) float64 { return supremumOn(f, 0, 1, g) }
 
-// supremumOn is supremum on (a, b).
+// supremumOn is supremum on (a, b). Besides the g evenly spaced points
+// the grid has 36 points spaced geometrically towards each end, down to
+// 1e-10 of the width from it: with a large sample on one side the size
+// of an unconditional test has narrow peaks at rates within 1/n of 0 or
+// 1 (95,000 of 100,000 against 90 of 100 peaks at π = 0.0012), which an
+// even grid steps over, giving p-values too small (0.027 for 0.109).
 func supremumOn(f func(float64) float64, a, b float64, g int) float64 {
-	xs := make([]float64, g)
-	ys := make([]float64, g)
-	step := (b - a) / float64(g)
+	w := b - a
+	xs := make([]float64, 0, g+72)
 	for i := range g {
-		xs[i] = a + (float64(i)+0.5)*step
-		ys[i] = f(xs[i])
+		xs = append(xs, a+(float64(i)+0.5)*w/float64(g))
 	}
+	for k := range 36 { // 10^-1 … 10^-10 of the width from each end
+		d := w * math.Pow(10, -1-float64(k)/4)
+		xs = append(xs, a+d, b-d)
+	}
+	slices.Sort(xs)
+	xs = slices.Compact(xs)
+	ys := make([]float64, len(xs))
 	best := 0.0
-	for _, y := range ys {
-		best = max(best, y)
+	for i, x := range xs {
+		ys[i] = f(x)
+		best = max(best, ys[i])
 	}
 	for range 3 {
 		k := 0
@@ -138,8 +150,14 @@ func supremumOn(f func(float64) float64, a, b float64, g int) float64 {
 		if ys[k] < 0 {
 			break
 		}
-		lo, hi := max(a+1e-12, xs[k]-step), min(b-1e-12, xs[k]+step)
-		best = max(best, goldenMax(f, lo, hi))
+		lo, hi := a, b
+		if k > 0 {
+			lo = xs[k-1]
+		}
+		if k+1 < len(xs) {
+			hi = xs[k+1]
+		}
+		best = max(best, goldenMax(f, max(lo, a+1e-15*w), min(hi, b-1e-15*w)))
 		ys[k] = -1
 	}
 	return best

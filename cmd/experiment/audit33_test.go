@@ -338,3 +338,18 @@ func TestAuditCorpus(t *testing.T) {
 	}
 	t.Logf("%d cases", n)
 }
+
+// TestDoubleDashEndsFlags: after "--" everything is positional, even
+// what looks like a flag.
+func TestDoubleDashEndsFlags(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	force := fs.Bool("force", false, "")
+	fs.String("out", "", "")
+	got, err := interleaved(fs, []string{"a", "--out", "o", "--", "--force", "-x.yaml"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := fs.Parse(got); err != nil || *force || strings.Join(fs.Args(), " ") != "a --force -x.yaml" {
+		t.Fatalf("parsed %q: force %v, args %q, %v", got, *force, fs.Args(), err)
+	}
+}

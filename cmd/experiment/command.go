@@ -137,9 +137,8 @@ func interleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	var flags, pos []string
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a == "--" {
-			pos = append(pos, args[i+1:]...)
-			break
+		if a == "--" { // what follows is positional, even if it starts with -
+			return append(append(append(flags, "--"), pos...), args[i+1:]...), nil
 		}
 		if !strings.HasPrefix(a, "-") || a == "-" {
 			pos = append(pos, a)

@@ -409,16 +409,19 @@ func classGroups(b *sim.Board, starts []int) []group {
 // each square on its own; issue 32): the equal-weight mean of the
 // squares' rates, not the walk-weighted pooled rate, which a square that
 // ran longer would pull towards its own. The interval is the run's method
-// at Kish's effective sample size for those weights, n_eff = k²/Σ(1/n_i)
-// (Kish 1965, Survey Sampling, §11.7), with n_eff·mean successes (the
-// approach of Korn & Graubard 1998, Survey Methodology 24, 193–201). ok
+// at the effective sample size of that mean, n_eff = p̃(1 − p̃)/V with
+// V = Σ p̃ᵢ(1 − p̃ᵢ)/nᵢ / k², p̃ᵢ = (xᵢ + 2)/(nᵢ + 4) and p̃ their mean, and
+// n_eff·mean successes (Korn & Graubard 1998, Survey Methodology 24,
+// 193–201; with equal rates it is Kish's k²/Σ(1/nᵢ), Survey Sampling
+// 1965, §11.7, and unlike that it does not under-cover squares of very
+// different rates and walks). ok
 // is false where every square ran the same walks (the pooled rate is the
 // mean already), for a deterministic rule and in fixed runs.
 func uniformStart(tally TallyOf, bi, ri int, squares []int, r sim.Rule, e *config.Experiment) (succ, closed stats.Summary, ok bool) {
 	if e.Sequential == nil || r.Deterministic() || len(squares) < 2 {
 		return succ, closed, false
 	}
-	var ps, pc, inv float64
+	var ps, pc, vs, vc, as, ac float64 // means, variances and adjusted means of the two rates
 	var first uint64
 	equal := true
 	for i, s := range squares {
@@ -433,23 +436,25 @@ func uniformStart(tally TallyOf, bi, ri int, squares []int, r sim.Rule, e *confi
 		n := float64(t.Walks)
 		ps += float64(t.Successes) / n
 		pc += float64(t.Closed) / n
-		inv += 1 / n
+		qs, qc := (float64(t.Successes)+2)/(n+4), (float64(t.Closed)+2)/(n+4)
+		as, ac = as+qs, ac+qc
+		vs, vc = vs+qs*(1-qs)/n, vc+qc*(1-qc)/n
 	}
 	if equal {
 		return succ, closed, false
 	}
 	k := float64(len(squares))
 	ps, pc = ps/k, pc/k
-	neff := k * k / inv
-	at := func(p float64) stats.Summary {
-		n := math.Round(neff)
+	at := func(p, adj, v float64) stats.Summary {
+		adj /= k
+		n := math.Round(adj * (1 - adj) / (v / (k * k)))
 		x := stats.Proportion{Successes: uint64(math.Round(p * n)), Trials: uint64(n)}
 		s := x.Interval(e.Confidence, e.Method)
 		s.Center = p
 		s.Lo, s.Hi = min(s.Lo, p), max(s.Hi, p)
 		return s
 	}
-	return at(ps), at(pc), true
+	return at(ps, as, vs), at(pc, ac, vc), true
 }
 
 // pool pools the tallies of squares of (board, rule) as stats.Pool does,

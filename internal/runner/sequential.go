@@ -302,7 +302,14 @@ func (d *decider) shareBoardSettled(ci int, ch config.Check, j int) bool {
 	tally := d.tallyFor(ci)
 	if ch.Count != nil { // read as the source's counts: the board's own test decides
 		r, err := results.CountShare(d.s, tally, d.exact, ch)
-		return err == nil && r.Settled(j)
+		if err != nil || !r.Settled(j) {
+			return false
+		}
+		// A rejected board stops only at the level its claim settles at
+		// (OwnDecided: α/m), or the claim could stop on a verdict Holm then
+		// takes back; a board shown plausible stops as it is.
+		alpha := (1 - d.s.Confidence) / float64(max(1, d.family[ch.Family]))
+		return r.Adjusted[j] > 1-d.s.Confidence || r.Adjusted[j] <= alpha
 	}
 	sampled := 0
 	for k, bi := range ch.Boards {
