@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 
 	"knightwalk/internal/config"
+	"knightwalk/internal/table"
 	"knightwalk/sim"
 	"knightwalk/stats"
 )
@@ -120,6 +121,33 @@ func TestCountShareReportShowsWhatDecided(t *testing.T) {
 	for _, want := range []string{"| 7x7 | 0.00232 |", "P ≤ α: passes only by the adjustment", fmt.Sprintf("%d × P ≤ α", r.Miss)} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+}
+
+// TestComparePublishedIssue32: the issue's cases through the claims row:
+// 10 walks from each of four corners, 40 of 40, against a published 81 of
+// 100 is not reproduced (it said reproduced, Berger–Boos p = 0.69); 38 of
+// 40 is at most inconclusive; the row carries the margin, both
+// equivalence p-values and, when inconclusive, what would decide it.
+func TestComparePublishedIssue32(t *testing.T) {
+	rate, trials := 0.81, int64(100)
+	src := &config.Publication{ID: "x-2004", Rate: &rate, Trials: &trials}
+	for _, c := range []struct {
+		k    uint64
+		want []string
+	}{
+		{40, []string{stats.NotReproduced}},
+		{38, []string{stats.NotReproduced, stats.Inconclusive}},
+		{33, []string{stats.Inconclusive}},
+	} {
+		row := table.ClaimRow{Exact: math.NaN()}
+		comparePublished(&row, src, stats.Proportion{Successes: c.k, Trials: 40}, false, 0.95)
+		if !slices.Contains(c.want, row.Verdict) || row.Test != "barnard" || !(row.Margin > 0.1) || math.IsNaN(row.PEquivLower) || math.IsNaN(row.PEquivUpper) {
+			t.Errorf("%d of 40 vs 81/100: %s by %s, margin %v, equivalence p %v/%v; want %v", c.k, row.Verdict, row.Test, row.Margin, row.PEquivLower, row.PEquivUpper, c.want)
+		}
+		if row.Verdict == stats.Inconclusive && !(row.WalksNeeded.Valid && row.WalksNeeded.Int64 > 40 || !row.WalksNeeded.Valid) {
+			t.Errorf("%d of 40: walks needed %+v", c.k, row.WalksNeeded)
 		}
 	}
 }
