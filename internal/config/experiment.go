@@ -35,6 +35,7 @@ type Experiment struct {
 	Figures          []string
 
 	ConfigHash string    // identifies the resolved config in outputs and parts
+	WorkHash   string    // ConfigHash without the description: keys checkpoints (Config.WorkHash)
 	Config     Canonical // the resolved config, for manifests
 	SourceFile string    // the experiment file's name
 	Source     []byte    // the experiment file as written, carried into shard parts
@@ -101,7 +102,7 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 	e := &Experiment{Name: c.Name, Description: c.Description, Seed: c.Seed, Boards: c.boardList(), Rules: c.ruleList(), Estimators: c.estimatorList(),
 		Walks: uint64(c.Walks), Sequential: c.Sequential, Confidence: c.Confidence, Method: method, Exact: c.Exact, ComparisonFamily: cmp.Or(c.ComparisonFamily, "question"),
 		PerWalk: c.Outputs.Walks, RowGroup: c.Outputs.RowGroup, Figures: slices.Clone(c.Outputs.Figures),
-		ConfigHash: c.Hash(), Config: c.canonical(), SourceFile: file, Source: src}
+		ConfigHash: c.Hash(), WorkHash: c.WorkHash(), Config: c.canonical(), SourceFile: file, Source: src}
 	for _, b := range e.Boards {
 		e.Starts = append(e.Starts, c.startSquares(b))
 	}

@@ -115,6 +115,17 @@ func (c *Config) Hash() string {
 	return hex.EncodeToString(sum[:])
 }
 
+// WorkHash is Hash of the config with its description left out: what
+// decides which walks a run makes and what they count. A checkpoint is
+// keyed by it, so that editing an interrupted experiment's description
+// does not discard its completed units (issue 33); outputs still carry
+// Hash.
+func (c *Config) WorkHash() string {
+	d := *c
+	d.Description = ""
+	return d.Hash()
+}
+
 func (c *Config) canonicalJSON() []byte {
 	cn := c.canonical()
 	cn.Outputs.FigureOptions = nil // figures change no table: restyling keeps the hash

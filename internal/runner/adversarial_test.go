@@ -288,13 +288,13 @@ func leavePartial(t *testing.T, s *config.Experiment, dir string, shard Shard, i
 	p, _ := NewPlan(s)
 	partial := dir + ".partial"
 	os.MkdirAll(partial, 0o755)
-	cp, err := openCheckpoint(partial, checkpointHeader{Format: checkpointFormat, ConfigHash: s.ConfigHash, Shard: shard.String(), Units: p.Len()})
+	cp, err := openCheckpoint(partial, checkpointHeader{Format: checkpointFormat, ConfigHash: workKey(s), Shard: shard.String(), Units: p.Len()})
 	if err != nil {
 		t.Fatal(err)
 	}
 	var fw *fragWriter
 	if s.PerWalk {
-		if fw, err = createFrag(filepath.Join(partial, unitWalksName), s.ConfigHash); err != nil {
+		if fw, err = createFrag(filepath.Join(partial, unitWalksName), workKey(s)); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -341,6 +341,7 @@ func TestResumeDamagedCheckpoint(t *testing.T) {
 	}
 	other := testSpec(t)
 	other.ConfigHash = strings.Repeat("ab", 32)
+	other.WorkHash = other.ConfigHash // another config, not another description
 	otherDir := filepath.Join(t.TempDir(), "other")
 	interrupted(t, other, otherDir, 6)
 	otherCP, _ := os.ReadFile(filepath.Join(otherDir+".partial", checkpointName))
@@ -353,7 +354,7 @@ func TestResumeDamagedCheckpoint(t *testing.T) {
 		r.Tally, _ = rec.Tally.tally(36)
 		edit(r.Tally)
 		var b strings.Builder
-		c := &checkpoint{w: bufio.NewWriter(&b), hash: s.ConfigHash}
+		c := &checkpoint{w: bufio.NewWriter(&b), hash: workKey(s)}
 		c.Add(r)
 		return b.String()
 	}

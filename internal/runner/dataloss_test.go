@@ -83,6 +83,7 @@ func TestInterruptedRunNotDiscardedSilently(t *testing.T) {
 	other := *s
 	other.Walks++
 	other.ConfigHash = strings.Repeat("ab", 32)
+	other.WorkHash = other.ConfigHash
 	var log strings.Builder
 	if _, err := Run(context.Background(), &other, RunOptions{Out: dir, Force: true, Workers: 1, Shard: All, Log: &log}); err != nil {
 		t.Fatal(err)
@@ -157,4 +158,33 @@ func TestMergeOutIsAPart(t *testing.T) {
 	if _, err := os.Stat(filepath.Join(dirs[1], "sub")); !os.IsNotExist(err) {
 		t.Error("something was created inside a part")
 	}
+}
+
+// TestDescriptionEditKeepsProgress (issue 33): editing an interrupted
+// experiment's description does not discard its completed units: the
+// checkpoint is keyed by the config without its description, and
+// --resume runs only the rest, to the tables a whole run of the edited
+// file writes.
+func TestDescriptionEditKeepsProgress(t *testing.T) {
+	s := specOf(t, "description: first words\n"+testYAML)
+	s.Walks = 20
+	dir := filepath.Join(t.TempDir(), "r")
+	leavePartial(t, s, dir, All, []int{0, 1, 2})
+	edited := specOf(t, "description: other words\n"+testYAML)
+	edited.Walks = 20
+	if edited.ConfigHash == s.ConfigHash || edited.WorkHash != s.WorkHash {
+		t.Fatalf("config hashes %s %s, work hashes %s %s: want the description in the first only", s.ConfigHash, edited.ConfigHash, s.WorkHash, edited.WorkHash)
+	}
+	got, err := Run(context.Background(), edited, RunOptions{Out: dir, Resume: true, Workers: 2, Shard: All})
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := Run(context.Background(), edited, RunOptions{Out: dir + "-full", Workers: 2, Shard: All})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Walks >= full.Walks {
+		t.Errorf("resumed run made %d walks, a whole one %d: the completed units were discarded", got.Walks, full.Walks)
+	}
+	sameFiles(t, dir, dir+"-full", "squares", "claims", "lengths")
 }

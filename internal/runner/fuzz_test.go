@@ -45,7 +45,7 @@ func FuzzReadCheckpoint(f *testing.F) {
 	}
 	f.Add([]byte("{}\n"))
 	f.Add([]byte(""))
-	hdr := checkpointHeader{Format: checkpointFormat, ConfigHash: s.ConfigHash, Shard: All.String(), Units: p.Len()}
+	hdr := checkpointHeader{Format: checkpointFormat, ConfigHash: workKey(s), Shard: All.String(), Units: p.Len()}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		ts := NewTallies()
 		done, valid, err := readCheckpoint(bytes.NewReader(data), "checkpoint.jsonl", hdr, p, All, ts)
@@ -116,7 +116,7 @@ func interruptedF(f *testing.F, s *config.Experiment, dir string, k int) {
 	p, _ := NewPlan(s)
 	partial := dir + ".partial"
 	os.MkdirAll(partial, 0o755)
-	cp, err := openCheckpoint(partial, checkpointHeader{Format: checkpointFormat, ConfigHash: s.ConfigHash, Shard: All.String(), Units: p.Len()})
+	cp, err := openCheckpoint(partial, checkpointHeader{Format: checkpointFormat, ConfigHash: workKey(s), Shard: All.String(), Units: p.Len()})
 	if err != nil {
 		f.Fatal(err)
 	}

@@ -95,7 +95,7 @@ func writePart(dir string, s *config.Experiment, pl *Plan, o RunOptions, ts *Tal
 	}
 	if walks != nil {
 		var err error
-		if p.Walks, err = writePartWalks(filepath.Join(dir, partWalksName), pl, o.Shard, walks); err != nil {
+		if p.Walks, err = writePartWalks(filepath.Join(dir, partWalksName), s.ConfigHash, pl, o.Shard, walks); err != nil {
 			return err
 		}
 	}
@@ -112,11 +112,11 @@ func writePart(dir string, s *config.Experiment, pl *Plan, o RunOptions, ts *Tal
 
 // writePartWalks copies the shard's records from the run's fragments to
 // path in plan order, so that a merge reads each part front to back.
-func writePartWalks(path string, p *Plan, shard Shard, walks *fragWriter) (*partWalks, error) {
+func writePartWalks(path, configHash string, p *Plan, shard Shard, walks *fragWriter) (*partWalks, error) {
 	if err := walks.w.Flush(); err != nil {
 		return nil, err
 	}
-	out, err := createFrag(path, walks.hash)
+	out, err := createFrag(path, configHash) // a part is sealed with the config's hash, as merge reads it
 	if err != nil {
 		return nil, err
 	}

@@ -56,7 +56,7 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	if err != nil {
 		return nil, err
 	}
-	dir, err := prepareOutDir(o.Out, s.ConfigHash, o.Force, o.Resume, o.Log)
+	dir, err := prepareOutDir(o.Out, workKey(s), o.Force, o.Resume, o.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +164,7 @@ func (st *runState) execute(ctx context.Context, p *Plan, units iter.Seq[Unit], 
 // openState starts the checkpoint (and fragments) of a run, or with
 // o.Resume reads back what an interrupted run finished, into ts.
 func openState(partial string, s *config.Experiment, p *Plan, o RunOptions, ts tallySink) (*runState, error) {
-	hdr := checkpointHeader{Format: checkpointFormat, ConfigHash: s.ConfigHash, Shard: o.Shard.String(), Units: p.Len()}
+	hdr := checkpointHeader{Format: checkpointFormat, ConfigHash: workKey(s), Shard: o.Shard.String(), Units: p.Len()}
 	st := &runState{done: map[int]bool{}, keepDone: s.Sequential != nil}
 	fragPath := filepath.Join(partial, unitWalksName)
 	var err error
@@ -173,7 +173,7 @@ func openState(partial string, s *config.Experiment, p *Plan, o RunOptions, ts t
 			return nil, err
 		}
 		if s.PerWalk {
-			if st.walks, err = createFrag(fragPath, s.ConfigHash); err != nil {
+			if st.walks, err = createFrag(fragPath, workKey(s)); err != nil {
 				st.cp.Close()
 				return nil, err
 			}
@@ -184,7 +184,7 @@ func openState(partial string, s *config.Experiment, p *Plan, o RunOptions, ts t
 		return nil, err
 	}
 	if s.PerWalk {
-		if st.walks, err = resumeFrag(fragPath, s.ConfigHash, p, st.done); err != nil {
+		if st.walks, err = resumeFrag(fragPath, workKey(s), p, st.done); err != nil {
 			st.cp.Close()
 			return nil, err
 		}
@@ -326,7 +326,7 @@ func WriteMerged(ctx context.Context, s *config.Experiment, o RunOptions, ts *Ta
 	if err := outNotAPart(o.Out, parts); err != nil {
 		return nil, err
 	}
-	dir, err := prepareOutDir(o.Out, s.ConfigHash, o.Force, false, o.Log)
+	dir, err := prepareOutDir(o.Out, workKey(s), o.Force, false, o.Log)
 	if err != nil {
 		return nil, err
 	}
@@ -347,4 +347,15 @@ func WriteMerged(ctx context.Context, s *config.Experiment, o RunOptions, ts *Ta
 		return nil, err
 	}
 	return sum, nil
+}
+
+// workKey is what a run's checkpoint and walk fragments are keyed by: the
+// config without its description (config.Config.WorkHash), so that a
+// description edited between an interruption and --resume keeps the
+// completed units; ConfigHash where an experiment was built without one.
+func workKey(s *config.Experiment) string {
+	if s.WorkHash != "" {
+		return s.WorkHash
+	}
+	return s.ConfigHash
 }
