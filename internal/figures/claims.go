@@ -57,6 +57,9 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 			pub := stats.Proportion{Successes: uint64(k), Trials: uint64(n)}.Interval(conf, stats.Wilson)
 			c.ClaimedLo, c.ClaimedHi = pub.Lo, pub.Hi
 			label = fmt.Sprintf("%s, %s: %d/%d, %s", id, c.Board, k, n, verdict)
+			if !math.IsNaN(c.Margin) { // what "reproduced" had to show
+				label = fmt.Sprintf("%s, %s: %d/%d ± %.1f, %s", id, c.Board, k, n, 100*c.Margin, verdict)
+			}
 		}
 		rows = append(rows, plots.ClaimRow{Label: label,
 			ClaimedLo: c.ClaimedLo, ClaimedHi: c.ClaimedHi, Measured: c.Measured, Lo: c.Lo, Hi: c.Hi, Exact: c.Exact})
@@ -73,10 +76,12 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 	if err != nil {
 		return nil, err
 	}
-	dr.Caption = fmt.Sprintf("Each claim about a success rate: the published statement as a grey band (a point claim with its tolerance; "+
+	dr.Caption = fmt.Sprintf("Each claim about a success rate: the claim's statement as a grey band (a point claim with its tolerance; "+
 		"a published count k/n as its own %s Wilson interval; "+
 		"\"below\" and \"above\" to 0 and 100 %%), the measured rate with its %s interval, and the exact value by enumeration where known (cross), "+
-		"on a logit axis; the verdict after the Holm adjustment of its family. %d claims; sources: %s.", levelText(conf), levelText(conf), len(kept), claimSources(kept))
+		"on a logit axis; the verdict after the Holm adjustment of its family. A published count is not reproduced where the difference is significant, "+
+		"reproduced only where two one-sided tests put our rate within the margin its label gives (± points, what the source's trials resolve), "+
+		"else inconclusive: lying inside the grey band is not agreement. %d claims; sources: %s.", levelText(conf), levelText(conf), len(kept), claimSources(kept))
 	return []Drawn{dr}, nil
 }
 
