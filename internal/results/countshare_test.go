@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
@@ -12,6 +13,7 @@ import (
 
 	"knightwalk/internal/config"
 	"knightwalk/internal/table"
+	"knightwalk/internal/testenv"
 	"knightwalk/sim"
 	"knightwalk/stats"
 )
@@ -148,6 +150,59 @@ func TestComparePublishedIssue32(t *testing.T) {
 		}
 		if row.Verdict == stats.Inconclusive && !(row.WalksNeeded.Valid && row.WalksNeeded.Int64 > 40 || !row.WalksNeeded.Valid) {
 			t.Errorf("%d of 40: walks needed %+v", c.k, row.WalksNeeded)
+		}
+	}
+}
+
+// TestUniformStartCoverage (slow): the uniform-start interval of a
+// sequential run's class (the equal-weight mean of squares that ran
+// unequal walks, at the mean's effective sample size) covers the true
+// mean rate about as often as its level says, with squares of very
+// different rates and walks.
+func TestUniformStartCoverage(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "4000 simulated classes")
+	e := &config.Experiment{Confidence: 0.95, Method: stats.Wilson, Sequential: &config.Sequential{Until: "decided"}}
+	rule, _ := sim.ParseRule("warnsdorff")
+	rng := rand.New(rand.NewPCG(35, 1))
+	for _, c := range []struct {
+		rates []float64
+		walks []uint64
+	}{
+		{[]float64{0.97, 0.98, 0.99, 0.95}, []uint64{1000, 1500, 10000, 2250}},
+		{[]float64{0.5, 0.9, 0.2, 0.999}, []uint64{200, 5000, 300, 100000}},
+		{[]float64{0.01, 0.02, 0.005}, []uint64{1000, 3375, 1500}},
+	} {
+		mean := 0.0
+		for _, p := range c.rates {
+			mean += p / float64(len(c.rates))
+		}
+		const runs = 4000
+		covered := 0
+		squares := make([]int, len(c.rates))
+		for i := range squares {
+			squares[i] = i
+		}
+		for range runs {
+			tallies := make([]*stats.Tally, len(c.rates))
+			for i, p := range c.rates {
+				n := c.walks[i]
+				k := uint64(distuv.Binomial{N: float64(n), P: p, Src: rng}.Rand())
+				tl := stats.NewTally(4)
+				tl.Walks, tl.Successes = n, k
+				tallies[i] = tl
+			}
+			s, _, ok := uniformStart(func(_, _, sq int) *stats.Tally { return tallies[sq] }, 0, 0, squares, rule, e)
+			if !ok {
+				t.Fatal("no uniform-start interval for unequal walks")
+			}
+			if s.Lo <= mean && mean <= s.Hi {
+				covered++
+			}
+		}
+		cov := float64(covered) / runs
+		t.Logf("rates %v, walks %v: coverage %.4f (level 0.95)", c.rates, c.walks, cov)
+		if cov < 0.95-3*math.Sqrt(0.05*0.95/runs)-0.01 {
+			t.Errorf("coverage %.4f, well below 0.95", cov)
 		}
 	}
 }
