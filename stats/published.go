@@ -21,52 +21,19 @@ type Replication struct {
 	// (our side exact): a point, Lo = Hi = Center.
 	Diff Summary
 	// PValue is the two-sided p-value of "the published count comes from
-	// our success probability", the test that decides the verdict. Two
-	// samples: Berger & Boos's test (see CompareSamples). One sample: the
-	// exact binomial test of the published k of n against our exact p.
+	// our success probability": Barnard's test of two samples
+	// (Replicate), or the exact binomial test of the published k of n
+	// against our exact p (CompareExact).
 	PValue float64
-	Method string // "berger-boos" (two samples) or "binomial" (our side exact)
+	Method string // "barnard" (two samples) or "binomial" (our side exact)
 }
 
 // BergerBoosGamma is the level of the confidence set for our rate over
-// which CompareSamples maximises its p-value: Berger & Boos's suggested
-// 0.001, spent from α, so a p-value is never below it.
+// which a p-value is maximised (Berger & Boos, "P values maximised over a
+// confidence set for the nuisance parameter", JASA 89, 1994, 1012–1016):
+// their suggested 0.001, spent from α, so a p-value is never below it.
+// The count readings of share claims use it (CountShare).
 const BergerBoosGamma = 0.001
-
-// CompareSamples compares our count with the published k of n as two
-// independent samples, at confidence conf (for Diff). The p-value is
-// Berger & Boos's ("P values maximised over a confidence set for the
-// nuisance parameter", JASA 89, 1994, 1012–1016): the exact binomial
-// test of the published count under success probability π, maximised
-// over π in the 1 − γ Clopper-Pearson interval of ours, plus γ. It is
-// valid at every level whatever the true rate (P(p ≤ α) ≤ α: the
-// interval misses π with probability at most γ, and the exact test
-// rejects a true π with probability at most α − γ), unlike tests that
-// rest on normal approximations, and with our walks far outnumbering the
-// published trials it is nearly the exact one-sample test. Newcombe's
-// interval alone, tried first, rejected true claims 5.7 % of the time at
-// α = 5 % (p = 0.5, 100 published trials): near nominal, not at most.
-func CompareSamples(ours, published Proportion, conf float64) Replication {
-	r := Replication{Method: "berger-boos"}
-	if ours.Trials == 0 || published.Trials == 0 {
-		r.Diff = Summary{Center: math.NaN(), Lo: -1, Hi: 1, Confidence: conf, Method: Wilson}
-		r.PValue = math.NaN()
-		return r
-	}
-	r.Diff = Compare(ours, published, conf).Diff
-	ci := ours.Interval(1-BergerBoosGamma, ClopperPearson)
-	p := 0.0
-	if x := published.Estimate(); x >= ci.Lo && x <= ci.Hi {
-		p = 1 // the published rate itself is a possible π of ours
-	}
-	const grid = 32
-	for i := 0; i <= grid && p < 1; i++ {
-		pi := ci.Lo + (ci.Hi-ci.Lo)*float64(i)/grid
-		p = max(p, BinomialTest(published.Successes, published.Trials, pi))
-	}
-	r.PValue = min(1, p+BergerBoosGamma)
-	return r
-}
 
 // smallestAlpha returns the smallest α in (0, 1) at which decisive(α)
 // holds, for decisive monotone in α (false below some α, true above it),
@@ -140,28 +107,4 @@ func b2f(b bool) float64 {
 		return 1
 	}
 	return 0
-}
-
-// ReplicationVerdict decides a comparison at level alpha: not reproduced
-// where p ≤ alpha (the published count is unlikely under our rate);
-// reproduced where it is not and our side is at least as precise as the
-// published one (exact, or a Wilson interval no wider than theirs), so
-// that the agreement is not an artefact of too few walks; else
-// inconclusive. Reproduced means "consistent with the published count at
-// its precision": with 100 published trials, rates a few points apart are
-// all reproduced.
-func ReplicationVerdict(r Replication, ours, published Proportion, alpha float64) string {
-	switch {
-	case math.IsNaN(r.PValue):
-		return Inconclusive
-	case r.PValue <= alpha:
-		return NotReproduced
-	case r.Method == "binomial":
-		return Reproduced
-	}
-	w := func(x Proportion) float64 { s := x.Interval(1-alpha, Wilson); return s.Hi - s.Lo }
-	if w(ours) <= w(published) {
-		return Reproduced
-	}
-	return Inconclusive
 }
