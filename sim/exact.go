@@ -69,6 +69,7 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64, m
 	}
 	n := b.Squares()
 	e := newEnumerator(b, r)
+	e.start = start
 	res := Exact{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
 	layer := []exactState{{set: bitset{}.with(start), cur: uint8(start), p: 1, paths: 1}}
 	nb := &nextLayer{index: map[bitsetKey]int{}, held: heldMemory{budget: mem}}
@@ -93,6 +94,9 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64, m
 			s := &layer[i]
 			res.TreeNodes += s.paths
 			allowed, ties := e.allowed(s.set, int(s.cur))
+			if e.err != nil {
+				return Exact{}, e.err
+			}
 			if ties {
 				res.MeanTies += s.p
 			}
@@ -344,6 +348,14 @@ type enumerator struct {
 
 	cur     int    // the state being expanded, for the tie scores
 	visited bitset // (tiebreak.go)
+
+	// A rule of your own: its policy, a position to show it, and the
+	// first answer no walk may take (RuleError).
+	pol    Policy
+	pos    *Position
+	start  int
+	polBuf []int
+	err    error
 }
 
 func newEnumerator(b *Board, r Rule) *enumerator {
@@ -367,13 +379,51 @@ func newEnumerator(b *Board, r Rule) *enumerator {
 	for i, m := range r.order() {
 		e.order[i] = moveIndex(m)
 	}
+	if r.Kind == Custom {
+		pol, err := r.Policy(b)
+		if err != nil {
+			e.err = err
+		}
+		e.pol, e.pos = pol, newPosition(b)
+	}
 	return e
+}
+
+// policyAllowed asks a rule of your own (the walk kernel's contract: the
+// walk draws uniformly among what it allows).
+func (e *enumerator) policyAllowed(visited bitset, cur int) (bitset, bool) {
+	if e.err != nil {
+		return bitset{}, false
+	}
+	p := e.pos
+	p.count = 0
+	for sq := range p.visited {
+		v := visited[sq>>6]>>(sq&63)&1 == 1
+		p.visited[sq] = v
+		if v {
+			p.count++
+		}
+	}
+	p.cur, p.start = cur, e.start
+	e.polBuf = e.pol.Allowed(p, e.polBuf[:0])
+	if err := checkAllowed(e.rule, p, e.polBuf, e.rule.Deterministic()); err != nil {
+		e.err = err
+		return bitset{}, false
+	}
+	var out bitset
+	for _, sq := range e.polBuf {
+		out = out.with(sq)
+	}
+	return out, len(e.polBuf) > 1
 }
 
 // allowed returns the squares the walk picks among uniformly, and whether
 // the step is a tie decision (more than one square allowed by the rule's
 // primary criterion).
 func (e *enumerator) allowed(visited bitset, cur int) (bitset, bool) {
+	if e.rule.Kind == Custom {
+		return e.policyAllowed(visited, cur)
+	}
 	cand := e.nb[cur].andNot(visited)
 	if e.rule.Kind == RandomWalk || cand.count() <= 1 {
 		return cand, cand.count() > 1

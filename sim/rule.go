@@ -12,6 +12,7 @@ const (
 	RandomWalk Kind = iota // uniform among all unvisited neighbours
 	Warnsdorff             // a neighbour of minimum degree, ties by TieBreak
 	Backtrack              // Warnsdorff-ordered depth-first search
+	Custom                 // a registered rule of your own (Register), named by Rule.Custom
 )
 
 // Rule is a walk rule with its options. The zero value is the random walk.
@@ -35,6 +36,9 @@ type Rule struct {
 	// NodeBudget bounds the squares Backtrack may enter per walk
 	// (0: DefaultNodeBudget).
 	NodeBudget int64
+
+	// Custom names the registered rule of kind Custom (Register).
+	Custom string
 }
 
 // DefaultNodeBudget is Backtrack's node budget when none is configured.
@@ -65,7 +69,14 @@ func ParseRule(name string) (Rule, error) {
 	case n == "backtrack/closed":
 		return Rule{Kind: Backtrack, TieBreak: TieFirst, Closed: true}, nil
 	}
-	return Rule{}, fmt.Errorf("rule %q: valid rules are %s, or warnsdorff/<tie-break chain> such as warnsdorff/roth+first", name, strings.Join(RuleNames, ", "))
+	if _, ok := lookupCustom(strings.TrimSpace(name)); ok {
+		return Rule{Kind: Custom, Custom: strings.TrimSpace(name)}, nil
+	}
+	valid := strings.Join(RuleNames, ", ")
+	if cs := CustomRules(); len(cs) > 0 {
+		valid += ", the registered rules " + strings.Join(cs, ", ")
+	}
+	return Rule{}, fmt.Errorf("rule %q: valid rules are %s, or warnsdorff/<tie-break chain> such as warnsdorff/roth+first", name, valid)
 }
 
 // ParseKind parses a rule family name: "random", "warnsdorff", "backtrack".
@@ -95,6 +106,8 @@ func (r Rule) Name() string {
 			return "backtrack/closed"
 		}
 		return "backtrack"
+	case Custom:
+		return r.Custom
 	}
 	return fmt.Sprintf("Kind(%d)", r.Kind)
 }
@@ -105,6 +118,13 @@ func (r Rule) String() string { return r.Name() }
 func (r Rule) Validate() error {
 	switch r.Kind {
 	case RandomWalk, Warnsdorff, Backtrack:
+	case Custom:
+		if _, ok := lookupCustom(r.Custom); !ok {
+			return fmt.Errorf("rule %q is not registered (registered: %s)", r.Custom, strings.Join(CustomRules(), ", "))
+		}
+		if r.TieBreak != TieRandom || r.Order != nil || r.Closed || r.NodeBudget != 0 {
+			return fmt.Errorf("rule %s: a rule of your own takes no tie-break, move order, closed or node budget (its policy decides); only max_steps", r.Custom)
+		}
 	default:
 		return fmt.Errorf("rule kind %d: valid rules are random, warnsdorff, backtrack", r.Kind)
 	}
@@ -136,6 +156,8 @@ func (k Kind) String() string {
 		return "warnsdorff"
 	case Backtrack:
 		return "backtrack"
+	case Custom:
+		return "custom"
 	}
 	return fmt.Sprintf("Kind(%d)", k)
 }
@@ -196,4 +218,10 @@ func (r Rule) order() []Move {
 // Deterministic reports whether every walk of r from a square is the same
 // walk: r never draws from its stream (Warnsdorff or backtrack with a
 // tie-break ending in first). One walk per start then decides success.
-func (r Rule) Deterministic() bool { return r.Kind != RandomWalk && !r.TieBreak.Draws() }
+func (r Rule) Deterministic() bool {
+	if r.Kind == Custom {
+		c, ok := lookupCustom(r.Custom)
+		return ok && c.Deterministic
+	}
+	return r.Kind != RandomWalk && !r.TieBreak.Draws()
+}

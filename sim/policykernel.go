@@ -1,0 +1,75 @@
+package sim
+
+// policyKernel walks any rule through its Policy: the kernel of the rules
+// of your own, and for the built-ins the reference that their fast kernels
+// are checked against (NewPolicyWalker).
+type policyKernel struct {
+	b        *Board
+	rule     Rule
+	pol      Policy
+	det      bool // the rule promised one square at most (CustomRule.Deterministic)
+	maxSteps int
+	pos      *Position
+	path     []int32
+	buf      []int
+	err      error // the first RuleError; every walk after it is refused
+}
+
+func newPolicyKernel(b *Board, r Rule) (*policyKernel, error) {
+	pol, err := r.Policy(b)
+	if err != nil {
+		return nil, err
+	}
+	k := &policyKernel{b: b, rule: r, pol: pol, maxSteps: r.MaxSteps, pos: newPosition(b)}
+	if k.maxSteps == 0 || k.maxSteps > b.Squares() {
+		k.maxSteps = b.Squares()
+	}
+	if r.Kind == Custom {
+		k.det = r.Deterministic()
+	}
+	return k, nil
+}
+
+// walk runs one walk from start, drawing from src exactly as the kernels
+// do: once, among the allowed squares in ascending order, when there are
+// two or more. A policy's answer that no walk may take ends the walk and
+// sets k.err; the outcome is then no result.
+func (k *policyKernel) walk(start int, src *PCG, keep bool) Outcome {
+	o := Outcome{Start: start}
+	if k.err != nil {
+		return o
+	}
+	p := k.pos
+	p.reset(start)
+	k.path = append(k.path[:0], int32(start))
+	for {
+		k.buf = k.pol.Allowed(p, k.buf[:0])
+		if err := checkAllowed(k.rule, p, k.buf, k.det); err != nil {
+			k.err = err
+			break
+		}
+		m := len(k.buf)
+		if m == 0 {
+			break
+		}
+		if len(k.path) > k.maxSteps {
+			o.Stopped = true
+			break
+		}
+		next := k.buf[0]
+		if m > 1 {
+			o.Ties++
+			next = k.buf[Uniform(src, uint32(m))]
+		}
+		p.move(next)
+		k.path = append(k.path, int32(next))
+	}
+	o.Length = len(k.path)
+	o.End = p.cur
+	o.Success = o.Length == k.b.Squares()
+	o.Closed = o.Success && o.Length > 1 && k.b.Adjacent(start, o.End)
+	if keep {
+		o.Path = append([]int32(nil), k.path...)
+	}
+	return o
+}
