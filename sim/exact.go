@@ -414,6 +414,9 @@ func (e *enumerator) policyAllowed(visited bitset, cur int) (bitset, bool) {
 	for _, sq := range e.polBuf {
 		out = out.with(sq)
 	}
+	if tr, ok := e.pol.(tieReporter); ok {
+		return out, tr.tied()
+	}
 	return out, len(e.polBuf) > 1
 }
 

@@ -240,10 +240,20 @@ type warnsdorffPolicy struct {
 	rule Rule
 	p    *Position
 	buf  []int
+	tie  bool // the last answer was a tie decision (Outcome.Ties)
 }
+
+// tieReporter is a policy that says whether its last answer was a tie
+// decision in the sense of Outcome.Ties (more than one square of minimum
+// degree, whether or not the tie-break then left one). A policy without it
+// counts the steps where it allowed more than one square.
+type tieReporter interface{ tied() bool }
+
+func (w *warnsdorffPolicy) tied() bool { return w.tie }
 
 func (w *warnsdorffPolicy) Allowed(p *Position, dst []int) []int {
 	w.buf = p.Moves(p.cur, w.buf[:0])
+	w.tie = false
 	if len(w.buf) == 0 {
 		return dst
 	}
@@ -260,6 +270,7 @@ func (w *warnsdorffPolicy) Allowed(p *Position, dst []int) []int {
 			n++
 		}
 	}
+	w.tie = n > 1
 	if n > 1 && w.rule.TieBreak != TieRandom {
 		w.p = p
 		n = narrowTies(w.rule.TieBreak.chain(), tied[:n], w)

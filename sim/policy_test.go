@@ -224,3 +224,37 @@ func TestBadPolicyRefused(t *testing.T) {
 		}
 	}
 }
+
+// TestExactThroughPolicy: the exact enumeration of a rule of your own
+// that is a built-in's policy equals the built-in's own enumeration.
+func TestExactThroughPolicy(t *testing.T) {
+	for _, name := range []string{"random", "warnsdorff/random", "warnsdorff/roth+first", "warnsdorff/pohl"} {
+		builtin, _ := ParseRule(name)
+		cname := "test/as-policy-" + strings.ReplaceAll(name, "/", "-")
+		registerOnce(t, CustomRule{Name: cname, New: func(b *Board) Policy {
+			p, err := builtin.Policy(b)
+			if err != nil {
+				panic(err)
+			}
+			return p
+		}})
+		custom, _ := ParseRule(cname)
+		boards := [][2]int{{3, 4}, {5, 5}, {6, 6}}
+		if name == "random" {
+			boards = [][2]int{{3, 4}, {4, 4}} // the random walk's states grow fast
+		}
+		for _, bs := range boards {
+			b := MustBoard(bs[0], bs[1])
+			for _, start := range []int{0, b.Cols + 1} {
+				a, err1 := ExactWalk(context.Background(), b, builtin, start, 0)
+				c, err2 := ExactWalk(context.Background(), b, custom, start, 0)
+				if err1 != nil || err2 != nil {
+					t.Fatal(err1, err2)
+				}
+				if a.PSuccess != c.PSuccess || a.PClosed != c.PClosed || a.MeanLength != c.MeanLength || a.MeanTies != c.MeanTies || !slices.Equal(a.Lengths, c.Lengths) || a.Nodes != c.Nodes {
+					t.Errorf("%s %s from %s: built-in %+v\nthrough its policy %+v", b, name, b.SquareName(start), a, c)
+				}
+			}
+		}
+	}
+}

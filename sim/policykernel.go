@@ -13,6 +13,7 @@ type policyKernel struct {
 	path     []int32
 	buf      []int
 	err      error // the first RuleError; every walk after it is refused
+	ties     tieReporter
 }
 
 func newPolicyKernel(b *Board, r Rule) (*policyKernel, error) {
@@ -27,45 +28,61 @@ func newPolicyKernel(b *Board, r Rule) (*policyKernel, error) {
 	if r.Kind == Custom {
 		k.det = r.Deterministic()
 	}
+	k.ties, _ = pol.(tieReporter)
 	return k, nil
 }
 
-// walk runs one walk from start, drawing from src exactly as the kernels
-// do: once, among the allowed squares in ascending order, when there are
-// two or more. A policy's answer that no walk may take ends the walk and
-// sets k.err; the outcome is then no result.
+// step takes one step of the walk in k.pos, drawing from src exactly as
+// the kernels do: once, among the allowed squares in ascending order, when
+// there are two or more. It returns the square moved to, or -1 when the
+// walk ends here (stopped: cut by MaxSteps with moves left); tie says the
+// step was a tie decision (Outcome.Ties). A policy's answer that no walk
+// may take ends the walk and sets k.err.
+func (k *policyKernel) step(src *PCG) (next int, tie, stopped bool) {
+	p := k.pos
+	k.buf = k.pol.Allowed(p, k.buf[:0])
+	if err := checkAllowed(k.rule, p, k.buf, k.det); err != nil {
+		k.err = err
+		return -1, false, false
+	}
+	m := len(k.buf)
+	if m == 0 {
+		return -1, false, false
+	}
+	if p.count > k.maxSteps {
+		return -1, false, true
+	}
+	tie = k.ties != nil && k.ties.tied() || k.ties == nil && m > 1
+	next = k.buf[0]
+	if m > 1 {
+		next = k.buf[Uniform(src, uint32(m))]
+	}
+	p.move(next)
+	return next, tie, false
+}
+
+// walk runs one walk from start; after a RuleError the outcome is no
+// result.
 func (k *policyKernel) walk(start int, src *PCG, keep bool) Outcome {
 	o := Outcome{Start: start}
 	if k.err != nil {
 		return o
 	}
-	p := k.pos
-	p.reset(start)
+	k.pos.reset(start)
 	k.path = append(k.path[:0], int32(start))
 	for {
-		k.buf = k.pol.Allowed(p, k.buf[:0])
-		if err := checkAllowed(k.rule, p, k.buf, k.det); err != nil {
-			k.err = err
+		next, tie, stopped := k.step(src)
+		if next < 0 {
+			o.Stopped = stopped
 			break
 		}
-		m := len(k.buf)
-		if m == 0 {
-			break
-		}
-		if len(k.path) > k.maxSteps {
-			o.Stopped = true
-			break
-		}
-		next := k.buf[0]
-		if m > 1 {
+		if tie {
 			o.Ties++
-			next = k.buf[Uniform(src, uint32(m))]
 		}
-		p.move(next)
 		k.path = append(k.path, int32(next))
 	}
 	o.Length = len(k.path)
-	o.End = p.cur
+	o.End = k.pos.cur
 	o.Success = o.Length == k.b.Squares()
 	o.Closed = o.Success && o.Length > 1 && k.b.Adjacent(start, o.End)
 	if keep {

@@ -73,6 +73,9 @@ backtrack/closed, a closed one), 1 when it is not (the outcome on stderr),
 				}
 				w.KeepPaths(true)
 				o := w.Walk(starts[0], sim.NewKey(*seed, b, r, starts[0]), *walk)
+				if err := w.Err(); err != nil {
+					return fmt.Errorf("tour: %w", err)
+				}
 				if err := printTour(e, b, r, *seed, *walk, o, *format); err != nil {
 					return err
 				}

@@ -193,7 +193,7 @@ func (c *Config) canonical() Canonical {
 		if e := ests[i]; e.Splitting {
 			cr.Estimator, cr.Particles, cr.Replicates = "splitting", e.Particles, e.Replicates
 		}
-		if r.Kind != sim.RandomWalk {
+		if r.Kind == sim.Warnsdorff || r.Kind == sim.Backtrack {
 			cr.TieBreak = r.TieBreak.String()
 		}
 		if r.Order != nil {

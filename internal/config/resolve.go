@@ -125,13 +125,17 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 		if kind == sim.Backtrack {
 			r.TieBreak = sim.TieFirst
 		}
-	} else if full, err := sim.ParseRule(name); err == nil && strings.Contains(name, "/") {
+	} else if full, err := sim.ParseRule(name); err == nil && (strings.Contains(name, "/") || full.Kind == sim.Custom) {
 		r, named = full, true
 	} else {
+		registered := ""
+		if cs := sim.CustomRules(); len(cs) > 0 {
+			registered = "; registered rules of your own: " + strings.Join(cs, ", ")
+		}
 		if name == "" {
-			bad(".name", "missing; valid: random, warnsdorff, backtrack")
+			bad(".name", "missing; valid: random, warnsdorff, backtrack%s", registered)
 		} else {
-			bad(".name", "%q is not a rule; valid: random, warnsdorff, backtrack (or a full name: %s)", rs.Name, strings.Join(sim.RuleNames, ", "))
+			bad(".name", "%q is not a rule; valid: random, warnsdorff, backtrack (or a full name: %s)%s", rs.Name, strings.Join(sim.RuleNames, ", "), registered)
 		}
 		return r, false
 	}
@@ -141,6 +145,8 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 		switch {
 		case r.Kind == sim.RandomWalk:
 			bad(".tie_break", "the random rule has no tie-break; remove it")
+		case r.Kind == sim.Custom:
+			bad(".tie_break", "%s is a rule of your own: its policy breaks its ties; remove tie_break", r.Name())
 		case err != nil:
 			bad(".tie_break", "%v", err) // sim's error says what is wrong with a chain and what is valid
 		case r.Kind == sim.Backtrack && t != sim.TieFirst && t != sim.TieRandom:

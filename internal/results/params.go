@@ -14,7 +14,7 @@ import (
 func Params(r sim.Rule) table.RuleParams {
 	var p table.RuleParams
 	switch r.Kind {
-	case sim.RandomWalk:
+	case sim.RandomWalk, sim.Custom: // a rule of your own: its policy is all there is, and the step limit
 		if r.MaxSteps > 0 {
 			p.MaxSteps = table.Int64Of(int64(r.MaxSteps))
 		}
