@@ -1,0 +1,53 @@
+// Package harness is the experiment command (cmd/experiment) as a library: Main runs
+// it, so a program that registers rules of its own (sim.Register) and calls Main
+// is the whole command with those rules (examples/custom-rule). See the README.
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// commands lists every subcommand, in the order help prints them. Each
+// entry is a named function in the command's own file that declares its
+// flags and returns the body: parse, call one internal function, print.
+var commands = []*command{
+	benchCommand(),
+	claimsCommand(),
+	countCommand(),
+	exactCommand(),
+	mergeCommand(),
+	plotCommand(),
+	rareCommand(),
+	runCommand(),
+	tourCommand(),
+	validateCommand(),
+	versionCommand(),
+}
+
+// Main runs the experiment command on os.Args and exits with its status:
+// 0 success, 1 failure, 2 a usage error.
+func Main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go func() {
+		// The first signal cancels ctx, and the work stops cleanly; a
+		// second one kills the process as if nothing caught it, in case
+		// something cannot see ctx (a blocked open of a FIFO, say).
+		<-ctx.Done()
+		stop()
+	}()
+	err := run(ctx, os.Stdout, os.Stderr, os.Args[1:])
+	stop()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "experiment:", err)
+		var u usageError
+		if errors.As(err, &u) {
+			os.Exit(2)
+		}
+		os.Exit(1)
+	}
+}
