@@ -7,6 +7,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/signal"
 	"syscall"
@@ -50,4 +51,11 @@ func Main() {
 		}
 		os.Exit(1)
 	}
+}
+
+// Run runs the experiment command with args (os.Args[1:] for Main) and
+// returns its error; a *usage* error is one Main exits 2 for. Tests and
+// programs of your own call it to run subcommands in process.
+func Run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
+	return run(ctx, stdout, stderr, args)
 }

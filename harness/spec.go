@@ -84,6 +84,8 @@ func readExperiment(arg string) (string, []byte, error) {
 	var name string
 	var data []byte
 	switch {
+	case arg == "" && defaultExperiment.data != nil:
+		name, data = defaultExperiment.name, defaultExperiment.data
 	case arg == "":
 		name, data = experiments.Default()
 		name = "experiments/" + name + ".yaml"
@@ -105,6 +107,21 @@ func readExperiment(arg string) (string, []byte, error) {
 		name, data = "experiments/"+strings.TrimSuffix(arg, ".yaml")+".yaml", b
 	}
 	return name, data, nil
+}
+
+// defaultExperiment is what `run` with no argument runs when a program
+// of your own set it (SetDefault); otherwise the embedded default.
+var defaultExperiment struct {
+	name string
+	data []byte
+}
+
+// SetDefault makes the experiment file data (named name in messages and
+// provenance, e.g. "examples/custom-rule/experiment.yaml") what `run`
+// with no experiment argument runs: a program of your own embeds its
+// experiment and runs it as the command's default. Call it before Main.
+func SetDefault(name string, data []byte) {
+	defaultExperiment.name, defaultExperiment.data = name, data
 }
 
 func fileExists(p string) bool {
