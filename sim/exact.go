@@ -381,6 +381,9 @@ func newEnumerator(b *Board, r Rule) *enumerator {
 	}
 	if r.Kind == Custom {
 		pol, err := r.Policy(b)
+		if _, stateful := pol.(Stateful); err == nil && stateful {
+			err = fmt.Errorf("exact: rule %s keeps state along its walk, so walks that reach the same squares cannot be merged; it is deterministic: its one walk decides (experiment tour, or an experiment with walks: 1)", r.Name())
+		}
 		if err != nil {
 			e.err = err
 		}

@@ -153,6 +153,10 @@ type CustomRule struct {
 	// experiment runs one walk per start. A policy that breaks the promise
 	// stops the run with an error.
 	Deterministic bool
+	// Boards, when set, refuses the boards the rule is not defined on
+	// (Squirrel & Cull's rule is stated for n×n boards), with an error
+	// that says why.
+	Boards func(b *Board) error
 }
 
 var registry = struct {
@@ -222,6 +226,11 @@ func (r Rule) Policy(b *Board) (Policy, error) {
 		c, ok := lookupCustom(r.Custom)
 		if !ok {
 			return nil, fmt.Errorf("rule %q is not registered", r.Custom)
+		}
+		if c.Boards != nil {
+			if err := c.Boards(b); err != nil {
+				return nil, err
+			}
 		}
 		return c.New(b), nil
 	case RandomWalk:

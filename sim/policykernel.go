@@ -14,6 +14,7 @@ type policyKernel struct {
 	buf      []int
 	err      error // the first RuleError; every walk after it is refused
 	ties     tieReporter
+	state    Stateful // a policy that keeps state along the walk
 }
 
 func newPolicyKernel(b *Board, r Rule) (*policyKernel, error) {
@@ -29,6 +30,7 @@ func newPolicyKernel(b *Board, r Rule) (*policyKernel, error) {
 		k.det = r.Deterministic()
 	}
 	k.ties, _ = pol.(tieReporter)
+	k.state, _ = pol.(Stateful)
 	return k, nil
 }
 
@@ -58,6 +60,9 @@ func (k *policyKernel) step(src *PCG) (next int, tie, stopped bool) {
 		next = k.buf[Uniform(src, uint32(m))]
 	}
 	p.move(next)
+	if k.state != nil {
+		k.state.Moved(p, next)
+	}
 	return next, tie, false
 }
 
@@ -69,6 +74,9 @@ func (k *policyKernel) walk(start int, src *PCG, keep bool) Outcome {
 		return o
 	}
 	k.pos.reset(start)
+	if k.state != nil {
+		k.state.Begin(k.pos)
+	}
 	k.path = append(k.path[:0], int32(start))
 	for {
 		next, tie, stopped := k.step(src)

@@ -55,6 +55,9 @@ func NewStepper(b *Board, r Rule) (*Stepper, error) {
 		if err != nil {
 			return nil, err
 		}
+		if pk.state != nil {
+			return nil, fmt.Errorf("rule %s keeps state along its walk, which a stepper cannot save and restore; it is deterministic: its one walk decides", r.Name())
+		}
 		return &Stepper{pk: pk}, nil
 	}
 	return &Stepper{k: newGenKernel(b, r), degrees: r.Kind == Warnsdorff}, nil
