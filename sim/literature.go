@@ -241,6 +241,7 @@ func (g *ganzfried) Allowed(p *Position, dst []int) []int {
 }
 
 func init() {
+	registry.builtin["squirrel-cull"], registry.builtin["ganzfried"] = true, true
 	MustRegister(CustomRule{Name: "squirrel-cull", Doc: "Squirrel & Cull (1996): Warnsdorff's rule, ties by move-orderings switched at squares (their Figure 3), from the 1996 report's steps",
 		New: newSquirrelCull, Deterministic: true, Boards: squareBoardOnly("squirrel-cull")})
 	MustRegister(CustomRule{Name: "ganzfried", Doc: "Squirrel & Cull's algorithm as Ganzfried (2004) restates it (Table 1 and the pseudocode of pp. 8-9)",

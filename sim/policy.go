@@ -161,8 +161,9 @@ type CustomRule struct {
 
 var registry = struct {
 	sync.RWMutex
-	rules map[string]CustomRule
-}{rules: map[string]CustomRule{}}
+	rules   map[string]CustomRule
+	builtin map[string]bool // the literature's rules, registered by sim itself
+}{rules: map[string]CustomRule{}, builtin: map[string]bool{}}
 
 // Register makes a rule of your own known by its name. It refuses a name
 // that is empty, has spaces, collides with a built-in rule's name or
@@ -196,13 +197,16 @@ func MustRegister(c CustomRule) {
 	}
 }
 
-// CustomRules returns the registered rules' names, sorted.
+// CustomRules returns the names of the rules registered by the program
+// (not the literature's rules that sim registers itself), sorted.
 func CustomRules() []string {
 	registry.RLock()
 	defer registry.RUnlock()
 	out := make([]string, 0, len(registry.rules))
 	for n := range registry.rules {
-		out = append(out, n)
+		if !registry.builtin[n] {
+			out = append(out, n)
+		}
 	}
 	sort.Strings(out)
 	return out
@@ -239,6 +243,22 @@ func (r Rule) Policy(b *Board) (Policy, error) {
 		return &warnsdorffPolicy{rule: r}, nil
 	}
 	return nil, fmt.Errorf("rule kind %d has no policy", r.Kind)
+}
+
+// CheckBoard reports whether rule r is defined on board b: every built-in
+// is; a rule of your own may refuse some boards (CustomRule.Boards).
+func CheckBoard(r Rule, b *Board) error {
+	if r.Kind != Custom {
+		return nil
+	}
+	c, ok := lookupCustom(r.Custom)
+	if !ok {
+		return fmt.Errorf("rule %q is not registered", r.Custom)
+	}
+	if c.Boards != nil {
+		return c.Boards(b)
+	}
+	return nil
 }
 
 // warnsdorffPolicy is Warnsdorff's rule from its definition: the unvisited

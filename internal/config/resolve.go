@@ -146,7 +146,7 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 		case r.Kind == sim.RandomWalk:
 			bad(".tie_break", "the random rule has no tie-break; remove it")
 		case r.Kind == sim.Custom:
-			bad(".tie_break", "%s is a rule of your own: its policy breaks its ties; remove tie_break", r.Name())
+			bad(".tie_break", "%s breaks its own ties (its policy decides where the walk may go); remove tie_break", r.Name())
 		case err != nil:
 			bad(".tie_break", "%v", err) // sim's error says what is wrong with a chain and what is valid
 		case r.Kind == sim.Backtrack && t != sim.TieFirst && t != sim.TieRandom:

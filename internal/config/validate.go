@@ -103,6 +103,17 @@ func (c *Config) check() Errors {
 		}
 		firstAt[n] = i
 		ruleNames = append(ruleNames, n)
+		if r.Kind == sim.Custom { // a rule defined on some boards only (squirrel-cull: n×n)
+			for _, s := range c.sizes(nil) {
+				if !s.fits() {
+					continue
+				}
+				if err := sim.CheckBoard(r, &sim.Board{Rows: s.rows, Cols: s.cols}); err != nil {
+					k.errorf(key+".name", "%v; remove %s from boards or the rule", err, s)
+					break
+				}
+			}
+		}
 	}
 
 	if !(c.Confidence > 0 && c.Confidence < 1) {
