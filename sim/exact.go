@@ -399,15 +399,7 @@ func (e *enumerator) policyAllowed(visited bitset, cur int) (bitset, bool) {
 		return bitset{}, false
 	}
 	p := e.pos
-	p.count = 0
-	for sq := range p.visited {
-		v := visited[sq>>6]>>(sq&63)&1 == 1
-		p.visited[sq] = v
-		if v {
-			p.count++
-		}
-	}
-	p.cur, p.start = cur, e.start
+	p.setVisited(func(sq int) bool { return visited[sq>>6]>>(sq&63)&1 == 1 }, cur, e.start)
 	e.polBuf = e.pol.Allowed(p, e.polBuf[:0])
 	if err := checkAllowed(e.rule, p, e.polBuf, e.rule.Deterministic()); err != nil {
 		e.err = err

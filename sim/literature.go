@@ -221,13 +221,20 @@ func (g *ganzfried) arrive(sq int) {
 
 func (g *ganzfried) Allowed(p *Position, dst []int) []int {
 	cur := p.Current()
+	q := p.padOf(cur) // the padded layout: off-board squares count as visited
 	min, key, best := 9, -1, -1
-	for count := range 8 {
-		t := p.MoveTo(cur, scMoves[count])
-		if t < 0 || p.Visited(t) {
+	for count, m := range scMoves { // K[1..8]
+		qt := q + m.DR*p.pc + m.DC
+		if p.pad[qt] { // off the board or visited: isLegal && A[x'][y'] == 0 fails
 			continue
 		}
-		deg := p.Degree(t)
+		t := cur + m.DR*p.board.Cols + m.DC
+		deg := 0 // degree(x',y'): its unvisited neighbours, counted afresh
+		for _, o := range p.off {
+			if !p.pad[qt+o] {
+				deg++
+			}
+		}
 		if deg < min {
 			min, best, key = deg, t, count
 		} else if deg == min && g.pos[count] < g.pos[key] {

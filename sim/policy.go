@@ -33,10 +33,43 @@ type Position struct {
 	count   int
 	cur     int
 	start   int
+
+	// pad is visited on the board padded by two squares of permanently
+	// visited border (as the general kernel lays it out), so that Moves
+	// and Degree look at a neighbour without a bounds check; off are the
+	// padded offsets of sortedMoves, step their offsets on the board.
+	pad  []bool
+	pc   int
+	off  [8]int
+	step [8]int
+
+	trail []int32 // the visited squares, to undo them at the next reset
 }
 
 func newPosition(b *Board) *Position {
-	return &Position{board: b, visited: make([]bool, b.Squares())}
+	p := &Position{board: b, visited: make([]bool, b.Squares()), pc: b.Cols + 4}
+	p.pad = make([]bool, (b.Rows+4)*p.pc)
+	for i, m := range sortedMoves {
+		p.off[i] = m.DR*p.pc + m.DC
+		p.step[i] = m.DR*b.Cols + m.DC
+	}
+	p.fillBorder()
+	return p
+}
+
+// fillBorder marks every padded square visited but the board's.
+func (p *Position) fillBorder() {
+	for i := range p.pad {
+		p.pad[i] = true
+	}
+	for sq := range p.visited {
+		p.pad[p.padOf(sq)] = p.visited[sq]
+	}
+}
+
+func (p *Position) padOf(sq int) int {
+	r, c := p.board.RowCol(sq)
+	return (r+2)*p.pc + c + 2
 }
 
 // Board returns the board.
@@ -61,17 +94,14 @@ func (p *Position) VisitedCount() int { return p.count }
 // Moves appends to dst the unvisited knight neighbours of sq in ascending
 // square order and returns it.
 func (p *Position) Moves(sq int, dst []int) []int {
-	b := p.board
-	r, c := b.RowCol(sq)
 	start := len(dst)
-	for _, m := range sortedMoves {
-		if b.On(r+m.DR, c+m.DC) {
-			if t := b.Square(r+m.DR, c+m.DC); !p.visited[t] {
-				dst = append(dst, t)
-			}
+	q := p.padOf(sq)
+	for i, o := range p.off {
+		if !p.pad[q+o] {
+			dst = append(dst, sq+p.step[i])
 		}
 	}
-	if b.Cols <= 4 { // sortedMoves is ascending square order only on wider boards
+	if p.board.Cols <= 4 { // sortedMoves is ascending square order only on wider boards
 		slices.Sort(dst[start:])
 	}
 	return dst
@@ -80,11 +110,9 @@ func (p *Position) Moves(sq int, dst []int) []int {
 // Degree returns the number of unvisited knight neighbours of sq:
 // Warnsdorff's score.
 func (p *Position) Degree(sq int) int {
-	b := p.board
-	r, c := b.RowCol(sq)
-	d := 0
-	for _, m := range sortedMoves {
-		if b.On(r+m.DR, c+m.DC) && !p.visited[b.Square(r+m.DR, c+m.DC)] {
+	q, d := p.padOf(sq), 0
+	for _, o := range p.off {
+		if !p.pad[q+o] {
 			d++
 		}
 	}
@@ -102,16 +130,36 @@ func (p *Position) MoveTo(sq int, m Move) int {
 
 // reset puts the position at the start of a walk from start.
 func (p *Position) reset(start int) {
-	clear(p.visited)
-	p.visited[start] = true
-	p.count, p.cur, p.start = 1, start, start
+	for _, sq := range p.trail {
+		p.visited[sq], p.pad[p.padOf(int(sq))] = false, false
+	}
+	p.trail = p.trail[:0]
+	p.count = 0
+	p.move(start)
+	p.start = start
 }
 
 // move visits sq and makes it current.
 func (p *Position) move(sq int) {
-	p.visited[sq] = true
+	p.visited[sq], p.pad[p.padOf(sq)] = true, true
+	p.trail = append(p.trail, int32(sq))
 	p.count++
 	p.cur = sq
+}
+
+// setVisited makes the position (visited, cur) of the exact enumeration.
+func (p *Position) setVisited(visited func(sq int) bool, cur, start int) {
+	p.trail = p.trail[:0]
+	p.count = 0
+	for sq := range p.visited {
+		v := visited(sq)
+		p.visited[sq], p.pad[p.padOf(sq)] = v, v
+		if v {
+			p.count++
+			p.trail = append(p.trail, int32(sq))
+		}
+	}
+	p.cur, p.start = cur, start
 }
 
 // String describes the position for error messages.

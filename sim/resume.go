@@ -208,10 +208,7 @@ func (s *Stepper) Restore(src *Snapshot) {
 		if len(src.st) != len(p.visited) {
 			panic("sim: Stepper.Restore: snapshot of another board")
 		}
-		for i, v := range src.st {
-			p.visited[i] = v == 1
-		}
-		p.count, p.cur, p.start = src.length, src.cur, src.start
+		p.setVisited(func(sq int) bool { return src.st[sq] == 1 }, src.cur, src.start)
 		s.start, s.cur, s.length, s.ties, s.ended, s.stopped = src.start, src.cur, src.length, src.ties, src.ended, src.stopped
 		return
 	}
