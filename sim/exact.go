@@ -356,11 +356,12 @@ type enumerator struct {
 	start  int
 	polBuf []int
 	err    error
+	board  *Board
 }
 
 func newEnumerator(b *Board, r Rule) *enumerator {
 	n := b.Squares()
-	e := &enumerator{rule: r, maxSteps: r.MaxSteps, nb: make([]bitset, n), moveTo: make([][8]int, n), dist2: make([]int, n)}
+	e := &enumerator{rule: r, maxSteps: r.MaxSteps, nb: make([]bitset, n), moveTo: make([][8]int, n), dist2: make([]int, n), board: b}
 	if e.maxSteps == 0 || e.maxSteps > n {
 		e.maxSteps = n
 	}

@@ -382,6 +382,25 @@ func (w *warnsdorffPolicy) curDegree() int { return w.p.Degree(w.p.cur) }
 
 func (w *warnsdorffPolicy) centreDist2(sq int32) int { return w.p.board.CentreDist2(int(sq)) }
 
+// cornerDist2 and edgeDist from their definitions (docs/design.md).
+func (w *warnsdorffPolicy) cornerDist2(sq int32) int {
+	b := w.p.board
+	r, c := b.RowCol(int(sq))
+	best := -1
+	for _, corner := range [][2]int{{0, 0}, {0, b.Cols - 1}, {b.Rows - 1, 0}, {b.Rows - 1, b.Cols - 1}} {
+		if d := (r-corner[0])*(r-corner[0]) + (c-corner[1])*(c-corner[1]); best < 0 || d < best {
+			best = d
+		}
+	}
+	return best
+}
+
+func (w *warnsdorffPolicy) edgeDist(sq int32) int {
+	b := w.p.board
+	r, c := b.RowCol(int(sq))
+	return min(r, c, b.Rows-1-r, b.Cols-1-c)
+}
+
 func (w *warnsdorffPolicy) moveRank(sq int32) int {
 	for i, m := range w.rule.order() {
 		if w.p.MoveTo(w.p.cur, m) == int(sq) {

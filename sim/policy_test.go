@@ -18,7 +18,8 @@ import (
 // contract rather than a second implementation.
 func TestBuiltinPoliciesMatchKernels(t *testing.T) {
 	rules := []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/pohl", "warnsdorff/roth",
-		"warnsdorff/roth+first", "warnsdorff/pohl+roth+random", "warnsdorff/pohlmin+first", "warnsdorff/pohlmin-before+random"}
+		"warnsdorff/roth+first", "warnsdorff/pohl+roth+random", "warnsdorff/pohlmin+first", "warnsdorff/pohlmin-before+random",
+		"warnsdorff/corner+first", "warnsdorff/edge", "warnsdorff/edge+corner+random", "warnsdorff/pohl+corner+first"}
 	boards := [][2]int{{3, 4}, {4, 3}, {5, 5}, {6, 6}, {5, 9}, {8, 8}, {4, 16}, {9, 9}, {10, 10}}
 	reversed := slices.Clone(CanonicalMoves[:])
 	slices.Reverse(reversed)
@@ -228,7 +229,7 @@ func TestBadPolicyRefused(t *testing.T) {
 // TestExactThroughPolicy: the exact enumeration of a rule of your own
 // that is a built-in's policy equals the built-in's own enumeration.
 func TestExactThroughPolicy(t *testing.T) {
-	for _, name := range []string{"random", "warnsdorff/random", "warnsdorff/roth+first", "warnsdorff/pohl"} {
+	for _, name := range []string{"random", "warnsdorff/random", "warnsdorff/roth+first", "warnsdorff/pohl", "warnsdorff/corner+random", "warnsdorff/edge+roth+first"} {
 		builtin, _ := ParseRule(name)
 		cname := "test/as-policy-" + strings.ReplaceAll(name, "/", "-")
 		registerOnce(t, CustomRule{Name: cname, New: func(b *Board) Policy {
@@ -256,5 +257,62 @@ func TestExactThroughPolicy(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestCornerEdgeCriteria: the corner and edge tie-breaks' scores from
+// their definitions, their names, and that they decide ties (a chain with
+// them walks differently from one without).
+func TestCornerEdgeCriteria(t *testing.T) {
+	b := MustBoard(5, 7)
+	for _, c := range []struct {
+		sq           string
+		corner, edge int
+	}{{"a1", 0, 0}, {"b3", 5, 1}, {"d3", 13, 2}, {"g5", 0, 0}, {"f4", 2, 1}, {"c2", 5, 1}} {
+		sq, _ := b.ParseSquare(c.sq)
+		if got := b.CornerDist2(sq); got != c.corner {
+			t.Errorf("%s CornerDist2 = %d, want %d", c.sq, got, c.corner)
+		}
+		if got := b.EdgeDist(sq); got != c.edge {
+			t.Errorf("%s EdgeDist = %d, want %d", c.sq, got, c.edge)
+		}
+	}
+	for _, name := range []string{"corner", "edge+first", "corner+edge+random", "pohl+corner+first"} {
+		tb, err := ParseTieBreak(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := name
+		if name == "corner" {
+			want = "corner+random"
+		}
+		if tb.String() != want {
+			t.Errorf("%s: named %s", name, tb)
+		}
+		if again, _ := ParseTieBreak(want); again != tb {
+			t.Errorf("%s parsed twice: %d and %d", name, tb, again)
+		}
+	}
+	if _, err := ParseTieBreak("corner+corner+first"); err == nil {
+		t.Error("a criterion twice accepted")
+	}
+	// corner+first against first: the corner criterion must change walks.
+	differ := 0
+	for _, n := range []int{8, 12, 20} {
+		b := MustBoard(n, n)
+		a, _ := ParseRule("warnsdorff/first")
+		c, _ := ParseRule("warnsdorff/corner+first")
+		wa, _ := NewWalker(b, a)
+		wc, _ := NewWalker(b, c)
+		wa.KeepPaths(true)
+		wc.KeepPaths(true)
+		for start := range b.Squares() {
+			if !slices.Equal(wa.Walk(start, NewKey(0, b, a, start), 0).Path, wc.Walk(start, NewKey(0, b, c, start), 0).Path) {
+				differ++
+			}
+		}
+	}
+	if differ == 0 {
+		t.Error("corner+first walks exactly as first from every start: the criterion decides nothing")
 	}
 }

@@ -128,7 +128,7 @@ func (r Rule) Validate() error {
 	default:
 		return fmt.Errorf("rule kind %d: valid rules are random, warnsdorff, backtrack", r.Kind)
 	}
-	if int(r.TieBreak) >= len(tieChains) {
+	if !r.TieBreak.valid() {
 		return fmt.Errorf("rule %s: unknown tie-break %d", r.Kind, r.TieBreak)
 	}
 	if r.Kind == Backtrack && r.TieBreak != TieFirst && r.TieBreak != TieRandom {

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // A tie-break decides among Warnsdorff's minimum-degree squares. It is a
@@ -26,8 +28,9 @@ import (
 // survivors in ascending square order, as every random tie-break does. A
 // chain ending in first never draws: its walk is one path.
 
-// TieBreak is a tie-break chain, as an index into tieChains.
-type TieBreak uint8
+// TieBreak is a tie-break chain, as an index into tieChains, or past its
+// end into the chains interned when first parsed (extraChains).
+type TieBreak uint16
 
 const (
 	TieRandom TieBreak = iota // uniform among the tied squares
@@ -58,12 +61,32 @@ const (
 	// tells apart: a reading of its own (docs/design.md,
 	// TestPohlDegreeCounting).
 	critPohlMinBefore
+	// critCorner keeps the tied squares nearest a corner: the smallest
+	// squared Euclidean distance to the nearest of the four corner squares
+	// (Board.CornerDist2).
+	critCorner
+	// critEdge keeps the tied squares nearest the edge: the fewest squares
+	// between the square and the nearest side (Board.EdgeDist).
+	critEdge
 )
 
-var critNames = [...]string{"random", "first", "pohl", "roth", "pohlmin", "pohlmin-before"}
+var critNames = [...]string{"random", "first", "pohl", "roth", "pohlmin", "pohlmin-before", "corner", "edge"}
 
-// refining lists the criteria that may precede the deciding one.
+// refining lists the criteria that may precede the deciding one in the
+// chains of tieChains, whose indices never change.
 var refining = []criterion{critPohl, critRoth, critPohlMin, critPohlMinBefore}
+
+// refiningLater are refining criteria added after tieChains was fixed:
+// chains with them are interned when first parsed (extraChains), so that
+// the table does not grow by thousands of chains nobody asked for.
+var refiningLater = []criterion{critCorner, critEdge}
+
+// extraChains holds the chains interned by ParseTieBreak beyond
+// tieChains, copy on write: kernels read it without a lock.
+var extraChains struct {
+	mu     sync.Mutex
+	chains atomic.Pointer[[][]criterion]
+}
 
 // tieChains lists every valid chain; a TieBreak indexes it. The first four
 // are TieRandom, TieFirst, TiePohl and TieRoth; then come the other chains,
@@ -105,12 +128,51 @@ func chainString(cs []criterion) string {
 }
 
 // chain returns t's criteria, the deciding one last.
-func (t TieBreak) chain() []criterion { return tieChains[t] }
+func (t TieBreak) chain() []criterion {
+	if int(t) < len(tieChains) {
+		return tieChains[t]
+	}
+	return (*extraChains.chains.Load())[int(t)-len(tieChains)]
+}
+
+// valid reports whether t is a known chain.
+func (t TieBreak) valid() bool {
+	if int(t) < len(tieChains) {
+		return true
+	}
+	x := extraChains.chains.Load()
+	return x != nil && int(t)-len(tieChains) < len(*x)
+}
+
+// intern returns the TieBreak of chain cs, adding it to extraChains when
+// it is new.
+func intern(cs []criterion) TieBreak {
+	name := chainString(cs)
+	for i, c := range tieChains {
+		if chainString(c) == name {
+			return TieBreak(i)
+		}
+	}
+	extraChains.mu.Lock()
+	defer extraChains.mu.Unlock()
+	var old [][]criterion
+	if x := extraChains.chains.Load(); x != nil {
+		old = *x
+	}
+	for i, c := range old {
+		if chainString(c) == name {
+			return TieBreak(len(tieChains) + i)
+		}
+	}
+	next := append(slices.Clone(old), slices.Clone(cs))
+	extraChains.chains.Store(&next)
+	return TieBreak(len(tieChains) + len(next) - 1)
+}
 
 // String returns t's name: random, first, pohl, roth, or a chain in full
 // such as roth+first.
 func (t TieBreak) String() string {
-	if int(t) >= len(tieChains) {
+	if !t.valid() {
 		return fmt.Sprintf("TieBreak(%d)", t)
 	}
 	if t <= TieRoth { // the single names: pohl and roth without their +random
@@ -141,8 +203,8 @@ func TieBreakNames() []string {
 }
 
 // tieHelp says what a tie-break may be, for errors.
-const tieHelp = "valid tie-breaks are random, first, pohl, roth, pohlmin, pohlmin-before, or a chain of distinct steps joined by '+' " +
-	"whose last is random or first and whose others are pohl, roth, pohlmin or pohlmin-before (e.g. roth+first, pohl+roth+random)"
+const tieHelp = "valid tie-breaks are random, first, pohl, roth, pohlmin, pohlmin-before, corner, edge, or a chain of distinct steps joined by '+' " +
+	"whose last is random or first and whose others are pohl, roth, pohlmin, pohlmin-before, corner or edge (e.g. roth+first, pohl+roth+random, corner+first)"
 
 // ParseTieBreak parses a tie-break: a single name (random, first, pohl,
 // roth) or a chain such as roth+first.
@@ -171,15 +233,14 @@ func ParseTieBreak(s string) (TieBreak, error) {
 	if len(cs) > 1 && cs[len(cs)-1] != critRandom && cs[len(cs)-1] != critFirst {
 		return 0, fmt.Errorf("tie-break %q: a chain must end in random or first; %s", s, tieHelp)
 	}
-	if len(cs) == 1 && slices.Contains(refining, cs[0]) {
+	if len(cs) == 1 && (slices.Contains(refining, cs[0]) || slices.Contains(refiningLater, cs[0])) {
 		cs = append(cs, critRandom) // the single names keep their meaning: pohlmin is pohlmin+random
 	}
-	for i, c := range tieChains {
-		if chainString(c) == chainString(cs) {
-			return TieBreak(i), nil
-		}
+	t := intern(cs)
+	if int(t) >= len(tieChains) && !slices.ContainsFunc(cs, func(c criterion) bool { return slices.Contains(refiningLater, c) }) {
+		panic("sim: valid tie-break chain " + s + " missing from tieChains")
 	}
-	panic("sim: valid tie-break chain " + s + " missing from tieChains")
+	return t, nil
 }
 
 // tieScorer gives a kernel's scores of a tied square for the criteria, in
@@ -201,6 +262,10 @@ type tieScorer interface {
 	// moveRank is the position in the rule's move order of the move from
 	// the current square to sq.
 	moveRank(sq int32) int
+	// cornerDist2 and edgeDist are the corner and edge criteria's scores
+	// (Board.CornerDist2, Board.EdgeDist).
+	cornerDist2(sq int32) int
+	edgeDist(sq int32) int
 }
 
 // narrowTies applies chain to the tied squares (in ascending square
@@ -243,6 +308,10 @@ func narrow(c criterion, tied []int32, s tieScorer) int {
 			v[i] = min(s.curDegree(), s.secondDegreeMin(sq))
 		case critRoth:
 			v[i] = -s.centreDist2(sq)
+		case critCorner:
+			v[i] = s.cornerDist2(sq)
+		case critEdge:
+			v[i] = s.edgeDist(sq)
 		default:
 			panic(fmt.Sprintf("sim: unknown tie-break criterion %d", c))
 		}
@@ -291,6 +360,10 @@ func (f *fastTies) secondDegreeMin(sq int32) int {
 func (f *fastTies) curDegree() int { return bits.OnesCount64(f.k.nb[f.cur] &^ f.visited) }
 
 func (f *fastTies) centreDist2(sq int32) int { return int(f.k.dist2[sq]) }
+
+func (f *fastTies) cornerDist2(sq int32) int { return f.k.board.CornerDist2(int(sq)) }
+
+func (f *fastTies) edgeDist(sq int32) int { return f.k.board.EdgeDist(int(sq)) }
 
 func (f *fastTies) moveRank(sq int32) int {
 	if f.rank == nil {
@@ -351,6 +424,10 @@ func (k *genKernel) curDegree() int {
 
 func (k *genKernel) centreDist2(p int32) int { return k.b.CentreDist2(k.unpad(p)) }
 
+func (k *genKernel) cornerDist2(p int32) int { return k.b.CornerDist2(k.unpad(p)) }
+
+func (k *genKernel) edgeDist(p int32) int { return k.b.EdgeDist(k.unpad(p)) }
+
 func (k *genKernel) moveRank(p int32) int {
 	cur := k.path[len(k.path)-1]
 	for i, off := range k.off {
@@ -385,6 +462,10 @@ func (e *enumerator) secondDegreeMin(sq int32) int {
 func (e *enumerator) curDegree() int { return e.nb[e.cur].andNot(e.visited).count() }
 
 func (e *enumerator) centreDist2(sq int32) int { return e.dist2[sq] }
+
+func (e *enumerator) cornerDist2(sq int32) int { return e.board.CornerDist2(int(sq)) }
+
+func (e *enumerator) edgeDist(sq int32) int { return e.board.EdgeDist(int(sq)) }
 
 func (e *enumerator) moveRank(sq int32) int {
 	for i, mi := range e.order {
