@@ -395,6 +395,35 @@ func (w *warnsdorffPolicy) cornerDist2(sq int32) int {
 	return best
 }
 
+// lookahead from its definition: mark sq and each square of the
+// continuation visited on the position, count, and unmark.
+func (w *warnsdorffPolicy) lookahead(sq int32, k int) int {
+	p := w.p
+	var marked []int
+	mark := func(s int) { p.visited[s], p.pad[p.padOf(s)] = true, true; marked = append(marked, s) }
+	defer func() {
+		for _, s := range marked {
+			p.visited[s], p.pad[p.padOf(s)] = false, false
+		}
+	}()
+	cur := int(sq)
+	mark(cur)
+	for moves := 0; ; moves++ {
+		next := p.Moves(cur, nil) // ascending
+		if moves == k || len(next) == 0 {
+			return moves
+		}
+		best := next[0]
+		for _, t := range next[1:] {
+			if p.Degree(t) < p.Degree(best) {
+				best = t
+			}
+		}
+		mark(best)
+		cur = best
+	}
+}
+
 func (w *warnsdorffPolicy) edgeDist(sq int32) int {
 	b := w.p.board
 	r, c := b.RowCol(int(sq))

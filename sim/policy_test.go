@@ -19,7 +19,8 @@ import (
 func TestBuiltinPoliciesMatchKernels(t *testing.T) {
 	rules := []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/pohl", "warnsdorff/roth",
 		"warnsdorff/roth+first", "warnsdorff/pohl+roth+random", "warnsdorff/pohlmin+first", "warnsdorff/pohlmin-before+random",
-		"warnsdorff/corner+first", "warnsdorff/edge", "warnsdorff/edge+corner+random", "warnsdorff/pohl+corner+first"}
+		"warnsdorff/corner+first", "warnsdorff/edge", "warnsdorff/edge+corner+random", "warnsdorff/pohl+corner+first",
+		"warnsdorff/lookahead2+first", "warnsdorff/lookahead3", "warnsdorff/lookahead4+roth+first", "warnsdorff/corner+lookahead2+random"}
 	boards := [][2]int{{3, 4}, {4, 3}, {5, 5}, {6, 6}, {5, 9}, {8, 8}, {4, 16}, {9, 9}, {10, 10}}
 	reversed := slices.Clone(CanonicalMoves[:])
 	slices.Reverse(reversed)
@@ -229,7 +230,7 @@ func TestBadPolicyRefused(t *testing.T) {
 // TestExactThroughPolicy: the exact enumeration of a rule of your own
 // that is a built-in's policy equals the built-in's own enumeration.
 func TestExactThroughPolicy(t *testing.T) {
-	for _, name := range []string{"random", "warnsdorff/random", "warnsdorff/roth+first", "warnsdorff/pohl", "warnsdorff/corner+random", "warnsdorff/edge+roth+first"} {
+	for _, name := range []string{"random", "warnsdorff/random", "warnsdorff/roth+first", "warnsdorff/pohl", "warnsdorff/corner+random", "warnsdorff/edge+roth+first", "warnsdorff/lookahead2+random", "warnsdorff/lookahead4+first"} {
 		builtin, _ := ParseRule(name)
 		cname := "test/as-policy-" + strings.ReplaceAll(name, "/", "-")
 		registerOnce(t, CustomRule{Name: cname, New: func(b *Board) Policy {
@@ -296,23 +297,25 @@ func TestCornerEdgeCriteria(t *testing.T) {
 	if _, err := ParseTieBreak("corner+corner+first"); err == nil {
 		t.Error("a criterion twice accepted")
 	}
-	// corner+first against first: the corner criterion must change walks.
-	differ := 0
-	for _, n := range []int{8, 12, 20} {
-		b := MustBoard(n, n)
-		a, _ := ParseRule("warnsdorff/first")
-		c, _ := ParseRule("warnsdorff/corner+first")
-		wa, _ := NewWalker(b, a)
-		wc, _ := NewWalker(b, c)
-		wa.KeepPaths(true)
-		wc.KeepPaths(true)
-		for start := range b.Squares() {
-			if !slices.Equal(wa.Walk(start, NewKey(0, b, a, start), 0).Path, wc.Walk(start, NewKey(0, b, c, start), 0).Path) {
-				differ++
+	// Each new step against first alone: it must change some walks.
+	for _, chain := range []string{"corner+first", "edge+first", "lookahead2+first", "lookahead3+first", "lookahead4+first"} {
+		differ := 0
+		for _, n := range []int{8, 12, 20} {
+			b := MustBoard(n, n)
+			a, _ := ParseRule("warnsdorff/first")
+			c, _ := ParseRule("warnsdorff/" + chain)
+			wa, _ := NewWalker(b, a)
+			wc, _ := NewWalker(b, c)
+			wa.KeepPaths(true)
+			wc.KeepPaths(true)
+			for start := range b.Squares() {
+				if !slices.Equal(wa.Walk(start, NewKey(0, b, a, start), 0).Path, wc.Walk(start, NewKey(0, b, c, start), 0).Path) {
+					differ++
+				}
 			}
 		}
-	}
-	if differ == 0 {
-		t.Error("corner+first walks exactly as first from every start: the criterion decides nothing")
+		if differ == 0 {
+			t.Errorf("%s walks exactly as first from every start: the step decides nothing", chain)
+		}
 	}
 }

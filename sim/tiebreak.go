@@ -68,9 +68,24 @@ const (
 	// critEdge keeps the tied squares nearest the edge: the fewest squares
 	// between the square and the nearest side (Board.EdgeDist).
 	critEdge
+	// critLookahead2..4 keep the tied squares whose Warnsdorff
+	// continuation of k = 2..4 moves lasts longest (lookahead). k = 1
+	// would decide nothing: tied squares share their degree, so each
+	// continues one move or none alike.
+	critLookahead2
+	critLookahead3
+	critLookahead4
 )
 
-var critNames = [...]string{"random", "first", "pohl", "roth", "pohlmin", "pohlmin-before", "corner", "edge"}
+var critNames = [...]string{"random", "first", "pohl", "roth", "pohlmin", "pohlmin-before", "corner", "edge", "lookahead2", "lookahead3", "lookahead4"}
+
+// lookaheadDepth is k of a lookahead criterion (0 for the others).
+func (c criterion) lookaheadDepth() int {
+	if c >= critLookahead2 && c <= critLookahead4 {
+		return int(c-critLookahead2) + 2
+	}
+	return 0
+}
 
 // refining lists the criteria that may precede the deciding one in the
 // chains of tieChains, whose indices never change.
@@ -79,7 +94,7 @@ var refining = []criterion{critPohl, critRoth, critPohlMin, critPohlMinBefore}
 // refiningLater are refining criteria added after tieChains was fixed:
 // chains with them are interned when first parsed (extraChains), so that
 // the table does not grow by thousands of chains nobody asked for.
-var refiningLater = []criterion{critCorner, critEdge}
+var refiningLater = []criterion{critCorner, critEdge, critLookahead2, critLookahead3, critLookahead4}
 
 // extraChains holds the chains interned by ParseTieBreak beyond
 // tieChains, copy on write: kernels read it without a lock.
@@ -203,8 +218,8 @@ func TieBreakNames() []string {
 }
 
 // tieHelp says what a tie-break may be, for errors.
-const tieHelp = "valid tie-breaks are random, first, pohl, roth, pohlmin, pohlmin-before, corner, edge, or a chain of distinct steps joined by '+' " +
-	"whose last is random or first and whose others are pohl, roth, pohlmin, pohlmin-before, corner or edge (e.g. roth+first, pohl+roth+random, corner+first)"
+const tieHelp = "valid tie-breaks are random, first, pohl, roth, pohlmin, pohlmin-before, corner, edge, lookahead2, lookahead3, lookahead4, or a chain of distinct steps joined by '+' " +
+	"whose last is random or first and whose others are pohl, roth, pohlmin, pohlmin-before, corner, edge or lookaheadK (e.g. roth+first, pohl+roth+random, corner+first, lookahead3+random)"
 
 // ParseTieBreak parses a tie-break: a single name (random, first, pohl,
 // roth) or a chain such as roth+first.
@@ -266,6 +281,11 @@ type tieScorer interface {
 	// (Board.CornerDist2, Board.EdgeDist).
 	cornerDist2(sq int32) int
 	edgeDist(sq int32) int
+	// lookahead is the lookahead criteria's score: how many moves, up to
+	// k, Warnsdorff's rule makes from sq (sq visited, the walk's visited
+	// squares as they are) before a dead end, ties within the continuation
+	// going to the lowest square.
+	lookahead(sq int32, k int) int
 }
 
 // narrowTies applies chain to the tied squares (in ascending square
@@ -312,6 +332,8 @@ func narrow(c criterion, tied []int32, s tieScorer) int {
 			v[i] = s.cornerDist2(sq)
 		case critEdge:
 			v[i] = s.edgeDist(sq)
+		case critLookahead2, critLookahead3, critLookahead4:
+			v[i] = -s.lookahead(sq, c.lookaheadDepth()) // the longest continuation
 		default:
 			panic(fmt.Sprintf("sim: unknown tie-break criterion %d", c))
 		}
@@ -364,6 +386,26 @@ func (f *fastTies) centreDist2(sq int32) int { return int(f.k.dist2[sq]) }
 func (f *fastTies) cornerDist2(sq int32) int { return f.k.board.CornerDist2(int(sq)) }
 
 func (f *fastTies) edgeDist(sq int32) int { return f.k.board.EdgeDist(int(sq)) }
+
+func (f *fastTies) lookahead(sq int32, k int) int {
+	nb := &f.k.nb
+	vis, cur := f.visited|1<<uint(sq), int(sq)
+	for moves := 0; ; moves++ {
+		cand := nb[cur] &^ vis
+		if moves == k || cand == 0 {
+			return moves
+		}
+		best, bestDeg := -1, 9
+		for ; cand != 0; cand &= cand - 1 { // ascending: the first of equal degree is the lowest
+			t := bits.TrailingZeros64(cand)
+			if d := bits.OnesCount64(nb[t] &^ vis &^ (1 << uint(t))); d < bestDeg {
+				best, bestDeg = t, d
+			}
+		}
+		vis |= 1 << uint(best)
+		cur = best
+	}
+}
 
 func (f *fastTies) moveRank(sq int32) int {
 	if f.rank == nil {
@@ -428,6 +470,51 @@ func (k *genKernel) cornerDist2(p int32) int { return k.b.CornerDist2(k.unpad(p)
 
 func (k *genKernel) edgeDist(p int32) int { return k.b.EdgeDist(k.unpad(p)) }
 
+func (k *genKernel) lookahead(p int32, depth int) int {
+	var scratch [5]int // sq and the continuation's squares (k ≤ 4), visited for it alone
+	ns := 0
+	free := func(q int) bool {
+		if k.st[q] >= visitedBit {
+			return false
+		}
+		for _, s := range scratch[:ns] {
+			if s == q {
+				return false
+			}
+		}
+		return true
+	}
+	cur := int(p)
+	scratch[0], ns = cur, 1
+	for moves := 0; ; moves++ {
+		if moves == depth {
+			return moves
+		}
+		best, bestDeg := -1, 9
+		for _, o := range k.off { // ascending padded index: ascending square
+			t := cur + o
+			if !free(t) {
+				continue
+			}
+			d := 0
+			for _, o2 := range k.off {
+				if free(t + o2) {
+					d++
+				}
+			}
+			if d < bestDeg {
+				best, bestDeg = t, d
+			}
+		}
+		if best < 0 {
+			return moves
+		}
+		scratch[ns] = best
+		ns++
+		cur = best
+	}
+}
+
 func (k *genKernel) moveRank(p int32) int {
 	cur := k.path[len(k.path)-1]
 	for i, off := range k.off {
@@ -466,6 +553,25 @@ func (e *enumerator) centreDist2(sq int32) int { return e.dist2[sq] }
 func (e *enumerator) cornerDist2(sq int32) int { return e.board.CornerDist2(int(sq)) }
 
 func (e *enumerator) edgeDist(sq int32) int { return e.board.EdgeDist(int(sq)) }
+
+func (e *enumerator) lookahead(sq int32, k int) int {
+	vis, cur := e.visited.with(int(sq)), int(sq)
+	for moves := 0; ; moves++ {
+		cand := e.nb[cur].andNot(vis)
+		if moves == k || cand.empty() {
+			return moves
+		}
+		best, bestDeg := -1, 9
+		for !cand.empty() {
+			t := cand.pop() // ascending
+			if d := e.nb[t].andNot(vis.with(t)).count(); d < bestDeg {
+				best, bestDeg = t, d
+			}
+		}
+		vis = vis.with(best)
+		cur = best
+	}
+}
 
 func (e *enumerator) moveRank(sq int32) int {
 	for i, mi := range e.order {
