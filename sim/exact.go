@@ -377,7 +377,7 @@ func newEnumerator(b *Board, r Rule) *enumerator {
 		}
 		e.dist2[sq] = b.CentreDist2(sq)
 	}
-	for i, m := range r.order() {
+	for i, m := range r.orderOn(b) {
 		e.order[i] = moveIndex(m)
 	}
 	if r.Kind == Custom {

@@ -57,7 +57,7 @@ func newFastKernel(b *Board, r Rule, p KernelPath) *fastKernel {
 		k.dist2[sq] = int32(b.CentreDist2(sq))
 		k.board = b
 	}
-	for i, m := range r.order() {
+	for i, m := range r.orderOn(b) {
 		k.order[i] = uint8(moveIndex(m))
 	}
 	for sq := range 64 {

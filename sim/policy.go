@@ -431,7 +431,7 @@ func (w *warnsdorffPolicy) edgeDist(sq int32) int {
 }
 
 func (w *warnsdorffPolicy) moveRank(sq int32) int {
-	for i, m := range w.rule.order() {
+	for i, m := range w.rule.orderOn(w.p.board) {
 		if w.p.MoveTo(w.p.cur, m) == int(sq) {
 			return i
 		}

@@ -27,7 +27,7 @@ func TestBuiltinPoliciesMatchKernels(t *testing.T) {
 	for _, bs := range boards {
 		b := MustBoard(bs[0], bs[1])
 		for _, name := range rules {
-			for _, variant := range []string{"", "max5", "order"} {
+			for _, variant := range []string{"", "max5", "order", "mod8"} {
 				r, err := ParseRule(name)
 				if err != nil {
 					t.Fatal(err)
@@ -40,6 +40,12 @@ func TestBuiltinPoliciesMatchKernels(t *testing.T) {
 						continue
 					}
 					r.Order = reversed
+				case "mod8": // this board's residue reversed, another's rotated: the board's must be used
+					if !r.TieBreak.UsesOrder() || r.Kind != Warnsdorff || b.Rows != b.Cols {
+						continue
+					}
+					r.OrdersMod8[b.Rows%8] = reversed
+					r.OrdersMod8[(b.Rows+1)%8] = append(slices.Clone(CanonicalMoves[1:]), CanonicalMoves[0])
 				}
 				kw, err := NewWalker(b, r)
 				if err != nil {
@@ -317,5 +323,47 @@ func TestCornerEdgeCriteria(t *testing.T) {
 		if differ == 0 {
 			t.Errorf("%s walks exactly as first from every start: the step decides nothing", chain)
 		}
+	}
+}
+
+// TestOrdersMod8: a rule with a move order for n mod 8 uses it on n×n
+// boards of that residue, and Order elsewhere.
+func TestOrdersMod8(t *testing.T) {
+	r, _ := ParseRule("warnsdorff/first")
+	rev := slices.Clone(CanonicalMoves[:])
+	slices.Reverse(rev)
+	r.OrdersMod8[3] = rev
+	if err := r.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.OrderOn(MustBoard(11, 11)); !slices.Equal(got, rev) {
+		t.Errorf("11x11: %v", got)
+	}
+	for _, b := range []*Board{MustBoard(8, 8), MustBoard(11, 12)} {
+		if got := r.OrderOn(b); !slices.Equal(got, CanonicalMoves[:]) {
+			t.Errorf("%s: %v", b, got)
+		}
+	}
+	walk := func(r Rule, n int) []int32 {
+		b := MustBoard(n, n)
+		w, _ := NewWalker(b, r)
+		w.KeepPaths(true)
+		return w.Walk(0, NewKey(0, b, r, 0), 0).Path
+	}
+	plain, _ := ParseRule("warnsdorff/first")
+	byOrder := plain
+	byOrder.Order = rev
+	if !slices.Equal(walk(r, 11), walk(byOrder, 11)) || !slices.Equal(walk(r, 12), walk(plain, 12)) {
+		t.Error("the residue's order is not the one walked")
+	}
+	bad := r
+	bad.OrdersMod8[5] = CanonicalMoves[:7]
+	if err := bad.Validate(); err == nil || !strings.Contains(err.Error(), "n mod 8 = 5") {
+		t.Errorf("bad order: %v", err)
+	}
+	random, _ := ParseRule("warnsdorff/random")
+	random.OrdersMod8[0] = rev
+	if err := random.Validate(); err == nil {
+		t.Error("orders by n mod 8 on a rule that draws its ties accepted")
 	}
 }

@@ -39,6 +39,12 @@ type Rule struct {
 
 	// Custom names the registered rule of kind Custom (Register).
 	Custom string
+
+	// OrdersMod8, where an entry is set, replaces Order on the n×n boards
+	// with n mod 8 equal to its index (order_by_n_mod_8 in experiment
+	// files: Squirrel & Cull found that the best order depends on n mod 8).
+	// Other boards, and residues left nil, use Order.
+	OrdersMod8 [8][]Move
 }
 
 // DefaultNodeBudget is Backtrack's node budget when none is configured.
@@ -145,6 +151,17 @@ func (r Rule) Validate() error {
 			return fmt.Errorf("rule %s: %v", r.Name(), err)
 		}
 	}
+	for i, o := range r.OrdersMod8 {
+		if o == nil {
+			continue
+		}
+		if r.Kind != Backtrack && !(r.Kind == Warnsdorff && r.TieBreak.UsesOrder()) {
+			return fmt.Errorf("rule %s: move orders by n mod 8 apply only where a move order does (a tie-break ending in first, backtrack)", r.Name())
+		}
+		if err := checkOrder(o); err != nil {
+			return fmt.Errorf("rule %s: order for n mod 8 = %d: %v", r.Name(), i, err)
+		}
+	}
 	return nil
 }
 
@@ -213,6 +230,31 @@ func (r Rule) order() []Move {
 		return r.Order
 	}
 	return CanonicalMoves[:]
+}
+
+// orderOn returns the rule's move order on board b: OrdersMod8's for an
+// n×n board where it has one, else order().
+func (r Rule) orderOn(b *Board) []Move {
+	if b != nil && b.Rows == b.Cols {
+		if o := r.OrdersMod8[b.Rows%8]; o != nil {
+			return o
+		}
+	}
+	return r.order()
+}
+
+// OrderOn is the move order the rule uses on board b (Order, or
+// OrdersMod8's entry for an n×n board).
+func (r Rule) OrderOn(b *Board) []Move { return r.orderOn(b) }
+
+// HasOrdersMod8 reports whether any residue has an order of its own.
+func (r Rule) HasOrdersMod8() bool {
+	for _, o := range r.OrdersMod8 {
+		if o != nil {
+			return true
+		}
+	}
+	return false
 }
 
 // Deterministic reports whether every walk of r from a square is the same

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
+	"strconv"
 
 	"knightwalk/sim"
 )
@@ -63,6 +64,9 @@ type CanonicalRule struct {
 	Estimator  string `json:"estimator,omitempty"`
 	Particles  int    `json:"particles,omitempty"`
 	Replicates int    `json:"replicates,omitempty"`
+	// OrderByN: the move orders by n mod 8, keyed "0".."7"; left out when
+	// none, so that older hashes stay valid.
+	OrderByN map[string]string `json:"order_by_n_mod_8,omitempty"`
 }
 
 type CanonicalOutputs struct {
@@ -198,6 +202,14 @@ func (c *Config) canonical() Canonical {
 		}
 		if r.Order != nil {
 			cr.Order = orderString(r.Order)
+		}
+		for res, o := range r.OrdersMod8 {
+			if o != nil {
+				if cr.OrderByN == nil {
+					cr.OrderByN = map[string]string{}
+				}
+				cr.OrderByN[strconv.Itoa(res)] = orderString(o)
+			}
 		}
 		if r.Kind == sim.Backtrack {
 			cr.NodeBudget = r.NodeBudget

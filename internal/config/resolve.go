@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -167,6 +168,24 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 			bad(".order", "%s; want a permutation of the 8 knight moves, e.g. %q", msg, canonicalOrder)
 		case !slices.Equal(order, sim.CanonicalMoves[:]):
 			r.Order = order
+		}
+	}
+	for _, res := range slices.Sorted(maps.Keys(rs.OrderByN)) {
+		sub := fmt.Sprintf(".order_by_n_mod_8.%d", res)
+		order, err := sim.ParseOrder(rs.OrderByN[res])
+		switch {
+		case !(r.Kind == sim.Warnsdorff && r.TieBreak.UsesOrder() || r.Kind == sim.Backtrack):
+			bad(".order_by_n_mod_8", "move orders apply only to warnsdorff with a tie_break ending in first and to backtrack, not %s", r.Name())
+		case res < 0 || res > 7:
+			bad(sub, "%d is not a residue; want keys 0 to 7 (n mod 8 of an n×n board)", res)
+		case err != nil:
+			msg := strings.TrimSuffix(err.Error(), "; want a permutation of the 8 knight moves")
+			bad(sub, "%s; want a permutation of the 8 knight moves, e.g. %q", msg, canonicalOrder)
+		default:
+			r.OrdersMod8[res] = order
+		}
+		if !ok {
+			break
 		}
 	}
 	switch {

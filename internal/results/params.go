@@ -24,7 +24,7 @@ func Params(r sim.Rule) table.RuleParams {
 			p.MaxSteps = table.Int64Of(int64(r.MaxSteps))
 		}
 		if r.TieBreak.UsesOrder() { // a chain ending in first
-			p.MoveOrder = moveOrder(r.Order)
+			p.MoveOrder = moveOrderOf(r)
 		}
 	case sim.Backtrack:
 		p.TieBreak = r.TieBreak.String()
@@ -33,9 +33,25 @@ func Params(r sim.Rule) table.RuleParams {
 			budget = sim.DefaultNodeBudget
 		}
 		p.NodeBudget = table.Int64Of(budget)
-		p.MoveOrder = moveOrder(r.Order)
+		p.MoveOrder = moveOrderOf(r)
 	}
 	return p
+}
+
+// moveOrderOf writes the rule's move order, followed for a rule with
+// orders by n mod 8 by those, e.g. "(2,1) ... [n mod 8 = 3: (-2,1) ...]".
+func moveOrderOf(r sim.Rule) string {
+	s := moveOrder(r.Order)
+	var by []string
+	for res, o := range r.OrdersMod8 {
+		if o != nil {
+			by = append(by, fmt.Sprintf("n mod 8 = %d: %s", res, moveOrder(o)))
+		}
+	}
+	if len(by) > 0 {
+		s += " [" + strings.Join(by, "; ") + "]"
+	}
+	return s
 }
 
 // moveOrder writes a move order as "(2,1) (1,2) ...", the canonical order
