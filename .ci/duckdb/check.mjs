@@ -7,6 +7,13 @@ import { join } from 'node:path';
 const dir = process.argv[2];
 if (!dir) { console.error('usage: node check.mjs RESULT_DIR'); process.exit(2); }
 const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+// Seeds and walk totals are JSON strings in manifest.json (a bare number
+// above 2^53 reads back rounded here), and every comparison below is of
+// strings: String(BigInt) against the manifest's decimal string.
+const check0 = [];
+for (const [k, v] of [['seed', manifest.seed], ['config.seed', manifest.config.seed], ['walks', manifest.walks]]) {
+  check0.push([`manifest ${k} is a decimal string`, typeof v === 'string' && /^[0-9]+$/.test(v), true]);
+}
 const db = await (await DuckDBInstance.create(':memory:')).connect();
 const q = async (sql) => (await db.runAndReadAll(sql)).getRowObjects();
 const t = (name) => `read_parquet('${join(dir, name + '.parquet')}')`;
@@ -15,6 +22,8 @@ const check = (what, got, want) => {
   if (String(got) === String(want)) { passed++; console.log(`ok   ${what}: ${got}`); }
   else { failed++; console.log(`FAIL ${what}: got ${got}, want ${want}`); }
 };
+for (const c of check0) check(...c);
+check('metadata seed and manifest seed agree as strings', manifest.seed, manifest.config.seed);
 
 for (const file of manifest.tables) {
   const [{ n }] = await q(`SELECT count(*) AS n FROM read_parquet('${join(dir, file)}')`);

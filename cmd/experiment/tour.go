@@ -120,8 +120,8 @@ func printTour(e *env, b *sim.Board, r sim.Rule, seed, walk uint64, o sim.Outcom
 			Board   string   `json:"board"`
 			Rule    string   `json:"rule"`
 			Start   string   `json:"start"`
-			Seed    uint64   `json:"seed"`
-			Walk    uint64   `json:"walk"`
+			Seed    uint64   `json:"seed,string"` // strings: integers that pass 2^53
+			Walk    uint64   `json:"walk,string"`
 			Length  int      `json:"length"`
 			Success bool     `json:"success"`
 			Closed  bool     `json:"closed"`
