@@ -5,10 +5,12 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
 	"knightwalk/internal/results"
+	"knightwalk/internal/table"
 )
 
 // bigSeedYAML is an experiment with the largest seed, 2^64-1, which a
@@ -149,5 +151,97 @@ func TestMergedProvenance(t *testing.T) {
 	}
 	if walks != uint64(m.Walks) || m.Seconds != secs || m.WalksPerSec != float64(walks)/secs || m.MergeSeconds <= 0 {
 		t.Errorf("merged: walks %d of %d, seconds %g of %g, %g walks/s, merge %g s", walks, m.Walks, m.Seconds, secs, m.WalksPerSec, m.MergeSeconds)
+	}
+}
+
+// TestRuleSpecJoin: every table with a rule column carries a non-null
+// rule_spec, the same in every table of a run and in `experiment exact`
+// with the same parameters; a join on (board, rule_spec, start) matches a
+// random walk with max_steps 6 to `exact --max-steps 6` row for row and
+// to an enumeration without a step limit not at all (issue 35).
+func TestRuleSpecJoin(t *testing.T) {
+	tmp := t.TempDir()
+	cfg := filepath.Join(tmp, "bigseed.yaml")
+	if err := os.WriteFile(cfg, []byte(bigSeedYAML), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(tmp, "run")
+	if _, _, err := runCmd(t, "run", cfg, "--out", dir, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	sq, _, err := table.ReadSquares(filepath.Join(dir, "squares.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	specs := map[string]string{}
+	for _, r := range sq {
+		specs[r.Rule] = r.Params.Spec
+	}
+	want := map[string]string{"random": "random;max_steps=6",
+		"warnsdorff/first": "warnsdorff/first;order=(2,1)(1,2)(-1,2)(-2,1)(-2,-1)(-1,-2)(1,-2)(2,-1)"}
+	if !reflect.DeepEqual(specs, want) {
+		t.Errorf("squares rule_spec: %v, want %v", specs, want)
+	}
+	check := func(name string, n int, spec func(i int) (rule, spec string)) {
+		for i := range n {
+			if r, s := spec(i); s == "" || s != want[r] {
+				t.Errorf("%s row %d: rule %s, rule_spec %q", name, i, r, s)
+			}
+		}
+	}
+	ls, _, _ := table.ReadLengths(filepath.Join(dir, "lengths.parquet"))
+	check("lengths", len(ls), func(i int) (string, string) { return ls[i].Rule, ls[i].Params.Spec })
+	de, _, _ := table.ReadDeadEnds(filepath.Join(dir, "deadends.parquet"))
+	check("deadends", len(de), func(i int) (string, string) { return de[i].Rule, de[i].Params.Spec })
+	cl, _, _ := table.ReadClasses(filepath.Join(dir, "classes.parquet"))
+	check("classes", len(cl), func(i int) (string, string) { return cl[i].Rule, cl[i].Params.Spec })
+	bd, _, _ := table.ReadBoards(filepath.Join(dir, "boards.parquet"))
+	check("boards", len(bd), func(i int) (string, string) { return bd[i].Rule, bd[i].Params.Spec })
+	cm, _, _ := table.ReadComparisons(filepath.Join(dir, "comparisons.parquet"))
+	check("comparisons a", len(cm), func(i int) (string, string) { return cm[i].RuleA, cm[i].RuleSpecA })
+	check("comparisons b", len(cm), func(i int) (string, string) { return cm[i].RuleB, cm[i].RuleSpecB })
+	if len(ls) == 0 || len(bd) == 0 || len(cm) == 0 {
+		t.Fatalf("empty tables: %d lengths, %d boards, %d comparisons", len(ls), len(bd), len(cm))
+	}
+
+	type key struct{ board, spec, start string }
+	runKeys := map[key]bool{}
+	for _, r := range sq {
+		if r.Rule == "random" {
+			runKeys[key{r.Board, r.Params.Spec, r.Start}] = true
+		}
+	}
+	for _, c := range []struct {
+		flags  []string
+		joined int
+	}{
+		{[]string{"--max-steps", "6"}, len(runKeys)},
+		{nil, 0},
+	} {
+		out := filepath.Join(tmp, "exact"+strings.Join(c.flags, "")+".parquet")
+		args := append([]string{"exact", "--board", "3x4", "--rule", "random", "--format", "parquet", "--out", out}, c.flags...)
+		if _, _, err := runCmd(t, args...); err != nil {
+			t.Fatal(err)
+		}
+		ex, _, err := table.ReadExact(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		joined := 0
+		for _, r := range ex {
+			if r.Params.Spec == "" {
+				t.Errorf("exact %v: empty rule_spec", c.flags)
+			}
+			if runKeys[key{r.Key.Board, r.Params.Spec, r.Key.Start}] {
+				joined++
+			}
+		}
+		if joined != c.joined || len(ex) != 12 {
+			t.Errorf("exact %v (%d rows, rule_spec %q): %d run rows join, want %d", c.flags, len(ex), ex[0].Params.Spec, joined, c.joined)
+		}
+	}
+	csv, _, err := runCmd(t, "exact", "--board", "3x4", "--rule", "warnsdorff", "--tie-break", "first", "--order", "(1,2) (2,1) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1)", "--max-steps", "5", "--format", "csv")
+	if err != nil || !strings.Contains(csv, ",rule_spec\n") || !strings.Contains(csv, `,"warnsdorff/first;order=(1,2)(2,1)(-1,2)(-2,1)(-2,-1)(-1,-2)(1,-2)(2,-1);max_steps=5"`+"\n") {
+		t.Errorf("exact csv: %v\n%s", err, csv)
 	}
 }

@@ -51,8 +51,9 @@ var (
 	groupOrder   = &order{fixed: classLevels, less: compareNumeric}
 	kindOrder    = &order{fixed: []string{"rate", "range", "below", "above", "share", "first-failure", "failing-share", "published"}, closed: true}
 	verdictOrder = &order{fixed: []string{"consistent", "inconclusive", "refuted", "reproduced", "not reproduced"}, closed: true}
-	// the test of a claim compared with a published count; "" for others
-	testOrder = &order{fixed: []string{"", "berger-boos", "binomial", "barnard"}, closed: true}
+	// the test of a claim compared with a published count or share; null
+	// (not "") for others
+	testOrder = &order{fixed: []string{"berger-boos", "binomial", "barnard"}, closed: true}
 	// what decided a claim: its exact value, a deterministic rule's walks,
 	// or a sample with its interval
 	decidedByOrder = &order{fixed: []string{"exact", "walk", "sample"}, closed: true}

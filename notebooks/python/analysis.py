@@ -182,7 +182,7 @@ def show_table(df, max_rows=20):
 # rule has no such parameter. So tables of several runs can be concatenated
 # and still tell a `random` rule with `max_steps: 6` from one without.
 #
-# Types (schema version 2): counts are signed 64-bit integers (`int64`), so
+# Types (schema version 3): counts are signed 64-bit integers (`int64`), so
 # differences of counts may go negative; rates and interval ends are fractions
 # in [0, 1] as `float64`; an undefined value (a rate over zero walks, the
 # standard deviation of one walk) is null in the file, `NaN` in pandas.

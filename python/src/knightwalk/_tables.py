@@ -65,7 +65,7 @@ def file_metadata(path: str | Path) -> dict[str, Any]:
     return out
 
 
-SCHEMA_VERSION = "2"
+SCHEMA_VERSION = "3"
 
 
 def _check_provenance(path: Path, name: str, manifest: Mapping[str, Any]) -> None:
