@@ -73,3 +73,39 @@ def test_outcomes_for_every_rule(printed: str) -> None:
     rules = re.findall(r"(?:^|\s)(warnsdorff/random|warnsdorff/first|random)\s+\d", block, re.M)
     for rule in ("warnsdorff/random", "warnsdorff/first", "random"):
         assert rules.count(rule) == 3, block
+
+
+@pytest.fixture(scope="module")
+def r_printed(tmp_path_factory: pytest.TempPathFactory) -> str:
+    import shutil
+
+    if shutil.which("Rscript") is None:
+        pytest.skip("Rscript is not installed")
+    tmp = tmp_path_factory.mktemp("rlabels")
+    src = tmp / "rect.yaml"
+    src.write_text(RECT)
+    out = tmp / "rect"
+    subprocess.run([_binary(), "run", str(src), "--out", str(out), "--quiet"], check=True)
+    env = dict(os.environ, KNIGHTWALK_RESULTS=str(out), KNIGHTWALK_FIGURES=str(tmp / "figs"),
+               KNIGHTWALK_BOARD="3x27", RETICULATE_PYTHON=sys.executable)
+    code = ('pdf(NULL); script <- tempfile(fileext = ".R"); '
+            'knitr::purl("knightwalk.Rmd", output = script, quiet = TRUE); '
+            'source(script, echo = FALSE, print.eval = TRUE)')
+    r = subprocess.run(["Rscript", "-e", code], cwd=ROOT / "notebooks" / "r", env=env, capture_output=True, text=True)
+    if r.returncode != 0 and "there is no package called" in r.stderr:
+        pytest.skip("an R package the notebook needs is missing: " + r.stderr.strip().splitlines()[-1])
+    assert r.returncode == 0, r.stderr[-3000:]
+    return r.stdout
+
+
+def test_r_notebook_labels(r_printed: str) -> None:
+    # the walks chunk names the corner as the tables do on a 27-column board
+    assert "the first walks from r0c0" in r_printed
+    # Holm said to be within families
+    assert re.search(r"Holm within each of the \d+ families", r_printed)
+    # the pooled table by board size and without an interval for a deterministic rule
+    block = r_printed.split("pooled by board (by size)")[1].split("\n\n")[1]  # the table after its caption
+    rows = [[c.strip() for c in line.strip("|").split("|")] for line in block.splitlines() if line.startswith("|")][2:]
+    assert [r[1] for r in rows if r[0] == "warnsdorff/random"] == ["3x4", "4x5", "3x27"], block
+    assert all(r[5] == "NA" and r[6] == "NA" for r in rows if r[0] == "warnsdorff/first"), block
+    assert all(r[5] != "NA" for r in rows if r[0] != "warnsdorff/first"), block
