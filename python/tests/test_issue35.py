@@ -250,3 +250,12 @@ def test_replay_and_square_names(runs: tuple[Path, Path]) -> None:
     walk = kw.replay(18446744073709551615, 3, 4, "random", int(row["start_row"]), int(row["start_col"]), 0, max_steps=6)
     assert kw.square_names(3, 4, walk.path)[0] == row["start"]
     assert walk.length <= 7
+
+
+def test_binary_version_checked_against_the_files(runs: tuple[Path, Path]) -> None:
+    a, _ = runs
+    assert kw.binary_version() == kw.load(a)["squares"].attrs["metadata"]["tool_version"]
+    sq = kw.load(a)["squares"]
+    sq.attrs["metadata"] = dict(sq.attrs["metadata"], tool_version="0.0.1")
+    with pytest.warns(UserWarning, match=r"the experiment binary is version .*, but like was written by 0.0.1"):
+        kw.exact("3x4", "random", like=sq)
