@@ -33,7 +33,7 @@ for (const file of manifest.tables) {
   check(`${file} metadata config_hash`, kv.config_hash, manifest.config_hash);
   check(`${file} metadata seed`, kv.seed, String(manifest.seed));
 }
-const [sq] = await q(`SELECT sum(walks) AS w, sum(successes) AS s, sum(closed) AS c, sum(stopped) AS st FROM ${t('squares')}`);
+const [sq] = await q(`SELECT sum(walks) AS w, sum(successes) AS s, sum(closed) AS c, sum(stopped) AS st, count(*) AS rows FROM ${t('squares')}`);
 check('squares: total walks', sq.w, manifest.walks);
 check('squares: total successes', sq.s, manifest.successes);
 check('squares: total closed', sq.c, manifest.closed);
@@ -65,6 +65,15 @@ check('squares: every row names the experiment', exp.n, 0);
 const [par] = await q(`SELECT count(*) AS n FROM ${t('squares')}
   WHERE (rule = 'random') <> (tie_break IS NULL) OR (rule LIKE 'backtrack%') <> (node_budget IS NOT NULL)`);
 check('squares: rule parameters null exactly where the rule has none', par.n, 0);
+for (const name of ['squares', 'lengths', 'deadends', 'classes', 'boards', 'claims']) {
+  const [rs] = await q(`SELECT count(*) FILTER (WHERE rule_spec IS NULL OR rule_spec = '' OR NOT starts_with(rule_spec, rule::VARCHAR)) AS bad,
+    count(DISTINCT rule_spec) - count(DISTINCT rule) AS extra FROM ${t(name)}`);
+  check(`${name}: rule_spec non-null, begins with the rule, one per rule`, Number(rs.bad) + Number(rs.extra ?? 0), 0);
+}
+const [rsj] = await q(`SELECT count(*) AS n FROM ${t('boards')} b JOIN ${t('squares')} q USING (board, rule_spec)`);
+check('boards join squares on (board, rule_spec) row for row', rsj.n, sq.rows);
+const [ct] = await q(`SELECT count(*) AS n FROM ${t('claims')} WHERE test = ''`);
+check('claims: test is null, never "", where it does not apply', ct.n, 0);
 const [cmp] = await q(`SELECT count(*) FILTER (WHERE p_holm < p_value OR p_holm > 1) AS bad,
   count(*) FILTER (WHERE compare = 'groups' AND rule_a <> rule_b) AS g,
   count(*) FILTER (WHERE compare = 'rules' AND group_a <> group_b) AS r,
