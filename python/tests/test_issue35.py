@@ -259,3 +259,12 @@ def test_binary_version_checked_against_the_files(runs: tuple[Path, Path]) -> No
     sq.attrs["metadata"] = dict(sq.attrs["metadata"], tool_version="0.0.1")
     with pytest.warns(UserWarning, match=r"the experiment binary is version .*, but like was written by 0.0.1"):
         kw.exact("3x4", "random", like=sq)
+
+
+def test_read_table_like_joins_a_loaded_run(runs: tuple[Path, Path], tmp_path: Path) -> None:
+    a, b = runs
+    six = _exact_file(tmp_path, "--max-steps", "6")
+    sq = kw.load([a, b], "polars")["squares"]
+    ex = kw.read_table(six, "polars", like=sq)  # pl.read_parquet's Categorical would not join the Enums
+    assert ex.schema["board"] == sq.schema["board"]
+    assert sq.join(ex, on=["board", "rule_spec", "start"]).height == 12

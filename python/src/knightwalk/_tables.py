@@ -403,9 +403,14 @@ def load(path: str | Path | Iterable[str | Path] | Mapping[str, str | Path], bac
     return _assemble(groups, backend, runs=labels)
 
 
-def read_table(path: str | Path, backend: Backend = "pandas") -> Any:
-    """One knightwalk Parquet table (e.g. an exact table) with its stored
-    levels; refused unless its metadata names a table and this package's
-    schema version."""
+def read_table(path: str | Path, backend: Backend = "pandas", *, like: Any = None) -> Any:
+    """One knightwalk Parquet table (e.g. an exact table from ``experiment
+    exact --format parquet``) with its stored levels; refused unless its
+    metadata names a table and this package's schema version. ``like`` (a
+    loaded frame or dict of frames) gives the levels of the columns that
+    name one thing in every table (board, rule, ...), so the table joins
+    those frames with no cast (``pl.read_parquet`` gives Categoricals that
+    a loaded run's Enums do not join)."""
     md = _check_file(Path(path))
-    return _assemble({"t": [_Part(pq.read_table(path), md["table"], None, md)]}, backend)["t"]
+    base = frame_levels(like) if like is not None else None
+    return _assemble({"t": [_Part(pq.read_table(path), md["table"], None, md)]}, backend, base)["t"]
