@@ -245,3 +245,19 @@ func TestRuleSpecJoin(t *testing.T) {
 		t.Errorf("exact csv: %v\n%s", err, csv)
 	}
 }
+
+// TestTourJSONSeedString: tour --format json writes the seed and walk
+// index as strings, read back exactly by a float64 JSON reader.
+func TestTourJSONSeedString(t *testing.T) {
+	out, _, err := runCmd(t, "tour", "--board", "5x5", "--start", "a1", "--seed", "18446744073709551615", "--walk", "9007199254740993", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var m map[string]any
+	if err := json.Unmarshal([]byte(out), &m); err != nil {
+		t.Fatal(err)
+	}
+	if m["seed"] != "18446744073709551615" || m["walk"] != "9007199254740993" {
+		t.Errorf("seed %#v, walk %#v", m["seed"], m["walk"])
+	}
+}
