@@ -89,12 +89,15 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 				case "parquet":
 					return writeExact(*outFile, b, r, res, fs)
 				case "csv":
-					// board and rule last: the columns before them keep their places
-					fmt.Fprintln(e.stdout, "start,start_row,start_col,start_class,p_success,p_closed,p_stopped,mean_length,mean_ties,nodes,tree_nodes,board,rule")
+					// board, rule and rule_spec last: the columns before them keep
+					// their places; rule_spec (with the step limit and move
+					// order) is quoted, as it holds commas
+					spec := results.Params(r).Spec
+					fmt.Fprintln(e.stdout, "start,start_row,start_col,start_class,p_success,p_closed,p_stopped,mean_length,mean_ties,nodes,tree_nodes,board,rule,rule_spec")
 					for _, x := range res {
 						row, col := b.RowCol(x.Start)
-						fmt.Fprintf(e.stdout, "%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%.0f,%s,%s\n", b.SquareName(x.Start), row, col, b.Class(x.Start),
-							g17(x.PSuccess), g17(x.PClosed), g17(x.PStopped), g17(x.MeanLength), g17(x.MeanTies), x.Nodes, x.TreeNodes, b, r.Name())
+						fmt.Fprintf(e.stdout, "%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%.0f,%s,%s,%q\n", b.SquareName(x.Start), row, col, b.Class(x.Start),
+							g17(x.PSuccess), g17(x.PClosed), g17(x.PStopped), g17(x.MeanLength), g17(x.MeanTies), x.Nodes, x.TreeNodes, b, r.Name(), spec)
 					}
 					return nil
 				}
@@ -104,7 +107,7 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 					byStart[x.Start] = x
 					nodes += x.Nodes
 				}
-				fmt.Fprintf(e.stdout, "exact P(success), %s, %s\n\n", b, r.Name())
+				fmt.Fprintf(e.stdout, "exact P(success), %s, %s\n\n", b, results.Params(r).Spec)
 				printGrid(e.stdout, b, func(sq int) string {
 					if x, ok := byStart[sq]; ok {
 						return strconv.FormatFloat(x.PSuccess, 'f', 4, 64)

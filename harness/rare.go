@@ -140,7 +140,7 @@ type rareReport struct {
 	Board      string    `json:"board"`
 	Rule       string    `json:"rule"`
 	Start      string    `json:"start"`
-	Seed       uint64    `json:"seed"`
+	Seed       uint64    `json:"seed,string"` // a string: seeds pass 2^53
 	Target     int       `json:"target"`
 	Quantity   string    `json:"quantity"`
 	Estimator  string    `json:"estimator"`

@@ -19,7 +19,8 @@ func tourCommand() *command {
 		long: `Runs one walk and prints it: text, a board with each square numbered by
 when the walk visited it (1 the start, "." never), then the outcome; csv,
 one row per square in visiting order (step,square,row,col); json, the walk
-with its squares in order.
+with its squares in order (seed and walk as decimal strings, which
+JavaScript reads exactly).
 
 The walk is walk index --walk of (--seed, board, rule, start), drawn from
 the same stream as in a run (docs/design.md, the random-stream contract),
@@ -123,8 +124,8 @@ func printTour(e *env, b *sim.Board, r sim.Rule, seed, walk uint64, o sim.Outcom
 			Board   string   `json:"board"`
 			Rule    string   `json:"rule"`
 			Start   string   `json:"start"`
-			Seed    uint64   `json:"seed"`
-			Walk    uint64   `json:"walk"`
+			Seed    uint64   `json:"seed,string"` // strings: integers that pass 2^53
+			Walk    uint64   `json:"walk,string"`
 			Length  int      `json:"length"`
 			Success bool     `json:"success"`
 			Closed  bool     `json:"closed"`

@@ -7,6 +7,13 @@ import { join } from 'node:path';
 const dir = process.argv[2];
 if (!dir) { console.error('usage: node check.mjs RESULT_DIR'); process.exit(2); }
 const manifest = JSON.parse(readFileSync(join(dir, 'manifest.json'), 'utf8'));
+// Seeds and walk totals are JSON strings in manifest.json (a bare number
+// above 2^53 reads back rounded here), and every comparison below is of
+// strings: String(BigInt) against the manifest's decimal string.
+const check0 = [];
+for (const [k, v] of [['seed', manifest.seed], ['config.seed', manifest.config.seed], ['walks', manifest.walks]]) {
+  check0.push([`manifest ${k} is a decimal string`, typeof v === 'string' && /^[0-9]+$/.test(v), true]);
+}
 const db = await (await DuckDBInstance.create(':memory:')).connect();
 const q = async (sql) => (await db.runAndReadAll(sql)).getRowObjects();
 const t = (name) => `read_parquet('${join(dir, name + '.parquet')}')`;
@@ -15,6 +22,8 @@ const check = (what, got, want) => {
   if (String(got) === String(want)) { passed++; console.log(`ok   ${what}: ${got}`); }
   else { failed++; console.log(`FAIL ${what}: got ${got}, want ${want}`); }
 };
+for (const c of check0) check(...c);
+check('metadata seed and manifest seed agree as strings', manifest.seed, manifest.config.seed);
 
 for (const file of manifest.tables) {
   const [{ n }] = await q(`SELECT count(*) AS n FROM read_parquet('${join(dir, file)}')`);
@@ -24,7 +33,7 @@ for (const file of manifest.tables) {
   check(`${file} metadata config_hash`, kv.config_hash, manifest.config_hash);
   check(`${file} metadata seed`, kv.seed, String(manifest.seed));
 }
-const [sq] = await q(`SELECT sum(walks) AS w, sum(successes) AS s, sum(closed) AS c, sum(stopped) AS st FROM ${t('squares')}`);
+const [sq] = await q(`SELECT sum(walks) AS w, sum(successes) AS s, sum(closed) AS c, sum(stopped) AS st, count(*) AS rows FROM ${t('squares')}`);
 check('squares: total walks', sq.w, manifest.walks);
 check('squares: total successes', sq.s, manifest.successes);
 check('squares: total closed', sq.c, manifest.closed);
@@ -56,6 +65,15 @@ check('squares: every row names the experiment', exp.n, 0);
 const [par] = await q(`SELECT count(*) AS n FROM ${t('squares')}
   WHERE (rule = 'random') <> (tie_break IS NULL) OR (rule LIKE 'backtrack%') <> (node_budget IS NOT NULL)`);
 check('squares: rule parameters null exactly where the rule has none', par.n, 0);
+for (const name of ['squares', 'lengths', 'deadends', 'classes', 'boards', 'claims']) {
+  const [rs] = await q(`SELECT count(*) FILTER (WHERE rule_spec IS NULL OR rule_spec = '' OR NOT starts_with(rule_spec, rule::VARCHAR)) AS bad,
+    count(DISTINCT rule_spec) - count(DISTINCT rule) AS extra FROM ${t(name)}`);
+  check(`${name}: rule_spec non-null, begins with the rule, one per rule`, Number(rs.bad) + Number(rs.extra ?? 0), 0);
+}
+const [rsj] = await q(`SELECT count(*) AS n FROM ${t('boards')} b JOIN ${t('squares')} q USING (board, rule_spec)`);
+check('boards join squares on (board, rule_spec) row for row', rsj.n, sq.rows);
+const [ct] = await q(`SELECT count(*) AS n FROM ${t('claims')} WHERE test = ''`);
+check('claims: test is null, never "", where it does not apply', ct.n, 0);
 const [cmp] = await q(`SELECT count(*) FILTER (WHERE p_holm < p_value OR p_holm > 1) AS bad,
   count(*) FILTER (WHERE compare = 'groups' AND rule_a <> rule_b) AS g,
   count(*) FILTER (WHERE compare = 'rules' AND group_a <> group_b) AS r,

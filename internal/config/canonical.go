@@ -22,7 +22,7 @@ func FromCanonical(file string, cn Canonical) (*Config, error) {
 		return nil, fail("format %d: this tool writes and reads format %d", cn.Format, hashFormat)
 	}
 	c := Default()
-	c.Name, c.Description, c.Seed, c.Walks = cn.Name, cn.Description, cn.Seed, cn.Walks
+	c.Name, c.Description, c.Seed, c.Walks = cn.Name, cn.Description, uint64(cn.Seed), cn.Walks
 	c.Confidence, c.Interval = cn.Confidence, cn.Interval
 	if cn.Exact != "" {
 		c.Exact = cn.Exact

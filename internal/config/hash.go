@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"knightwalk/sim"
 )
@@ -21,7 +22,7 @@ type Canonical struct {
 	Format      int             `json:"format"`
 	Name        string          `json:"name"`
 	Description string          `json:"description"`
-	Seed        uint64          `json:"seed"`
+	Seed        U64             `json:"seed"`   // a string: seeds pass 2^53 (see U64)
 	Boards      []string        `json:"boards"` // "RxC", expanded, in order
 	Starts      CanonicalStarts `json:"starts"`
 	Walks       int64           `json:"walks"` // per start square; a sequential run's max
@@ -134,6 +135,9 @@ func (c *Config) canonicalJSON() []byte {
 	cn := c.canonical()
 	cn.Outputs.FigureOptions = nil // figures change no table: restyling keeps the hash
 	data, err := json.Marshal(cn)
+	if err == nil {
+		data = hashSeedAsNumber(data, cn)
+	}
 	if err != nil { // only NaN or Inf, which Validate refuses
 		data, _ = json.Marshal(struct {
 			Format int    `json:"format"`
@@ -150,7 +154,7 @@ func (c *Config) canonical() Canonical {
 		Format:      hashFormat,
 		Name:        c.Name,
 		Description: c.Description,
-		Seed:        c.Seed,
+		Seed:        U64(c.Seed),
 		Boards:      []string{},
 		Walks:       c.Walks,
 		Rules:       []CanonicalRule{},
@@ -283,4 +287,24 @@ func (c *Config) canonical() Canonical {
 	}
 
 	return cn
+}
+
+// hashSeedAsNumber returns the canonical JSON data of cn with its seed
+// written as the bare JSON number the hash has always encoded, so that
+// writing the seed as a string in manifests (U64) changed no config hash,
+// checkpoint key or re-run. The seed is the fourth key, right after the
+// description, so the prefix is known exactly.
+func hashSeedAsNumber(data []byte, cn Canonical) []byte {
+	head, _ := json.Marshal(struct {
+		Format      int    `json:"format"`
+		Name        string `json:"name"`
+		Description string `json:"description"`
+	}{cn.Format, cn.Name, cn.Description})
+	prefix := string(head[:len(head)-1]) + `,"seed":`
+	seed := strconv.FormatUint(uint64(cn.Seed), 10)
+	quoted := prefix + `"` + seed + `"`
+	if !strings.HasPrefix(string(data), quoted) {
+		panic("config: canonical JSON does not begin with format, name, description and seed")
+	}
+	return append([]byte(prefix+seed), data[len(quoted):]...)
 }

@@ -169,7 +169,7 @@ func (d *drawer) walks() ([]Drawn, error) {
 			return nil, err
 		}
 		w.KeepPaths(true)
-		o := w.Walk(start, sim.NewKey(d.m.Seed, b, r, start), 0)
+		o := w.Walk(start, sim.NewKey(uint64(d.m.Seed), b, r, start), 0)
 		wd := plots.WalkData{Title: fmt.Sprintf("%s on %s: walk 0 from %s (%d squares)", g.rule, g.board, b.SquareName(start), o.Length), Rows: b.Rows, Cols: b.Cols}
 		for _, p := range o.Path {
 			wd.Path = append(wd.Path, int(p))

@@ -66,7 +66,7 @@ func IsResultFile(name string) bool { return slices.Contains(Files, name) }
 type Manifest struct {
 	Experiment  string         `json:"experiment"`
 	Description string         `json:"description,omitempty"`
-	Seed        uint64         `json:"seed"`
+	Seed        config.U64     `json:"seed"` // a string (config.U64): seeds pass 2^53
 	ConfigHash  string         `json:"config_hash"`
 	ToolVersion string         `json:"tool_version"`
 	GitCommit   string         `json:"git_commit,omitempty"` // Build.Revision, as the tables' git_commit key
@@ -74,19 +74,23 @@ type Manifest struct {
 	Host        buildinfo.Host `json:"host"` // the machine the results were written on
 	// Warnings say what makes the results harder to trace or compare (a
 	// binary without VCS information); report.md carries them too.
-	Warnings    []string         `json:"warnings,omitempty"`
-	Shard       string           `json:"shard"`
-	Workers     int              `json:"workers"`
-	Units       int              `json:"units"`
-	Walks       uint64           `json:"walks"`
-	Successes   uint64           `json:"successes"`
-	Closed      uint64           `json:"closed"`
-	StartedAt   string           `json:"started_at"`  // RFC 3339, UTC: when the run (or merge) started
-	FinishedAt  string           `json:"finished_at"` // when its results were written
-	Seconds     float64          `json:"seconds"`
-	WalksPerSec float64          `json:"walks_per_second"`
-	Tables      []string         `json:"tables"`
-	Config      config.Canonical `json:"config"`
+	Warnings    []string   `json:"warnings,omitempty"`
+	Shard       string     `json:"shard"`
+	Workers     int        `json:"workers"`
+	Units       int        `json:"units"`
+	Walks       config.U64 `json:"walks"` // strings, as the seed: counts that can pass 2^53
+	Successes   config.U64 `json:"successes"`
+	Closed      config.U64 `json:"closed"`
+	StartedAt   string     `json:"started_at"`  // RFC 3339, UTC: when the run (or merge) started
+	FinishedAt  string     `json:"finished_at"` // when its results were written
+	Seconds     float64    `json:"seconds"`     // time spent running walks; of a merge, the shards' summed
+	WalksPerSec float64    `json:"walks_per_second"`
+	// Shards lists, for a merged result (shard "merged"), each part's
+	// provenance; MergeSeconds is the merge's own time, never throughput.
+	Shards       []ShardRun       `json:"shards,omitempty"`
+	MergeSeconds float64          `json:"merge_seconds,omitempty"`
+	Tables       []string         `json:"tables"`
+	Config       config.Canonical `json:"config"`
 }
 
 // ReadManifest reads dir/manifest.json.
@@ -142,6 +146,9 @@ type RunInfo struct {
 	Seconds float64   // time spent running them
 	Started time.Time // when the run or merge started
 	PerWalk bool      // the per-walk table was written too
+	// Shards are the parts' provenance for a merge (then Seconds is the
+	// merge's own time); nil for a run.
+	Shards []ShardRun
 }
 
 // Write writes the tables, claims.tex (when there are claims), manifest.json
@@ -173,20 +180,23 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 			return err
 		}
 	}
-	m := Manifest{Experiment: e.Name, Description: e.Description, Seed: e.Seed, ConfigHash: e.ConfigHash,
+	m := Manifest{Experiment: e.Name, Description: e.Description, Seed: config.U64(e.Seed), ConfigHash: e.ConfigHash,
 		ToolVersion: md.ToolVersion, GitCommit: md.Build.Revision, Build: md.Build, Shard: run.Shard, Workers: run.Workers,
 		Units: run.Units, StartedAt: timestamp(run.Started), FinishedAt: timestamp(time.Now()), Seconds: run.Seconds,
-		Tables: files, Config: e.Config, Host: buildinfo.ReadHost(kernelPaths())}
+		Tables: files, Config: e.Config, Host: ReadHost()}
 	if !md.Build.HasVCS() {
 		m.Warnings = append(m.Warnings, buildinfo.NoVCSWarning)
 	}
 	for _, r := range t.Squares {
-		m.Walks += uint64(r.Walks)
-		m.Successes += uint64(r.Successes)
-		m.Closed += uint64(r.Closed)
+		m.Walks += config.U64(r.Walks)
+		m.Successes += config.U64(r.Successes)
+		m.Closed += config.U64(r.Closed)
 	}
 	if run.Seconds > 0 {
 		m.WalksPerSec = float64(run.Walks) / run.Seconds
+	}
+	if run.Shards != nil {
+		mergedRun(&m, run.Shards, run.Seconds)
 	}
 	b, err := json.MarshalIndent(m, "", "  ")
 	if err != nil {

@@ -35,6 +35,7 @@ func Params(r sim.Rule) table.RuleParams {
 		p.NodeBudget = table.Int64Of(budget)
 		p.MoveOrder = moveOrderOf(r)
 	}
+	p.Spec = RuleSpec(r.Name(), p)
 	return p
 }
 
@@ -52,6 +53,47 @@ func moveOrderOf(r sim.Rule) string {
 		s += " [" + strings.Join(by, "; ") + "]"
 	}
 	return s
+}
+
+// RuleSpec is the rule_spec column: the rule's name and every parameter
+// that changes a walk, as the parameter columns p hold them (defaults
+// written out, null ones left out), in one canonical string, so that one
+// column keys a rule the way (rule, tie_break, max_steps, node_budget,
+// move_order) do, and a join on (board, rule_spec, start) never matches a
+// walk with a step limit to one without:
+//
+//	random
+//	random;max_steps=6
+//	warnsdorff/random
+//	warnsdorff/first;order=(2,1)(1,2)(-1,2)(-2,1)(-2,-1)(-1,-2)(1,-2)(2,-1)
+//	backtrack/closed;tie_break=first;order=(2,1)...(2,-1);node_budget=10000000
+//
+// The name carries warnsdorff's tie-break chain and backtrack's closed; a
+// tie_break= is written only where the name does not hold it (backtrack).
+// The estimator (splitting) is left out: it estimates the same walks.
+func RuleSpec(name string, p table.RuleParams) string {
+	var b strings.Builder
+	b.WriteString(name)
+	if p.TieBreak != "" && !strings.Contains(name, "/"+p.TieBreak) {
+		b.WriteString(";tie_break=" + p.TieBreak)
+	}
+	if p.MoveOrder != "" {
+		// "(2,1) ... [n mod 8 = 3: (2,-1) ...; n mod 8 = 5: ...]" (moveOrderOf)
+		base, byN, _ := strings.Cut(p.MoveOrder, " [")
+		b.WriteString(";order=" + strings.ReplaceAll(base, " ", ""))
+		for _, e := range strings.Split(strings.TrimSuffix(byN, "]"), "; ") {
+			if res, order, ok := strings.Cut(strings.TrimPrefix(e, "n mod 8 = "), ": "); ok {
+				b.WriteString(";order_n_mod_8_" + res + "=" + strings.ReplaceAll(order, " ", ""))
+			}
+		}
+	}
+	if p.MaxSteps.Valid {
+		fmt.Fprintf(&b, ";max_steps=%d", p.MaxSteps.Int64)
+	}
+	if p.NodeBudget.Valid {
+		fmt.Fprintf(&b, ";node_budget=%d", p.NodeBudget.Int64)
+	}
+	return b.String()
 }
 
 // moveOrder writes a move order as "(2,1) (1,2) ...", the canonical order

@@ -2,10 +2,12 @@ package results
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
 	"knightwalk/internal/config"
+	"knightwalk/sim"
 	"knightwalk/stats"
 )
 
@@ -49,5 +51,24 @@ func TestShapesInReport(t *testing.T) {
 	}
 	if _, rep := build("name: m\nseed: 2\nboards: [5x5, 6x6]\nstarts: [a1]\nwalks: 10\nexact: off\nrules: [{name: warnsdorff}]\n"); strings.Contains(rep, "board shape") {
 		t.Error("a matrix for square boards alone")
+	}
+}
+
+// TestRuleSpecOrdersByN: a rule with move orders by n mod 8 keys its
+// rule_spec by them, so it never joins the same rule without them.
+func TestRuleSpecOrdersByN(t *testing.T) {
+	r, _ := sim.ParseRule("warnsdorff/first")
+	plain := Params(r).Spec
+	rev := append([]sim.Move(nil), sim.CanonicalMoves[:]...)
+	slices.Reverse(rev)
+	r.OrdersMod8[3] = rev
+	spec := Params(r).Spec
+	want := "warnsdorff/first;order=(2,1)(1,2)(-1,2)(-2,1)(-2,-1)(-1,-2)(1,-2)(2,-1);order_n_mod_8_3=(2,-1)(1,-2)(-1,-2)(-2,-1)(-2,1)(-1,2)(1,2)(2,1)"
+	if spec != want || spec == plain {
+		t.Errorf("rule_spec %q\nwant     %q", spec, want)
+	}
+	c, _ := sim.ParseRule("squirrel-cull")
+	if got := Params(c).Spec; got != "squirrel-cull" {
+		t.Errorf("squirrel-cull: rule_spec %q", got)
 	}
 }

@@ -356,7 +356,7 @@ func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf,
 		}
 		out.Classes = append(out.Classes, row)
 		if g.by == "class" {
-			classes = append(classes, side{rule: r.Name(), group: g.name, t: t})
+			classes = append(classes, side{rule: r.Name(), spec: Params(r).Spec, group: g.name, t: t})
 		}
 	}
 	for i := range classes {
@@ -565,6 +565,7 @@ func exactMean(exact ExactOf, bi, ri int, squares []int) float64 {
 // side is one side of a comparison: a rule's class pooled on a board.
 type side struct {
 	rule, group string
+	spec        string // the rule's rule_spec
 	t           *stats.Tally
 }
 
@@ -590,7 +591,7 @@ func comparisonRow(e *config.Experiment, b *sim.Board, compare string, x, y side
 		Compare: compare, GroupBy: "class", RuleA: x.rule, GroupA: x.group, RuleB: y.rule, GroupB: y.group,
 		WalksA: int64(x.t.Walks), SuccessesA: int64(x.t.Successes), RateA: a.Estimate(),
 		WalksB: int64(y.t.Walks), SuccessesB: int64(y.t.Successes), RateB: c.Estimate(),
-		Diff: cmp.Diff.Center, DiffLo: cmp.Diff.Lo, DiffHi: cmp.Diff.Hi, PValue: cmp.PValue}
+		Diff: cmp.Diff.Center, DiffLo: cmp.Diff.Lo, DiffHi: cmp.Diff.Hi, PValue: cmp.PValue, RuleSpecA: x.spec, RuleSpecB: y.spec}
 }
 
 // adjustClaims sets every claim's p_holm and verdict_holm: Holm's

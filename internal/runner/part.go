@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -10,9 +11,11 @@ import (
 	"knightwalk/internal/safeio"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 
 	"knightwalk/internal/config"
+	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 	"knightwalk/sim"
 )
@@ -38,7 +41,7 @@ type Part struct {
 	Format     string      `json:"format"`
 	Experiment string      `json:"experiment"`
 	ConfigHash string      `json:"config_hash"`
-	Seed       uint64      `json:"seed"`
+	Seed       config.U64  `json:"seed"` // a string: seeds pass 2^53
 	Shard      string      `json:"shard"`
 	K          int         `json:"k"`
 	N          int         `json:"n"`
@@ -47,7 +50,10 @@ type Part struct {
 	ConfigYAML string      `json:"config_yaml"`
 	Tallies    []partTally `json:"tallies"`
 	Walks      *partWalks  `json:"walks,omitempty"` // the per-walk fragment, when the experiment writes that table
-	Sum        string      `json:"sum"`
+	// Provenance is the shard's binary, host, kernel path, workers and
+	// times; absent in parts written before it was recorded.
+	Provenance *results.ShardRun `json:"provenance,omitempty"`
+	Sum        string            `json:"sum"`
 
 	path string // where it was read from
 }
@@ -78,12 +84,29 @@ func sealPart(p Part) (string, error) {
 	return seal(p.ConfigHash, b), nil
 }
 
+// legacySeal is the seal of a part written before seeds were JSON
+// strings (config.U64): the same JSON with the seed a bare number. Such a
+// part still merges.
+func legacySeal(p Part) string {
+	p.Sum = ""
+	b, err := json.Marshal(p)
+	if err != nil {
+		return ""
+	}
+	seed := strconv.FormatUint(uint64(p.Seed), 10)
+	// a string value holds its quotes escaped, so the first unescaped
+	// ,"seed":" is the key's
+	b = bytes.Replace(b, []byte(`,"seed":"`+seed+`",`), []byte(`,"seed":`+seed+`,`), 1)
+	return seal(p.ConfigHash, b)
+}
+
 // writePart writes the shard's tallies to dir/part.json and, for an
 // experiment with the per-walk table, its walks in plan order to
 // dir/walks.frag.
-func writePart(dir string, s *config.Experiment, pl *Plan, o RunOptions, ts *Tallies, walks *fragWriter) error {
-	p := Part{Format: partFormat, Experiment: s.Name, ConfigHash: s.ConfigHash, Seed: s.Seed, Shard: o.Shard.String(),
-		K: o.Shard.K, N: o.Shard.N, Units: pl.Len(), ConfigFile: s.SourceFile, ConfigYAML: string(s.Source)}
+func writePart(dir string, s *config.Experiment, pl *Plan, o RunOptions, ts *Tallies, walks *fragWriter, sum *Completed) error {
+	prov := results.NewShardRun(o.Shard.String(), o.Meta, o.Workers, sum.Walks, sum.Started, sum.Seconds)
+	p := Part{Format: partFormat, Experiment: s.Name, ConfigHash: s.ConfigHash, Seed: config.U64(s.Seed), Shard: o.Shard.String(),
+		K: o.Shard.K, N: o.Shard.N, Units: pl.Len(), ConfigFile: s.SourceFile, ConfigYAML: string(s.Source), Provenance: &prov}
 	for bi := range s.Boards {
 		for ri := range s.Rules {
 			for _, st := range s.Starts[bi] {
@@ -157,7 +180,7 @@ func readPart(path string) (*Part, error) {
 	if p.Format != partFormat {
 		return nil, fmt.Errorf("%s: format %q, want %q", path, p.Format, partFormat)
 	}
-	if sum, err := sealPart(p); err != nil || sum != p.Sum {
+	if sum, err := sealPart(p); err != nil || sum != p.Sum && legacySeal(p) != p.Sum {
 		return nil, fmt.Errorf("%s: checksum mismatch: the part was changed after it was written; run that shard again", path)
 	}
 	if p.Walks != nil && p.Walks.File != partWalksName {

@@ -39,6 +39,8 @@ type Completed struct {
 	Walks   uint64
 	Seconds float64
 	Started time.Time // when the run or merge started (for the manifest)
+
+	shards []results.ShardRun // a merge's parts' provenance
 }
 
 // Run runs the plan of s (or its shard) and writes the results: the
@@ -102,7 +104,7 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	}
 	sum := &Completed{Dir: dir.Final, Walks: walked, Seconds: time.Since(t0).Seconds(), Started: started}
 	if o.Shard.N > 1 {
-		err = writePart(dir.Partial, s, p, o, ts, st.walks)
+		err = writePart(dir.Partial, s, p, o, ts, st.walks, sum)
 	} else {
 		err = writeRun(ctx, dir.Partial, s, p, o, ts, st, sum, seq)
 	}
@@ -269,7 +271,7 @@ func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOp
 	}
 	sum.Tables.ExactNotes = exact.Notes
 	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds, Started: sum.Started,
-		PerWalk: perWalk}
+		PerWalk: perWalk, Shards: sum.shards}
 	if err := results.Write(dir, s, sum.Tables, run); err != nil {
 		return err
 	}
@@ -332,6 +334,13 @@ func WriteMerged(ctx context.Context, s *config.Experiment, o RunOptions, ts *Ta
 	}
 	defer dir.release()
 	sum := &Completed{Dir: dir.Final, Walks: p.Walks(All, -1, -1), Seconds: secs, Started: time.Now().Add(-time.Duration(secs * float64(time.Second)))} // every walk of the tables counts as done now
+	sum.shards = make([]results.ShardRun, len(parts))
+	for _, part := range parts { // in shard order
+		if part.Provenance != nil {
+			sum.shards[part.K] = *part.Provenance
+		}
+		sum.shards[part.K].Shard = part.Shard
+	}
 	err = nil
 	if s.PerWalk {
 		err = mergeWalks(ctx, filepath.Join(dir.Partial, results.WalksFile), s, p, o.Meta, parts)

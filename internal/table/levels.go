@@ -27,13 +27,16 @@ type order struct {
 	closed bool
 	less   func(a, b string) int
 	from   func(Levels) []string
+	// doc says, for docs/tables.md's generated level lists, where the
+	// levels after fixed come from; "" for a closed order
+	doc string
 }
 
 // Class names, in their level order (sim.Class's order).
 var classLevels = []string{"corner", "edge", "centre", "interior"}
 
 var (
-	experimentOrder = &order{from: func(l Levels) []string {
+	experimentOrder = &order{doc: "the run's name", from: func(l Levels) []string {
 		if l.Experiment == "" {
 			return nil
 		}
@@ -41,18 +44,19 @@ var (
 	}}
 	// the four single tie-breaks, then the run's chains (roth+first, …) in
 	// the order of its rules
-	tieBreakOrder = &order{fixed: []string{"random", "first", "pohl", "roth"}, from: func(l Levels) []string { return l.TieBreaks }}
-	boardOrder    = &order{less: compareBoards, from: func(l Levels) []string { return l.Boards }}
-	ruleOrder     = &order{from: func(l Levels) []string { return l.Rules }}
+	tieBreakOrder = &order{doc: "then the run's other chains (`roth+first`, …) in the order of its rules", fixed: []string{"random", "first", "pohl", "roth"}, from: func(l Levels) []string { return l.TieBreaks }}
+	boardOrder    = &order{doc: "the run's boards by size (rows·cols, then rows: `3x4`, `4x3`, `5x5`, …, `10x10`)", less: compareBoards, from: func(l Levels) []string { return l.Boards }}
+	ruleOrder     = &order{doc: "the run's rules in the experiment file's order", from: func(l Levels) []string { return l.Rules }}
 	classOrder    = &order{fixed: classLevels, closed: true}
 	groupByOrder  = &order{fixed: []string{"class", "degree"}, closed: true}
 	// a group is a class or a degree: classes first, then degrees in
 	// numeric order (2 before 10)
-	groupOrder   = &order{fixed: classLevels, less: compareNumeric}
+	groupOrder   = &order{fixed: classLevels, less: compareNumeric, doc: "then the degrees met, in numeric order (`2`, `3`, …, `8`)"}
 	kindOrder    = &order{fixed: []string{"rate", "range", "below", "above", "share", "first-failure", "failing-share", "published"}, closed: true}
 	verdictOrder = &order{fixed: []string{"consistent", "inconclusive", "refuted", "reproduced", "not reproduced"}, closed: true}
-	// the test of a claim compared with a published count; "" for others
-	testOrder = &order{fixed: []string{"", "berger-boos", "binomial", "barnard"}, closed: true}
+	// the test of a claim compared with a published count or share; null
+	// (not "") for others
+	testOrder = &order{fixed: []string{"berger-boos", "binomial", "barnard"}, closed: true}
 	// what decided a claim: its exact value, a deterministic rule's walks,
 	// or a sample with its interval
 	decidedByOrder = &order{fixed: []string{"exact", "walk", "sample"}, closed: true}

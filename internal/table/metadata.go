@@ -38,9 +38,11 @@ type Metadata struct {
 
 // SchemaVersion is the version of the tables' layout this package writes and
 // reads, stored under the schema_version key. Version 2 made counts signed,
-// undefined values null and categorical columns dictionaries; files before
-// it have no key and are version 1.
-const SchemaVersion = 2
+// undefined values null and categorical columns dictionaries; version 3
+// added rule_spec (and comparisons' rule_spec_a, rule_spec_b) and made
+// claims.test null where no test applies; files before 2 have no key and
+// are version 1.
+const SchemaVersion = 3
 
 // Metadata keys. Values are strings; the seed is written in decimal.
 const (

@@ -210,6 +210,9 @@ type ComparisonRow struct {
 	// comparison_family): "8x8 warnsdorff/random: classes", "8x8 centre:
 	// rules", "8x8" or "run".
 	Family string
+	// RuleSpecA and RuleSpecB are the rule_spec of RuleA and RuleB.
+	RuleSpecA string
+	RuleSpecB string
 }
 
 // ClaimRow is the verdict on one published claim.
@@ -323,6 +326,10 @@ func Int64Of(v int64) NullInt64 { return NullInt64{Int64: v, Valid: true} }
 // parameter the rule does not have is null ("" or not Valid); one it has
 // but the experiment left at its default is written out.
 type RuleParams struct {
+	// Spec is the rule_spec column: the rule with every parameter that
+	// changes a walk in one canonical string (results.RuleSpec), never
+	// null; the key to join tables of different runs and exact values on.
+	Spec       string
 	TieBreak   string    // warnsdorff and backtrack: random, first, pohl or roth
 	MaxSteps   NullInt64 // random and warnsdorff: the step limit; null when there is none
 	NodeBudget NullInt64 // backtrack: the node budget

@@ -161,6 +161,8 @@ var comparisonsSpec = newSpec(Comparisons,
 	optCol("p_value", func(r *ComparisonRow) *float64 { return &r.PValue }),
 	optCol("p_holm", func(r *ComparisonRow) *float64 { return &r.PHolm }),
 	strCol("family", func(r *ComparisonRow) *string { return &r.Family }),
+	strCol("rule_spec_a", func(r *ComparisonRow) *string { return &r.RuleSpecA }),
+	strCol("rule_spec_b", func(r *ComparisonRow) *string { return &r.RuleSpecB }),
 )
 
 var claimsSpec = newSpec(Claims,
@@ -195,7 +197,7 @@ var claimsSpec = newSpec(Claims,
 		boolCol("trials_assumed", func(r *ClaimRow) *bool { return &r.TrialsAssumed }),
 		optCol("diff_lo", func(r *ClaimRow) *float64 { return &r.DiffLo }),
 		optCol("diff_hi", func(r *ClaimRow) *float64 { return &r.DiffHi }),
-		dictCol("test", testOrder, func(r *ClaimRow) *string { return &r.Test }),
+		optDictCol("test", testOrder, func(r *ClaimRow) *string { return &r.Test }),
 		optCol("margin", func(r *ClaimRow) *float64 { return &r.Margin }),
 		optCol("p_equiv_lower", func(r *ClaimRow) *float64 { return &r.PEquivLower }),
 		optCol("p_equiv_upper", func(r *ClaimRow) *float64 { return &r.PEquivUpper }),
@@ -254,6 +256,7 @@ var countsSpec = newSpec(Counts,
 // column (see RuleParams).
 func paramCols[R any](p func(*R) *RuleParams) []column[R] {
 	return []column[R]{
+		strCol("rule_spec", func(r *R) *string { return &p(r).Spec }),
 		optDictCol("tie_break", tieBreakOrder, func(r *R) *string { return &p(r).TieBreak }),
 		optI64Col("max_steps", func(r *R) *NullInt64 { return &p(r).MaxSteps }),
 		optI64Col("node_budget", func(r *R) *NullInt64 { return &p(r).NodeBudget }),

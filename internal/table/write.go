@@ -125,6 +125,16 @@ func create[R any](path string, s *spec[R], md Metadata, rows []R) (*fileWriter[
 		return nil, fmt.Errorf("table: %s: %w", path, err)
 	}
 	kv = append(kv, levelsKV)
+	// The key-value metadata is the Arrow schema's metadata too, which the
+	// writer stores as the file's key-value pairs and inside ARROW:schema:
+	// Arrow readers (pyarrow's read_table, polars) take a file's schema
+	// metadata from ARROW:schema, and found none there (issue 35).
+	keys, vals := make([]string, len(kv)), make([]string, len(kv))
+	for i, p := range kv {
+		keys[i], vals[i] = p[0], p[1]
+	}
+	schemaMD := arrow.NewMetadata(keys, vals)
+	schema = arrow.NewSchema(schema.Fields(), &schemaMD)
 	dir, base := filepath.Split(path)
 	if dir == "" {
 		dir = "."
@@ -147,12 +157,6 @@ func create[R any](path string, s *spec[R], md Metadata, rows []R) (*fileWriter[
 	if err != nil {
 		w.abort()
 		return nil, fmt.Errorf("table: %s: %w", path, err)
-	}
-	for _, p := range kv {
-		if err := w.pw.AppendKeyValueMetadata(p[0], p[1]); err != nil {
-			w.abort()
-			return nil, fmt.Errorf("table: %s: %w", path, err)
-		}
 	}
 	return w, nil
 }

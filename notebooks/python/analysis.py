@@ -182,7 +182,7 @@ def show_table(df, max_rows=20):
 # rule has no such parameter. So tables of several runs can be concatenated
 # and still tell a `random` rule with `max_steps: 6` from one without.
 #
-# Types (schema version 2): counts are signed 64-bit integers (`int64`), so
+# Types (schema version 3): counts are signed 64-bit integers (`int64`), so
 # differences of counts may go negative; rates and interval ends are fractions
 # in [0, 1] as `float64`; an undefined value (a rate over zero walks, the
 # standard deviation of one walk) is null in the file, `NaN` in pandas.
@@ -346,6 +346,16 @@ def rank_labels(rows, cols):
     return [str(r + 1) if cols <= 26 else str(r) for r in range(rows)]
 
 
+def rate_text(rate, lo, hi, digits=1):
+    """A rate with its interval; a null interval (a deterministic rule: it
+    draws nothing, its one walk decides) is said, not printed as numbers."""
+    if pd.isna(rate):
+        return "no walks"
+    if pd.isna(lo) or pd.isna(hi):
+        return f"{rate:.{digits}%} (deterministic: no interval)"
+    return f"{rate:.{digits}%} [{lo:.{digits}%}, {hi:.{digits}%}]"
+
+
 one = squares[(squares["board"] == BOARD) & (squares["rule"] == RULE)]
 rows, cols = int(one["rows"].iloc[0]), int(one["cols"].iloc[0])
 grid = np.full((rows, cols), np.nan)
@@ -370,7 +380,7 @@ ranked = one.sort_values("success_rate")
 print(f"{BOARD} {RULE}: {len(one)} start squares, {int(one['walks'].sum())} walks")
 for label, row in [("lowest", ranked.iloc[0]), ("highest", ranked.iloc[-1])]:
     print(f"  {label:<7} {row['start']:>4} ({row['start_class']}): "
-          f"{row['success_rate']:.1%} [{row['success_lo']:.1%}, {row['success_hi']:.1%}]")
+          f"{rate_text(row['success_rate'], row['success_lo'], row['success_hi'])}")
 
 # %% [markdown]
 # ## 5. Corner, edge and centre
@@ -415,13 +425,17 @@ fig.tight_layout()
 save(fig, f"classes_{slug(BOARD)}")
 
 print(f"{BOARD}, success by start class:")
-for _, row in by_class.sort_values(["rule", "group"]).iterrows():
+for _, row in by_class.sort_values(["rule", "group"]).iterrows():  # categories: rules as listed, classes in order
     print(f"  {row['rule']:<18} {row['group']:<9} {int(row['squares']):>3} squares "
-          f"{int(row['walks']):>7} walks  {row['success_rate']:7.2%} "
-          f"[{row['success_lo']:.2%}, {row['success_hi']:.2%}]")
+          f"{int(row['walks']):>7} walks  {rate_text(row['success_rate'], row['success_lo'], row['success_hi'], 2)}")
 
 here = comparisons[comparisons["board"] == BOARD]
-print(f"\n{BOARD}, differences between classes (rate_a - rate_b; Holm over all {len(comparisons)} comparisons):")
+# p_holm is adjusted within the row's family (experiment key
+# comparison_family), not over every comparison of the run
+families = comparisons.loc[comparisons["p_value"].notna(), "family"]
+print(f"\n{BOARD}, differences between classes (rate_a - rate_b; p_holm: Holm within each of the "
+      f"{families.nunique()} families of comparisons, e.g. {families.iloc[0] if len(families) else 'none'!r}, "
+      f"{families.value_counts().max() if len(families) else 0} comparisons at most):")
 for _, row in here[here["compare"] == "groups"].iterrows():
     print(f"  {row['rule_a']:<18} {row['group_a']:>8} - {row['group_b']:<8} "
           f"{row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}]  "
@@ -438,7 +452,7 @@ print("\nclaims:")
 for _, row in claims.iterrows():
     print(f"  {row['id']} ({row['source']}): {row['rule']} {row['board']} {row['target']} "
           f"claimed [{row['claimed_lo']:.3f}, {row['claimed_hi']:.3f}], measured "
-          f"{row['measured']:.3f} [{row['lo']:.3f}, {row['hi']:.3f}] -> {row['verdict']}")
+          f"{rate_text(row['measured'], row['lo'], row['hi'])} ({row['decided_by']}) -> {row['verdict']}")
 
 # %% [markdown]
 # ## 6. Success against board size
@@ -456,11 +470,17 @@ for _, row in claims.iterrows():
 # intervals the same way.
 
 # %%
-pooled = kw.pool(squares, ["rule", "board", "rows", "cols"], METHOD, CONFIDENCE)
+# kw.pool reads the method and level from the frame's metadata (attrs):
+# they must be those found in the files above; a deterministic rule's
+# groups get a rate and no interval, as in the tables
+assert kw.method_of(squares) == (METHOD, CONFIDENCE)
+pooled = kw.pool(squares, ["rule", "board", "rows", "cols"])
 pooled["pooled_rate"] = pooled.pop("rate")  # kw.pool adds rate, lo and hi
 pooled["pooled_lo"] = pooled.pop("lo")
 pooled["pooled_hi"] = pooled.pop("hi")
-pooled = pooled.sort_values(["rule", "board"])  # board: by size
+pooled = pooled.sort_values(["rule", "board"]).reset_index(drop=True)  # categories: rules as listed, boards by size
+assert list(pooled.drop_duplicates("board").sort_values("board")["board"].astype(str)) == \
+    [b for b in squares["board"].cat.categories if b in set(pooled["board"].astype(str))]
 
 
 def floats(series):
@@ -478,7 +498,7 @@ print(f"{METHOD} intervals recomputed for {len(bt)} boards: largest difference f
 assert worst < 1e-9, "the package's intervals disagree with the boards table"
 
 # the check against the classes table: pool squares by class, compare intervals
-check = kw.pool(squares, ["board", "rule", "start_class"], METHOD, CONFIDENCE)
+check = kw.pool(squares, ["board", "rule", "start_class"])
 ref = classes[classes["group_by"] == "class"].copy()
 ref["start_class"] = ref["group"].astype(str)
 check["start_class"] = check["start_class"].astype(str)
@@ -512,7 +532,7 @@ save(fig, "size-curve")
 print("success by board, all start squares pooled:")
 for _, row in pooled.iterrows():
     print(f"  {row['rule']:<18} {row['board']:>6} {int(row['walks']):>7} walks "
-          f"{row['pooled_rate']:7.2%} [{row['pooled_lo']:.2%}, {row['pooled_hi']:.2%}]")
+          f"{rate_text(row['pooled_rate'], row['pooled_lo'], row['pooled_hi'], 2)}")
 
 # %% [markdown]
 # ## 7. Path lengths of the random walk, by start class
@@ -704,7 +724,8 @@ def replay_random_walk(seed, rows, cols, start_row, start_col, w, max_steps=0):
 
 
 seed = int(file_metadata(table_path("squares")).get("seed"))  # metadata keys: .get, not [ ]
-print(f"seed {seed}; walk 0 of {BOARD} random from a1 has the PCG seed words "
+corner = kw.square_name(rows, cols, 0, 0)  # a1, or r0c0 on boards wider than 26 columns
+print(f"seed {seed}; walk 0 of {BOARD} random from {corner} has the PCG seed words "
       "%#018x %#018x" % stream_seeds(seed, rows, cols, "random", 0, 0, 0))
 
 
@@ -730,12 +751,32 @@ else:
           + (f"; max_steps {int(sample['max_steps'].iloc[0])}" if sample["max_steps"].notna().any() else ""))
     assert same == len(sample), "a replayed walk differs from the walks table"
 
+    # every rule of the run, replayed by the package (kw.replay) with the
+    # row's own parameters, end squares named as the table names them
+    replayed = 0
+    for (rule_name,), group in walks_table[walks_table["board"] == BOARD].groupby(["rule"], observed=True):
+        for _, row in group.sort_values(["start", "walk"]).head(4).iterrows():
+            w = kw.replay(seed, rows, cols, str(rule_name), int(row["start_row"]), int(row["start_col"]), int(row["walk"]),
+                          max_steps=0 if pd.isna(row["max_steps"]) else int(row["max_steps"]),
+                          order=None if pd.isna(row["move_order"]) else str(row["move_order"]),
+                          node_budget=None if pd.isna(row["node_budget"]) else int(row["node_budget"]),
+                          tie_break=None if pd.isna(row["tie_break"]) else str(row["tie_break"]))
+            names = kw.square_names(rows, cols, [w.path[0], w.end])
+            assert (names[0], names[1], w.length, w.outcome) == (row["start"], row["end"], row["length"], row["outcome"]), \
+                f"{rule_name} {row['start']} walk {row['walk']}: replayed {names} {w.length} {w.outcome}"
+            replayed += 1
+    print(f"kw.replay: {replayed} walks of every rule on {BOARD} match the walks table (start, end, length, outcome)")
+
     counts = walks_table.groupby(["board", "rule", "start"], observed=True, as_index=False)[["success"]].sum()
     counts = counts.merge(squares, on=["board", "rule", "start"])
     agree = (counts["success"] == counts["successes"]).all()
     print(f"walks table vs squares: successes per start square "
           f"{'agree' if agree else 'DISAGREE'} for {len(counts)} squares")
-    outcomes = pd.crosstab([walks_table["board"], walks_table["rule"]], walks_table["outcome"])
+    # groupby, not pd.crosstab: crosstab drops the (board, rule) rows of
+    # categories whose outcomes miss a level
+    outcomes = (walks_table.groupby(["board", "rule"], observed=True)["outcome"]
+                .value_counts().unstack(fill_value=0))
+    outcomes = outcomes[[c for c in walks_table["outcome"].cat.categories if c in outcomes.columns]]
     print("\noutcomes per board and rule (walks table):")
     print(outcomes.to_string())
 

@@ -154,7 +154,7 @@ def load(dir, name):
 
 @pytest.mark.parametrize("name", TABLES)
 def test_schema_matches_docs(small, name):
-    """Types, order and nullability as documented; field metadata; version 2."""
+    """Types, order and nullability as documented; field metadata; version 3."""
     path = small / f"{name}.parquet"
     schema = pq.read_schema(path)
     docs = doc_columns()[name]
@@ -166,7 +166,7 @@ def test_schema_matches_docs(small, name):
         assert field.nullable == nullable, col
         assert field.metadata and field.metadata.get(b"description"), col
     meta = file_metadata(path)
-    assert meta.get("schema_version") == "2"
+    assert meta.get("schema_version") == "3"
     assert meta.get("table") == name
 
 

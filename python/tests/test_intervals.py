@@ -59,4 +59,4 @@ def test_interval_bad_input() -> None:
         kw.interval(3, 2)
     with pytest.raises(KeyError, match="no column 'trials'"):
         import pandas as pd
-        kw.pool(pd.DataFrame({"a": [1]}), "a", walks="trials")
+        kw.pool(pd.DataFrame({"a": [1]}), "a", "wilson", 0.95, walks="trials")

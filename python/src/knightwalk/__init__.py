@@ -6,18 +6,24 @@ Five lines from results to an analysis::
     t = kw.load("results/example")                      # pandas; backend="polars" too
     sq = t["squares"]
     small = sq[sq.board < "8x8"].sort_values("board")   # boards in size order
-    kw.pool(small, ["board", "rule"], method="wilson")  # the Go code's intervals
+    kw.pool(small, ["board", "rule"])                   # the run's own intervals
+
+Several runs as one frame per table, with a ``run`` column::
+
+    t = kw.load({"seed 1": "results/a", "seed 2": "results/b"})
 
 See python/README.md and docs/tables.md.
 """
 
-from ._binary import exact, find_binary, run
+from ._binary import binary_version, count, exact, find_binary, run
 from ._duckdb import duckdb
-from ._intervals import METHODS, clopper_pearson, interval, pool, wilson
-from ._tables import NotAResultError, file_metadata, levels_of, load, metadata, read_table
+from ._intervals import METHODS, clopper_pearson, interval, method_of, pool, wilson
+from ._replay import Walk, parse_order, replay, square_name, square_names
+from ._tables import DOMAINS, NotAResultError, file_metadata, levels_of, load, metadata, read_table
 
 __all__ = [
-    "METHODS", "NotAResultError", "clopper_pearson", "duckdb", "exact", "file_metadata", "find_binary",
-    "interval", "levels_of", "load", "metadata", "pool", "read_table", "run", "wilson",
+    "DOMAINS", "METHODS", "NotAResultError", "Walk", "binary_version", "clopper_pearson", "count", "duckdb", "exact",
+    "file_metadata", "find_binary", "interval", "levels_of", "load", "metadata", "method_of", "parse_order", "pool",
+    "read_table", "replay", "run", "square_name", "square_names", "wilson",
 ]
 __version__ = "0.1.0"
