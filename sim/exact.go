@@ -36,6 +36,39 @@ type Exact struct {
 	// TreeNodes counts the nodes of the unmerged branch tree, i.e. what a
 	// plain recursive enumeration would visit.
 	TreeNodes float64
+
+	// Unresolved is the probability of the states dropped to stay within
+	// the budget (ExactOptions.Bounds): the walks through them were not
+	// followed, so each of PSuccess, PClosed, PStopped, Lengths and
+	// DeadEnds is a lower bound, and adding Unresolved gives an upper one
+	// (PLower, PUpper). It is 0 for an exact result. Nodes and TreeNodes
+	// then count what was expanded.
+	Unresolved float64
+	// Dropped counts the states dropped.
+	Dropped int64
+}
+
+// IsExact reports whether every branch was followed (no state dropped).
+func (x Exact) IsExact() bool { return x.Dropped == 0 }
+
+// PLower is a certified lower bound on P(success): the successes found.
+func (x Exact) PLower() float64 { return x.PSuccess }
+
+// PUpper is a certified upper bound on P(success): the successes found
+// and every walk through a dropped state. It equals PLower when exact.
+func (x Exact) PUpper() float64 {
+	if x.Dropped == 0 {
+		return x.PSuccess
+	}
+	return min(1, x.PSuccess+x.Unresolved)
+}
+
+// ClosedUpper is the upper bound on P(closed) that goes with PClosed.
+func (x Exact) ClosedUpper() float64 {
+	if x.Dropped == 0 {
+		return x.PClosed
+	}
+	return min(1, x.PClosed+x.Unresolved)
 }
 
 // ErrBudget is wrapped by the error ExactWalk returns when it would expand
@@ -52,18 +85,44 @@ var ErrBudget = fmt.Errorf("node budget exceeded")
 // (0: DefaultExactBudget); going over it returns an error wrapping
 // ErrBudget.
 func ExactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64) (Exact, error) {
-	return exactWalk(ctx, b, r, start, budget, nil, nil)
+	return exactWalk(ctx, b, r, start, exactLimits{budget: budget})
 }
 
-// exactWalk is ExactWalk with the live states of its layers counted
-// against mem (nil: no limit) and the states it expands added to progress
-// (may be nil). It looks at ctx every exactCheck states, in the layer loop
+// ExactBounds is ExactWalk that, instead of failing when a layer would take
+// the enumeration over its budget, drops the layer's least probable states
+// and carries their probability as Exact.Unresolved: the result then
+// certifies P(success) in [PLower, PUpper] (up to the rounding of the
+// floating-point sums, as exact values are exact). The budget is shared
+// among the layers still to come: before a layer is expanded it is cut to
+// (budget − states expanded) / (layers left) states, so the states expanded
+// never pass the budget. With a budget that the exact enumeration fits in,
+// the result is exact (Dropped = 0) and equal to ExactWalk's.
+func ExactBounds(ctx context.Context, b *Board, r Rule, start int, budget int64) (Exact, error) {
+	return exactWalk(ctx, b, r, start, exactLimits{budget: budget, bounds: true})
+}
+
+// exactLimits are what bound one enumeration: the states it may expand
+// (0: DefaultExactBudget), the memory its layers may hold (nil: no
+// limit), whether it drops states to stay within them (bounds) rather
+// than fail, and a counter of the states expanded (may be nil).
+type exactLimits struct {
+	budget   int64
+	mem      *memoryBudget
+	bounds   bool
+	progress *atomic.Int64
+}
+
+// exactWalk is ExactWalk within lim: the live states of its layers
+// counted against lim.mem and the states it expands added to
+// lim.progress; with lim.bounds it drops states rather than fail (see
+// ExactBounds). It looks at ctx every exactCheck states, in the layer loop
 // and in the sort, so cancellation takes effect within milliseconds
 // whatever the size of a layer.
-func exactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64, mem *memoryBudget, progress *atomic.Int64) (Exact, error) {
+func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits) (Exact, error) {
 	if err := exactArgs(b, r, start); err != nil {
 		return Exact{}, err
 	}
+	budget, progress := lim.budget, lim.progress
 	if budget <= 0 {
 		budget = DefaultExactBudget
 	}
@@ -71,10 +130,17 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64, m
 	e := newEnumerator(b, r)
 	res := Exact{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
 	layer := []exactState{{set: bitset{}.with(start), cur: uint8(start), p: 1, paths: 1}}
-	nb := &nextLayer{index: map[bitsetKey]int{}, held: heldMemory{budget: mem}}
+	nb := &nextLayer{index: map[bitsetKey]int{}, held: heldMemory{budget: lim.mem}, bounds: lim.bounds, res: &res}
 	for depth := 1; len(layer) > 0; depth++ {
 		if err := ctx.Err(); err != nil {
 			return Exact{}, err
+		}
+		if lim.bounds {
+			// the layers left are those of path lengths depth..maxSteps+1
+			left := (budget - res.Nodes) / int64(e.maxSteps+2-depth)
+			if int64(len(layer)) > left {
+				layer = res.drop(layer, int(left))
+			}
 		}
 		if res.Nodes += int64(len(layer)); res.Nodes > budget {
 			return Exact{}, fmt.Errorf("exact: %s %s from %s: more than %d states at path length %d: %w (raise the budget or pick a smaller board)",
@@ -165,6 +231,9 @@ type nextLayer struct {
 	layerCap int // capacity of the layer being expanded, held meanwhile
 
 	maxEntries int // the most index entries so far
+
+	bounds bool   // drop states rather than pass the memory budget
+	res    *Exact // where dropped probability is counted
 }
 
 // outgrew describes err, when it is ErrMemory, as the layer of path length
@@ -196,18 +265,17 @@ func (nb *nextLayer) add(ns exactState, p, paths float64) error {
 	k := bitsetKey{ns.set, ns.cur}
 	j, ok := nb.index[k]
 	if !ok {
-		if len(nb.states) == cap(nb.states) {
-			// Grow under the budget, by half: a layer that would not fit
-			// fails here, before it is allocated. While the states are
-			// copied, the old array is held too.
-			grown := max(cap(nb.states)+cap(nb.states)/2, 1024)
-			if err := nb.held.set(nb.layerCap+cap(nb.states), grown, nb.entries(1)); err != nil {
+		if err := nb.room(); err != nil {
+			if !nb.bounds || !errors.Is(err, ErrMemory) || len(nb.states) < 2 {
 				return err
 			}
-			nb.states = slices.Grow(nb.states, grown-len(nb.states))
-		} else if len(nb.index)%exactCheck == 0 {
-			if err := nb.held.set(nb.layerCap, cap(nb.states), nb.entries(exactCheck)); err != nil {
-				return err
+			// Drop the least probable half of the layer built so far
+			// (their probability so far is unresolved; later branches
+			// into them start them afresh), and go on in the room freed.
+			nb.states = nb.res.drop(nb.states, len(nb.states)/2)
+			clear(nb.index)
+			for i := range nb.states {
+				nb.index[bitsetKey{nb.states[i].set, nb.states[i].cur}] = i
 			}
 		}
 		j = len(nb.states)
@@ -219,14 +287,49 @@ func (nb *nextLayer) add(ns exactState, p, paths float64) error {
 	return nil
 }
 
+// room makes room for one more state, within the budget, or returns
+// ErrMemory.
+func (nb *nextLayer) room() error {
+	if nb.bounds && nb.held.budget != nil {
+		// A layer holds at most maxLayer states: the layer expanded, the
+		// one built and its index then fit in the budget (ExactStateBytes
+		// each), and a full layer is thinned by the caller.
+		maxLayer := int(max(2, nb.held.budget.limit/ExactStateBytes))
+		if len(nb.states) == cap(nb.states) {
+			if len(nb.states) >= maxLayer {
+				return ErrMemory
+			}
+			nb.states = slices.Grow(nb.states, min(max(cap(nb.states)+cap(nb.states)/2, 1024), maxLayer)-len(nb.states))
+		}
+		return nil
+	}
+	if len(nb.states) == cap(nb.states) {
+		// Grow under the budget, by half: a layer that would not fit
+		// fails here, before it is allocated. While the states are
+		// copied, the old array is held too.
+		grown := max(cap(nb.states)+cap(nb.states)/2, 1024)
+		if err := nb.held.set(nb.layerCap+cap(nb.states), grown, nb.entries(1)); err != nil {
+			return err
+		}
+		nb.states = slices.Grow(nb.states, grown-len(nb.states))
+	} else if len(nb.index)%exactCheck == 0 {
+		if err := nb.held.set(nb.layerCap, cap(nb.states), nb.entries(exactCheck)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // sorted returns the layer built, in the reference order that keeps the
 // sums reproducible, and keeps the expanded layer's storage (old) for the
 // layer after. The sort needs a buffer as long as the layer: old's, grown
 // under the budget if it is too short.
 func (nb *nextLayer) sorted(ctx context.Context, old []exactState) ([]exactState, error) {
 	if cap(old) < len(nb.states) {
-		if err := nb.held.set(len(nb.states), cap(nb.states), nb.entries(0)); err != nil {
-			return nil, err
+		if !nb.bounds { // with bounds, room keeps the layers within the budget
+			if err := nb.held.set(len(nb.states), cap(nb.states), nb.entries(0)); err != nil {
+				return nil, err
+			}
 		}
 		old = make([]exactState, 0, len(nb.states))
 	}
@@ -284,6 +387,85 @@ func sortStates(ctx context.Context, xs, buf []exactState) (sorted, spare []exac
 		src, dst = dst, src
 	}
 	return src, dst[:0], nil
+}
+
+// drop keeps the keep most probable of states (ties between equal
+// probabilities broken by position, so the choice is the same on every
+// run), in their order, and adds the probability of the others to
+// res.Unresolved. It works in place.
+func (res *Exact) drop(states []exactState, keep int) []exactState {
+	keep = max(keep, 0)
+	if len(states) <= keep {
+		return states
+	}
+	var t float64 // the keep-th largest probability
+	above := 0    // states that are more probable than t
+	if keep > 0 {
+		ps := make([]float64, len(states))
+		for i := range states {
+			ps[i] = states[i].p
+		}
+		t = kthLargest(ps, keep)
+		for i := range states {
+			if states[i].p > t {
+				above++
+			}
+		}
+	}
+	equal := keep - above // states of probability t to keep, the first ones
+	kept := states[:0]
+	for _, s := range states {
+		switch {
+		case keep > 0 && s.p > t:
+		case keep > 0 && s.p == t && equal > 0:
+			equal--
+		default:
+			res.Unresolved += s.p
+			res.Dropped++
+			continue
+		}
+		kept = append(kept, s)
+	}
+	return kept
+}
+
+// kthLargest returns the k-th largest of xs (1 ≤ k ≤ len(xs)), reordering
+// xs: a quickselect with three-way partitions, since probabilities repeat
+// a lot.
+func kthLargest(xs []float64, k int) float64 {
+	lo, hi := 0, len(xs) // the answer is in xs[lo:hi], at rank k-1 from the top
+	k--
+	for {
+		if hi-lo == 1 {
+			return xs[lo]
+		}
+		a, b, c := xs[lo], xs[lo+(hi-lo)/2], xs[hi-1]
+		pivot := max(min(a, b), min(max(a, b), c)) // median of three
+		// partition into > pivot, == pivot, < pivot
+		gt, i, lt := lo, lo, hi
+		for i < lt {
+			switch {
+			case xs[i] > pivot:
+				xs[gt], xs[i] = xs[i], xs[gt]
+				gt++
+				i++
+			case xs[i] < pivot:
+				lt--
+				xs[lt], xs[i] = xs[i], xs[lt]
+			default:
+				i++
+			}
+		}
+		switch {
+		case lo+k < gt:
+			hi = gt
+		case lo+k < lt:
+			return pivot
+		default:
+			k -= lt - lo
+			lo = lt
+		}
+	}
 }
 
 type exactState struct {

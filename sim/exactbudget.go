@@ -36,6 +36,11 @@ type ExactOptions struct {
 	// Progress, when not nil, has the states expanded added to it as the
 	// enumeration goes, for a progress display.
 	Progress *atomic.Int64
+	// Bounds makes a start that would pass Budget or its share of
+	// MaxMemory drop its least probable states instead of failing (see
+	// ExactBounds): its result certifies P(success) in [PLower, PUpper].
+	// A start that fits is enumerated exactly all the same.
+	Bounds bool
 }
 
 // StatesMemory is the part of a memory budget that the states of an
@@ -147,10 +152,12 @@ func ExactWalks(ctx context.Context, b *Board, r Rule, starts []int, opt ExactOp
 // exactStart enumerates one start of ExactWalks within share bytes (0: no
 // limit), refusing it up front when the estimate says it cannot fit.
 func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptions, share int64) (Exact, error) {
+	lim := exactLimits{budget: opt.Budget, bounds: opt.Bounds, progress: opt.Progress}
 	if share == 0 {
-		return exactWalk(ctx, b, r, start, opt.Budget, nil, opt.Progress)
+		return exactWalk(ctx, b, r, start, lim)
 	}
-	if b.Squares() <= ExactMaxSquares && start >= 0 && start < b.Squares() && r.Validate() == nil && r.Kind != Backtrack {
+	lim.mem = &memoryBudget{limit: share}
+	if !opt.Bounds && b.Squares() <= ExactMaxSquares && start >= 0 && start < b.Squares() && r.Validate() == nil && r.Kind != Backtrack {
 		est, err := EstimateExactStates(ctx, b, r, start, share)
 		if err != nil {
 			return Exact{}, err
@@ -160,7 +167,7 @@ func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptio
 				b, r.Name(), b.SquareName(start), float64(est.States), est.Depth, est.Walks, formatBytes(need), formatBytes(share), ErrMemory)
 		}
 	}
-	return exactWalk(ctx, b, r, start, opt.Budget, &memoryBudget{limit: share}, opt.Progress)
+	return exactWalk(ctx, b, r, start, lim)
 }
 
 // memoryBudget is bytes that one enumeration may hold.
