@@ -21,7 +21,7 @@ import (
 func exactCommand() *command {
 	return &command{
 		name:  "exact",
-		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--format text|csv|parquet] [--out FILE] [--force] [--budget N] [--workers N] [--max-memory SIZE]",
+		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--format text|csv|parquet] [--out FILE] [--force] [--budget N] [--workers N] [--max-memory SIZE] [--bounds]",
 		short: "exact success probabilities by enumerating every branch of a walk",
 		long: `Follows every branch a walk can take, weighted by its probability, and
 prints the exact P(success) per start square (text: a board-shaped table;
@@ -35,7 +35,16 @@ boards (or with --max-steps).
 The states held at once are counted against --max-memory: a start whose
 layers certainly cannot fit (estimated from sampled walks, e.g. 8x8 with the
 random rule) is refused before enumerating, with the estimate; one that
-outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
+outgrows it is stopped when it does. Progress goes to stderr on a terminal.
+
+With --bounds, a start that would pass --budget or --max-memory is not
+refused: each layer over the budget (the states left shared equally among
+the path lengths still to come) or over the memory drops its least probable
+states, and their probability is carried as unresolved. P(success) is then
+certified to lie in [p_lower, p_upper]: the successes found, and those plus
+every walk through a dropped state; there is no sampling error. The text
+output lists the bounds under the board; csv and parquet add p_lower,
+p_upper and the states dropped (p_lower = p_upper = p_success where exact).`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			var rf ruleFlags
 			rf.register(fs, "warnsdorff")
@@ -47,6 +56,7 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 			budget := fs.Int64("budget", sim.DefaultExactBudget, "most states to expand per start square")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "start squares enumerated in parallel")
 			maxMem := byteSize(defaultMaxMemory())
+			bounds := fs.Bool("bounds", false, "where a start would pass --budget or --max-memory, drop its least probable states and give certified bounds on P(success) instead of refusing")
 			fs.Var(&maxMem, "max-memory", "memory the enumeration's states may take, shared by the workers, e.g. 512MiB; the default is half the machine's memory, at most 4GiB")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
@@ -81,7 +91,7 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 					}
 				}
 				t0 := time.Now()
-				res, err := exactWalks(ctx, e, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem)})
+				res, err := exactWalks(ctx, e, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds})
 				if err != nil {
 					return err
 				}
@@ -90,27 +100,47 @@ outgrows it is stopped when it does. Progress goes to stderr on a terminal.`,
 					return writeExact(*outFile, b, r, res, fs)
 				case "csv":
 					// board and rule last: the columns before them keep their places
-					fmt.Fprintln(e.stdout, "start,start_row,start_col,start_class,p_success,p_closed,p_stopped,mean_length,mean_ties,nodes,tree_nodes,board,rule")
+					// and the bounds after them (issue 38)
+					fmt.Fprintln(e.stdout, "start,start_row,start_col,start_class,p_success,p_closed,p_stopped,mean_length,mean_ties,nodes,tree_nodes,board,rule,p_lower,p_upper,dropped")
 					for _, x := range res {
 						row, col := b.RowCol(x.Start)
-						fmt.Fprintf(e.stdout, "%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%.0f,%s,%s\n", b.SquareName(x.Start), row, col, b.Class(x.Start),
-							g17(x.PSuccess), g17(x.PClosed), g17(x.PStopped), g17(x.MeanLength), g17(x.MeanTies), x.Nodes, x.TreeNodes, b, r.Name())
+						fmt.Fprintf(e.stdout, "%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%.0f,%s,%s,%s,%s,%d\n", b.SquareName(x.Start), row, col, b.Class(x.Start),
+							g17(x.PSuccess), g17(x.PClosed), g17(x.PStopped), g17(x.MeanLength), g17(x.MeanTies), x.Nodes, x.TreeNodes, b, r.Name(),
+							g17(x.PLower()), g17(x.PUpper()), x.Dropped)
 					}
 					return nil
 				}
 				byStart := map[int]sim.Exact{}
 				var nodes int64
+				var bounded []sim.Exact
 				for _, x := range res {
 					byStart[x.Start] = x
 					nodes += x.Nodes
+					if !x.IsExact() {
+						bounded = append(bounded, x)
+					}
 				}
-				fmt.Fprintf(e.stdout, "exact P(success), %s, %s\n\n", b, r.Name())
+				title := "exact P(success)"
+				if len(bounded) > 0 {
+					title = "exact P(success) (* certified bounds: the lower one shown)"
+				}
+				fmt.Fprintf(e.stdout, "%s, %s, %s\n\n", title, b, r.Name())
 				printGrid(e.stdout, b, func(sq int) string {
 					if x, ok := byStart[sq]; ok {
+						if !x.IsExact() {
+							return strconv.FormatFloat(x.PLower(), 'f', 4, 64) + "*"
+						}
 						return strconv.FormatFloat(x.PSuccess, 'f', 4, 64)
 					}
 					return ""
 				})
+				if len(bounded) > 0 {
+					fmt.Fprintln(e.stdout)
+				}
+				for _, x := range bounded {
+					fmt.Fprintf(e.stdout, "%s: P(success) in [%.10f, %.10f], width %.3g (%d states dropped)\n",
+						b.SquareName(x.Start), x.PLower(), x.PUpper(), x.PUpper()-x.PLower(), x.Dropped)
+				}
 				fmt.Fprintf(e.stdout, "\n%d start squares, %d states expanded, %.2fs\n", len(res), nodes, time.Since(t0).Seconds())
 				return nil
 			}
@@ -151,6 +181,7 @@ func writeExact(path string, b *sim.Board, r sim.Rule, res []sim.Exact, fs *flag
 				Start: b.SquareName(x.Start), StartRow: int32(row), StartCol: int32(col), StartClass: b.Class(x.Start).String()},
 			PSuccess: x.PSuccess, PClosed: x.PClosed, PStopped: x.PStopped, MeanLength: x.MeanLength, MeanTies: x.MeanTies,
 			Nodes: x.Nodes, TreeNodes: x.TreeNodes, Params: params,
+			PLower: x.PLower(), PUpper: x.PUpper(), Dropped: x.Dropped,
 		}
 	}
 	lv := table.Levels{Boards: []string{b.String()}, Rules: []string{r.Name()}}

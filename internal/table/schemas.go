@@ -238,7 +238,11 @@ var exactSpec = newSpec(Exact,
 		f64Col("mean_ties", func(r *ExactRow) *float64 { return &r.MeanTies }),
 		i64Col("nodes", func(r *ExactRow) *int64 { return &r.Nodes }),
 		f64Col("tree_nodes", func(r *ExactRow) *float64 { return &r.TreeNodes }),
-	}, paramCols(func(r *ExactRow) *RuleParams { return &r.Params }))...,
+	}, paramCols(func(r *ExactRow) *RuleParams { return &r.Params }), []column[ExactRow]{
+		f64Col("p_lower", func(r *ExactRow) *float64 { return &r.PLower }),
+		f64Col("p_upper", func(r *ExactRow) *float64 { return &r.PUpper }),
+		i64Col("dropped", func(r *ExactRow) *int64 { return &r.Dropped }),
+	})...,
 )
 
 var countsSpec = newSpec(Counts,
