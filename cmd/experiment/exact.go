@@ -53,7 +53,7 @@ p_upper and the states dropped (p_lower = p_upper = p_success where exact).`,
 			format := fs.String("format", "text", "output format: text, csv or parquet (parquet needs --out)")
 			outFile := fs.String("out", "", "the Parquet file --format parquet writes")
 			force := fs.Bool("force", false, "replace --out if it is an exact table that experiment wrote")
-			budget := fs.Int64("budget", sim.DefaultExactBudget, "most states to expand per start square")
+			budget := fs.Int64("budget", exactCommandBudget, "most states to expand per start square (about a million a second on one core; the memory, --max-memory, is what bounds most enumerations)")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "start squares enumerated in parallel")
 			maxMem := byteSize(defaultMaxMemory())
 			bounds := fs.Bool("bounds", false, "where a start would pass --budget or --max-memory, drop its least probable states and give certified bounds on P(success) instead of refusing")
@@ -82,7 +82,10 @@ p_upper and the states dropped (p_lower = p_upper = p_success where exact).`,
 					return err
 				}
 				if *budget < 0 {
-					return usagef("--budget must be 0 (the default, %d) or positive", sim.DefaultExactBudget)
+					return usagef("--budget must be 0 (the default, %d) or positive", exactCommandBudget)
+				}
+				if *budget == 0 {
+					*budget = exactCommandBudget
 				}
 				if *format == "parquet" {
 					// refused before the enumeration, which may take long
@@ -147,6 +150,13 @@ p_upper and the states dropped (p_lower = p_upper = p_success where exact).`,
 		},
 	}
 }
+
+// exactCommandBudget is the command's default state budget per start: a
+// time limit of some twenty minutes, well past 10x10 from a1 (136.5 million
+// states, 100 CPU-s, within 4 GiB); what stops larger enumerations is
+// --max-memory (or, with --bounds, what the memory and budget let each
+// layer keep).
+const exactCommandBudget = 1_000_000_000
 
 // exactWalks runs the enumeration with progress on a terminal, under a
 // soft memory limit for the Go runtime that matches the budget: the budget
