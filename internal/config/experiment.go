@@ -25,7 +25,7 @@ type Experiment struct {
 	Sequential  *Sequential // walks: {until: ...}; nil for a fixed number of walks
 	Confidence  float64
 	Method      stats.Method
-	Exact       string // auto, on or off (ExactModes)
+	Exact       string // auto, on, bounds or off (ExactModes)
 	// ComparisonFamily is the comparisons' Holm family: question, board
 	// or run (ComparisonFamilies).
 	ComparisonFamily string
