@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync"
 	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // ExactMaxSquares is the largest board ExactWalk handles: the visited set
@@ -110,6 +113,42 @@ type exactLimits struct {
 	mem      *memoryBudget
 	bounds   bool
 	progress *atomic.Int64
+	threads  int // goroutines that expand and sort a layer (≤ 1: one)
+}
+
+// parallelAllowed works out, for a block of a layer's states, the squares
+// each may move to, on several goroutines (one enumerator each, as the tie
+// rules keep state); the states are then added to the next layer in their
+// order, so the sums, and the result, are those of one goroutine.
+type parallelAllowed struct {
+	es      []*enumerator
+	allowed [exactCheck]bitset
+	ties    [exactCheck]bool
+}
+
+func newParallelAllowed(b *Board, r Rule, threads int) *parallelAllowed {
+	p := &parallelAllowed{}
+	for range threads {
+		p.es = append(p.es, newEnumerator(b, r))
+	}
+	return p
+}
+
+// allowedOf fills allowed and ties for block (at most exactCheck states).
+func (p *parallelAllowed) allowedOf(block []exactState) {
+	var wg sync.WaitGroup
+	per := (len(block) + len(p.es) - 1) / len(p.es)
+	for w, e := range p.es {
+		lo, hi := min(w*per, len(block)), min((w+1)*per, len(block))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				p.allowed[i], p.ties[i] = e.allowed(block[i].set, int(block[i].cur))
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // exactWalk is ExactWalk within lim: the live states of its layers
@@ -131,6 +170,10 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits
 	res := Exact{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
 	layer := []exactState{{set: bitset{}.with(start), cur: uint8(start), p: 1, paths: 1}}
 	nb := &nextLayer{index: map[bitsetKey]int{}, held: heldMemory{budget: lim.mem}, bounds: lim.bounds, res: &res}
+	var par *parallelAllowed
+	if lim.threads > 1 {
+		par = newParallelAllowed(b, r, lim.threads)
+	}
 	for depth := 1; len(layer) > 0; depth++ {
 		if err := ctx.Err(); err != nil {
 			return Exact{}, err
@@ -148,6 +191,9 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits
 		}
 		nb.reset(cap(layer))
 		for i := range layer {
+			if par != nil && i%exactCheck == 0 {
+				par.allowedOf(layer[i:min(i+exactCheck, len(layer))])
+			}
 			if i%exactCheck == exactCheck-1 {
 				if progress != nil {
 					progress.Add(exactCheck)
@@ -158,7 +204,13 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits
 			}
 			s := &layer[i]
 			res.TreeNodes += s.paths
-			allowed, ties := e.allowed(s.set, int(s.cur))
+			var allowed bitset
+			var ties bool
+			if par != nil {
+				allowed, ties = par.allowed[i%exactCheck], par.ties[i%exactCheck]
+			} else {
+				allowed, ties = e.allowed(s.set, int(s.cur))
+			}
 			if ties {
 				res.MeanTies += s.p
 			}
@@ -179,7 +231,7 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits
 			progress.Add(int64(len(layer) % exactCheck))
 		}
 		var err error
-		if layer, err = nb.sorted(ctx, layer); err != nil {
+		if layer, err = nb.sorted(ctx, layer, lim.threads); err != nil {
 			return Exact{}, nb.outgrew(b, r, start, depth+1, err)
 		}
 	}
@@ -324,7 +376,7 @@ func (nb *nextLayer) room() error {
 // sums reproducible, and keeps the expanded layer's storage (old) for the
 // layer after. The sort needs a buffer as long as the layer: old's, grown
 // under the budget if it is too short.
-func (nb *nextLayer) sorted(ctx context.Context, old []exactState) ([]exactState, error) {
+func (nb *nextLayer) sorted(ctx context.Context, old []exactState, threads int) ([]exactState, error) {
 	if cap(old) < len(nb.states) {
 		if !nb.bounds { // with bounds, room keeps the layers within the budget
 			if err := nb.held.set(len(nb.states), cap(nb.states), nb.entries(0)); err != nil {
@@ -333,7 +385,7 @@ func (nb *nextLayer) sorted(ctx context.Context, old []exactState) ([]exactState
 		}
 		old = make([]exactState, 0, len(nb.states))
 	}
-	layer, spare, err := sortStates(ctx, nb.states, old[:0])
+	layer, spare, err := sortStates(ctx, nb.states, old[:0], threads)
 	nb.states = spare
 	return layer, err
 }
@@ -349,7 +401,7 @@ const exactCheck = 1 << 14
 // the algorithm: a bottom-up merge sort of short sorted runs, which looks
 // at ctx between runs so that sorting a layer of millions of states does
 // not delay cancellation.
-func sortStates(ctx context.Context, xs, buf []exactState) (sorted, spare []exactState, err error) {
+func sortStates(ctx context.Context, xs, buf []exactState, threads int) (sorted, spare []exactState, err error) {
 	const run = 1 << 12
 	cmp := func(x, y exactState) int {
 		if c := x.set.compare(y.set); c != 0 {
@@ -358,18 +410,48 @@ func sortStates(ctx context.Context, xs, buf []exactState) (sorted, spare []exac
 		return int(x.cur) - int(y.cur)
 	}
 	n := len(xs)
-	for lo := 0; lo < n; lo += run {
-		if lo%(16*run) == 0 && ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+	threads = max(1, threads)
+	// each step's pieces (runs to sort, pairs of runs to merge) are
+	// independent: goroutine w takes pieces w, w + threads, ...
+	each := func(pieces int, f func(piece int) error) error {
+		if threads == 1 || pieces == 1 {
+			for i := range pieces {
+				if err := f(i); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
-		slices.SortFunc(xs[lo:min(lo+run, n)], cmp)
+		var g errgroup.Group
+		for w := range threads {
+			g.Go(func() error {
+				for i := w; i < pieces; i += threads {
+					if err := f(i); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}
+		return g.Wait()
+	}
+	runs := (n + run - 1) / run
+	if err := each(runs, func(i int) error {
+		if i%16 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		slices.SortFunc(xs[i*run:min((i+1)*run, n)], cmp)
+		return nil
+	}); err != nil {
+		return nil, nil, err
 	}
 	src, dst := xs, buf[:n]
 	for width := run; width < n; width *= 2 {
-		for lo := 0; lo < n; lo += 2 * width {
+		if err := each((n+2*width-1)/(2*width), func(i int) error {
 			if ctx.Err() != nil {
-				return nil, nil, ctx.Err()
+				return ctx.Err()
 			}
+			lo := i * 2 * width
 			mid, hi := min(lo+width, n), min(lo+2*width, n)
 			i, j, k := lo, mid, lo
 			for ; i < mid && j < hi; k++ {
@@ -383,6 +465,9 @@ func sortStates(ctx context.Context, xs, buf []exactState) (sorted, spare []exac
 			}
 			k += copy(dst[k:], src[i:mid])
 			copy(dst[k:], src[j:hi])
+			return nil
+		}); err != nil {
+			return nil, nil, err
 		}
 		src, dst = dst, src
 	}

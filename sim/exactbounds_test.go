@@ -3,6 +3,7 @@ package sim
 import (
 	"context"
 	"math"
+	"reflect"
 	"slices"
 	"testing"
 )
@@ -138,6 +139,33 @@ func TestKthLargest(t *testing.T) {
 		for k := 1; k <= n; k++ {
 			if got := kthLargest(slices.Clone(xs), k); got != sorted[n-k] {
 				t.Fatalf("n %d, k %d: %g, want %g", n, k, got, sorted[n-k])
+			}
+		}
+	}
+}
+
+// TestExactThreads: a start enumerated by several goroutines (workers
+// beyond the starts) gives exactly the result of one, exact or bounded.
+func TestExactThreads(t *testing.T) {
+	ctx := context.Background()
+	b := MustBoard(8, 8)
+	r, _ := ParseRule("warnsdorff/random")
+	for _, start := range []int{0, b.Square(3, 3)} {
+		for _, bounds := range []bool{false, true} {
+			opt := ExactOptions{Workers: 1, Bounds: bounds}
+			if bounds {
+				opt.Budget = 100_000
+			}
+			one, err := ExactWalks(ctx, b, r, []int{start}, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, w := range []int{2, 3} {
+				opt.Workers = w
+				got, err := ExactWalks(ctx, b, r, []int{start}, opt)
+				if err != nil || !reflect.DeepEqual(got, one) {
+					t.Errorf("%s, bounds %v: %d goroutines differ from one (err %v)", b.SquareName(start), bounds, w, err)
+				}
 			}
 		}
 	}
