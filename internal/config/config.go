@@ -29,6 +29,9 @@ type Config struct {
 	Confidence  float64     `yaml:"confidence"`
 	Interval    string      `yaml:"interval"`
 	Exact       string      `yaml:"exact"` // auto, on, bounds or off: exact values beside the estimates
+	// ExactBudget is the most states the enumeration of exact: on or
+	// bounds expands per start square (0: sim.DefaultExactBudget).
+	ExactBudget int64 `yaml:"exact_budget"`
 	// ComparisonFamily is the Holm family of the comparisons table: one
 	// of ComparisonFamilies ("" means question).
 	ComparisonFamily string  `yaml:"comparison_family"`

@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -88,7 +89,7 @@ func computeExact(ctx context.Context, s *config.Experiment, workers int, log io
 	x := &ExactValues{cells: map[Cell]sim.Exact{}}
 	budget := int64(autoExactBudget)
 	if s.Exact == "on" || s.Exact == "bounds" {
-		budget = sim.DefaultExactBudget
+		budget = cmp.Or(s.ExactBudget, sim.DefaultExactBudget)
 	}
 	bounds := s.Exact == "bounds"
 	for bi, b := range s.Boards {
