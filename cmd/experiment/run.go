@@ -141,7 +141,7 @@ func printClaims(w io.Writer, t *results.Tables) {
 		if !math.IsNaN(c.Exact) {
 			exact = fmt.Sprintf("%.6f", c.Exact)
 		} else if !math.IsNaN(c.ExactLower) && !math.IsNaN(c.ExactUpper) {
-			exact = fmt.Sprintf("[%.6f, %.6f] certified", c.ExactLower, c.ExactUpper)
+			exact = fmt.Sprintf("[%.6g, %.6g] certified", c.ExactLower, c.ExactUpper)
 		}
 		measured := fmt.Sprintf("%.4f [%.4f, %.4f]", c.Measured, c.Lo, c.Hi)
 		if !math.IsNaN(c.CSLo) { // a sequential run: the always-valid interval decides

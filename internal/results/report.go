@@ -226,9 +226,18 @@ func HolmText(c table.ClaimRow) string {
 // bounds where only those are known: "[95.50%, 98.00%] certified".
 func ExactText(c table.ClaimRow) string {
 	if math.IsNaN(c.Exact) && !math.IsNaN(c.ExactLower) && !math.IsNaN(c.ExactUpper) {
-		return fmt.Sprintf("[%.4f%%, %.4f%%] certified", 100*c.ExactLower, 100*c.ExactUpper)
+		return fmt.Sprintf("[%s, %s] certified", boundText(c.ExactLower), boundText(c.ExactUpper))
 	}
 	return exactText(c.Exact)
+}
+
+// boundText writes a bound as a percentage with four decimals, or four
+// significant digits where that would print a positive bound as 0.
+func boundText(x float64) string {
+	if x > 0 && x < 1e-6 {
+		return fmt.Sprintf("%.4g%%", 100*x)
+	}
+	return fmt.Sprintf("%.4f%%", 100*x)
 }
 
 func exactText(x float64) string {
