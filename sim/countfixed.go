@@ -65,7 +65,7 @@ type folded struct {
 	nodes int64
 	err   error
 
-	powers [][]int8  // sym^0 .. sym^(d-1)
+	powers [][]int8   // sym^0 .. sym^(d-1)
 	orbit  [64]uint64 // the squares of each square's orbit under sym
 	fixed  uint64     // squares sym fixes
 }
