@@ -65,6 +65,7 @@ type folded struct {
 	nodes int64
 	err   error
 
+	tails  uint64     // where the folded path's images close (a rotation's cycle: the first square's orbit)
 	powers [][]int8   // sym^0 .. sym^(d-1)
 	orbit  [64]uint64 // the squares of each square's orbit under sym
 	fixed  uint64     // squares sym fixes
@@ -123,6 +124,7 @@ func (f *folded) closedFixed() (int64, error) {
 			h := f.powers[j]
 			for o := f.orbit[root]; o != 0; o &= o - 1 {
 				v0 := bits.TrailingZeros64(o)
+				f.tails = f.orbit[v0] // the cycle closes at an image of v0
 				count += f.segment(v0, L, func(last int) bool { return f.nbr[last]&(1<<h[v0]) != 0 })
 			}
 		}
@@ -131,6 +133,7 @@ func (f *folded) closedFixed() (int64, error) {
 		}
 		total += count / (2 * int64(d))
 	}
+	f.tails = 0 // the ends of the folded paths below are spent
 	if d == 2 {
 		// sym, an involution, acts on the cycle as a reflection: it fixes
 		// two of the cycle's squares (then sym fixes exactly those) or
@@ -184,6 +187,7 @@ func (f *folded) openFixed() (int64, error) {
 		return 0, nil
 	}
 	var count int64
+	f.tails = 0 // the tour's ends, v0 and its image, are spent
 	for v0 := range f.n {
 		if f.fixed&(1<<v0) == 0 {
 			count += f.segment(v0, m, end)
@@ -224,7 +228,7 @@ func (f *folded) segmentFrom(v0 int, used uint64, L int, end func(int) bool) int
 	for m := f.nbr[v0] & free; m != 0; m &= m - 1 {
 		w := bits.TrailingZeros64(m)
 		u := used | f.orbit[w]
-		if !f.reachable(u, w) {
+		if !f.reachable(u, v0, w) {
 			continue
 		}
 		count += f.segmentFrom(w, u, L-1, end)
@@ -232,21 +236,21 @@ func (f *folded) segmentFrom(v0 int, used uint64, L int, end func(int) bool) int
 	return count
 }
 
-// reachable prunes a folded path whose head is w with the squares used:
-// every orbit not yet used must keep a square with a free neighbour or a
-// neighbour in w's orbit (where the path, or an image of it, goes on).
-func (f *folded) reachable(used uint64, w int) bool {
+// reachable prunes a folded path that moved on from v to w, leaving the
+// squares used. The whole tour is the path and its images, so every square
+// not yet on it (free) will be, between two neighbours: free squares, the
+// images of the head w (where the path and its images go on), of the first
+// square (tails: a cycle closes there), or squares sym fixes (a middle);
+// only the neighbours of v's images lost one (v's orbit left the heads).
+func (f *folded) reachable(used uint64, v, w int) bool {
 	free := f.all &^ used &^ f.fixed
-	touch := free | f.orbit[w] | f.fixed
-	for o := free; o != 0; {
-		sq := bits.TrailingZeros64(o)
-		orb := f.orbit[sq]
-		o &^= orb
-		ok := false
-		for s := orb; s != 0 && !ok; s &= s - 1 {
-			ok = f.nbr[bits.TrailingZeros64(s)]&touch != 0
-		}
-		if !ok {
+	usable := free | f.orbit[w] | f.tails | f.fixed
+	var lost uint64
+	for o := f.orbit[v] &^ f.tails; o != 0; o &= o - 1 {
+		lost |= f.nbr[bits.TrailingZeros64(o)]
+	}
+	for x := lost & free; x != 0; x &= x - 1 {
+		if bits.OnesCount64(f.nbr[bits.TrailingZeros64(x)]&usable) < 2 {
 			return false
 		}
 	}
