@@ -131,6 +131,9 @@ func CountTours(ctx context.Context, b *Board, opt CountOptions) (TourCounts, er
 		}
 	}
 	tasks, nodes = g.split(tasks, 32*workers, nodes)
+	if opt.Progress != nil {
+		opt.Progress.Add(nodes) // expanded before the workers start
+	}
 
 	// Workers take tasks in order; each task's results are written by the one
 	// worker that ran it and summed after Wait, so the totals do not depend on

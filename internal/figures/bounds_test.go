@@ -19,6 +19,7 @@ func TestExactSuccessBounds(t *testing.T) {
 		{nan, 0.99, 0.99008, 0.99004},
 		{nan, 0.99, 0.9902, nan},
 		{nan, nan, nan, nan},
+		{nan, 0, 0, nan}, // a row that sets no bounds
 	} {
 		got := exactSuccess(table.SquareRow{ExactSuccess: c.exact, ExactLower: c.lo, ExactUpper: c.hi})
 		ok := math.Abs(got-c.want) <= 1e-12 || math.IsNaN(got) && math.IsNaN(c.want)

@@ -30,10 +30,11 @@ var (
 )
 
 // exactSuccess is a square's exact P(success), or the middle of its
-// certified bounds (exact: bounds) where they are narrower than a pixel
-// (tightBounds), so that they draw like an exact value; NaN otherwise.
+// certified bounds (exact: bounds; lower < upper, as bounds that are not
+// exact always are) where they are narrower than a pixel (tightBounds),
+// so that they draw like an exact value; NaN otherwise.
 func exactSuccess(s table.SquareRow) float64 {
-	if !math.IsNaN(s.ExactSuccess) || !(s.ExactUpper-s.ExactLower <= tightBounds) {
+	if !math.IsNaN(s.ExactSuccess) || !(s.ExactUpper > s.ExactLower && s.ExactUpper-s.ExactLower <= tightBounds) {
 		return s.ExactSuccess
 	}
 	return (s.ExactLower + s.ExactUpper) / 2
