@@ -44,7 +44,11 @@ states, and their probability is carried as unresolved. P(success) is then
 certified to lie in [p_lower, p_upper]: the successes found, and those plus
 every walk through a dropped state; there is no sampling error. The text
 output lists the bounds under the board; csv and parquet add p_lower,
-p_upper and the states dropped (p_lower = p_upper = p_success where exact).`,
+p_upper and the states dropped (p_lower = p_upper = p_success where exact).
+The bounds depend on --budget and on each start's share of --max-memory,
+which the starts enumerated at once (--workers, at most the starts) share;
+a single start gets all of it, and workers beyond the starts share a
+start's work without changing any result.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			var rf ruleFlags
 			rf.register(fs, "warnsdorff")
