@@ -23,11 +23,27 @@ type rate struct {
 var (
 	successRate = rate{"success rate", func(s table.SquareRow) int64 { return s.Successes },
 		func(s table.SquareRow) (float64, float64, float64) { return s.SuccessRate, s.SuccessLo, s.SuccessHi },
-		func(s table.SquareRow) float64 { return s.ExactSuccess }}
+		exactSuccess}
 	closedRate = rate{"P(closed tour)", func(s table.SquareRow) int64 { return s.Closed },
 		func(s table.SquareRow) (float64, float64, float64) { return s.ClosedRate, s.ClosedLo, s.ClosedHi },
 		func(s table.SquareRow) float64 { return s.ExactClosed }}
 )
+
+// exactSuccess is a square's exact P(success), or the middle of its
+// certified bounds (exact: bounds; lower < upper, as bounds that are not
+// exact always are) where they are narrower than a pixel (tightBounds),
+// so that they draw like an exact value; NaN otherwise.
+func exactSuccess(s table.SquareRow) float64 {
+	if !math.IsNaN(s.ExactSuccess) || !(s.ExactUpper > s.ExactLower && s.ExactUpper-s.ExactLower <= tightBounds) {
+		return s.ExactSuccess
+	}
+	return (s.ExactLower + s.ExactUpper) / 2
+}
+
+// tightBounds is the widest certified bounds drawn as an exact value:
+// under a pixel of an axis 0.1 wide over 1000 pixels, narrower than any
+// the figures draw.
+const tightBounds = 1e-4
 
 // Thresholds of the automatic choices (figure_options.heatmap).
 const (

@@ -231,7 +231,7 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 		}
 		a.walks += s.Walks
 		a.succ += s.Successes
-		a.exact += float64(s.Walks) * s.ExactSuccess // NaN stays NaN
+		a.exact += float64(s.Walks) * exactSuccess(s) // NaN stays NaN
 	}
 	if len(byN) < 2 {
 		return plots.Line{}, false
