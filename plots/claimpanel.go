@@ -57,7 +57,7 @@ func ClaimPanel(title string, rows []ClaimRow) (*Figure, error) {
 	sc.lo, sc.hi = pad(lo, hi)
 	p := newPlot()
 	p.Title.Text = title
-	p.X.Label.Text = "success rate (%, logit scale)"
+	p.X.Label.Text = "success rate (%, logit scale" + sc.endsNote() + ")"
 	p.Y.Label.Text = "claim (id, board: verdict)"
 	p.X.Tick.Marker = sc
 	p.X.Min, p.X.Max = sc.y(sc.lo), sc.y(sc.hi)

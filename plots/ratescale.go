@@ -139,9 +139,26 @@ func (s rateScale) y(r float64) float64 {
 // chose one (the caption states the rule).
 func (s rateScale) label() string {
 	if s.rule != "" {
-		return "success rate (%, " + s.rule + ")"
+		return "success rate (%, " + s.rule + s.endsNote() + ")"
 	}
-	return "success rate (%)"
+	return "success rate (%" + s.endsNote() + ")"
+}
+
+// endsNote says, on a logit or log axis, where rates of exactly 0 and 1
+// are drawn: at its ends, which stand for the last rates the axis shows.
+func (s rateScale) endsNote() string {
+	if s.kind != RateAxisLogit && s.kind != RateAxisLog {
+		return ""
+	}
+	switch {
+	case s.atZero && s.atOne && s.lo > 0 && s.hi < 1:
+		return "; 0 and 100 drawn at its ends"
+	case s.atZero && s.lo > 0:
+		return "; 0 drawn at its low end"
+	case s.atOne && s.hi < 1:
+		return "; 100 drawn at its high end"
+	}
+	return ""
 }
 
 // Ticks labels the axis in percent: 0, 20, …, 100 on a linear axis;
@@ -170,20 +187,10 @@ func (s rateScale) Ticks(min, max float64) []plot.Tick {
 		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(c, 'f', -1, 64)})
 		last = v
 	}
-	if s.kind != RateAxisLinear && s.lo > 0 && s.atZero {
-		// Rates of 0 sit on the bottom (left) edge of a logit or log axis.
-		if len(ts) > 0 && ts[0].Value-min < gap {
-			ts = ts[1:]
-		}
-		ts = append([]plot.Tick{{Value: min, Label: "0"}}, ts...)
-	}
-	if s.kind == RateAxisLogit && s.hi < 1 && s.atOne {
-		// Rates of 100 % sit on the top edge: say so there.
-		if len(ts) > 0 && max-ts[len(ts)-1].Value < gap {
-			ts = ts[:len(ts)-1]
-		}
-		ts = append(ts, plot.Tick{Value: max, Label: "100"})
-	}
+	// Rates of exactly 0 or 1, which a logit or log axis cannot place,
+	// sit on its ends; the ends are not labelled "0" or "100", which
+	// would put those labels at the rates the ends stand for (81.9 %, say),
+	// and the axis label says where such rates are drawn (endsNote).
 	return ts
 }
 

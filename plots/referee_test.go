@@ -1,0 +1,86 @@
+package plots
+
+import (
+	"math"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot"
+)
+
+// plantedClaimPanel is a claim panel with a 100 % rate, whose logit axis
+// is clipped short of 1.
+func plantedClaimPanel(t *testing.T) *Figure {
+	t.Helper()
+	f, err := ClaimPanel("planted", []ClaimRow{
+		{Label: "a: consistent", ClaimedLo: 0.9, ClaimedHi: 1, Measured: 1, Lo: 0.98, Hi: 1, Exact: math.NaN()},
+		{Label: "b: consistent", ClaimedLo: 0.6, ClaimedHi: 0.7, Measured: 0.65, Lo: 0.6, Hi: 0.7, Exact: math.NaN()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// Each check of the referee fails on a figure with its defect planted,
+// and passes on the figure without it.
+func TestRefereeCatchesPlantedDefects(t *testing.T) {
+	if p := Referee(plantedClaimPanel(t)); len(p) > 0 {
+		t.Fatalf("a sound figure fails: %q", p)
+	}
+	cases := []struct {
+		name, want string
+		plant      func(f *Figure)
+	}{
+		{"100 at the clipped end of a logit axis", "tick labels", func(f *Figure) {
+			ts := f.Plot.X.Tick.Marker.Ticks(f.Plot.X.Min, f.Plot.X.Max)
+			f.Plot.X.Tick.Marker = plot.ConstantTicks(append(ts, plot.Tick{Value: f.Plot.X.Max, Label: "100"}))
+		}},
+		{"0 at the clipped end of a logit axis", "tick labels", func(f *Figure) {
+			ts := f.Plot.X.Tick.Marker.Ticks(f.Plot.X.Min, f.Plot.X.Max)
+			f.Plot.X.Tick.Marker = plot.ConstantTicks(append([]plot.Tick{{Value: f.Plot.X.Min, Label: "0"}}, ts...))
+		}},
+		{"a label rounded off its place", "tick labels", func(f *Figure) {
+			ts := f.Plot.X.Tick.Marker.Ticks(f.Plot.X.Min, f.Plot.X.Max)
+			ts[0].Label = "1"
+			f.Plot.X.Tick.Marker = plot.ConstantTicks(ts)
+		}},
+		{"a title wider than the canvas", "outside the", func(f *Figure) {
+			f.Plot.Title.Text = strings.Repeat("a title too long for one column ", 4)
+		}},
+		{"a legend entry past the right edge", "outside the", func(f *Figure) {
+			f.Width = 120
+		}},
+		{"a glyph the PNG font lacks", "no glyph in the PNG's font", func(f *Figure) {
+			f.addLegend("guide ∝ 1/√n")
+		}},
+		{"a character the PDF cannot write", "Windows-1252", func(f *Figure) {
+			f.addLegend("◆ exact")
+		}},
+	}
+	for _, c := range cases {
+		f := plantedClaimPanel(t)
+		c.plant(f)
+		problems := Referee(f)
+		found := false
+		for _, p := range problems {
+			found = found || strings.Contains(p, c.want)
+		}
+		if !found {
+			t.Errorf("%s: the referee says %q, want a problem with %q", c.name, problems, c.want)
+		}
+	}
+}
+
+func TestParseTick(t *testing.T) {
+	for s, want := range map[string]float64{"12.5": 12.5, "−3": -3, "10⁴": 1e4, "10⁻³": 1e-3, "99.98": 99.98} {
+		if v, ok := parseTick(s); !ok || math.Abs(v-want) > 1e-12 {
+			t.Errorf("parseTick(%q) = %v, %v; want %v", s, v, ok, want)
+		}
+	}
+	for _, s := range []string{"a", "rank", "", "1/√n"} {
+		if _, ok := parseTick(s); ok {
+			t.Errorf("parseTick(%q) read a number", s)
+		}
+	}
+}
