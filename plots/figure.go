@@ -7,6 +7,7 @@ import (
 	"image/color"
 	"io"
 	"os"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -170,6 +171,13 @@ func (f *Figure) layout(c draw.Canvas) figLayout {
 
 	var barW vg.Length
 	if f.colorBar != nil {
+		// The bar's label runs up beside it: lines longer than the
+		// board is high are wrapped (a 5x9 board's note was cut).
+		avail := in.Size().Y
+		if f.aspect > 0 {
+			avail = min(avail, (in.Size().X-f.colorBar.width())*vg.Length(f.aspect))
+		}
+		f.colorBar.label = wrapToWidth(f.colorBar.lab, f.colorBar.label, avail-2*figMargin)
 		barW = f.colorBar.width()
 		in.Max.X -= barW
 	}
@@ -314,4 +322,27 @@ func (f *Figure) saveAs(path, format string) (err error) {
 		return fmt.Errorf("plots: writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// wrapToWidth breaks the lines of s at spaces so that each fits w in
+// style sty, where it can.
+func wrapToWidth(sty text.Style, s string, w vg.Length) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		if sty.Width(line) <= w {
+			out = append(out, line)
+			continue
+		}
+		cur := ""
+		for _, word := range strings.Fields(line) {
+			next := strings.TrimSpace(cur + " " + word)
+			if cur != "" && sty.Width(next) > w {
+				out = append(out, cur)
+				next = word
+			}
+			cur = next
+		}
+		out = append(out, cur)
+	}
+	return strings.Join(out, "\n")
 }

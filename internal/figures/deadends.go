@@ -208,9 +208,26 @@ func (d *drawer) drawDeadEnds(g group, m deadEndMap, title string, highlight int
 	if m.from != "" {
 		parts = append(parts, "from-"+m.from)
 	}
-	dr, err := d.heatmap(plots.HeatmapData{Title: title, Rows: g.rows, Cols: g.cols,
+	h := plots.HeatmapData{Title: title, Rows: g.rows, Cols: g.cols,
 		Values: vals, Label: label, Percent: true, Scale: shareScale(vals), Format: shareFormat(vals), Highlight: highlight,
-		Counts: rareCounts(m.counts, m.total), Note: deadEndNote(m)}, parts[0], parts[1:]...)
+		Counts: rareCounts(m.counts, m.total), Note: deadEndNote(m)}
+	if binaryValues(vals) { // one failed walk: its dead end is one square
+		h.Binary, h.Scale, h.Counts = true, plots.ScaleLinear, nil
+	}
+	if h.Scale == plots.ScaleLog {
+		// A log scale has no 0: a square where no walk ended is hatched
+		// with a legend, not given the smallest share's colour.
+		for i, v := range vals {
+			if v == 0 {
+				if h.NoStart == nil {
+					h.NoStart = make([]bool, len(vals))
+				}
+				h.NoStart[i] = true
+			}
+		}
+		h.NoStartNote = "0: no walk ended here"
+	}
+	dr, err := d.heatmap(h, parts[0], parts[1:]...)
 	if err != nil {
 		return Drawn{}, err
 	}
@@ -282,4 +299,14 @@ func shareFormat(vals []float64) string {
 		return "%.2g"
 	}
 	return ""
+}
+
+// binaryValues reports whether every value is 0 or 1.
+func binaryValues(vals []float64) bool {
+	for _, v := range vals {
+		if v != 0 && v != 1 {
+			return false
+		}
+	}
+	return true
 }

@@ -204,6 +204,17 @@ func (d *drawer) draw(name string) ([]Drawn, error) {
 	return nil, fmt.Errorf("unknown figure")
 }
 
+// dataHook, when set (by tests), sees what a figure draws before it is
+// drawn, keyed like figureHook: claimData, plots.HeatmapData, lengthData.
+var dataHook func(base string, data any)
+
+// claimData is what the claims panel draws: the claims table's rows kept
+// and the panel's rows, in the same order.
+type claimData struct {
+	claims []table.ClaimRow
+	rows   []plots.ClaimRow
+}
+
 // figureHook, when set (by tests), sees every figure saved and its
 // name, so that tests can check the figure objects themselves.
 var figureHook func(base string, f *plots.Figure)

@@ -49,6 +49,14 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 	o := d.options().Heatmap
 	var out []Drawn
 	for _, g := range d.groups() {
+		if r.name == closedRate.name && g.rows*g.cols%2 == 1 {
+			// A closed tour returns to its start's colour after an even
+			// number of moves: none exists on an odd number of squares.
+			// Zero by structure, not by measurement: not a colour scale.
+			out = append(out, Drawn{Name: name, Note: fmt.Sprintf("%s %s: not drawn: a board of %d squares (odd) has no closed tour, so P(closed) is 0 from every square by structure",
+				g.board, g.rule, g.rows*g.cols)})
+			continue
+		}
 		pooled := g.pooled(r)
 		meanLength, failure := views(o, name, g, r, pooled)
 		if meanLength {
@@ -123,6 +131,10 @@ func (d *drawer) rateMap(g group, r rate, pooled float64) plots.HeatmapData {
 		}
 	}
 	h.Label, h.Note = r.name, g.walksNote(r, pooledSquares(units))
+	if g.deterministic(r) { // one walk a square: it tours or not, two colours
+		h.Binary = true
+		h.Note = "one walk a square (deterministic rule)"
+	}
 	if !g.deterministic(r) {
 		h.Interval = iv
 		d.markAgainstOthers(g, r, units, iv)
@@ -233,6 +245,9 @@ func (g group) deterministicLength() bool {
 func (d *drawer) heatmap(h plots.HeatmapData, name string, parts ...string) (Drawn, error) {
 	if note := tooLarge(h.Rows, h.Cols); note != "" {
 		return Drawn{Name: name, Note: strings.Join(parts, " ") + ": " + note}, nil
+	}
+	if dataHook != nil {
+		dataHook(name+"_"+slug(strings.Join(parts, "_")), h)
 	}
 	f, err := plots.Heatmap(h)
 	if err != nil {

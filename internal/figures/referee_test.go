@@ -1,0 +1,252 @@
+package figures
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+
+	"knightwalk/internal/config"
+	"knightwalk/internal/runner"
+	"knightwalk/internal/table"
+	"knightwalk/plots"
+)
+
+// refereeRuns are small fresh experiments of the kinds a referee tries
+// (issue 34): an odd board with exact values, the random walk on 5x5, a
+// rectangular board, a sequential run and a deterministic rule. Walks are
+// few: the checks read what is drawn, not how well it is measured.
+var refereeRuns = map[string]string{
+	"odd7": `name: odd7
+seed: 11
+boards: [7x7]
+starts: all
+walks: 20
+rules: [{name: warnsdorff, tie_break: random}]
+outputs: {walks: true}
+claims:
+  - {id: c7, rule: warnsdorff/random, board: 7x7, class: corner, above: 0.5, source: "a test"}
+`,
+	"rw5": `name: rw5
+seed: 12
+boards: [5x5]
+starts: all
+walks: 40
+rules: [{name: random}]
+outputs: {walks: true}
+`,
+	"rect59": `name: rect59
+seed: 13
+boards: [5x9]
+starts: all
+walks: 20
+rules: [{name: warnsdorff, tie_break: random}]
+exact: off
+outputs: {walks: true}
+`,
+	"seq": `name: seq
+seed: 3
+boards: [6x6]
+starts: [a1, c3]
+walks: {until: decided, min: 200, max: 4000}
+rules: [{name: warnsdorff}]
+exact: off
+outputs: {walks: true}
+claims:
+  - {id: a1, rule: warnsdorff/random, square: a1, above: 0.9}
+  - {id: c3, rule: warnsdorff/random, square: c3, above: 0.73}
+`,
+	"det": `name: det
+seed: 4
+boards: [6x6]
+starts: all
+walks: 1
+rules: [{name: warnsdorff, tie_break: pohlmin+first}]
+`,
+}
+
+// drawAll runs the experiment text into a fresh directory and draws every
+// figure it has tables for, recording what each figure was given.
+func drawAll(t *testing.T, name, text string) (string, []Drawn, map[string]any) {
+	t.Helper()
+	c, err := config.Parse(name+".yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := config.Resolve(c, name+".yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), name)
+	if _, err := runner.Run(context.Background(), e, runner.RunOptions{Out: dir, Workers: 2, Shard: runner.All}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	data := map[string]any{}
+	dataHook = func(base string, v any) {
+		mu.Lock()
+		defer mu.Unlock()
+		data[base] = v
+	}
+	defer func() { dataHook = nil }()
+	var names []string
+	for _, n := range config.Figures {
+		if n != "sweep-strip" {
+			names = append(names, n)
+		}
+	}
+	drawn, err := Draw(dir, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, drawn, data
+}
+
+// TestRefereeFreshRuns runs the referee's checks over every figure of
+// small fresh runs: the SVG checks (plots.RefereeSVG) on each file and
+// the checks of what each figure was given to draw.
+func TestRefereeFreshRuns(t *testing.T) {
+	for name, text := range refereeRuns {
+		t.Run(name, func(t *testing.T) {
+			dir, drawn, data := drawAll(t, name, text)
+			svgs, _ := filepath.Glob(filepath.Join(dir, "figures", "*.svg"))
+			if len(svgs) < 5 {
+				t.Fatalf("%d figures drawn", len(svgs))
+			}
+			for _, f := range svgs {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range plots.RefereeSVG(b) {
+					t.Errorf("%s: %s", filepath.Base(f), p)
+				}
+			}
+			for _, p := range checkDrawn(drawn, data) {
+				t.Error(p)
+			}
+		})
+	}
+}
+
+// checkDrawn runs the checks of what figures were given: see checkHeatmap,
+// checkClaims, and that no map of structural zeros is drawn.
+func checkDrawn(drawn []Drawn, data map[string]any) []string {
+	var out []string
+	for _, d := range drawn {
+		if d.Name == "closed-heatmap" && d.Base != "" {
+			if rows, cols, ok := boardOf(d.Base); ok && rows*cols%2 == 1 {
+				out = append(out, fmt.Sprintf("%s: P(closed) on an odd board (0 by structure) drawn on a colour scale", filepath.Base(d.Base)))
+			}
+		}
+	}
+	for base, v := range data {
+		switch v := v.(type) {
+		case plots.HeatmapData:
+			for _, p := range checkHeatmap(v) {
+				out = append(out, base+": "+p)
+			}
+		case claimData:
+			for _, p := range checkClaims(v) {
+				out = append(out, base+": "+p)
+			}
+		}
+	}
+	return out
+}
+
+func boardOf(base string) (rows, cols int, ok bool) {
+	for _, part := range strings.Split(filepath.Base(base), "_") {
+		if _, err := fmt.Sscanf(part, "%dx%d", &rows, &cols); err == nil {
+			return rows, cols, true
+		}
+	}
+	return 0, 0, false
+}
+
+// checkHeatmap holds a heatmap's data to the referee's rules: values
+// that can only be 0 or 1 drawn as two colours, not on a continuous
+// bar; a log scale's zeros not given the smallest value's colour;
+// every estimate drawn with its interval, or the figure says why not
+// (exact values, one walk a square).
+func checkHeatmap(h plots.HeatmapData) []string {
+	var out []string
+	binary, zeros, n := true, 0, 0
+	for i, v := range h.Values {
+		if h.Mask != nil && h.Mask[i] || h.NoStart != nil && h.NoStart[i] {
+			continue
+		}
+		n++
+		binary = binary && (v == 0 || v == 1)
+		if v == 0 {
+			zeros++
+		}
+	}
+	if n > 1 && binary && h.Percent && !h.Binary {
+		out = append(out, "every value is 0 or 1, drawn on a continuous colour scale")
+	}
+	if h.Scale == plots.ScaleLog && zeros > 0 && !h.Failure {
+		out = append(out, fmt.Sprintf("%d zeros on a log colour scale, drawn in its lowest colour", zeros))
+	}
+	why := strings.Contains(h.Note, "exact") || oneWalk.MatchString(h.Note) || h.Binary
+	if h.Uncertainty == nil && h.Counts == nil && !why {
+		out = append(out, fmt.Sprintf("estimates drawn without intervals, and the figure does not say why (note %q)", h.Note))
+	}
+	return out
+}
+
+// checkClaims holds the claims panel to the intervals that decided the
+// verdicts: a sequential run's always-valid cs_lo, cs_hi.
+func checkClaims(c claimData) []string {
+	var out []string
+	for i, cl := range c.claims {
+		lo, hi := cl.Lo, cl.Hi
+		if !math.IsNaN(cl.CSLo) {
+			lo, hi = cl.CSLo, cl.CSHi
+		}
+		if math.IsNaN(lo) {
+			continue
+		}
+		if r := c.rows[i]; r.Lo != lo || r.Hi != hi {
+			out = append(out, fmt.Sprintf("claim %s drawn with [%v, %v], its verdict decided by [%v, %v]", cl.ID, r.Lo, r.Hi, lo, hi))
+		}
+	}
+	return out
+}
+
+var oneWalk = regexp.MustCompile(`\b(one|1) walk\b`)
+
+// Each data check fails on a figure with its defect planted.
+func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
+	est := plots.HeatmapData{Rows: 2, Cols: 2, Values: []float64{0.5, 0.6, 0.7, 0.8}, Percent: true, Note: "300 walks a square",
+		Uncertainty: &plots.Uncertainty{Lo: make([]float64, 4), Hi: make([]float64, 4)}}
+	if p := checkHeatmap(est); len(p) > 0 {
+		t.Fatalf("a sound map fails: %q", p)
+	}
+	noInterval := est
+	noInterval.Uncertainty = nil
+	binary := est
+	binary.Values, binary.Note = []float64{1, 1, 0, 1}, "one walk a square"
+	logZero := est
+	logZero.Scale, logZero.Values = plots.ScaleLog, []float64{0, 0.1, 0.01, 0.5}
+	for name, h := range map[string]plots.HeatmapData{"no interval": noInterval, "binary on a bar": binary, "zero on a log scale": logZero} {
+		if p := checkHeatmap(h); len(p) == 0 {
+			t.Errorf("%s: passes", name)
+		}
+	}
+	nan := math.NaN()
+	seq := claimData{claims: []table.ClaimRow{{ID: "s", Lo: 0.9868, Hi: 0.9885, CSLo: 0.9857, CSHi: 0.9894}, {ID: "f", Lo: 0.5, Hi: 0.6, CSLo: nan, CSHi: nan}},
+		rows: []plots.ClaimRow{{Lo: 0.9868, Hi: 0.9885}, {Lo: 0.5, Hi: 0.6}}}
+	if p := checkClaims(seq); len(p) != 1 || !strings.Contains(p[0], "claim s") {
+		t.Errorf("fixed-n interval of a sequential claim: %q, want one problem", p)
+	}
+	odd := []Drawn{{Name: "closed-heatmap", Base: "/x/closed-heatmap_7x7_warnsdorff-random"}}
+	if p := checkDrawn(odd, nil); len(p) != 1 {
+		t.Errorf("closed map of an odd board: %q, want one problem", p)
+	}
+}
