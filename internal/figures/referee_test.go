@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -145,6 +146,13 @@ func checkDrawn(drawn []Drawn, data map[string]any) []string {
 			}
 		}
 	}
+	for _, d := range drawn {
+		if h, ok := data[filepath.Base(d.Base)].(plots.HeatmapData); ok && d.Name != "deadend-heatmap" {
+			for _, p := range checkCaption(h, d.Caption) {
+				out = append(out, filepath.Base(d.Base)+": "+p)
+			}
+		}
+	}
 	for base, v := range data {
 		switch v := v.(type) {
 		case plots.HeatmapData:
@@ -219,6 +227,49 @@ func checkClaims(c claimData) []string {
 	return out
 }
 
+var captionSpan = regexp.MustCompile(`lowest ([\d.]+)( %)? \(([^)]*)\), highest ([\d.]+)( %)? \(([^)]*)\)`)
+
+// checkCaption holds a heatmap's caption to the values it draws (pooled
+// where pooled, exact where exact, 1 − v on a failure view), among the
+// squares it resolves: the lowest and highest it names are those, and
+// where every square is washed out it names none.
+func checkCaption(h plots.HeatmapData, caption string) []string {
+	un, _ := h.Unresolved()
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, v := range h.Values {
+		if h.Mask != nil && h.Mask[i] || h.NoStart != nil && h.NoStart[i] || un != nil && un[i] {
+			continue
+		}
+		if h.Failure {
+			v = 1 - v
+		}
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	m := captionSpan.FindStringSubmatch(caption)
+	if math.IsInf(lo, 1) {
+		if m != nil || strings.Contains(caption, "lowest") {
+			return []string{fmt.Sprintf("every square washed out, yet the caption names extremes: %q", caption)}
+		}
+		return nil
+	}
+	if m == nil {
+		if strings.Contains(caption, "every square") {
+			return nil
+		}
+		return []string{fmt.Sprintf("caption names no extremes of the values drawn: %q", caption)}
+	}
+	got := func(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
+	scale, tol := 1.0, 0.005
+	if h.Percent {
+		scale = 100
+	}
+	var out []string
+	if math.Abs(got(m[1])-scale*lo) > tol*math.Max(1, scale*lo) || math.Abs(got(m[4])-scale*hi) > tol*math.Max(1, scale*hi) {
+		out = append(out, fmt.Sprintf("caption's lowest %s and highest %s are not the drawn %v and %v: %q", m[1], m[4], scale*lo, scale*hi, caption))
+	}
+	return out
+}
+
 var oneWalk = regexp.MustCompile(`\b(one|1) walk\b`)
 
 // Each data check fails on a figure with its defect planted.
@@ -244,6 +295,17 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 		rows: []plots.ClaimRow{{Lo: 0.9868, Hi: 0.9885}, {Lo: 0.5, Hi: 0.6}}}
 	if p := checkClaims(seq); len(p) != 1 || !strings.Contains(p[0], "claim s") {
 		t.Errorf("fixed-n interval of a sequential claim: %q, want one problem", p)
+	}
+	washed := est
+	washed.Uncertainty = &plots.Uncertainty{Lo: []float64{0, 0, 0, 0}, Hi: []float64{1, 1, 1, 1}}
+	if p := checkCaption(washed, "Estimates: lowest 50 % (a1), highest 80 % (b2)."); len(p) == 0 {
+		t.Error("extremes named though every square is washed out: passes")
+	}
+	if p := checkCaption(est, "Estimates: lowest 50 % (a1), highest 80 % (b2)."); len(p) > 0 {
+		t.Errorf("a sound caption fails: %q", p)
+	}
+	if p := checkCaption(est, "Estimates: lowest 49.5 % (a1), highest 80 % (b2)."); len(p) == 0 {
+		t.Error("a raw per-square extreme where the map draws pooled values: passes")
 	}
 	odd := []Drawn{{Name: "closed-heatmap", Base: "/x/closed-heatmap_7x7_warnsdorff-random"}}
 	if p := checkDrawn(odd, nil); len(p) != 1 {
