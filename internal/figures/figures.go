@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -125,6 +126,10 @@ type drawer struct {
 	m        *results.Manifest
 	squares  []table.SquareRow
 	with     []sweepSource // results drawn beside this one (sweep strip)
+
+	lengthsOnce sync.Once // the lengths table's exact E[length], read once
+	exactMean   map[[3]string]float64
+	lengthsErr  error
 }
 
 // readSweepSources reads the results given with a plot; they go with the

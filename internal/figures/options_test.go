@@ -1,6 +1,7 @@
 package figures
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // square is a squares-table row with what the size curve reads.
 func square(n, row, col int, class string, walks, succ int64) table.SquareRow {
 	return table.SquareRow{Board: "x", Rows: int32(n), Cols: int32(n), Rule: "r", StartRow: int32(row), StartCol: int32(col),
-		StartClass: class, Walks: walks, Successes: succ}
+		StartClass: class, Walks: walks, Successes: succ, ExactSuccess: math.NaN(), ExactClosed: math.NaN()}
 }
 
 // On odd boards the default "all starts" line pools only squares of the
@@ -127,9 +128,13 @@ func TestHeatmapChoices(t *testing.T) {
 	if g.mostFail(successRate) {
 		t.Error("one square of four with both outcomes counted as most")
 	}
-	det := group{rows: 2, cols: 2, squares: []table.SquareRow{square(2, 0, 0, "corner", 5, 5), square(2, 0, 1, "corner", 5, 0)}}
+	det := group{rows: 2, cols: 2, squares: []table.SquareRow{square(2, 0, 0, "corner", 1, 1), square(2, 0, 1, "corner", 1, 0)}}
 	if !det.deterministic(successRate) || det.noStart(successRate) != nil {
-		t.Error("0/1 rates on an even board: deterministic, no parity mask")
+		t.Error("one walk a square, 0/1 rates on an even board: deterministic, no parity mask")
+	}
+	sampled := group{rows: 2, cols: 2, squares: []table.SquareRow{square(2, 0, 0, "corner", 5, 5), square(2, 0, 1, "corner", 5, 0)}}
+	if sampled.deterministic(successRate) {
+		t.Error("5/5 and 0/5 read as deterministic: they are samples, with intervals")
 	}
 }
 
@@ -145,12 +150,20 @@ func TestHeatmapViews(t *testing.T) {
 		{config.HeatmapOptions{}, "success-heatmap", 0.5, false, false},  // neither
 		{config.HeatmapOptions{}, "success-heatmap", 0.001, true, false}, // too rare to map: mean length
 		{config.HeatmapOptions{}, "closed-heatmap", 0.001, false, false}, // closed rates stay rates
+		{config.HeatmapOptions{}, "exact", 0.001, false, false},          // exact success values are drawn, however rare
 		{config.HeatmapOptions{Metric: "success"}, "success-heatmap", 0.001, false, false},
 		{config.HeatmapOptions{Metric: "mean-length"}, "success-heatmap", 0.9, true, false},
 		{config.HeatmapOptions{FailureView: "off"}, "success-heatmap", 0.9, false, false},
 		{config.HeatmapOptions{FailureView: "on"}, "closed-heatmap", 0.2, false, true},
 	} {
-		l, f := views(c.o, c.name, mixed, successRate, c.pooled)
+		g := mixed
+		if c.name == "exact" {
+			c.name, g.squares = "success-heatmap", slices.Clone(g.squares)
+			for i := range g.squares {
+				g.squares[i].ExactSuccess = 0.001
+			}
+		}
+		l, f := views(c.o, c.name, g, successRate, c.pooled)
 		if l != c.length || f != c.failure {
 			t.Errorf("%+v %s pooled %v: mean length %v, failure view %v; want %v, %v", c.o, c.name, c.pooled, l, f, c.length, c.failure)
 		}

@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	"knightwalk/internal/config"
+	"knightwalk/internal/results"
 	"knightwalk/internal/runner"
 	"knightwalk/internal/table"
 	"knightwalk/plots"
@@ -131,6 +132,17 @@ func TestRefereeFreshRuns(t *testing.T) {
 			for _, p := range checkDrawn(drawn, data) {
 				t.Error(p)
 			}
+			squares, _, err := table.ReadSquares(filepath.Join(dir, results.SquaresFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lengths, _, err := table.ReadLengths(filepath.Join(dir, results.LengthsFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range checkExactPreferred(squares, lengths, drawn, data) {
+				t.Error(p)
+			}
 		})
 	}
 }
@@ -178,7 +190,7 @@ func boardOf(base string) (rows, cols int, ok bool) {
 }
 
 // checkHeatmap holds a heatmap's data to the referee's rules: values
-// that can only be 0 or 1 drawn as two colours, not on a continuous
+// that can only be 0 or 1 (no interval: not a sample) drawn as two colours, not on a continuous
 // bar; a log scale's zeros not given the smallest value's colour;
 // every estimate drawn with its interval, or the figure says why not
 // (exact values, one walk a square).
@@ -195,7 +207,7 @@ func checkHeatmap(h plots.HeatmapData) []string {
 			zeros++
 		}
 	}
-	if n > 1 && binary && h.Percent && !h.Binary {
+	if n > 1 && binary && h.Percent && !h.Binary && h.Uncertainty == nil {
 		out = append(out, "every value is 0 or 1, drawn on a continuous colour scale")
 	}
 	if h.Scale == plots.ScaleLog && zeros > 0 && !h.Failure {
@@ -270,6 +282,51 @@ func checkCaption(h plots.HeatmapData, caption string) []string {
 	return out
 }
 
+// checkExactPreferred holds the maps to the exact values the run
+// computed: where every square of a (board, rule) has exact success
+// (closed) values, its success (closed) map draws them, not estimates
+// and not the mean-length stand-in; where every square has exact length
+// shares, its mean-length map draws E[length].
+func checkExactPreferred(squares []table.SquareRow, lengths []table.LengthRow, drawn []Drawn, data map[string]any) []string {
+	type key struct{ board, rule string }
+	succ, closed, length := map[key]bool{}, map[key]bool{}, map[key]bool{}
+	for _, s := range squares {
+		k := key{s.Board, s.Rule}
+		if _, seen := succ[k]; !seen {
+			succ[k], closed[k], length[k] = true, true, true
+		}
+		succ[k] = succ[k] && !math.IsNaN(s.ExactSuccess)
+		closed[k] = closed[k] && !math.IsNaN(s.ExactClosed)
+	}
+	for _, l := range lengths {
+		if math.IsNaN(l.ExactShare) {
+			length[key{l.Board, l.Rule}] = false
+		}
+	}
+	var out []string
+	for _, d := range drawn {
+		h, ok := data[filepath.Base(d.Base)].(plots.HeatmapData)
+		if !ok {
+			continue
+		}
+		for k := range succ {
+			if !strings.HasPrefix(filepath.Base(d.Base), d.Name+"_"+slug(k.board)+"_"+slug(k.rule)) {
+				continue
+			}
+			exact := strings.Contains(h.Note, "exact") && h.Uncertainty == nil
+			switch {
+			case d.Name == "success-heatmap" && succ[k] && strings.Contains(h.Label, "mean path length"):
+				out = append(out, filepath.Base(d.Base)+": mean path length drawn in place of the exact success values the run computed")
+			case d.Name == "success-heatmap" && succ[k] && !exact, d.Name == "closed-heatmap" && closed[k] && !exact:
+				out = append(out, filepath.Base(d.Base)+": estimates drawn where the run computed exact values")
+			case d.Name == "length-heatmap" && length[k] && !exact:
+				out = append(out, filepath.Base(d.Base)+": mean lengths estimated where the run computed exact E[length]")
+			}
+		}
+	}
+	return out
+}
+
 var oneWalk = regexp.MustCompile(`\b(one|1) walk\b`)
 
 // Each data check fails on a figure with its defect planted.
@@ -282,7 +339,7 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 	noInterval := est
 	noInterval.Uncertainty = nil
 	binary := est
-	binary.Values, binary.Note = []float64{1, 1, 0, 1}, "one walk a square"
+	binary.Values, binary.Note, binary.Uncertainty = []float64{1, 1, 0, 1}, "one walk a square", nil
 	logZero := est
 	logZero.Scale, logZero.Values = plots.ScaleLog, []float64{0, 0.1, 0.01, 0.5}
 	for name, h := range map[string]plots.HeatmapData{"no interval": noInterval, "binary on a bar": binary, "zero on a log scale": logZero} {
@@ -306,6 +363,22 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 	}
 	if p := checkCaption(est, "Estimates: lowest 49.5 % (a1), highest 80 % (b2)."); len(p) == 0 {
 		t.Error("a raw per-square extreme where the map draws pooled values: passes")
+	}
+	exactSq := []table.SquareRow{{Board: "5x5", Rule: "random", ExactSuccess: 0.001, ExactClosed: 0}}
+	exactLen := []table.LengthRow{{Board: "5x5", Rule: "random", Length: 3, ExactShare: 1}}
+	meanLen := est
+	meanLen.Label = "mean path length (squares, of 25)"
+	for name, c := range map[string]struct {
+		d Drawn
+		h plots.HeatmapData
+	}{
+		"mean length for exact success": {Drawn{Name: "success-heatmap", Base: "success-heatmap_5x5_random"}, meanLen},
+		"estimated success":             {Drawn{Name: "success-heatmap", Base: "success-heatmap_5x5_random"}, est},
+		"estimated E[length]":           {Drawn{Name: "length-heatmap", Base: "length-heatmap_5x5_random"}, meanLen},
+	} {
+		if p := checkExactPreferred(exactSq, exactLen, []Drawn{c.d}, map[string]any{c.d.Base: c.h}); len(p) != 1 {
+			t.Errorf("%s: %q, want one problem", name, p)
+		}
 	}
 	odd := []Drawn{{Name: "closed-heatmap", Base: "/x/closed-heatmap_7x7_warnsdorff-random"}}
 	if p := checkDrawn(odd, nil); len(p) != 1 {
