@@ -171,6 +171,10 @@ func checkDrawn(drawn []Drawn, data map[string]any) []string {
 			for _, p := range checkHeatmap(v) {
 				out = append(out, base+": "+p)
 			}
+		case lengthData:
+			for _, p := range checkLengths(v) {
+				out = append(out, base+": "+p)
+			}
 		case claimData:
 			for _, p := range checkClaims(v) {
 				out = append(out, base+": "+p)
@@ -327,6 +331,19 @@ func checkExactPreferred(squares []table.SquareRow, lengths []table.LengthRow, d
 	return out
 }
 
+// checkLengths holds a length distribution to its intervals: each
+// sampled series carries its walks, so its shares are drawn with their
+// intervals (a deterministic rule's shares are of its starts).
+func checkLengths(l lengthData) []string {
+	var out []string
+	for _, s := range l.series {
+		if s.Walks <= 0 && !l.deterministic {
+			out = append(out, fmt.Sprintf("series %q: shares of sampled walks drawn without intervals", s.Name))
+		}
+	}
+	return out
+}
+
 var oneWalk = regexp.MustCompile(`\b(one|1) walk\b`)
 
 // Each data check fails on a figure with its defect planted.
@@ -379,6 +396,9 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 		if p := checkExactPreferred(exactSq, exactLen, []Drawn{c.d}, map[string]any{c.d.Base: c.h}); len(p) != 1 {
 			t.Errorf("%s: %q, want one problem", name, p)
 		}
+	}
+	if p := checkLengths(lengthData{series: []plots.Series{{Name: "corner", X: []float64{1}, Y: []float64{1}}}}); len(p) != 1 {
+		t.Errorf("shares without intervals: %q, want one problem", p)
 	}
 	odd := []Drawn{{Name: "closed-heatmap", Base: "/x/closed-heatmap_7x7_warnsdorff-random"}}
 	if p := checkDrawn(odd, nil); len(p) != 1 {
