@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"os"
 	"strings"
 
@@ -329,14 +330,18 @@ func (f *Figure) saveAs(path, format string) (err error) {
 func wrapToWidth(sty text.Style, s string, w vg.Length) string {
 	var out []string
 	for _, line := range strings.Split(s, "\n") {
-		if sty.Width(line) <= w {
+		full := sty.Width(line)
+		if full <= w {
 			out = append(out, line)
 			continue
 		}
+		// Lines of about equal length, as few as fit w.
+		k := math.Ceil(float64(full / w))
+		target := min(w, full/vg.Length(k)*1.15)
 		cur := ""
 		for _, word := range strings.Fields(line) {
 			next := strings.TrimSpace(cur + " " + word)
-			if cur != "" && sty.Width(next) > w {
+			if cur != "" && sty.Width(next) > target {
 				out = append(out, cur)
 				next = word
 			}

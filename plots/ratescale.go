@@ -49,7 +49,7 @@ type rateScale struct {
 }
 
 // chooseRateAxis picks the axis for the points (rates and interval ends).
-func chooseRateAxis(forced RateAxis, lines []Line) rateScale {
+func chooseRateAxis(forced RateAxis, lines []Line, refs ...float64) rateScale {
 	var all, hiValues []float64
 	high, zero, positive := 0, false, false
 	maxHi, points := 0.0, 0
@@ -88,14 +88,31 @@ func chooseRateAxis(forced RateAxis, lines []Line) rateScale {
 	}
 	switch kind {
 	case RateAxisLogit:
+		// The axis spans the rates and their intervals, and the
+		// references, except the interval of a rate of exactly 0 or 1:
+		// 2000 of 2000 walks give [99.8, 100] %, sampling resolution, not
+		// data, which gave 99.8-100 % the axis's top 40 %. Such a point sits
+		// on the axis's end, its bar clipped there.
 		lo, top := 1.0, 0.0
-		for _, v := range all {
-			if v > 0 {
-				lo = math.Min(lo, v)
+		add := func(v float64) {
+			if v > 0 && v < 1 {
+				lo, top = math.Min(lo, v), math.Max(top, v)
 			}
 		}
-		for _, v := range hiValues {
-			top = math.Max(top, v)
+		for _, l := range lines {
+			for k := range l.N {
+				add(l.Rate[k])
+				if l.Rate[k] > 0 && l.Rate[k] < 1 {
+					add(l.Lo[k])
+					add(l.Hi[k])
+				}
+			}
+		}
+		for _, r := range refs {
+			add(r)
+		}
+		if lo == 1 {
+			lo = 0.5
 		}
 		s.lo, s.hi = pad(lo, top)
 	case RateAxisLog:
@@ -175,7 +192,7 @@ func (s rateScale) Ticks(min, max float64) []plot.Tick {
 		}
 		return ts
 	}
-	cands := []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 50, 70, 80, 90, 95, 98, 99, 99.5, 99.8, 99.9, 99.95, 99.98, 99.99}
+	cands := []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 95, 98, 99, 99.5, 99.8, 99.9, 99.95, 99.98, 99.99}
 	var ts []plot.Tick
 	last := math.Inf(-1)
 	gap := (max - min) / float64(cmp.Or(s.labels, 9))

@@ -2,6 +2,8 @@ package plots
 
 import (
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -81,6 +83,23 @@ func TestParseTick(t *testing.T) {
 	for _, s := range []string{"a", "rank", "", "1/√n"} {
 		if _, ok := parseTick(s); ok {
 			t.Errorf("parseTick(%q) read a number", s)
+		}
+	}
+}
+
+// The golden figures pass the referee.
+func TestRefereeGoldens(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.svg"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden SVGs: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range RefereeSVG(b) {
+			t.Errorf("%s: %s", f, p)
 		}
 	}
 }

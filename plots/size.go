@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -85,7 +86,7 @@ func SizeCurve(lines []Line) (*Figure, error) {
 // odd boards). Markers sit on their board size n: series that overlap are
 // told apart by marker shape, colour and dash pattern, never shifted off n.
 // Published references are drawn in black with open markers (see Bound).
-func SizeCurveWith(lines []Line, o SizeOptions) (*Figure, error) {
+func SizeCurveWith(lines []Line, o SizeOptions) (f *Figure, err error) {
 	if len(lines) == 0 {
 		return nil, fmt.Errorf("plots: size curve: %w", noData("no lines"))
 	}
@@ -104,17 +105,32 @@ func SizeCurveWith(lines []Line, o SizeOptions) (*Figure, error) {
 		}
 	}
 
-	sc := chooseRateAxis(o.Axis, lines)
+	var refRates []float64
+	for _, r := range o.References {
+		if r.N <= nmax+0.5 && math.Max(r.N, r.NMax) >= nmin-0.5 { // drawn: within the sizes shown
+			refRates = append(refRates, r.Rate)
+		}
+	}
+	sc := chooseRateAxis(o.Axis, lines, refRates...)
 	p := newPlot()
 	p.Title.Text = o.Title
 	p.X.Label.Text = "board size n (n×n board)"
 	p.Y.Label.Text = sc.label()
+	if note := sc.endsNote(); note != "" {
+		// Too long for a vertical axis's label: in the legend.
+		p.Y.Label.Text = strings.Replace(p.Y.Label.Text, note, "", 1)
+		defer func() {
+			if f != nil {
+				f.addLegend(strings.TrimPrefix(note, "; ") + " of the rate axis")
+			}
+		}()
+	}
 	p.Y.Min, p.Y.Max = sc.y(sc.lo), sc.y(sc.hi)
 	p.X.Min, p.X.Max = nmin-0.5, nmax+0.5
 	p.Y.Tick.Marker = sc
 	p.X.Tick.Marker = intTicks{}
 	addGrid(p)
-	f := &Figure{Plot: p}
+	f = &Figure{Plot: p}
 	if o.LegendTitle != "" {
 		f.addLegend(o.LegendTitle)
 	}

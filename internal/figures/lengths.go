@@ -80,8 +80,8 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 				name += ", corners' colour"
 			}
 			s := plots.Series{Name: fmt.Sprintf("%s (%s walks)", name, count(totals[k])), Walks: int64(totals[k])}
-			if g.deterministic(successRate) {
-				s.Walks = 0 // one walk a square: the share of starts, not a sample
+			if g.deterministic(successRate) { // one walk a square: the share of starts, not a sample
+				s.Name, s.Walks = fmt.Sprintf("%s (%s starts, one walk each)", name, count(totals[k])), 0
 			}
 			ls := make([]int, 0, len(m))
 			for l := range m {
