@@ -73,6 +73,9 @@ type Reference struct {
 	// the rate.
 	Rate  float64
 	Bound Bound
+	// Lo and Hi, when Hi > Lo, are the interval of a published point's
+	// count (75 of 100 trials), drawn as a bar: it was a sample too.
+	Lo, Hi float64
 }
 
 // SizeCurve draws success rate against board size with the default
@@ -109,6 +112,9 @@ func SizeCurveWith(lines []Line, o SizeOptions) (f *Figure, err error) {
 	for _, r := range o.References {
 		if r.N <= nmax+0.5 && math.Max(r.N, r.NMax) >= nmin-0.5 { // drawn: within the sizes shown
 			refRates = append(refRates, r.Rate)
+			if r.Hi > r.Lo {
+				refRates = append(refRates, r.Lo, r.Hi)
+			}
 		}
 	}
 	sc := chooseRateAxis(o.Axis, lines, refRates...)
@@ -126,7 +132,10 @@ func SizeCurveWith(lines []Line, o SizeOptions) (f *Figure, err error) {
 		}()
 	}
 	p.Y.Min, p.Y.Max = sc.y(sc.lo), sc.y(sc.hi)
-	p.X.Min, p.X.Max = nmin-0.5, nmax+0.5
+	// A margin of 3 % of the sizes each side, so that the end points'
+	// markers and bars stand inside the frame (n = 440 was cut in half).
+	margin := math.Max(0.5, 0.03*(nmax-nmin))
+	p.X.Min, p.X.Max = nmin-margin, nmax+margin
 	p.Y.Tick.Marker = sc
 	p.X.Tick.Marker = intTicks{}
 	addGrid(p)
@@ -302,17 +311,27 @@ func segments(ns []float64) [][]int {
 			}
 		}
 		sort.Slice(idx, func(a, b int) bool { return ns[idx[a]] < ns[idx[b]] })
-		step := math.Inf(1)
-		for j := 1; j < len(idx); j++ {
-			step = math.Min(step, ns[idx[j]]-ns[idx[j-1]])
-		}
+		// A gap is a step more than half again as long as the steps
+		// beside it: 20, 40, … 400 are one run, 400 → 420 (beside 420 →
+		// 424) and 440 → 500 are gaps. One smallest step over all sizes
+		// broke every run of 20s where a run of 4s was also drawn.
+		diff := func(j int) float64 { return ns[idx[j]] - ns[idx[j-1]] }
 		var run []int
 		for j, k := range idx {
-			if j > 0 && ns[k]-ns[idx[j-1]] > step {
-				if len(run) > 1 {
-					out = append(out, run)
+			if j > 0 {
+				near := math.Inf(1)
+				if j > 1 {
+					near = diff(j - 1)
 				}
-				run = nil
+				if j+1 < len(idx) {
+					near = math.Min(near, diff(j+1))
+				}
+				if diff(j) > 1.5*near {
+					if len(run) > 1 {
+						out = append(out, run)
+					}
+					run = nil
+				}
 			}
 			run = append(run, k)
 		}
