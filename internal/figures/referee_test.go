@@ -308,6 +308,19 @@ func checkExactPreferred(squares []table.SquareRow, lengths []table.LengthRow, d
 		}
 	}
 	var out []string
+	for k := range length {
+		if l, ok := data["length-distribution_"+slug(k.board+"_"+k.rule)].(lengthData); ok && length[k] {
+			drawnExact := 0
+			for _, x := range l.exact {
+				if len(x.X) > 0 {
+					drawnExact++
+				}
+			}
+			if drawnExact < len(l.series) {
+				out = append(out, fmt.Sprintf("length-distribution %s %s: %d of %d classes drawn without the exact shares the run computed", k.board, k.rule, len(l.series)-drawnExact, len(l.series)))
+			}
+		}
+	}
 	for _, d := range drawn {
 		h, ok := data[filepath.Base(d.Base)].(plots.HeatmapData)
 		if !ok {
@@ -399,6 +412,10 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 	}
 	if p := checkLengths(lengthData{series: []plots.Series{{Name: "corner", X: []float64{1}, Y: []float64{1}}}}); len(p) != 1 {
 		t.Errorf("shares without intervals: %q, want one problem", p)
+	}
+	noExactShares := map[string]any{"length-distribution_5x5_random": lengthData{series: []plots.Series{{Name: "corner", Walks: 10}}, exact: []plots.Series{{}}}}
+	if p := checkExactPreferred(exactSq, exactLen, nil, noExactShares); len(p) != 1 {
+		t.Errorf("length shares without the exact ones: %q, want one problem", p)
 	}
 	odd := []Drawn{{Name: "closed-heatmap", Base: "/x/closed-heatmap_7x7_warnsdorff-random"}}
 	if p := checkDrawn(odd, nil); len(p) != 1 {
