@@ -186,7 +186,13 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 		// Headroom of a fifth of a decade above the tallest bar.
 		p.Y.Max = math.Max(math.Ceil(math.Log10(ymax)), math.Log10(ymax)+0.2)
 	} else {
-		// Headroom, so that the top of the tallest bar is not the frame.
+		// Headroom, so that the top of the tallest bar (and of its
+		// interval) is not the frame.
+		for i, s := range series {
+			for _, xy := range all[i] {
+				ymax = math.Max(ymax, shareHi(xy.Y, s.Walks, o.level()))
+			}
+		}
 		p.Y.Min, p.Y.Max = 0, 1.05*ymax
 	}
 	return f, nil
@@ -552,6 +558,16 @@ func addShareErrors(p *plot.Plot, xys plotter.XYs, walks int64, level float64, c
 	eb.CapWidth = 1.5
 	p.Add(eb)
 	return nil
+}
+
+// shareHi is the top of the interval of a share y (in percent) of walks
+// walks; y itself where there is no interval.
+func shareHi(y float64, walks int64, level float64) float64 {
+	if walks <= 0 || y <= 0 {
+		return y
+	}
+	k := math.Round(y / 100 * float64(walks))
+	return 100 * stats.Proportion{Successes: uint64(k), Trials: uint64(walks)}.Interval(level, stats.Wilson).Hi
 }
 
 // errorThumb is the legend's thumbnail of an interval: a vertical bar.
