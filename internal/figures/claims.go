@@ -66,7 +66,7 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 				label = fmt.Sprintf("%s, %s: %d/%d ± %.1f, %s", id, c.Board, k, n, 100*c.Margin, verdict)
 			}
 		}
-		rows = append(rows, plots.ClaimRow{Label: label,
+		rows = append(rows, plots.ClaimRow{Label: label, AlwaysValid: !math.IsNaN(c.CSLo),
 			ClaimedLo: c.ClaimedLo, ClaimedHi: c.ClaimedHi, Measured: c.Measured, Lo: c.Lo, Hi: c.Hi, Exact: c.Exact})
 		kept = append(kept, c)
 	}
