@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -60,7 +61,7 @@ func ClaimPanel(title string, rows []ClaimRow) (*Figure, error) {
 	sc.lo, sc.hi = pad(lo, hi)
 	p := newPlot()
 	p.Title.Text = title
-	p.X.Label.Text = "success rate (%, logit scale" + sc.endsNote() + ")"
+	p.X.Label.Text = "success rate (%, logit scale)"
 	p.Y.Label.Text = "claim (id, board: verdict)"
 	p.X.Tick.Marker = sc
 	p.X.Min, p.X.Max = sc.y(sc.lo), sc.y(sc.hi)
@@ -102,6 +103,9 @@ func ClaimPanel(title string, rows []ClaimRow) (*Figure, error) {
 		}
 	}
 	f.addLegend(legend, &plotter.Line{LineStyle: eb.LineStyle}, pts)
+	if note := sc.endsNote(); note != "" { // where 0 and 100 % stand, which the axis cannot label
+		f.addLegend(strings.TrimPrefix(note, "; ") + " of the rate axis")
+	}
 	if len(exact) > 0 {
 		ex, err := plotter.NewScatter(exact)
 		if err != nil {

@@ -48,11 +48,14 @@ type Figure struct {
 type legendEntry struct {
 	text   string
 	thumbs []plot.Thumbnailer
+	// own puts the entry on a row of its own: the lines of an entry
+	// too wide for the figure, wrapped.
+	own bool
 }
 
 // addLegend adds an entry to the legend band above the axes.
 func (f *Figure) addLegend(text string, thumbs ...plot.Thumbnailer) {
-	f.legend = append(f.legend, legendEntry{text, thumbs})
+	f.legend = append(f.legend, legendEntry{text: text, thumbs: thumbs})
 }
 
 const (
@@ -146,12 +149,13 @@ func (f *Figure) layout(c draw.Canvas) figLayout {
 
 	if len(f.legend) > 0 {
 		sty := f.legendStyle()
+		f.wrapLegend(in.Size().X)
 		l.rowH = sty.FontExtents().Height + 2
 		var row []int
 		var rowW vg.Length
 		for i, e := range f.legend {
 			w := f.entryWidth(e)
-			if len(row) > 0 && rowW+legendSpacing+w > in.Size().X {
+			if len(row) > 0 && (rowW+legendSpacing+w > in.Size().X || e.own || f.legend[row[len(row)-1]].own) {
 				l.rows = append(l.rows, row)
 				row, rowW = nil, 0
 			}
@@ -209,6 +213,31 @@ func (f *Figure) layout(c draw.Canvas) figLayout {
 		}
 	}
 	return l
+}
+
+// wrapLegend breaks each legend entry wider than w into lines, each on
+// a row of its own, the thumbnails on the first (an entry wider than the
+// figure ran off both edges).
+func (f *Figure) wrapLegend(w vg.Length) {
+	var out []legendEntry
+	for _, e := range f.legend {
+		if f.entryWidth(e) <= w {
+			out = append(out, e)
+			continue
+		}
+		room := w
+		if len(e.thumbs) > 0 {
+			room -= legendThumb + legendGap
+		}
+		for k, line := range strings.Split(wrapToWidth(f.legendStyle(), e.text, room), "\n") {
+			next := legendEntry{text: line, own: true}
+			if k == 0 {
+				next.thumbs = e.thumbs
+			}
+			out = append(out, next)
+		}
+	}
+	f.legend = out
 }
 
 // Draw draws the figure onto c.

@@ -50,8 +50,8 @@ func TestRefereeCatchesPlantedDefects(t *testing.T) {
 		{"a title wider than the canvas", "outside the", func(f *Figure) {
 			f.Plot.Title.Text = strings.Repeat("a title too long for one column ", 4)
 		}},
-		{"a legend entry past the right edge", "outside the", func(f *Figure) {
-			f.Width = 120
+		{"an axis label past the edges", "outside the", func(f *Figure) {
+			f.Plot.X.Label.Text = strings.Repeat("an axis label too long for the figure ", 3)
 		}},
 		{"a glyph the PNG font lacks", "no glyph in the PNG's font", func(f *Figure) {
 			f.addLegend("guide ∝ 1/√n")
