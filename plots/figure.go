@@ -143,6 +143,10 @@ func (f *Figure) layout(c draw.Canvas) figLayout {
 
 	if t := f.Plot.Title.Text; t != "" {
 		sty := f.titleStyle()
+		// A title wider than the figure is wrapped (a fallback map's
+		// title ran off both edges).
+		t = wrapToWidth(sty, t, in.Size().X)
+		f.Plot.Title.Text = t
 		l.titleAt = vg.Point{X: in.Center().X, Y: in.Max.Y}
 		in.Max.Y -= sty.Height(t) + bandGap
 	}

@@ -47,8 +47,8 @@ func TestRefereeCatchesPlantedDefects(t *testing.T) {
 			ts[0].Label = "1"
 			f.Plot.X.Tick.Marker = plot.ConstantTicks(ts)
 		}},
-		{"a title wider than the canvas", "outside the", func(f *Figure) {
-			f.Plot.Title.Text = strings.Repeat("a title too long for one column ", 4)
+		{"a title wider than the canvas, with nowhere to break", "outside the", func(f *Figure) {
+			f.Plot.Title.Text = strings.Repeat("unbreakable", 12)
 		}},
 		{"an axis label past the edges", "outside the", func(f *Figure) {
 			f.Plot.X.Label.Text = strings.Repeat("an axis label too long for the figure ", 3)

@@ -335,6 +335,9 @@ func (g group) pooledNote(r rate, pooled float64) string {
 	if n > 0 {
 		uniform = float64(k) / float64(n)
 	}
+	if k == 0 {
+		return "0 %: no walk toured"
+	}
 	return fmt.Sprintf("%s over the %d squares of the corners' colour; %s from a uniform start", percent(pooled), len(g.squares)-trues(ns), percent(uniform))
 }
 

@@ -37,10 +37,17 @@ claims:
 	"rw5": `name: rw5
 seed: 12
 boards: [5x5]
-starts: all
+starts: [a1, b1, c1, b2, c2, c3]
 walks: 40
 rules: [{name: random}]
 outputs: {walks: true}
+`,
+	"rw7": `name: rw7
+seed: 14
+boards: [7x7]
+starts: all
+walks: 10
+rules: [{name: random}]
 `,
 	"rect59": `name: rect59
 seed: 13
