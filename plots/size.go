@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -45,6 +46,10 @@ type SizeOptions struct {
 	// least 90 %, log when every interval is under 20 %; the label says
 	// which), or one forced.
 	Axis RateAxis
+	// LogN draws board sizes on a log axis: where sizes span a factor of
+	// ten or more and the small ones crowd (5…30 beside 35…100), each
+	// factor of two gets the same room.
+	LogN bool
 }
 
 // Bound says how a published value bounds the rate.
@@ -136,8 +141,16 @@ func SizeCurveWith(lines []Line, o SizeOptions) (f *Figure, err error) {
 	// markers and bars stand inside the frame (n = 440 was cut in half).
 	margin := math.Max(0.5, 0.03*(nmax-nmin))
 	p.X.Min, p.X.Max = nmin-margin, nmax+margin
+	if o.LogN && nmin > 0 {
+		p.X.Scale = plot.LogScale{}
+		p.X.Min, p.X.Max = nmin/1.06, nmax*1.06
+	}
 	p.Y.Tick.Marker = sc
 	p.X.Tick.Marker = intTicks{}
+	if o.LogN && nmin > 0 {
+		p.X.Tick.Marker = sizeLogTicks{}
+		p.X.Label.Text = "board size n (n×n board; log scale)"
+	}
 	addGrid(p)
 	f = &Figure{Plot: p}
 	if o.LegendTitle != "" {
@@ -409,3 +422,26 @@ type rateErrors []rateError
 func (r rateErrors) Len() int                        { return len(r) }
 func (r rateErrors) XY(i int) (float64, float64)     { return r[i].x, r[i].y }
 func (r rateErrors) YError(i int) (float64, float64) { return r[i].lo, r[i].hi }
+
+// sizeLogTicks labels a log axis of board sizes at 1, 2 and 5 times the
+// powers of ten, with a minor tick at each other whole multiple.
+type sizeLogTicks struct{}
+
+func (sizeLogTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		p := math.Pow(10, e)
+		for m := 1; m < 10; m++ {
+			v := float64(m) * p
+			if v < lo || v > hi {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || m == 2 || m == 5 {
+				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+			}
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}

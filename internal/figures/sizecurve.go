@@ -87,16 +87,31 @@ func (d *drawer) sizeCurve() ([]Drawn, error) {
 		return out, nil
 	}
 	so := plots.SizeOptions{Title: "success against board size, by rule",
-		LegendTitle: fmt.Sprintf("%s, n×n boards, %s%s intervals:", c.name, walksAStart(d.squares), levelText(conf))}
+		LegendTitle: fmt.Sprintf("%s, n×n boards, %s%s intervals:", c.name, walksAStart(d.squares), levelText(conf)),
+		LogN:        sizeSpan(lines) >= 10} // several rules crowd the small sizes: give them room
 	dr, err := d.saveSizeCurve(lines, so, "rules")
 	if err != nil {
 		return nil, err
 	}
 	dr.Caption = sizeCaption("every rule", c.name+" per rule", lines, so, conf, nil)
+	if so.LogN {
+		dr.Caption += " Board sizes on a log axis, so that the small sizes, where the rules differ most, are not crowded."
+	}
 	if len(left) > 0 {
 		dr.Caption += fmt.Sprintf(" Not drawn: %s, deterministic (one walk a start: its value at each n is a share of the starts, not a rate with an interval); see its own size curve.", strings.Join(left, ", "))
 	}
 	return append(out, dr), nil
+}
+
+// sizeSpan is the largest board size over the smallest.
+func sizeSpan(lines []plots.Line) float64 {
+	lo, hi := math.Inf(1), 0.0
+	for _, l := range lines {
+		for _, n := range l.N {
+			lo, hi = math.Min(lo, n), math.Max(hi, n)
+		}
+	}
+	return hi / lo
 }
 
 func (d *drawer) saveSizeCurve(lines []plots.Line, so plots.SizeOptions, part string) (Drawn, error) {
