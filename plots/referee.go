@@ -232,7 +232,7 @@ func tickGroups(ts []SVGText, marks []segment) []tickGroup {
 			add(key{"right edge", x1}, v, yc, t.Text)
 		}
 		if hasMark(marks, func(m segment) bool { // left of the label: a colour bar's tick
-			return m.y0 == m.y1 && math.Abs(m.y0-yc) < 1.5 && math.Max(m.x0, m.x1) < x0+0.5 && math.Max(m.x0, m.x1) > x0-3
+			return m.y0 == m.y1 && math.Abs(m.y0-yc) < 1.5 && math.Max(m.x0, m.x1) < x0-0.9 && math.Max(m.x0, m.x1) > x0-2.1
 		}) {
 			add(key{"left edge", x0}, v, yc, t.Text)
 		}

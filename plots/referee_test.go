@@ -103,3 +103,26 @@ func TestRefereeGoldens(t *testing.T) {
 		}
 	}
 }
+
+// A colour bar's label away from its value (a bottom of 95.77 written
+// "96", as the bars' ends were) fails the tick check; the bar as drawn
+// passes.
+func TestRefereeColourBarTicks(t *testing.T) {
+	h := HeatmapData{Rows: 3, Cols: 3, Highlight: -1, Percent: true, Label: "success rate",
+		Values: []float64{0.9577, 0.97, 0.98, 0.99, 0.995, 0.985, 0.975, 0.965, 0.999}}
+	f, err := Heatmap(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := Referee(f); len(p) > 0 {
+		t.Fatalf("the bar as drawn fails: %q", p)
+	}
+	f.colorBar.ticks[0].Label = "96"
+	found := false
+	for _, p := range Referee(f) {
+		found = found || strings.Contains(p, "tick labels")
+	}
+	if !found {
+		t.Error("a colour bar end labelled 96 at 95.77 passes")
+	}
+}
