@@ -368,19 +368,33 @@ func wrapToWidth(sty text.Style, s string, w vg.Length) string {
 			out = append(out, line)
 			continue
 		}
-		// Lines of about equal length, as few as fit w.
-		k := math.Ceil(float64(full / w))
-		target := min(w, full/vg.Length(k)*1.15)
-		cur := ""
-		for _, word := range strings.Fields(line) {
-			next := strings.TrimSpace(cur + " " + word)
-			if cur != "" && sty.Width(next) > target {
-				out = append(out, cur)
-				next = word
+		// As few lines as fit w, of about equal length: the narrowest
+		// target that needs no more lines than that.
+		k := int(math.Ceil(float64(full / w)))
+		lines := greedyLines(sty, line, w)
+		for target := full / vg.Length(k); target < w; target *= 1.05 {
+			if try := greedyLines(sty, line, target); len(try) <= k {
+				lines = try
+				break
 			}
-			cur = next
 		}
-		out = append(out, cur)
+		out = append(out, lines...)
 	}
 	return strings.Join(out, "\n")
+}
+
+// greedyLines breaks s at spaces into lines no wider than w (a word
+// wider than w is a line of its own).
+func greedyLines(sty text.Style, s string, w vg.Length) []string {
+	var out []string
+	cur := ""
+	for _, word := range strings.Fields(s) {
+		next := strings.TrimSpace(cur + " " + word)
+		if cur != "" && sty.Width(next) > w {
+			out = append(out, cur)
+			next = word
+		}
+		cur = next
+	}
+	return append(out, cur)
 }

@@ -73,9 +73,19 @@ func chooseRateAxis(forced RateAxis, lines []Line, refs ...float64) rateScale {
 	}
 	kind := forced
 	rule := ""
+	sampled := false // some point has an interval
+	for _, l := range lines {
+		for k := range l.N {
+			sampled = sampled || l.Hi[k] > l.Lo[k]
+		}
+	}
 	if kind == RateAxisAuto {
 		kind = RateAxisLinear
 		switch {
+		case !sampled:
+			// Shares of a few starts of a deterministic rule (0, 25, …,
+			// 100 % of 4 corners): the plain 0-100 scale, on which 100 %
+			// is a value, not the end of a logit axis.
 		case maxHi <= crowdLow && positive:
 			kind, rule = RateAxisLog, "log scale"
 		case 2*high >= points && !zero && len(hiValues) > 0:

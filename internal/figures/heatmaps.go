@@ -365,6 +365,11 @@ func (g group) pooled(r rate) float64 {
 // rule without random choices: its walks from a square are all one walk,
 // and an interval over them says nothing.
 func (g group) deterministic(r rate) bool {
+	if !deterministicRule(g.rule) {
+		// A random rule run one walk a square is a sample of one, pooled
+		// over symmetric squares (1/2, 1/4…): not two colours.
+		return false
+	}
 	for _, s := range g.squares {
 		// One walk a square: 40 walks without a success are a sample,
 		// with an interval, not a deterministic 0.

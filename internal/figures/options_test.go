@@ -132,13 +132,17 @@ func TestHeatmapChoices(t *testing.T) {
 	if g.mostFail(successRate) {
 		t.Error("one square of four with both outcomes counted as most")
 	}
-	det := group{rows: 2, cols: 2, squares: []table.SquareRow{square(2, 0, 0, "corner", 1, 1), square(2, 0, 1, "corner", 1, 0)}}
+	det := group{rows: 2, cols: 2, rule: "warnsdorff/first", squares: []table.SquareRow{square(2, 0, 0, "corner", 1, 1), square(2, 0, 1, "corner", 1, 0)}}
 	if !det.deterministic(successRate) || det.noStart(successRate) != nil {
 		t.Error("one walk a square, 0/1 rates on an even board: deterministic, no parity mask")
 	}
-	sampled := group{rows: 2, cols: 2, squares: []table.SquareRow{square(2, 0, 0, "corner", 5, 5), square(2, 0, 1, "corner", 5, 0)}}
+	sampled := group{rows: 2, cols: 2, rule: "warnsdorff/first", squares: []table.SquareRow{square(2, 0, 0, "corner", 5, 5), square(2, 0, 1, "corner", 5, 0)}}
 	if sampled.deterministic(successRate) {
 		t.Error("5/5 and 0/5 read as deterministic: they are samples, with intervals")
+	}
+	one := group{rows: 2, cols: 2, rule: "warnsdorff/random", squares: []table.SquareRow{square(2, 0, 0, "corner", 1, 1), square(2, 0, 1, "corner", 1, 0)}}
+	if one.deterministic(successRate) {
+		t.Error("a random rule run one walk a square read as deterministic (its pooled rates are 1/2, 1/4…)")
 	}
 }
 

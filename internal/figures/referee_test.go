@@ -72,7 +72,7 @@ claims:
 `,
 	"det": `name: det
 seed: 4
-boards: [6x6]
+boards: [5x5, 6x6]
 starts: all
 walks: 1
 rules: [{name: warnsdorff, tie_break: pohlmin+first}]
@@ -176,6 +176,10 @@ func checkDrawn(drawn []Drawn, data map[string]any) []string {
 		switch v := v.(type) {
 		case plots.HeatmapData:
 			for _, p := range checkHeatmap(v) {
+				out = append(out, base+": "+p)
+			}
+		case sizeData:
+			for _, p := range checkSizeCurve(v) {
 				out = append(out, base+": "+p)
 			}
 		case lengthData:
@@ -364,6 +368,24 @@ func checkLengths(l lengthData) []string {
 	return out
 }
 
+// checkSizeCurve holds a size curve's rate axis to what its lines are:
+// shares of a few starts of a deterministic rule (no point with an
+// interval) take the plain 0-100 % axis, where 100 % is a value, not the
+// clipped end of a logit axis.
+func checkSizeCurve(s sizeData) []string {
+	for _, l := range s.lines {
+		for k := range l.N {
+			if l.Hi[k] > l.Lo[k] {
+				return nil
+			}
+		}
+	}
+	if s.axis != "linear" {
+		return []string{fmt.Sprintf("deterministic shares of starts drawn on a %s rate axis", s.axis)}
+	}
+	return nil
+}
+
 var oneWalk = regexp.MustCompile(`\b(one|1) walk\b`)
 
 // Each data check fails on a figure with its defect planted.
@@ -423,6 +445,13 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 	noExactShares := map[string]any{"length-distribution_5x5_random": lengthData{series: []plots.Series{{Name: "corner", Walks: 10}}, exact: []plots.Series{{}}}}
 	if p := checkExactPreferred(exactSq, exactLen, nil, noExactShares); len(p) != 1 {
 		t.Errorf("length shares without the exact ones: %q, want one problem", p)
+	}
+	det := plots.Line{Name: "first", N: []float64{5, 6, 7}, Rate: []float64{1, 1, 0.75}, Lo: []float64{1, 1, 0.75}, Hi: []float64{1, 1, 0.75}}
+	if p := checkSizeCurve(sizeData{[]plots.Line{det}, "logit"}); len(p) != 1 {
+		t.Errorf("deterministic shares on a logit axis: %q, want one problem", p)
+	}
+	if p := checkSizeCurve(sizeData{[]plots.Line{det}, plots.RateAxisFor(plots.RateAxisAuto, []plots.Line{det})}); len(p) > 0 {
+		t.Errorf("the axis drawn for deterministic shares: %q", p)
 	}
 	odd := []Drawn{{Name: "closed-heatmap", Base: "/x/closed-heatmap_7x7_warnsdorff-random"}}
 	if p := checkDrawn(odd, nil); len(p) != 1 {

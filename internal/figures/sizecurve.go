@@ -50,8 +50,12 @@ func (d *drawer) sizeCurve() ([]Drawn, error) {
 			continue
 		}
 		refs, cites := references(o.References, rule, conf)
+		legend := fmt.Sprintf("n×n boards, %s%s intervals:", walksAStart(byRule[rule]), levelText(conf))
+		if deterministicRule(rule) {
+			legend = "n×n boards, one walk a start:"
+		}
 		so := plots.SizeOptions{Title: rule + ": success against board size",
-			LegendTitle: fmt.Sprintf("n×n boards, %s%s intervals:", walksAStart(byRule[rule]), levelText(conf)),
+			LegendTitle: legend,
 			References:  refs}
 		dr, err := d.saveSizeCurve(lines, so, rule)
 		if err != nil {
@@ -114,7 +118,17 @@ func sizeSpan(lines []plots.Line) float64 {
 	return hi / lo
 }
 
+// sizeData is what a size curve draws (for dataHook): its lines and the
+// rate axis they get.
+type sizeData struct {
+	lines []plots.Line
+	axis  string
+}
+
 func (d *drawer) saveSizeCurve(lines []plots.Line, so plots.SizeOptions, part string) (Drawn, error) {
+	if dataHook != nil {
+		dataHook("size-curve_"+slug(d.m.Experiment+"_"+part), sizeData{lines, plots.RateAxisFor(so.Axis, lines)})
+	}
 	f, err := plots.SizeCurveWith(lines, so)
 	if err != nil {
 		return Drawn{}, err
