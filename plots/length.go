@@ -146,6 +146,14 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 			}
 		}
 		p.Add(line)
+		// Each share's interval, shifted within its bar by series like
+		// the markers, so that the series' bars stand side by side.
+		at := func(x float64) float64 {
+			return x + (float64(i)-float64(len(series)-1)/2)*width/float64(len(series)+1)
+		}
+		if err := addShareErrors(p, all[i], s.Walks, o.level(), clr, at, floor, false); err != nil {
+			return nil, fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
+		}
 		if len(tops) == 0 {
 			f.addLegend(s.Name, line)
 			continue
@@ -157,15 +165,6 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 		sc.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: 1.6, Shape: glyph}
 		p.Add(sc)
 		f.addLegend(s.Name, line, sc)
-		at := func(x float64) float64 {
-			if paired {
-				return x
-			}
-			return x + (float64(i)-float64(len(series)-1)/2)*width/float64(len(series)+1)
-		}
-		if err := addShareErrors(p, all[i], s.Walks, o.level(), clr, at, floor, false); err != nil {
-			return nil, fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
-		}
 	}
 	if intervals(series) {
 		f.addLegend(fmt.Sprintf("bars: %s Wilson interval of each share", levelText(o.level())), errorThumb{})

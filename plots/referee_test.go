@@ -1,6 +1,7 @@
 package plots
 
 import (
+	"bytes"
 	"math"
 	"os"
 	"path/filepath"
@@ -124,5 +125,45 @@ func TestRefereeColourBarTicks(t *testing.T) {
 	}
 	if !found {
 		t.Error("a colour bar end labelled 96 at 95.77 passes")
+	}
+}
+
+// Shares of sampled walks are drawn with their intervals on every kind of
+// length axis: per length, in pairs (over 30 lengths) and on a log axis.
+func TestLengthSharesDrawIntervals(t *testing.T) {
+	mk := func(n int, dominated bool, walks int64) Series {
+		s := Series{Name: "corner", Walks: walks}
+		for l := 1; l <= n; l++ {
+			s.X, s.Y = append(s.X, float64(l)), append(s.Y, 1/float64(2*n))
+		}
+		if dominated {
+			s.Y[n-1] = 0.9
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name      string
+		n         int
+		dominated bool
+	}{{"per length", 10, false}, {"in pairs", 40, false}, {"log axis", 40, true}} {
+		paths := func(walks int64) int {
+			f, err := LengthDistributionWith([]Series{mk(c.n, c.dominated, walks)}, LengthOptions{Squares: c.n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := f.Encode(&buf, "svg"); err != nil {
+				t.Fatal(err)
+			}
+			// The bars: thin strokes in the series' colour (its line is
+			// wider, the legend's thumbnail black).
+			return strings.Count(buf.String(), "stroke:#0072B2;stroke-width:0.5\"")
+		}
+		if with := paths(1000); with < c.n/2 {
+			t.Errorf("%s: %d interval strokes for %d lengths: the intervals are not drawn", c.name, with, c.n)
+		}
+		if without := paths(0); without != 0 {
+			t.Errorf("%s: %d interval strokes without walks", c.name, without)
+		}
 	}
 }
