@@ -59,6 +59,13 @@ func (d *drawer) rateCaption(g group, r rate, h plots.HeatmapData) string {
 		what += fmt.Sprintf(", pooled over the %d groups of squares equal under the board's symmetry (the rule treats them alike; figure option heatmap.pool_symmetric)", len(units))
 	}
 	fmt.Fprintf(&b, "%s: %s.", what, drawnSpan(h, percent))
+	if ns := g.noStart(r); ns != nil && !h.Failure {
+		// Over which squares a board's rate is taken (issue 34: a title's
+		// 0.076 % was over the 13 squares of the corners' colour, not the
+		// uniform start's 0.039 %).
+		fmt.Fprintf(&b, " Mean over the %d squares of the corners' colour %s; from a uniform start (every square) %s.",
+			len(g.squares)-trues(ns), percent(g.meanOver(r, ns, false)), percent(g.meanOver(r, ns, true)))
+	}
 	if iv := h.Interval; iv != nil && iv.Legend != "" {
 		fmt.Fprintf(&b, " ▲/▼: %s.", iv.Legend)
 	}
@@ -74,6 +81,29 @@ func (d *drawer) rateCaption(g group, r rate, h plots.HeatmapData) string {
 		fmt.Fprintf(&b, " Hatched: the %d squares of the other colour, which cannot start an open tour on an odd board.", k)
 	}
 	return b.String()
+}
+
+// meanOver is g's rate over its squares (all, or those not in ns):
+// the mean of the exact values where every square has one, else the
+// pooled estimate (every square runs the same walks).
+func (g group) meanOver(r rate, ns []bool, all bool) float64 {
+	var sum, k, n, squares float64
+	for _, s := range g.squares {
+		if !all && ns[int(s.StartRow)*g.cols+int(s.StartCol)] {
+			continue
+		}
+		sum += r.exact(s)
+		k += float64(r.count(s))
+		n += float64(s.Walks)
+		squares++
+	}
+	switch {
+	case g.allExact(r):
+		return sum / squares
+	case n == 0:
+		return 0
+	}
+	return k / n
 }
 
 // lengthFormat writes a mean path length in captions.
@@ -131,7 +161,11 @@ func drawnSpan(h plots.HeatmapData, format func(float64) string) string {
 	}
 	s := span(lo, hi)
 	if washed > 0 {
-		s += fmt.Sprintf(" (of the %d squares resolved; %d washed out are not named)", resolved, washed)
+		verb := "are"
+		if washed == 1 {
+			verb = "is"
+		}
+		s += fmt.Sprintf(" (of the %d squares resolved; %d washed out %s not named)", resolved, washed, verb)
 	}
 	return s
 }

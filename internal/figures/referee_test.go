@@ -170,6 +170,11 @@ func checkDrawn(drawn []Drawn, data map[string]any) []string {
 			for _, p := range checkCaption(h, d.Caption) {
 				out = append(out, filepath.Base(d.Base)+": "+p)
 			}
+			// A rate map with hatched squares says over which squares the
+			// board's rate is taken, and the uniform start's beside it.
+			if h.Percent && h.NoStart != nil && !h.Failure && !strings.Contains(d.Caption, "from a uniform start") {
+				out = append(out, filepath.Base(d.Base)+": hatched squares, but the caption does not say over which squares the board's rate is taken")
+			}
 		}
 	}
 	for base, v := range data {
@@ -452,6 +457,12 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 	}
 	if p := checkSizeCurve(sizeData{[]plots.Line{det}, plots.RateAxisFor(plots.RateAxisAuto, []plots.Line{det})}); len(p) > 0 {
 		t.Errorf("the axis drawn for deterministic shares: %q", p)
+	}
+	hatched := est
+	hatched.NoStart = []bool{false, true, true, false}
+	silent := []Drawn{{Name: "success-heatmap", Base: "/x/success-heatmap_5x5_random", Caption: "Exact values by enumeration: lowest 50 % (a1), highest 80 % (b2)."}}
+	if p := checkDrawn(silent, map[string]any{"success-heatmap_5x5_random": hatched}); len(p) != 1 || !strings.Contains(p[0], "over which squares") {
+		t.Errorf("a rate over the corners' colour not said: %q, want one problem", p)
 	}
 	odd := []Drawn{{Name: "closed-heatmap", Base: "/x/closed-heatmap_7x7_warnsdorff-random"}}
 	if p := checkDrawn(odd, nil); len(p) != 1 {
