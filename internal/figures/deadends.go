@@ -9,6 +9,7 @@ import (
 	"knightwalk/internal/table"
 	"knightwalk/plots"
 	"knightwalk/sim"
+	"knightwalk/stats"
 )
 
 // deadEnds draws, per (board, rule), where failed walks end: the share of
@@ -211,8 +212,19 @@ func (d *drawer) drawDeadEnds(g group, m deadEndMap, title string, highlight int
 	h := plots.HeatmapData{Title: title, Rows: g.rows, Cols: g.cols,
 		Values: vals, Label: label, Percent: true, Scale: shareScale(vals), Format: shareFormat(vals), Highlight: highlight,
 		Counts: rareCounts(m.counts, m.total), Note: deadEndNote(m)}
+	// Each share is an estimate from the failed walks: drawn with its
+	// interval, so that a square whose share the walks do not resolve is
+	// washed out, not drawn as structure (counts pooled over symmetric
+	// squares may be fractional: rounded for the interval).
+	conf, method := d.stats()
+	un := &plots.Uncertainty{Lo: make([]float64, len(vals)), Hi: make([]float64, len(vals)), Level: conf}
+	for i, c := range m.counts {
+		iv := stats.Proportion{Successes: uint64(math.Round(c)), Trials: uint64(math.Round(m.total))}.Interval(conf, method)
+		un.Lo[i], un.Hi[i] = math.Min(iv.Lo, vals[i]), math.Max(iv.Hi, vals[i])
+	}
+	h.Uncertainty = un
 	if binaryValues(vals) { // one failed walk: its dead end is one square
-		h.Binary, h.Scale, h.Counts = true, plots.ScaleLinear, nil
+		h.Binary, h.Scale, h.Counts, h.Uncertainty = true, plots.ScaleLinear, nil, nil
 	}
 	if h.Scale == plots.ScaleLog {
 		// A log scale has no 0: a square where no walk ended is hatched

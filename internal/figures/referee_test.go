@@ -234,7 +234,7 @@ func checkHeatmap(h plots.HeatmapData) []string {
 		out = append(out, fmt.Sprintf("%d zeros on a log colour scale, drawn in its lowest colour", zeros))
 	}
 	why := strings.Contains(h.Note, "exact") || oneWalk.MatchString(h.Note) || h.Binary
-	if h.Uncertainty == nil && h.Counts == nil && !why {
+	if h.Uncertainty == nil && !why {
 		out = append(out, fmt.Sprintf("estimates drawn without intervals, and the figure does not say why (note %q)", h.Note))
 	}
 	return out
