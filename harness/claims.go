@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"math"
 	"strings"
 
 	"knightwalk/internal/config"
@@ -62,10 +61,7 @@ func writeClaimsTable(w io.Writer, rows []table.ClaimRow) {
 	fmt.Fprintln(w, "| claim | reading | source | read as | measured | exact | decided by | verdict | p (Holm, family) | verdict (Holm) |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 	for _, c := range rows {
-		exact := ""
-		if !math.IsNaN(c.Exact) {
-			exact = fmt.Sprintf("%.4f%%", 100*c.Exact)
-		}
+		exact := results.ExactText(c)
 		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | %s | **%s** | %s | **%s** |\n", c.ID, cell(results.ReadingName(c)), cell(results.ClaimSourceText(c)), reading(c), results.MeasuredText(c), exact, c.DecidedBy, c.Verdict, results.HolmText(c), c.VerdictHolm)
 	}
 	fmt.Fprintln(w)

@@ -24,12 +24,17 @@ closed tours, the same on every square).
 
 Two methods (--method):
   search    backtracking over bitboards (sim.CountTours): boards of at most
-            64 squares, enumerating tours one by one; it alone does --unique
-            (Burnside's lemma over the tours it finds).
+            64 squares, enumerating tours one by one; --unique by Burnside's
+            lemma over the tours it finds.
   frontier  a transfer-matrix sweep (package count): boards whose shorter
             side is at most 8, time and memory governed by the number of
-            frontier states, not of tours (7x7 open, 8x8 closed).
-  auto      (default) search for --unique; otherwise frontier for closed
+            frontier states, not of tours (7x7 open, 8x8 closed); --unique
+            (boards of at most 64 squares) by Burnside's lemma from its total
+            and the tours each symmetry fixes, searched on the board folded
+            by the symmetry (a fixed tour is determined by half of it or
+            less).
+  auto      (default) for --unique, the search where its estimate is at
+            most 10^9 nodes, else the frontier; otherwise frontier for closed
             tours and for boards of more than 64 squares, and for open tours
             the search when its estimate is at most 10^9 nodes (under about a
             minute on 2 cores; 6x6 and smaller), the frontier beyond (7x7).
@@ -58,7 +63,7 @@ fraction of a second.`,
 			var q countQuery
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 6x6 (required)")
 			fs.BoolVar(&q.closed, "closed", false, "count closed tours instead of open ones")
-			fs.BoolVar(&q.unique, "unique", false, "also count tours up to the board's symmetries (search only)")
+			fs.BoolVar(&q.unique, "unique", false, "also count tours up to the board's symmetries (and reversal, for open tours)")
 			start := fs.String("start", "", "only this start square, e.g. a1 (default: every square)")
 			fs.StringVar(&q.method, "method", "auto", "auto, search or frontier")
 			format := fs.String("format", "text", "output format: text, csv or parquet")
@@ -196,7 +201,13 @@ func (q *countQuery) run(ctx context.Context, e *env) (countView, error) {
 	if method == "auto" {
 		switch {
 		case q.unique:
-			method = "search"
+			// the search where it is quick, else the sweep's total and
+			// the tours each symmetry fixes (Burnside's lemma)
+			method = "frontier"
+			est, err := sim.EstimateTourNodes(q.board, q.searchOptions())
+			if err == nil && est <= searchFast {
+				method = "search"
+			}
 		case q.closed || q.board.Squares() > sim.MaxCountSquares:
 			method = "frontier"
 		default:
@@ -210,8 +221,8 @@ func (q *countQuery) run(ctx context.Context, e *env) (countView, error) {
 	if method == "search" {
 		return q.search(ctx, e)
 	}
-	if q.unique {
-		return countView{}, usagef("--unique needs --method search (the frontier sweep counts tours, not their symmetries)")
+	if q.unique && q.board.Squares() > sim.MaxCountSquares {
+		return countView{}, usagef("--unique on %s: the tours each symmetry fixes are counted on boards of at most %d squares", q.board, sim.MaxCountSquares)
 	}
 	return q.frontier(ctx, e)
 }

@@ -221,7 +221,7 @@ func TestCountErrors(t *testing.T) {
 		{"count", "--board", "5x5", "--format", "parquet"},
 		{"count", "--board", "5x5", "--out", "x.parquet"},
 		{"count", "--board", "5x5", "--method", "magic"},
-		{"count", "--board", "5x5", "--unique", "--method", "frontier"},
+		{"count", "--board", "8x9", "--unique", "--method", "frontier"}, // the folded searches: 64 squares at most
 		{"count", "--board", "5x5", "--max-memory", "0"},
 		{"count", "--board", "5x5", "--spill", "/no/such/dir"},
 		{"count", "--board", "5x5", "--spill", "count_test.go"},
@@ -241,7 +241,8 @@ func TestCountErrors(t *testing.T) {
 		{[]string{"count", "--board", "1000x1000"}, "shorter side is at most 8"},
 		{[]string{"count", "--board", "8x8", "--method", "search"}, "years"},
 		{[]string{"count", "--board", "9x9", "--method", "search"}, "64 squares"},
-		{[]string{"count", "--board", "8x8", "--unique"}, "over --max-nodes"},
+		{[]string{"count", "--board", "8x8", "--unique"}, "raise --max-memory"}, // the sweep, as the search is hopeless
+		{[]string{"count", "--board", "8x8", "--unique", "--method", "search"}, "over --max-nodes"},
 		{[]string{"count", "--board", "8x8", "--max-memory", "1MiB"}, "raise --max-memory"},
 		{[]string{"count", "--board", "8x8", "--max-memory", "1MiB", "--paired-ends"}, "raise --max-memory"},
 		{[]string{"count", "--board", "7x7", "--closed", "--max-memory", "1MiB"}, "raise --max-memory"},

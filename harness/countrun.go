@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"math/big"
 	"os"
 	"runtime/debug"
 	"strconv"
@@ -137,7 +138,41 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 			v.undirected = v.directed // the one-square path is its own reverse
 		}
 	}
+	if q.unique {
+		if err := uniqueBySweep(ctx, &v, b, q.closed, r.Tours); err != nil {
+			return countView{}, err
+		}
+	}
 	return v, nil
+}
+
+// uniqueBySweep counts the tours up to symmetry from the sweep's total by
+// Burnside's lemma: (total + the tours each other symmetry fixes) / |G|
+// for cycles; for open tours, with reversal, (directed + Σ fixed) / 2|G|
+// (sim.FixedTours: the fixed tours are searched on the folded board).
+func uniqueBySweep(ctx context.Context, v *countView, b *sim.Board, closed bool, total count.Count) error {
+	fixed, err := sim.FixedTours(ctx, b, closed)
+	if err != nil {
+		return err
+	}
+	sum := total.Big()
+	if b.Squares() == 1 && !closed {
+		sum.SetInt64(int64(2 * len(fixed))) // the one square: every symmetry fixes it, with or without reversal
+	}
+	for _, f := range fixed[1:] {
+		sum.Add(sum, big.NewInt(f))
+	}
+	group := int64(len(fixed))
+	if !closed {
+		group *= 2
+	}
+	q, m := new(big.Int).QuoRem(sum, big.NewInt(group), new(big.Int))
+	if m.Sign() != 0 {
+		return fmt.Errorf("count on %s: Burnside's sum %s is not a multiple of %d (a bug)", b, sum, group)
+	}
+	v.unique, v.symmetries = q.String(), len(fixed)
+	v.work += fmt.Sprintf(", tours fixed by each symmetry %v", fixed[1:])
+	return nil
 }
 
 // checkMemory refuses a sweep in memory whose estimated widest layer would

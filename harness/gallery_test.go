@@ -14,6 +14,7 @@ import (
 	"knightwalk/experiments"
 	"knightwalk/internal/config"
 	"knightwalk/internal/testenv"
+	"knightwalk/plots"
 )
 
 var (
@@ -279,5 +280,22 @@ func TestGalleryInReadme(t *testing.T) {
 	text := "name: x\nboards: [8x8]\nrules: [{name: warnsdorff}]\n" + block
 	if _, err := config.Parse("README.md", []byte(text)); err != nil {
 		t.Errorf("README's figure_options example is not valid:\n%v", err)
+	}
+}
+
+// TestGalleryReferee runs the referee's checks (plots.RefereeSVG: tick
+// labels at their values, nothing outside the canvas, every character
+// drawable in PNG and PDF) over every committed gallery figure, in the
+// fast suite: the gallery is what a reader of the README sees.
+func TestGalleryReferee(t *testing.T) {
+	for _, g := range gallery {
+		path := filepath.Join(galleryDir, g.experiment+"_"+g.figure+".svg")
+		b, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range plots.RefereeSVG(b) {
+			t.Errorf("%s: %s", path, p)
+		}
 	}
 }

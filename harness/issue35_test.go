@@ -241,7 +241,7 @@ func TestRuleSpecJoin(t *testing.T) {
 		}
 	}
 	csv, _, err := runCmd(t, "exact", "--board", "3x4", "--rule", "warnsdorff", "--tie-break", "first", "--order", "(1,2) (2,1) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1)", "--max-steps", "5", "--format", "csv")
-	if err != nil || !strings.Contains(csv, ",rule_spec\n") || !strings.Contains(csv, `,"warnsdorff/first;order=(1,2)(2,1)(-1,2)(-2,1)(-2,-1)(-1,-2)(1,-2)(2,-1);max_steps=5"`+"\n") {
+	if err != nil || !strings.Contains(csv, ",rule_spec,p_lower,p_upper,dropped\n") || !strings.Contains(csv, `,"warnsdorff/first;order=(1,2)(2,1)(-1,2)(-2,1)(-2,-1)(-1,-2)(1,-2)(2,-1);max_steps=5",`) {
 		t.Errorf("exact csv: %v\n%s", err, csv)
 	}
 }

@@ -140,6 +140,8 @@ func printClaims(w io.Writer, t *results.Tables) {
 		exact := ""
 		if !math.IsNaN(c.Exact) {
 			exact = fmt.Sprintf("%.6f", c.Exact)
+		} else if !math.IsNaN(c.ExactLower) && !math.IsNaN(c.ExactUpper) {
+			exact = fmt.Sprintf("[%.6g, %.6g] certified", c.ExactLower, c.ExactUpper)
 		}
 		measured := fmt.Sprintf("%.4f [%.4f, %.4f]", c.Measured, c.Lo, c.Hi)
 		if !math.IsNaN(c.CSLo) { // a sequential run: the always-valid interval decides

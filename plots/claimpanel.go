@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -22,6 +23,9 @@ type ClaimRow struct {
 	Measured, Lo, Hi float64
 	// Exact is the exact value by enumeration, NaN where not computed.
 	Exact float64
+	// AlwaysValid marks a sequential run's interval: the always-valid one
+	// that decided the verdict (the legend says so).
+	AlwaysValid bool
 }
 
 // ClaimPanel draws each claim as a row: a grey band over the published
@@ -91,7 +95,17 @@ func ClaimPanel(title string, rows []ClaimRow) (*Figure, error) {
 	pts.GlyphStyle = draw.GlyphStyle{Color: okabeBlue, Radius: 2, Shape: draw.CircleGlyph{}}
 	p.Add(eb, pts)
 	f.addLegend("the claim's statement (a published count k/n: its interval)", claimBandThumb{})
-	f.addLegend("measured, with interval", &plotter.Line{LineStyle: eb.LineStyle}, pts)
+	legend := "measured, with interval"
+	for _, r := range rows {
+		if r.AlwaysValid {
+			legend = "measured, with the interval that decided (sequential: always valid)"
+			break
+		}
+	}
+	f.addLegend(legend, &plotter.Line{LineStyle: eb.LineStyle}, pts)
+	if note := sc.endsNote(); note != "" { // where 0 and 100 % stand, which the axis cannot label
+		f.addLegend(strings.TrimPrefix(note, "; ") + " of the rate axis")
+	}
 	if len(exact) > 0 {
 		ex, err := plotter.NewScatter(exact)
 		if err != nil {

@@ -3,6 +3,8 @@ package plots
 import (
 	"errors"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"gonum.org/v1/plot/plotter"
@@ -25,9 +27,21 @@ func TestClaimPanel(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// 0 and 100 % are on the axis's edges, labelled there.
+	// 0 and 100 % are drawn on the axis's edges, which are not labelled
+	// "0" and "100" (issue 34: those labels stood at 81.9 %); the axis's
+	// label says so, and every label stands at its value.
 	labels := labelsOf(f.Plot.X.Tick.Marker.Ticks(f.Plot.X.Min, f.Plot.X.Max))
-	if labels[0] != "0" || labels[len(labels)-1] != "100" {
-		t.Errorf("x labels %v, want 0 … 100 at the edges", labels)
+	if slices.Contains(labels, "0") || slices.Contains(labels, "100") {
+		t.Errorf("x labels %v label the clipped ends", labels)
+	}
+	said := false
+	for _, e := range f.legend {
+		said = said || strings.Contains(e.text, "0 and 100 drawn at its ends")
+	}
+	if !said {
+		t.Errorf("the legend does not say where 0 and 100 %% are drawn")
+	}
+	if problems := Referee(f); len(problems) > 0 {
+		t.Errorf("referee: %q", problems)
 	}
 }

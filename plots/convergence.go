@@ -193,7 +193,7 @@ func ConvergenceError(d ConvergenceData) (*Figure, error) {
 	}{
 		{errs, draw.LineStyle{Color: okabeBlue, Width: 1}, "|error| of the running estimate"},
 		{half, draw.LineStyle{Color: okabeSkyBlue, Width: 1, Dashes: seriesDashes[1]}, levelText(level) + " interval half-width"},
-		{guide, draw.LineStyle{Color: okabeVermilion, Width: 1, Dashes: seriesDashes[2]}, fmt.Sprintf("guide %.2f·√(p(1−p)/n) ∝ 1/√n, p exact", z)},
+		{guide, draw.LineStyle{Color: okabeVermilion, Width: 1, Dashes: seriesDashes[2]}, fmt.Sprintf("guide %.2f·√(p(1−p)/n), falling as 1/√n, p exact", z)},
 	} {
 		if len(s.xys) < 2 {
 			continue

@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"image/color"
 	"io"
+	"math"
 	"os"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/text"
@@ -46,11 +48,14 @@ type Figure struct {
 type legendEntry struct {
 	text   string
 	thumbs []plot.Thumbnailer
+	// own puts the entry on a row of its own: the lines of an entry
+	// too wide for the figure, wrapped.
+	own bool
 }
 
 // addLegend adds an entry to the legend band above the axes.
 func (f *Figure) addLegend(text string, thumbs ...plot.Thumbnailer) {
-	f.legend = append(f.legend, legendEntry{text, thumbs})
+	f.legend = append(f.legend, legendEntry{text: text, thumbs: thumbs})
 }
 
 const (
@@ -138,18 +143,23 @@ func (f *Figure) layout(c draw.Canvas) figLayout {
 
 	if t := f.Plot.Title.Text; t != "" {
 		sty := f.titleStyle()
+		// A title wider than the figure is wrapped (a fallback map's
+		// title ran off both edges).
+		t = wrapToWidth(sty, t, in.Size().X)
+		f.Plot.Title.Text = t
 		l.titleAt = vg.Point{X: in.Center().X, Y: in.Max.Y}
 		in.Max.Y -= sty.Height(t) + bandGap
 	}
 
 	if len(f.legend) > 0 {
 		sty := f.legendStyle()
+		f.wrapLegend(in.Size().X)
 		l.rowH = sty.FontExtents().Height + 2
 		var row []int
 		var rowW vg.Length
 		for i, e := range f.legend {
 			w := f.entryWidth(e)
-			if len(row) > 0 && rowW+legendSpacing+w > in.Size().X {
+			if len(row) > 0 && (rowW+legendSpacing+w > in.Size().X || e.own || f.legend[row[len(row)-1]].own) {
 				l.rows = append(l.rows, row)
 				row, rowW = nil, 0
 			}
@@ -170,6 +180,13 @@ func (f *Figure) layout(c draw.Canvas) figLayout {
 
 	var barW vg.Length
 	if f.colorBar != nil {
+		// The bar's label runs up beside it: lines longer than the
+		// board is high are wrapped (a 5x9 board's note was cut).
+		avail := in.Size().Y
+		if f.aspect > 0 {
+			avail = min(avail, (in.Size().X-f.colorBar.width())*vg.Length(f.aspect))
+		}
+		f.colorBar.label = wrapToWidth(f.colorBar.lab, f.colorBar.label, avail-2*figMargin)
 		barW = f.colorBar.width()
 		in.Max.X -= barW
 	}
@@ -200,6 +217,31 @@ func (f *Figure) layout(c draw.Canvas) figLayout {
 		}
 	}
 	return l
+}
+
+// wrapLegend breaks each legend entry wider than w into lines, each on
+// a row of its own, the thumbnails on the first (an entry wider than the
+// figure ran off both edges).
+func (f *Figure) wrapLegend(w vg.Length) {
+	var out []legendEntry
+	for _, e := range f.legend {
+		if f.entryWidth(e) <= w {
+			out = append(out, e)
+			continue
+		}
+		room := w
+		if len(e.thumbs) > 0 {
+			room -= legendThumb + legendGap
+		}
+		for k, line := range strings.Split(wrapToWidth(f.legendStyle(), e.text, room), "\n") {
+			next := legendEntry{text: line, own: true}
+			if k == 0 {
+				next.thumbs = e.thumbs
+			}
+			out = append(out, next)
+		}
+	}
+	f.legend = out
 }
 
 // Draw draws the figure onto c.
@@ -314,4 +356,45 @@ func (f *Figure) saveAs(path, format string) (err error) {
 		return fmt.Errorf("plots: writing %s: %w", path, err)
 	}
 	return nil
+}
+
+// wrapToWidth breaks the lines of s at spaces so that each fits w in
+// style sty, where it can.
+func wrapToWidth(sty text.Style, s string, w vg.Length) string {
+	var out []string
+	for _, line := range strings.Split(s, "\n") {
+		full := sty.Width(line)
+		if full <= w {
+			out = append(out, line)
+			continue
+		}
+		// As few lines as fit w, of about equal length: the narrowest
+		// target that needs no more lines than that.
+		k := int(math.Ceil(float64(full / w)))
+		lines := greedyLines(sty, line, w)
+		for target := full / vg.Length(k); target < w; target *= 1.05 {
+			if try := greedyLines(sty, line, target); len(try) <= k {
+				lines = try
+				break
+			}
+		}
+		out = append(out, lines...)
+	}
+	return strings.Join(out, "\n")
+}
+
+// greedyLines breaks s at spaces into lines no wider than w (a word
+// wider than w is a line of its own).
+func greedyLines(sty text.Style, s string, w vg.Length) []string {
+	var out []string
+	cur := ""
+	for _, word := range strings.Fields(s) {
+		next := strings.TrimSpace(cur + " " + word)
+		if cur != "" && sty.Width(next) > w {
+			out = append(out, cur)
+			next = word
+		}
+		cur = next
+	}
+	return append(out, cur)
 }

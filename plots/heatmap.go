@@ -79,6 +79,11 @@ type HeatmapData struct {
 	// NoStartNote is NoStart's legend note; empty gives "cannot start a
 	// tour".
 	NoStartNote string
+	// Binary draws values that can only be 0 or 1 (a deterministic
+	// rule's one walk from each square: it tours or it does not) in two
+	// colours with a legend, not on a continuous colour bar; every drawn
+	// value must then be 0 or 1.
+	Binary bool
 	// Uncertainty, if not nil, holds each square's interval: the colour
 	// scale (when Min and Max are not set) is then never narrower than the
 	// median interval, and squares whose interval spans more than half of
@@ -149,7 +154,13 @@ func Heatmap(h HeatmapData) (*Figure, error) {
 	if h.Note != "" {
 		label += "\n" + h.Note
 	}
-	f.colorBar = newColorBar(sc, Viridis, label)
+	if h.Binary {
+		if err := h.binaryLegend(f); err != nil {
+			return nil, fmt.Errorf("plots: heatmap %q: %w", h.Title, err)
+		}
+	} else {
+		f.colorBar = newColorBar(sc, Viridis, label)
+	}
 	h.addLegends(f, sc, cells.marks)
 	if slices.Contains(cells.unresolved, true) {
 		level := h.Uncertainty.Level
@@ -473,6 +484,9 @@ func (c *heatCells) DataRange() (xmin, xmax, ymin, ymax float64) {
 }
 
 func (c *heatCells) color(i int) color.RGBA {
+	if c.h.Binary {
+		return binaryColor(c.h.drawn(c.h.Values[i]))
+	}
 	clr := Viridis(c.sc.t(c.h.drawn(c.h.Values[i])))
 	if c.unresolved != nil && c.unresolved[i] {
 		return washed(clr)
@@ -696,4 +710,50 @@ func wrapTitle(t string) string {
 		return t[:i+1] + "\n" + t[i+2:]
 	}
 	return t
+}
+
+// binaryColor is the colour of a 0 or 1 of a Binary map: the ends of
+// the colour map, so that they read as the rates 0 and 100 %.
+func binaryColor(v float64) color.RGBA {
+	if v >= 0.5 {
+		return Viridis(1)
+	}
+	return Viridis(0)
+}
+
+// binaryLegend checks that a Binary map's drawn values are 0 or 1 and
+// adds the legend of its two colours (and its note).
+func (h HeatmapData) binaryLegend(f *Figure) error {
+	seen := [2]bool{}
+	for i, v := range h.Values {
+		if h.skip(i) {
+			continue
+		}
+		q := h.drawn(v)
+		if q != 0 && q != 1 {
+			return fmt.Errorf("Binary, but square %s is %v, not 0 or 1", SquareName(h.Cols, i), q)
+		}
+		seen[int(q)] = true
+	}
+	for _, v := range []int{1, 0} {
+		if !seen[v] {
+			continue
+		}
+		text := fmt.Sprintf("%s %d", h.Label, v)
+		if h.Percent {
+			text = fmt.Sprintf("%s %d %%", h.Label, 100*v)
+		}
+		f.addLegend(text, swatchThumb{binaryColor(float64(v))})
+	}
+	if h.Note != "" {
+		f.addLegend(h.Note)
+	}
+	return nil
+}
+
+type swatchThumb struct{ c color.RGBA }
+
+func (s swatchThumb) Thumbnail(c *draw.Canvas) {
+	c.SetColor(s.c)
+	c.Fill(c.Rectangle.Path())
 }

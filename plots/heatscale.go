@@ -119,7 +119,16 @@ func (s colorScale) ticks() []plot.Tick {
 		if s.log && v > 0 { // three significant digits of each end, not the smallest value's decimals ("11.1250")
 			return plot.Tick{Value: v, Label: formatFixed(v*s.factor, logDecimals(v*s.factor))}
 		}
-		return plot.Tick{Value: v, Label: s.label(v)}
+		// An end is labelled with its value to a five-hundredth of the
+		// bar's range, so the label stands at its value (CheckTicks): a
+		// bottom of 95.77 written "96" would sit a tenth of the bar low.
+		l := s.label(v)
+		d := s.decimals
+		for x, err := strconv.ParseFloat(l, 64); err == nil && v != 0 && math.Abs(x-v*s.factor) > (s.hi-s.lo)*s.factor/500 && d < 12; x, err = strconv.ParseFloat(l, 64) {
+			d++
+			l = formatFixed(v*s.factor, d)
+		}
+		return plot.Tick{Value: v, Label: l}
 	}
 	var inner []plot.Tick
 	for _, cand := range s.innerCandidates() {

@@ -2,12 +2,15 @@ package plots
 
 import (
 	"fmt"
+	"image/color"
 	"math"
 	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
+
+	"knightwalk/stats"
 )
 
 // Series is one distribution of path lengths, e.g. of the walks from one
@@ -19,6 +22,11 @@ type Series struct {
 	// fraction of walks (or the density) with that length. The points
 	// may come in any order; lengths must be distinct and Y non-negative.
 	X, Y []float64
+	// Walks, if positive, is the number of walks Y's fractions are of:
+	// each share (each pair pooled) is then drawn with its Wilson interval
+	// at LengthOptions.Level, so that a share resting on one walk is not
+	// read as a measurement. Zero draws no intervals (exact series).
+	Walks int64
 }
 
 // LogAxis chooses between a linear and a logarithmic axis.
@@ -51,6 +59,8 @@ type LengthOptions struct {
 	// none) the exact share of each length, by enumeration, drawn as
 	// crosses over the measured distribution, pooled in pairs like it.
 	Exact []Series
+	// Level is the confidence of the shares' intervals; 0 means 0.95.
+	Level float64
 }
 
 // dominance is how many times the largest bin must exceed the next for a
@@ -91,7 +101,7 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 		}
 	}
 	if logY {
-		if err := addRareLengths(p, f, series, all, o.Squares); err != nil {
+		if err := addRareLengths(p, f, series, all, o.Squares, floor, o.level()); err != nil {
 			return nil, err
 		}
 		setLengthX(p, all, 2, o.Squares)
@@ -136,6 +146,14 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 			}
 		}
 		p.Add(line)
+		// Each share's interval, shifted within its bar by series like
+		// the markers, so that the series' bars stand side by side.
+		at := func(x float64) float64 {
+			return x + (float64(i)-float64(len(series)-1)/2)*width/float64(len(series)+1)
+		}
+		if err := addShareErrors(p, all[i], s.Walks, o.level(), clr, at, floor, false); err != nil {
+			return nil, fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
+		}
 		if len(tops) == 0 {
 			f.addLegend(s.Name, line)
 			continue
@@ -147,6 +165,9 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 		sc.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: 1.6, Shape: glyph}
 		p.Add(sc)
 		f.addLegend(s.Name, line, sc)
+	}
+	if intervals(series) {
+		f.addLegend(fmt.Sprintf("bars: %s Wilson interval of each share", levelText(o.level())), errorThumb{})
 	}
 	if err := addExactLengths(p, f, o, logY, paired); err != nil {
 		return nil, err
@@ -164,7 +185,13 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 		// Headroom of a fifth of a decade above the tallest bar.
 		p.Y.Max = math.Max(math.Ceil(math.Log10(ymax)), math.Log10(ymax)+0.2)
 	} else {
-		// Headroom, so that the top of the tallest bar is not the frame.
+		// Headroom, so that the top of the tallest bar (and of its
+		// interval) is not the frame.
+		for i, s := range series {
+			for _, xy := range all[i] {
+				ymax = math.Max(ymax, shareHi(xy.Y, s.Walks, o.level()))
+			}
+		}
 		p.Y.Min, p.Y.Max = 0, 1.05*ymax
 	}
 	return f, nil
@@ -310,7 +337,7 @@ const pairAbove = 30
 // (n−3, n−4)…, which removes the comb of odd against even lengths (a
 // knight alternates colours) and most empty bins; a pair with no walks is
 // left out, not drawn down to the floor.
-func addRareLengths(p *plot.Plot, f *Figure, series []Series, all []plotter.XYs, squares int) error {
+func addRareLengths(p *plot.Plot, f *Figure, series []Series, all []plotter.XYs, squares int, floor, level float64) error {
 	top := 0.0
 	for _, xys := range all {
 		top = math.Max(top, xys[len(xys)-1].X)
@@ -326,14 +353,30 @@ func addRareLengths(p *plot.Plot, f *Figure, series []Series, all []plotter.XYs,
 			}
 		}
 		clr, dashes, glyph := seriesStyle(i)
-		line, sc, err := plotter.NewLinePoints(xys)
+		sc, err := plotter.NewScatter(xys)
 		if err != nil {
 			return fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
 		}
-		line.LineStyle = draw.LineStyle{Color: clr, Width: 0.6, Dashes: dashes}
 		sc.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: 2, Shape: glyph}
-		p.Add(line, sc)
-		f.addLegend(s.Name, line, sc)
+		style := draw.LineStyle{Color: clr, Width: 0.6, Dashes: dashes}
+		// Lines join adjacent pairs only: a pair with no walks between
+		// two others is a gap, not bridged as if it had walks.
+		for _, run := range adjacentRuns(xys, 2) {
+			if len(run) < 2 {
+				continue
+			}
+			line, err := plotter.NewLine(run)
+			if err != nil {
+				return fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
+			}
+			line.LineStyle = style
+			p.Add(line)
+		}
+		p.Add(sc)
+		f.addLegend(s.Name, &plotter.Line{LineStyle: style}, sc)
+		if err := addShareErrors(p, pairLengths(all[i], top), s.Walks, level, clr, func(x float64) float64 { return x }, floor, true); err != nil {
+			return fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
+		}
 	}
 	p.X.Label.Text = "path length (squares; short of a tour, in pairs)"
 	return nil
@@ -403,11 +446,12 @@ func histogramOutline(xys plotter.XYs, width, floor float64) plotter.XYs {
 // addExactLengths draws the exact shares of o.Exact as crosses at the
 // lengths (or length pairs) the measured series are drawn at.
 func addExactLengths(p *plot.Plot, f *Figure, o LengthOptions, logY, paired bool) error {
-	var pts plotter.XYs
+	drawn := false
 	for i, s := range o.Exact {
 		if len(s.X) == 0 {
 			continue
 		}
+		var pts plotter.XYs
 		xys, err := s.points()
 		if err != nil {
 			return fmt.Errorf("plots: length distribution, exact series %d (%q): %w", i, s.Name, err)
@@ -431,16 +475,104 @@ func addExactLengths(p *plot.Plot, f *Figure, o LengthOptions, logY, paired bool
 				pts = append(pts, xy)
 			}
 		}
+		if len(pts) == 0 {
+			continue
+		}
+		sc, err := plotter.NewScatter(pts)
+		if err != nil {
+			return fmt.Errorf("plots: length distribution, exact: %w", err)
+		}
+		// In its class's colour, so that which class a cross belongs to
+		// can be told.
+		sc.GlyphStyle = exactGlyph
+		sc.GlyphStyle.Color, _, _ = seriesStyle(i)
+		p.Add(sc)
+		drawn = true
 	}
-	if len(pts) == 0 {
+	if drawn {
+		f.addLegend("exact (enumeration), in its class's colour", &plotter.Scatter{GlyphStyle: exactGlyph})
+	}
+	return nil
+}
+
+func (o LengthOptions) level() float64 {
+	if o.Level > 0 && o.Level < 1 {
+		return o.Level
+	}
+	return 0.95
+}
+
+func intervals(series []Series) bool {
+	for _, s := range series {
+		if s.Walks > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// adjacentRuns cuts sorted points into runs whose x differ by step.
+func adjacentRuns(xys plotter.XYs, step float64) []plotter.XYs {
+	var out []plotter.XYs
+	for i, xy := range xys {
+		if i == 0 || xy.X-xys[i-1].X > step*(1+1e-9) {
+			out = append(out, nil)
+		}
+		out[len(out)-1] = append(out[len(out)-1], xy)
+	}
+	return out
+}
+
+// addShareErrors draws the Wilson interval of each share of xys (in
+// percent, of walks walks) as a vertical bar at at(x), on a log10 axis
+// when logY (clipped at floor, the axis's bottom); shares of 0 are left
+// out.
+func addShareErrors(p *plot.Plot, xys plotter.XYs, walks int64, level float64, clr color.Color, at func(float64) float64, floor float64, logY bool) error {
+	if walks <= 0 {
 		return nil
 	}
-	sc, err := plotter.NewScatter(pts)
-	if err != nil {
-		return fmt.Errorf("plots: length distribution, exact: %w", err)
+	var bars rateErrors
+	for _, xy := range xys {
+		if xy.Y <= 0 {
+			continue
+		}
+		k := math.Round(xy.Y / 100 * float64(walks))
+		iv := stats.Proportion{Successes: uint64(k), Trials: uint64(walks)}.Interval(level, stats.Wilson)
+		lo, hi, y := 100*iv.Lo, 100*iv.Hi, xy.Y
+		if logY {
+			lo, hi, y = math.Log10(math.Max(lo, floor)), math.Log10(hi), math.Log10(y)
+		} else {
+			lo = math.Max(lo, floor)
+		}
+		bars = append(bars, rateError{x: at(xy.X), y: y, lo: math.Max(0, y-lo), hi: math.Max(0, hi-y)})
 	}
-	sc.GlyphStyle = exactGlyph
-	p.Add(sc)
-	f.addLegend("exact (enumeration)", sc)
+	if len(bars) == 0 {
+		return nil
+	}
+	eb, err := plotter.NewYErrorBars(bars)
+	if err != nil {
+		return err
+	}
+	eb.LineStyle = draw.LineStyle{Color: clr, Width: 0.5}
+	eb.CapWidth = 1.5
+	p.Add(eb)
 	return nil
+}
+
+// shareHi is the top of the interval of a share y (in percent) of walks
+// walks; y itself where there is no interval.
+func shareHi(y float64, walks int64, level float64) float64 {
+	if walks <= 0 || y <= 0 {
+		return y
+	}
+	k := math.Round(y / 100 * float64(walks))
+	return 100 * stats.Proportion{Successes: uint64(k), Trials: uint64(walks)}.Interval(level, stats.Wilson).Hi
+}
+
+// errorThumb is the legend's thumbnail of an interval: a vertical bar.
+type errorThumb struct{}
+
+func (errorThumb) Thumbnail(c *draw.Canvas) {
+	x := (c.Min.X + c.Max.X) / 2
+	c.StrokeLine2(draw.LineStyle{Color: color.Black, Width: 0.5}, x, c.Min.Y+1, x, c.Max.Y-1)
 }

@@ -24,8 +24,16 @@ const (
 )
 
 func (c pdfCanvas) FillString(f font.Face, pt vg.Point, s string) {
-	fillSuperscripts(c.Canvas, f, pt, s, toCP1252, toCP1252)
+	enc := func(s string) string { return toCP1252(pdfText(s)) }
+	fillSuperscripts(c.Canvas, f, pt, s, enc, enc)
 }
+
+// pdfStandIns are what the PDF writes for the characters of figure text
+// that Windows-1252 lacks (CheckGlyphs holds every text to it).
+var pdfStandIns = strings.NewReplacer("−", "-", "≥", ">=", "≤", "<=", "≈", "~", "∞", "inf", "→", "->", "√", "sqrt")
+
+// pdfText replaces the characters Windows-1252 lacks by their stand-ins.
+func pdfText(s string) string { return pdfStandIns.Replace(s) }
 
 // pngCanvas sets superscripts in PNG files as pdfCanvas does in PDF:
 // Liberation Sans lacks the superscript minus "⁻", which vgimg would leave

@@ -49,7 +49,7 @@ type rateScale struct {
 }
 
 // chooseRateAxis picks the axis for the points (rates and interval ends).
-func chooseRateAxis(forced RateAxis, lines []Line) rateScale {
+func chooseRateAxis(forced RateAxis, lines []Line, refs ...float64) rateScale {
 	var all, hiValues []float64
 	high, zero, positive := 0, false, false
 	maxHi, points := 0.0, 0
@@ -73,9 +73,19 @@ func chooseRateAxis(forced RateAxis, lines []Line) rateScale {
 	}
 	kind := forced
 	rule := ""
+	sampled := false // some point has an interval
+	for _, l := range lines {
+		for k := range l.N {
+			sampled = sampled || l.Hi[k] > l.Lo[k]
+		}
+	}
 	if kind == RateAxisAuto {
 		kind = RateAxisLinear
 		switch {
+		case !sampled:
+			// Shares of a few starts of a deterministic rule (0, 25, …,
+			// 100 % of 4 corners): the plain 0-100 scale, on which 100 %
+			// is a value, not the end of a logit axis.
 		case maxHi <= crowdLow && positive:
 			kind, rule = RateAxisLog, "log scale"
 		case 2*high >= points && !zero && len(hiValues) > 0:
@@ -88,14 +98,31 @@ func chooseRateAxis(forced RateAxis, lines []Line) rateScale {
 	}
 	switch kind {
 	case RateAxisLogit:
+		// The axis spans the rates and their intervals, and the
+		// references, except the interval of a rate of exactly 0 or 1:
+		// 2000 of 2000 walks give [99.8, 100] %, sampling resolution, not
+		// data, which gave 99.8-100 % the axis's top 40 %. Such a point sits
+		// on the axis's end, its bar clipped there.
 		lo, top := 1.0, 0.0
-		for _, v := range all {
-			if v > 0 {
-				lo = math.Min(lo, v)
+		add := func(v float64) {
+			if v > 0 && v < 1 {
+				lo, top = math.Min(lo, v), math.Max(top, v)
 			}
 		}
-		for _, v := range hiValues {
-			top = math.Max(top, v)
+		for _, l := range lines {
+			for k := range l.N {
+				add(l.Rate[k])
+				if l.Rate[k] > 0 && l.Rate[k] < 1 {
+					add(l.Lo[k])
+					add(l.Hi[k])
+				}
+			}
+		}
+		for _, r := range refs {
+			add(r)
+		}
+		if lo == 1 {
+			lo = 0.5
 		}
 		s.lo, s.hi = pad(lo, top)
 	case RateAxisLog:
@@ -139,9 +166,26 @@ func (s rateScale) y(r float64) float64 {
 // chose one (the caption states the rule).
 func (s rateScale) label() string {
 	if s.rule != "" {
-		return "success rate (%, " + s.rule + ")"
+		return "success rate (%, " + s.rule + s.endsNote() + ")"
 	}
-	return "success rate (%)"
+	return "success rate (%" + s.endsNote() + ")"
+}
+
+// endsNote says, on a logit or log axis, where rates of exactly 0 and 1
+// are drawn: at its ends, which stand for the last rates the axis shows.
+func (s rateScale) endsNote() string {
+	if s.kind != RateAxisLogit && s.kind != RateAxisLog {
+		return ""
+	}
+	switch {
+	case s.atZero && s.atOne && s.lo > 0 && s.hi < 1:
+		return "; 0 and 100 drawn at its ends"
+	case s.atZero && s.lo > 0:
+		return "; 0 drawn at its low end"
+	case s.atOne && s.hi < 1:
+		return "; 100 drawn at its high end"
+	}
+	return ""
 }
 
 // Ticks labels the axis in percent: 0, 20, …, 100 on a linear axis;
@@ -158,7 +202,7 @@ func (s rateScale) Ticks(min, max float64) []plot.Tick {
 		}
 		return ts
 	}
-	cands := []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 50, 70, 80, 90, 95, 98, 99, 99.5, 99.8, 99.9, 99.95, 99.98, 99.99}
+	cands := []float64{0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 30, 40, 50, 60, 70, 75, 80, 85, 90, 95, 98, 99, 99.5, 99.8, 99.9, 99.95, 99.98, 99.99}
 	var ts []plot.Tick
 	last := math.Inf(-1)
 	gap := (max - min) / float64(cmp.Or(s.labels, 9))
@@ -170,20 +214,10 @@ func (s rateScale) Ticks(min, max float64) []plot.Tick {
 		ts = append(ts, plot.Tick{Value: v, Label: strconv.FormatFloat(c, 'f', -1, 64)})
 		last = v
 	}
-	if s.kind != RateAxisLinear && s.lo > 0 && s.atZero {
-		// Rates of 0 sit on the bottom (left) edge of a logit or log axis.
-		if len(ts) > 0 && ts[0].Value-min < gap {
-			ts = ts[1:]
-		}
-		ts = append([]plot.Tick{{Value: min, Label: "0"}}, ts...)
-	}
-	if s.kind == RateAxisLogit && s.hi < 1 && s.atOne {
-		// Rates of 100 % sit on the top edge: say so there.
-		if len(ts) > 0 && max-ts[len(ts)-1].Value < gap {
-			ts = ts[:len(ts)-1]
-		}
-		ts = append(ts, plot.Tick{Value: max, Label: "100"})
-	}
+	// Rates of exactly 0 or 1, which a logit or log axis cannot place,
+	// sit on its ends; the ends are not labelled "0" or "100", which
+	// would put those labels at the rates the ends stand for (81.9 %, say),
+	// and the axis label says where such rates are drawn (endsNote).
 	return ts
 }
 

@@ -48,4 +48,21 @@ func TestSegments(t *testing.T) {
 	if want := "[[0 2 4] [1 3 5]]"; got != want { // 15, 20, 25: no line across the gaps
 		t.Errorf("segments %s, want %s", got, want)
 	}
+	// large-boards.yaml: 20..400 step 20, 420..440 step 4, 500, 1000,
+	// 2000 (issue 34: a run of 20s was drawn without its line).
+	ns = nil
+	for n := 20.0; n <= 400; n += 20 {
+		ns = append(ns, n)
+	}
+	for n := 420.0; n <= 440; n += 4 {
+		ns = append(ns, n)
+	}
+	ns = append(ns, 500, 1000, 2000)
+	var runs []string
+	for _, seg := range segments(ns) {
+		runs = append(runs, fmt.Sprintf("%v-%v", ns[seg[0]], ns[seg[len(seg)-1]]))
+	}
+	if got, want := fmt.Sprint(runs), "[20-400 420-440]"; got != want {
+		t.Errorf("large boards: runs %s, want %s", got, want)
+	}
 }

@@ -117,7 +117,7 @@ func (rp *refPlot) Plot(dc draw.Canvas, p *plot.Plot) {
 	}
 	for _, r := range rp.refs {
 		if !(r.NMax > r.N) {
-			rp.style[r.Source].drawPoint(&dc, r, trX(r.N), trY(rp.y(r.Rate)))
+			rp.style[r.Source].drawPoint(&dc, r, trX(r.N), trY(rp.y(r.Rate)), func(v float64) vg.Length { return trY(rp.y(v)) })
 		}
 	}
 }
@@ -137,7 +137,15 @@ func (s *refSource) drawRange(dc *draw.Canvas, r Reference, trX, trY func(float6
 	dc.StrokeLine2(draw.LineStyle{Color: refColor, Width: 1, Dashes: s.dashes}, x0, y, x1, y)
 }
 
-func (s *refSource) drawPoint(dc *draw.Canvas, r Reference, x, y vg.Length) {
+func (s *refSource) drawPoint(dc *draw.Canvas, r Reference, x, y vg.Length, trY func(float64) vg.Length) {
+	if r.Hi > r.Lo { // the published count's interval
+		ls := draw.LineStyle{Color: refColor, Width: 0.6}
+		lo, hi := trY(r.Lo), trY(r.Hi)
+		dc.StrokeLines(ls, dc.ClipLinesY([]vg.Point{{X: x, Y: lo}, {X: x, Y: hi}})...)
+		for _, yy := range []vg.Length{lo, hi} {
+			dc.StrokeLines(ls, dc.ClipLinesY([]vg.Point{{X: x - 1.5, Y: yy}, {X: x + 1.5, Y: yy}})...)
+		}
+	}
 	gs := draw.GlyphStyle{Color: refColor, Radius: refRadius, Shape: s.glyph}
 	dc.DrawGlyphNoClip(gs, vg.Point{X: x, Y: y})
 	switch r.Bound {

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
+	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -44,6 +46,10 @@ type SizeOptions struct {
 	// least 90 %, log when every interval is under 20 %; the label says
 	// which), or one forced.
 	Axis RateAxis
+	// LogN draws board sizes on a log axis: where sizes span a factor of
+	// ten or more and the small ones crowd (5…30 beside 35…100), each
+	// factor of two gets the same room.
+	LogN bool
 }
 
 // Bound says how a published value bounds the rate.
@@ -72,6 +78,9 @@ type Reference struct {
 	// the rate.
 	Rate  float64
 	Bound Bound
+	// Lo and Hi, when Hi > Lo, are the interval of a published point's
+	// count (75 of 100 trials), drawn as a bar: it was a sample too.
+	Lo, Hi float64
 }
 
 // SizeCurve draws success rate against board size with the default
@@ -85,7 +94,7 @@ func SizeCurve(lines []Line) (*Figure, error) {
 // odd boards). Markers sit on their board size n: series that overlap are
 // told apart by marker shape, colour and dash pattern, never shifted off n.
 // Published references are drawn in black with open markers (see Bound).
-func SizeCurveWith(lines []Line, o SizeOptions) (*Figure, error) {
+func SizeCurveWith(lines []Line, o SizeOptions) (f *Figure, err error) {
 	if len(lines) == 0 {
 		return nil, fmt.Errorf("plots: size curve: %w", noData("no lines"))
 	}
@@ -104,17 +113,46 @@ func SizeCurveWith(lines []Line, o SizeOptions) (*Figure, error) {
 		}
 	}
 
-	sc := chooseRateAxis(o.Axis, lines)
+	var refRates []float64
+	for _, r := range o.References {
+		if r.N <= nmax+0.5 && math.Max(r.N, r.NMax) >= nmin-0.5 { // drawn: within the sizes shown
+			refRates = append(refRates, r.Rate)
+			if r.Hi > r.Lo {
+				refRates = append(refRates, r.Lo, r.Hi)
+			}
+		}
+	}
+	sc := chooseRateAxis(o.Axis, lines, refRates...)
 	p := newPlot()
 	p.Title.Text = o.Title
 	p.X.Label.Text = "board size n (n×n board)"
 	p.Y.Label.Text = sc.label()
+	if note := sc.endsNote(); note != "" {
+		// Too long for a vertical axis's label: in the legend.
+		p.Y.Label.Text = strings.Replace(p.Y.Label.Text, note, "", 1)
+		defer func() {
+			if f != nil {
+				f.addLegend(strings.TrimPrefix(note, "; ") + " of the rate axis")
+			}
+		}()
+	}
 	p.Y.Min, p.Y.Max = sc.y(sc.lo), sc.y(sc.hi)
-	p.X.Min, p.X.Max = nmin-0.5, nmax+0.5
+	// A margin of 3 % of the sizes each side, so that the end points'
+	// markers and bars stand inside the frame (n = 440 was cut in half).
+	margin := math.Max(0.5, 0.03*(nmax-nmin))
+	p.X.Min, p.X.Max = nmin-margin, nmax+margin
+	if o.LogN && nmin > 0 {
+		p.X.Scale = plot.LogScale{}
+		p.X.Min, p.X.Max = nmin/1.06, nmax*1.06
+	}
 	p.Y.Tick.Marker = sc
 	p.X.Tick.Marker = intTicks{}
+	if o.LogN && nmin > 0 {
+		p.X.Tick.Marker = sizeLogTicks{}
+		p.X.Label.Text = "board size n (n×n board; log scale)"
+	}
 	addGrid(p)
-	f := &Figure{Plot: p}
+	f = &Figure{Plot: p}
 	if o.LegendTitle != "" {
 		f.addLegend(o.LegendTitle)
 	}
@@ -286,17 +324,27 @@ func segments(ns []float64) [][]int {
 			}
 		}
 		sort.Slice(idx, func(a, b int) bool { return ns[idx[a]] < ns[idx[b]] })
-		step := math.Inf(1)
-		for j := 1; j < len(idx); j++ {
-			step = math.Min(step, ns[idx[j]]-ns[idx[j-1]])
-		}
+		// A gap is a step more than half again as long as the steps
+		// beside it: 20, 40, … 400 are one run, 400 → 420 (beside 420 →
+		// 424) and 440 → 500 are gaps. One smallest step over all sizes
+		// broke every run of 20s where a run of 4s was also drawn.
+		diff := func(j int) float64 { return ns[idx[j]] - ns[idx[j-1]] }
 		var run []int
 		for j, k := range idx {
-			if j > 0 && ns[k]-ns[idx[j-1]] > step {
-				if len(run) > 1 {
-					out = append(out, run)
+			if j > 0 {
+				near := math.Inf(1)
+				if j > 1 {
+					near = diff(j - 1)
 				}
-				run = nil
+				if j+1 < len(idx) {
+					near = math.Min(near, diff(j+1))
+				}
+				if diff(j) > 1.5*near {
+					if len(run) > 1 {
+						out = append(out, run)
+					}
+					run = nil
+				}
 			}
 			run = append(run, k)
 		}
@@ -374,3 +422,26 @@ type rateErrors []rateError
 func (r rateErrors) Len() int                        { return len(r) }
 func (r rateErrors) XY(i int) (float64, float64)     { return r[i].x, r[i].y }
 func (r rateErrors) YError(i int) (float64, float64) { return r[i].lo, r[i].hi }
+
+// sizeLogTicks labels a log axis of board sizes at 1, 2 and 5 times the
+// powers of ten, with a minor tick at each other whole multiple.
+type sizeLogTicks struct{}
+
+func (sizeLogTicks) Ticks(lo, hi float64) []plot.Tick {
+	var ts []plot.Tick
+	for e := math.Floor(math.Log10(lo)); e <= math.Ceil(math.Log10(hi)); e++ {
+		p := math.Pow(10, e)
+		for m := 1; m < 10; m++ {
+			v := float64(m) * p
+			if v < lo || v > hi {
+				continue
+			}
+			t := plot.Tick{Value: v}
+			if m == 1 || m == 2 || m == 5 {
+				t.Label = strconv.FormatFloat(v, 'f', -1, 64)
+			}
+			ts = append(ts, t)
+		}
+	}
+	return ts
+}

@@ -69,6 +69,9 @@ func (niceTicker) Ticks(lo, hi float64) []plot.Tick {
 type endTicks struct{ lo, hi float64 }
 
 func (e endTicks) Ticks(min, max float64) []plot.Tick {
+	if !(e.hi > e.lo) { // every walk one length (a deterministic rule's tours)
+		return []plot.Tick{{Value: e.lo, Label: strconv.FormatFloat(e.lo, 'f', -1, 64)}}
+	}
 	ts := []plot.Tick{{Value: e.lo, Label: strconv.FormatFloat(e.lo, 'f', -1, 64)}}
 	gap := 0.08 * (e.hi - e.lo)
 	for _, t := range (niceTicker{}).Ticks(e.lo, e.hi) {

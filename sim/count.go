@@ -114,6 +114,13 @@ func CountTours(ctx context.Context, b *Board, opt CountOptions) (TourCounts, er
 		}
 	}
 	slices.Sort(reps)
+	if opt.Closed {
+		// Every closed tour passes through every square, so one start
+		// gives the count of all: the square with the fewest neighbours,
+		// whose closing moves are fewest (a corner: its two neighbours
+		// are the tour's second and last squares).
+		reps = []int{g.closedStart()}
+	}
 
 	var tasks []countTask
 	var nodes int64 // those expanded before the workers start
@@ -124,6 +131,9 @@ func CountTours(ctx context.Context, b *Board, opt CountOptions) (TourCounts, er
 		}
 	}
 	tasks, nodes = g.split(tasks, 32*workers, nodes)
+	if opt.Progress != nil {
+		opt.Progress.Add(nodes) // expanded before the workers start
+	}
 
 	// Workers take tasks in order; each task's results are written by the one
 	// worker that ran it and summed after Wait, so the totals do not depend on
@@ -166,6 +176,10 @@ func CountTours(ctx context.Context, b *Board, opt CountOptions) (TourCounts, er
 		tc.PerStart[sq] = -1
 	}
 	for _, s := range starts {
+		if opt.Closed {
+			tc.PerStart[s] = count[0]
+			continue
+		}
 		tc.PerStart[s] = count[slices.Index(reps, rep[s])]
 	}
 	if len(starts) == n {
@@ -177,11 +191,9 @@ func CountTours(ctx context.Context, b *Board, opt CountOptions) (TourCounts, er
 	H := int64(2 * len(g.syms)) // symmetries × the two directions
 	if opt.Closed {
 		// Every closed tour passes through every square once in each
-		// direction, so all start squares must agree.
-		for _, c := range count {
-			if c != count[0] || c%2 != 0 {
-				panic(fmt.Sprintf("sim: closed tour counts on %s differ between starts or are odd: %v", b, count))
-			}
+		// direction: the search from one start found each twice.
+		if count[0]%2 != 0 {
+			panic(fmt.Sprintf("sim: closed tour count on %s is odd: %d", b, count[0]))
 		}
 		tc.Undirected = count[0] / 2
 		if opt.Unique {
@@ -226,6 +238,9 @@ func EstimateTourNodes(b *Board, opt CountOptions) (float64, error) {
 	}
 	g := newTourGraph(b, opt.Closed, opt.Unique)
 	rep, _ := squareOrbits(g.syms, n)
+	if opt.Closed { // CountTours searches from one start
+		starts = []int{g.closedStart()}
+	}
 	var tasks []countTask
 	var seen uint64
 	for _, s := range starts {
@@ -397,6 +412,8 @@ func (g *tourGraph) rootTasks(repIndex, r int) []countTask {
 				return nil
 			}
 		}
+		// the last square is one of r's neighbours (check)
+		t.endMask = g.nbr[r]
 	} else {
 		// A path from r alternates colours starting with r's: it ends on r's
 		// colour when the board has an odd number of squares, on the other
@@ -506,19 +523,12 @@ func (g *tourGraph) split(tasks []countTask, target int, nodes int64) ([]countTa
 // usable neighbour, and only they need checking.
 func (g *tourGraph) check(start, h, w int, left, ends, endMask uint64) (uint64, bool) {
 	cand := g.nbr[h&63] & left
-	if g.closed {
-		if left != 0 && g.nbr[start&63]&left == 0 {
-			return 0, false // nothing left to close the tour from
-		}
-		usable := left | 1<<w | 1<<start
-		for ; cand != 0; cand &= cand - 1 {
-			v := bits.TrailingZeros64(cand)
-			if bits.OnesCount64(g.nbr[v]&usable) < 2 {
-				return 0, false
-			}
-		}
-		return 0, true
+	if g.closed && left != 0 && g.nbr[start&63]&left == 0 {
+		return 0, false // nothing left to close the tour from
 	}
+	// The path to come runs from w through every square left; a closed
+	// tour's last square must then be a neighbour of the start (endMask),
+	// so the rules are those of an open path with its end among them.
 	usable := left | 1<<w
 	ends &^= 1 << w
 	for ; cand != 0; cand &= cand - 1 {
@@ -534,6 +544,19 @@ func (g *tourGraph) check(start, h, w int, left, ends, endMask uint64) (uint64, 
 		return 0, false
 	}
 	return ends, true
+}
+
+// closedStart is the square a closed-tour search starts from: the one
+// with the fewest neighbours (the smallest such), which is the smallest of
+// its orbit.
+func (g *tourGraph) closedStart() int {
+	best := 0
+	for sq := 1; sq < g.n; sq++ {
+		if bits.OnesCount64(g.nbr[sq]) < bits.OnesCount64(g.nbr[best]) {
+			best = sq
+		}
+	}
+	return best
 }
 
 // cancelCheck is how many nodes a searcher expands between looks at its

@@ -6,7 +6,10 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
+	"sync"
 	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // ExactMaxSquares is the largest board ExactWalk handles: the visited set
@@ -36,6 +39,39 @@ type Exact struct {
 	// TreeNodes counts the nodes of the unmerged branch tree, i.e. what a
 	// plain recursive enumeration would visit.
 	TreeNodes float64
+
+	// Unresolved is the probability of the states dropped to stay within
+	// the budget (ExactOptions.Bounds): the walks through them were not
+	// followed, so each of PSuccess, PClosed, PStopped, Lengths and
+	// DeadEnds is a lower bound, and adding Unresolved gives an upper one
+	// (PLower, PUpper). It is 0 for an exact result. Nodes and TreeNodes
+	// then count what was expanded.
+	Unresolved float64
+	// Dropped counts the states dropped.
+	Dropped int64
+}
+
+// IsExact reports whether every branch was followed (no state dropped).
+func (x Exact) IsExact() bool { return x.Dropped == 0 }
+
+// PLower is a certified lower bound on P(success): the successes found.
+func (x Exact) PLower() float64 { return x.PSuccess }
+
+// PUpper is a certified upper bound on P(success): the successes found
+// and every walk through a dropped state. It equals PLower when exact.
+func (x Exact) PUpper() float64 {
+	if x.Dropped == 0 {
+		return x.PSuccess
+	}
+	return min(1, x.PSuccess+x.Unresolved)
+}
+
+// ClosedUpper is the upper bound on P(closed) that goes with PClosed.
+func (x Exact) ClosedUpper() float64 {
+	if x.Dropped == 0 {
+		return x.PClosed
+	}
+	return min(1, x.PClosed+x.Unresolved)
 }
 
 // ErrBudget is wrapped by the error ExactWalk returns when it would expand
@@ -52,18 +88,96 @@ var ErrBudget = fmt.Errorf("node budget exceeded")
 // (0: DefaultExactBudget); going over it returns an error wrapping
 // ErrBudget.
 func ExactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64) (Exact, error) {
-	return exactWalk(ctx, b, r, start, budget, nil, nil)
+	return exactWalk(ctx, b, r, start, exactLimits{budget: budget})
 }
 
-// exactWalk is ExactWalk with the live states of its layers counted
-// against mem (nil: no limit) and the states it expands added to progress
-// (may be nil). It looks at ctx every exactCheck states, in the layer loop
+// ExactBounds is ExactWalk that, instead of failing when a layer would take
+// the enumeration over its budget, drops the layer's least probable states
+// and carries their probability as Exact.Unresolved: the result then
+// certifies P(success) in [PLower, PUpper] (up to the rounding of the
+// floating-point sums, as exact values are exact). The budget is shared
+// among the layers still to come: before a layer is expanded it is cut to
+// (budget − states expanded) / (layers left) states, so the states expanded
+// never pass the budget. With a budget that the exact enumeration fits in,
+// the result is exact (Dropped = 0) and equal to ExactWalk's.
+func ExactBounds(ctx context.Context, b *Board, r Rule, start int, budget int64) (Exact, error) {
+	return exactWalk(ctx, b, r, start, exactLimits{budget: budget, bounds: true})
+}
+
+// exactLimits are what bound one enumeration: the states it may expand
+// (0: DefaultExactBudget), the memory its layers may hold (nil: no
+// limit), whether it drops states to stay within them (bounds) rather
+// than fail, and a counter of the states expanded (may be nil).
+type exactLimits struct {
+	budget   int64
+	mem      *memoryBudget
+	bounds   bool
+	progress *atomic.Int64
+	threads  int // goroutines that expand and sort a layer (≤ 1: one)
+}
+
+// parallelAllowed works out, for a block of a layer's states, the squares
+// each may move to, on several goroutines (one enumerator each, as the tie
+// rules keep state); the states are then added to the next layer in their
+// order, so the sums, and the result, are those of one goroutine.
+type parallelAllowed struct {
+	es      []*enumerator
+	allowed [exactCheck]bitset
+	ties    [exactCheck]bool
+}
+
+func newParallelAllowed(b *Board, r Rule, threads int) *parallelAllowed {
+	p := &parallelAllowed{}
+	for range threads {
+		p.es = append(p.es, newEnumerator(b, r))
+	}
+	return p
+}
+
+// policyErr returns the first error of a rule of your own's policy met by
+// the enumerators (nil for the built-ins).
+func policyErr(e *enumerator, par *parallelAllowed) error {
+	if e.err != nil {
+		return e.err
+	}
+	if par != nil {
+		for _, pe := range par.es {
+			if pe.err != nil {
+				return pe.err
+			}
+		}
+	}
+	return nil
+}
+
+// allowedOf fills allowed and ties for block (at most exactCheck states).
+func (p *parallelAllowed) allowedOf(block []exactState) {
+	var wg sync.WaitGroup
+	per := (len(block) + len(p.es) - 1) / len(p.es)
+	for w, e := range p.es {
+		lo, hi := min(w*per, len(block)), min((w+1)*per, len(block))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				p.allowed[i], p.ties[i] = e.allowed(block[i].set, int(block[i].cur))
+			}
+		}()
+	}
+	wg.Wait()
+}
+
+// exactWalk is ExactWalk within lim: the live states of its layers
+// counted against lim.mem and the states it expands added to
+// lim.progress; with lim.bounds it drops states rather than fail (see
+// ExactBounds). It looks at ctx every exactCheck states, in the layer loop
 // and in the sort, so cancellation takes effect within milliseconds
 // whatever the size of a layer.
-func exactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64, mem *memoryBudget, progress *atomic.Int64) (Exact, error) {
+func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits) (Exact, error) {
 	if err := exactArgs(b, r, start); err != nil {
 		return Exact{}, err
 	}
+	budget, progress := lim.budget, lim.progress
 	if budget <= 0 {
 		budget = DefaultExactBudget
 	}
@@ -72,10 +186,24 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64, m
 	e.start = start
 	res := Exact{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
 	layer := []exactState{{set: bitset{}.with(start), cur: uint8(start), p: 1, paths: 1}}
-	nb := &nextLayer{index: map[bitsetKey]int{}, held: heldMemory{budget: mem}}
+	nb := &nextLayer{index: map[bitsetKey]int{}, held: heldMemory{budget: lim.mem}, bounds: lim.bounds, res: &res}
+	var par *parallelAllowed
+	if lim.threads > 1 {
+		par = newParallelAllowed(b, r, lim.threads)
+		for _, pe := range par.es {
+			pe.start = start
+		}
+	}
 	for depth := 1; len(layer) > 0; depth++ {
 		if err := ctx.Err(); err != nil {
 			return Exact{}, err
+		}
+		if lim.bounds {
+			// the layers left are those of path lengths depth..maxSteps+1
+			left := (budget - res.Nodes) / int64(e.maxSteps+2-depth)
+			if int64(len(layer)) > left {
+				layer = res.drop(layer, int(left))
+			}
 		}
 		if res.Nodes += int64(len(layer)); res.Nodes > budget {
 			return Exact{}, fmt.Errorf("exact: %s %s from %s: more than %d states at path length %d: %w (raise the budget or pick a smaller board)",
@@ -83,6 +211,9 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64, m
 		}
 		nb.reset(cap(layer))
 		for i := range layer {
+			if par != nil && i%exactCheck == 0 {
+				par.allowedOf(layer[i:min(i+exactCheck, len(layer))])
+			}
 			if i%exactCheck == exactCheck-1 {
 				if progress != nil {
 					progress.Add(exactCheck)
@@ -93,9 +224,15 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64, m
 			}
 			s := &layer[i]
 			res.TreeNodes += s.paths
-			allowed, ties := e.allowed(s.set, int(s.cur))
-			if e.err != nil {
-				return Exact{}, e.err
+			var allowed bitset
+			var ties bool
+			if par != nil {
+				allowed, ties = par.allowed[i%exactCheck], par.ties[i%exactCheck]
+			} else {
+				allowed, ties = e.allowed(s.set, int(s.cur))
+			}
+			if err := policyErr(e, par); err != nil { // a rule of your own's answer no walk may take
+				return Exact{}, err
 			}
 			if ties {
 				res.MeanTies += s.p
@@ -117,7 +254,7 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64, m
 			progress.Add(int64(len(layer) % exactCheck))
 		}
 		var err error
-		if layer, err = nb.sorted(ctx, layer); err != nil {
+		if layer, err = nb.sorted(ctx, layer, lim.threads); err != nil {
 			return Exact{}, nb.outgrew(b, r, start, depth+1, err)
 		}
 	}
@@ -169,6 +306,9 @@ type nextLayer struct {
 	layerCap int // capacity of the layer being expanded, held meanwhile
 
 	maxEntries int // the most index entries so far
+
+	bounds bool   // drop states rather than pass the memory budget
+	res    *Exact // where dropped probability is counted
 }
 
 // outgrew describes err, when it is ErrMemory, as the layer of path length
@@ -200,18 +340,17 @@ func (nb *nextLayer) add(ns exactState, p, paths float64) error {
 	k := bitsetKey{ns.set, ns.cur}
 	j, ok := nb.index[k]
 	if !ok {
-		if len(nb.states) == cap(nb.states) {
-			// Grow under the budget, by half: a layer that would not fit
-			// fails here, before it is allocated. While the states are
-			// copied, the old array is held too.
-			grown := max(cap(nb.states)+cap(nb.states)/2, 1024)
-			if err := nb.held.set(nb.layerCap+cap(nb.states), grown, nb.entries(1)); err != nil {
+		if err := nb.room(); err != nil {
+			if !nb.bounds || !errors.Is(err, ErrMemory) || len(nb.states) < 2 {
 				return err
 			}
-			nb.states = slices.Grow(nb.states, grown-len(nb.states))
-		} else if len(nb.index)%exactCheck == 0 {
-			if err := nb.held.set(nb.layerCap, cap(nb.states), nb.entries(exactCheck)); err != nil {
-				return err
+			// Drop the least probable half of the layer built so far
+			// (their probability so far is unresolved; later branches
+			// into them start them afresh), and go on in the room freed.
+			nb.states = nb.res.drop(nb.states, len(nb.states)/2)
+			clear(nb.index)
+			for i := range nb.states {
+				nb.index[bitsetKey{nb.states[i].set, nb.states[i].cur}] = i
 			}
 		}
 		j = len(nb.states)
@@ -223,18 +362,53 @@ func (nb *nextLayer) add(ns exactState, p, paths float64) error {
 	return nil
 }
 
+// room makes room for one more state, within the budget, or returns
+// ErrMemory.
+func (nb *nextLayer) room() error {
+	if nb.bounds && nb.held.budget != nil {
+		// A layer holds at most maxLayer states: the layer expanded, the
+		// one built and its index then fit in the budget (ExactStateBytes
+		// each), and a full layer is thinned by the caller.
+		maxLayer := int(max(2, nb.held.budget.limit/ExactStateBytes))
+		if len(nb.states) == cap(nb.states) {
+			if len(nb.states) >= maxLayer {
+				return ErrMemory
+			}
+			nb.states = slices.Grow(nb.states, min(max(cap(nb.states)+cap(nb.states)/2, 1024), maxLayer)-len(nb.states))
+		}
+		return nil
+	}
+	if len(nb.states) == cap(nb.states) {
+		// Grow under the budget, by half: a layer that would not fit
+		// fails here, before it is allocated. While the states are
+		// copied, the old array is held too.
+		grown := max(cap(nb.states)+cap(nb.states)/2, 1024)
+		if err := nb.held.set(nb.layerCap+cap(nb.states), grown, nb.entries(1)); err != nil {
+			return err
+		}
+		nb.states = slices.Grow(nb.states, grown-len(nb.states))
+	} else if len(nb.index)%exactCheck == 0 {
+		if err := nb.held.set(nb.layerCap, cap(nb.states), nb.entries(exactCheck)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // sorted returns the layer built, in the reference order that keeps the
 // sums reproducible, and keeps the expanded layer's storage (old) for the
 // layer after. The sort needs a buffer as long as the layer: old's, grown
 // under the budget if it is too short.
-func (nb *nextLayer) sorted(ctx context.Context, old []exactState) ([]exactState, error) {
+func (nb *nextLayer) sorted(ctx context.Context, old []exactState, threads int) ([]exactState, error) {
 	if cap(old) < len(nb.states) {
-		if err := nb.held.set(len(nb.states), cap(nb.states), nb.entries(0)); err != nil {
-			return nil, err
+		if !nb.bounds { // with bounds, room keeps the layers within the budget
+			if err := nb.held.set(len(nb.states), cap(nb.states), nb.entries(0)); err != nil {
+				return nil, err
+			}
 		}
 		old = make([]exactState, 0, len(nb.states))
 	}
-	layer, spare, err := sortStates(ctx, nb.states, old[:0])
+	layer, spare, err := sortStates(ctx, nb.states, old[:0], threads)
 	nb.states = spare
 	return layer, err
 }
@@ -250,7 +424,7 @@ const exactCheck = 1 << 14
 // the algorithm: a bottom-up merge sort of short sorted runs, which looks
 // at ctx between runs so that sorting a layer of millions of states does
 // not delay cancellation.
-func sortStates(ctx context.Context, xs, buf []exactState) (sorted, spare []exactState, err error) {
+func sortStates(ctx context.Context, xs, buf []exactState, threads int) (sorted, spare []exactState, err error) {
 	const run = 1 << 12
 	cmp := func(x, y exactState) int {
 		if c := x.set.compare(y.set); c != 0 {
@@ -259,18 +433,48 @@ func sortStates(ctx context.Context, xs, buf []exactState) (sorted, spare []exac
 		return int(x.cur) - int(y.cur)
 	}
 	n := len(xs)
-	for lo := 0; lo < n; lo += run {
-		if lo%(16*run) == 0 && ctx.Err() != nil {
-			return nil, nil, ctx.Err()
+	threads = max(1, threads)
+	// each step's pieces (runs to sort, pairs of runs to merge) are
+	// independent: goroutine w takes pieces w, w + threads, ...
+	each := func(pieces int, f func(piece int) error) error {
+		if threads == 1 || pieces == 1 {
+			for i := range pieces {
+				if err := f(i); err != nil {
+					return err
+				}
+			}
+			return nil
 		}
-		slices.SortFunc(xs[lo:min(lo+run, n)], cmp)
+		var g errgroup.Group
+		for w := range threads {
+			g.Go(func() error {
+				for i := w; i < pieces; i += threads {
+					if err := f(i); err != nil {
+						return err
+					}
+				}
+				return nil
+			})
+		}
+		return g.Wait()
+	}
+	runs := (n + run - 1) / run
+	if err := each(runs, func(i int) error {
+		if i%16 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		slices.SortFunc(xs[i*run:min((i+1)*run, n)], cmp)
+		return nil
+	}); err != nil {
+		return nil, nil, err
 	}
 	src, dst := xs, buf[:n]
 	for width := run; width < n; width *= 2 {
-		for lo := 0; lo < n; lo += 2 * width {
+		if err := each((n+2*width-1)/(2*width), func(i int) error {
 			if ctx.Err() != nil {
-				return nil, nil, ctx.Err()
+				return ctx.Err()
 			}
+			lo := i * 2 * width
 			mid, hi := min(lo+width, n), min(lo+2*width, n)
 			i, j, k := lo, mid, lo
 			for ; i < mid && j < hi; k++ {
@@ -284,10 +488,92 @@ func sortStates(ctx context.Context, xs, buf []exactState) (sorted, spare []exac
 			}
 			k += copy(dst[k:], src[i:mid])
 			copy(dst[k:], src[j:hi])
+			return nil
+		}); err != nil {
+			return nil, nil, err
 		}
 		src, dst = dst, src
 	}
 	return src, dst[:0], nil
+}
+
+// drop keeps the keep most probable of states (ties between equal
+// probabilities broken by position, so the choice is the same on every
+// run), in their order, and adds the probability of the others to
+// res.Unresolved. It works in place.
+func (res *Exact) drop(states []exactState, keep int) []exactState {
+	keep = max(keep, 0)
+	if len(states) <= keep {
+		return states
+	}
+	var t float64 // the keep-th largest probability
+	above := 0    // states that are more probable than t
+	if keep > 0 {
+		ps := make([]float64, len(states))
+		for i := range states {
+			ps[i] = states[i].p
+		}
+		t = kthLargest(ps, keep)
+		for i := range states {
+			if states[i].p > t {
+				above++
+			}
+		}
+	}
+	equal := keep - above // states of probability t to keep, the first ones
+	kept := states[:0]
+	for _, s := range states {
+		switch {
+		case keep > 0 && s.p > t:
+		case keep > 0 && s.p == t && equal > 0:
+			equal--
+		default:
+			res.Unresolved += s.p
+			res.Dropped++
+			continue
+		}
+		kept = append(kept, s)
+	}
+	return kept
+}
+
+// kthLargest returns the k-th largest of xs (1 ≤ k ≤ len(xs)), reordering
+// xs: a quickselect with three-way partitions, since probabilities repeat
+// a lot.
+func kthLargest(xs []float64, k int) float64 {
+	lo, hi := 0, len(xs) // the answer is in xs[lo:hi], at rank k-1 from the top
+	k--
+	for {
+		if hi-lo == 1 {
+			return xs[lo]
+		}
+		a, b, c := xs[lo], xs[lo+(hi-lo)/2], xs[hi-1]
+		pivot := max(min(a, b), min(max(a, b), c)) // median of three
+		// partition into > pivot, == pivot, < pivot
+		gt, i, lt := lo, lo, hi
+		for i < lt {
+			switch {
+			case xs[i] > pivot:
+				xs[gt], xs[i] = xs[i], xs[gt]
+				gt++
+				i++
+			case xs[i] < pivot:
+				lt--
+				xs[lt], xs[i] = xs[i], xs[lt]
+			default:
+				i++
+			}
+		}
+		switch {
+		case lo+k < gt:
+			hi = gt
+		case lo+k < lt:
+			return pivot
+		default:
+			k -= lt - lo
+			lo = lt
+		}
+	}
 }
 
 type exactState struct {

@@ -38,3 +38,17 @@ func BenchmarkExact9x9Corner(b *testing.B) {
 		b.ReportMetric(e.PSuccess, "p-success")
 	}
 }
+
+// BenchmarkExact9x9CornerTwoThreads is BenchmarkExact9x9Corner with two
+// goroutines on the one start (ExactWalks with two workers).
+func BenchmarkExact9x9CornerTwoThreads(b *testing.B) {
+	bd := MustBoard(9, 9)
+	r, _ := ParseRule("warnsdorff/random")
+	for i := 0; i < b.N; i++ {
+		e, err := ExactWalks(context.Background(), bd, r, []int{0}, ExactOptions{Workers: 2})
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(e[0].Nodes), "states")
+	}
+}

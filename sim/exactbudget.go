@@ -31,11 +31,17 @@ type ExactOptions struct {
 	// whether a start fits never depends on scheduling.
 	MaxMemory int64
 	// Workers is the number of starts enumerated at once; 0 means
-	// GOMAXPROCS.
+	// GOMAXPROCS. Workers beyond the starts share a start's work (its
+	// layers' moves and sorts), which leaves every result as it is.
 	Workers int
 	// Progress, when not nil, has the states expanded added to it as the
 	// enumeration goes, for a progress display.
 	Progress *atomic.Int64
+	// Bounds makes a start that would pass Budget or its share of
+	// MaxMemory drop its least probable states instead of failing (see
+	// ExactBounds): its result certifies P(success) in [PLower, PUpper].
+	// A start that fits is enumerated exactly all the same.
+	Bounds bool
 }
 
 // StatesMemory is the part of a memory budget that the states of an
@@ -94,6 +100,9 @@ func ExactWalks(ctx context.Context, b *Board, r Rule, starts []int, opt ExactOp
 	if opt.MaxMemory < 0 {
 		return nil, fmt.Errorf("exact on %s: MaxMemory = %d, want 0 (no limit) or more", b, opt.MaxMemory)
 	}
+	// workers beyond the starts help each start expand and sort its
+	// layers, which changes no result
+	threads := max(1, workers/max(1, min(workers, len(starts))))
 	share := int64(0)
 	if opt.MaxMemory > 0 {
 		share = StatesMemory(opt.MaxMemory) / int64(max(1, min(workers, len(starts))))
@@ -117,7 +126,7 @@ func ExactWalks(ctx context.Context, b *Board, r Rule, starts []int, opt ExactOp
 		}
 		g.Go(func() error {
 			defer cancel()
-			res[i], errs[i] = exactStart(sctx, b, r, s, opt, share)
+			res[i], errs[i] = exactStart(sctx, b, r, s, opt, share, threads)
 			if errs[i] == nil || errors.Is(errs[i], context.Canceled) || errors.Is(errs[i], context.DeadlineExceeded) {
 				return nil
 			}
@@ -146,11 +155,13 @@ func ExactWalks(ctx context.Context, b *Board, r Rule, starts []int, opt ExactOp
 
 // exactStart enumerates one start of ExactWalks within share bytes (0: no
 // limit), refusing it up front when the estimate says it cannot fit.
-func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptions, share int64) (Exact, error) {
+func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptions, share int64, threads int) (Exact, error) {
+	lim := exactLimits{budget: opt.Budget, bounds: opt.Bounds, progress: opt.Progress, threads: threads}
 	if share == 0 {
-		return exactWalk(ctx, b, r, start, opt.Budget, nil, opt.Progress)
+		return exactWalk(ctx, b, r, start, lim)
 	}
-	if b.Squares() <= ExactMaxSquares && start >= 0 && start < b.Squares() && r.Validate() == nil && r.Kind != Backtrack {
+	lim.mem = &memoryBudget{limit: share}
+	if !opt.Bounds && b.Squares() <= ExactMaxSquares && start >= 0 && start < b.Squares() && r.Validate() == nil && r.Kind != Backtrack {
 		est, err := EstimateExactStates(ctx, b, r, start, share)
 		if err != nil {
 			return Exact{}, err
@@ -160,7 +171,7 @@ func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptio
 				b, r.Name(), b.SquareName(start), float64(est.States), est.Depth, est.Walks, formatBytes(need), formatBytes(share), ErrMemory)
 		}
 	}
-	return exactWalk(ctx, b, r, start, opt.Budget, &memoryBudget{limit: share}, opt.Progress)
+	return exactWalk(ctx, b, r, start, lim)
 }
 
 // memoryBudget is bytes that one enumeration may hold.

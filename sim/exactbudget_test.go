@@ -118,9 +118,12 @@ func TestSortStates(t *testing.T) {
 			}
 			return int(x.cur) - int(y.cur)
 		})
-		got, spare, err := sortStates(context.Background(), xs, make([]exactState, 0, n))
-		if err != nil || !slices.Equal(got, want) || len(spare) != 0 {
-			t.Errorf("n=%d: sorted differently (err %v)", n, err)
+		for threads := 1; threads <= 3; threads++ {
+			in := slices.Clone(xs)
+			got, spare, err := sortStates(context.Background(), in, make([]exactState, 0, n), threads)
+			if err != nil || !slices.Equal(got, want) || len(spare) != 0 {
+				t.Errorf("n=%d, %d threads: sorted differently (err %v)", n, threads, err)
+			}
 		}
 	}
 }

@@ -27,6 +27,7 @@ func FromCanonical(file string, cn Canonical) (*Config, error) {
 	if cn.Exact != "" {
 		c.Exact = cn.Exact
 	}
+	c.ExactBudget = cn.ExactBudget
 	c.ComparisonFamily = cn.ComparisonFamily
 	if q := cn.Sequential; q != nil {
 		c.Sequential = &Sequential{Until: q.Until, Min: q.Min, Max: cn.Walks, HalfWidth: q.HalfWidth}

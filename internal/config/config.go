@@ -28,7 +28,10 @@ type Config struct {
 	Rules       []RuleSpec  `yaml:"rules"`
 	Confidence  float64     `yaml:"confidence"`
 	Interval    string      `yaml:"interval"`
-	Exact       string      `yaml:"exact"` // auto, on or off: exact values beside the estimates
+	Exact       string      `yaml:"exact"` // auto, on, bounds or off: exact values beside the estimates
+	// ExactBudget is the most states the enumeration of exact: on or
+	// bounds expands per start square (0: sim.DefaultExactBudget).
+	ExactBudget int64 `yaml:"exact_budget"`
 	// ComparisonFamily is the Holm family of the comparisons table: one
 	// of ComparisonFamilies ("" means question).
 	ComparisonFamily string  `yaml:"comparison_family"`
@@ -151,8 +154,9 @@ var Figures = []string{
 
 // ExactModes lists what exact accepts: auto computes exact values where the
 // enumeration is cheap (sim.ExactAuto), on wherever the engine reaches
-// within its budget, off never.
-var ExactModes = []string{"auto", "on", "off"}
+// within its budget, bounds as on but with certified bounds (sim.Exact's
+// PLower, PUpper) where the enumeration outgrows its budget, off never.
+var ExactModes = []string{"auto", "on", "off", "bounds"}
 
 // ComparisonFamilies lists what comparison_family accepts: question (the
 // default) adjusts together the comparisons that answer one question —

@@ -25,7 +25,8 @@ type Experiment struct {
 	Sequential  *Sequential // walks: {until: ...}; nil for a fixed number of walks
 	Confidence  float64
 	Method      stats.Method
-	Exact       string // auto, on or off (ExactModes)
+	Exact       string // auto, on, bounds or off (ExactModes)
+	ExactBudget int64  // states per start for exact: on or bounds (0: sim.DefaultExactBudget)
 	// ComparisonFamily is the comparisons' Holm family: question, board
 	// or run (ComparisonFamilies).
 	ComparisonFamily string
@@ -100,7 +101,7 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 		panic("config: " + err.Error())
 	}
 	e := &Experiment{Name: c.Name, Description: c.Description, Seed: c.Seed, Boards: c.boardList(), Rules: c.ruleList(), Estimators: c.estimatorList(),
-		Walks: uint64(c.Walks), Sequential: c.Sequential, Confidence: c.Confidence, Method: method, Exact: c.Exact, ComparisonFamily: cmp.Or(c.ComparisonFamily, "question"),
+		Walks: uint64(c.Walks), Sequential: c.Sequential, Confidence: c.Confidence, Method: method, Exact: c.Exact, ExactBudget: c.ExactBudget, ComparisonFamily: cmp.Or(c.ComparisonFamily, "question"),
 		PerWalk: c.Outputs.Walks, RowGroup: c.Outputs.RowGroup, Figures: slices.Clone(c.Outputs.Figures),
 		ConfigHash: c.Hash(), WorkHash: c.WorkHash(), Config: c.canonical(), SourceFile: file, Source: src}
 	for _, b := range e.Boards {

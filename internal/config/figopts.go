@@ -22,8 +22,9 @@ type FigureOptions struct {
 // HeatmapOptions style the success and closed-tour heatmaps.
 type HeatmapOptions struct {
 	// Metric of success-heatmap: auto (the success rate, or the mean path
-	// length for a rule whose pooled success rate is under 1 %, where
-	// every square would read 0), success or mean-length.
+	// length for a rule whose pooled success rate is under 1 % and has no
+	// exact values, where every square would read 0), success or
+	// mean-length.
 	Metric string `yaml:"metric" json:"metric,omitempty"`
 	// Scale of the colours: auto (linear; log in the failure view),
 	// linear or log.

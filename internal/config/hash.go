@@ -33,6 +33,8 @@ type Canonical struct {
 	Confidence float64              `json:"confidence"`
 	Interval   string               `json:"interval"`
 	Exact      string               `json:"exact,omitempty"` // "" for the default, auto, so that older hashes stay valid
+	// ExactBudget is 0 for the default, sim.DefaultExactBudget.
+	ExactBudget int64 `json:"exact_budget,omitempty"`
 	// ComparisonFamily is "" for the default, question.
 	ComparisonFamily string           `json:"comparison_family,omitempty"`
 	Outputs          CanonicalOutputs `json:"outputs"`
@@ -165,6 +167,7 @@ func (c *Config) canonical() Canonical {
 	if c.Exact != "auto" {
 		cn.Exact = c.Exact
 	}
+	cn.ExactBudget = c.ExactBudget
 	if c.ComparisonFamily != "question" {
 		cn.ComparisonFamily = c.ComparisonFamily
 	}

@@ -128,7 +128,10 @@ func (c *Config) check() Errors {
 		k.errorf("confidence", "%v is out of range; want a level strictly between 0 and 1, e.g. 0.95", c.Confidence)
 	}
 	if !slices.Contains(ExactModes, c.Exact) {
-		k.errorf("exact", "%q; valid: %s (auto: exact values where the enumeration is cheap)", c.Exact, strings.Join(ExactModes, ", "))
+		k.errorf("exact", "%q; valid: %s (auto: exact values where the enumeration is cheap; bounds: certified bounds where it does not fit)", c.Exact, strings.Join(ExactModes, ", "))
+	}
+	if c.ExactBudget < 0 {
+		k.errorf("exact_budget", "%d; want 0 (the default, %d states per start square) or more", c.ExactBudget, sim.DefaultExactBudget)
 	}
 	if c.ComparisonFamily != "" && !slices.Contains(ComparisonFamilies, c.ComparisonFamily) {
 		k.errorf("comparison_family", "%q; valid: %s (question: the class comparisons of one rule on one board, or the rule comparisons of one class on one board; board: every comparison on a board; run: every comparison of the run)",

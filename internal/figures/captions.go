@@ -2,8 +2,6 @@ package figures
 
 import (
 	"fmt"
-	"math"
-	"slices"
 	"strings"
 
 	"knightwalk/internal/table"
@@ -17,44 +15,6 @@ import (
 type extreme struct {
 	text    string
 	squares []string
-}
-
-// extremes returns the lowest and highest of the squares' values as
-// written by format (squares whose written values are equal tie), in
-// table order.
-func extremes(squares []table.SquareRow, value func(table.SquareRow) float64, format func(float64) string) (lo, hi extreme) {
-	first := true
-	var lv, hv float64
-	for _, s := range squares {
-		v := value(s)
-		if math.IsNaN(v) {
-			continue
-		}
-		if first || v < lv {
-			lv = v
-		}
-		if first || v > hv {
-			hv = v
-		}
-		first = false
-	}
-	if first {
-		return lo, hi
-	}
-	lo.text, hi.text = format(lv), format(hv)
-	for _, s := range squares {
-		v := value(s)
-		if math.IsNaN(v) {
-			continue
-		}
-		if format(v) == lo.text {
-			lo.squares = append(lo.squares, s.Start)
-		}
-		if format(v) == hi.text {
-			hi.squares = append(hi.squares, s.Start)
-		}
-	}
-	return lo, hi
 }
 
 // span writes the extremes: "lowest … (squares), highest … (squares)", or
@@ -89,35 +49,22 @@ func (d *drawer) rateCaption(g group, r rate, h plots.HeatmapData) string {
 	in := g.startable(r)
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s of %s on %s by start square. ", capitalise(name), g.rule, g.board)
-	value := func(s table.SquareRow) float64 { p, _, _ := r.value(s); return p }
-	what := "Estimates (squares table) from " + g.walksPerSquare()
-	if g.allExact(r) {
-		value, what = r.exact, "Exact values by enumeration"
+	what := "Estimates from " + g.walksPerSquare()
+	switch {
+	case g.allExact(r):
+		what = "Exact values by enumeration"
+	case h.Binary:
+		what = "One walk a square (a deterministic rule): each square tours or not"
+	case pooledSquares(units):
+		what += fmt.Sprintf(", pooled over the %d groups of squares equal under the board's symmetry (the rule treats them alike; figure option heatmap.pool_symmetric)", len(units))
 	}
-	show := value
-	if h.Failure {
-		show = func(s table.SquareRow) float64 { return 1 - value(s) }
-	}
-	fmt.Fprintf(&b, "%s: %s.", what, span(extremes(in, show, percent)))
-	if pooledSquares(units) {
-		conf, method := d.stats()
-		ns := g.noStart(r)
-		var ps []float64
-		for _, u := range units {
-			if ns != nil && ns[int(u[0].StartRow)*g.cols+int(u[0].StartCol)] {
-				continue
-			}
-			if p, _, _ := u.rate(r, conf, method); !math.IsNaN(p) {
-				if h.Failure {
-					p = 1 - p
-				}
-				ps = append(ps, p)
-			}
-		}
-		if lo, hi := percent(slices.Min(ps)), percent(slices.Max(ps)); lo != hi {
-			fmt.Fprintf(&b, " Drawn pooled over the %d groups of squares equal under the board's symmetry (the rule treats them alike; figure option heatmap.pool_symmetric): from %s to %s.",
-				len(ps), lo, hi)
-		}
+	fmt.Fprintf(&b, "%s: %s.", what, drawnSpan(h, percent))
+	if ns := g.noStart(r); ns != nil && !h.Failure {
+		// Over which squares a board's rate is taken (issue 34: a title's
+		// 0.076 % was over the 13 squares of the corners' colour, not the
+		// uniform start's 0.039 %).
+		fmt.Fprintf(&b, " Mean over the %d squares of the corners' colour %s; from a uniform start (every square) %s.",
+			len(g.squares)-trues(ns), percent(g.meanOver(r, ns, false)), percent(g.meanOver(r, ns, true)))
 	}
 	if iv := h.Interval; iv != nil && iv.Legend != "" {
 		fmt.Fprintf(&b, " ▲/▼: %s.", iv.Legend)
@@ -136,6 +83,93 @@ func (d *drawer) rateCaption(g group, r rate, h plots.HeatmapData) string {
 	return b.String()
 }
 
+// meanOver is g's rate over its squares (all, or those not in ns):
+// the mean of the exact values where every square has one, else the
+// pooled estimate (every square runs the same walks).
+func (g group) meanOver(r rate, ns []bool, all bool) float64 {
+	var sum, k, n, squares float64
+	for _, s := range g.squares {
+		if !all && ns[int(s.StartRow)*g.cols+int(s.StartCol)] {
+			continue
+		}
+		sum += r.exact(s)
+		k += float64(r.count(s))
+		n += float64(s.Walks)
+		squares++
+	}
+	switch {
+	case g.allExact(r):
+		return sum / squares
+	case n == 0:
+		return 0
+	}
+	return k / n
+}
+
+// lengthFormat writes a mean path length in captions.
+func lengthFormat(v float64) string { return fmt.Sprintf("%.2f", v) }
+
+// drawnSpan writes the extremes of the values h draws (pooled where the
+// map pools, exact where it is exact, 1 − v on a failure view) among the
+// squares it resolves: a washed-out square's value is noise, and naming
+// it as lowest or highest would report noise as a finding. Where every
+// square is washed out, no extreme is named.
+func drawnSpan(h plots.HeatmapData, format func(float64) string) string {
+	un, _ := h.Unresolved()
+	var lo, hi extreme
+	first, washed, resolved := true, 0, 0
+	var lv, hv float64
+	drawn := func(v float64) float64 {
+		if h.Failure {
+			return 1 - v
+		}
+		return v
+	}
+	skip := func(i int) bool { return h.Mask != nil && h.Mask[i] || h.NoStart != nil && h.NoStart[i] }
+	for i, v := range h.Values {
+		if skip(i) {
+			continue
+		}
+		if un != nil && un[i] {
+			washed++
+			continue
+		}
+		resolved++
+		v = drawn(v)
+		if first || v < lv {
+			lv = v
+		}
+		if first || v > hv {
+			hv = v
+		}
+		first = false
+	}
+	if resolved == 0 {
+		return fmt.Sprintf("every one of the %d squares is washed out (its interval spans over half the colour range), so no square is named as an extreme", washed)
+	}
+	lo.text, hi.text = format(lv), format(hv)
+	for i, v := range h.Values {
+		if skip(i) || un != nil && un[i] {
+			continue
+		}
+		if format(drawn(v)) == lo.text {
+			lo.squares = append(lo.squares, plots.SquareName(h.Cols, i))
+		}
+		if format(drawn(v)) == hi.text {
+			hi.squares = append(hi.squares, plots.SquareName(h.Cols, i))
+		}
+	}
+	s := span(lo, hi)
+	if washed > 0 {
+		verb := "are"
+		if washed == 1 {
+			verb = "is"
+		}
+		s += fmt.Sprintf(" (of the %d squares resolved; %d washed out %s not named)", resolved, washed, verb)
+	}
+	return s
+}
+
 // startable is g's squares less those that cannot start a tour.
 func (g group) startable(r rate) []table.SquareRow {
 	ns := g.noStart(r)
@@ -150,12 +184,15 @@ func (g group) startable(r rate) []table.SquareRow {
 
 // lengthCaption describes a mean-path-length map.
 func lengthCaption(g group, h plots.HeatmapData, pooled bool) string {
-	format := func(v float64) string { return fmt.Sprintf("%.2f", v) }
-	s := fmt.Sprintf("Mean path length (squares visited, of %d) of %s on %s by start square, from %s: %s.",
-		g.rows*g.cols, g.rule, g.board, g.walksPerSquare(), span(extremes(g.squares, func(s table.SquareRow) float64 { return s.LengthMean }, format)))
-	if pooled {
-		s += " Drawn pooled over the squares equal under the board's symmetry (figure option heatmap.pool_symmetric)."
+	from := "from " + g.walksPerSquare()
+	switch {
+	case h.Uncertainty == nil && strings.Contains(h.Note, "exact"):
+		from = "exact E[length] by enumeration"
+	case pooled:
+		from += ", pooled over the squares equal under the board's symmetry (figure option heatmap.pool_symmetric)"
 	}
+	s := fmt.Sprintf("Mean path length (squares visited, of %d) of %s on %s by start square, %s: %s.",
+		g.rows*g.cols, g.rule, g.board, from, drawnSpan(h, lengthFormat))
 	if un, err := h.Unresolved(); err == nil {
 		if k := trues(un); k > 0 {
 			s += fmt.Sprintf(" %d of %d squares washed out: their %s interval spans over half the colour range.", k, len(g.squares), levelText(h.Uncertainty.Level))

@@ -40,6 +40,11 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 		if !slices.Contains(rateKinds, c.Kind) && !published || math.IsNaN(c.Measured) {
 			continue
 		}
+		if !math.IsNaN(c.CSLo) && !math.IsNaN(c.CSHi) {
+			// A sequential run's verdict was decided by the always-valid
+			// interval, not the fixed-n one: draw the one that decided.
+			c.Lo, c.Hi = c.CSLo, c.CSHi
+		}
 		if math.IsNaN(c.Lo) || math.IsNaN(c.Hi) { // a deterministic rule's walk: a point
 			c.Lo, c.Hi = c.Measured, c.Measured
 		}
@@ -61,12 +66,15 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 				label = fmt.Sprintf("%s, %s: %d/%d ± %.1f, %s", id, c.Board, k, n, 100*c.Margin, verdict)
 			}
 		}
-		rows = append(rows, plots.ClaimRow{Label: label,
+		rows = append(rows, plots.ClaimRow{Label: label, AlwaysValid: !math.IsNaN(c.CSLo),
 			ClaimedLo: c.ClaimedLo, ClaimedHi: c.ClaimedHi, Measured: c.Measured, Lo: c.Lo, Hi: c.Hi, Exact: c.Exact})
 		kept = append(kept, c)
 	}
 	if len(rows) == 0 {
 		return []Drawn{{Name: "claims", Note: "no claim about a single success rate: no claims panel"}}, nil
+	}
+	if dataHook != nil {
+		dataHook("claims_"+d.m.Experiment, claimData{kept, rows})
 	}
 	f, err := plots.ClaimPanel(d.m.Experiment+": claims against measured rates", rows)
 	if err != nil {
@@ -82,6 +90,9 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 		"on a logit axis; the verdict after the Holm adjustment of its family. A published count is not reproduced where the difference is significant, "+
 		"reproduced only where two one-sided tests put our rate within the margin its label gives (± points, what the source's trials resolve), "+
 		"else inconclusive: lying inside the grey band is not agreement. %d claims; sources: %s.", levelText(conf), levelText(conf), len(kept), claimSources(kept))
+	if slices.ContainsFunc(kept, func(c table.ClaimRow) bool { return !math.IsNaN(c.CSLo) }) {
+		dr.Caption += " A sequential run's interval is the always-valid one (cs_lo, cs_hi) that decided its verdict."
+	}
 	return []Drawn{dr}, nil
 }
 

@@ -9,6 +9,7 @@ import (
 	"knightwalk/internal/table"
 	"knightwalk/plots"
 	"knightwalk/sim"
+	"knightwalk/stats"
 )
 
 // deadEnds draws, per (board, rule), where failed walks end: the share of
@@ -208,9 +209,37 @@ func (d *drawer) drawDeadEnds(g group, m deadEndMap, title string, highlight int
 	if m.from != "" {
 		parts = append(parts, "from-"+m.from)
 	}
-	dr, err := d.heatmap(plots.HeatmapData{Title: title, Rows: g.rows, Cols: g.cols,
+	h := plots.HeatmapData{Title: title, Rows: g.rows, Cols: g.cols,
 		Values: vals, Label: label, Percent: true, Scale: shareScale(vals), Format: shareFormat(vals), Highlight: highlight,
-		Counts: rareCounts(m.counts, m.total), Note: deadEndNote(m)}, parts[0], parts[1:]...)
+		Counts: rareCounts(m.counts, m.total), Note: deadEndNote(m)}
+	// Each share is an estimate from the failed walks: drawn with its
+	// interval, so that a square whose share the walks do not resolve is
+	// washed out, not drawn as structure (counts pooled over symmetric
+	// squares may be fractional: rounded for the interval).
+	conf, method := d.stats()
+	un := &plots.Uncertainty{Lo: make([]float64, len(vals)), Hi: make([]float64, len(vals)), Level: conf}
+	for i, c := range m.counts {
+		iv := stats.Proportion{Successes: uint64(math.Round(c)), Trials: uint64(math.Round(m.total))}.Interval(conf, method)
+		un.Lo[i], un.Hi[i] = math.Min(iv.Lo, vals[i]), math.Max(iv.Hi, vals[i])
+	}
+	h.Uncertainty = un
+	if binaryValues(vals) { // one failed walk: its dead end is one square
+		h.Binary, h.Scale, h.Counts, h.Uncertainty = true, plots.ScaleLinear, nil, nil
+	}
+	if h.Scale == plots.ScaleLog {
+		// A log scale has no 0: a square where no walk ended is hatched
+		// with a legend, not given the smallest share's colour.
+		for i, v := range vals {
+			if v == 0 {
+				if h.NoStart == nil {
+					h.NoStart = make([]bool, len(vals))
+				}
+				h.NoStart[i] = true
+			}
+		}
+		h.NoStartNote = "0: no walk ended here"
+	}
+	dr, err := d.heatmap(h, parts[0], parts[1:]...)
 	if err != nil {
 		return Drawn{}, err
 	}
@@ -282,4 +311,14 @@ func shareFormat(vals []float64) string {
 		return "%.2g"
 	}
 	return ""
+}
+
+// binaryValues reports whether every value is 0 or 1.
+func binaryValues(vals []float64) bool {
+	for _, v := range vals {
+		if v != 0 && v != 1 {
+			return false
+		}
+	}
+	return true
 }

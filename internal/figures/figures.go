@@ -12,6 +12,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
+	"sync"
 
 	"golang.org/x/sync/errgroup"
 
@@ -125,6 +126,10 @@ type drawer struct {
 	m        *results.Manifest
 	squares  []table.SquareRow
 	with     []sweepSource // results drawn beside this one (sweep strip)
+
+	lengthsOnce sync.Once // the lengths table's exact E[length], read once
+	exactMean   map[[3]string]float64
+	lengthsErr  error
 }
 
 // readSweepSources reads the results given with a plot; they go with the
@@ -202,6 +207,17 @@ func (d *drawer) draw(name string) ([]Drawn, error) {
 		return d.claimPanel()
 	}
 	return nil, fmt.Errorf("unknown figure")
+}
+
+// dataHook, when set (by tests), sees what a figure draws before it is
+// drawn, keyed like figureHook: claimData, plots.HeatmapData, lengthData.
+var dataHook func(base string, data any)
+
+// claimData is what the claims panel draws: the claims table's rows kept
+// and the panel's rows, in the same order.
+type claimData struct {
+	claims []table.ClaimRow
+	rows   []plots.ClaimRow
 }
 
 // figureHook, when set (by tests), sees every figure saved and its

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"knightwalk/internal/config"
+	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 	"knightwalk/plots"
 	"knightwalk/stats"
@@ -23,11 +24,27 @@ type rate struct {
 var (
 	successRate = rate{"success rate", func(s table.SquareRow) int64 { return s.Successes },
 		func(s table.SquareRow) (float64, float64, float64) { return s.SuccessRate, s.SuccessLo, s.SuccessHi },
-		func(s table.SquareRow) float64 { return s.ExactSuccess }}
+		exactSuccess}
 	closedRate = rate{"P(closed tour)", func(s table.SquareRow) int64 { return s.Closed },
 		func(s table.SquareRow) (float64, float64, float64) { return s.ClosedRate, s.ClosedLo, s.ClosedHi },
 		func(s table.SquareRow) float64 { return s.ExactClosed }}
 )
+
+// exactSuccess is a square's exact P(success), or the middle of its
+// certified bounds (exact: bounds; lower < upper, as bounds that are not
+// exact always are) where they are narrower than a pixel (tightBounds),
+// so that they draw like an exact value; NaN otherwise.
+func exactSuccess(s table.SquareRow) float64 {
+	if !math.IsNaN(s.ExactSuccess) || !(s.ExactUpper > s.ExactLower && s.ExactUpper-s.ExactLower <= tightBounds) {
+		return s.ExactSuccess
+	}
+	return (s.ExactLower + s.ExactUpper) / 2
+}
+
+// tightBounds is the widest certified bounds drawn as an exact value:
+// under a pixel of an axis 0.1 wide over 1000 pixels, narrower than any
+// the figures draw.
+const tightBounds = 1e-4
 
 // Thresholds of the automatic choices (figure_options.heatmap).
 const (
@@ -49,10 +66,18 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 	o := d.options().Heatmap
 	var out []Drawn
 	for _, g := range d.groups() {
+		if r.name == closedRate.name && g.rows*g.cols%2 == 1 {
+			// A closed tour returns to its start's colour after an even
+			// number of moves: none exists on an odd number of squares.
+			// Zero by structure, not by measurement: not a colour scale.
+			out = append(out, Drawn{Name: name, Note: fmt.Sprintf("%s %s: not drawn: a board of %d squares (odd) has no closed tour, so P(closed) is 0 from every square by structure",
+				g.board, g.rule, g.rows*g.cols)})
+			continue
+		}
 		pooled := g.pooled(r)
 		meanLength, failure := views(o, name, g, r, pooled)
 		if meanLength {
-			note := "success " + percent(pooled)
+			note := "success " + g.pooledNote(r, pooled)
 			dr, err := d.meanLengthMap(name, g, note)
 			if err != nil {
 				return nil, err
@@ -89,7 +114,9 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 // instead of the rate (success-heatmap only), and whether the failure view
 // is drawn too, from the options and the data (see rareRate, commonRate).
 func views(o config.HeatmapOptions, name string, g group, r rate, pooled float64) (meanLength, failure bool) {
-	meanLength = name == "success-heatmap" && (o.Metric == "mean-length" || o.Metric != "success" && pooled < rareRate)
+	// With exact values the success map draws them, however rare: they
+	// resolve what no number of walks would (the 5x5 random walk).
+	meanLength = name == "success-heatmap" && (o.Metric == "mean-length" || o.Metric != "success" && pooled < rareRate && !g.allExact(r))
 	failure = !meanLength && (o.FailureView == "on" || o.FailureView != "off" && pooled >= commonRate && g.mostFail(r))
 	return meanLength, failure
 }
@@ -123,6 +150,10 @@ func (d *drawer) rateMap(g group, r rate, pooled float64) plots.HeatmapData {
 		}
 	}
 	h.Label, h.Note = r.name, g.walksNote(r, pooledSquares(units))
+	if g.deterministic(r) { // one walk a square: it tours or not, two colours
+		h.Binary = true
+		h.Note = "one walk a square (deterministic rule)"
+	}
 	if !g.deterministic(r) {
 		h.Interval = iv
 		d.markAgainstOthers(g, r, units, iv)
@@ -197,6 +228,19 @@ func (d *drawer) lengthMap(g group) plots.HeatmapData {
 	for i := range h.Mask {
 		h.Mask[i] = true
 	}
+	if exact := d.exactMeanLengths(g); exact != nil {
+		// E[length] by enumeration: what is known is drawn, not its
+		// estimate from a few hundred walks.
+		for i, s := range g.squares {
+			at := int(s.StartRow)*g.cols + int(s.StartCol)
+			h.Values[at], h.Mask[at] = exact[i], false
+		}
+		h.Label, h.Note = fmt.Sprintf("mean path length (squares, of %d)", n), "exact E[length] (enumeration)"
+		if d.pool(g) {
+			mirrorFill(g, &h, nil, nil)
+		}
+		return h
+	}
 	units := g.units(d.pool(g))
 	for _, u := range units {
 		m, lo, hi := u.lengthMean(conf)
@@ -205,10 +249,12 @@ func (d *drawer) lengthMap(g group) plots.HeatmapData {
 			h.Values[i], un.Lo[i], un.Hi[i], h.Mask[i] = m, lo, hi, false
 		}
 	}
+	note := g.walksPerSquare()
 	if !g.deterministicLength() {
 		h.Uncertainty = un
+	} else {
+		note += " (deterministic rule: one length each)"
 	}
-	note := g.walksPerSquare()
 	if pooledSquares(units) {
 		note += ", symmetric squares pooled"
 	}
@@ -217,6 +263,51 @@ func (d *drawer) lengthMap(g group) plots.HeatmapData {
 		h.Note += "; unrun squares mirrored"
 	}
 	return h
+}
+
+// exactMeanLengths returns, per square of g (in g.squares order), E[path
+// length] from the lengths table's exact shares (Σ length · share), or nil
+// unless every square has them.
+func (d *drawer) exactMeanLengths(g group) []float64 {
+	shares, err := d.exactShares()
+	if err != nil {
+		return nil
+	}
+	out := make([]float64, len(g.squares))
+	for i, s := range g.squares {
+		m, ok := shares[[3]string{s.Board, s.Rule, s.Start}]
+		if !ok {
+			return nil
+		}
+		out[i] = m
+	}
+	return out
+}
+
+// exactShares reads, once, the lengths table's exact E[length] of every
+// square that has exact shares for all its lengths.
+func (d *drawer) exactShares() (map[[3]string]float64, error) {
+	d.lengthsOnce.Do(func() {
+		rows, err := results.ReadOf(d.dir, results.LengthsFile, d.m, table.ReadLengths)
+		if err != nil {
+			d.lengthsErr = err
+			return
+		}
+		mean, none := map[[3]string]float64{}, map[[3]string]bool{}
+		for _, r := range rows {
+			k := [3]string{r.Board, r.Rule, r.Start}
+			if math.IsNaN(r.ExactShare) {
+				none[k] = true
+				continue
+			}
+			mean[k] += float64(r.Length) * r.ExactShare
+		}
+		for k := range none {
+			delete(mean, k)
+		}
+		d.exactMean = mean
+	})
+	return d.exactMean, d.lengthsErr
 }
 
 // deterministicLength reports whether every square's walks all have one
@@ -234,11 +325,36 @@ func (d *drawer) heatmap(h plots.HeatmapData, name string, parts ...string) (Dra
 	if note := tooLarge(h.Rows, h.Cols); note != "" {
 		return Drawn{Name: name, Note: strings.Join(parts, " ") + ": " + note}, nil
 	}
+	if dataHook != nil {
+		dataHook(name+"_"+slug(strings.Join(parts, "_")), h)
+	}
 	f, err := plots.Heatmap(h)
 	if err != nil {
 		return Drawn{}, err
 	}
 	return d.save(f, name, parts...)
+}
+
+// pooledNote writes the pooled rate for a title, saying over which
+// squares: on an odd board the squares of the corners' colour (those that
+// can start a tour), with the uniform start's rate beside it.
+func (g group) pooledNote(r rate, pooled float64) string {
+	ns := g.noStart(r)
+	if ns == nil {
+		return percent(pooled)
+	}
+	var k, n int64
+	for _, s := range g.squares {
+		k, n = k+r.count(s), n+s.Walks
+	}
+	uniform := 0.0
+	if n > 0 {
+		uniform = float64(k) / float64(n)
+	}
+	if k == 0 {
+		return "0 %: no walk toured"
+	}
+	return fmt.Sprintf("%s over the %d squares of the corners' colour; %s from a uniform start", percent(pooled), len(g.squares)-trues(ns), percent(uniform))
 }
 
 // pooled is g's rate over all its start squares together, leaving out
@@ -265,8 +381,15 @@ func (g group) pooled(r rate) float64 {
 // rule without random choices: its walks from a square are all one walk,
 // and an interval over them says nothing.
 func (g group) deterministic(r rate) bool {
+	if !deterministicRule(g.rule) {
+		// A random rule run one walk a square is a sample of one, pooled
+		// over symmetric squares (1/2, 1/4…): not two colours.
+		return false
+	}
 	for _, s := range g.squares {
-		if k := r.count(s); k != 0 && k != s.Walks {
+		// One walk a square: 40 walks without a success are a sample,
+		// with an interval, not a deterministic 0.
+		if k := r.count(s); s.Walks != 1 || k != 0 && k != s.Walks {
 			return false
 		}
 	}

@@ -22,9 +22,19 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 		return nil, err
 	}
 	o := d.options().Lengths
+	// On a board of an odd number of squares, the squares not of the
+	// corners' colour cannot complete an open tour: they are one series of
+	// their own, and each class holds the corners' colour only, as the
+	// size curve's lines do.
 	class := map[[3]string]string{}
+	classOf := func(s table.SquareRow) string {
+		if s.Rows%2 == 1 && s.Cols%2 == 1 && minority(int(s.StartRow), int(s.StartCol)) {
+			return otherColour
+		}
+		return s.StartClass
+	}
 	for _, s := range d.squares {
-		class[[3]string{s.Board, s.Rule, s.Start}] = s.StartClass
+		class[[3]string{s.Board, s.Rule, s.Start}] = classOf(s)
 	}
 	type key struct{ board, rule, class string }
 	counts := map[key]map[int]float64{}
@@ -33,7 +43,7 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 	noExact := map[key]bool{}          // some square of the class has none
 	squares := map[key]float64{}
 	for _, s := range d.squares {
-		k := key{s.Board, s.Rule, s.StartClass}
+		k := key{s.Board, s.Rule, classOf(s)}
 		squares[k]++
 	}
 	for _, r := range rows {
@@ -52,15 +62,27 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 		}
 	}
 	var out []Drawn
+	conf, _ := d.stats()
 	for _, g := range d.groups() {
 		var series, exactSeries []plots.Series
+		names := make([]string, 0, len(sim.Classes)+1)
 		for _, c := range sim.Classes {
-			k := key{g.board, g.rule, c.String()}
+			names = append(names, c.String())
+		}
+		for _, c := range append(names, otherColour) {
+			k := key{g.board, g.rule, c}
 			m := counts[k]
-			if len(m) == 0 || len(o.Classes) > 0 && !slices.Contains(o.Classes, c.String()) {
+			if len(m) == 0 || len(o.Classes) > 0 && !slices.Contains(o.Classes, c) && c != otherColour {
 				continue
 			}
-			s := plots.Series{Name: fmt.Sprintf("%s (%s walks)", c, count(totals[k]))}
+			name := c
+			if c != otherColour && g.rows%2 == 1 && g.cols%2 == 1 {
+				name += ", corners' colour"
+			}
+			s := plots.Series{Name: fmt.Sprintf("%s (%s walks)", name, count(totals[k])), Walks: int64(totals[k])}
+			if g.deterministic(successRate) { // one walk a square: the share of starts, not a sample
+				s.Name, s.Walks = fmt.Sprintf("%s (%s starts, one walk each)", name, count(totals[k])), 0
+			}
 			ls := make([]int, 0, len(m))
 			for l := range m {
 				ls = append(ls, l)
@@ -85,7 +107,10 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 			continue
 		}
 		lo := plots.LengthOptions{Title: fmt.Sprintf("%s on %s: path length by start class", g.rule, g.board),
-			Squares: g.rows * g.cols, LogY: logAxis(o.LogY), Exact: exactSeries}
+			Squares: g.rows * g.cols, LogY: logAxis(o.LogY), Exact: exactSeries, Level: conf}
+		if dataHook != nil {
+			dataHook("length-distribution_"+slug(g.board+"_"+g.rule), lengthData{series, exactSeries, g.deterministic(successRate)})
+		}
 		f, err := plots.LengthDistributionWith(series, lo)
 		if err != nil {
 			return nil, err
@@ -95,13 +120,31 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 			return nil, err
 		}
 		dr.Caption = lengthsCaption(g, series)
+		if g.deterministic(successRate) {
+			dr.Caption += " A deterministic rule: one walk from each start, so each share is a share of the starts, with no interval."
+		} else {
+			dr.Caption += fmt.Sprintf(" Bars: the %s Wilson interval of each share (each pair pooled), from the class's walks.", levelText(conf))
+		}
+		if g.rows%2 == 1 && g.cols%2 == 1 {
+			dr.Caption += " Odd board: each class counts the squares of the corners' colour; the squares of the other colour, which cannot complete an open tour, are one series."
+		}
 		if slices.ContainsFunc(exactSeries, func(x plots.Series) bool { return len(x.X) > 0 }) {
-			dr.Caption += " Crosses: the exact distribution by enumeration (the mean over the class's squares)."
+			dr.Caption += " Crosses: the exact distribution by enumeration (the mean over the class's squares), in its class's colour."
 		}
 		out = append(out, dr)
 	}
 	return out, nil
 }
+
+// lengthData is what a length distribution draws (for dataHook).
+type lengthData struct {
+	series, exact []plots.Series
+	deterministic bool
+}
+
+// otherColour names the series of an odd board's squares not of the
+// corners' colour.
+const otherColour = "other colour (no tour)"
 
 // lengthsCaption states, per class drawn, its walks, its shortest walk
 // and its share of full tours.

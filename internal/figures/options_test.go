@@ -1,6 +1,7 @@
 package figures
 
 import (
+	"math"
 	"slices"
 	"strings"
 	"testing"
@@ -14,7 +15,7 @@ import (
 // square is a squares-table row with what the size curve reads.
 func square(n, row, col int, class string, walks, succ int64) table.SquareRow {
 	return table.SquareRow{Board: "x", Rows: int32(n), Cols: int32(n), Rule: "r", StartRow: int32(row), StartCol: int32(col),
-		StartClass: class, Walks: walks, Successes: succ}
+		StartClass: class, Walks: walks, Successes: succ, ExactSuccess: math.NaN(), ExactClosed: math.NaN()}
 }
 
 // On odd boards the default "all starts" line pools only squares of the
@@ -69,14 +70,17 @@ func TestReferencesOfRule(t *testing.T) {
 		{Rule: "warnsdorff/random", Source: "squirrel-cull-1996-5-over-200", N: 201, NMax: 2000, Below: p(0.05)},
 		{Rule: "warnsdorff/random", Source: "squirrel-cull-1996-none-over-325", N: 326, NMax: 2000, Rate: p(0)},
 	}
-	got, cites := references(refs, "warnsdorff/random")
+	got, cites := references(refs, "warnsdorff/random", 0.95)
 	const (
 		n7   = "Ganzfried (2004): about 75 % for n = 7"
 		to25 = "Ganzfried (2004): ≥ 98 % for n = 5…6, 8…25"
 		sc5  = "Squirrel & Cull (1996) via Ganzfried (2004): < 5 % for n = 201…2000"
 		none = "Squirrel & Cull (1996) via Ganzfried (2004): none for n = 326…2000"
 	)
-	want := []plots.Reference{{Source: n7, N: 7, Rate: 0.75, Bound: plots.About},
+	// A published point is a count (75 of 100, assumed): drawn with its
+	// Wilson interval, as the claims treat it (issue 34).
+	iv := stats.Proportion{Successes: 75, Trials: 100}.Interval(0.95, stats.Wilson)
+	want := []plots.Reference{{Source: n7, N: 7, Rate: 0.75, Bound: plots.About, Lo: iv.Lo, Hi: iv.Hi},
 		{Source: to25, N: 5, NMax: 6, Rate: 0.98, Bound: plots.AtLeast}, {Source: to25, N: 8, NMax: 25, Rate: 0.98, Bound: plots.AtLeast},
 		{Source: sc5, N: 201, NMax: 2000, Rate: 0.05, Bound: plots.Below}, {Source: none, N: 326, NMax: 2000, Rate: 0, Bound: plots.About}}
 	if !slices.Equal(got, want) {
@@ -90,17 +94,18 @@ func TestReferencesOfRule(t *testing.T) {
 	}
 	// Roth's statement is Roth's, read in Ganzfried (2004), whose page we
 	// have not seen: the legend says so (issue 32).
-	roth, _ := references([]config.Reference{{Rule: "warnsdorff/roth", Source: "roth-1pct", N: 5, NMax: 1999, AtLeast: p(0.99)}}, "warnsdorff/roth")
+	roth, _ := references([]config.Reference{{Rule: "warnsdorff/roth", Source: "roth-1pct", N: 5, NMax: 1999, AtLeast: p(0.99)}}, "warnsdorff/roth", 0.95)
 	if roth[0].Source != "Roth via Ganzfried (2004) (not verified): ≥ 99 % for n = 5…1999" {
 		t.Errorf("Roth's legend entry: %q", roth[0].Source)
 	}
 	// "Over 85 % on most boards" is not "on each": the legend says most.
-	most, _ := references([]config.Reference{{Rule: "warnsdorff/random", Source: "squirrel-cull-1996-85-under-50", N: 5, NMax: 49, AtLeast: p(0.85), Most: true}}, "warnsdorff/random")
-	if most[0].Source != "Squirrel & Cull (1996) via Ganzfried (2004): ≥ 85 % for most of n = 5…49" {
+	most, _ := references([]config.Reference{{Rule: "warnsdorff/random", Source: "squirrel-cull-1996-85-under-50", N: 5, NMax: 49, AtLeast: p(0.85), Most: true}}, "warnsdorff/random", 0.95)
+	// and "over", as published, not "≥" (issue 34).
+	if most[0].Source != "Squirrel & Cull (1996) via Ganzfried (2004): over 85 % for most of n = 5…49" {
 		t.Errorf("a bound on most sizes: %q", most[0].Source)
 	}
 	// A result written before references named ids keeps its words.
-	old, _ := references([]config.Reference{{Rule: "random", Source: "Elsewhere 2004", N: 7, Rate: p(0.5)}}, "random")
+	old, _ := references([]config.Reference{{Rule: "random", Source: "Elsewhere 2004", N: 7, Rate: p(0.5)}}, "random", 0.95)
 	if old[0].Source != "Elsewhere 2004" {
 		t.Errorf("free-text source of an old manifest: %q", old[0].Source)
 	}
@@ -127,9 +132,17 @@ func TestHeatmapChoices(t *testing.T) {
 	if g.mostFail(successRate) {
 		t.Error("one square of four with both outcomes counted as most")
 	}
-	det := group{rows: 2, cols: 2, squares: []table.SquareRow{square(2, 0, 0, "corner", 5, 5), square(2, 0, 1, "corner", 5, 0)}}
+	det := group{rows: 2, cols: 2, rule: "warnsdorff/first", squares: []table.SquareRow{square(2, 0, 0, "corner", 1, 1), square(2, 0, 1, "corner", 1, 0)}}
 	if !det.deterministic(successRate) || det.noStart(successRate) != nil {
-		t.Error("0/1 rates on an even board: deterministic, no parity mask")
+		t.Error("one walk a square, 0/1 rates on an even board: deterministic, no parity mask")
+	}
+	sampled := group{rows: 2, cols: 2, rule: "warnsdorff/first", squares: []table.SquareRow{square(2, 0, 0, "corner", 5, 5), square(2, 0, 1, "corner", 5, 0)}}
+	if sampled.deterministic(successRate) {
+		t.Error("5/5 and 0/5 read as deterministic: they are samples, with intervals")
+	}
+	one := group{rows: 2, cols: 2, rule: "warnsdorff/random", squares: []table.SquareRow{square(2, 0, 0, "corner", 1, 1), square(2, 0, 1, "corner", 1, 0)}}
+	if one.deterministic(successRate) {
+		t.Error("a random rule run one walk a square read as deterministic (its pooled rates are 1/2, 1/4…)")
 	}
 }
 
@@ -145,12 +158,20 @@ func TestHeatmapViews(t *testing.T) {
 		{config.HeatmapOptions{}, "success-heatmap", 0.5, false, false},  // neither
 		{config.HeatmapOptions{}, "success-heatmap", 0.001, true, false}, // too rare to map: mean length
 		{config.HeatmapOptions{}, "closed-heatmap", 0.001, false, false}, // closed rates stay rates
+		{config.HeatmapOptions{}, "exact", 0.001, false, false},          // exact success values are drawn, however rare
 		{config.HeatmapOptions{Metric: "success"}, "success-heatmap", 0.001, false, false},
 		{config.HeatmapOptions{Metric: "mean-length"}, "success-heatmap", 0.9, true, false},
 		{config.HeatmapOptions{FailureView: "off"}, "success-heatmap", 0.9, false, false},
 		{config.HeatmapOptions{FailureView: "on"}, "closed-heatmap", 0.2, false, true},
 	} {
-		l, f := views(c.o, c.name, mixed, successRate, c.pooled)
+		g := mixed
+		if c.name == "exact" {
+			c.name, g.squares = "success-heatmap", slices.Clone(g.squares)
+			for i := range g.squares {
+				g.squares[i].ExactSuccess = 0.001
+			}
+		}
+		l, f := views(c.o, c.name, g, successRate, c.pooled)
 		if l != c.length || f != c.failure {
 			t.Errorf("%+v %s pooled %v: mean length %v, failure view %v; want %v, %v", c.o, c.name, c.pooled, l, f, c.length, c.failure)
 		}

@@ -49,9 +49,13 @@ func (d *drawer) sizeCurve() ([]Drawn, error) {
 			out = append(out, Drawn{Name: "size-curve", Note: rule + ": fewer than two square board sizes: no size curve"})
 			continue
 		}
-		refs, cites := references(o.References, rule)
+		refs, cites := references(o.References, rule, conf)
+		legend := fmt.Sprintf("n×n boards, %s%s intervals:", walksAStart(byRule[rule]), levelText(conf))
+		if deterministicRule(rule) {
+			legend = "n×n boards, one walk a start:"
+		}
 		so := plots.SizeOptions{Title: rule + ": success against board size",
-			LegendTitle: fmt.Sprintf("n×n boards, %s%s intervals:", walksAStart(byRule[rule]), levelText(conf)),
+			LegendTitle: legend,
 			References:  refs}
 		dr, err := d.saveSizeCurve(lines, so, rule)
 		if err != nil {
@@ -69,7 +73,15 @@ func (d *drawer) sizeCurve() ([]Drawn, error) {
 		c = curve{"corner starts", func(s table.SquareRow) bool { return s.StartClass == "corner" }}
 	}
 	var lines []plots.Line
+	var left []string
 	for _, rule := range rules {
+		if deterministicRule(rule) {
+			// A deterministic rule's "rate" is the share of a few starts
+			// (0, 25, 50, 75 or 100 % of 4 corners), not an estimate:
+			// not drawn on the rates' axis beside sampled rules.
+			left = append(left, rule)
+			continue
+		}
 		if l, ok := sizeLine(byRule[rule], c, conf, method); ok {
 			l.Name = rule + l.Name[len(c.name):]
 			lines = append(lines, l)
@@ -79,16 +91,44 @@ func (d *drawer) sizeCurve() ([]Drawn, error) {
 		return out, nil
 	}
 	so := plots.SizeOptions{Title: "success against board size, by rule",
-		LegendTitle: fmt.Sprintf("%s, n×n boards, %s%s intervals:", c.name, walksAStart(d.squares), levelText(conf))}
+		LegendTitle: fmt.Sprintf("%s, n×n boards, %s%s intervals:", c.name, walksAStart(d.squares), levelText(conf)),
+		LogN:        sizeSpan(lines) >= 10} // several rules crowd the small sizes: give them room
 	dr, err := d.saveSizeCurve(lines, so, "rules")
 	if err != nil {
 		return nil, err
 	}
 	dr.Caption = sizeCaption("every rule", c.name+" per rule", lines, so, conf, nil)
+	if so.LogN {
+		dr.Caption += " Board sizes on a log axis, so that the small sizes, where the rules differ most, are not crowded."
+	}
+	if len(left) > 0 {
+		dr.Caption += fmt.Sprintf(" Not drawn: %s, deterministic (one walk a start: its value at each n is a share of the starts, not a rate with an interval); see its own size curve.", strings.Join(left, ", "))
+	}
 	return append(out, dr), nil
 }
 
+// sizeSpan is the largest board size over the smallest.
+func sizeSpan(lines []plots.Line) float64 {
+	lo, hi := math.Inf(1), 0.0
+	for _, l := range lines {
+		for _, n := range l.N {
+			lo, hi = math.Min(lo, n), math.Max(hi, n)
+		}
+	}
+	return hi / lo
+}
+
+// sizeData is what a size curve draws (for dataHook): its lines and the
+// rate axis they get.
+type sizeData struct {
+	lines []plots.Line
+	axis  string
+}
+
 func (d *drawer) saveSizeCurve(lines []plots.Line, so plots.SizeOptions, part string) (Drawn, error) {
+	if dataHook != nil {
+		dataHook("size-curve_"+slug(d.m.Experiment+"_"+part), sizeData{lines, plots.RateAxisFor(so.Axis, lines)})
+	}
 	f, err := plots.SizeCurveWith(lines, so)
 	if err != nil {
 		return Drawn{}, err
@@ -231,7 +271,7 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 		}
 		a.walks += s.Walks
 		a.succ += s.Successes
-		a.exact += float64(s.Walks) * s.ExactSuccess // NaN stays NaN
+		a.exact += float64(s.Walks) * exactSuccess(s) // NaN stays NaN
 	}
 	if len(byN) < 2 {
 		return plots.Line{}, false
@@ -274,7 +314,7 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 // made from its statement in experiments/sources.yaml (refLabel), and the
 // full citation with the published words behind each entry, for the
 // caption.
-func references(refs []config.Reference, rule string) ([]plots.Reference, map[string]string) {
+func references(refs []config.Reference, rule string, conf float64) ([]plots.Reference, map[string]string) {
 	byID := map[string][]config.Reference{}
 	for _, r := range refs {
 		if r.Rule == rule {
@@ -291,6 +331,14 @@ func references(refs []config.Reference, rule string) ([]plots.Reference, map[st
 		cites[label] = cite
 		p := plots.Reference{Source: label, N: float64(r.N), NMax: float64(r.NMax)}
 		p.Rate, p.Bound = refBound(r)
+		if pub, ok := config.LookupSource(r.Source); ok && p.Bound == plots.About && !(p.NMax > p.N) {
+			// A published point is a sample (75 of 100 trials): drawn
+			// with its interval, as the claims' verdicts treat it.
+			if k, n, _, ok := pub.Count(); ok && n > 0 {
+				iv := stats.Proportion{Successes: uint64(k), Trials: uint64(n)}.Interval(conf, stats.Wilson)
+				p.Lo, p.Hi = iv.Lo, iv.Hi
+			}
+		}
 		out = append(out, p)
 	}
 	return out, cites
@@ -323,7 +371,7 @@ func refLabel(id string, refs []config.Reference) (label, cite string) {
 	var parts []string
 	for i, r := range refs {
 		rate, b := refBound(r)
-		what := map[plots.Bound]string{plots.About: "about ", plots.AtLeast: "≥ ", plots.Below: "< "}[b] + trim(fmt.Sprintf("%.1f", 100*rate)) + " %"
+		what := map[plots.Bound]string{plots.About: "about ", plots.AtLeast: atLeastWord(p.Statement), plots.Below: "< "}[b] + trim(fmt.Sprintf("%.1f", 100*rate)) + " %"
 		if b == plots.About && rate == 0 {
 			what = "none"
 		}
@@ -345,6 +393,15 @@ func refLabel(id string, refs []config.Reference) (label, cite string) {
 		who += " (not verified)"
 	}
 	return who + ": " + strings.Join(parts, "; "), p.Citation() + ": “" + p.Statement + "”"
+}
+
+// atLeastWord writes a lower bound as its source words it: "over 85 %"
+// where the publication says over (or more than), else "≥ 98 %".
+func atLeastWord(statement string) string {
+	if strings.Contains(statement, "over ") || strings.Contains(statement, "more than") {
+		return "over "
+	}
+	return "≥ "
 }
 
 func sameBound(a, b config.Reference) bool {

@@ -61,6 +61,7 @@ func splitSquareRow(e *config.Experiment, in Inputs, bi, ri, start int) (table.S
 	if ex, ok := in.Exact(bi, ri, start); ok {
 		sr.ExactSuccess, sr.ExactClosed = ex.PSuccess, ex.PClosed
 	}
+	sr.ExactLower, sr.ExactUpper = squareBounds(in, bi, ri, start)
 	return sr, nil
 }
 
@@ -102,6 +103,7 @@ func splitClaimRows(e *config.Experiment, in Inputs, ch config.Check) ([]table.C
 			Kind: ch.Claim.Kind.String(), ClaimedLo: lo, ClaimedHi: hi, Walks: walks,
 			Measured: s.Center, Lo: s.Lo, Hi: s.Hi, Exact: exactMean(in.Exact, bi, ch.Rule, ch.Squares[i]),
 			CSLo: math.NaN(), CSHi: math.NaN(), Estimator: table.EstimatorSplitting}
+		row.ExactLower, row.ExactUpper = boundsMean(in, bi, ch.Rule, ch.Squares[i])
 		decide(&row, ch.Claim, s, false)
 		out = append(out, row)
 	}

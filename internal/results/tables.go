@@ -62,6 +62,11 @@ func BuildWithExact(e *config.Experiment, tally TallyOf, exact ExactOf) (*Tables
 	return BuildRun(e, Inputs{Tally: tally, Exact: exact})
 }
 
+// BoundsOf returns certified bounds on P(success) of start square start
+// of board index board under rule index rule, where the enumeration
+// dropped states (sim.Exact.PLower, PUpper).
+type BoundsOf func(board, rule, start int) (lo, hi float64, ok bool)
+
 // StopOf returns why a sequential run stopped walking from a start square
 // (table.StopReasons), "" for a run of a fixed number of walks.
 type StopOf func(board, rule, start int) string
@@ -72,8 +77,12 @@ type StopOf func(board, rule, start int) string
 type Inputs struct {
 	Tally TallyOf
 	Exact ExactOf // nil: none
-	Stop  StopOf  // nil: a run of a fixed number of walks
-	Split SplitOf // nil: no rule estimated by splitting
+	// Bounds gives the certified bounds of cells whose enumeration did
+	// not fit and dropped states (experiment key exact: bounds), which
+	// Exact does not give. nil: none.
+	Bounds BoundsOf
+	Stop   StopOf  // nil: a run of a fixed number of walks
+	Split  SplitOf // nil: no rule estimated by splitting
 	// ClaimTally, in a sequential run, gives each claim (by index in
 	// e.Checks) the tallies it is judged on: its squares' walks up to the
 	// round that decided it. nil: every claim is judged on Tally.
@@ -217,6 +226,9 @@ func ClaimRowsOf(e *config.Experiment, in Inputs, check int) ([]table.ClaimRow, 
 	for i := range rows {
 		rows[i].Family = ch.Family
 		rows[i].Unverified = ch.Unverified
+		if r := &rows[i]; r.ExactLower == 0 && r.ExactUpper == 0 { // rows that set no bounds: those of Exact (bounds set are never both 0)
+			r.ExactLower, r.ExactUpper = r.Exact, r.Exact
+		}
 		if !ch.Compare {
 			rows[i].Margin, rows[i].PEquivLower, rows[i].PEquivUpper, rows[i].Detectable = math.NaN(), math.NaN(), math.NaN(), math.NaN()
 		}
@@ -307,6 +319,7 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 		if x, ok := exact(bi, ri, start); ok {
 			sr.ExactSuccess, sr.ExactClosed = x.PSuccess, x.PClosed
 		}
+		sr.ExactLower, sr.ExactUpper = squareBounds(in, bi, ri, start)
 		if in.Stop != nil {
 			sr.Stop = in.Stop(bi, ri, start)
 		}
@@ -719,6 +732,7 @@ func claimRows(e *config.Experiment, in Inputs, ch config.Check) ([]table.ClaimR
 		row := table.ClaimRow{Experiment: e.Name, Params: Params(e.Rules[ch.Rule]), ID: ch.ID, Source: ch.Source, Reading: ch.Reading, Fitted: ch.Fitted, Rule: rule, Board: b.String(), Target: ch.Target(b),
 			Kind: ch.Claim.Kind.String(), ClaimedLo: lo, ClaimedHi: hi, Walks: int64(t.Walks), Successes: int64(t.Successes),
 			Measured: sum.Center, Lo: sum.Lo, Hi: sum.Hi, Exact: exactMean(exact, bi, ch.Rule, ch.Squares[i]), CSLo: math.NaN(), CSHi: math.NaN()}
+		row.ExactLower, row.ExactUpper = boundsMean(in, bi, ch.Rule, ch.Squares[i])
 		by := sum // what decides a sampled verdict
 		if e.Sequential != nil {
 			by = t.SuccessRate().Interval(e.Confidence, stats.ConfidenceSequence)
@@ -747,15 +761,63 @@ func claimRows(e *config.Experiment, in Inputs, ch config.Check) ([]table.ClaimR
 // of starts, not a sample (its interval is null); else the sampled
 // interval against the claimed set (stats.Verdict).
 func decide(row *table.ClaimRow, c stats.Claim, sum stats.Summary, deterministic bool) {
+	holds, byBounds := boundsDecide(c, row.ExactLower, row.ExactUpper)
 	switch {
 	case !math.IsNaN(row.Exact):
 		row.DecidedBy, row.Verdict = "exact", stats.ExactVerdict(c.Holds(row.Exact))
+	case byBounds && !deterministic:
+		row.DecidedBy, row.Verdict = "bounds", stats.ExactVerdict(holds)
 	case deterministic:
 		row.DecidedBy, row.Verdict = "walk", stats.ExactVerdict(c.Holds(sum.Center))
 		row.Lo, row.Hi = math.NaN(), math.NaN()
 	default:
 		row.DecidedBy, row.Verdict = "sample", stats.Verdict(c, sum)
 	}
+}
+
+// boundsDecide says whether certified bounds [lo, hi] on the claimed
+// quantity decide claim c (ok), and whether it then holds: it holds if it
+// holds at both ends (its set is an interval, so throughout), fails if it
+// fails at both ends with the set wholly beyond one of them; otherwise
+// the bounds straddle an end of the set and do not decide.
+func boundsDecide(c stats.Claim, lo, hi float64) (holds, ok bool) {
+	if math.IsNaN(lo) || math.IsNaN(hi) {
+		return false, false
+	}
+	if c.Holds(lo) && c.Holds(hi) {
+		return true, true
+	}
+	setLo, setHi := claimedRange(c)
+	if !c.Holds(lo) && !c.Holds(hi) && (hi <= setLo || lo >= setHi) {
+		return false, true
+	}
+	return false, false
+}
+
+// squareBounds returns the certified bounds on P(success) of a start
+// square: its exact value twice where it has one, the bounds of an
+// enumeration that dropped states, else NaN.
+func squareBounds(in Inputs, bi, ri, start int) (lo, hi float64) {
+	if x, ok := in.Exact(bi, ri, start); ok {
+		return x.PSuccess, x.PSuccess
+	}
+	if in.Bounds != nil {
+		if lo, hi, ok := in.Bounds(bi, ri, start); ok {
+			return lo, hi
+		}
+	}
+	return math.NaN(), math.NaN()
+}
+
+// boundsMean is the mean of the squares' bounds (NaN unless every one has
+// them): bounds on their mean P(success), which a pooled claim measures.
+func boundsMean(in Inputs, bi, ri int, squares []int) (lo, hi float64) {
+	for _, sq := range squares {
+		l, h := squareBounds(in, bi, ri, sq)
+		lo, hi = lo+l, hi+h
+	}
+	n := float64(len(squares))
+	return lo / n, min(1, hi/n)
 }
 
 // claimedRange returns the claimed set's ends for the table.

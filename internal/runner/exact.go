@@ -1,6 +1,7 @@
 package runner
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -20,9 +21,16 @@ import (
 // and is never enumerated. Each start may expand at most the budget's
 // states and all together hold at most exactMemory; a (board, rule) that
 // does not fit gets no exact values (null in the tables) and a note in
-// the report, never a partial set.
+// the report, never a partial set. With bounds, as with on, but a start
+// whose enumeration outgrows the budget or the memory drops its least
+// probable states and gets certified bounds instead (sim.ExactOptions
+// Bounds); two starts are enumerated at a time, each within half of
+// boundsMemory's states share (all of it with one start), whatever the
+// workers, so that the bounds are the same for any number of workers.
 const (
 	exactMemory       = 1 << 30
+	boundsMemory      = 2 << 30
+	boundsWorkers     = 2
 	autoExactBudget   = 2_000_000
 	autoExactSquares  = 64
 	autoRandomSquares = 25
@@ -35,13 +43,30 @@ type ExactValues struct {
 	Notes []string
 }
 
-// Of returns the exact result of a cell, if computed.
+// Of returns the exact result of a cell, if computed (and exact: not
+// one with bounds only).
 func (x *ExactValues) Of(board, rule, start int) (sim.Exact, bool) {
 	if x == nil {
 		return sim.Exact{}, false
 	}
 	e, ok := x.cells[Cell{board, rule, start}]
+	if !e.IsExact() {
+		return sim.Exact{}, false
+	}
 	return e, ok
+}
+
+// Bounds returns the certified bounds on P(success) of a cell whose
+// enumeration dropped states (exact: bounds); Of gives the exact ones.
+func (x *ExactValues) Bounds(board, rule, start int) (lo, hi float64, ok bool) {
+	if x == nil {
+		return 0, 0, false
+	}
+	e, ok := x.cells[Cell{board, rule, start}]
+	if !ok || e.IsExact() {
+		return 0, 0, false
+	}
+	return e.PLower(), e.PUpper(), true
 }
 
 // exactWanted says whether mode asks for exact values of rule r on b.
@@ -49,7 +74,7 @@ func exactWanted(mode string, b *sim.Board, r sim.Rule) bool {
 	if mode == "off" || r.Deterministic() || r.Kind == sim.Backtrack || b.Squares() > sim.ExactMaxSquares {
 		return false
 	}
-	if mode == "on" {
+	if mode == "on" || mode == "bounds" {
 		return true
 	}
 	if r.Kind == sim.RandomWalk {
@@ -63,22 +88,23 @@ func exactWanted(mode string, b *sim.Board, r sim.Rule) bool {
 func computeExact(ctx context.Context, s *config.Experiment, workers int, log io.Writer) (*ExactValues, error) {
 	x := &ExactValues{cells: map[Cell]sim.Exact{}}
 	budget := int64(autoExactBudget)
-	if s.Exact == "on" {
-		budget = sim.DefaultExactBudget
+	if s.Exact == "on" || s.Exact == "bounds" {
+		budget = cmp.Or(s.ExactBudget, sim.DefaultExactBudget)
 	}
+	bounds := s.Exact == "bounds"
 	for bi, b := range s.Boards {
 		for ri, r := range s.Rules {
 			if !exactWanted(s.Exact, b, r) {
-				if s.Exact == "on" && !r.Deterministic() && r.Kind != sim.Backtrack && b.Squares() > sim.ExactMaxSquares {
+				if (s.Exact == "on" || bounds) && !r.Deterministic() && r.Kind != sim.Backtrack && b.Squares() > sim.ExactMaxSquares {
 					// asked for and not computed: say so (issue 33)
-					x.Notes = append(x.Notes, fmt.Sprintf("%s %s: no exact values: exact: on enumerates boards of at most %d squares, and %s has %d", b, r.Name(), sim.ExactMaxSquares, b, b.Squares()))
+					x.Notes = append(x.Notes, fmt.Sprintf("%s %s: no exact values: exact: %s enumerates boards of at most %d squares, and %s has %d", b, r.Name(), s.Exact, sim.ExactMaxSquares, b, b.Squares()))
 				}
 				continue
 			}
-			if _, done := exactCache.Load(exactKeyOf(b, r, s.Starts[bi], budget)); log != nil && !done { // a sequential run computed them before its rounds
+			if _, done := exactCache.Load(exactKeyOf(b, r, s.Starts[bi], budget, bounds)); log != nil && !done { // a sequential run computed them before its rounds
 				fmt.Fprintf(log, "experiment: exact values of %s %s (%d starts, exact: %s)\n", b, r.Name(), len(s.Starts[bi]), s.Exact)
 			}
-			res, err := exactCached(ctx, b, r, s.Starts[bi], budget, workers)
+			res, err := exactCached(ctx, b, r, s.Starts[bi], budget, workers, bounds)
 			switch {
 			case ctx.Err() != nil:
 				return nil, ctx.Err()
@@ -105,18 +131,24 @@ var exactCache sync.Map // exactKey -> []sim.Exact
 type exactKey struct {
 	board, rule, starts string
 	budget              int64
+	bounds              bool
 }
 
-func exactKeyOf(b *sim.Board, r sim.Rule, starts []int, budget int64) exactKey {
-	return exactKey{b.String(), r.Name() + "/" + fmt.Sprint(r.MaxSteps, r.Order), fmt.Sprint(starts), budget}
+func exactKeyOf(b *sim.Board, r sim.Rule, starts []int, budget int64, bounds bool) exactKey {
+	return exactKey{b.String(), r.Name() + "/" + fmt.Sprint(r.MaxSteps, r.Order), fmt.Sprint(starts), budget, bounds}
 }
 
-func exactCached(ctx context.Context, b *sim.Board, r sim.Rule, starts []int, budget int64, workers int) ([]sim.Exact, error) {
-	k := exactKeyOf(b, r, starts, budget)
+func exactCached(ctx context.Context, b *sim.Board, r sim.Rule, starts []int, budget int64, workers int, bounds bool) ([]sim.Exact, error) {
+	k := exactKeyOf(b, r, starts, budget, bounds)
 	if v, ok := exactCache.Load(k); ok {
 		return v.([]sim.Exact), nil
 	}
-	res, err := sim.ExactWalks(ctx, b, r, starts, sim.ExactOptions{Budget: budget, MaxMemory: exactMemory, Workers: workers})
+	opt := sim.ExactOptions{Budget: budget, MaxMemory: exactMemory, Workers: workers}
+	if bounds {
+		// each start's share of the memory must not depend on the workers
+		opt = sim.ExactOptions{Budget: budget, MaxMemory: boundsMemory, Workers: boundsWorkers, Bounds: true}
+	}
+	res, err := sim.ExactWalks(ctx, b, r, starts, opt)
 	if err == nil {
 		exactCache.Store(k, res)
 	}

@@ -266,7 +266,7 @@ func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOp
 		e, ok := split[Cell{board, rule, start}]
 		return e, ok
 	}
-	if sum.Tables, err = results.BuildRun(s, seq.inputs(results.Inputs{Tally: ts.Of, Exact: exact.Of, Stop: stop, Split: splitOf})); err != nil {
+	if sum.Tables, err = results.BuildRun(s, seq.inputs(results.Inputs{Tally: ts.Of, Exact: exact.Of, Bounds: exact.Bounds, Stop: stop, Split: splitOf})); err != nil {
 		return err
 	}
 	sum.Tables.ExactNotes = exact.Notes

@@ -109,7 +109,7 @@ func predictWalks(ctx context.Context, s *config.Experiment, p *Plan, ts *Tallie
 	if err != nil {
 		return nil, err
 	}
-	rows, err := results.Claims(s, ts.Of, x.Of)
+	rows, err := results.ClaimsOf(s, results.Inputs{Tally: ts.Of, Exact: x.Of, Bounds: x.Bounds})
 	if err != nil {
 		return nil, err
 	}

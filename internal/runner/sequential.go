@@ -80,7 +80,7 @@ func runRounds(ctx context.Context, s *config.Experiment, p *Plan, o RunOptions,
 		if err != nil {
 			return 0, nil, err
 		}
-		d.exact = x.Of
+		d.exact, d.bounds = x.Of, x.Bounds
 	}
 	active := map[Cell]bool{}
 	for bi := range s.Boards {
@@ -140,6 +140,7 @@ type decider struct {
 	p      *Plan
 	ts     *Tallies
 	exact  results.ExactOf
+	bounds results.BoundsOf
 	stops  map[Cell]string
 	snap   []map[Cell]*stats.Tally // per claim: its squares' tallies when settled
 	frozen [][]bool                // per claim and board: settled
@@ -254,7 +255,7 @@ func (d *decider) claimCells(ts *Tallies) (claimed, open map[Cell]bool, err erro
 		if !slices.Contains(d.frozen[ci], false) {
 			continue
 		}
-		if rowsBy[ci], err = results.ClaimRowsOf(s, results.Inputs{Tally: d.tallyFor(ci), Exact: d.exact}, ci); err != nil {
+		if rowsBy[ci], err = results.ClaimRowsOf(s, results.Inputs{Tally: d.tallyFor(ci), Exact: d.exact, Bounds: d.bounds}, ci); err != nil {
 			return nil, nil, err
 		}
 	}

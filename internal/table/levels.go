@@ -59,7 +59,7 @@ var (
 	testOrder = &order{fixed: []string{"berger-boos", "binomial", "barnard"}, closed: true}
 	// what decided a claim: its exact value, a deterministic rule's walks,
 	// or a sample with its interval
-	decidedByOrder = &order{fixed: []string{"exact", "walk", "sample"}, closed: true}
+	decidedByOrder = &order{fixed: []string{"exact", "walk", "sample", "bounds"}, closed: true}
 	stopOrder      = &order{fixed: StopReasons, closed: true}
 	estimatorOrder = &order{fixed: []string{EstimatorWalks, EstimatorSplitting}, closed: true}
 	outcomeOrder   = &order{fixed: Outcomes, closed: true}

@@ -46,6 +46,11 @@ type SquareRow struct {
 	// enumeration (experiment key exact), NaN (null) where not computed.
 	ExactSuccess float64
 	ExactClosed  float64
+	// ExactLower and ExactUpper certify P(success) by enumeration: equal
+	// to ExactSuccess where it is exact, the certified bounds where the
+	// enumeration dropped states (experiment key exact: bounds; then
+	// ExactSuccess is NaN), NaN (null) where not computed.
+	ExactLower, ExactUpper float64
 	// Stop says why a sequential run stopped walking from this square (one
 	// of StopReasons); "" (null) in a run of a fixed number of walks.
 	Stop string
@@ -234,6 +239,10 @@ type ClaimRow struct {
 	Lo        float64
 	Hi        float64
 	Exact     float64 // the exact value of the measured quantity, NaN (null) where not computed
+	// ExactLower and ExactUpper are certified bounds on the measured
+	// quantity (the means of its squares' bounds; equal to Exact where
+	// that is known), NaN (null) where some square has none.
+	ExactLower, ExactUpper float64
 	// CSLo and CSHi are a sequential run's always-valid interval, which
 	// decides its sampled verdict; Stop says whether the claim was decided
 	// or its squares reached max. Null in a run of a fixed number of walks.

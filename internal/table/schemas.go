@@ -51,7 +51,10 @@ var squaresSpec = newSpec(Squares,
 		optCol("nodes_mean", func(r *SquareRow) *float64 { return &r.NodesMean }),
 		optCol("backtracks_mean", func(r *SquareRow) *float64 { return &r.BacktracksMean }),
 		i64Col("budget_exceeded", func(r *SquareRow) *int64 { return &r.BudgetExceeded }),
-	}, paramCols(func(r *SquareRow) *RuleParams { return &r.Params }))...,
+	}, paramCols(func(r *SquareRow) *RuleParams { return &r.Params }), []column[SquareRow]{
+		optCol("exact_lower", func(r *SquareRow) *float64 { return &r.ExactLower }),
+		optCol("exact_upper", func(r *SquareRow) *float64 { return &r.ExactUpper }),
+	})...,
 )
 
 var lengthsSpec = newSpec(Lengths,
@@ -206,7 +209,10 @@ var claimsSpec = newSpec(Claims,
 		boolCol("unverified", func(r *ClaimRow) *bool { return &r.Unverified }),
 		strCol("reading", func(r *ClaimRow) *string { return &r.Reading }),
 		boolCol("fitted", func(r *ClaimRow) *bool { return &r.Fitted }),
-	}, paramCols(func(r *ClaimRow) *RuleParams { return &r.Params }))...,
+	}, paramCols(func(r *ClaimRow) *RuleParams { return &r.Params }), []column[ClaimRow]{
+		optCol("exact_lower", func(r *ClaimRow) *float64 { return &r.ExactLower }),
+		optCol("exact_upper", func(r *ClaimRow) *float64 { return &r.ExactUpper }),
+	})...,
 )
 
 var walksSpec = newSpec(Walks,
@@ -240,7 +246,11 @@ var exactSpec = newSpec(Exact,
 		f64Col("mean_ties", func(r *ExactRow) *float64 { return &r.MeanTies }),
 		i64Col("nodes", func(r *ExactRow) *int64 { return &r.Nodes }),
 		f64Col("tree_nodes", func(r *ExactRow) *float64 { return &r.TreeNodes }),
-	}, paramCols(func(r *ExactRow) *RuleParams { return &r.Params }))...,
+	}, paramCols(func(r *ExactRow) *RuleParams { return &r.Params }), []column[ExactRow]{
+		f64Col("p_lower", func(r *ExactRow) *float64 { return &r.PLower }),
+		f64Col("p_upper", func(r *ExactRow) *float64 { return &r.PUpper }),
+		i64Col("dropped", func(r *ExactRow) *int64 { return &r.Dropped }),
+	})...,
 )
 
 var countsSpec = newSpec(Counts,

@@ -55,6 +55,12 @@ type ExactRow struct {
 	Nodes      int64   // states expanded
 	TreeNodes  float64 // nodes of the unmerged branch tree (may exceed int64)
 	Params     RuleParams
+	// PLower and PUpper certify P(success) (sim.Exact.PLower, PUpper):
+	// equal to PSuccess where the enumeration is exact; where states were
+	// dropped (Dropped of them), the other values are those of the walks
+	// followed.
+	PLower, PUpper float64
+	Dropped        int64
 }
 
 // WriteExact writes the exact table to path.

@@ -1,0 +1,471 @@
+package figures
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+
+	"knightwalk/internal/config"
+	"knightwalk/internal/results"
+	"knightwalk/internal/runner"
+	"knightwalk/internal/table"
+	"knightwalk/plots"
+)
+
+// refereeRuns are small fresh experiments of the kinds a referee tries
+// (issue 34): an odd board with exact values, the random walk on 5x5, a
+// rectangular board, a sequential run and a deterministic rule. Walks are
+// few: the checks read what is drawn, not how well it is measured.
+var refereeRuns = map[string]string{
+	"odd7": `name: odd7
+seed: 11
+boards: [7x7]
+starts: all
+walks: 20
+rules: [{name: warnsdorff, tie_break: random}]
+outputs: {walks: true}
+claims:
+  - {id: c7, rule: warnsdorff/random, board: 7x7, class: corner, above: 0.5, source: "a test"}
+`,
+	"rw5": `name: rw5
+seed: 12
+boards: [5x5]
+starts: [a1, b1, c1, b2, c2, c3]
+walks: 40
+rules: [{name: random}]
+outputs: {walks: true}
+`,
+	"rw7": `name: rw7
+seed: 14
+boards: [7x7]
+starts: all
+walks: 10
+rules: [{name: random}]
+`,
+	"rect59": `name: rect59
+seed: 13
+boards: [5x9]
+starts: all
+walks: 20
+rules: [{name: warnsdorff, tie_break: random}]
+exact: off
+outputs: {walks: true}
+`,
+	"seq": `name: seq
+seed: 3
+boards: [6x6]
+starts: [a1, c3]
+walks: {until: decided, min: 200, max: 4000}
+rules: [{name: warnsdorff}]
+exact: off
+outputs: {walks: true}
+claims:
+  - {id: a1, rule: warnsdorff/random, square: a1, above: 0.9}
+  - {id: c3, rule: warnsdorff/random, square: c3, above: 0.73}
+`,
+	"det": `name: det
+seed: 4
+boards: [5x5, 6x6]
+starts: all
+walks: 1
+rules: [{name: warnsdorff, tie_break: pohlmin+first}]
+`,
+}
+
+// drawAll runs the experiment text into a fresh directory and draws every
+// figure it has tables for, recording what each figure was given.
+func drawAll(t *testing.T, name, text string) (string, []Drawn, map[string]any) {
+	t.Helper()
+	c, err := config.Parse(name+".yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := config.Resolve(c, name+".yaml", []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), name)
+	if _, err := runner.Run(context.Background(), e, runner.RunOptions{Out: dir, Workers: 2, Shard: runner.All}); err != nil {
+		t.Fatal(err)
+	}
+	var mu sync.Mutex
+	data := map[string]any{}
+	dataHook = func(base string, v any) {
+		mu.Lock()
+		defer mu.Unlock()
+		data[base] = v
+	}
+	defer func() { dataHook = nil }()
+	var names []string
+	for _, n := range config.Figures {
+		if n != "sweep-strip" {
+			names = append(names, n)
+		}
+	}
+	drawn, err := Draw(dir, names)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dir, drawn, data
+}
+
+// TestRefereeFreshRuns runs the referee's checks over every figure of
+// small fresh runs: the SVG checks (plots.RefereeSVG) on each file and
+// the checks of what each figure was given to draw.
+func TestRefereeFreshRuns(t *testing.T) {
+	for name, text := range refereeRuns {
+		t.Run(name, func(t *testing.T) {
+			dir, drawn, data := drawAll(t, name, text)
+			svgs, _ := filepath.Glob(filepath.Join(dir, "figures", "*.svg"))
+			if len(svgs) < 5 {
+				t.Fatalf("%d figures drawn", len(svgs))
+			}
+			for _, f := range svgs {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for _, p := range plots.RefereeSVG(b) {
+					t.Errorf("%s: %s", filepath.Base(f), p)
+				}
+			}
+			for _, p := range checkDrawn(drawn, data) {
+				t.Error(p)
+			}
+			squares, _, err := table.ReadSquares(filepath.Join(dir, results.SquaresFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lengths, _, err := table.ReadLengths(filepath.Join(dir, results.LengthsFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range checkExactPreferred(squares, lengths, drawn, data) {
+				t.Error(p)
+			}
+		})
+	}
+}
+
+// checkDrawn runs the checks of what figures were given: see checkHeatmap,
+// checkClaims, and that no map of structural zeros is drawn.
+func checkDrawn(drawn []Drawn, data map[string]any) []string {
+	var out []string
+	for _, d := range drawn {
+		if d.Name == "closed-heatmap" && d.Base != "" {
+			if rows, cols, ok := boardOf(d.Base); ok && rows*cols%2 == 1 {
+				out = append(out, fmt.Sprintf("%s: P(closed) on an odd board (0 by structure) drawn on a colour scale", filepath.Base(d.Base)))
+			}
+		}
+	}
+	for _, d := range drawn {
+		if h, ok := data[filepath.Base(d.Base)].(plots.HeatmapData); ok && d.Name != "deadend-heatmap" {
+			for _, p := range checkCaption(h, d.Caption) {
+				out = append(out, filepath.Base(d.Base)+": "+p)
+			}
+			// A rate map with hatched squares says over which squares the
+			// board's rate is taken, and the uniform start's beside it.
+			if h.Percent && h.NoStart != nil && !h.Failure && !strings.Contains(d.Caption, "from a uniform start") {
+				out = append(out, filepath.Base(d.Base)+": hatched squares, but the caption does not say over which squares the board's rate is taken")
+			}
+		}
+	}
+	for base, v := range data {
+		switch v := v.(type) {
+		case plots.HeatmapData:
+			for _, p := range checkHeatmap(v) {
+				out = append(out, base+": "+p)
+			}
+		case sizeData:
+			for _, p := range checkSizeCurve(v) {
+				out = append(out, base+": "+p)
+			}
+		case lengthData:
+			for _, p := range checkLengths(v) {
+				out = append(out, base+": "+p)
+			}
+		case claimData:
+			for _, p := range checkClaims(v) {
+				out = append(out, base+": "+p)
+			}
+		}
+	}
+	return out
+}
+
+func boardOf(base string) (rows, cols int, ok bool) {
+	for _, part := range strings.Split(filepath.Base(base), "_") {
+		if _, err := fmt.Sscanf(part, "%dx%d", &rows, &cols); err == nil {
+			return rows, cols, true
+		}
+	}
+	return 0, 0, false
+}
+
+// checkHeatmap holds a heatmap's data to the referee's rules: values
+// that can only be 0 or 1 (no interval: not a sample) drawn as two colours, not on a continuous
+// bar; a log scale's zeros not given the smallest value's colour;
+// every estimate drawn with its interval, or the figure says why not
+// (exact values, one walk a square).
+func checkHeatmap(h plots.HeatmapData) []string {
+	var out []string
+	binary, zeros, n := true, 0, 0
+	for i, v := range h.Values {
+		if h.Mask != nil && h.Mask[i] || h.NoStart != nil && h.NoStart[i] {
+			continue
+		}
+		n++
+		binary = binary && (v == 0 || v == 1)
+		if v == 0 {
+			zeros++
+		}
+	}
+	if n > 1 && binary && h.Percent && !h.Binary && h.Uncertainty == nil {
+		out = append(out, "every value is 0 or 1, drawn on a continuous colour scale")
+	}
+	if h.Scale == plots.ScaleLog && zeros > 0 && !h.Failure {
+		out = append(out, fmt.Sprintf("%d zeros on a log colour scale, drawn in its lowest colour", zeros))
+	}
+	why := strings.Contains(h.Note, "exact") || oneWalk.MatchString(h.Note) || h.Binary
+	if h.Uncertainty == nil && !why {
+		out = append(out, fmt.Sprintf("estimates drawn without intervals, and the figure does not say why (note %q)", h.Note))
+	}
+	return out
+}
+
+// checkClaims holds the claims panel to the intervals that decided the
+// verdicts: a sequential run's always-valid cs_lo, cs_hi.
+func checkClaims(c claimData) []string {
+	var out []string
+	for i, cl := range c.claims {
+		lo, hi := cl.Lo, cl.Hi
+		if !math.IsNaN(cl.CSLo) {
+			lo, hi = cl.CSLo, cl.CSHi
+		}
+		if math.IsNaN(lo) {
+			continue
+		}
+		if r := c.rows[i]; r.Lo != lo || r.Hi != hi {
+			out = append(out, fmt.Sprintf("claim %s drawn with [%v, %v], its verdict decided by [%v, %v]", cl.ID, r.Lo, r.Hi, lo, hi))
+		}
+	}
+	return out
+}
+
+var captionSpan = regexp.MustCompile(`lowest ([\d.]+)( %)? \(([^)]*)\), highest ([\d.]+)( %)? \(([^)]*)\)`)
+
+// checkCaption holds a heatmap's caption to the values it draws (pooled
+// where pooled, exact where exact, 1 − v on a failure view), among the
+// squares it resolves: the lowest and highest it names are those, and
+// where every square is washed out it names none.
+func checkCaption(h plots.HeatmapData, caption string) []string {
+	un, _ := h.Unresolved()
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for i, v := range h.Values {
+		if h.Mask != nil && h.Mask[i] || h.NoStart != nil && h.NoStart[i] || un != nil && un[i] {
+			continue
+		}
+		if h.Failure {
+			v = 1 - v
+		}
+		lo, hi = math.Min(lo, v), math.Max(hi, v)
+	}
+	m := captionSpan.FindStringSubmatch(caption)
+	if math.IsInf(lo, 1) {
+		if m != nil || strings.Contains(caption, "lowest") {
+			return []string{fmt.Sprintf("every square washed out, yet the caption names extremes: %q", caption)}
+		}
+		return nil
+	}
+	if m == nil {
+		if strings.Contains(caption, "every square") {
+			return nil
+		}
+		return []string{fmt.Sprintf("caption names no extremes of the values drawn: %q", caption)}
+	}
+	got := func(s string) float64 { v, _ := strconv.ParseFloat(s, 64); return v }
+	scale, tol := 1.0, 0.005
+	if h.Percent {
+		scale = 100
+	}
+	var out []string
+	if math.Abs(got(m[1])-scale*lo) > tol*math.Max(1, scale*lo) || math.Abs(got(m[4])-scale*hi) > tol*math.Max(1, scale*hi) {
+		out = append(out, fmt.Sprintf("caption's lowest %s and highest %s are not the drawn %v and %v: %q", m[1], m[4], scale*lo, scale*hi, caption))
+	}
+	return out
+}
+
+// checkExactPreferred holds the maps to the exact values the run
+// computed: where every square of a (board, rule) has exact success
+// (closed) values, its success (closed) map draws them, not estimates
+// and not the mean-length stand-in; where every square has exact length
+// shares, its mean-length map draws E[length].
+func checkExactPreferred(squares []table.SquareRow, lengths []table.LengthRow, drawn []Drawn, data map[string]any) []string {
+	type key struct{ board, rule string }
+	succ, closed, length := map[key]bool{}, map[key]bool{}, map[key]bool{}
+	for _, s := range squares {
+		k := key{s.Board, s.Rule}
+		if _, seen := succ[k]; !seen {
+			succ[k], closed[k], length[k] = true, true, true
+		}
+		succ[k] = succ[k] && !math.IsNaN(s.ExactSuccess)
+		closed[k] = closed[k] && !math.IsNaN(s.ExactClosed)
+	}
+	for _, l := range lengths {
+		if math.IsNaN(l.ExactShare) {
+			length[key{l.Board, l.Rule}] = false
+		}
+	}
+	var out []string
+	for k := range length {
+		if l, ok := data["length-distribution_"+slug(k.board+"_"+k.rule)].(lengthData); ok && length[k] {
+			drawnExact := 0
+			for _, x := range l.exact {
+				if len(x.X) > 0 {
+					drawnExact++
+				}
+			}
+			if drawnExact < len(l.series) {
+				out = append(out, fmt.Sprintf("length-distribution %s %s: %d of %d classes drawn without the exact shares the run computed", k.board, k.rule, len(l.series)-drawnExact, len(l.series)))
+			}
+		}
+	}
+	for _, d := range drawn {
+		h, ok := data[filepath.Base(d.Base)].(plots.HeatmapData)
+		if !ok {
+			continue
+		}
+		for k := range succ {
+			if !strings.HasPrefix(filepath.Base(d.Base), d.Name+"_"+slug(k.board)+"_"+slug(k.rule)) {
+				continue
+			}
+			exact := strings.Contains(h.Note, "exact") && h.Uncertainty == nil
+			switch {
+			case d.Name == "success-heatmap" && succ[k] && strings.Contains(h.Label, "mean path length"):
+				out = append(out, filepath.Base(d.Base)+": mean path length drawn in place of the exact success values the run computed")
+			case d.Name == "success-heatmap" && succ[k] && !exact, d.Name == "closed-heatmap" && closed[k] && !exact:
+				out = append(out, filepath.Base(d.Base)+": estimates drawn where the run computed exact values")
+			case d.Name == "length-heatmap" && length[k] && !exact:
+				out = append(out, filepath.Base(d.Base)+": mean lengths estimated where the run computed exact E[length]")
+			}
+		}
+	}
+	return out
+}
+
+// checkLengths holds a length distribution to its intervals: each
+// sampled series carries its walks, so its shares are drawn with their
+// intervals (a deterministic rule's shares are of its starts).
+func checkLengths(l lengthData) []string {
+	var out []string
+	for _, s := range l.series {
+		if s.Walks <= 0 && !l.deterministic {
+			out = append(out, fmt.Sprintf("series %q: shares of sampled walks drawn without intervals", s.Name))
+		}
+	}
+	return out
+}
+
+// checkSizeCurve holds a size curve's rate axis to what its lines are:
+// shares of a few starts of a deterministic rule (no point with an
+// interval) take the plain 0-100 % axis, where 100 % is a value, not the
+// clipped end of a logit axis.
+func checkSizeCurve(s sizeData) []string {
+	for _, l := range s.lines {
+		for k := range l.N {
+			if l.Hi[k] > l.Lo[k] {
+				return nil
+			}
+		}
+	}
+	if s.axis != "linear" {
+		return []string{fmt.Sprintf("deterministic shares of starts drawn on a %s rate axis", s.axis)}
+	}
+	return nil
+}
+
+var oneWalk = regexp.MustCompile(`\b(one|1) walk\b`)
+
+// Each data check fails on a figure with its defect planted.
+func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
+	est := plots.HeatmapData{Rows: 2, Cols: 2, Values: []float64{0.5, 0.6, 0.7, 0.8}, Percent: true, Note: "300 walks a square",
+		Uncertainty: &plots.Uncertainty{Lo: make([]float64, 4), Hi: make([]float64, 4)}}
+	if p := checkHeatmap(est); len(p) > 0 {
+		t.Fatalf("a sound map fails: %q", p)
+	}
+	noInterval := est
+	noInterval.Uncertainty = nil
+	binary := est
+	binary.Values, binary.Note, binary.Uncertainty = []float64{1, 1, 0, 1}, "one walk a square", nil
+	logZero := est
+	logZero.Scale, logZero.Values = plots.ScaleLog, []float64{0, 0.1, 0.01, 0.5}
+	for name, h := range map[string]plots.HeatmapData{"no interval": noInterval, "binary on a bar": binary, "zero on a log scale": logZero} {
+		if p := checkHeatmap(h); len(p) == 0 {
+			t.Errorf("%s: passes", name)
+		}
+	}
+	nan := math.NaN()
+	seq := claimData{claims: []table.ClaimRow{{ID: "s", Lo: 0.9868, Hi: 0.9885, CSLo: 0.9857, CSHi: 0.9894}, {ID: "f", Lo: 0.5, Hi: 0.6, CSLo: nan, CSHi: nan}},
+		rows: []plots.ClaimRow{{Lo: 0.9868, Hi: 0.9885}, {Lo: 0.5, Hi: 0.6}}}
+	if p := checkClaims(seq); len(p) != 1 || !strings.Contains(p[0], "claim s") {
+		t.Errorf("fixed-n interval of a sequential claim: %q, want one problem", p)
+	}
+	washed := est
+	washed.Uncertainty = &plots.Uncertainty{Lo: []float64{0, 0, 0, 0}, Hi: []float64{1, 1, 1, 1}}
+	if p := checkCaption(washed, "Estimates: lowest 50 % (a1), highest 80 % (b2)."); len(p) == 0 {
+		t.Error("extremes named though every square is washed out: passes")
+	}
+	if p := checkCaption(est, "Estimates: lowest 50 % (a1), highest 80 % (b2)."); len(p) > 0 {
+		t.Errorf("a sound caption fails: %q", p)
+	}
+	if p := checkCaption(est, "Estimates: lowest 49.5 % (a1), highest 80 % (b2)."); len(p) == 0 {
+		t.Error("a raw per-square extreme where the map draws pooled values: passes")
+	}
+	exactSq := []table.SquareRow{{Board: "5x5", Rule: "random", ExactSuccess: 0.001, ExactClosed: 0}}
+	exactLen := []table.LengthRow{{Board: "5x5", Rule: "random", Length: 3, ExactShare: 1}}
+	meanLen := est
+	meanLen.Label = "mean path length (squares, of 25)"
+	for name, c := range map[string]struct {
+		d Drawn
+		h plots.HeatmapData
+	}{
+		"mean length for exact success": {Drawn{Name: "success-heatmap", Base: "success-heatmap_5x5_random"}, meanLen},
+		"estimated success":             {Drawn{Name: "success-heatmap", Base: "success-heatmap_5x5_random"}, est},
+		"estimated E[length]":           {Drawn{Name: "length-heatmap", Base: "length-heatmap_5x5_random"}, meanLen},
+	} {
+		if p := checkExactPreferred(exactSq, exactLen, []Drawn{c.d}, map[string]any{c.d.Base: c.h}); len(p) != 1 {
+			t.Errorf("%s: %q, want one problem", name, p)
+		}
+	}
+	if p := checkLengths(lengthData{series: []plots.Series{{Name: "corner", X: []float64{1}, Y: []float64{1}}}}); len(p) != 1 {
+		t.Errorf("shares without intervals: %q, want one problem", p)
+	}
+	noExactShares := map[string]any{"length-distribution_5x5_random": lengthData{series: []plots.Series{{Name: "corner", Walks: 10}}, exact: []plots.Series{{}}}}
+	if p := checkExactPreferred(exactSq, exactLen, nil, noExactShares); len(p) != 1 {
+		t.Errorf("length shares without the exact ones: %q, want one problem", p)
+	}
+	det := plots.Line{Name: "first", N: []float64{5, 6, 7}, Rate: []float64{1, 1, 0.75}, Lo: []float64{1, 1, 0.75}, Hi: []float64{1, 1, 0.75}}
+	if p := checkSizeCurve(sizeData{[]plots.Line{det}, "logit"}); len(p) != 1 {
+		t.Errorf("deterministic shares on a logit axis: %q, want one problem", p)
+	}
+	if p := checkSizeCurve(sizeData{[]plots.Line{det}, plots.RateAxisFor(plots.RateAxisAuto, []plots.Line{det})}); len(p) > 0 {
+		t.Errorf("the axis drawn for deterministic shares: %q", p)
+	}
+	hatched := est
+	hatched.NoStart = []bool{false, true, true, false}
+	silent := []Drawn{{Name: "success-heatmap", Base: "/x/success-heatmap_5x5_random", Caption: "Exact values by enumeration: lowest 50 % (a1), highest 80 % (b2)."}}
+	if p := checkDrawn(silent, map[string]any{"success-heatmap_5x5_random": hatched}); len(p) != 1 || !strings.Contains(p[0], "over which squares") {
+		t.Errorf("a rate over the corners' colour not said: %q, want one problem", p)
+	}
+	odd := []Drawn{{Name: "closed-heatmap", Base: "/x/closed-heatmap_7x7_warnsdorff-random"}}
+	if p := checkDrawn(odd, nil); len(p) != 1 {
+		t.Errorf("closed map of an odd board: %q, want one problem", p)
+	}
+}

@@ -1,0 +1,169 @@
+package plots
+
+import (
+	"bytes"
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"gonum.org/v1/plot"
+)
+
+// plantedClaimPanel is a claim panel with a 100 % rate, whose logit axis
+// is clipped short of 1.
+func plantedClaimPanel(t *testing.T) *Figure {
+	t.Helper()
+	f, err := ClaimPanel("planted", []ClaimRow{
+		{Label: "a: consistent", ClaimedLo: 0.9, ClaimedHi: 1, Measured: 1, Lo: 0.98, Hi: 1, Exact: math.NaN()},
+		{Label: "b: consistent", ClaimedLo: 0.6, ClaimedHi: 0.7, Measured: 0.65, Lo: 0.6, Hi: 0.7, Exact: math.NaN()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// Each check of the referee fails on a figure with its defect planted,
+// and passes on the figure without it.
+func TestRefereeCatchesPlantedDefects(t *testing.T) {
+	if p := Referee(plantedClaimPanel(t)); len(p) > 0 {
+		t.Fatalf("a sound figure fails: %q", p)
+	}
+	cases := []struct {
+		name, want string
+		plant      func(f *Figure)
+	}{
+		{"100 at the clipped end of a logit axis", "tick labels", func(f *Figure) {
+			ts := f.Plot.X.Tick.Marker.Ticks(f.Plot.X.Min, f.Plot.X.Max)
+			f.Plot.X.Tick.Marker = plot.ConstantTicks(append(ts, plot.Tick{Value: f.Plot.X.Max, Label: "100"}))
+		}},
+		{"0 at the clipped end of a logit axis", "tick labels", func(f *Figure) {
+			ts := f.Plot.X.Tick.Marker.Ticks(f.Plot.X.Min, f.Plot.X.Max)
+			f.Plot.X.Tick.Marker = plot.ConstantTicks(append([]plot.Tick{{Value: f.Plot.X.Min, Label: "0"}}, ts...))
+		}},
+		{"a label rounded off its place", "tick labels", func(f *Figure) {
+			ts := f.Plot.X.Tick.Marker.Ticks(f.Plot.X.Min, f.Plot.X.Max)
+			ts[0].Label = "1"
+			f.Plot.X.Tick.Marker = plot.ConstantTicks(ts)
+		}},
+		{"a title wider than the canvas, with nowhere to break", "outside the", func(f *Figure) {
+			f.Plot.Title.Text = strings.Repeat("unbreakable", 12)
+		}},
+		{"an axis label past the edges", "outside the", func(f *Figure) {
+			f.Plot.X.Label.Text = strings.Repeat("an axis label too long for the figure ", 3)
+		}},
+		{"a glyph the PNG font lacks", "no glyph in the PNG's font", func(f *Figure) {
+			f.addLegend("guide ∝ 1/√n")
+		}},
+		{"a character the PDF cannot write", "Windows-1252", func(f *Figure) {
+			f.addLegend("◆ exact")
+		}},
+	}
+	for _, c := range cases {
+		f := plantedClaimPanel(t)
+		c.plant(f)
+		problems := Referee(f)
+		found := false
+		for _, p := range problems {
+			found = found || strings.Contains(p, c.want)
+		}
+		if !found {
+			t.Errorf("%s: the referee says %q, want a problem with %q", c.name, problems, c.want)
+		}
+	}
+}
+
+func TestParseTick(t *testing.T) {
+	for s, want := range map[string]float64{"12.5": 12.5, "−3": -3, "10⁴": 1e4, "10⁻³": 1e-3, "99.98": 99.98} {
+		if v, ok := parseTick(s); !ok || math.Abs(v-want) > 1e-12 {
+			t.Errorf("parseTick(%q) = %v, %v; want %v", s, v, ok, want)
+		}
+	}
+	for _, s := range []string{"a", "rank", "", "1/√n"} {
+		if _, ok := parseTick(s); ok {
+			t.Errorf("parseTick(%q) read a number", s)
+		}
+	}
+}
+
+// The golden figures pass the referee.
+func TestRefereeGoldens(t *testing.T) {
+	files, err := filepath.Glob(filepath.Join("testdata", "*.svg"))
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden SVGs: %v", err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range RefereeSVG(b) {
+			t.Errorf("%s: %s", f, p)
+		}
+	}
+}
+
+// A colour bar's label away from its value (a bottom of 95.77 written
+// "96", as the bars' ends were) fails the tick check; the bar as drawn
+// passes.
+func TestRefereeColourBarTicks(t *testing.T) {
+	h := HeatmapData{Rows: 3, Cols: 3, Highlight: -1, Percent: true, Label: "success rate",
+		Values: []float64{0.9577, 0.97, 0.98, 0.99, 0.995, 0.985, 0.975, 0.965, 0.999}}
+	f, err := Heatmap(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := Referee(f); len(p) > 0 {
+		t.Fatalf("the bar as drawn fails: %q", p)
+	}
+	f.colorBar.ticks[0].Label = "96"
+	found := false
+	for _, p := range Referee(f) {
+		found = found || strings.Contains(p, "tick labels")
+	}
+	if !found {
+		t.Error("a colour bar end labelled 96 at 95.77 passes")
+	}
+}
+
+// Shares of sampled walks are drawn with their intervals on every kind of
+// length axis: per length, in pairs (over 30 lengths) and on a log axis.
+func TestLengthSharesDrawIntervals(t *testing.T) {
+	mk := func(n int, dominated bool, walks int64) Series {
+		s := Series{Name: "corner", Walks: walks}
+		for l := 1; l <= n; l++ {
+			s.X, s.Y = append(s.X, float64(l)), append(s.Y, 1/float64(2*n))
+		}
+		if dominated {
+			s.Y[n-1] = 0.9
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name      string
+		n         int
+		dominated bool
+	}{{"per length", 10, false}, {"in pairs", 40, false}, {"log axis", 40, true}} {
+		paths := func(walks int64) int {
+			f, err := LengthDistributionWith([]Series{mk(c.n, c.dominated, walks)}, LengthOptions{Squares: c.n})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var buf bytes.Buffer
+			if err := f.Encode(&buf, "svg"); err != nil {
+				t.Fatal(err)
+			}
+			// The bars: thin strokes in the series' colour (its line is
+			// wider, the legend's thumbnail black).
+			return strings.Count(buf.String(), "stroke:#0072B2;stroke-width:0.5\"")
+		}
+		if with := paths(1000); with < c.n/2 {
+			t.Errorf("%s: %d interval strokes for %d lengths: the intervals are not drawn", c.name, with, c.n)
+		}
+		if without := paths(0); without != 0 {
+			t.Errorf("%s: %d interval strokes without walks", c.name, without)
+		}
+	}
+}
