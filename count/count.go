@@ -188,7 +188,7 @@ func (r *Result) countOpen(ctx context.Context, p *plan, paired bool, sh Shard, 
 	rep, reps := startReps(p)
 	var mine []int
 	for i, m := range reps {
-		if sh.takes(i) {
+		if sh.Takes(i) {
 			mine = append(mine, m)
 		}
 	}
@@ -240,7 +240,7 @@ func (r *Result) countPaired(ctx context.Context, p *plan, sh Shard, sweepOf fun
 	pairs = slices.Compact(pairs)
 	pairs = slices.DeleteFunc(pairs, func(k pairKey) bool {
 		i, _ := slices.BinarySearch(firsts, k.x)
-		return !sh.takes(i)
+		return !sh.Takes(i)
 	})
 	done, layers, err := sweepPairs(ctx, p, pairs, sweepOf)
 	if err != nil {

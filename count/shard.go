@@ -45,8 +45,23 @@ func (s Shard) check() error {
 	return nil
 }
 
-// takes reports whether the shard runs the i-th unit (in sweep order).
-func (s Shard) takes(i int) bool { return !s.split() || i%s.N == s.K }
+// Takes reports whether the shard runs the i-th unit (in sweep order).
+// Units are dealt out in a serpentine: 0, 1, …, N-1, then N-1, …, 0, and
+// so on, so that shard 0 does not take the most expensive unit of every
+// round (the early units, which cross the widest layers with one end
+// designated): 6x6 by paired ends in 3 shards took 2.6, 1.2 and 1.1 s
+// dealt in turn (one run each, shared machine), and 1.11, 1.08 and 1.60
+// CPU-s dealt in a serpentine.
+func (s Shard) Takes(i int) bool {
+	if !s.split() {
+		return true
+	}
+	k := i % s.N
+	if (i/s.N)%2 == 1 {
+		k = s.N - 1 - k
+	}
+	return k == s.K
+}
 
 // Piece is what one unit of a sharded count counted: Key names the unit's
 // count (see Combine) and Count is its value.

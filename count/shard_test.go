@@ -38,7 +38,7 @@ func TestShardsCombine(t *testing.T) {
 		{"5x5", Options{PairedEnds: true}},
 		{"4x5", Options{}},
 		{"5x6", Options{PairedEnds: true}},
-		{"4x6", Options{Closed: true}},
+		{"6x6", Options{Closed: true}},
 		{"5x6", Options{Closed: true}},
 	}
 	for _, c := range cases {

@@ -16,12 +16,18 @@ import (
 func mergeCommand() *command {
 	return &command{
 		name:  "merge",
-		usage: "--out DIR [--force] PART...",
+		usage: "--out DIR [--force] PART... | --out FILE COUNTPART...",
 		short: "combine the parts of a sharded run into the tables of one run",
 		long: `Reads the parts written by 'experiment run --shard K/N' (their directories or
 part.json files), checks that they are all N shards of one config and seed,
 and writes the same tables, report and manifest that one unsharded run of the
-experiment writes, value for value.`,
+experiment writes, value for value.
+
+Given the parts of 'experiment count --shard K/N --out PART' (files, or a
+directory of them), checks that they are all N shards of one count (board,
+open or closed, paired ends) and writes its counts table to --out FILE (a
+new Parquet file; docs/tables.md), the same as 'count --format parquet' of
+the whole count, and prints the board.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			out := fs.String("out", "", "result directory to write (required)")
 			force := fs.Bool("force", false, "replace an existing result directory that experiment wrote")
@@ -31,6 +37,12 @@ experiment writes, value for value.`,
 				}
 				if len(args) == 0 {
 					return usagef("merge: name the parts to merge")
+				}
+				if isCountPart(args[0]) {
+					if *force {
+						return usagef("merge: --force is for a run's result directory; the counts table goes to a new file")
+					}
+					return mergeCounts(e, args, *out)
 				}
 				parts, err := runner.ReadParts(args)
 				if err != nil {
