@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"time"
@@ -44,20 +45,22 @@ the whole count, and prints the board.`,
 					}
 					return mergeCounts(e, args, *out)
 				}
+				if len(args) == 1 {
+					first, ok, err := runner.RoundParts(args[0])
+					if err != nil {
+						return err
+					}
+					if ok {
+						return mergeRounds(ctx, e, args[0], first, *out, *force)
+					}
+				}
 				parts, err := runner.ReadParts(args)
 				if err != nil {
 					return err
 				}
-				cfg, err := config.Parse(parts[0].ConfigFile, []byte(parts[0].ConfigYAML))
+				s, err := partExperiment(parts[0])
 				if err != nil {
-					return fmt.Errorf("the parts' experiment file no longer validates: %w", err)
-				}
-				s, err := config.Resolve(cfg, parts[0].ConfigFile, []byte(parts[0].ConfigYAML))
-				if err != nil {
-					return fmt.Errorf("the parts' experiment file no longer validates: %w", err)
-				}
-				if s.ConfigHash != parts[0].ConfigHash {
-					return fmt.Errorf("the parts were written by a version that hashes this config differently (%.12s, now %.12s)", parts[0].ConfigHash, s.ConfigHash)
+					return err
 				}
 				t0 := time.Now()
 				ts := runner.NewTallies()
@@ -80,4 +83,47 @@ the whole count, and prints the board.`,
 			}
 		},
 	}
+}
+
+// partExperiment is the experiment a part ran, from the file it carries.
+func partExperiment(p *runner.Part) (*config.Experiment, error) {
+	cfg, err := config.Parse(p.ConfigFile, []byte(p.ConfigYAML))
+	if err != nil {
+		return nil, fmt.Errorf("the parts' experiment file no longer validates: %w", err)
+	}
+	s, err := config.Resolve(cfg, p.ConfigFile, []byte(p.ConfigYAML))
+	if err != nil {
+		return nil, fmt.Errorf("the parts' experiment file no longer validates: %w", err)
+	}
+	if s.ConfigHash != p.ConfigHash {
+		return nil, fmt.Errorf("the parts were written by a version that hashes this config differently (%.12s, now %.12s)", p.ConfigHash, s.ConfigHash)
+	}
+	return s, nil
+}
+
+// mergeRounds merges the rounds of a sequential run split into shards
+// (runner.MergeRounds): the result directory once they decide the run;
+// before, the run's progress and the next round to run, with exit status 3.
+func mergeRounds(ctx context.Context, e *env, parts string, first *runner.Part, out string, force bool) error {
+	s, err := partExperiment(first)
+	if err != nil {
+		return err
+	}
+	build := buildinfo.Read()
+	if !build.HasVCS() {
+		fmt.Fprintf(e.stderr, "experiment: warning: %s\n", buildinfo.NoVCSWarning)
+	}
+	opts := runner.RunOptions{Out: out, Force: force, Workers: 1, Shard: runner.All,
+		Meta: results.Metadata(s, version, build), BeforeCommit: figuresHook(s.Figures)}
+	sum, st, err := runner.MergeRounds(ctx, s, parts, first.N, opts)
+	if err != nil {
+		if errors.Is(err, runner.ErrNotDecided) {
+			fmt.Fprintf(e.stdout, "rounds merged: %d of at most %d; squares still running: %d of %d; walks so far: %d in %d units; next round: %d, %d walks in %d shards\n",
+				st.Rounds, st.MaxRounds, st.Running, st.Squares, st.Walks, st.Units, st.Rounds+1, st.NextWalks, first.N)
+		}
+		return err
+	}
+	fmt.Fprintf(e.stderr, "experiment: merged %d rounds of %d shards (%d walks, %d units) -> %s\n", st.Rounds, first.N, st.Walks, st.Units, sum.Dir)
+	printClaims(e.stdout, sum.Tables)
+	return nil
 }

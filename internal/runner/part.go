@@ -46,7 +46,8 @@ type Part struct {
 	ConfigFile string      `json:"config_file"`
 	ConfigYAML string      `json:"config_yaml"`
 	Tallies    []partTally `json:"tallies"`
-	Walks      *partWalks  `json:"walks,omitempty"` // the per-walk fragment, when the experiment writes that table
+	Walks      *partWalks  `json:"walks,omitempty"`      // the per-walk fragment, when the experiment writes that table
+	Sequential *partRound  `json:"sequential,omitempty"` // a round of a sequential run (rounds.go)
 	Sum        string      `json:"sum"`
 
 	path string // where it was read from
@@ -82,8 +83,18 @@ func sealPart(p Part) (string, error) {
 // experiment with the per-walk table, its walks in plan order to
 // dir/walks.frag.
 func writePart(dir string, s *config.Experiment, pl *Plan, o RunOptions, ts *Tallies, walks *fragWriter) error {
+	return writePartOf(dir, s, pl, o, ts, walks, nil)
+}
+
+// writeRoundPart writes the part of one shard of one round of a
+// sequential run: its tallies of the round, and the round.
+func writeRoundPart(dir string, s *config.Experiment, pl *Plan, o RunOptions, ts *Tallies, r partRound) error {
+	return writePartOf(dir, s, pl, o, ts, nil, &r)
+}
+
+func writePartOf(dir string, s *config.Experiment, pl *Plan, o RunOptions, ts *Tallies, walks *fragWriter, seq *partRound) error {
 	p := Part{Format: partFormat, Experiment: s.Name, ConfigHash: s.ConfigHash, Seed: s.Seed, Shard: o.Shard.String(),
-		K: o.Shard.K, N: o.Shard.N, Units: pl.Len(), ConfigFile: s.SourceFile, ConfigYAML: string(s.Source)}
+		K: o.Shard.K, N: o.Shard.N, Units: pl.Len(), ConfigFile: s.SourceFile, ConfigYAML: string(s.Source), Sequential: seq}
 	for bi := range s.Boards {
 		for ri := range s.Rules {
 			for _, st := range s.Starts[bi] {
@@ -253,6 +264,9 @@ func MergeInto(s *config.Experiment, ts *Tallies, parts []*Part) error {
 		return err
 	}
 	for _, part := range parts {
+		if part.Sequential != nil {
+			return fmt.Errorf("%s is shard %s of round %d of a sequential run: merge the run's parts directory (the one holding round-1, round-2, ...), which merges its rounds in order", part.path, part.Shard, part.Sequential.Round)
+		}
 		if part.Units != p.Len() {
 			return fmt.Errorf("%s: a plan of %d units, this config has %d", part.path, part.Units, p.Len())
 		}
