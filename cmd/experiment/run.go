@@ -39,7 +39,7 @@ byte for byte, on the same machine and binary.`,
 			force := fs.Bool("force", false, "replace an existing result directory that experiment wrote (only once the new run completes)")
 			resume := fs.Bool("resume", false, "continue an interrupted run from its completed work units")
 			shardFlag := fs.String("shard", "", "run only slice K of N, K counting from 0 (0/4 is the first of 4); default from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX")
-			round := fs.Int("round", 0, "sequential run with --shard: run this round (from 1) into the parts directory --out; default the first round whose parts are not all there")
+			round := fs.Int("round", 0, "sequential run with --shard: run this round (from 1) into the parts directory --out; default the first round without this shard's part")
 			dry := fs.Bool("dry-run", false, "print the plan and an estimated time, run nothing")
 			quiet := fs.Bool("quiet", false, "print nothing on success (errors still go to stderr)")
 			return func(ctx context.Context, e *env, args []string) error {
@@ -210,7 +210,7 @@ func warnDeterministic(e *env, s *config.Experiment) {
 // directory parts (runner.RunRound): round r, or the next one for r = 0.
 func runRound(ctx context.Context, e *env, say io.Writer, s *config.Experiment, sh runner.Shard, r int, parts string, workers int, force, quiet bool, build buildinfo.Info) error {
 	if r == 0 {
-		r = runner.NextRound(parts, sh.N)
+		r = runner.NextRound(parts, sh.K)
 	}
 	if err := os.MkdirAll(parts, 0o755); err != nil {
 		return err

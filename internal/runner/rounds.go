@@ -46,15 +46,16 @@ func RoundPartDir(parts string, r, k int) string {
 }
 
 // NextRound is the first round (from 1) of the sequential run sharded
-// into parts whose N parts are not all there: the round a shard runs next.
+// into parts that has no part of shard k: the round shard k runs next.
+// Shard k runs round R only once its own parts of the rounds before are
+// there, and RunRound refuses it unless every shard's are: so shards that
+// start at different times never run different rounds as the same one.
 // (Whether the run needs that round is for RunRound to say: a decided run
 // needs none.)
-func NextRound(parts string, n int) int {
+func NextRound(parts string, k int) int {
 	for r := 1; ; r++ {
-		for k := range n {
-			if _, err := os.Stat(filepath.Join(RoundPartDir(parts, r, k), partName)); err != nil {
-				return r
-			}
+		if _, err := os.Stat(filepath.Join(RoundPartDir(parts, r, k), partName)); err != nil {
+			return r
 		}
 	}
 }

@@ -36,7 +36,7 @@ func runAllRounds(t *testing.T, s *config.Experiment, parts, out string, n int) 
 	t.Helper()
 	for round := 1; ; round++ {
 		for k := range n {
-			if _, err := Run(context.Background(), s, roundOpts(s, parts, Shard{k, n}, NextRound(parts, n))); err != nil {
+			if _, err := Run(context.Background(), s, roundOpts(s, parts, Shard{k, n}, NextRound(parts, k))); err != nil {
 				t.Fatalf("round %d, shard %d/%d: %v", round, k, n, err)
 			}
 		}
@@ -183,8 +183,11 @@ func TestRoundPartsRefused(t *testing.T) {
 	if _, err := Run(context.Background(), s, roundOpts(s, parts, Shard{0, 2}, 3)); err == nil || !strings.Contains(err.Error(), "no part of shard 1 of 2") {
 		t.Errorf("round 3 with round 2 incomplete: %v", err)
 	}
-	if got := NextRound(parts, 2); got != 2 {
-		t.Errorf("next round %d, want 2", got)
+	if got := NextRound(parts, 1); got != 2 {
+		t.Errorf("next round of shard 1: %d, want 2", got)
+	}
+	if got := NextRound(parts, 0); got != 3 {
+		t.Errorf("next round of shard 0: %d, want 3", got)
 	}
 	// Parts of 2 shards read as 3.
 	if _, _, err := MergeRounds(context.Background(), s, parts, 3, roundOpts(s, filepath.Join(tmp, "out"), All, 0)); err == nil || !strings.Contains(err.Error(), "is shard 0/2, found where shard 0/3 belongs") {
