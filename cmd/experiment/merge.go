@@ -17,7 +17,7 @@ import (
 func mergeCommand() *command {
 	return &command{
 		name:  "merge",
-		usage: "--out DIR [--force] PART... | --out FILE COUNTPART...",
+		usage: "--out DIR [--force] PART... | --out FILE COUNTPART... | --status PARTS",
 		short: "combine the parts of a sharded run into the tables of one run",
 		long: `Reads the parts written by 'experiment run --shard K/N' (their directories or
 part.json files), checks that they are all N shards of one config and seed,
@@ -32,7 +32,11 @@ the whole count, and prints the board.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			out := fs.String("out", "", "result directory to write (required)")
 			force := fs.Bool("force", false, "replace an existing result directory that experiment wrote")
+			status := fs.Bool("status", false, "print how far the parts are (rounds merged, squares still running, parts done) and write nothing")
 			return func(ctx context.Context, e *env, args []string) error {
+				if *status {
+					return mergeStatus(ctx, e, args)
+				}
 				if *out == "" {
 					return usagef("merge: --out DIR is required")
 				}
@@ -125,5 +129,50 @@ func mergeRounds(ctx context.Context, e *env, parts string, first *runner.Part, 
 	}
 	fmt.Fprintf(e.stderr, "experiment: merged %d rounds of %d shards (%d walks, %d units) -> %s\n", st.Rounds, first.N, st.Walks, st.Units, sum.Dir)
 	printClaims(e.stdout, sum.Tables)
+	return nil
+}
+
+// mergeStatus prints how far the parts in a directory are: for a
+// sequential run's rounds, the rounds merged, the squares still running
+// and the next round's parts done; for count or run parts, the parts done.
+func mergeStatus(ctx context.Context, e *env, args []string) error {
+	if len(args) != 1 {
+		return usagef("merge --status: name one parts directory")
+	}
+	dir := args[0]
+	first, ok, err := runner.RoundParts(dir)
+	if err != nil {
+		return err
+	}
+	if ok {
+		s, err := partExperiment(first)
+		if err != nil {
+			return err
+		}
+		st, done, err := runner.RoundsProgress(ctx, s, dir, first.N)
+		if err != nil {
+			return err
+		}
+		if st.Running == 0 {
+			fmt.Fprintf(e.stdout, "%s: decided after round %d of at most %d (%d walks in %d units): merge it\n", s.Name, st.Rounds, st.MaxRounds, st.Walks, st.Units)
+			return nil
+		}
+		fmt.Fprintf(e.stdout, "%s: rounds merged: %d of at most %d; squares still running: %d of %d; walks so far: %d; round %d: %d of %d parts done (%d walks)\n",
+			s.Name, st.Rounds, st.MaxRounds, st.Running, st.Squares, st.Walks, st.Rounds+1, done, first.N, st.NextWalks)
+		return nil
+	}
+	if cps := countPartsIn(dir); len(cps) > 0 {
+		p, err := readCountPart(cps[0])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(e.stdout, "count of %s %s tours%s: %d of %d parts done\n", p.Board, p.Kind, pairedNote(p.PairedEnds), len(cps), p.N)
+		return nil
+	}
+	parts, err := runner.ReadParts([]string{dir})
+	if err != nil && len(parts) == 0 {
+		return fmt.Errorf("merge --status %s: %w", dir, err)
+	}
+	fmt.Fprintf(e.stdout, "%s: %d of %d parts done\n", parts[0].Experiment, len(parts), parts[0].N)
 	return nil
 }

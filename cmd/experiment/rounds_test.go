@@ -65,6 +65,13 @@ func TestRunShardSequential(t *testing.T) {
 		if _, err := os.Stat(merged); err == nil {
 			t.Fatalf("merge after round %d wrote %s", round, merged)
 		}
+		st, _, err := runCmd(t, "merge", "--status", parts)
+		if want := fmt.Sprintf("rounds merged: %d of at most ", round); err != nil || !strings.Contains(st, want) || !strings.Contains(st, fmt.Sprintf("round %d: 0 of 3 parts done", round+1)) {
+			t.Errorf("merge --status after round %d: %v %q", round, err, st)
+		}
+	}
+	if st, _, err := runCmd(t, "merge", "--status", parts); err != nil || !strings.Contains(st, "decided after round ") {
+		t.Errorf("merge --status once decided: %v %q", err, st)
 	}
 	for _, name := range []string{"squares.parquet", "claims.parquet", "lengths.parquet", "boards.parquet"} {
 		a, _ := os.ReadFile(filepath.Join(one, name))

@@ -206,6 +206,12 @@ func checkRoundPart(s *config.Experiment, p *Part, r int, sh Shard) error {
 // replayRounds reads and merges the rounds 1 to upto (or, for upto < 0,
 // all the rounds the run needs that parts holds) and returns the replay.
 func replayRounds(ctx context.Context, s *config.Experiment, parts string, n, upto, workers int, log io.Writer) (*replay, error) {
+	return replayRoundsOf(ctx, s, parts, n, upto, workers, log, false)
+}
+
+// replayRoundsOf is replayRounds; complete stops at the first round whose
+// parts are not all there instead of refusing it.
+func replayRoundsOf(ctx context.Context, s *config.Experiment, parts string, n, upto, workers int, log io.Writer, complete bool) (*replay, error) {
 	p, err := NewPlan(s)
 	if err != nil {
 		return nil, err
@@ -219,6 +225,9 @@ func replayRounds(ctx context.Context, s *config.Experiment, parts string, n, up
 			if _, err := os.Stat(RoundDir(parts, r)); err != nil {
 				break
 			}
+		}
+		if complete && roundPartsDone(parts, r, n) < n {
+			break
 		}
 		round, err := readRound(s, parts, r, n)
 		if err != nil {
@@ -259,6 +268,28 @@ func (rp *replay) status() RoundStatus {
 		}
 	}
 	return st
+}
+
+// roundPartsDone counts the finished parts of round r.
+func roundPartsDone(parts string, r, n int) int {
+	done := 0
+	for k := range n {
+		if _, err := os.Stat(filepath.Join(RoundPartDir(parts, r, k), partName)); err == nil {
+			done++
+		}
+	}
+	return done
+}
+
+// RoundsProgress says where a sequential run sharded into n parts stands,
+// without writing anything: the rounds merged (every complete round), the
+// squares still running, and how many of the next round's parts are done.
+func RoundsProgress(ctx context.Context, s *config.Experiment, parts string, n int) (RoundStatus, int, error) {
+	rp, err := replayRoundsOf(ctx, s, parts, n, -1, 1, nil, true)
+	if err != nil {
+		return RoundStatus{}, 0, err
+	}
+	return rp.status(), roundPartsDone(parts, rp.rounds+1, n), nil
 }
 
 // ErrNotDecided is what MergeRounds returns, wrapped with the run's
