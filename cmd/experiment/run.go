@@ -22,7 +22,7 @@ import (
 func runCommand() *command {
 	return &command{
 		name:  "run",
-		usage: "[FILE | NAME | DIR/manifest.json] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N] [--dry-run] [--quiet]",
+		usage: "[FILE | NAME | DIR/manifest.json] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N [--round R]] [--dry-run] [--quiet]",
 		short: "run an experiment and write its tables, report and manifest",
 		long: `Runs the experiment in FILE (or a committed experiment by NAME, or with no
 argument the embedded default: seed 000's claims on 8x8) and writes
@@ -30,6 +30,12 @@ results/<name>/ (or --out DIR): Parquet tables, report.md, manifest.json.
 The directory appears only when the run completes; an interrupted run can
 be continued with --resume. --shard K/N runs slice K of N, counting from 0
 (0/4, 1/4, 2/4, 3/4), and writes a part for 'experiment merge'.
+A sequential run (walks: {until: ...}) is sharded round by round: --shard
+K/N --round R --out PARTS runs shard K of round R into PARTS/round-R/part-K
+(without --round, the first round without this shard's part), replaying
+the decisions of the rounds before from their parts; 'experiment merge
+--out DIR PARTS' writes the result once the rounds decide the run, and
+until then says which round to run next (exit status 3).
 A result's DIR/manifest.json (or the config key of one of its tables,
 saved as a file) runs exactly that configuration again: the same tables,
 byte for byte, on the same machine and binary.`,
