@@ -185,6 +185,9 @@ func ReadParts(paths []string) ([]*Part, error) {
 	paths = expandPartDirs(paths)
 	for _, path := range paths {
 		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			if _, err := os.Stat(filepath.Join(path, partName)); err != nil {
+				return nil, fmt.Errorf("%s holds no part: no %s in it or in its directories, no count parts (count-K.json), no round-1 of a sequential run", path, partName)
+			}
 			path = filepath.Join(path, partName)
 		}
 		p, err := readPart(path)
