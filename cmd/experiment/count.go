@@ -68,7 +68,8 @@ are dealt out in turn. Closed tours are one sweep: each shard keeps the
 states of every N-th of the layer's 256 hash shards after 7/12 of the
 squares; balanced, but the states meet again, so each shard still handles
 most of the sweep's states (80 % of them on 6x8 in 4 shards): it spreads
-memory, not time. deploy/slurm/count.sbatch queues the shards.`,
+memory, not time. deploy/slurm/submit-count.sh queues the shards and the merge
+on Slurm.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			var q countQuery
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 6x6 (required)")
@@ -77,7 +78,7 @@ memory, not time. deploy/slurm/count.sbatch queues the shards.`,
 			start := fs.String("start", "", "only this start square, e.g. a1 (default: every square)")
 			fs.StringVar(&q.method, "method", "auto", "auto, search or frontier")
 			format := fs.String("format", "text", "output format: text, csv or parquet")
-			out := fs.String("out", "", "file to write with --format parquet (must not exist)")
+			out := fs.String("out", "", "file to write with --format parquet, or the part of --shard (must not exist)")
 			fs.BoolVar(&q.paired, "paired-ends", false, "frontier, open tours: count by both ends of the path: on 6x6 a quarter of the memory for about the same time")
 			fs.BoolVar(&q.layers, "layers", false, "frontier: write the states and time after each square of each sweep to stderr (for measuring)")
 			fs.IntVar(&q.workers, "workers", runtime.GOMAXPROCS(0), "goroutines counting in parallel")
