@@ -62,9 +62,9 @@ independent sweeps and writes what they counted, with each sweep's states,
 time and memory, to PART (a new JSON file); 'experiment merge --out FILE
 PART...' adds the N parts into the counts table of one count (every
 square). Open tours per start: the sweep of each orbit of start squares;
-by paired ends: the sweep of each first end with its branches; shard K
-takes every N-th from the K-th in sweep order, so the expensive early ones
-are dealt out in turn. Closed tours are one sweep: each shard keeps the
+by paired ends: the sweep of each first end with its branches. They are
+dealt in sweep order in a serpentine (to shards 0, 1, ..., N-1, then N-1,
+..., 0, and so on), so the expensive early ones are spread out. Closed tours are one sweep: each shard keeps the
 states of every N-th of the layer's 256 hash shards after 7/12 of the
 squares; balanced, but the states meet again, so each shard still handles
 most of the sweep's states (80 % of them on 6x8 in 4 shards): it spreads
