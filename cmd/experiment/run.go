@@ -218,9 +218,6 @@ func runRound(ctx context.Context, e *env, say io.Writer, s *config.Experiment, 
 	if r == 0 {
 		r = runner.NextRound(parts, sh.K)
 	}
-	if err := os.MkdirAll(parts, 0o755); err != nil {
-		return err
-	}
 	opts := runner.RunOptions{Out: parts, Force: force, Workers: workers, Shard: sh, Round: r,
 		Meta: results.Metadata(s, version, build)}
 	if !quiet {
