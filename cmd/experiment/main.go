@@ -8,6 +8,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"knightwalk/internal/runner"
 )
 
 // commands lists every subcommand, in the order help prints them. Each
@@ -43,6 +45,9 @@ func main() {
 		var u usageError
 		if errors.As(err, &u) {
 			os.Exit(2)
+		}
+		if errors.Is(err, runner.ErrNotDecided) { // merge of a sequential run's rounds: the next round is to run
+			os.Exit(3)
 		}
 		os.Exit(1)
 	}
