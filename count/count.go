@@ -37,6 +37,11 @@ type Options struct {
 	// made, so none outlives the process.
 	Spill string
 
+	// Shard, when its N is above 1, runs part K of N of the count's
+	// independent sweeps (see Shard): Result then holds the Pieces they
+	// counted, for Combine, and no totals.
+	Shard Shard
+
 	wide bool // start with 128-bit tables (tests; see slot)
 }
 
@@ -63,6 +68,13 @@ type Result struct {
 	PeakStates int
 	PeakBytes  int64
 	Sweeps     int
+
+	// Pieces are what each unit of the count counted (every unit of the
+	// whole count, or those of Options.Shard), for Combine.
+	Pieces []Piece
+	// SweepStats has each sweep's states, time and memory, in the order
+	// they ran.
+	SweepStats []SweepStat
 }
 
 // Tours counts knight's tours on b with a frontier sweep (see the package
@@ -86,6 +98,9 @@ func tours(ctx context.Context, b *sim.Board, opt Options) (Result, error) {
 	if lb := p.log2Bound(); lb >= 127 {
 		return Result{}, fmt.Errorf("count tours on %s: counts may reach 2^%.0f, beyond the counter's 128 bits", b, lb)
 	}
+	if err := opt.Shard.check(); err != nil {
+		return Result{}, fmt.Errorf("count tours on %s: %w", b, err)
+	}
 	if opt.Workers < 0 {
 		return Result{}, fmt.Errorf("count tours on %s: workers = %d, want 0 (GOMAXPROCS) or more", b, opt.Workers)
 	}
@@ -103,22 +118,25 @@ func tours(ctx context.Context, b *sim.Board, opt Options) (Result, error) {
 	starts = slices.Compact(starts)
 	res := Result{Board: b, Closed: opt.Closed, Starts: starts, PerStart: make([]Count, p.n)}
 	bud := &budget{limit: opt.MaxMemory}
+	var swept []*sweep
 	sweepOf := func(name string, closed bool, ends [2]int) *sweep {
-		w := &sweep{plan: p, closed: closed, ends: ends, workers: workers, bud: bud, wide: opt.wide, spillDir: opt.Spill}
+		w := &sweep{plan: p, name: name, closed: closed, ends: ends, workers: workers, bud: bud, wide: opt.wide, spillDir: opt.Spill}
 		if opt.Progress != nil {
 			w.progress = func(l Layer) { opt.Progress(name, l) }
 		}
+		swept = append(swept, w)
 		return w
 	}
 	if opt.Closed {
-		err = res.countClosed(ctx, p, sweepOf("closed", true, [2]int{-1, -1}))
+		err = res.countClosed(ctx, p, opt.Shard, sweepOf("closed", true, [2]int{-1, -1}))
 	} else {
-		err = res.countOpen(ctx, p, opt.PairedEnds, sweepOf)
+		err = res.countOpen(ctx, p, opt.PairedEnds, opt.Shard, sweepOf)
 	}
 	if err != nil {
 		return Result{}, fmt.Errorf("count tours on %s: %w", b, err)
 	}
 	res.PeakBytes, res.PeakStates = bud.peak.Load(), int(bud.peakStates.Load())
+	res.SweepStats = sweepStats(swept)
 	return res, nil
 }
 
@@ -126,13 +144,15 @@ func tours(ctx context.Context, b *sim.Board, opt Options) (Result, error) {
 // (a move changes the colour of the square), so a cycle alternates colours
 // and needs as many squares of each: boards with an odd number of squares
 // have none, and need no sweep.
-func (r *Result) countClosed(ctx context.Context, p *plan, w *sweep) error {
+func (r *Result) countClosed(ctx context.Context, p *plan, sh Shard, w *sweep) error {
 	if p.n%2 == 0 && p.n >= 4 {
-		c, err := w.run(ctx)
+		c, err := w.runShard(ctx, sh)
 		if err != nil {
 			return err
 		}
 		r.Tours, r.Layers, r.Sweeps = c, w.layers, 1
+		n := max(1, sh.N)
+		r.Pieces = []Piece{{fmt.Sprintf("closed %d/%d", sh.K, n), c}}
 	}
 	twice := r.Tours.Add(r.Tours)
 	for _, sq := range r.Starts {
@@ -150,7 +170,7 @@ func (r *Result) countClosed(ctx context.Context, p *plan, w *sweep) error {
 // their prefix and each holds one path end in reserve, which makes all of
 // them together cheaper than one sweep with both ends free (6x6: 5 s
 // against 11 s of CPU; see totalPaths).
-func (r *Result) countOpen(ctx context.Context, p *plan, paired bool, sweepOf func(string, bool, [2]int) *sweep) error {
+func (r *Result) countOpen(ctx context.Context, p *plan, paired bool, sh Shard, sweepOf func(string, bool, [2]int) *sweep) error {
 	if p.n == 1 {
 		r.Tours = Count{Lo: 1}
 		for _, sq := range r.Starts {
@@ -159,33 +179,30 @@ func (r *Result) countOpen(ctx context.Context, p *plan, paired bool, sweepOf fu
 		return nil
 	}
 	if paired {
-		return r.countPaired(ctx, p, sweepOf)
+		return r.countPaired(ctx, p, sh, sweepOf)
 	}
 	b := p.board
 	// Each orbit is swept from the square latest in the sweep: until the
 	// designated start is added it holds one of the path's two ends in
 	// reserve, which leaves the states only one free end.
-	rep := make([]int, p.n) // square -> representative of its orbit
-	syms := b.Symmetries()
-	var reps []int
-	for sq := range rep {
-		m := sq
-		for _, g := range syms {
-			if img := int(g[sq]); p.sweepSquare(img) > p.sweepSquare(m) {
-				m = img
-			}
-		}
-		rep[sq] = m
-		if row, col := b.RowCol(m); (p.n%2 == 0 || (row+col)%2 == 0) && !slices.Contains(reps, m) {
-			reps = append(reps, m)
+	rep, reps := startReps(p)
+	var mine []int
+	for i, m := range reps {
+		if sh.Takes(i) {
+			mine = append(mine, m)
 		}
 	}
-	slices.SortFunc(reps, func(x, y int) int { return p.sweepSquare(x) - p.sweepSquare(y) })
-	done, layers, err := sweepStarts(ctx, p, reps, sweepOf)
+	done, layers, err := sweepStarts(ctx, p, mine, sweepOf)
 	if err != nil {
 		return err
 	}
-	r.Sweeps, r.Layers = len(reps), layers
+	r.Sweeps, r.Layers = len(mine), layers
+	for _, m := range mine {
+		r.Pieces = append(r.Pieces, Piece{"from " + b.SquareName(m), done[m]})
+	}
+	if sh.split() {
+		return nil // the totals need every shard: Combine
+	}
 	for sq := range rep {
 		r.Tours = r.Tours.Add(done[rep[sq]]) // each path counted from both ends
 	}
@@ -197,7 +214,7 @@ func (r *Result) countOpen(ctx context.Context, p *plan, paired bool, sweepOf fu
 
 // countPaired counts directed open tours from every square as the sum,
 // over the other end t, of the Hamiltonian paths between s and t.
-func (r *Result) countPaired(ctx context.Context, p *plan, sweepOf func(string, bool, [2]int) *sweep) error {
+func (r *Result) countPaired(ctx context.Context, p *plan, sh Shard, sweepOf func(string, bool, [2]int) *sweep) error {
 	b := p.board
 	var ends []int // squares a path may end on
 	for sq := range p.n {
@@ -207,14 +224,35 @@ func (r *Result) countPaired(ctx context.Context, p *plan, sweepOf func(string, 
 	}
 	canon := canonicalPairs(p, ends)
 	var pairs []pairKey
+	var firsts []int
 	for _, k := range canon {
 		pairs = append(pairs, k)
+		firsts = append(firsts, k.x)
 	}
+	slices.Sort(firsts)
+	firsts = slices.Compact(firsts)
+	slices.SortFunc(pairs, func(a, b pairKey) int {
+		if a.x != b.x {
+			return a.x - b.x
+		}
+		return a.y - b.y
+	})
+	pairs = slices.Compact(pairs)
+	pairs = slices.DeleteFunc(pairs, func(k pairKey) bool {
+		i, _ := slices.BinarySearch(firsts, k.x)
+		return !sh.Takes(i)
+	})
 	done, layers, err := sweepPairs(ctx, p, pairs, sweepOf)
 	if err != nil {
 		return err
 	}
 	r.Sweeps, r.Layers = len(done), layers
+	for _, k := range pairs {
+		r.Pieces = append(r.Pieces, Piece{pairName(p, k), done[k]})
+	}
+	if sh.split() {
+		return nil // the totals need every shard: Combine
+	}
 	perStart := make([]Count, p.n)
 	for k, c := range canon {
 		perStart[k.x] = perStart[k.x].Add(done[c])

@@ -27,6 +27,8 @@ type Layer struct {
 // sweep is one count: cycles, or paths (with a designated end or not).
 type sweep struct {
 	*plan
+	name     string
+	spent    time.Duration // in advance, over all its calls
 	closed   bool
 	ends     [2]int // designated path ends (see stepper)
 	wide     bool   // 128-bit counts in the tables (see slot)
@@ -58,6 +60,31 @@ func (w *sweep) run(ctx context.Context) (Count, error) {
 	return total, err
 }
 
+// runShard is run for shard sh of a closed count: the sweep to the cut
+// square, then on from the states of the cut layer that sh keeps (see
+// Shard). The tours completed before the cut (none: every square must be
+// visited) go to shard 0.
+func (w *sweep) runShard(ctx context.Context, sh Shard) (Count, error) {
+	if !sh.split() {
+		return w.run(ctx)
+	}
+	first, err := w.initial()
+	if err != nil {
+		return Count{}, err
+	}
+	cut := w.cutSquare()
+	mid, before, err := w.advance(ctx, first, 0, cut, true)
+	if err != nil {
+		return Count{}, err
+	}
+	if sh.K != 0 {
+		before = Count{}
+	}
+	sh.keepShards(mid)
+	_, after, err := w.advance(ctx, mid, cut, w.n, true)
+	return before.Add(after), err
+}
+
 // initial is the layer before the first square: one empty state.
 func (w *sweep) initial() (*layer, error) {
 	l := newLayer(w.bud, w.wide)
@@ -77,6 +104,7 @@ func (w *sweep) initial() (*layer, error) {
 // that sweeps can branch from a shared layer.
 func (w *sweep) advance(ctx context.Context, cur *layer, from, to int, own bool) (*layer, Count, error) {
 	t0 := time.Now()
+	defer w.timed(t0)
 	var total Count
 	growth := 1.5 // states after a step per state before, as last seen
 	for v := from; v < to; v++ {

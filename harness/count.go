@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"time"
 
+	"knightwalk/count"
+	"knightwalk/internal/runner"
 	"knightwalk/internal/table"
 	"knightwalk/sim"
 )
@@ -15,7 +17,7 @@ import (
 func countCommand() *command {
 	return &command{
 		name:  "count",
-		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--force] [--paired-ends] [--layers]",
+		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--force] [--paired-ends] [--layers] [--shard K/N --out PART]",
 		short: "exact numbers of knight's tours from each start square",
 		long: `Counts every knight's tour exactly. Open tours by default: the number of
 directed tours that start on each square. With --closed, the number of
@@ -58,7 +60,21 @@ is an order of magnitude; to measure how far a count gets): the budget
 still stops it when a table would pass --max-memory, and a full disk stops
 it with the files already gone. Progress goes to stderr on a terminal (--layers:
 one line per square and sweep, anywhere); Ctrl-C stops either within a
-fraction of a second.`,
+fraction of a second.
+
+--shard K/N --out PART runs part K of N (from 0) of the frontier count's
+independent sweeps and writes what they counted, with each sweep's states,
+time and memory, to PART (a new JSON file); 'experiment merge --out FILE
+PART...' adds the N parts into the counts table of one count (every
+square). Open tours per start: the sweep of each orbit of start squares;
+by paired ends: the sweep of each first end with its branches. They are
+dealt in sweep order in a serpentine (to shards 0, 1, ..., N-1, then N-1,
+..., 0, and so on), so the expensive early ones are spread out. Closed tours are one sweep: each shard keeps the
+states of every N-th of the layer's 256 hash shards after 7/12 of the
+squares; balanced, but the states meet again, so each shard still handles
+most of the sweep's states (80 % of them on 6x8 in 4 shards): it spreads
+memory, not time. deploy/slurm/submit-count.sh queues the shards and the merge
+on Slurm.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			var q countQuery
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 6x6 (required)")
@@ -67,7 +83,7 @@ fraction of a second.`,
 			start := fs.String("start", "", "only this start square, e.g. a1 (default: every square)")
 			fs.StringVar(&q.method, "method", "auto", "auto, search or frontier")
 			format := fs.String("format", "text", "output format: text, csv or parquet")
-			out := fs.String("out", "", "file to write with --format parquet (must not exist)")
+			out := fs.String("out", "", "file to write with --format parquet, or the part of --shard (must not exist)")
 			fs.BoolVar(&q.paired, "paired-ends", false, "frontier, open tours: count by both ends of the path: on 6x6 a quarter of the memory for about the same time")
 			fs.BoolVar(&q.layers, "layers", false, "frontier: write the states and time after each square of each sweep to stderr (for measuring)")
 			fs.IntVar(&q.workers, "workers", runtime.GOMAXPROCS(0), "goroutines counting in parallel")
@@ -75,12 +91,17 @@ fraction of a second.`,
 			maxMem := byteSize(defaultMaxMemory())
 			fs.Var(&maxMem, "max-memory", "frontier: memory the state tables may take, e.g. 8GiB; the default is half the machine's memory, at most 4GiB")
 			fs.StringVar(&q.spill, "spill", "", "frontier: keep layers in files in this directory and build each in passes within --max-memory")
+			shardFlag := fs.String("shard", "", "frontier: run part K of N of the count's sweeps and write it to --out PART, for merge")
 			fs.BoolVar(&q.force, "force", false, "frontier: start even when the estimate says the sweep will not fit --max-memory or the --spill disk (for measuring how far a count gets; the budget still stops it)")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
 					return usagef("count takes no arguments, got %q", args)
 				}
-				if err := checkCountFlags(*format, *out, q.method, q.maxNodes, int64(maxMem)); err != nil {
+				if *shardFlag != "" {
+					if *out == "" || *format != "text" || *start != "" || q.unique || q.method == "search" {
+						return usagef("--shard K/N writes a part of a frontier count of every square to --out PART: give --out, and no --format, --start, --unique or --method search")
+					}
+				} else if err := checkCountFlags(*format, *out, q.method, q.maxNodes, int64(maxMem)); err != nil {
 					return err
 				}
 				if err := checkWorkers(q.workers); err != nil {
@@ -98,6 +119,19 @@ fraction of a second.`,
 					return usagef("--unique counts open tours from every square; drop --start")
 				}
 				q.maxMemory = int64(maxMem)
+				if *shardFlag != "" {
+					sh, err := runner.ParseShard(*shardFlag)
+					if err != nil {
+						return usagef("--shard: %v", err)
+					}
+					if _, err := os.Lstat(*out); err == nil {
+						return usagef("--out %s: the file exists; a finished part is kept (count writes only a new file)", *out)
+					}
+					if err := table.CheckWritableDir(*out); err != nil {
+						return err
+					}
+					return q.shardPart(ctx, e, sh, *out)
+				}
 				t0 := time.Now()
 				v, err := q.run(ctx, e)
 				if err != nil {
@@ -174,6 +208,7 @@ type countQuery struct {
 	maxMemory      int64
 	spill          string // directory for spilled layers; "" keeps them in memory
 	force          bool   // start a frontier sweep its estimate refuses
+	shard          count.Shard
 }
 
 // countView is a count from either method, for printing.

@@ -66,55 +66,8 @@ func (q *countQuery) search(ctx context.Context, e *env) (countView, error) {
 // square and the states on stderr.
 func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 	b := q.board
-	type status struct {
-		sweep string
-		l     count.Layer
-	}
-	var cur atomic.Pointer[status]
-	opt := count.Options{Closed: q.closed, Starts: q.starts, Workers: q.workers, MaxMemory: countTables(q.maxMemory), PairedEnds: q.paired, Spill: q.spill,
-		Progress: func(s string, l count.Layer) {
-			cur.Store(&status{s, l})
-			if q.layers {
-				line := fmt.Sprintf("count %s: sweep %s square %d/%d states %d tables %d bytes (peak %d)", b, s, l.Step, l.Steps, l.States, l.Bytes, l.PeakBytes)
-				if q.spill != "" {
-					line += fmt.Sprintf(" disk %d bytes passes %d", l.DiskBytes, l.Passes)
-				}
-				fmt.Fprintf(e.stderr, "%s %.1f s\n", line, l.Elapsed.Seconds())
-			}
-		}}
-	states, bytes, err := count.Estimate(b, opt)
+	r, err := q.frontierResult(ctx, e)
 	if err != nil {
-		return countView{}, err
-	}
-	if q.spill != "" {
-		err = checkSpill(b, q.spill, states, countTables(q.maxMemory))
-	} else {
-		err = q.checkMemory(&opt, states, bytes)
-	}
-	if err != nil {
-		var r refusal
-		if !q.force || !errors.As(err, &r) {
-			return countView{}, err
-		}
-		fmt.Fprintf(e.stderr, "%s; started anyway (--force): --max-memory %s still stops it\n", r.what, formatSize(q.maxMemory))
-	}
-	stop := progressLine(e.stderr, func(d time.Duration) string {
-		s := cur.Load()
-		if s == nil {
-			return fmt.Sprintf("count %s: frontier sweep starting", b)
-		}
-		return fmt.Sprintf("count %s: sweep %s, square %d of %d, %.3g states, %s of state tables, %.0f s",
-			b, s.sweep, s.l.Step, s.l.Steps, float64(s.l.States), formatSize(s.l.Bytes), d.Seconds())
-	})
-	// Layers are dropped whole; let the collector return them before the
-	// heap passes the budget rather than at twice the live memory.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(gcLimit(q.maxMemory)))
-	r, err := count.Tours(ctx, b, opt)
-	stop()
-	if err != nil {
-		if errors.Is(err, count.ErrBudget) {
-			return countView{}, fmt.Errorf("%w (the state tables' share of --max-memory %s; the rest is kept for the program, so the process stays within it: raise --max-memory, or count fewer start squares)", err, formatSize(q.maxMemory))
-		}
 		return countView{}, err
 	}
 	v := countView{board: b, closed: q.closed, method: "frontier", perStart: make([]string, b.Squares())}
@@ -173,6 +126,64 @@ func uniqueBySweep(ctx context.Context, v *countView, b *sim.Board, closed bool,
 	v.unique, v.symmetries = q.String(), len(fixed)
 	v.work += fmt.Sprintf(", tours fixed by each symmetry %v", fixed[1:])
 	return nil
+}
+
+// frontierResult runs the sweep (or q.shard of its sweeps) with its
+// estimate's checks and the progress line.
+func (q *countQuery) frontierResult(ctx context.Context, e *env) (count.Result, error) {
+	b := q.board
+	type status struct {
+		sweep string
+		l     count.Layer
+	}
+	var cur atomic.Pointer[status]
+	opt := count.Options{Closed: q.closed, Starts: q.starts, Workers: q.workers, MaxMemory: countTables(q.maxMemory), PairedEnds: q.paired, Spill: q.spill, Shard: q.shard,
+		Progress: func(s string, l count.Layer) {
+			cur.Store(&status{s, l})
+			if q.layers {
+				line := fmt.Sprintf("count %s: sweep %s square %d/%d states %d tables %d bytes (peak %d)", b, s, l.Step, l.Steps, l.States, l.Bytes, l.PeakBytes)
+				if q.spill != "" {
+					line += fmt.Sprintf(" disk %d bytes passes %d", l.DiskBytes, l.Passes)
+				}
+				fmt.Fprintf(e.stderr, "%s %.1f s\n", line, l.Elapsed.Seconds())
+			}
+		}}
+	states, bytes, err := count.Estimate(b, opt)
+	if err != nil {
+		return count.Result{}, err
+	}
+	if q.spill != "" {
+		err = checkSpill(b, q.spill, states, countTables(q.maxMemory))
+	} else {
+		err = q.checkMemory(&opt, states, bytes)
+	}
+	if err != nil {
+		var r refusal
+		if !q.force || !errors.As(err, &r) {
+			return count.Result{}, err
+		}
+		fmt.Fprintf(e.stderr, "%s; started anyway (--force): --max-memory %s still stops it\n", r.what, formatSize(q.maxMemory))
+	}
+	stop := progressLine(e.stderr, func(d time.Duration) string {
+		s := cur.Load()
+		if s == nil {
+			return fmt.Sprintf("count %s: frontier sweep starting", b)
+		}
+		return fmt.Sprintf("count %s: sweep %s, square %d of %d, %.3g states, %s of state tables, %.0f s",
+			b, s.sweep, s.l.Step, s.l.Steps, float64(s.l.States), formatSize(s.l.Bytes), d.Seconds())
+	})
+	// Layers are dropped whole; let the collector return them before the
+	// heap passes the budget rather than at twice the live memory.
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(gcLimit(q.maxMemory)))
+	r, err := count.Tours(ctx, b, opt)
+	stop()
+	if err != nil {
+		if errors.Is(err, count.ErrBudget) {
+			return count.Result{}, fmt.Errorf("%w (the state tables' share of --max-memory %s; the rest is kept for the program, so the process stays within it: raise --max-memory, or count fewer start squares)", err, formatSize(q.maxMemory))
+		}
+		return count.Result{}, err
+	}
+	return r, nil
 }
 
 // checkMemory refuses a sweep in memory whose estimated widest layer would

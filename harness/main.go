@@ -11,6 +11,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"knightwalk/internal/runner"
 )
 
 // commands lists every subcommand, in the order help prints them. Each
@@ -31,7 +33,8 @@ var commands = []*command{
 }
 
 // Main runs the experiment command on os.Args and exits with its status:
-// 0 success, 1 failure, 2 a usage error.
+// 0 success, 1 failure, 2 a usage error, 3 a merge of a sequential run's
+// rounds that has not decided yet (the next round is to run).
 func Main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go func() {
@@ -48,6 +51,9 @@ func Main() {
 		var u usageError
 		if errors.As(err, &u) {
 			os.Exit(2)
+		}
+		if errors.Is(err, runner.ErrNotDecided) { // merge of a sequential run's rounds: the next round is to run
+			os.Exit(3)
 		}
 		os.Exit(1)
 	}

@@ -22,7 +22,7 @@ import (
 func runCommand() *command {
 	return &command{
 		name:  "run",
-		usage: "[FILE | NAME | DIR/manifest.json] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N] [--dry-run] [--quiet]",
+		usage: "[FILE | NAME | DIR/manifest.json] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N [--round R]] [--dry-run] [--quiet]",
 		short: "run an experiment and write its tables, report and manifest",
 		long: `Runs the experiment in FILE (or a committed experiment by NAME, or with no
 argument the embedded default: seed 000's claims on 8x8) and writes
@@ -30,6 +30,12 @@ results/<name>/ (or --out DIR): Parquet tables, report.md, manifest.json.
 The directory appears only when the run completes; an interrupted run can
 be continued with --resume. --shard K/N runs slice K of N, counting from 0
 (0/4, 1/4, 2/4, 3/4), and writes a part for 'experiment merge'.
+A sequential run (walks: {until: ...}) is sharded round by round: --shard
+K/N --round R --out PARTS runs shard K of round R into PARTS/round-R/part-K
+(without --round, the first round without this shard's part), replaying
+the decisions of the rounds before from their parts; 'experiment merge
+--out DIR PARTS' writes the result once the rounds decide the run, and
+until then says which round to run next (exit status 3).
 A result's DIR/manifest.json (or the config key of one of its tables,
 saved as a file) runs exactly that configuration again: the same tables,
 byte for byte, on the same machine and binary.`,
@@ -39,6 +45,7 @@ byte for byte, on the same machine and binary.`,
 			force := fs.Bool("force", false, "replace an existing result directory that experiment wrote (only once the new run completes)")
 			resume := fs.Bool("resume", false, "continue an interrupted run from its completed work units")
 			shardFlag := fs.String("shard", "", "run only slice K of N, K counting from 0 (0/4 is the first of 4); default from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX")
+			round := fs.Int("round", 0, "sequential run with --shard: run this round (from 1) into the parts directory --out; default the first round without this shard's part")
 			dry := fs.Bool("dry-run", false, "print the plan and an estimated time, run nothing")
 			quiet := fs.Bool("quiet", false, "print nothing on success (errors still go to stderr)")
 			return func(ctx context.Context, e *env, args []string) error {
@@ -77,10 +84,13 @@ byte for byte, on the same machine and binary.`,
 				if !build.HasVCS() && !*dry {
 					fmt.Fprintf(say, "experiment: warning: %s\n", buildinfo.NoVCSWarning)
 				}
+				if *round != 0 && (s.Sequential == nil || shard.N <= 1) {
+					return usagef("--round is for a sequential run (walks: {until: ...}) split with --shard K/N")
+				}
+				if *round < 0 {
+					return usagef("--round %d: rounds count from 1", *round)
+				}
 				if *dry && s.Sequential != nil {
-					if err := runner.ShardSequential(s, shard); err != nil {
-						return err
-					}
 					return dryRunSequential(ctx, e, s, *workers)
 				}
 				if *dry {
@@ -89,9 +99,15 @@ byte for byte, on the same machine and binary.`,
 				dir := filepath.Clean(*out) // "new/" names new, not a parent to create
 				if *out == "" {
 					dir = filepath.Join("results", s.Name)
-					if shard.N > 1 {
+					switch {
+					case s.Sequential != nil && shard.N > 1:
+						dir += fmt.Sprintf(".parts-of-%d", shard.N)
+					case shard.N > 1:
 						dir += fmt.Sprintf(".shard-%d-of-%d", shard.K, shard.N)
 					}
+				}
+				if s.Sequential != nil && shard.N > 1 {
+					return runRound(ctx, e, say, s, shard, *round, dir, *workers, *force, *quiet, build)
 				}
 				if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 					return err
@@ -107,9 +123,6 @@ byte for byte, on the same machine and binary.`,
 					return err
 				}
 				if q := s.Sequential; q != nil {
-					if err := runner.ShardSequential(s, shard); err != nil {
-						return err
-					}
 					fmt.Fprintf(say, "experiment: %s: sequential (until %s), %d to %d walks per start square, on %d workers -> %s\n",
 						s.Name, q.Until, q.Min, q.Max, *workers, dir)
 				} else {
@@ -199,4 +212,26 @@ func warnDeterministic(e *env, s *config.Experiment) {
 			fmt.Fprintf(e.stderr, "experiment: %s is deterministic: it runs %d walk per start (every further walk would repeat it; walks: %d applies to the other rules)\n", r.Name(), s.WalksFor(ri), s.Walks)
 		}
 	}
+}
+
+// runRound runs shard sh of a round of a sequential run into the parts
+// directory parts (runner.RunRound): round r, or the next one for r = 0.
+func runRound(ctx context.Context, e *env, say io.Writer, s *config.Experiment, sh runner.Shard, r int, parts string, workers int, force, quiet bool, build buildinfo.Info) error {
+	if r == 0 {
+		r = runner.NextRound(parts, sh.K)
+	}
+	opts := runner.RunOptions{Out: parts, Force: force, Workers: workers, Shard: sh, Round: r,
+		Meta: results.Metadata(s, version, build)}
+	if !quiet {
+		opts.Log = e.stderr
+		opts.Progress = progressBar(e.stderr)
+	}
+	sum, err := runner.Run(ctx, s, opts)
+	if err != nil {
+		return fmt.Errorf("round %d, shard %s: %w (to resubmit it: experiment run %s --shard %s --round %d --out %s)", r, sh, err, s.Name, sh, r, parts)
+	}
+	if sum.Walks > 0 {
+		fmt.Fprintf(say, "experiment: round %d, shard %s: %d walks in %.2fs -> %s\n", r, sh, sum.Walks, sum.Seconds, sum.Dir)
+	}
+	return nil
 }

@@ -11,7 +11,17 @@
 #      merged tables are byte for byte those of one plain run;
 #   2. submits it again, requeues one array task (scontrol requeue) once it
 #      has checkpointed some units, and checks that the task resumed from its
-#      checkpoint and that the merge still gives the same bytes.
+#      checkpoint and that the merge still gives the same bytes;
+#   3. submits a sequential experiment with claims (walks: {until: decided})
+#      with 3 shards: its merge job queues round after round until the run
+#      is decided, and the squares, claims and lengths tables (every Parquet
+#      table) must be those of one plain run, byte for byte;
+#   4. submits it again, kills (scancel) an array task of the first round
+#      once it has checkpointed some units, which cancels the merge; then
+#      submits it once more with the same parts: the killed shard resumes
+#      from its checkpoint and the result is the same bytes;
+#   5. counts 6x6 open tours in 3 shards through submit-count.sh: the
+#      merged counts table equals one count's, byte for byte.
 # The daemons it started are stopped by PID and the directory removed on
 # every exit. BIN is the experiment binary; without it one is built.
 # Environment: CPUS_PER_TASK (1) and MEM (500M) go to submit.sh;
@@ -248,11 +258,12 @@ say "plain run in $((SECONDS - t0)) s"
 
 # --- jobs --------------------------------------------------------------------
 
-# submit NAME: queues the experiment through submit.sh; sets array and merge.
+# submit NAME [EXPERIMENT]: queues the experiment through submit.sh; sets
+# array and merge.
 submit() {
   local d=$work/jobs/$1 line
   mkdir -p "$d"
-  line=$(cd "$d" && BIN=$bin "$repo/deploy/slurm/submit.sh" "$exp" $shards "$d/parts" "$d/out") ||
+  line=$(cd "$d" && BIN=$bin "$repo/deploy/slurm/submit.sh" "${2:-$exp}" $shards "$d/parts" "$d/out") ||
     fail_diag "submit.sh failed for job $1"
   echo "$line"
   [[ $line =~ array\ job\ ([0-9]+).*merge\ job\ ([0-9]+) ]] || fail "cannot read the job ids from submit.sh's output: $line"
@@ -275,16 +286,17 @@ merge_done() {
   return 1
 }
 
-# same_tables DIR: the Parquet tables of DIR are those of the plain run, byte for byte.
+# same_tables DIR [ONE]: the Parquet tables of DIR are those of the plain
+# run ONE ($work/one), byte for byte.
 same_tables() {
-  local f n=0
-  for f in "$work"/one/*.parquet; do
+  local f n=0 one=${2:-$work/one}
+  for f in "$one"/*.parquet; do
     cmp -s "$f" "$1/$(basename "$f")" || fail_diag "$1/$(basename "$f") differs from the plain run's"
     n=$((n + 1))
   done
   [ $n -gt 0 ] || fail "the plain run wrote no Parquet tables"
   for f in "$1"/*.parquet; do
-    [ -e "$work/one/$(basename "$f")" ] || fail "$f: a table the plain run did not write"
+    [ -e "$one/$(basename "$f")" ] || fail "$f: a table the plain run did not write"
   done
   say "$n Parquet tables byte-identical to the plain run's: $(cd "$1" && echo *.parquet)"
 }
@@ -321,3 +333,85 @@ grep -q "resuming .*part-1 from its checkpoint" "$work"/jobs/requeue/knightwalk-
 say "task $task resumed: $(grep -h 'resuming' "$work"/jobs/requeue/knightwalk-"${array}"_1.log | tail -n 1)"
 same_tables "$work/jobs/requeue/out"
 say "job 2 (requeued task + merge) in $((SECONDS - t0)) s"
+
+# --- a sequential run, round by round ------------------------------------
+
+# Four rounds on the 2-CPU development machine (128, 28, 28 and 28
+# squares), the first of 19.2 million walks, a few seconds a shard: long
+# enough for the kill to land mid-round.
+seq=$work/slurm-ci-seq.yaml
+cat >"$seq" <<'EOF'
+name: slurm-ci-seq
+description: The sequential experiment of the Slurm CI check (deploy/slurm/ci-check.sh).
+seed: 14
+boards: [8x8]
+starts: all
+walks: {until: decided, min: 150000, max: 3000000}
+rules: [{name: warnsdorff, tie_break: random}, {name: random}]
+exact: off
+claims:
+  - {id: W-centre, rule: warnsdorff/random, class: centre, above: 0.9715}
+  - {id: W-edge, rule: warnsdorff/random, class: edge, above: 0.9865}
+  - {id: R-corner, rule: random, class: corner, below: 0.20}
+EOF
+t0=$SECONDS
+(cd "$work/jobs" && "$bin" run "$seq" --out "$work/one-seq" --quiet --workers "$cpus" >/dev/null)
+say "plain sequential run in $((SECONDS - t0)) s"
+
+# failed_jobs NAME: the jobs of NAME that ended other than COMPLETED (the
+# job completion log lists every finished job with its working directory).
+failed_jobs() { grep "WorkDir=$work/jobs/$1 " "$work/log/jobcomp.txt" 2>/dev/null | grep -v "JobState=COMPLETED" || true; }
+# seq_done NAME [FAILED]: the result of NAME is complete; more than FAILED
+# (0) jobs of NAME that ended other than COMPLETED fail the check.
+seq_done() {
+  local bad
+  bad=$(failed_jobs "$1")
+  [ "$(printf '%s' "$bad" | grep -c .)" -le "${2:-0}" ] || fail_diag "a job of $1 failed: $bad"
+  [ -f "$work/jobs/$1/out/manifest.json" ]
+}
+queue_empty() { [ -z "$(timeout 10 squeue -h 2>/dev/null)" ]; }
+
+t0=$SECONDS
+submit seq "$seq"
+wait_for $((3 * timeout)) "the rounds of job seq to decide the run" seq_done seq
+n=$(find "$work/jobs/seq/parts" -mindepth 1 -maxdepth 1 -name 'round-*' | wc -l)
+[ "$n" -ge 2 ] || fail_diag "job seq took $n round: the check wants several"
+same_tables "$work/jobs/seq/out" "$work/one-seq"
+say "job 3 (sequential, $n rounds of $shards shards, each merged by a job that queued the next) in $((SECONDS - t0)) s"
+
+# Job 4: kill task 1 of the first round mid-run, then submit again.
+t0=$SECONDS
+submit seqkill "$seq"
+task=${array}_1
+cp=$work/jobs/seqkill/parts/round-1/part-1.partial/checkpoint.jsonl
+poll=0.1 wait_for "$timeout" "array task $task to checkpoint a unit" mid_run
+[ -e "$work/jobs/seqkill/parts/round-1/part-1/part.json" ] && fail_diag "task $task finished before it could be killed: make round 1 longer"
+units=$(($(wc -l <"$cp") - 1))
+scancel "$task" || fail_diag "scancel $task failed"
+say "killed task $task after $units units of round 1"
+wait_for "$timeout" "the queue to empty after the kill (the merge job is cancelled with it)" queue_empty
+[ -e "$work/jobs/seqkill/out" ] && fail_diag "a result was written although task $task was killed"
+[ -e "$work/jobs/seqkill/parts/round-1/part-1/part.json" ] && fail_diag "the killed task $task left a finished part"
+killed=$(failed_jobs seqkill | grep -c . || true)
+submit seqkill "$seq"
+wait_for $((3 * timeout)) "the resubmitted rounds of job seqkill to decide the run" seq_done seqkill "$killed"
+grep -q "resuming: " "$work"/jobs/seqkill/knightwalk-"${array}"_1.log ||
+  fail_diag "the resubmitted task ${array}_1 did not resume from its checkpoint (no 'resuming' in its log)"
+say "task ${array}_1 resumed: $(grep -h 'resuming' "$work"/jobs/seqkill/knightwalk-"${array}"_1.log | tail -n 1)"
+same_tables "$work/jobs/seqkill/out" "$work/one-seq"
+say "job 4 (killed task, resubmitted) in $((SECONDS - t0)) s"
+
+# --- a tour count in shards ------------------------------------------------
+
+t0=$SECONDS
+d=$work/jobs/count
+mkdir -p "$d"
+(cd "$d" && "$bin" count --board 6x6 --method frontier --paired-ends --format parquet --out "$d/one.parquet")
+line=$(cd "$d" && BIN=$bin COUNT_FLAGS="--paired-ends --max-memory 400MiB" MEM=500M "$repo/deploy/slurm/submit-count.sh" 6x6 $shards "$d/parts" "$d/counts.parquet") ||
+  fail_diag "submit-count.sh failed"
+echo "$line"
+[[ $line =~ merge\ job\ ([0-9]+) ]] || fail "cannot read the merge job id from submit-count.sh's output: $line"
+merge=${BASH_REMATCH[1]}
+wait_for "$timeout" "count merge job $merge" merge_done
+cmp -s "$d/one.parquet" "$d/counts.parquet" || fail_diag "the merged counts table differs from one count's"
+say "job 5 (6x6 open tours in $shards count shards + merge) in $((SECONDS - t0)) s"

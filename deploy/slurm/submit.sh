@@ -22,6 +22,16 @@
 #
 # Submitting again with the same PARTS_DIR continues: finished parts are
 # kept and interrupted ones resume from their checkpoints.
+#
+# A sequential experiment (walks: {until: ...}) runs round by round: the
+# array runs the next round (task K writes PARTS_DIR/round-R/part-K), the
+# merge job merges the rounds so far and, while squares are still running,
+# queues the next round's array and merge by calling this script again
+# (from the job: sbatch must work on the compute nodes); once the rounds
+# decide the run it writes OUT_DIR, byte for byte one machine's run. Its
+# log says after each round how many squares still run. After a failure,
+# submit again with the same arguments: finished parts are kept, an
+# interrupted shard resumes, and the run goes on from the round it was in.
 set -euo pipefail
 usage="usage: $0 EXPERIMENT SHARDS PARTS_DIR OUT_DIR [SBATCH_OPTION...]"
 [ $# -ge 4 ] || { echo "$usage" >&2; exit 2; }
@@ -40,6 +50,29 @@ OUT=$(cd "$(dirname "$OUT")" && pwd)/$(basename "$OUT")
 export EXPERIMENT PARTS OUT BIN
 
 here=$(cd "$(dirname "$0")" && pwd)
+# A sequential run: the array and merge scripts go round by round, and the
+# merge calls this script again; options given after the four arguments
+# join SBATCH_EXTRA so that the next rounds get them too.
+SEQUENTIAL=""
+if "$BIN" validate "$EXPERIMENT" 2>/dev/null | grep -q "sequential until"; then
+  SEQUENTIAL=1
+  SBATCH_EXTRA="${SBATCH_EXTRA:-}${*:+ $*}"
+  set --
+fi
+# The round the array runs: the first whose parts are not all in PARTS,
+# fixed here for every task (a task that started later would otherwise see
+# the round the others just finished as complete).
+ROUND=""
+if [ -n "$SEQUENTIAL" ]; then
+  ROUND=1
+  while [ -e "$PARTS/round-$ROUND" ]; do
+    n=$(find "$PARTS/round-$ROUND" -mindepth 2 -maxdepth 2 -name part.json | wc -l)
+    [ "$n" -lt "$SHARDS" ] && break
+    ROUND=$((ROUND + 1))
+  done
+fi
+SHARDS_N=$SHARDS SUBMIT=$here/submit.sh
+export SEQUENTIAL ROUND SHARDS_N SUBMIT SBATCH_EXTRA=${SBATCH_EXTRA:-}
 both=(--mem="${MEM:-4G}")
 [ -n "${PARTITION:-}" ] && both+=(--partition="$PARTITION")
 [ -n "${ACCOUNT:-}" ] && both+=(--account="$ACCOUNT")
@@ -56,4 +89,8 @@ if ! merge=$(sbatch --parsable --dependency=afterok:"$array" --kill-on-invalid-d
   exit 1
 fi
 merge=${merge%%;*}
-echo "array job $array ($SHARDS shards: parts in $PARTS), merge job $merge -> $OUT"
+if [ -n "$SEQUENTIAL" ]; then
+  echo "array job $array ($SHARDS shards of round $ROUND: parts in $PARTS/round-$ROUND), merge job $merge -> $OUT (sequential: the merge queues the next round until decided)"
+else
+  echo "array job $array ($SHARDS shards: parts in $PARTS), merge job $merge -> $OUT"
+fi

@@ -49,7 +49,8 @@ type Part struct {
 	ConfigFile string      `json:"config_file"`
 	ConfigYAML string      `json:"config_yaml"`
 	Tallies    []partTally `json:"tallies"`
-	Walks      *partWalks  `json:"walks,omitempty"` // the per-walk fragment, when the experiment writes that table
+	Walks      *partWalks  `json:"walks,omitempty"`      // the per-walk fragment, when the experiment writes that table
+	Sequential *partRound  `json:"sequential,omitempty"` // a round of a sequential run (rounds.go)
 	// Provenance is the shard's binary, host, kernel path, workers and
 	// times; absent in parts written before it was recorded.
 	Provenance *results.ShardRun `json:"provenance,omitempty"`
@@ -105,8 +106,18 @@ func legacySeal(p Part) string {
 // dir/walks.frag.
 func writePart(dir string, s *config.Experiment, pl *Plan, o RunOptions, ts *Tallies, walks *fragWriter, sum *Completed) error {
 	prov := results.NewShardRun(o.Shard.String(), o.Meta, o.Workers, sum.Walks, sum.Started, sum.Seconds)
+	return writePartOf(dir, s, pl, o, ts, walks, nil, &prov)
+}
+
+// writeRoundPart writes the part of one shard of one round of a
+// sequential run: its tallies of the round, and the round.
+func writeRoundPart(dir string, s *config.Experiment, pl *Plan, o RunOptions, ts *Tallies, r partRound, prov *results.ShardRun) error {
+	return writePartOf(dir, s, pl, o, ts, nil, &r, prov)
+}
+
+func writePartOf(dir string, s *config.Experiment, pl *Plan, o RunOptions, ts *Tallies, walks *fragWriter, seq *partRound, prov *results.ShardRun) error {
 	p := Part{Format: partFormat, Experiment: s.Name, ConfigHash: s.ConfigHash, Seed: config.U64(s.Seed), Shard: o.Shard.String(),
-		K: o.Shard.K, N: o.Shard.N, Units: pl.Len(), ConfigFile: s.SourceFile, ConfigYAML: string(s.Source), Provenance: &prov}
+		K: o.Shard.K, N: o.Shard.N, Units: pl.Len(), ConfigFile: s.SourceFile, ConfigYAML: string(s.Source), Sequential: seq, Provenance: prov}
 	for bi := range s.Boards {
 		for ri := range s.Rules {
 			for _, st := range s.Starts[bi] {
@@ -197,6 +208,9 @@ func ReadParts(paths []string) ([]*Part, error) {
 	paths = expandPartDirs(paths)
 	for _, path := range paths {
 		if fi, err := os.Stat(path); err == nil && fi.IsDir() {
+			if _, err := os.Stat(filepath.Join(path, partName)); err != nil {
+				return nil, fmt.Errorf("%s holds no part: no %s in it or in its directories, no count parts (count-K.json), no round-1 of a sequential run", path, partName)
+			}
 			path = filepath.Join(path, partName)
 		}
 		p, err := readPart(path)
@@ -276,6 +290,9 @@ func MergeInto(s *config.Experiment, ts *Tallies, parts []*Part) error {
 		return err
 	}
 	for _, part := range parts {
+		if part.Sequential != nil {
+			return fmt.Errorf("%s is shard %s of round %d of a sequential run: merge the run's parts directory (the one holding round-1, round-2, ...), which merges its rounds in order", part.path, part.Shard, part.Sequential.Round)
+		}
 		if part.Units != p.Len() {
 			return fmt.Errorf("%s: a plan of %d units, this config has %d", part.path, part.Units, p.Len())
 		}

@@ -22,7 +22,10 @@ type RunOptions struct {
 	Resume  bool   // continue an interrupted run from its checkpoint
 	Workers int
 	Shard   Shard
-	Meta    table.Metadata // written into every table
+	// Round, from 1, is the round of a sequential run that Shard runs
+	// (RunRound); Out then names the run's parts directory.
+	Round int
+	Meta  table.Metadata // written into every table
 
 	// BeforeCommit, if set, runs on the complete result directory before
 	// it is renamed into place (the figures are drawn there).
@@ -47,6 +50,9 @@ type Completed struct {
 // tables, report and manifest of internal/results, or for a shard its part.
 func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, error) {
 	started := time.Now()
+	if s.Sequential != nil && o.Shard.N > 1 && o.Round > 0 {
+		return RunRound(ctx, s, o)
+	}
 	if err := ShardSequential(s, o.Shard); err != nil {
 		return nil, err
 	}

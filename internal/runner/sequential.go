@@ -22,15 +22,16 @@ import (
 // same for any number of workers; --resume replays the decisions from the
 // checkpoint's units round by round and goes on where the run stopped.
 
-// ShardSequential refuses --shard K/N (N > 1) for a sequential run: after
-// each round the decision to go on needs the tallies of every square of a
-// claim (and of every board of a share claim), which the other shards
-// hold, so a shard cannot know which walks to run next.
+// ShardSequential refuses --shard K/N (N > 1) for a sequential run without
+// a round: after each round the decision to go on needs the tallies of
+// every square of a claim (and of every board of a share claim), which the
+// other shards hold, so a sequential run is sharded round by round
+// (RunRound, MergeRounds).
 func ShardSequential(s *config.Experiment, sh Shard) error {
 	if s.Sequential == nil || sh.N <= 1 {
 		return nil
 	}
-	return fmt.Errorf("%s: --shard %s: a sequential run (walks: {until: %s}) decides after each round from the counts of every shard, so it cannot be split into shards; run it whole (it uses every core of the machine), or give walks a number to shard it",
+	return fmt.Errorf("%s: --shard %s: a sequential run (walks: {until: %s}) decides after each round from the counts of every shard, so it is sharded round by round: run each round's shards with --round R and merge the parts directory after each round (README, Clusters)",
 		s.Name, sh, s.Sequential.Until)
 }
 

@@ -152,17 +152,25 @@ func TestSequentialHalfWidth(t *testing.T) {
 	}
 }
 
-// TestSequentialShardRefused: --shard is refused before anything is
+// TestSequentialShardRefused: --shard without a round, and a round of a
+// run that writes the per-walk table, are refused before anything is
 // written.
 func TestSequentialShardRefused(t *testing.T) {
 	s := specOf(t, seqYAML)
 	dir := filepath.Join(t.TempDir(), "out")
 	_, err := runTo(t, context.Background(), s, dir, 1, Shard{0, 2}, false)
-	if err == nil || !strings.Contains(err.Error(), "cannot be split into shards") {
+	if err == nil || !strings.Contains(err.Error(), "sharded round by round") {
 		t.Fatalf("err = %v", err)
 	}
 	if _, err := os.Stat(dir + ".partial"); err == nil {
 		t.Fatal("a refused run left a partial directory")
+	}
+	_, err = Run(context.Background(), s, RunOptions{Out: dir, Workers: 1, Shard: Shard{0, 2}, Round: 1})
+	if err == nil || !strings.Contains(err.Error(), "does not write the per-walk table") {
+		t.Fatalf("a round with outputs.walks: err = %v", err)
+	}
+	if _, err := os.Stat(dir); err == nil {
+		t.Fatal("a refused round wrote its parts directory")
 	}
 }
 
