@@ -33,6 +33,7 @@ func Plain(ctx context.Context, o Options, walks int64) (PlainResult, error) {
 	}
 	key := sim.NewKey(o.Seed, o.Board, o.Rule, o.Start)
 	var next, hits, steps atomic.Int64
+	var failed atomic.Pointer[error] // a rule of your own's RuleError
 	var wg sync.WaitGroup
 	const chunk = 256
 	for range o.Workers {
@@ -51,6 +52,12 @@ func Plain(ctx context.Context, o Options, walks int64) (PlainResult, error) {
 				}
 				part := out[:min(chunk, walks-lo)]
 				w.WalkRange(o.Start, key, uint64(lo), part)
+				if w.Stopped() {
+					if err := w.Err(); err != nil {
+						failed.CompareAndSwap(nil, &err)
+					}
+					return
+				}
 				var h, s int64
 				for _, x := range part {
 					s += int64(x.Length - 1)
@@ -64,6 +71,9 @@ func Plain(ctx context.Context, o Options, walks int64) (PlainResult, error) {
 		}()
 	}
 	wg.Wait()
+	if err := failed.Load(); err != nil {
+		return PlainResult{}, *err
+	}
 	if err := ctx.Err(); err != nil {
 		return PlainResult{}, err
 	}

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Regenerates results/example/ (tables, manifest.json, report.md, claims.tex;
 # not figures) from the committed example experiment with a binary built from
-# this checkout, so its provenance names the commit. `go test ./cmd/experiment
+# this checkout, so its provenance names the commit. `go test ./harness
 # -run TestExampleUpToDate` fails until this has been run after a change to
 # what the tables hold. Run from anywhere; commit the result.
 set -euo pipefail

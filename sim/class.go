@@ -46,6 +46,22 @@ func (b *Board) CentreDist2(sq int) int {
 	return dr*dr + dc*dc
 }
 
+// CornerDist2 is the squared Euclidean distance from sq to the nearest
+// corner square, in squares (the corner tie-break's score): 0 on a corner,
+// 5 a knight's move from one.
+func (b *Board) CornerDist2(sq int) int {
+	r, c := b.RowCol(sq)
+	dr, dc := min(r, b.Rows-1-r), min(c, b.Cols-1-c)
+	return dr*dr + dc*dc
+}
+
+// EdgeDist is the number of squares between sq and the nearest side of the
+// board (the edge tie-break's score): 0 on the edge.
+func (b *Board) EdgeDist(sq int) int {
+	r, c := b.RowCol(sq)
+	return min(r, c, b.Rows-1-r, b.Cols-1-c)
+}
+
 // Class returns the class of sq. Corners take precedence over edges, edges
 // over centre: on boards too small to have an interior, a square is in the
 // first class that fits. The centre is the set of squares of smallest

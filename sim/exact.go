@@ -134,6 +134,22 @@ func newParallelAllowed(b *Board, r Rule, threads int) *parallelAllowed {
 	return p
 }
 
+// policyErr returns the first error of a rule of your own's policy met by
+// the enumerators (nil for the built-ins).
+func policyErr(e *enumerator, par *parallelAllowed) error {
+	if e.err != nil {
+		return e.err
+	}
+	if par != nil {
+		for _, pe := range par.es {
+			if pe.err != nil {
+				return pe.err
+			}
+		}
+	}
+	return nil
+}
+
 // allowedOf fills allowed and ties for block (at most exactCheck states).
 func (p *parallelAllowed) allowedOf(block []exactState) {
 	var wg sync.WaitGroup
@@ -167,12 +183,16 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits
 	}
 	n := b.Squares()
 	e := newEnumerator(b, r)
+	e.start = start
 	res := Exact{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
 	layer := []exactState{{set: bitset{}.with(start), cur: uint8(start), p: 1, paths: 1}}
 	nb := &nextLayer{index: map[bitsetKey]int{}, held: heldMemory{budget: lim.mem}, bounds: lim.bounds, res: &res}
 	var par *parallelAllowed
 	if lim.threads > 1 {
 		par = newParallelAllowed(b, r, lim.threads)
+		for _, pe := range par.es {
+			pe.start = start
+		}
 	}
 	for depth := 1; len(layer) > 0; depth++ {
 		if err := ctx.Err(); err != nil {
@@ -210,6 +230,9 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits
 				allowed, ties = par.allowed[i%exactCheck], par.ties[i%exactCheck]
 			} else {
 				allowed, ties = e.allowed(s.set, int(s.cur))
+			}
+			if err := policyErr(e, par); err != nil { // a rule of your own's answer no walk may take
+				return Exact{}, err
 			}
 			if ties {
 				res.MeanTies += s.p
@@ -611,11 +634,20 @@ type enumerator struct {
 
 	cur     int    // the state being expanded, for the tie scores
 	visited bitset // (tiebreak.go)
+
+	// A rule of your own: its policy, a position to show it, and the
+	// first answer no walk may take (RuleError).
+	pol    Policy
+	pos    *Position
+	start  int
+	polBuf []int
+	err    error
+	board  *Board
 }
 
 func newEnumerator(b *Board, r Rule) *enumerator {
 	n := b.Squares()
-	e := &enumerator{rule: r, maxSteps: r.MaxSteps, nb: make([]bitset, n), moveTo: make([][8]int, n), dist2: make([]int, n)}
+	e := &enumerator{rule: r, maxSteps: r.MaxSteps, nb: make([]bitset, n), moveTo: make([][8]int, n), dist2: make([]int, n), board: b}
 	if e.maxSteps == 0 || e.maxSteps > n {
 		e.maxSteps = n
 	}
@@ -631,16 +663,52 @@ func newEnumerator(b *Board, r Rule) *enumerator {
 		}
 		e.dist2[sq] = b.CentreDist2(sq)
 	}
-	for i, m := range r.order() {
+	for i, m := range r.orderOn(b) {
 		e.order[i] = moveIndex(m)
 	}
+	if r.Kind == Custom {
+		pol, err := r.Policy(b)
+		if _, stateful := pol.(Stateful); err == nil && stateful {
+			err = fmt.Errorf("exact: rule %s keeps state along its walk, so walks that reach the same squares cannot be merged; it is deterministic: its one walk decides (experiment tour, or an experiment with walks: 1)", r.Name())
+		}
+		if err != nil {
+			e.err = err
+		}
+		e.pol, e.pos = pol, newPosition(b)
+	}
 	return e
+}
+
+// policyAllowed asks a rule of your own (the walk kernel's contract: the
+// walk draws uniformly among what it allows).
+func (e *enumerator) policyAllowed(visited bitset, cur int) (bitset, bool) {
+	if e.err != nil {
+		return bitset{}, false
+	}
+	p := e.pos
+	p.setVisited(func(sq int) bool { return visited[sq>>6]>>(sq&63)&1 == 1 }, cur, e.start)
+	e.polBuf = e.pol.Allowed(p, e.polBuf[:0])
+	if err := checkAllowed(e.rule, p, e.polBuf, e.rule.Deterministic()); err != nil {
+		e.err = err
+		return bitset{}, false
+	}
+	var out bitset
+	for _, sq := range e.polBuf {
+		out = out.with(sq)
+	}
+	if tr, ok := e.pol.(tieReporter); ok {
+		return out, tr.tied()
+	}
+	return out, len(e.polBuf) > 1
 }
 
 // allowed returns the squares the walk picks among uniformly, and whether
 // the step is a tie decision (more than one square allowed by the rule's
 // primary criterion).
 func (e *enumerator) allowed(visited bitset, cur int) (bitset, bool) {
+	if e.rule.Kind == Custom {
+		return e.policyAllowed(visited, cur)
+	}
 	cand := e.nb[cur].andNot(visited)
 	if e.rule.Kind == RandomWalk || cand.count() <= 1 {
 		return cand, cand.count() > 1

@@ -50,7 +50,7 @@ type ExactOptions struct {
 // runtime's heap overhead between collections, the sampled walks of the
 // estimate and the layer that outgrew its share before it was stopped;
 // with it the process's peak stays within the budget
-// (cmd/experiment.TestBudgetsBoundPeakRSS). Counting the states against
+// (harness.TestBudgetsBoundPeakRSS). Counting the states against
 // the whole budget let the peak pass it by a quarter (5.04 GB against 4
 // GiB, issue 21); four fifths of it, by 16 % at 512 MiB (issue 33).
 func StatesMemory(budget int64) int64 {

@@ -29,6 +29,8 @@ type fastKernel struct {
 	vec       *vecImpl
 	vecRounds int
 	nbRev     [64]uint64
+
+	board *Board // for the tie scores computed from the geometry (corner, edge)
 }
 
 // newFastKernel returns the bitboard kernel of r on b, running on path p
@@ -53,8 +55,9 @@ func newFastKernel(b *Board, r Rule, p KernelPath) *fastKernel {
 			k.planes[j] |= uint64(d>>j&1) << sq
 		}
 		k.dist2[sq] = int32(b.CentreDist2(sq))
+		k.board = b
 	}
-	for i, m := range r.order() {
+	for i, m := range r.orderOn(b) {
 		k.order[i] = uint8(moveIndex(m))
 	}
 	for sq := range 64 {

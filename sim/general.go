@@ -41,7 +41,7 @@ func newGenKernel(b *Board, r Rule) *genKernel {
 	if k.maxSteps == 0 || k.maxSteps > n {
 		k.maxSteps = n
 	}
-	order := r.order()
+	order := r.orderOn(b)
 	for i, m := range sortedMoves {
 		k.off[i] = m.DR*k.pc + m.DC
 		for j, o := range order {

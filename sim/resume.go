@@ -15,6 +15,7 @@ import (
 // goroutine.
 type Stepper struct {
 	k       *genKernel
+	pk      *policyKernel // a rule of your own: steps through its policy
 	degrees bool
 	start   int
 	cur     int // padded index of the current square
@@ -49,12 +50,30 @@ func NewStepper(b *Board, r Rule) (*Stepper, error) {
 	if r.Kind == Backtrack {
 		return nil, fmt.Errorf("rule %s: a stepper continues walks; backtrack is a search", r.Name())
 	}
+	if r.Kind == Custom {
+		pk, err := newPolicyKernel(b, r)
+		if err != nil {
+			return nil, err
+		}
+		if pk.state != nil {
+			return nil, fmt.Errorf("rule %s keeps state along its walk, which a stepper cannot save and restore; it is deterministic: its one walk decides", r.Name())
+		}
+		return &Stepper{pk: pk}, nil
+	}
 	return &Stepper{k: newGenKernel(b, r), degrees: r.Kind == Warnsdorff}, nil
 }
 
 // Begin starts a new walk on start: the start square is visited and the
 // path length is 1.
 func (s *Stepper) Begin(start int) {
+	if s.pk != nil {
+		if start < 0 || start >= s.pk.b.Squares() {
+			panic(fmt.Sprintf("sim: Stepper.Begin: start %d off the %s board", start, s.pk.b))
+		}
+		s.pk.pos.reset(start)
+		s.start, s.length, s.ties, s.ended, s.stopped, s.cur = start, 1, 0, false, false, start
+		return
+	}
 	b := s.k.b
 	if start < 0 || start >= b.Squares() {
 		panic(fmt.Sprintf("sim: Stepper.Begin: start %d off the %s board", start, b))
@@ -84,12 +103,46 @@ func (s *Stepper) Length() int { return s.length }
 
 // Ended reports whether the walk cannot continue: a dead end, MaxSteps, or
 // every square visited. It is known only once Advance has tried to go on.
-func (s *Stepper) Ended() bool { return s.ended || s.length == s.k.b.Squares() }
+func (s *Stepper) Ended() bool { return s.ended || s.length == s.board().Squares() }
+
+func (s *Stepper) board() *Board {
+	if s.pk != nil {
+		return s.pk.b
+	}
+	return s.k.b
+}
+
+// Err returns the error of a rule of your own whose policy answered what
+// no walk may take (a *RuleError): the walk ended there and is no result.
+func (s *Stepper) Err() error {
+	if s.pk == nil {
+		return nil
+	}
+	return s.pk.err
+}
 
 // Advance continues the walk, drawing from src, until its path length is
 // until (true) or it ends first (false). It makes exactly the decisions and
 // draws that genKernel.walk makes at the same state.
 func (s *Stepper) Advance(src *PCG, until int) bool {
+	if s.pk != nil {
+		for s.length < until {
+			if s.ended || s.pk.err != nil {
+				return false
+			}
+			next, tie, stopped := s.pk.step(src)
+			if next < 0 {
+				s.ended, s.stopped = true, stopped
+				return false
+			}
+			if tie {
+				s.ties++
+			}
+			s.cur = next
+			s.length++
+		}
+		return true
+	}
 	k := s.k
 	for s.length < until {
 		if s.ended {
@@ -123,8 +176,12 @@ func (s *Stepper) Advance(src *PCG, until int) bool {
 // Outcome describes the walk so far as Walk would once it ended (Path is
 // never filled).
 func (s *Stepper) Outcome() Outcome {
-	b := s.k.b
-	o := Outcome{Start: s.start, Length: s.length, End: s.k.unpad(int32(s.cur)), Ties: s.ties, Stopped: s.stopped}
+	b := s.board()
+	end := s.cur
+	if s.pk == nil {
+		end = s.k.unpad(int32(s.cur))
+	}
+	o := Outcome{Start: s.start, Length: s.length, End: end, Ties: s.ties, Stopped: s.stopped}
 	o.Success = s.length == b.Squares()
 	o.Closed = o.Success && o.Length > 1 && b.Adjacent(s.start, o.End)
 	return o
@@ -132,13 +189,29 @@ func (s *Stepper) Outcome() Outcome {
 
 // Save copies the walk's state into dst, reusing dst's buffer.
 func (s *Stepper) Save(dst *Snapshot) {
-	dst.st = append(dst.st[:0], s.k.st...)
+	if s.pk != nil { // one byte a square: visited or not
+		dst.st = dst.st[:0]
+		for _, v := range s.pk.pos.visited {
+			dst.st = append(dst.st, uint8(b2i(v)))
+		}
+	} else {
+		dst.st = append(dst.st[:0], s.k.st...)
+	}
 	dst.start, dst.cur, dst.length, dst.ties, dst.ended, dst.stopped = s.start, s.cur, s.length, s.ties, s.ended, s.stopped
 }
 
 // Restore makes src's walk the current one. src must come from a stepper of
 // the same board and rule (a programmer error otherwise).
 func (s *Stepper) Restore(src *Snapshot) {
+	if s.pk != nil {
+		p := s.pk.pos
+		if len(src.st) != len(p.visited) {
+			panic("sim: Stepper.Restore: snapshot of another board")
+		}
+		p.setVisited(func(sq int) bool { return src.st[sq] == 1 }, src.cur, src.start)
+		s.start, s.cur, s.length, s.ties, s.ended, s.stopped = src.start, src.cur, src.length, src.ties, src.ended, src.stopped
+		return
+	}
 	if len(src.st) != len(s.k.st) {
 		panic("sim: Stepper.Restore: snapshot of another board")
 	}

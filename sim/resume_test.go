@@ -16,7 +16,10 @@ func stepperRules(t *testing.T) []Rule {
 		}
 		rules = append(rules, r)
 	}
-	return append(rules, Rule{Kind: RandomWalk, MaxSteps: 9}, Rule{Kind: Warnsdorff, TieBreak: TieRandom, MaxSteps: 20})
+	// a rule of your own steps through its policy
+	registerOnce(t, CustomRule{Name: "test/degree-sum2", New: func(*Board) Policy { return &degreeSum2{} }})
+	return append(rules, Rule{Kind: RandomWalk, MaxSteps: 9}, Rule{Kind: Warnsdorff, TieBreak: TieRandom, MaxSteps: 20},
+		Rule{Kind: Custom, Custom: "test/degree-sum2"}, Rule{Kind: Custom, Custom: "test/degree-sum2", MaxSteps: 15})
 }
 
 // TestStepperMatchesWalk: a stepper advanced to the end of a walk, in one

@@ -12,6 +12,7 @@ const (
 	RandomWalk Kind = iota // uniform among all unvisited neighbours
 	Warnsdorff             // a neighbour of minimum degree, ties by TieBreak
 	Backtrack              // Warnsdorff-ordered depth-first search
+	Custom                 // a registered rule of your own (Register), named by Rule.Custom
 )
 
 // Rule is a walk rule with its options. The zero value is the random walk.
@@ -35,6 +36,15 @@ type Rule struct {
 	// NodeBudget bounds the squares Backtrack may enter per walk
 	// (0: DefaultNodeBudget).
 	NodeBudget int64
+
+	// Custom names the registered rule of kind Custom (Register).
+	Custom string
+
+	// OrdersMod8, where an entry is set, replaces Order on the n×n boards
+	// with n mod 8 equal to its index (order_by_n_mod_8 in experiment
+	// files: Squirrel & Cull found that the best order depends on n mod 8).
+	// Other boards, and residues left nil, use Order.
+	OrdersMod8 [8][]Move
 }
 
 // DefaultNodeBudget is Backtrack's node budget when none is configured.
@@ -43,7 +53,7 @@ const DefaultNodeBudget = 10_000_000
 // RuleNames lists the fixed rule names that ParseRule accepts
 // (docs/design.md, "Rule names"); it also accepts "warnsdorff/" followed by
 // any tie-break chain (TieBreakNames), e.g. "warnsdorff/roth+first".
-var RuleNames = []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/pohl", "warnsdorff/roth", "backtrack", "backtrack/closed"}
+var RuleNames = []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/pohl", "warnsdorff/roth", "backtrack", "backtrack/closed", "squirrel-cull", "ganzfried"}
 
 // ParseRule parses a rule name as used in tables and claims: "random",
 // "warnsdorff" (tie-break random), "warnsdorff/<tie-break chain>", "backtrack" and
@@ -65,7 +75,14 @@ func ParseRule(name string) (Rule, error) {
 	case n == "backtrack/closed":
 		return Rule{Kind: Backtrack, TieBreak: TieFirst, Closed: true}, nil
 	}
-	return Rule{}, fmt.Errorf("rule %q: valid rules are %s, or warnsdorff/<tie-break chain> such as warnsdorff/roth+first", name, strings.Join(RuleNames, ", "))
+	if _, ok := lookupCustom(strings.TrimSpace(name)); ok {
+		return Rule{Kind: Custom, Custom: strings.TrimSpace(name)}, nil
+	}
+	valid := strings.Join(RuleNames, ", ")
+	if cs := CustomRules(); len(cs) > 0 {
+		valid += ", the registered rules " + strings.Join(cs, ", ")
+	}
+	return Rule{}, fmt.Errorf("rule %q: valid rules are %s, or warnsdorff/<tie-break chain> such as warnsdorff/roth+first", name, valid)
 }
 
 // ParseKind parses a rule family name: "random", "warnsdorff", "backtrack".
@@ -95,6 +112,8 @@ func (r Rule) Name() string {
 			return "backtrack/closed"
 		}
 		return "backtrack"
+	case Custom:
+		return r.Custom
 	}
 	return fmt.Sprintf("Kind(%d)", r.Kind)
 }
@@ -105,10 +124,17 @@ func (r Rule) String() string { return r.Name() }
 func (r Rule) Validate() error {
 	switch r.Kind {
 	case RandomWalk, Warnsdorff, Backtrack:
+	case Custom:
+		if _, ok := lookupCustom(r.Custom); !ok {
+			return fmt.Errorf("rule %q is not registered (registered: %s)", r.Custom, strings.Join(CustomRules(), ", "))
+		}
+		if r.TieBreak != TieRandom || r.Order != nil || r.Closed || r.NodeBudget != 0 {
+			return fmt.Errorf("rule %s: a rule of your own takes no tie-break, move order, closed or node budget (its policy decides); only max_steps", r.Custom)
+		}
 	default:
 		return fmt.Errorf("rule kind %d: valid rules are random, warnsdorff, backtrack", r.Kind)
 	}
-	if int(r.TieBreak) >= len(tieChains) {
+	if !r.TieBreak.valid() {
 		return fmt.Errorf("rule %s: unknown tie-break %d", r.Kind, r.TieBreak)
 	}
 	if r.Kind == Backtrack && r.TieBreak != TieFirst && r.TieBreak != TieRandom {
@@ -125,6 +151,17 @@ func (r Rule) Validate() error {
 			return fmt.Errorf("rule %s: %v", r.Name(), err)
 		}
 	}
+	for i, o := range r.OrdersMod8 {
+		if o == nil {
+			continue
+		}
+		if r.Kind != Backtrack && !(r.Kind == Warnsdorff && r.TieBreak.UsesOrder()) {
+			return fmt.Errorf("rule %s: move orders by n mod 8 apply only where a move order does (a tie-break ending in first, backtrack)", r.Name())
+		}
+		if err := checkOrder(o); err != nil {
+			return fmt.Errorf("rule %s: order for n mod 8 = %d: %v", r.Name(), i, err)
+		}
+	}
 	return nil
 }
 
@@ -136,6 +173,8 @@ func (k Kind) String() string {
 		return "warnsdorff"
 	case Backtrack:
 		return "backtrack"
+	case Custom:
+		return "custom"
 	}
 	return fmt.Sprintf("Kind(%d)", k)
 }
@@ -193,7 +232,38 @@ func (r Rule) order() []Move {
 	return CanonicalMoves[:]
 }
 
+// orderOn returns the rule's move order on board b: OrdersMod8's for an
+// n×n board where it has one, else order().
+func (r Rule) orderOn(b *Board) []Move {
+	if b != nil && b.Rows == b.Cols {
+		if o := r.OrdersMod8[b.Rows%8]; o != nil {
+			return o
+		}
+	}
+	return r.order()
+}
+
+// OrderOn is the move order the rule uses on board b (Order, or
+// OrdersMod8's entry for an n×n board).
+func (r Rule) OrderOn(b *Board) []Move { return r.orderOn(b) }
+
+// HasOrdersMod8 reports whether any residue has an order of its own.
+func (r Rule) HasOrdersMod8() bool {
+	for _, o := range r.OrdersMod8 {
+		if o != nil {
+			return true
+		}
+	}
+	return false
+}
+
 // Deterministic reports whether every walk of r from a square is the same
 // walk: r never draws from its stream (Warnsdorff or backtrack with a
 // tie-break ending in first). One walk per start then decides success.
-func (r Rule) Deterministic() bool { return r.Kind != RandomWalk && !r.TieBreak.Draws() }
+func (r Rule) Deterministic() bool {
+	if r.Kind == Custom {
+		c, ok := lookupCustom(r.Custom)
+		return ok && c.Deterministic
+	}
+	return r.Kind != RandomWalk && !r.TieBreak.Draws()
+}

@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 )
 
 // A tie-break decides among Warnsdorff's minimum-degree squares. It is a
@@ -26,8 +28,9 @@ import (
 // survivors in ascending square order, as every random tie-break does. A
 // chain ending in first never draws: its walk is one path.
 
-// TieBreak is a tie-break chain, as an index into tieChains.
-type TieBreak uint8
+// TieBreak is a tie-break chain, as an index into tieChains, or past its
+// end into the chains interned when first parsed (extraChains).
+type TieBreak uint16
 
 const (
 	TieRandom TieBreak = iota // uniform among the tied squares
@@ -58,12 +61,47 @@ const (
 	// tells apart: a reading of its own (docs/design.md,
 	// TestPohlDegreeCounting).
 	critPohlMinBefore
+	// critCorner keeps the tied squares nearest a corner: the smallest
+	// squared Euclidean distance to the nearest of the four corner squares
+	// (Board.CornerDist2).
+	critCorner
+	// critEdge keeps the tied squares nearest the edge: the fewest squares
+	// between the square and the nearest side (Board.EdgeDist).
+	critEdge
+	// critLookahead2..4 keep the tied squares whose Warnsdorff
+	// continuation of k = 2..4 moves lasts longest (lookahead). k = 1
+	// would decide nothing: tied squares share their degree, so each
+	// continues one move or none alike.
+	critLookahead2
+	critLookahead3
+	critLookahead4
 )
 
-var critNames = [...]string{"random", "first", "pohl", "roth", "pohlmin", "pohlmin-before"}
+var critNames = [...]string{"random", "first", "pohl", "roth", "pohlmin", "pohlmin-before", "corner", "edge", "lookahead2", "lookahead3", "lookahead4"}
 
-// refining lists the criteria that may precede the deciding one.
+// lookaheadDepth is k of a lookahead criterion (0 for the others).
+func (c criterion) lookaheadDepth() int {
+	if c >= critLookahead2 && c <= critLookahead4 {
+		return int(c-critLookahead2) + 2
+	}
+	return 0
+}
+
+// refining lists the criteria that may precede the deciding one in the
+// chains of tieChains, whose indices never change.
 var refining = []criterion{critPohl, critRoth, critPohlMin, critPohlMinBefore}
+
+// refiningLater are refining criteria added after tieChains was fixed:
+// chains with them are interned when first parsed (extraChains), so that
+// the table does not grow by thousands of chains nobody asked for.
+var refiningLater = []criterion{critCorner, critEdge, critLookahead2, critLookahead3, critLookahead4}
+
+// extraChains holds the chains interned by ParseTieBreak beyond
+// tieChains, copy on write: kernels read it without a lock.
+var extraChains struct {
+	mu     sync.Mutex
+	chains atomic.Pointer[[][]criterion]
+}
 
 // tieChains lists every valid chain; a TieBreak indexes it. The first four
 // are TieRandom, TieFirst, TiePohl and TieRoth; then come the other chains,
@@ -105,12 +143,51 @@ func chainString(cs []criterion) string {
 }
 
 // chain returns t's criteria, the deciding one last.
-func (t TieBreak) chain() []criterion { return tieChains[t] }
+func (t TieBreak) chain() []criterion {
+	if int(t) < len(tieChains) {
+		return tieChains[t]
+	}
+	return (*extraChains.chains.Load())[int(t)-len(tieChains)]
+}
+
+// valid reports whether t is a known chain.
+func (t TieBreak) valid() bool {
+	if int(t) < len(tieChains) {
+		return true
+	}
+	x := extraChains.chains.Load()
+	return x != nil && int(t)-len(tieChains) < len(*x)
+}
+
+// intern returns the TieBreak of chain cs, adding it to extraChains when
+// it is new.
+func intern(cs []criterion) TieBreak {
+	name := chainString(cs)
+	for i, c := range tieChains {
+		if chainString(c) == name {
+			return TieBreak(i)
+		}
+	}
+	extraChains.mu.Lock()
+	defer extraChains.mu.Unlock()
+	var old [][]criterion
+	if x := extraChains.chains.Load(); x != nil {
+		old = *x
+	}
+	for i, c := range old {
+		if chainString(c) == name {
+			return TieBreak(len(tieChains) + i)
+		}
+	}
+	next := append(slices.Clone(old), slices.Clone(cs))
+	extraChains.chains.Store(&next)
+	return TieBreak(len(tieChains) + len(next) - 1)
+}
 
 // String returns t's name: random, first, pohl, roth, or a chain in full
 // such as roth+first.
 func (t TieBreak) String() string {
-	if int(t) >= len(tieChains) {
+	if !t.valid() {
 		return fmt.Sprintf("TieBreak(%d)", t)
 	}
 	if t <= TieRoth { // the single names: pohl and roth without their +random
@@ -141,8 +218,8 @@ func TieBreakNames() []string {
 }
 
 // tieHelp says what a tie-break may be, for errors.
-const tieHelp = "valid tie-breaks are random, first, pohl, roth, pohlmin, pohlmin-before, or a chain of distinct steps joined by '+' " +
-	"whose last is random or first and whose others are pohl, roth, pohlmin or pohlmin-before (e.g. roth+first, pohl+roth+random)"
+const tieHelp = "valid tie-breaks are random, first, pohl, roth, pohlmin, pohlmin-before, corner, edge, lookahead2, lookahead3, lookahead4, or a chain of distinct steps joined by '+' " +
+	"whose last is random or first and whose others are pohl, roth, pohlmin, pohlmin-before, corner, edge or lookaheadK (e.g. roth+first, pohl+roth+random, corner+first, lookahead3+random)"
 
 // ParseTieBreak parses a tie-break: a single name (random, first, pohl,
 // roth) or a chain such as roth+first.
@@ -171,15 +248,14 @@ func ParseTieBreak(s string) (TieBreak, error) {
 	if len(cs) > 1 && cs[len(cs)-1] != critRandom && cs[len(cs)-1] != critFirst {
 		return 0, fmt.Errorf("tie-break %q: a chain must end in random or first; %s", s, tieHelp)
 	}
-	if len(cs) == 1 && slices.Contains(refining, cs[0]) {
+	if len(cs) == 1 && (slices.Contains(refining, cs[0]) || slices.Contains(refiningLater, cs[0])) {
 		cs = append(cs, critRandom) // the single names keep their meaning: pohlmin is pohlmin+random
 	}
-	for i, c := range tieChains {
-		if chainString(c) == chainString(cs) {
-			return TieBreak(i), nil
-		}
+	t := intern(cs)
+	if int(t) >= len(tieChains) && !slices.ContainsFunc(cs, func(c criterion) bool { return slices.Contains(refiningLater, c) }) {
+		panic("sim: valid tie-break chain " + s + " missing from tieChains")
 	}
-	panic("sim: valid tie-break chain " + s + " missing from tieChains")
+	return t, nil
 }
 
 // tieScorer gives a kernel's scores of a tied square for the criteria, in
@@ -201,6 +277,15 @@ type tieScorer interface {
 	// moveRank is the position in the rule's move order of the move from
 	// the current square to sq.
 	moveRank(sq int32) int
+	// cornerDist2 and edgeDist are the corner and edge criteria's scores
+	// (Board.CornerDist2, Board.EdgeDist).
+	cornerDist2(sq int32) int
+	edgeDist(sq int32) int
+	// lookahead is the lookahead criteria's score: how many moves, up to
+	// k, Warnsdorff's rule makes from sq (sq visited, the walk's visited
+	// squares as they are) before a dead end, ties within the continuation
+	// going to the lowest square.
+	lookahead(sq int32, k int) int
 }
 
 // narrowTies applies chain to the tied squares (in ascending square
@@ -243,6 +328,12 @@ func narrow(c criterion, tied []int32, s tieScorer) int {
 			v[i] = min(s.curDegree(), s.secondDegreeMin(sq))
 		case critRoth:
 			v[i] = -s.centreDist2(sq)
+		case critCorner:
+			v[i] = s.cornerDist2(sq)
+		case critEdge:
+			v[i] = s.edgeDist(sq)
+		case critLookahead2, critLookahead3, critLookahead4:
+			v[i] = -s.lookahead(sq, c.lookaheadDepth()) // the longest continuation
 		default:
 			panic(fmt.Sprintf("sim: unknown tie-break criterion %d", c))
 		}
@@ -291,6 +382,30 @@ func (f *fastTies) secondDegreeMin(sq int32) int {
 func (f *fastTies) curDegree() int { return bits.OnesCount64(f.k.nb[f.cur] &^ f.visited) }
 
 func (f *fastTies) centreDist2(sq int32) int { return int(f.k.dist2[sq]) }
+
+func (f *fastTies) cornerDist2(sq int32) int { return f.k.board.CornerDist2(int(sq)) }
+
+func (f *fastTies) edgeDist(sq int32) int { return f.k.board.EdgeDist(int(sq)) }
+
+func (f *fastTies) lookahead(sq int32, k int) int {
+	nb := &f.k.nb
+	vis, cur := f.visited|1<<uint(sq), int(sq)
+	for moves := 0; ; moves++ {
+		cand := nb[cur] &^ vis
+		if moves == k || cand == 0 {
+			return moves
+		}
+		best, bestDeg := -1, 9
+		for ; cand != 0; cand &= cand - 1 { // ascending: the first of equal degree is the lowest
+			t := bits.TrailingZeros64(cand)
+			if d := bits.OnesCount64(nb[t] &^ vis &^ (1 << uint(t))); d < bestDeg {
+				best, bestDeg = t, d
+			}
+		}
+		vis |= 1 << uint(best)
+		cur = best
+	}
+}
 
 func (f *fastTies) moveRank(sq int32) int {
 	if f.rank == nil {
@@ -351,6 +466,55 @@ func (k *genKernel) curDegree() int {
 
 func (k *genKernel) centreDist2(p int32) int { return k.b.CentreDist2(k.unpad(p)) }
 
+func (k *genKernel) cornerDist2(p int32) int { return k.b.CornerDist2(k.unpad(p)) }
+
+func (k *genKernel) edgeDist(p int32) int { return k.b.EdgeDist(k.unpad(p)) }
+
+func (k *genKernel) lookahead(p int32, depth int) int {
+	var scratch [5]int // sq and the continuation's squares (k ≤ 4), visited for it alone
+	ns := 0
+	free := func(q int) bool {
+		if k.st[q] >= visitedBit {
+			return false
+		}
+		for _, s := range scratch[:ns] {
+			if s == q {
+				return false
+			}
+		}
+		return true
+	}
+	cur := int(p)
+	scratch[0], ns = cur, 1
+	for moves := 0; ; moves++ {
+		if moves == depth {
+			return moves
+		}
+		best, bestDeg := -1, 9
+		for _, o := range k.off { // ascending padded index: ascending square
+			t := cur + o
+			if !free(t) {
+				continue
+			}
+			d := 0
+			for _, o2 := range k.off {
+				if free(t + o2) {
+					d++
+				}
+			}
+			if d < bestDeg {
+				best, bestDeg = t, d
+			}
+		}
+		if best < 0 {
+			return moves
+		}
+		scratch[ns] = best
+		ns++
+		cur = best
+	}
+}
+
 func (k *genKernel) moveRank(p int32) int {
 	cur := k.path[len(k.path)-1]
 	for i, off := range k.off {
@@ -385,6 +549,29 @@ func (e *enumerator) secondDegreeMin(sq int32) int {
 func (e *enumerator) curDegree() int { return e.nb[e.cur].andNot(e.visited).count() }
 
 func (e *enumerator) centreDist2(sq int32) int { return e.dist2[sq] }
+
+func (e *enumerator) cornerDist2(sq int32) int { return e.board.CornerDist2(int(sq)) }
+
+func (e *enumerator) edgeDist(sq int32) int { return e.board.EdgeDist(int(sq)) }
+
+func (e *enumerator) lookahead(sq int32, k int) int {
+	vis, cur := e.visited.with(int(sq)), int(sq)
+	for moves := 0; ; moves++ {
+		cand := e.nb[cur].andNot(vis)
+		if moves == k || cand.empty() {
+			return moves
+		}
+		best, bestDeg := -1, 9
+		for !cand.empty() {
+			t := cand.pop() // ascending
+			if d := e.nb[t].andNot(vis.with(t)).count(); d < bestDeg {
+				best, bestDeg = t, d
+			}
+		}
+		vis = vis.with(best)
+		cur = best
+	}
+}
 
 func (e *enumerator) moveRank(sq int32) int {
 	for i, mi := range e.order {

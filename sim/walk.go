@@ -38,8 +38,9 @@ type Walker struct {
 	rule     Rule
 	keepPath bool
 
-	fast *fastKernel // boards of at most 64 squares (walk rules)
-	gen  *genKernel  // every other case
+	fast *fastKernel   // boards of at most 64 squares (walk rules)
+	gen  *genKernel    // every other built-in case
+	pol  *policyKernel // rules of your own (and NewPolicyWalker)
 
 	pcg PCG
 
@@ -75,9 +76,28 @@ func NewGeneralWalker(b *Board, r Rule) (*Walker, error) {
 	return newWalker(b, r, true, PathScalar)
 }
 
+// NewPolicyWalker walks rule r through its Policy (Rule.Policy) rather than
+// a kernel: the reference that tests hold every kernel to.
+func NewPolicyWalker(b *Board, r Rule) (*Walker, error) {
+	if err := r.Validate(); err != nil {
+		return nil, err
+	}
+	if r.Kind == Backtrack {
+		return nil, fmt.Errorf("rule %s is a search, not a walk policy", r.Name())
+	}
+	k, err := newPolicyKernel(b, r)
+	if err != nil {
+		return nil, err
+	}
+	return &Walker{board: b, rule: r, pol: k}, nil
+}
+
 func newWalker(b *Board, r Rule, general bool, path KernelPath) (*Walker, error) {
 	if err := r.Validate(); err != nil {
 		return nil, err
+	}
+	if r.Kind == Custom {
+		return NewPolicyWalker(b, r)
 	}
 	w := &Walker{board: b, rule: r}
 	if !general && b.Squares() <= 64 && r.Kind != Backtrack {
@@ -107,7 +127,19 @@ func (w *Walker) StopOn(ctx context.Context) (release func()) {
 
 // Stopped reports whether the last walk gave up because the context of
 // StopOn was done: its outcome is no result.
-func (w *Walker) Stopped() bool { return w.gen != nil && w.gen.stopped }
+func (w *Walker) Stopped() bool {
+	return w.gen != nil && w.gen.stopped || w.pol != nil && w.pol.err != nil
+}
+
+// Err returns the first error of a rule of your own: an answer of its
+// policy that no walk may take (a *RuleError). The walk that met it, and
+// every walk after it, reports Stopped and is no result.
+func (w *Walker) Err() error {
+	if w.pol == nil {
+		return nil
+	}
+	return w.pol.err
+}
 
 // Board returns the walker's board.
 func (w *Walker) Board() *Board { return w.board }
@@ -131,6 +163,8 @@ func (w *Walker) WalkFrom(start int, src *PCG) Outcome {
 		panic(fmt.Sprintf("sim: start square %d off the %s board", start, w.board))
 	}
 	switch {
+	case w.pol != nil:
+		return w.pol.walk(start, src, w.keepPath)
 	case w.fast != nil:
 		return w.fast.walk(start, src, w.keepPath)
 	case w.previous:

@@ -46,6 +46,16 @@ func FromCanonical(file string, cn Canonical) (*Config, error) {
 		if r.Order != canonicalOrder { // the canonical order is written out for every rule, but only some take one
 			rs.Order = r.Order
 		}
+		for k, o := range r.OrderByN {
+			res, err := strconv.Atoi(k)
+			if err != nil {
+				return nil, fail("rules: order_by_n_mod_8 key %q is not a residue 0..7", k)
+			}
+			if rs.OrderByN == nil {
+				rs.OrderByN = map[int]string{}
+			}
+			rs.OrderByN[res] = o
+		}
 		c.Rules = append(c.Rules, rs)
 	}
 	c.Outputs = Outputs{Walks: cn.Outputs.Walks, Figures: cn.Outputs.Figures, RowGroup: cn.Outputs.RowGroup}

@@ -2,10 +2,12 @@ package config
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
 	"knightwalk/experiments"
+	"knightwalk/sim"
 )
 
 // TestFromCanonicalRoundTrip: every committed experiment's resolved
@@ -33,6 +35,8 @@ func TestFromCanonicalRoundTrip(t *testing.T) {
 	for _, y := range []string{
 		"name: s\nboards: [6x6]\nwalks: 50\nrules: [{name: random, estimator: splitting, particles: 300}, {name: warnsdorff}]\n",
 		"name: h\nboards: [6x6]\nwalks: {until: half_width, half_width: 0.01, max: 5000}\nrules: [{name: warnsdorff}]\n",
+		// move orders by n mod 8, and the literature's rules
+		"name: o\nboards: [{sizes: 8..12}]\nwalks: 1\nrules: [{name: warnsdorff, tie_break: lookahead3+first, order_by_n_mod_8: {3: \"(2,-1) (1,-2) (-1,-2) (-2,-1) (-2,1) (-1,2) (1,2) (2,1)\"}}, {name: squirrel-cull}]\n",
 	} {
 		c, err := Parse("x.yaml", []byte(y))
 		if err != nil {
@@ -88,5 +92,29 @@ func TestPoolSymmetricInCanonical(t *testing.T) {
 	}
 	if got := back.Outputs.FigureOptions.Heatmap.PoolSymmetric; got != "off" {
 		t.Errorf("pool_symmetric after the manifest: %q, want off", got)
+	}
+}
+
+// TestOrderByNResolves: order_by_n_mod_8 reaches the rule, changes the hash
+// (a different rule) and leaves configurations without it as they were.
+func TestOrderByNResolves(t *testing.T) {
+	base := "name: o\nboards: [{sizes: 8..12}]\nwalks: 1\nrules: [{name: warnsdorff, tie_break: first%s}]\n"
+	plain, err := Parse("o.yaml", []byte(fmt.Sprintf(base, "")))
+	if err != nil {
+		t.Fatal(err)
+	}
+	by, err := Parse("o.yaml", []byte(fmt.Sprintf(base, `, order_by_n_mod_8: {3: "(2,-1) (1,-2) (-1,-2) (-2,-1) (-2,1) (-1,2) (1,2) (2,1)"}`)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := by.ruleList()[0]
+	if r.OrdersMod8[3] == nil || r.OrdersMod8[3][0] != (sim.Move{DR: 2, DC: -1}) || r.OrdersMod8[4] != nil {
+		t.Errorf("orders: %v", r.OrdersMod8)
+	}
+	if plain.Hash() == by.Hash() {
+		t.Error("the orders by n mod 8 do not change the hash")
+	}
+	if j, _ := json.Marshal(plain.canonical()); strings.Contains(string(j), "order_by_n_mod_8") {
+		t.Errorf("a rule without orders by n mod 8 writes the key: %s", j)
 	}
 }

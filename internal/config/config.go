@@ -77,6 +77,9 @@ type RuleSpec struct {
 	Estimator  string `yaml:"estimator"`  // walks (the default) or splitting (estimator.go)
 	Particles  int    `yaml:"particles"`  // splitting: segments per stage
 	Replicates int    `yaml:"replicates"` // splitting: independent replicates
+	// OrderByN gives move orders for n×n boards by n mod 8 (keys 0..7);
+	// the residues it leaves out use Order.
+	OrderByN map[int]string `yaml:"order_by_n_mod_8"`
 }
 
 // Outputs chooses what a run writes besides its summary tables.

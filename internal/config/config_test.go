@@ -124,8 +124,8 @@ func TestAllErrorsTogether(t *testing.T) {
 	want := `mixed.yaml:1: name: "../x" is not a safe directory name ('/'); use letters, digits, -, _ and . (not . or ..)
 mixed.yaml:2: walks: want a whole number, not "lots"
 mixed.yaml:3: boards[0]: board 0x0: rows and cols must be at least 1
-mixed.yaml:4: rules[0].extra: unknown key; valid: name, tie_break, order, max_steps, closed, node_budget, estimator, particles, replicates
-mixed.yaml:4: rules[0].tie_break: tie-break "x": unknown tie-break "x"; valid tie-breaks are random, first, pohl, roth, pohlmin, pohlmin-before, or a chain of distinct steps joined by '+' whose last is random or first and whose others are pohl, roth, pohlmin or pohlmin-before (e.g. roth+first, pohl+roth+random)`
+mixed.yaml:4: rules[0].extra: unknown key; valid: name, tie_break, order, max_steps, closed, node_budget, estimator, particles, replicates, order_by_n_mod_8
+mixed.yaml:4: rules[0].tie_break: tie-break "x": unknown tie-break "x"; valid tie-breaks are random, first, pohl, roth, pohlmin, pohlmin-before, corner, edge, lookahead2, lookahead3, lookahead4, or a chain of distinct steps joined by '+' whose last is random or first and whose others are pohl, roth, pohlmin, pohlmin-before, corner, edge or lookaheadK (e.g. roth+first, pohl+roth+random, corner+first, lookahead3+random)`
 	if err == nil || err.Error() != want {
 		t.Errorf("got\n%v\nwant\n%s", err, want)
 	}

@@ -67,6 +67,9 @@ type CanonicalRule struct {
 	Estimator  string `json:"estimator,omitempty"`
 	Particles  int    `json:"particles,omitempty"`
 	Replicates int    `json:"replicates,omitempty"`
+	// OrderByN: the move orders by n mod 8, keyed "0".."7"; left out when
+	// none, so that older hashes stay valid.
+	OrderByN map[string]string `json:"order_by_n_mod_8,omitempty"`
 }
 
 type CanonicalOutputs struct {
@@ -201,11 +204,19 @@ func (c *Config) canonical() Canonical {
 		if e := ests[i]; e.Splitting {
 			cr.Estimator, cr.Particles, cr.Replicates = "splitting", e.Particles, e.Replicates
 		}
-		if r.Kind != sim.RandomWalk {
+		if r.Kind == sim.Warnsdorff || r.Kind == sim.Backtrack {
 			cr.TieBreak = r.TieBreak.String()
 		}
 		if r.Order != nil {
 			cr.Order = orderString(r.Order)
+		}
+		for res, o := range r.OrdersMod8 {
+			if o != nil {
+				if cr.OrderByN == nil {
+					cr.OrderByN = map[string]string{}
+				}
+				cr.OrderByN[strconv.Itoa(res)] = orderString(o)
+			}
 		}
 		if r.Kind == sim.Backtrack {
 			cr.NodeBudget = r.NodeBudget

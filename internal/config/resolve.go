@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 
@@ -125,13 +126,17 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 		if kind == sim.Backtrack {
 			r.TieBreak = sim.TieFirst
 		}
-	} else if full, err := sim.ParseRule(name); err == nil && strings.Contains(name, "/") {
+	} else if full, err := sim.ParseRule(name); err == nil && (strings.Contains(name, "/") || full.Kind == sim.Custom) {
 		r, named = full, true
 	} else {
+		registered := ""
+		if cs := sim.CustomRules(); len(cs) > 0 {
+			registered = "; registered rules of your own: " + strings.Join(cs, ", ")
+		}
 		if name == "" {
-			bad(".name", "missing; valid: random, warnsdorff, backtrack")
+			bad(".name", "missing; valid: random, warnsdorff, backtrack%s", registered)
 		} else {
-			bad(".name", "%q is not a rule; valid: random, warnsdorff, backtrack (or a full name: %s)", rs.Name, strings.Join(sim.RuleNames, ", "))
+			bad(".name", "%q is not a rule; valid: random, warnsdorff, backtrack (or a full name: %s)%s", rs.Name, strings.Join(sim.RuleNames, ", "), registered)
 		}
 		return r, false
 	}
@@ -141,6 +146,8 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 		switch {
 		case r.Kind == sim.RandomWalk:
 			bad(".tie_break", "the random rule has no tie-break; remove it")
+		case r.Kind == sim.Custom:
+			bad(".tie_break", "%s breaks its own ties (its policy decides where the walk may go); remove tie_break", r.Name())
 		case err != nil:
 			bad(".tie_break", "%v", err) // sim's error says what is wrong with a chain and what is valid
 		case r.Kind == sim.Backtrack && t != sim.TieFirst && t != sim.TieRandom:
@@ -161,6 +168,24 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 			bad(".order", "%s; want a permutation of the 8 knight moves, e.g. %q", msg, canonicalOrder)
 		case !slices.Equal(order, sim.CanonicalMoves[:]):
 			r.Order = order
+		}
+	}
+	for _, res := range slices.Sorted(maps.Keys(rs.OrderByN)) {
+		sub := fmt.Sprintf(".order_by_n_mod_8.%d", res)
+		order, err := sim.ParseOrder(rs.OrderByN[res])
+		switch {
+		case !(r.Kind == sim.Warnsdorff && r.TieBreak.UsesOrder() || r.Kind == sim.Backtrack):
+			bad(".order_by_n_mod_8", "move orders apply only to warnsdorff with a tie_break ending in first and to backtrack, not %s", r.Name())
+		case res < 0 || res > 7:
+			bad(sub, "%d is not a residue; want keys 0 to 7 (n mod 8 of an n×n board)", res)
+		case err != nil:
+			msg := strings.TrimSuffix(err.Error(), "; want a permutation of the 8 knight moves")
+			bad(sub, "%s; want a permutation of the 8 knight moves, e.g. %q", msg, canonicalOrder)
+		default:
+			r.OrdersMod8[res] = order
+		}
+		if !ok {
+			break
 		}
 	}
 	switch {

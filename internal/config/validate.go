@@ -103,6 +103,25 @@ func (c *Config) check() Errors {
 		}
 		firstAt[n] = i
 		ruleNames = append(ruleNames, n)
+		if r.HasOrdersMod8() {
+			for _, s := range c.sizes(nil) {
+				if s.rows != s.cols {
+					k.errorf(key+".order_by_n_mod_8", "orders by n mod 8 are for n×n boards, and %s is not square; give such a rule square boards only", s)
+					break
+				}
+			}
+		}
+		if r.Kind == sim.Custom { // a rule defined on some boards only (squirrel-cull: n×n)
+			for _, s := range c.sizes(nil) {
+				if !s.fits() {
+					continue
+				}
+				if err := sim.CheckBoard(r, &sim.Board{Rows: s.rows, Cols: s.cols}); err != nil {
+					k.errorf(key+".name", "%v; remove %s from boards or the rule", err, s)
+					break
+				}
+			}
+		}
 	}
 
 	if !(c.Confidence > 0 && c.Confidence < 1) {

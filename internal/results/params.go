@@ -14,7 +14,7 @@ import (
 func Params(r sim.Rule) table.RuleParams {
 	var p table.RuleParams
 	switch r.Kind {
-	case sim.RandomWalk:
+	case sim.RandomWalk, sim.Custom: // a rule of your own: its policy is all there is, and the step limit
 		if r.MaxSteps > 0 {
 			p.MaxSteps = table.Int64Of(int64(r.MaxSteps))
 		}
@@ -24,7 +24,7 @@ func Params(r sim.Rule) table.RuleParams {
 			p.MaxSteps = table.Int64Of(int64(r.MaxSteps))
 		}
 		if r.TieBreak.UsesOrder() { // a chain ending in first
-			p.MoveOrder = moveOrder(r.Order)
+			p.MoveOrder = moveOrderOf(r)
 		}
 	case sim.Backtrack:
 		p.TieBreak = r.TieBreak.String()
@@ -33,10 +33,26 @@ func Params(r sim.Rule) table.RuleParams {
 			budget = sim.DefaultNodeBudget
 		}
 		p.NodeBudget = table.Int64Of(budget)
-		p.MoveOrder = moveOrder(r.Order)
+		p.MoveOrder = moveOrderOf(r)
 	}
 	p.Spec = RuleSpec(r.Name(), p)
 	return p
+}
+
+// moveOrderOf writes the rule's move order, followed for a rule with
+// orders by n mod 8 by those, e.g. "(2,1) ... [n mod 8 = 3: (-2,1) ...]".
+func moveOrderOf(r sim.Rule) string {
+	s := moveOrder(r.Order)
+	var by []string
+	for res, o := range r.OrdersMod8 {
+		if o != nil {
+			by = append(by, fmt.Sprintf("n mod 8 = %d: %s", res, moveOrder(o)))
+		}
+	}
+	if len(by) > 0 {
+		s += " [" + strings.Join(by, "; ") + "]"
+	}
+	return s
 }
 
 // RuleSpec is the rule_spec column: the rule's name and every parameter
@@ -62,7 +78,14 @@ func RuleSpec(name string, p table.RuleParams) string {
 		b.WriteString(";tie_break=" + p.TieBreak)
 	}
 	if p.MoveOrder != "" {
-		b.WriteString(";order=" + strings.ReplaceAll(p.MoveOrder, " ", ""))
+		// "(2,1) ... [n mod 8 = 3: (2,-1) ...; n mod 8 = 5: ...]" (moveOrderOf)
+		base, byN, _ := strings.Cut(p.MoveOrder, " [")
+		b.WriteString(";order=" + strings.ReplaceAll(base, " ", ""))
+		for _, e := range strings.Split(strings.TrimSuffix(byN, "]"), "; ") {
+			if res, order, ok := strings.Cut(strings.TrimPrefix(e, "n mod 8 = "), ": "); ok {
+				b.WriteString(";order_n_mod_8_" + res + "=" + strings.ReplaceAll(order, " ", ""))
+			}
+		}
 	}
 	if p.MaxSteps.Valid {
 		fmt.Fprintf(&b, ";max_steps=%d", p.MaxSteps.Int64)

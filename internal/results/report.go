@@ -2,7 +2,9 @@ package results
 
 import (
 	"fmt"
+	"maps"
 	"math"
+	"slices"
 	"strings"
 
 	"knightwalk/internal/config"
@@ -65,9 +67,61 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	writeComparisons(&b, t.Comparisons, "groups", "\n## Class comparisons\n\n| board | rule | A | B |")
 	writeComparisons(&b, t.Comparisons, "rules", "\n## Rule comparisons\n\n| board | class | A | B |")
 	writeSweeps(&b, Sweeps(s, t.Squares))
+	writeShapes(&b, t.Boards)
 	writeGrids(&b, s, t.Squares)
 	b.WriteString("\nTables: squares, lengths, deadends, classes, boards, comparisons, claims (Parquet, see docs/tables.md); manifest.json records the config and timings.\n")
 	return b.String()
+}
+
+// writeShapes writes, per rule of a run over rectangular boards (two row
+// counts and two column counts at least, one board not square), its
+// success rate as a matrix of rows × columns, pooled over the run's start
+// squares as the boards table pools them: the square boards are its
+// diagonal, so a size curve is seen as a slice of it.
+func writeShapes(b *strings.Builder, rows []table.BoardRow) {
+	var rules []string
+	byRule := map[string][]table.BoardRow{}
+	for _, r := range rows {
+		if _, ok := byRule[r.Rule]; !ok {
+			rules = append(rules, r.Rule)
+		}
+		byRule[r.Rule] = append(byRule[r.Rule], r)
+	}
+	for _, rule := range rules {
+		rs := byRule[rule]
+		ms, ns := map[int32]bool{}, map[int32]bool{}
+		rect := false
+		cell := map[[2]int32]table.BoardRow{}
+		for _, r := range rs {
+			ms[r.Rows], ns[r.Cols] = true, true
+			rect = rect || r.Rows != r.Cols
+			cell[[2]int32{r.Rows, r.Cols}] = r
+		}
+		if len(ms) < 2 || len(ns) < 2 || !rect {
+			continue
+		}
+		mList, nList := slices.Sorted(maps.Keys(ms)), slices.Sorted(maps.Keys(ns))
+		fmt.Fprintf(b, "\n## Success by board shape: %s\n\nSuccess rate (%%) of each rows × columns board, over the run's start squares (the boards table; * exact, where every square's value is known); square boards on the diagonal.\n\n| rows \\ cols |", rule)
+		for _, n := range nList {
+			fmt.Fprintf(b, " %d |", n)
+		}
+		b.WriteString("\n|---|" + strings.Repeat("---:|", len(nList)) + "\n")
+		for _, m := range mList {
+			fmt.Fprintf(b, "| %d |", m)
+			for _, n := range nList {
+				r, ok := cell[[2]int32{m, n}]
+				switch {
+				case !ok:
+					b.WriteString(" |")
+				case !math.IsNaN(r.ExactSuccess):
+					fmt.Fprintf(b, " %.2f* |", 100*r.ExactSuccess)
+				default:
+					fmt.Fprintf(b, " %.2f |", 100*r.SuccessRate)
+				}
+			}
+			b.WriteString("\n")
+		}
+	}
 }
 
 // writeSequential reports a sequential run's walks: used in all, against

@@ -97,6 +97,9 @@ func calibrate(ctx context.Context, b *sim.Board, r sim.Rule, starts []int) (flo
 	for time.Since(t0) < 100*time.Millisecond || n < 3 && time.Since(t0) < time.Second {
 		s := starts[n%len(starts)]
 		w.Walk(s, sim.NewKey(0, b, r, s), uint64(n))
+		if err := w.Err(); err != nil {
+			return 0, err
+		}
 		if err := ctx.Err(); err != nil || w.Stopped() {
 			return 0, cmp.Or(err, context.Canceled)
 		}

@@ -144,6 +144,9 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 			out := buf[:min(uint64(len(buf)), hi-i)]
 			w.WalkRange(u.Start, key, i, out)
 			if w.Stopped() {
+				if err := w.Err(); err != nil { // a rule of your own answered what no walk may take
+					return Result{}, err
+				}
 				return Result{}, ctx.Err()
 			}
 			for _, o := range out {

@@ -1,0 +1,271 @@
+package harness
+
+import (
+	"context"
+	"flag"
+	"os"
+	"runtime"
+	"time"
+
+	"knightwalk/count"
+	"knightwalk/internal/runner"
+	"knightwalk/internal/table"
+	"knightwalk/sim"
+)
+
+// countCommand is `experiment count`; main.go lists it.
+func countCommand() *command {
+	return &command{
+		name:  "count",
+		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--force] [--paired-ends] [--layers] [--shard K/N --out PART]",
+		short: "exact numbers of knight's tours from each start square",
+		long: `Counts every knight's tour exactly. Open tours by default: the number of
+directed tours that start on each square. With --closed, the number of
+directed tours from each square that end a knight's move from it (twice the
+closed tours, the same on every square).
+
+Two methods (--method):
+  search    backtracking over bitboards (sim.CountTours): boards of at most
+            64 squares, enumerating tours one by one; --unique by Burnside's
+            lemma over the tours it finds.
+  frontier  a transfer-matrix sweep (package count): boards whose shorter
+            side is at most 8, time and memory governed by the number of
+            frontier states, not of tours (7x7 open, 8x8 closed); --unique
+            (boards of at most 64 squares) by Burnside's lemma from its total
+            and the tours each symmetry fixes, searched on the board folded
+            by the symmetry (a fixed tour is determined by half of it or
+            less).
+  auto      (default) for --unique, the search where its estimate is at
+            most 10^9 nodes, else the frontier; otherwise frontier for closed
+            tours and for boards of more than 64 squares, and for open tours
+            the search when its estimate is at most 10^9 nodes (under about a
+            minute on 2 cores; 6x6 and smaller), the frontier beyond (7x7).
+
+text: a board-shaped table of the per-start counts, then the totals.
+csv and parquet: the counts table (docs/tables.md): board, rows, cols,
+start, kind, count; one row per counted square, then the totals (start
+empty). parquet needs --out, a new file.
+
+The search refuses up front a count estimated over --max-nodes (from random
+probes of its tree); the frontier sweep is refused up front when its
+estimated widest layer would not fit --max-memory (open tours switch to
+--paired-ends first when that would fit: 7x7), and stops as soon as its
+state tables would pass it. With --spill DIR the sweep keeps its layers in
+files in DIR (removed as they are made, so none outlives the run) and writes
+each layer in as many passes as --max-memory requires: the memory then costs
+time instead of bounding what can be counted (8x8 closed: see README,
+Counting tours); it is refused up front when DIR lacks the disk space for
+two layers. --force starts a sweep that its estimate refuses (the estimate
+is an order of magnitude; to measure how far a count gets): the budget
+still stops it when a table would pass --max-memory, and a full disk stops
+it with the files already gone. Progress goes to stderr on a terminal (--layers:
+one line per square and sweep, anywhere); Ctrl-C stops either within a
+fraction of a second.
+
+--shard K/N --out PART runs part K of N (from 0) of the frontier count's
+independent sweeps and writes what they counted, with each sweep's states,
+time and memory, to PART (a new JSON file); 'experiment merge --out FILE
+PART...' adds the N parts into the counts table of one count (every
+square). Open tours per start: the sweep of each orbit of start squares;
+by paired ends: the sweep of each first end with its branches. They are
+dealt in sweep order in a serpentine (to shards 0, 1, ..., N-1, then N-1,
+..., 0, and so on), so the expensive early ones are spread out. Closed tours are one sweep: each shard keeps the
+states of every N-th of the layer's 256 hash shards after 7/12 of the
+squares; balanced, but the states meet again, so each shard still handles
+most of the sweep's states (80 % of them on 6x8 in 4 shards): it spreads
+memory, not time. deploy/slurm/submit-count.sh queues the shards and the merge
+on Slurm.`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
+			var q countQuery
+			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 6x6 (required)")
+			fs.BoolVar(&q.closed, "closed", false, "count closed tours instead of open ones")
+			fs.BoolVar(&q.unique, "unique", false, "also count tours up to the board's symmetries (and reversal, for open tours)")
+			start := fs.String("start", "", "only this start square, e.g. a1 (default: every square)")
+			fs.StringVar(&q.method, "method", "auto", "auto, search or frontier")
+			format := fs.String("format", "text", "output format: text, csv or parquet")
+			out := fs.String("out", "", "file to write with --format parquet, or the part of --shard (must not exist)")
+			fs.BoolVar(&q.paired, "paired-ends", false, "frontier, open tours: count by both ends of the path: on 6x6 a quarter of the memory for about the same time")
+			fs.BoolVar(&q.layers, "layers", false, "frontier: write the states and time after each square of each sweep to stderr (for measuring)")
+			fs.IntVar(&q.workers, "workers", runtime.GOMAXPROCS(0), "goroutines counting in parallel")
+			fs.Float64Var(&q.maxNodes, "max-nodes", defaultMaxNodes, "search: refuse a search estimated to expand more nodes than this (a worker expands about 10^7 a second)")
+			maxMem := byteSize(defaultMaxMemory())
+			fs.Var(&maxMem, "max-memory", "frontier: memory the state tables may take, e.g. 8GiB; the default is half the machine's memory, at most 4GiB")
+			fs.StringVar(&q.spill, "spill", "", "frontier: keep layers in files in this directory and build each in passes within --max-memory")
+			shardFlag := fs.String("shard", "", "frontier: run part K of N of the count's sweeps and write it to --out PART, for merge")
+			fs.BoolVar(&q.force, "force", false, "frontier: start even when the estimate says the sweep will not fit --max-memory or the --spill disk (for measuring how far a count gets; the budget still stops it)")
+			return func(ctx context.Context, e *env, args []string) error {
+				if len(args) > 0 {
+					return usagef("count takes no arguments, got %q", args)
+				}
+				if *shardFlag != "" {
+					if *out == "" || *format != "text" || *start != "" || q.unique || q.method == "search" {
+						return usagef("--shard K/N writes a part of a frontier count of every square to --out PART: give --out, and no --format, --start, --unique or --method search")
+					}
+				} else if err := checkCountFlags(*format, *out, q.method, q.maxNodes, int64(maxMem)); err != nil {
+					return err
+				}
+				if err := checkWorkers(q.workers); err != nil {
+					return err
+				}
+				if err := checkSpillDir(q.spill); err != nil {
+					return err
+				}
+				var err error
+				if q.board, q.starts, err = boardAndStarts(*board, *start); err != nil {
+					return err
+				}
+				q.all = *start == ""
+				if q.unique && !q.closed && !q.all {
+					return usagef("--unique counts open tours from every square; drop --start")
+				}
+				q.maxMemory = int64(maxMem)
+				if *shardFlag != "" {
+					sh, err := runner.ParseShard(*shardFlag)
+					if err != nil {
+						return usagef("--shard: %v", err)
+					}
+					if _, err := os.Lstat(*out); err == nil {
+						return usagef("--out %s: the file exists; a finished part is kept (count writes only a new file)", *out)
+					}
+					if err := table.CheckWritableDir(*out); err != nil {
+						return err
+					}
+					return q.shardPart(ctx, e, sh, *out)
+				}
+				t0 := time.Now()
+				v, err := q.run(ctx, e)
+				if err != nil {
+					return err
+				}
+				switch *format {
+				case "csv":
+					return writeCountsCSV(e, v)
+				case "parquet":
+					return writeCountsParquet(*out, v)
+				}
+				printCounts(e, v, time.Since(t0))
+				return nil
+			}
+		},
+	}
+}
+
+func checkCountFlags(format, out, method string, maxNodes float64, maxMem int64) error {
+	switch format {
+	case "text", "csv":
+		if out != "" {
+			return usagef("--out is for --format parquet; text and csv go to stdout")
+		}
+	case "parquet":
+		if out == "" {
+			return usagef("--format parquet needs --out FILE")
+		}
+		if _, err := os.Lstat(out); err == nil {
+			return usagef("--out %s: the file exists; count writes only a new file", out)
+		}
+		if err := table.CheckWritableDir(out); err != nil {
+			return err
+		}
+	default:
+		return usagef("--format %q: valid formats are text, csv, parquet", format)
+	}
+	if method != "auto" && method != "search" && method != "frontier" {
+		return usagef("--method %q: valid methods are auto, search, frontier", method)
+	}
+	if !(maxNodes >= 1) {
+		return usagef("--max-nodes must be at least 1")
+	}
+	if maxMem <= 0 {
+		return usagef("--max-memory must be positive")
+	}
+	return nil
+}
+
+func checkSpillDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	if err != nil {
+		return usagef("--spill %s: %v; give an existing directory", dir, err)
+	}
+	if !fi.IsDir() {
+		return usagef("--spill %s: not a directory", dir)
+	}
+	return nil
+}
+
+// countQuery is one `experiment count` request.
+type countQuery struct {
+	board          *sim.Board
+	starts         []int
+	all            bool // every square asked for
+	closed, unique bool
+	layers, paired bool
+	method         string
+	workers        int
+	maxNodes       float64
+	maxMemory      int64
+	spill          string // directory for spilled layers; "" keeps them in memory
+	force          bool   // start a frontier sweep its estimate refuses
+	shard          count.Shard
+}
+
+// countView is a count from either method, for printing.
+type countView struct {
+	board      *sim.Board
+	closed     bool
+	method     string
+	perStart   []string // "" where not counted
+	directed   string   // "" when not every square was counted
+	undirected string
+	unique     string // "" unless asked for
+	symmetries int
+	work       string
+}
+
+// searchFast is the largest search estimate auto leaves to the search:
+// about a minute at nodeRate on 2 workers. Beyond it the frontier sweep
+// wins (6x6 open: search about 1 s, sweeps about 6 s of CPU; 7x7 open: search
+// about 10 hours).
+const searchFast = 1e9
+
+// run picks the method (see the command's help) and counts.
+func (q *countQuery) run(ctx context.Context, e *env) (countView, error) {
+	method := q.method
+	if method == "auto" {
+		switch {
+		case q.unique:
+			// the search where it is quick, else the sweep's total and
+			// the tours each symmetry fixes (Burnside's lemma)
+			method = "frontier"
+			est, err := sim.EstimateTourNodes(q.board, q.searchOptions())
+			if err == nil && est <= searchFast {
+				method = "search"
+			}
+		case q.closed || q.board.Squares() > sim.MaxCountSquares:
+			method = "frontier"
+		default:
+			method = "frontier"
+			est, err := sim.EstimateTourNodes(q.board, q.searchOptions())
+			if err == nil && est <= searchFast {
+				method = "search"
+			}
+		}
+	}
+	if method == "search" {
+		return q.search(ctx, e)
+	}
+	if q.unique && q.board.Squares() > sim.MaxCountSquares {
+		return countView{}, usagef("--unique on %s: the tours each symmetry fixes are counted on boards of at most %d squares", q.board, sim.MaxCountSquares)
+	}
+	return q.frontier(ctx, e)
+}
+
+func (q *countQuery) searchOptions() sim.CountOptions {
+	opt := sim.CountOptions{Closed: q.closed, Unique: q.unique, Workers: q.workers}
+	if !q.all {
+		opt.Starts = q.starts
+	}
+	return opt
+}

@@ -1,0 +1,373 @@
+package harness
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math/big"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"knightwalk/count"
+	"knightwalk/internal/buildinfo"
+	"knightwalk/internal/runner"
+	"knightwalk/sim"
+)
+
+// A count part is what `count --shard K/N --out PART` writes: the pieces
+// its sweeps counted (package count, Shard) and what they took, for
+// `merge` to add up with the other N-1 into the counts table of one
+// count. It is its own small JSON file, apart from a run's part.json.
+const countPartFormat = "knightwalk-count-part/1"
+
+type countPart struct {
+	Format     string `json:"format"`
+	Board      string `json:"board"`
+	Kind       string `json:"kind"` // open or closed
+	PairedEnds bool   `json:"paired_ends"`
+	Shard      string `json:"shard"`
+	K          int    `json:"k"`
+	N          int    `json:"n"`
+	// Units are the independent sweeps this shard ran (count.Units), and
+	// Pieces what they counted: key and exact decimal count.
+	Units  []string         `json:"units"`
+	Pieces []countPartPiece `json:"pieces"`
+	// Sweeps has the states, time and memory of every sweep the shard ran
+	// (the shared prefixes included), in order.
+	Sweeps []countPartSweep `json:"sweeps"`
+	// The shard as a whole: wall and CPU seconds, the most states a layer
+	// held, the most the state tables took, the process's peak RSS.
+	Seconds        float64        `json:"seconds"`
+	CPUSeconds     float64        `json:"cpu_seconds"`
+	PeakStates     int            `json:"peak_states"`
+	PeakTableBytes int64          `json:"peak_table_bytes"`
+	PeakRSSBytes   int64          `json:"peak_rss_bytes"`
+	Workers        int            `json:"workers"`
+	MaxMemory      int64          `json:"max_memory"`
+	ToolVersion    string         `json:"tool_version"`
+	Build          buildinfo.Info `json:"build"`
+	Sum            string         `json:"sum"`
+
+	path string
+}
+
+type countPartPiece struct {
+	Key   string `json:"key"`
+	Count string `json:"count"`
+}
+
+type countPartSweep struct {
+	Sweep      string  `json:"sweep"`
+	Steps      int     `json:"steps"`
+	PeakStates int     `json:"peak_states"`
+	States     int64   `json:"states"`
+	Seconds    float64 `json:"seconds"`
+	PeakBytes  int64   `json:"peak_table_bytes"`
+}
+
+func sealCountPart(p countPart) string {
+	p.Sum = ""
+	b, _ := json.Marshal(p)
+	h := sha256.Sum256(b)
+	return hex.EncodeToString(h[:])
+}
+
+func (q *countQuery) kind() string {
+	if q.closed {
+		return "closed"
+	}
+	return "open"
+}
+
+// shardPart runs shard sh of the count's sweeps and writes its part to out
+// (a new file).
+func (q *countQuery) shardPart(ctx context.Context, e *env, sh runner.Shard, out string) error {
+	t0 := time.Now()
+	q.shard = count.Shard{K: sh.K, N: sh.N}
+	r, err := q.frontierResult(ctx, e)
+	if err != nil {
+		opt := count.Options{Closed: q.closed, PairedEnds: q.paired, Shard: q.shard}
+		units, _ := count.Units(q.board, opt)
+		return fmt.Errorf("count shard %s of %s (%s): %w; run this shard again: experiment count --board %s%s --shard %s --out %s",
+			sh, q.board, strings.Join(shardUnits(units, sh), ", "), err, q.board, q.flagsForShard(), sh, out)
+	}
+	opt := count.Options{Closed: q.closed, PairedEnds: q.paired, Shard: q.shard}
+	units, err := count.Units(q.board, opt)
+	if err != nil {
+		return err
+	}
+	p := countPart{Format: countPartFormat, Board: q.board.String(), Kind: q.kind(), PairedEnds: q.paired,
+		Shard: sh.String(), K: sh.K, N: sh.N, Units: shardUnits(units, sh), Seconds: time.Since(t0).Seconds(),
+		PeakStates: r.PeakStates, PeakTableBytes: r.PeakBytes, Workers: q.workers, MaxMemory: q.maxMemory,
+		ToolVersion: version, Build: buildinfo.Read()}
+	if p.Units == nil {
+		p.Units = []string{}
+	}
+	p.Pieces = []countPartPiece{}
+	for _, pc := range r.Pieces {
+		p.Pieces = append(p.Pieces, countPartPiece{pc.Key, pc.Count.String()})
+	}
+	for _, s := range r.SweepStats {
+		p.Sweeps = append(p.Sweeps, countPartSweep{s.Sweep, s.Steps, s.PeakStates, s.States, s.Seconds, s.PeakBytes})
+	}
+	var ru syscall.Rusage
+	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
+		p.PeakRSSBytes = int64(ru.Maxrss) * 1024 // KiB on Linux
+		p.CPUSeconds = time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)).Seconds()
+	}
+	p.Sum = sealCountPart(p)
+	b, err := json.MarshalIndent(p, "", " ")
+	if err != nil {
+		return err
+	}
+	if err := writeNewFile(out, append(b, '\n')); err != nil {
+		return fmt.Errorf("count: --out %s: %w", out, err)
+	}
+	fmt.Fprintf(e.stderr, "experiment: count shard %s of %s: %d of %d sweeps (%s), %.1f s, peak %d states, %s of state tables, peak RSS %s -> %s\n",
+		sh, q.board, len(p.Units), len(units), strings.Join(p.Units, ", "), p.Seconds, p.PeakStates, mib(p.PeakTableBytes), mib(p.PeakRSSBytes), out)
+	return nil
+}
+
+// flagsForShard is the flags a rerun of this shard needs besides --board.
+func (q *countQuery) flagsForShard() string {
+	s := ""
+	if q.closed {
+		s += " --closed"
+	}
+	if q.paired {
+		s += " --paired-ends"
+	}
+	return s
+}
+
+// shardUnits is the names of the units shard sh runs.
+func shardUnits(units []string, sh runner.Shard) []string {
+	var out []string
+	for i, u := range units {
+		if (count.Shard{K: sh.K, N: sh.N}).Takes(i) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
+
+// writeNewFile writes b to path, which must not exist, through a
+// temporary file renamed into place, so that a part is whole or absent.
+func writeNewFile(path string, b []byte) error {
+	if _, err := os.Lstat(path); err == nil {
+		return fmt.Errorf("the file exists; write a new one (a finished part is kept)")
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	_, err = tmp.Write(b)
+	if err == nil {
+		err = tmp.Sync()
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Link(tmp.Name(), path) // fails if path appeared meanwhile
+	}
+	os.Remove(tmp.Name())
+	return err
+}
+
+// isCountPart reports whether path is (or is a directory of) count parts.
+func isCountPart(path string) bool {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return false
+	}
+	if fi.IsDir() {
+		return len(countPartsIn(path)) > 0
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer f.Close()
+	head := make([]byte, 256)
+	n, _ := io.ReadFull(f, head)
+	return bytes.Contains(head[:n], []byte(`"`+countPartFormat+`"`))
+}
+
+// countPartsIn lists the count parts directly in dir, in name order.
+func countPartsIn(dir string) []string {
+	ents, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") && isCountPart(p) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func readCountPart(path string) (*countPart, error) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	var p countPart
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&p); err != nil {
+		return nil, fmt.Errorf("%s: not a count part (%s): %v", path, countPartFormat, err)
+	}
+	if p.Format != countPartFormat {
+		return nil, fmt.Errorf("%s: format %q, want %q", path, p.Format, countPartFormat)
+	}
+	if p.Sum != sealCountPart(p) {
+		return nil, fmt.Errorf("%s: checksum mismatch: the part was changed after it was written; run shard %s again", path, p.Shard)
+	}
+	p.path = path
+	return &p, nil
+}
+
+// mergeCounts adds count parts (files, or directories of them) into the
+// counts table of one count, written to out (a new Parquet file), and
+// prints the board. Every check comes before anything is written.
+func mergeCounts(e *env, args []string, out string) error {
+	t0 := time.Now()
+	if out != "" {
+		if err := checkCountFlags("parquet", out, "frontier", 1, 1); err != nil {
+			return err
+		}
+	}
+	var paths []string
+	for _, a := range args {
+		if fi, err := os.Stat(a); err == nil && fi.IsDir() {
+			paths = append(paths, countPartsIn(a)...)
+			continue
+		}
+		paths = append(paths, a)
+	}
+	var parts []*countPart
+	for _, path := range paths {
+		p, err := readCountPart(path)
+		if err != nil {
+			return err
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return fmt.Errorf("merge: no count parts in %s", strings.Join(args, " "))
+	}
+	first := parts[0]
+	b, err := sim.ParseBoard(first.Board)
+	if err != nil {
+		return fmt.Errorf("%s: board %q: %v", first.path, first.Board, err)
+	}
+	seen := map[int]string{}
+	for _, p := range parts {
+		if p.Board != first.Board || p.Kind != first.Kind || p.PairedEnds != first.PairedEnds || p.N != first.N {
+			return fmt.Errorf("%s is shard %s of a count of %s %s tours%s; %s is shard %s of %s %s tours%s: parts of different counts cannot be merged",
+				p.path, p.Shard, p.Board, p.Kind, pairedNote(p.PairedEnds), first.path, first.Shard, first.Board, first.Kind, pairedNote(first.PairedEnds))
+		}
+		if p.N < 1 || p.K < 0 || p.K >= p.N || p.Shard != fmt.Sprintf("%d/%d", p.K, p.N) {
+			return fmt.Errorf("%s: bad shard %q", p.path, p.Shard)
+		}
+		if seen[p.K] != "" {
+			return fmt.Errorf("shard %s given twice (%s and %s)", p.Shard, seen[p.K], p.path)
+		}
+		seen[p.K] = p.path
+	}
+	opt := count.Options{Closed: first.Kind == "closed", PairedEnds: first.PairedEnds, Shard: count.Shard{N: first.N}}
+	units, err := count.Units(b, opt)
+	if err != nil {
+		return err
+	}
+	var missing []string
+	for k := range first.N {
+		if seen[k] == "" {
+			sh := runner.Shard{K: k, N: first.N}
+			flags := ""
+			if opt.Closed {
+				flags += " --closed"
+			}
+			if opt.PairedEnds {
+				flags += " --paired-ends"
+			}
+			missing = append(missing, fmt.Sprintf("shard %s (sweeps: %s; run: experiment count --board %s%s --shard %s --out PART)",
+				sh, strings.Join(shardUnits(units, sh), ", "), b, flags, sh))
+		}
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("merge: %d of %d count parts given; missing %s", len(seen), first.N, strings.Join(missing, "; "))
+	}
+	var pieces []count.Piece
+	for _, p := range parts {
+		if want := shardUnits(units, runner.Shard{K: p.K, N: p.N}); strings.Join(want, "\n") != strings.Join(p.Units, "\n") {
+			return fmt.Errorf("%s: shard %s ran sweeps %q, this version deals it %q: parts of another version cannot be merged", p.path, p.Shard, p.Units, want)
+		}
+		for _, pc := range p.Pieces {
+			n, ok := new(big.Int).SetString(pc.Count, 10)
+			if !ok || n.Sign() < 0 || n.BitLen() > 128 {
+				return fmt.Errorf("%s: piece %q: count %q is not a whole number below 2^128", p.path, pc.Key, pc.Count)
+			}
+			lo := new(big.Int).And(n, new(big.Int).SetUint64(^uint64(0))).Uint64()
+			hi := new(big.Int).Rsh(n, 64).Uint64()
+			pieces = append(pieces, count.Piece{Key: pc.Key, Count: count.Count{Hi: hi, Lo: lo}})
+		}
+	}
+	r, err := count.Combine(b, opt, pieces)
+	if err != nil {
+		return fmt.Errorf("merge of %d count parts: %w", len(parts), err)
+	}
+	v := countView{board: b, closed: opt.Closed, method: "frontier", perStart: make([]string, b.Squares())}
+	var secs, cpu float64
+	var rss int64
+	for _, p := range parts {
+		secs = max(secs, p.Seconds)
+		cpu += p.CPUSeconds
+		rss = max(rss, p.PeakRSSBytes)
+	}
+	v.work = fmt.Sprintf("%d frontier sweeps in %d shards, the longest %.1f s, %.1f CPU-s in all, peak RSS %s", len(units), first.N, secs, cpu, mib(rss))
+	if opt.PairedEnds {
+		v.work += ", paired ends"
+	}
+	for sq := range b.Squares() {
+		v.perStart[sq] = r.PerStart[sq].String()
+	}
+	if opt.Closed {
+		v.undirected = r.Tours.String()
+		v.directed = r.Tours.Mul64(2 * uint64(b.Squares())).String()
+	} else {
+		v.directed = r.Tours.String()
+		v.undirected = r.Tours.Half().String()
+		if b.Squares() == 1 {
+			v.undirected = v.directed
+		}
+	}
+	if out != "" {
+		if err := writeCountsParquet(out, v); err != nil {
+			return err
+		}
+	}
+	printCounts(e, v, time.Since(t0))
+	if out != "" {
+		fmt.Fprintf(e.stderr, "experiment: merged %d count parts -> %s\n", len(parts), out)
+	}
+	return nil
+}
+
+func pairedNote(paired bool) string {
+	if paired {
+		return " by paired ends"
+	}
+	return ""
+}
+
+// mib writes a size in MiB to one decimal.
+func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }

@@ -1,0 +1,14 @@
+//go:build unix
+
+package harness
+
+import "syscall"
+
+// diskFree returns the bytes free to this user on the file system of dir.
+func diskFree(dir string) (int64, bool) {
+	var st syscall.Statfs_t
+	if syscall.Statfs(dir, &st) != nil {
+		return 0, false
+	}
+	return int64(st.Bavail) * int64(st.Bsize), true
+}

@@ -1,0 +1,222 @@
+package harness
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"knightwalk/internal/buildinfo"
+	"knightwalk/internal/results"
+	"knightwalk/internal/table"
+	"knightwalk/sim"
+)
+
+// exactCommand is `experiment exact`; main.go lists it.
+func exactCommand() *command {
+	return &command{
+		name:  "exact",
+		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--format text|csv|parquet] [--out FILE] [--force] [--budget N] [--workers N] [--max-memory SIZE] [--bounds]",
+		short: "exact success probabilities by enumerating every branch of a walk",
+		long: `Follows every branch a walk can take, weighted by its probability, and
+prints the exact P(success) per start square (text: a board-shaped table;
+csv: one row per start square with P(success), P(closed), P(stopped), the
+mean path length and tie decisions, the states expanded, the board and the
+rule; parquet: the same rows as the exact table of docs/tables.md, written
+to --out FILE, whose board, rule and start columns join the result tables
+with no cast). Boards of at most 128 squares; the random rule only on small
+boards (or with --max-steps).
+
+The states held at once are counted against --max-memory: a start whose
+layers certainly cannot fit (estimated from sampled walks, e.g. 8x8 with the
+random rule) is refused before enumerating, with the estimate; one that
+outgrows it is stopped when it does. Progress goes to stderr on a terminal.
+
+With --bounds, a start that would pass --budget or --max-memory is not
+refused: each layer over the budget (the states left shared equally among
+the path lengths still to come) or over the memory drops its least probable
+states, and their probability is carried as unresolved. P(success) is then
+certified to lie in [p_lower, p_upper]: the successes found, and those plus
+every walk through a dropped state; there is no sampling error. The text
+output lists the bounds under the board; csv and parquet add p_lower,
+p_upper and the states dropped (p_lower = p_upper = p_success where exact).
+The bounds depend on --budget and on each start's share of --max-memory,
+which the starts enumerated at once (--workers, at most the starts) share;
+a single start gets all of it, and workers beyond the starts share a
+start's work without changing any result.`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
+			var rf ruleFlags
+			rf.register(fs, "warnsdorff")
+			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 8x8 (required)")
+			start := fs.String("start", "", "only this start square, e.g. a1 (default: every square)")
+			format := fs.String("format", "text", "output format: text, csv or parquet (parquet needs --out)")
+			outFile := fs.String("out", "", "the Parquet file --format parquet writes")
+			force := fs.Bool("force", false, "replace --out if it is an exact table that experiment wrote")
+			budget := fs.Int64("budget", exactCommandBudget, "most states to expand per start square (about a million a second on one core; the memory, --max-memory, is what bounds most enumerations)")
+			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "start squares enumerated in parallel")
+			maxMem := byteSize(defaultMaxMemory())
+			bounds := fs.Bool("bounds", false, "where a start would pass --budget or --max-memory, drop its least probable states and give certified bounds on P(success) instead of refusing")
+			fs.Var(&maxMem, "max-memory", "memory the enumeration's states may take, shared by the workers, e.g. 512MiB; the default is half the machine's memory, at most 4GiB")
+			return func(ctx context.Context, e *env, args []string) error {
+				if len(args) > 0 {
+					return usagef("exact takes no arguments, got %q", args)
+				}
+				switch {
+				case *format != "text" && *format != "csv" && *format != "parquet":
+					return usagef("--format %q: valid formats are text, csv, parquet", *format)
+				case *format == "parquet" && *outFile == "":
+					return usagef("--format parquet writes a file: name it with --out FILE")
+				case *format != "parquet" && *outFile != "":
+					return usagef("--out is for --format parquet; text and csv go to stdout")
+				}
+				r, err := rf.resolve()
+				if err != nil {
+					return err
+				}
+				b, starts, err := boardAndStarts(*board, *start)
+				if err != nil {
+					return err
+				}
+				if err := checkWorkers(*workers); err != nil {
+					return err
+				}
+				if *budget < 0 {
+					return usagef("--budget must be 0 (the default, %d) or positive", exactCommandBudget)
+				}
+				if *budget == 0 {
+					*budget = exactCommandBudget
+				}
+				if *format == "parquet" {
+					// refused before the enumeration, which may take long
+					if err := table.CheckReplace(*outFile, table.Exact, *force); err != nil {
+						return err
+					}
+				}
+				t0 := time.Now()
+				res, err := exactWalks(ctx, e, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds})
+				if err != nil {
+					return err
+				}
+				switch *format {
+				case "parquet":
+					return writeExact(*outFile, b, r, res, fs)
+				case "csv":
+					// board, rule and rule_spec after the columns that were there
+					// first, which keep their places; rule_spec (with the step limit
+					// and move order) is quoted, as it holds commas; the certified
+					// bounds last (issue 38)
+					spec := results.Params(r).Spec
+					fmt.Fprintln(e.stdout, "start,start_row,start_col,start_class,p_success,p_closed,p_stopped,mean_length,mean_ties,nodes,tree_nodes,board,rule,rule_spec,p_lower,p_upper,dropped")
+					for _, x := range res {
+						row, col := b.RowCol(x.Start)
+						fmt.Fprintf(e.stdout, "%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%.0f,%s,%s,%q,%s,%s,%d\n", b.SquareName(x.Start), row, col, b.Class(x.Start),
+							g17(x.PSuccess), g17(x.PClosed), g17(x.PStopped), g17(x.MeanLength), g17(x.MeanTies), x.Nodes, x.TreeNodes, b, r.Name(), spec,
+							g17(x.PLower()), g17(x.PUpper()), x.Dropped)
+					}
+					return nil
+				}
+				byStart := map[int]sim.Exact{}
+				var nodes int64
+				var bounded []sim.Exact
+				for _, x := range res {
+					byStart[x.Start] = x
+					nodes += x.Nodes
+					if !x.IsExact() {
+						bounded = append(bounded, x)
+					}
+				}
+				title := "exact P(success)"
+				if len(bounded) > 0 {
+					title = "exact P(success) (* certified bounds: the lower one shown)"
+				}
+				fmt.Fprintf(e.stdout, "%s, %s, %s\n\n", title, b, results.Params(r).Spec)
+				printGrid(e.stdout, b, func(sq int) string {
+					if x, ok := byStart[sq]; ok {
+						if !x.IsExact() {
+							return strconv.FormatFloat(x.PLower(), 'f', 4, 64) + "*"
+						}
+						return strconv.FormatFloat(x.PSuccess, 'f', 4, 64)
+					}
+					return ""
+				})
+				if len(bounded) > 0 {
+					fmt.Fprintln(e.stdout)
+				}
+				for _, x := range bounded {
+					fmt.Fprintf(e.stdout, "%s: P(success) in [%.10f, %.10f], width %.3g (%d states dropped)\n",
+						b.SquareName(x.Start), x.PLower(), x.PUpper(), x.PUpper()-x.PLower(), x.Dropped)
+				}
+				fmt.Fprintf(e.stdout, "\n%d start squares, %d states expanded, %.2fs\n", len(res), nodes, time.Since(t0).Seconds())
+				return nil
+			}
+		},
+	}
+}
+
+// exactCommandBudget is the command's default state budget per start: a
+// time limit of some twenty minutes, well past 10x10 from a1 (136.5 million
+// states, 100 CPU-s, within 4 GiB); what stops larger enumerations is
+// --max-memory (or, with --bounds, what the memory and budget let each
+// layer keep).
+const exactCommandBudget = 1_000_000_000
+
+// exactWalks runs the enumeration with progress on a terminal, under a
+// soft memory limit for the Go runtime that matches the budget: the budget
+// counts the states, the limit keeps the garbage of a growing layer from
+// doubling the heap.
+func exactWalks(ctx context.Context, e *env, b *sim.Board, r sim.Rule, starts []int, opt sim.ExactOptions) ([]sim.Exact, error) {
+	if opt.MaxMemory > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(opt.MaxMemory))
+	}
+	var states atomic.Int64
+	stop := progressLine(e.stderr, func(d time.Duration) string {
+		n := states.Load()
+		if n == 0 {
+			return fmt.Sprintf("exact %s %s: sampling walks to estimate the memory needed, %.0fs", b, r.Name(), d.Seconds())
+		}
+		return fmt.Sprintf("exact %s %s: %d states expanded, %s states/s, %.0fs", b, r.Name(), n, rate(n, d), d.Seconds())
+	})
+	defer stop()
+	opt.Progress = &states
+	return sim.ExactWalks(ctx, b, r, starts, opt)
+}
+
+// writeExact writes the exact values as the exact table (docs/tables.md):
+// the key columns and levels of the result tables, so they join them.
+func writeExact(path string, b *sim.Board, r sim.Rule, res []sim.Exact, fs *flag.FlagSet) error {
+	params := results.Params(r)
+	rows := make([]table.ExactRow, len(res))
+	for i, x := range res {
+		row, col := b.RowCol(x.Start)
+		rows[i] = table.ExactRow{
+			Key: table.StartKey{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+				Start: b.SquareName(x.Start), StartRow: int32(row), StartCol: int32(col), StartClass: b.Class(x.Start).String()},
+			PSuccess: x.PSuccess, PClosed: x.PClosed, PStopped: x.PStopped, MeanLength: x.MeanLength, MeanTies: x.MeanTies,
+			Nodes: x.Nodes, TreeNodes: x.TreeNodes, Params: params,
+			PLower: x.PLower(), PUpper: x.PUpper(), Dropped: x.Dropped,
+		}
+	}
+	lv := table.Levels{Boards: []string{b.String()}, Rules: []string{r.Name()}}
+	if params.TieBreak != "" {
+		lv.TieBreaks = []string{params.TieBreak}
+	}
+	md := table.Metadata{ToolVersion: version, Build: buildinfo.Read(), Levels: lv,
+		Extra: map[string]string{"command": "exact " + setFlags(fs)}}
+	return table.WriteExact(path, rows, md)
+}
+
+// setFlags lists the flags given on the command line, as --name=value in
+// name order, for the metadata of a file a command writes.
+func setFlags(fs *flag.FlagSet) string {
+	var parts []string
+	fs.Visit(func(f *flag.Flag) { parts = append(parts, fmt.Sprintf("--%s=%s", f.Name, f.Value)) })
+	return strings.Join(parts, " ")
+}
+
+// g17 prints a probability with every significant digit float64 holds.
+func g17(x float64) string { return strconv.FormatFloat(x, 'g', 17, 64) }

@@ -1,0 +1,117 @@
+package harness
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"knightwalk/sim"
+)
+
+// printGrid prints one value per square as a chess diagram: the highest
+// rank at the top, rank numbers down the left, files along the bottom.
+// Squares for which cell returns "" print as ".".
+func printGrid(w io.Writer, b *sim.Board, cell func(sq int) string) {
+	width := 1
+	vals := make([]string, b.Squares())
+	for sq := range vals {
+		vals[sq] = cell(sq)
+		if vals[sq] == "" {
+			vals[sq] = "."
+		}
+		width = max(width, len(vals[sq]))
+	}
+	rw := len(strconv.Itoa(b.Rows))
+	for r := b.Rows - 1; r >= 0; r-- {
+		var line strings.Builder
+		fmt.Fprintf(&line, "%*d ", rw, r+1)
+		for c := 0; c < b.Cols; c++ {
+			fmt.Fprintf(&line, " %*s", width, vals[b.Square(r, c)])
+		}
+		fmt.Fprintln(w, line.String())
+	}
+	var files strings.Builder
+	fmt.Fprintf(&files, "%*s ", rw, "")
+	for c := 0; c < b.Cols; c++ {
+		name := string(rune('a' + c))
+		if b.Cols > 26 {
+			name = strconv.Itoa(c)
+		}
+		fmt.Fprintf(&files, " %*s", width, name)
+	}
+	fmt.Fprintln(w, files.String())
+}
+
+// ruleFlags are the flags that pick a walk rule, shared by the commands
+// that take one.
+type ruleFlags struct {
+	rule, tieBreak, order string
+	maxSteps              int
+}
+
+func (f *ruleFlags) register(fs interface {
+	StringVar(*string, string, string, string)
+	IntVar(*int, string, int, string)
+}, def string) {
+	fs.StringVar(&f.rule, "rule", def, "walk rule: random, warnsdorff, or a full name such as warnsdorff/pohl")
+	fs.StringVar(&f.tieBreak, "tie-break", "", "Warnsdorff tie-break: random, first, pohl, roth, or a chain such as roth+first or pohl+roth+random, ending in random or first (default random)")
+	fs.StringVar(&f.order, "order", "", `move order for the first tie-break, e.g. "(2,1) (1,2) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1)"`)
+	fs.IntVar(&f.maxSteps, "max-steps", 0, "stop each walk after this many moves (0: no limit)")
+}
+
+// resolve turns the flags into a rule; bad values are usage mistakes.
+func (f *ruleFlags) resolve() (sim.Rule, error) {
+	name := f.rule
+	if f.tieBreak != "" {
+		if strings.Contains(name, "/") || name != "warnsdorff" && name != "backtrack" {
+			return sim.Rule{}, usagef("--tie-break goes with --rule warnsdorff (or backtrack), not %q", name)
+		}
+		if _, err := sim.ParseTieBreak(f.tieBreak); err != nil {
+			return sim.Rule{}, usagef("--tie-break: %v", err)
+		}
+		if name == "warnsdorff" {
+			name += "/" + f.tieBreak
+		}
+	}
+	r, err := sim.ParseRule(name)
+	if err != nil {
+		return sim.Rule{}, usagef("--rule: %v", err)
+	}
+	if r.Kind == sim.Backtrack && f.tieBreak != "" {
+		r.TieBreak, _ = sim.ParseTieBreak(f.tieBreak)
+	}
+	if f.order != "" {
+		if r.Order, err = sim.ParseOrder(f.order); err != nil {
+			return sim.Rule{}, usagef("--order: %v", err)
+		}
+	}
+	r.MaxSteps = f.maxSteps
+	if err := r.Validate(); err != nil {
+		return sim.Rule{}, usagef("%v", err)
+	}
+	return r, nil
+}
+
+// boardAndStarts parses --board and --start: all squares when start is "".
+func boardAndStarts(board, start string) (*sim.Board, []int, error) {
+	if board == "" {
+		return nil, nil, usagef("--board is required, e.g. --board 8x8")
+	}
+	b, err := sim.ParseBoard(board)
+	if err != nil {
+		return nil, nil, usagef("--board: %v", err)
+	}
+	if start == "" {
+		all := make([]int, b.Squares())
+		for i := range all {
+			all[i] = i
+		}
+		return b, all, nil
+	}
+	sq, err := b.ParseSquare(start)
+	if err != nil {
+		return nil, nil, usagef("--start: %v", err)
+	}
+	return b, []int{sq}, nil
+}

@@ -1,0 +1,183 @@
+package harness
+
+import (
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+	"sync/atomic"
+	"time"
+
+	"github.com/vbauerster/mpb/v8"
+	"github.com/vbauerster/mpb/v8/decor"
+)
+
+// isTerminal reports whether w is a terminal, where progress is shown.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	fi, err := f.Stat()
+	return err == nil && fi.Mode()&os.ModeCharDevice != 0
+}
+
+// progressBar returns a live bar (walks done, walks/s, ETA) when w is a
+// terminal, and nil otherwise so that the runner logs plain lines.
+func progressBar(w io.Writer) func(total uint64, done *atomic.Uint64) func() {
+	if !isTerminal(w) {
+		return nil
+	}
+	return func(total uint64, done *atomic.Uint64) func() {
+		p := mpb.New(mpb.WithOutput(w), mpb.WithWidth(40), mpb.WithRefreshRate(150*time.Millisecond))
+		bar := p.AddBar(int64(total),
+			mpb.PrependDecorators(decor.Name("walks "), decor.CountersNoUnit("%d / %d")),
+			mpb.AppendDecorators(decor.AverageSpeed(0, " %.0f walks/s"), decor.Name("  ETA "), decor.AverageETA(decor.ET_STYLE_GO)))
+		stop := make(chan struct{})
+		finished := make(chan struct{})
+		go func() {
+			defer close(finished)
+			t := time.NewTicker(100 * time.Millisecond)
+			defer t.Stop()
+			for {
+				select {
+				case <-stop:
+					bar.SetCurrent(int64(done.Load()))
+					if done.Load() < total {
+						bar.Abort(false)
+					}
+					return
+				case <-t.C:
+					bar.SetCurrent(int64(done.Load()))
+				}
+			}
+		}()
+		return func() { close(stop); <-finished; p.Wait() }
+	}
+}
+
+// progressLine redraws one status line on w every 200 ms while work goes
+// on, when w is a terminal; line renders it from the time elapsed. The
+// returned stop clears the line. Elsewhere (a file, a pipe, a test) it
+// writes nothing.
+func progressLine(w io.Writer, line func(elapsed time.Duration) string) (stop func()) {
+	if !isTerminal(w) {
+		return func() {}
+	}
+	t0 := time.Now()
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				fmt.Fprint(w, "\r\033[K")
+				return
+			case <-t.C:
+				fmt.Fprintf(w, "\r\033[K%s", line(time.Since(t0)))
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
+}
+
+// rate formats a count per second over elapsed.
+func rate(n int64, elapsed time.Duration) string {
+	if elapsed <= 0 {
+		return "-"
+	}
+	return fmt.Sprintf("%.3g", float64(n)/elapsed.Seconds())
+}
+
+// byteSize is a flag holding a number of bytes, written as 4GiB, 512MiB,
+// 1.5G (binary multiples either way) or a plain number of bytes.
+type byteSize int64
+
+func (b *byteSize) String() string { return formatSize(int64(*b)) }
+
+func (b *byteSize) Set(s string) error {
+	t := strings.TrimSpace(s)
+	mult := 1.0
+	for _, u := range []struct {
+		suffix string
+		mult   float64
+	}{{"KiB", 1 << 10}, {"MiB", 1 << 20}, {"GiB", 1 << 30}, {"TiB", 1 << 40}, {"K", 1 << 10}, {"M", 1 << 20}, {"G", 1 << 30}, {"T", 1 << 40}, {"B", 1}} {
+		if strings.HasSuffix(strings.ToUpper(t), strings.ToUpper(u.suffix)) {
+			t, mult = strings.TrimSpace(t[:len(t)-len(u.suffix)]), u.mult
+			break
+		}
+	}
+	v, err := strconv.ParseFloat(t, 64)
+	if err != nil || !(v*mult >= 1<<20) || v*mult > 1<<60 {
+		return fmt.Errorf("%q: want a size from 1MiB to 1EiB, e.g. 4GiB or 512MiB", s)
+	}
+	*b = byteSize(v * mult)
+	return nil
+}
+
+// formatSize writes a byte count in binary units.
+func formatSize(b int64) string {
+	switch {
+	case b >= 1<<30:
+		return strconv.FormatFloat(float64(b)/(1<<30), 'f', -1, 64) + "GiB"
+	case b >= 1<<20:
+		return strconv.FormatFloat(float64(b)/(1<<20), 'f', -1, 64) + "MiB"
+	}
+	return strconv.FormatInt(b, 10) + "B"
+}
+
+// defaultMaxMemory is what exact may hold unless told otherwise: half the
+// machine's physical memory, at most 4 GiB (when the machine's memory is
+// unknown, 4 GiB).
+func defaultMaxMemory() int64 {
+	const most = 4 << 30
+	if phys := physicalMemory(); phys > 0 {
+		return min(most, phys/2)
+	}
+	return most
+}
+
+// cgroupLimit returns the memory limit of this process's cgroup (v2), or 0.
+func cgroupLimit() int64 {
+	data, err := os.ReadFile("/sys/fs/cgroup/memory.max")
+	if err != nil {
+		return 0
+	}
+	v, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
+	if err != nil { // "max": no limit
+		return 0
+	}
+	return v
+}
+
+// physicalMemory returns the machine's memory in bytes from /proc/meminfo
+// (or the container's limit, if lower), or 0 where that is not available.
+func physicalMemory() int64 {
+	mem := memTotal()
+	if c := cgroupLimit(); c > 0 && (mem == 0 || c < mem) {
+		mem = c
+	}
+	return mem
+}
+
+func memTotal() int64 {
+	data, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 0
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			f := strings.Fields(rest)
+			if len(f) == 2 && f[1] == "kB" {
+				if kb, err := strconv.ParseInt(f[0], 10, 64); err == nil {
+					return kb << 10
+				}
+			}
+		}
+	}
+	return 0
+}

@@ -1,0 +1,130 @@
+package harness
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"os"
+	"strings"
+
+	"knightwalk/experiments"
+	"knightwalk/internal/config"
+
+	"go.yaml.in/yaml/v3"
+)
+
+// loadExperiment reads FILE, or a committed experiment by name, or the
+// embedded default when arg is "", and resolves it.
+func loadExperiment(arg string) (*config.Experiment, error) {
+	file, data, err := readExperiment(arg)
+	if err != nil {
+		return nil, err
+	}
+	cfg, err := parseConfig(file, data)
+	if err != nil {
+		return nil, err
+	}
+	return config.Resolve(cfg, file, data)
+}
+
+// parseConfig reads an experiment file; a result's manifest.json (its
+// config, checked against its config_hash); or a resolved configuration as
+// the manifest and the tables' config key store it (top-level key format).
+// The last two run exactly what produced the results.
+func parseConfig(file string, data []byte) (*config.Config, error) {
+	var top map[string]any
+	if yaml.Unmarshal(data, &top) != nil {
+		return config.Parse(file, data) // its errors say what is wrong
+	}
+	_, isCanonical := top["format"]
+	_, hasHash := top["config_hash"]
+	_, hasConfig := top["config"]
+	switch {
+	case hasHash && hasConfig:
+		var m struct {
+			ConfigHash string          `json:"config_hash"`
+			Config     json.RawMessage `json:"config"`
+		}
+		if err := json.Unmarshal(data, &m); err != nil {
+			return nil, fmt.Errorf("%s: a manifest, but %w", file, err)
+		}
+		cfg, err := parseCanonical(file+": config", m.Config)
+		if err != nil {
+			return nil, err
+		}
+		if h := cfg.Hash(); h != m.ConfigHash {
+			return nil, fmt.Errorf("%s: config hashes to %s, not the manifest's config_hash %s: edited, or written by another version", file, h, m.ConfigHash)
+		}
+		return cfg, nil
+	case isCanonical:
+		js, err := json.Marshal(top) // YAML or JSON: the canonical form's keys either way
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", file, err)
+		}
+		return parseCanonical(file, js)
+	}
+	return config.Parse(file, data)
+}
+
+// parseCanonical decodes a resolved configuration strictly (every key
+// known) and turns it back into a configuration.
+func parseCanonical(file string, data []byte) (*config.Config, error) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	var cn config.Canonical
+	if err := dec.Decode(&cn); err != nil {
+		return nil, fmt.Errorf("%s: not a resolved configuration (the config of a manifest): %w", file, err)
+	}
+	return config.FromCanonical(file, cn)
+}
+
+// readExperiment returns the name and contents of FILE, of a committed
+// experiment by name, or of the embedded default when arg is "".
+func readExperiment(arg string) (string, []byte, error) {
+	var name string
+	var data []byte
+	switch {
+	case arg == "" && defaultExperiment.data != nil:
+		name, data = defaultExperiment.name, defaultExperiment.data
+	case arg == "":
+		name, data = experiments.Default()
+		name = "experiments/" + name + ".yaml"
+	case fileExists(arg):
+		b, err := config.ReadFile(arg) // bounded: /dev/zero or a FIFO cannot exhaust memory
+		if err != nil {
+			return "", nil, err
+		}
+		name, data = arg, b
+	default:
+		b, ok := experiments.Lookup(strings.TrimSuffix(arg, ".yaml"))
+		if _, err := os.Stat(arg); !ok && err == nil {
+			_, err := config.ReadFile(arg) // a directory: say so, not "no such file"
+			return "", nil, err
+		}
+		if !ok {
+			return "", nil, fmt.Errorf("%s: no such file, and no committed experiment of that name (committed: %s)", arg, strings.Join(experiments.Names(), ", "))
+		}
+		name, data = "experiments/"+strings.TrimSuffix(arg, ".yaml")+".yaml", b
+	}
+	return name, data, nil
+}
+
+// defaultExperiment is what `run` with no argument runs when a program
+// of your own set it (SetDefault); otherwise the embedded default.
+var defaultExperiment struct {
+	name string
+	data []byte
+}
+
+// SetDefault makes the experiment file data (named name in messages and
+// provenance, e.g. "examples/custom-rule/experiment.yaml") what `run`
+// with no experiment argument runs: a program of your own embeds its
+// experiment and runs it as the command's default. Call it before Main.
+func SetDefault(name string, data []byte) {
+	defaultExperiment.name, defaultExperiment.data = name, data
+}
+
+func fileExists(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && !fi.IsDir()
+}

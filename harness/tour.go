@@ -1,0 +1,143 @@
+package harness
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"strconv"
+
+	"knightwalk/sim"
+)
+
+// tourCommand is `experiment tour`; main.go lists it.
+func tourCommand() *command {
+	return &command{
+		name:  "tour",
+		usage: "--board RxC --start SQ [--rule NAME] [--tie-break TB] [--order MOVES] [--max-steps N] [--node-budget N] [--seed S] [--walk W] [--format text|csv|json]",
+		short: "show one walk as a numbered board, replaying walk W of a run exactly",
+		long: `Runs one walk and prints it: text, a board with each square numbered by
+when the walk visited it (1 the start, "." never), then the outcome; csv,
+one row per square in visiting order (step,square,row,col); json, the walk
+with its squares in order (seed and walk as decimal strings, which
+JavaScript reads exactly).
+
+The walk is walk index --walk of (--seed, board, rule, start), drawn from
+the same stream as in a run (docs/design.md, the random-stream contract),
+so a walk from a walks table is replayed exactly: pass the experiment's
+seed and the row's rule, start and walk. --rule backtrack/closed searches
+for a closed tour.
+
+Exit status 0 when the walk is a full tour (every square visited; for
+backtrack/closed, a closed one), 1 when it is not (the outcome on stderr),
+2 for a usage mistake.`,
+		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
+			var rf ruleFlags
+			rf.register(fs, "warnsdorff")
+			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 8x8 (required)")
+			start := fs.String("start", "", "start square, e.g. a1 (required)")
+			nodeBudget := fs.Int64("node-budget", 0, "backtrack: squares the search may enter (0: the default budget)")
+			seed := fs.Uint64("seed", 1, "the experiment's seed")
+			walk := fs.Uint64("walk", 0, "the walk's index within (board, rule, start)")
+			format := fs.String("format", "text", "output format: text, csv or json")
+			return func(ctx context.Context, e *env, args []string) error {
+				if len(args) > 0 {
+					return usagef("tour takes no arguments, got %q", args)
+				}
+				if *format != "text" && *format != "csv" && *format != "json" {
+					return usagef("--format %q: valid formats are text, csv, json", *format)
+				}
+				if *start == "" {
+					return usagef("--start is required, e.g. --start a1")
+				}
+				b, starts, err := boardAndStarts(*board, *start)
+				if err != nil {
+					return err
+				}
+				r, err := rf.resolve()
+				if err != nil {
+					return err
+				}
+				if *nodeBudget < 0 || *nodeBudget > 0 && r.Kind != sim.Backtrack {
+					return usagef("--node-budget is a positive number of squares for --rule backtrack")
+				}
+				r.NodeBudget = *nodeBudget
+				if r.Closed && b.Squares() > 1 && b.Squares()%2 == 1 {
+					// A knight alternates colours, so a closed tour has as
+					// many squares of each: none exists on an odd board, and
+					// the search would only spend its budget finding that out.
+					return fmt.Errorf("tour: %s asks for a closed tour, and %s has %d squares: a knight's move changes colour, so a closed tour needs an even number of squares; none exists (ask for an open tour with --rule backtrack)", r.Name(), b, b.Squares())
+				}
+				w, err := sim.NewWalker(b, r)
+				if err != nil {
+					return usagef("%v", err)
+				}
+				w.KeepPaths(true)
+				o := w.Walk(starts[0], sim.NewKey(*seed, b, r, starts[0]), *walk)
+				if err := w.Err(); err != nil {
+					return fmt.Errorf("tour: %w", err)
+				}
+				if err := printTour(e, b, r, *seed, *walk, o, *format); err != nil {
+					return err
+				}
+				if !o.Success || r.Closed && !o.Closed {
+					return fmt.Errorf("tour: walk %d of %s from %s (seed %d) is not a full tour: %s", *walk, r.Name(), b.SquareName(o.Start), *seed, tourOutcome(b, o))
+				}
+				return nil
+			}
+		},
+	}
+}
+
+// tourOutcome says how a walk ended, in words.
+func tourOutcome(b *sim.Board, o sim.Outcome) string {
+	n := b.Squares()
+	switch {
+	case o.Closed:
+		return fmt.Sprintf("a closed tour, %d squares", n)
+	case o.Success:
+		return fmt.Sprintf("an open tour, %d squares", n)
+	case o.BudgetExceeded:
+		return fmt.Sprintf("the search gave up at its node budget after %d nodes (deepest path %d of %d squares)", o.Nodes, o.Length, n)
+	case o.Stopped:
+		return fmt.Sprintf("stopped at --max-steps after %d of %d squares, on %s", o.Length, n, b.SquareName(o.End))
+	}
+	return fmt.Sprintf("a dead end on %s after %d of %d squares", b.SquareName(o.End), o.Length, n)
+}
+
+func printTour(e *env, b *sim.Board, r sim.Rule, seed, walk uint64, o sim.Outcome, format string) error {
+	switch format {
+	case "csv":
+		fmt.Fprintln(e.stdout, "step,square,row,col")
+		for i, sq := range o.Path {
+			row, col := b.RowCol(int(sq))
+			fmt.Fprintf(e.stdout, "%d,%s,%d,%d\n", i+1, b.SquareName(int(sq)), row, col)
+		}
+		return nil
+	case "json":
+		squares := make([]string, len(o.Path))
+		for i, sq := range o.Path {
+			squares[i] = b.SquareName(int(sq))
+		}
+		enc := json.NewEncoder(e.stdout)
+		return enc.Encode(struct {
+			Board   string   `json:"board"`
+			Rule    string   `json:"rule"`
+			Start   string   `json:"start"`
+			Seed    uint64   `json:"seed,string"` // strings: integers that pass 2^53
+			Walk    uint64   `json:"walk,string"`
+			Length  int      `json:"length"`
+			Success bool     `json:"success"`
+			Closed  bool     `json:"closed"`
+			Squares []string `json:"squares"`
+		}{b.String(), r.Name(), b.SquareName(o.Start), seed, walk, o.Length, o.Success, o.Closed, squares})
+	}
+	step := make([]string, b.Squares())
+	for i, sq := range o.Path {
+		step[sq] = strconv.Itoa(i + 1)
+	}
+	fmt.Fprintf(e.stdout, "walk %d of %s from %s on %s, seed %d\n\n", walk, r.Name(), b.SquareName(o.Start), b, seed)
+	printGrid(e.stdout, b, func(sq int) string { return step[sq] })
+	fmt.Fprintf(e.stdout, "\n%s\n", tourOutcome(b, o))
+	return nil
+}

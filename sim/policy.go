@@ -1,0 +1,488 @@
+package sim
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+)
+
+// Rules as policies (docs/design.md, "Rules of your own").
+//
+// Every walk rule is a Policy: given the board, the squares visited so far
+// and the current square, it returns the squares the rule allows next. The
+// walk draws uniformly among them, in ascending square order, with one
+// draw from its stream (Uniform(src, m)) when there are m ≥ 2; with one
+// square it moves there without drawing; with none the walk ends. That is
+// exactly how the built-in rules use their streams, so a built-in rule's
+// Policy walks the same walks as its kernels, bit for bit
+// (TestBuiltinPoliciesMatchKernels); the kernels are that policy made fast.
+//
+// A rule of your own implements Policy and is registered by name
+// (Register); from then on the name is a rule like any other: in
+// experiment files, claims, exact enumeration, tour, shards and merges.
+
+// Position is what a rule sees when it chooses: the board, the visited
+// squares and the current square. It does not expose the order of the
+// path, so that two walks that reach the same visited set and current
+// square are in the same position: the exact enumeration merges them.
+type Position struct {
+	board   *Board
+	visited []bool
+	count   int
+	cur     int
+	start   int
+
+	// pad is visited on the board padded by two squares of permanently
+	// visited border (as the general kernel lays it out), so that Moves
+	// and Degree look at a neighbour without a bounds check; off are the
+	// padded offsets of sortedMoves, step their offsets on the board.
+	pad  []bool
+	pc   int
+	off  [8]int
+	step [8]int
+
+	trail []int32 // the visited squares, to undo them at the next reset
+}
+
+func newPosition(b *Board) *Position {
+	p := &Position{board: b, visited: make([]bool, b.Squares()), pc: b.Cols + 4}
+	p.pad = make([]bool, (b.Rows+4)*p.pc)
+	for i, m := range sortedMoves {
+		p.off[i] = m.DR*p.pc + m.DC
+		p.step[i] = m.DR*b.Cols + m.DC
+	}
+	p.fillBorder()
+	return p
+}
+
+// fillBorder marks every padded square visited but the board's.
+func (p *Position) fillBorder() {
+	for i := range p.pad {
+		p.pad[i] = true
+	}
+	for sq := range p.visited {
+		p.pad[p.padOf(sq)] = p.visited[sq]
+	}
+}
+
+func (p *Position) padOf(sq int) int {
+	r, c := p.board.RowCol(sq)
+	return (r+2)*p.pc + c + 2
+}
+
+// Board returns the board.
+func (p *Position) Board() *Board { return p.board }
+
+// Current returns the square the walk is on.
+func (p *Position) Current() int { return p.cur }
+
+// Start returns the square the walk started on.
+func (p *Position) Start() int { return p.start }
+
+// Visited reports whether sq has been visited (the current square has).
+// Squares off the board count as visited.
+func (p *Position) Visited(sq int) bool {
+	return sq < 0 || sq >= len(p.visited) || p.visited[sq]
+}
+
+// VisitedCount returns the number of visited squares, the current one
+// included.
+func (p *Position) VisitedCount() int { return p.count }
+
+// Moves appends to dst the unvisited knight neighbours of sq in ascending
+// square order and returns it.
+func (p *Position) Moves(sq int, dst []int) []int {
+	start := len(dst)
+	q := p.padOf(sq)
+	for i, o := range p.off {
+		if !p.pad[q+o] {
+			dst = append(dst, sq+p.step[i])
+		}
+	}
+	if p.board.Cols <= 4 { // sortedMoves is ascending square order only on wider boards
+		slices.Sort(dst[start:])
+	}
+	return dst
+}
+
+// Degree returns the number of unvisited knight neighbours of sq:
+// Warnsdorff's score.
+func (p *Position) Degree(sq int) int {
+	q, d := p.padOf(sq), 0
+	for _, o := range p.off {
+		if !p.pad[q+o] {
+			d++
+		}
+	}
+	return d
+}
+
+// MoveTo returns the square reached from sq by move m, or -1 off the board.
+func (p *Position) MoveTo(sq int, m Move) int {
+	r, c := p.board.RowCol(sq)
+	if !p.board.On(r+m.DR, c+m.DC) {
+		return -1
+	}
+	return p.board.Square(r+m.DR, c+m.DC)
+}
+
+// reset puts the position at the start of a walk from start.
+func (p *Position) reset(start int) {
+	for _, sq := range p.trail {
+		p.visited[sq], p.pad[p.padOf(int(sq))] = false, false
+	}
+	p.trail = p.trail[:0]
+	p.count = 0
+	p.move(start)
+	p.start = start
+}
+
+// move visits sq and makes it current.
+func (p *Position) move(sq int) {
+	p.visited[sq], p.pad[p.padOf(sq)] = true, true
+	p.trail = append(p.trail, int32(sq))
+	p.count++
+	p.cur = sq
+}
+
+// setVisited makes the position (visited, cur) of the exact enumeration.
+func (p *Position) setVisited(visited func(sq int) bool, cur, start int) {
+	p.trail = p.trail[:0]
+	p.count = 0
+	for sq := range p.visited {
+		v := visited(sq)
+		p.visited[sq], p.pad[p.padOf(sq)] = v, v
+		if v {
+			p.count++
+			p.trail = append(p.trail, int32(sq))
+		}
+	}
+	p.cur, p.start = cur, start
+}
+
+// String describes the position for error messages.
+func (p *Position) String() string {
+	return fmt.Sprintf("%s board, on %s after %d squares (start %s)", p.board, p.board.SquareName(p.cur), p.count, p.board.SquareName(p.start))
+}
+
+// Policy is a walk rule.
+type Policy interface {
+	// Allowed appends to dst the squares the rule allows next from p and
+	// returns it: unvisited knight neighbours of p.Current(), each at
+	// most once, in any order. The walk draws uniformly among them; an
+	// empty answer ends the walk.
+	Allowed(p *Position, dst []int) []int
+}
+
+// PolicyFunc makes a function a Policy.
+type PolicyFunc func(p *Position, dst []int) []int
+
+// Allowed calls f.
+func (f PolicyFunc) Allowed(p *Position, dst []int) []int { return f(p, dst) }
+
+// CustomRule is a rule of your own, for Register.
+type CustomRule struct {
+	// Name is the rule's name in experiment files and tables, e.g.
+	// "mine/degree-sum2". It is hashed into every walk's random stream,
+	// so changing it changes the walks. It must not be a built-in rule's
+	// name or start with "random", "warnsdorff" or "backtrack".
+	Name string
+	// Doc says in a line what the rule does (validate and the report
+	// print it).
+	Doc string
+	// New returns the rule's policy for a board. It is called once per
+	// worker and board, so the policy may keep scratch state; it must not
+	// share mutable state between the policies it returns.
+	New func(b *Board) Policy
+	// Deterministic promises that Allowed never returns more than one
+	// square: every walk from a square is then the same walk, and an
+	// experiment runs one walk per start. A policy that breaks the promise
+	// stops the run with an error.
+	Deterministic bool
+	// Boards, when set, refuses the boards the rule is not defined on
+	// (Squirrel & Cull's rule is stated for n×n boards), with an error
+	// that says why.
+	Boards func(b *Board) error
+}
+
+var registry = struct {
+	sync.RWMutex
+	rules   map[string]CustomRule
+	builtin map[string]bool // the literature's rules, registered by sim itself
+}{rules: map[string]CustomRule{}, builtin: map[string]bool{}}
+
+// Register makes a rule of your own known by its name. It refuses a name
+// that is empty, has spaces, collides with a built-in rule's name or
+// family, or is registered already.
+func Register(c CustomRule) error {
+	name := c.Name
+	switch {
+	case name == "" || strings.TrimSpace(name) != name || strings.ContainsAny(name, " \t\n,;"):
+		return fmt.Errorf("register rule %q: a name is one word without spaces, e.g. mine/degree-sum2", name)
+	case c.New == nil:
+		return fmt.Errorf("register rule %q: New is nil; it must return the rule's policy for a board", name)
+	}
+	for _, fam := range []string{"random", "warnsdorff", "backtrack"} {
+		if name == fam || strings.HasPrefix(name, fam+"/") || strings.HasPrefix(name, fam) {
+			return fmt.Errorf("register rule %q: the name collides with the built-in rules (%s, warnsdorff/<tie-break chain>); pick another, e.g. mine/%s", name, strings.Join(RuleNames, ", "), strings.TrimPrefix(strings.TrimPrefix(name, fam), "/"))
+		}
+	}
+	registry.Lock()
+	defer registry.Unlock()
+	if _, ok := registry.rules[name]; ok {
+		return fmt.Errorf("register rule %q: registered already", name)
+	}
+	registry.rules[name] = c
+	return nil
+}
+
+// MustRegister is Register that panics on an error (for init functions).
+func MustRegister(c CustomRule) {
+	if err := Register(c); err != nil {
+		panic("sim: " + err.Error())
+	}
+}
+
+// CustomRules returns the names of the rules registered by the program
+// (not the literature's rules that sim registers itself), sorted.
+func CustomRules() []string {
+	registry.RLock()
+	defer registry.RUnlock()
+	out := make([]string, 0, len(registry.rules))
+	for n := range registry.rules {
+		if !registry.builtin[n] {
+			out = append(out, n)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
+
+func lookupCustom(name string) (CustomRule, bool) {
+	registry.RLock()
+	defer registry.RUnlock()
+	c, ok := registry.rules[name]
+	return c, ok
+}
+
+// Policy returns the rule's policy on board b: for a registered rule the
+// one it registered, for a built-in walk rule (random, warnsdorff with any
+// tie-break chain) a straightforward implementation of its definition that
+// walks the same walks as the kernels. Backtrack is a search, not a walk
+// policy: its Policy is the Warnsdorff rule that orders its search.
+func (r Rule) Policy(b *Board) (Policy, error) {
+	switch r.Kind {
+	case Custom:
+		c, ok := lookupCustom(r.Custom)
+		if !ok {
+			return nil, fmt.Errorf("rule %q is not registered", r.Custom)
+		}
+		if c.Boards != nil {
+			if err := c.Boards(b); err != nil {
+				return nil, err
+			}
+		}
+		return c.New(b), nil
+	case RandomWalk:
+		return PolicyFunc(func(p *Position, dst []int) []int { return p.Moves(p.cur, dst) }), nil
+	case Warnsdorff, Backtrack:
+		return &warnsdorffPolicy{rule: r}, nil
+	}
+	return nil, fmt.Errorf("rule kind %d has no policy", r.Kind)
+}
+
+// CheckBoard reports whether rule r is defined on board b: every built-in
+// is; a rule of your own may refuse some boards (CustomRule.Boards).
+func CheckBoard(r Rule, b *Board) error {
+	if r.Kind != Custom {
+		return nil
+	}
+	c, ok := lookupCustom(r.Custom)
+	if !ok {
+		return fmt.Errorf("rule %q is not registered", r.Custom)
+	}
+	if c.Boards != nil {
+		return c.Boards(b)
+	}
+	return nil
+}
+
+// warnsdorffPolicy is Warnsdorff's rule from its definition: the unvisited
+// neighbours of minimum degree, narrowed by the tie-break chain's refining
+// and first criteria (tiebreak.go); a chain ending in random leaves the
+// survivors to the walk's draw.
+type warnsdorffPolicy struct {
+	rule Rule
+	p    *Position
+	buf  []int
+	tie  bool // the last answer was a tie decision (Outcome.Ties)
+}
+
+// tieReporter is a policy that says whether its last answer was a tie
+// decision in the sense of Outcome.Ties (more than one square of minimum
+// degree, whether or not the tie-break then left one). A policy without it
+// counts the steps where it allowed more than one square.
+type tieReporter interface{ tied() bool }
+
+func (w *warnsdorffPolicy) tied() bool { return w.tie }
+
+func (w *warnsdorffPolicy) Allowed(p *Position, dst []int) []int {
+	w.buf = p.Moves(p.cur, w.buf[:0])
+	w.tie = false
+	if len(w.buf) == 0 {
+		return dst
+	}
+	best := 9
+	var tied [8]int32
+	n := 0
+	for _, sq := range w.buf {
+		d := p.Degree(sq)
+		if d < best {
+			best, n = d, 0
+		}
+		if d == best {
+			tied[n] = int32(sq)
+			n++
+		}
+	}
+	w.tie = n > 1
+	if n > 1 && w.rule.TieBreak != TieRandom {
+		w.p = p
+		n = narrowTies(w.rule.TieBreak.chain(), tied[:n], w)
+	}
+	for _, sq := range tied[:n] {
+		dst = append(dst, int(sq))
+	}
+	return dst
+}
+
+// The tie scores of warnsdorffPolicy, from the definitions (tieScorer).
+
+func (w *warnsdorffPolicy) secondDegree(sq int32) int {
+	s := 0
+	for _, t := range w.p.Moves(int(sq), nil) {
+		s += w.p.Degree(t)
+	}
+	return s
+}
+
+func (w *warnsdorffPolicy) secondDegreeMin(sq int32) int {
+	m, any := 0, false
+	for _, t := range w.p.Moves(int(sq), nil) {
+		if d := w.p.Degree(t); !any || d < m {
+			m, any = d, true
+		}
+	}
+	return m
+}
+
+func (w *warnsdorffPolicy) curDegree() int { return w.p.Degree(w.p.cur) }
+
+func (w *warnsdorffPolicy) centreDist2(sq int32) int { return w.p.board.CentreDist2(int(sq)) }
+
+// cornerDist2 and edgeDist from their definitions (docs/design.md).
+func (w *warnsdorffPolicy) cornerDist2(sq int32) int {
+	b := w.p.board
+	r, c := b.RowCol(int(sq))
+	best := -1
+	for _, corner := range [][2]int{{0, 0}, {0, b.Cols - 1}, {b.Rows - 1, 0}, {b.Rows - 1, b.Cols - 1}} {
+		if d := (r-corner[0])*(r-corner[0]) + (c-corner[1])*(c-corner[1]); best < 0 || d < best {
+			best = d
+		}
+	}
+	return best
+}
+
+// lookahead from its definition: mark sq and each square of the
+// continuation visited on the position, count, and unmark.
+func (w *warnsdorffPolicy) lookahead(sq int32, k int) int {
+	p := w.p
+	var marked []int
+	mark := func(s int) { p.visited[s], p.pad[p.padOf(s)] = true, true; marked = append(marked, s) }
+	defer func() {
+		for _, s := range marked {
+			p.visited[s], p.pad[p.padOf(s)] = false, false
+		}
+	}()
+	cur := int(sq)
+	mark(cur)
+	for moves := 0; ; moves++ {
+		next := p.Moves(cur, nil) // ascending
+		if moves == k || len(next) == 0 {
+			return moves
+		}
+		best := next[0]
+		for _, t := range next[1:] {
+			if p.Degree(t) < p.Degree(best) {
+				best = t
+			}
+		}
+		mark(best)
+		cur = best
+	}
+}
+
+func (w *warnsdorffPolicy) edgeDist(sq int32) int {
+	b := w.p.board
+	r, c := b.RowCol(int(sq))
+	return min(r, c, b.Rows-1-r, b.Cols-1-c)
+}
+
+func (w *warnsdorffPolicy) moveRank(sq int32) int {
+	for i, m := range w.rule.orderOn(w.p.board) {
+		if w.p.MoveTo(w.p.cur, m) == int(sq) {
+			return i
+		}
+	}
+	panic("sim: tied square is not a move from the current square")
+}
+
+// RuleError is a policy's answer that no walk may take: a square that is
+// not an unvisited knight neighbour of the current square, one given
+// twice, or several from a rule registered as deterministic.
+type RuleError struct {
+	Rule     string
+	Square   int // the offending square (-1: none in particular)
+	Position string
+	Problem  string
+}
+
+func (e *RuleError) Error() string {
+	return fmt.Sprintf("rule %s: %s (%s)", e.Rule, e.Problem, e.Position)
+}
+
+// checkAllowed checks a policy's answer and sorts it ascending.
+func checkAllowed(rule Rule, p *Position, allowed []int, deterministic bool) error {
+	b := p.board
+	bad := func(sq int, format string, args ...any) error {
+		return &RuleError{Rule: rule.Name(), Square: sq, Position: p.String(), Problem: fmt.Sprintf(format, args...)}
+	}
+	slices.Sort(allowed)
+	cr, cc := b.RowCol(p.cur)
+	for i, sq := range allowed {
+		if sq < 0 || sq >= b.Squares() {
+			return bad(sq, "returned square %d, which is off the board (0..%d)", sq, b.Squares()-1)
+		}
+		r, c := b.RowCol(sq)
+		dr, dc := r-cr, c-cc
+		if dr*dr+dc*dc != 5 {
+			return bad(sq, "returned %s, which is not a knight's move from %s", b.SquareName(sq), b.SquareName(p.cur))
+		}
+		if p.visited[sq] {
+			return bad(sq, "returned %s, which is visited already", b.SquareName(sq))
+		}
+		if i > 0 && allowed[i-1] == sq {
+			return bad(sq, "returned %s twice", b.SquareName(sq))
+		}
+	}
+	if deterministic && len(allowed) > 1 {
+		names := make([]string, len(allowed))
+		for i, sq := range allowed {
+			names[i] = b.SquareName(sq)
+		}
+		return bad(-1, "is registered as deterministic but allowed %d squares (%s)", len(allowed), strings.Join(names, ", "))
+	}
+	return nil
+}
