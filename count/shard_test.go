@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"knightwalk/internal/testenv"
 	"knightwalk/sim"
 )
 
@@ -75,6 +76,9 @@ func TestShardsCombine(t *testing.T) {
 // paired ends and per start, combine to 6,637,920 with each square's
 // count the one run's.
 func TestShard6x6Open(t *testing.T) {
+	// harness.TestCountShardsMerge does 6x6 through the command in the
+	// default suite; this one, with the per-start counts, in the slow one
+	testenv.SkipUnlessSlow(t, "6x6 open tours in 3 shards against one count")
 	b, _ := sim.ParseBoard("6x6")
 	for _, paired := range []bool{true} {
 		opt := Options{PairedEnds: paired, Workers: 2}

@@ -1,6 +1,7 @@
 package harness
 
 import (
+	"knightwalk/internal/testenv"
 	"regexp"
 	"testing"
 )
@@ -31,7 +32,7 @@ func TestCountUniqueBySweep(t *testing.T) {
 		{"6x6", false, "414870"}, {"3x10", true, "6"}, {"4x9", false, "47478"},
 	}
 	for _, c := range cases {
-		if testing.Short() && c.board == "6x6" && !c.closed {
+		if !testenv.Slow() && c.board == "6x6" && !c.closed { // 2 CPU-seconds
 			continue
 		}
 		args := []string{"--board", c.board}

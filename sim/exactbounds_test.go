@@ -2,6 +2,7 @@ package sim
 
 import (
 	"context"
+	"knightwalk/internal/testenv"
 	"math"
 	"reflect"
 	"slices"
@@ -25,7 +26,12 @@ func TestExactBoundsContainExact(t *testing.T) {
 		starts []string
 	}{
 		{MustBoard(8, 8), []string{"a1", "b1", "c1", "b2", "d2", "d4"}},
-		{MustBoard(9, 9), []string{"a1"}},
+	}
+	if testenv.Slow() { // 9x9: 4.6 million states per budget step, 5 CPU-seconds
+		cases = append(cases, struct {
+			board  *Board
+			starts []string
+		}{MustBoard(9, 9), []string{"a1"}})
 	}
 	for _, c := range cases {
 		for _, name := range c.starts {
