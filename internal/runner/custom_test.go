@@ -10,7 +10,6 @@ import (
 	"sync"
 	"testing"
 
-	"knightwalk/internal/results"
 	"knightwalk/sim"
 )
 
@@ -80,33 +79,7 @@ func TestCustomRuleThroughRunner(t *testing.T) {
 	if !sameValues(one.Tables, two.Tables) {
 		t.Fatal("1 and 2 workers differ")
 	}
-	tmp := t.TempDir()
-	var dirs []string
-	for k := range 3 {
-		d := filepath.Join(tmp, "part", string(rune('a'+k)))
-		os.MkdirAll(filepath.Dir(d), 0o755)
-		if _, err := runTo(t, context.Background(), s, d, 2, Shard{k, 3}, false); err != nil {
-			t.Fatal(err)
-		}
-		dirs = append(dirs, d)
-	}
-	parts, err := ReadParts(dirs)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := NewTallies()
-	if err := MergeInto(s, ts, parts); err != nil {
-		t.Fatal(err)
-	}
-	exact, err := computeExact(context.Background(), s, 2, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	merged, err := results.BuildWithExact(s, ts.Of, exact.Of)
-	if err != nil {
-		t.Fatal(err)
-	}
-	merged.ExactNotes = exact.Notes
+	merged, _ := mergedShards(t, s, 3)
 	if !sameValues(merged, one.Tables) {
 		t.Fatal("3 merged shards differ from one run")
 	}

@@ -69,21 +69,42 @@ func TestShardsMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tmp := t.TempDir()
-	var dirs []string
-	for k := 0; k < 3; k++ {
-		d := filepath.Join(tmp, "part", string(rune('a'+k)))
-		os.MkdirAll(filepath.Dir(d), 0o755)
-		if _, err := runTo(t, context.Background(), s, d, 2, Shard{k, 3}, false); err != nil {
-			t.Fatal(err)
-		}
-		dirs = append(dirs, d)
-	}
+	merged, dirs := mergedShards(t, s, 3)
+	tmp := filepath.Dir(filepath.Dir(dirs[0]))
 	if _, err := ReadParts(dirs[:2]); err == nil || !strings.Contains(err.Error(), "incomplete") {
 		t.Errorf("two of three shards: %v", err)
 	}
 	if _, err := ReadParts([]string{dirs[0], dirs[0], dirs[1]}); err == nil {
 		t.Error("a shard given twice: want error")
+	}
+	if !sameValues(merged, one.Tables) {
+		t.Fatal("merged shards differ from one run")
+	}
+	other := testSpec(t)
+	other.ConfigHash = "def"
+	d := filepath.Join(tmp, "other")
+	if _, err := runTo(t, context.Background(), other, d, 1, Shard{2, 3}, false); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadParts([]string{dirs[0], dirs[1], d}); err == nil || !strings.Contains(err.Error(), "different runs") {
+		t.Errorf("mixed configs: %v", err)
+	}
+}
+
+// mergedShards runs s in n shards and builds the tables of their merged
+// parts, as `experiment merge` does; it returns them and the part
+// directories.
+func mergedShards(t *testing.T, s *config.Experiment, n int) (*results.Tables, []string) {
+	t.Helper()
+	tmp := t.TempDir()
+	var dirs []string
+	for k := range n {
+		d := filepath.Join(tmp, "part", string(rune('a'+k)))
+		os.MkdirAll(filepath.Dir(d), 0o755)
+		if _, err := runTo(t, context.Background(), s, d, 2, Shard{k, n}, false); err != nil {
+			t.Fatal(err)
+		}
+		dirs = append(dirs, d)
 	}
 	parts, err := ReadParts(dirs)
 	if err != nil {
@@ -102,18 +123,7 @@ func TestShardsMerge(t *testing.T) {
 		t.Fatal(err)
 	}
 	merged.ExactNotes = exact.Notes
-	if !sameValues(merged, one.Tables) {
-		t.Fatal("merged shards differ from one run")
-	}
-	other := testSpec(t)
-	other.ConfigHash = "def"
-	d := filepath.Join(tmp, "other")
-	if _, err := runTo(t, context.Background(), other, d, 1, Shard{2, 3}, false); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := ReadParts([]string{dirs[0], dirs[1], d}); err == nil || !strings.Contains(err.Error(), "different runs") {
-		t.Errorf("mixed configs: %v", err)
-	}
+	return merged, dirs
 }
 
 // TestCancelAndResume: a run cancelled part-way leaves no result directory,
