@@ -66,6 +66,15 @@ func ClaimPanel(title string, rows []ClaimRow) (*Figure, error) {
 	p.X.Tick.Marker = sc
 	p.X.Min, p.X.Max = sc.y(sc.lo), sc.y(sc.hi)
 	f := &Figure{Plot: p, Height: vg.Length(max(200, 110+22*len(rows)))} // room for the title, legend and axis above and below the rows
+	// The rows' labels stand left of the data area: a figure as wide as
+	// the column with long labels left the rate axis too narrow for its
+	// tick labels (they ran together). Widen it so that the data area
+	// keeps at least 2.2 inches.
+	widest := vg.Length(0)
+	for _, r := range rows {
+		widest = max(widest, p.Y.Tick.Label.Width(r.Label))
+	}
+	f.Width = max(ColumnWidth, widest+p.Y.Label.TextStyle.Height(p.Y.Label.Text)+2.2*vg.Inch+40)
 	ticks := make([]plot.Tick, len(rows))
 	var est, exact plotter.XYs
 	var bars rateErrors
