@@ -162,6 +162,7 @@ func CheckGlyphs(svg []byte) []string {
 // value and their position along the axis, in points.
 type tickGroup struct {
 	where  string
+	row    bool // an x axis's labels, side by side (else one above another)
 	values []float64
 	at     []float64
 	labels []string
@@ -205,7 +206,7 @@ func tickGroups(ts []SVGText, marks []segment) []tickGroup {
 		k.at = math.Round(k.at*2) / 2
 		g := groups[k]
 		if g == nil {
-			g = &tickGroup{where: fmt.Sprintf("%s at %.1f", k.kind, k.at)}
+			g = &tickGroup{where: fmt.Sprintf("%s at %.1f", k.kind, k.at), row: k.kind == "row"}
 			groups[k] = g
 			keys = append(keys, k)
 		}
@@ -319,6 +320,38 @@ func CheckTicks(svg []byte) []string {
 	return out
 }
 
+// CheckTickOverlap reports tick labels that run into each other along
+// their axis (an axis squeezed by wide row labels drew "2060 90 98" for
+// 20, 60, 90, 98): on an x axis by their widths, on a y axis or colour
+// bar by their heights, as the font's metrics measure them.
+func CheckTickOverlap(svg []byte) []string {
+	var out []string
+	fc := face(tickSize)
+	e := fc.Extents()
+	height := float64(e.Ascent + e.Descent)
+	for _, g := range tickGroups(SVGTexts(svg), tickMarks(svg)) {
+		type span struct {
+			lo, hi float64
+			label  string
+		}
+		var ss []span
+		for i, at := range g.at {
+			half := height / 2
+			if g.row {
+				half = float64(fc.Width(g.labels[i])) / 2
+			}
+			ss = append(ss, span{at - half, at + half, g.labels[i]})
+		}
+		sort.Slice(ss, func(i, j int) bool { return ss[i].lo < ss[j].lo })
+		for i := 1; i < len(ss); i++ {
+			if ss[i].lo < ss[i-1].hi-0.5 {
+				out = append(out, fmt.Sprintf("tick labels %q and %q (%s) overlap by %.1f pt", ss[i-1].label, ss[i].label, g.where, ss[i-1].hi-ss[i].lo))
+			}
+		}
+	}
+	return out
+}
+
 func fitsAnyAxis(g tickGroup) bool {
 	for _, m := range axisMaps {
 		if fitsAffine(g, m.f) {
@@ -364,8 +397,8 @@ func roundAll(xs []float64) []float64 {
 }
 
 // Referee runs the checks that read f as drawn: its tick labels at their
-// values, nothing outside the canvas, every character drawable in PNG and
-// PDF.
+// values and apart, nothing outside the canvas, every character drawable
+// in PNG and PDF.
 func Referee(f *Figure) []string {
 	var buf bytes.Buffer
 	if err := f.Encode(&buf, "svg"); err != nil {
@@ -378,6 +411,7 @@ func Referee(f *Figure) []string {
 func RefereeSVG(svg []byte) []string {
 	var out []string
 	out = append(out, CheckTicks(svg)...)
+	out = append(out, CheckTickOverlap(svg)...)
 	out = append(out, CheckCanvas(svg)...)
 	return append(out, CheckGlyphs(svg)...)
 }

@@ -167,3 +167,36 @@ func TestLengthSharesDrawIntervals(t *testing.T) {
 		}
 	}
 }
+
+// TestRefereeCatchesOverlappingTicks: a claims panel whose long row
+// labels leave its rate axis too narrow (as wide as the column, as it
+// was drawn before it widened itself) has tick labels running together,
+// which the check reports; the panel as drawn now passes.
+func TestRefereeCatchesOverlappingTicks(t *testing.T) {
+	rows := []ClaimRow{
+		{Label: "random-n8, 8x8: 99/100 ± 4.7, reproduced", ClaimedLo: 0.943, ClaimedHi: 1, Measured: 0.98, Lo: 0.975, Hi: 0.985, Exact: math.NaN()},
+		{Label: "random-n100, 100x100: 35/100 ± 13.4, reproduced", ClaimedLo: 0.216, ClaimedHi: 0.484, Measured: 0.3, Lo: 0.28, Hi: 0.32, Exact: math.NaN()},
+		{Label: "pohl-n50, 50x50: reproduced", ClaimedLo: 0.97, ClaimedHi: 1, Measured: 0.995, Lo: 0.99, Hi: 0.998, Exact: math.NaN()},
+	}
+	f, err := ClaimPanel("overlap", rows)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := f.Encode(&buf, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if got := CheckTickOverlap(buf.Bytes()); len(got) != 0 {
+		t.Errorf("the panel as drawn: %v", got)
+	}
+	f.Width = ColumnWidth // the planted defect: the old width
+	buf.Reset()
+	if err := f.Encode(&buf, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if got := CheckTickOverlap(buf.Bytes()); len(got) == 0 {
+		t.Error("tick labels squeezed together: not reported")
+	} else {
+		t.Logf("reported: %s", got[0])
+	}
+}
