@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"knightwalk/internal/table"
+	"knightwalk/internal/testenv"
 )
 
 // TestReadmeBoundsDemo runs the README's certified-bounds demonstration:
@@ -14,6 +15,7 @@ import (
 // 9x9 succeeds with probability above 1e-22" (decided_by bounds), and a
 // sample of about the same CPU time sees no success and cannot decide it.
 func TestReadmeBoundsDemo(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "the README's bounds demonstration, as the other README numbers")
 	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
 	if err != nil {
 		t.Fatal(err)

@@ -52,7 +52,7 @@ var registerSum2 = sync.OnceValue(func() error {
 const customYAML = `name: custom
 seed: 3
 boards: [7x7, 5x6]
-walks: 2000
+walks: 800
 exact: on
 rules: [{name: runnertest/sum2}]
 claims:
