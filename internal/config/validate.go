@@ -89,6 +89,7 @@ func (c *Config) check() Errors {
 	}
 	var ruleNames []string
 	firstAt := map[string]int{}
+	var sizes []size // the boards, expanded once for the rules that check them
 	for i, rs := range c.Rules {
 		key := fmt.Sprintf("rules[%d]", i)
 		r, ok := rs.resolve(k, key)
@@ -103,8 +104,11 @@ func (c *Config) check() Errors {
 		}
 		firstAt[n] = i
 		ruleNames = append(ruleNames, n)
+		if (r.HasOrdersMod8() || r.Kind == sim.Custom) && sizes == nil {
+			sizes = c.sizes(nil)
+		}
 		if r.HasOrdersMod8() {
-			for _, s := range c.sizes(nil) {
+			for _, s := range sizes {
 				if s.rows != s.cols {
 					k.errorf(key+".order_by_n_mod_8", "orders by n mod 8 are for n×n boards, and %s is not square; give such a rule square boards only", s)
 					break
@@ -112,7 +116,7 @@ func (c *Config) check() Errors {
 			}
 		}
 		if r.Kind == sim.Custom { // a rule defined on some boards only (squirrel-cull: n×n)
-			for _, s := range c.sizes(nil) {
+			for _, s := range sizes {
 				if !s.fits() {
 					continue
 				}
