@@ -250,7 +250,7 @@ name: slurm-ci
 description: The experiment of the Slurm CI check (deploy/slurm/ci-check.sh).
 seed: 14
 boards: [8x8]
-starts: [corner, centre]
+starts: all
 walks: 120000
 rules:
   - {name: warnsdorff, tie_break: random}
@@ -351,7 +351,7 @@ name: slurm-ci-seq
 description: The sequential experiment of the Slurm CI check (deploy/slurm/ci-check.sh).
 seed: 14
 boards: [8x8]
-starts: [corner, centre]
+starts: all
 walks: {until: decided, min: 150000, max: 3000000}
 rules: [{name: warnsdorff, tie_break: random}, {name: random}]
 exact: off
