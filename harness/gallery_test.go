@@ -50,6 +50,7 @@ var gallery = []galleryEntry{
 	{experiment: "size-sweep", figure: "claims_size-sweep"},
 	{experiment: "large-boards", figure: "size-curve_large-boards_warnsdorff-random", small: smallLargeBoards,
 		note: "Gallery run (small): 20 walks a corner instead of the committed 250, and without n = 500, 1000 and 2000 (the full run takes about 12 CPU-minutes and 2.5 GB)."},
+	{experiment: "board-shapes", figure: "size-curve_board-shapes_shapes_warnsdorff-random"},
 	{experiment: "random-walk", figure: "length-distribution_8x8_random"},
 	{experiment: "closed-tours", figure: "closed-heatmap_8x8_warnsdorff-random"},
 	{experiment: "example", figure: "size-curve_example_warnsdorff-random"},

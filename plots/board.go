@@ -65,6 +65,19 @@ func labelled(i, step int, letters bool) bool {
 	return i == 0 || (i+1)%step == 0
 }
 
+// labelTicks labels the cell centres i+0.5 with labels[i], thinned as
+// boardTicks thins numbers when there are many.
+func labelTicks(labels []string) plot.ConstantTicks {
+	step := tickStep(len(labels))
+	var ts plot.ConstantTicks
+	for i, l := range labels {
+		if labelled(i, step, false) {
+			ts = append(ts, plot.Tick{Value: float64(i) + 0.5, Label: l})
+		}
+	}
+	return ts
+}
+
 // boardAxes sets p's axes to a board of rows × cols unit cells with board
 // coordinates as tick labels and no axis lines or padding, so cells meet the
 // frame.

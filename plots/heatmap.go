@@ -90,6 +90,38 @@ type HeatmapData struct {
 	// it are washed out with a legend note, so that noise is not drawn as
 	// structure.
 	Uncertainty *Uncertainty
+	// Axes, if not nil, labels the cells with something other than board
+	// coordinates: a matrix of board shapes, say, whose columns are board
+	// widths and whose rows are board heights. Cells are then named by
+	// their row and column labels (CellName) in errors and legends.
+	Axes *HeatmapAxes
+	// Starred, if not nil (Rows*Cols entries), writes a "*" after the
+	// values of the cells it marks: exact values among estimates, say.
+	// Note or the caption must say what the star means.
+	Starred []bool
+}
+
+// HeatmapAxes names a heatmap's rows and columns when its cells are not a
+// board's squares.
+type HeatmapAxes struct {
+	X, Y       string   // axis titles, e.g. "columns", "rows"
+	Cols, Rows []string // one label per column (left to right) and per row (bottom to top)
+	// Cell, if set, names a cell from its row and column labels (for
+	// example "5×7"); nil writes "row, column".
+	Cell func(row, col string) string
+}
+
+// CellName names cell i: its board square (SquareName), or, with Axes, its
+// row and column labels.
+func (h HeatmapData) CellName(i int) string {
+	if h.Axes == nil {
+		return SquareName(h.Cols, i)
+	}
+	r, c := h.Axes.Rows[i/h.Cols], h.Axes.Cols[i%h.Cols]
+	if h.Axes.Cell != nil {
+		return h.Axes.Cell(r, c)
+	}
+	return r + ", " + c
 }
 
 // IntervalCue holds what a heatmap needs to mark the squares that differ
@@ -133,6 +165,10 @@ func Heatmap(h HeatmapData) (*Figure, error) {
 	p := newPlot()
 	p.Title.Text = wrapTitle(h.Title)
 	boardAxes(p, h.Rows, h.Cols)
+	if a := h.Axes; a != nil {
+		p.X.Tick.Marker, p.Y.Tick.Marker = labelTicks(a.Cols), labelTicks(a.Rows)
+		p.X.Label.Text, p.Y.Label.Text = a.X, a.Y
+	}
 	cells := &heatCells{
 		h:      h,
 		sc:     sc,
@@ -174,7 +210,7 @@ func Heatmap(h HeatmapData) (*Figure, error) {
 
 func (h HeatmapData) addLegends(f *Figure, sc colorScale, marks []int) {
 	if h.Highlight >= 0 {
-		f.addLegend("outlined: "+SquareName(h.Cols, h.Highlight), highlightThumb{})
+		f.addLegend("outlined: "+h.CellName(h.Highlight), highlightThumb{})
 	}
 	if slices.Contains(marks, 1) || slices.Contains(marks, -1) {
 		iv := h.Interval
@@ -222,11 +258,11 @@ func (h HeatmapData) validate() (colorScale, error) {
 		if h.skip(i) {
 			continue
 		}
-		if err := checkValue(fmt.Sprintf("Values[%d] (%s)", i, SquareName(h.Cols, i)), v); err != nil {
+		if err := checkValue(fmt.Sprintf("Values[%d] (%s)", i, h.CellName(i)), v); err != nil {
 			return sc, err
 		}
 		if h.Failure && !(v >= 0 && v <= 1) {
-			return sc, fmt.Errorf("Values[%d] (%s) = %v: the failure view needs success rates in [0, 1]", i, SquareName(h.Cols, i), v)
+			return sc, fmt.Errorf("Values[%d] (%s) = %v: the failure view needs success rates in [0, 1]", i, h.CellName(i), v)
 		}
 		q := h.drawn(v)
 		lo, hi = math.Min(lo, q), math.Max(hi, q)
@@ -347,12 +383,15 @@ func (h HeatmapData) validateShape() error {
 	for _, m := range []struct {
 		name string
 		v    []bool
-	}{{"Mask", h.Mask}, {"NoStart", h.NoStart}} {
+	}{{"Mask", h.Mask}, {"NoStart", h.NoStart}, {"Starred", h.Starred}} {
 		if m.v != nil {
 			if err := checkLengths(n, []string{m.name}, len(m.v)); err != nil {
 				return err
 			}
 		}
+	}
+	if a := h.Axes; a != nil && (len(a.Cols) != h.Cols || len(a.Rows) != h.Rows) {
+		return fmt.Errorf("Axes: %d column and %d row labels for %d columns and %d rows", len(a.Cols), len(a.Rows), h.Cols, h.Rows)
 	}
 	if h.Highlight < -1 || h.Highlight >= n {
 		return fmt.Errorf("Highlight %d is not -1 or a square of the %dx%d board", h.Highlight, h.Rows, h.Cols)
@@ -427,7 +466,7 @@ func (iv *IntervalCue) validate(h HeatmapData) error {
 		if h.skip(i) {
 			continue
 		}
-		sq := SquareName(h.Cols, i)
+		sq := h.CellName(i)
 		if err := checkValue(fmt.Sprintf("Interval.Lo[%d] (%s)", i, sq), iv.Lo[i]); err != nil {
 			return err
 		}
@@ -497,10 +536,14 @@ func (c *heatCells) color(i int) color.RGBA {
 // label is the text of square i's cell.
 func (c *heatCells) label(i int) string {
 	q := c.h.drawn(c.h.Values[i])
-	if c.h.Format != "" {
-		return fmt.Sprintf(c.h.Format, q*c.sc.factor)
+	star := ""
+	if c.h.Starred != nil && c.h.Starred[i] {
+		star = "*"
 	}
-	return c.sc.label(q)
+	if c.h.Format != "" {
+		return fmt.Sprintf(c.h.Format, q*c.sc.factor) + star
+	}
+	return c.sc.label(q) + star
 }
 
 func (c *heatCells) Plot(dc draw.Canvas, p *plot.Plot) {
@@ -731,7 +774,7 @@ func (h HeatmapData) binaryLegend(f *Figure) error {
 		}
 		q := h.drawn(v)
 		if q != 0 && q != 1 {
-			return fmt.Errorf("Binary, but square %s is %v, not 0 or 1", SquareName(h.Cols, i), q)
+			return fmt.Errorf("Binary, but square %s is %v, not 0 or 1", h.CellName(i), q)
 		}
 		seen[int(q)] = true
 	}

@@ -402,3 +402,45 @@ func TestCrowdScale(t *testing.T) {
 		}
 	}
 }
+
+// TestHeatmapAxes checks a heatmap whose cells are not board squares: its
+// axis labels are the ones given, a starred cell's value carries "*", cells
+// are named by their labels in errors, and labels that do not match the
+// cells are refused.
+func TestHeatmapAxes(t *testing.T) {
+	h := HeatmapData{Title: "shapes", Rows: 2, Cols: 3, Values: []float64{0.5, 0.6, 0.7, 0.8, 0.9, 0.95},
+		Highlight: -1, Percent: true, Label: "success", Note: "* exact", Starred: []bool{true, false, false, false, false, false},
+		Axes: &HeatmapAxes{X: "columns", Y: "rows", Cols: []string{"5", "8", "12"}, Rows: []string{"5", "7"},
+			Cell: func(r, c string) string { return r + "×" + c }}}
+	f, err := Heatmap(h)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := f.Encode(&buf, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	svg := buf.String()
+	for _, want := range []string{">columns<", ">rows<", ">12<", ">7<", ">50*<", ">60<"} {
+		if !strings.Contains(svg, want) {
+			t.Errorf("SVG lacks %s", want)
+		}
+	}
+	if strings.Contains(svg, ">a<") || strings.Contains(svg, ">file<") {
+		t.Error("SVG still has board coordinates")
+	}
+	if got := h.CellName(5); got != "7×12" {
+		t.Errorf("cell 5 named %q, want 7×12", got)
+	}
+	bad := h
+	bad.Values = append([]float64(nil), h.Values...)
+	bad.Values[4] = math.NaN()
+	if _, err := Heatmap(bad); err == nil || !strings.Contains(err.Error(), "7×8") {
+		t.Errorf("NaN in cell 7×8: error %v, want it named", err)
+	}
+	bad = h
+	bad.Axes = &HeatmapAxes{Cols: []string{"5"}, Rows: h.Axes.Rows}
+	if _, err := Heatmap(bad); err == nil || !strings.Contains(err.Error(), "Axes") {
+		t.Errorf("one column label for three columns: error %v", err)
+	}
+}

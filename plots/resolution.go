@@ -34,7 +34,7 @@ func (u *Uncertainty) validate(h HeatmapData) error {
 		if h.skip(i) {
 			continue
 		}
-		sq := SquareName(h.Cols, i)
+		sq := h.CellName(i)
 		if err := checkValue(fmt.Sprintf("Uncertainty.Lo[%d] (%s)", i, sq), u.Lo[i]); err != nil {
 			return err
 		}

@@ -147,6 +147,16 @@ func (p *Position) move(sq int) {
 	p.cur = sq
 }
 
+// undo takes back the last move, making prev (the square before it)
+// current again: backtracking.
+func (p *Position) undo(prev int) {
+	sq := p.cur
+	p.visited[sq], p.pad[p.padOf(sq)] = false, false
+	p.trail = p.trail[:len(p.trail)-1]
+	p.count--
+	p.cur = prev
+}
+
 // setVisited makes the position (visited, cur) of the exact enumeration.
 func (p *Position) setVisited(visited func(sq int) bool, cur, start int) {
 	p.trail = p.trail[:0]
@@ -273,8 +283,8 @@ func lookupCustom(name string) (CustomRule, bool) {
 // walks the same walks as the kernels. Backtrack is a search, not a walk
 // policy: its Policy is the Warnsdorff rule that orders its search.
 func (r Rule) Policy(b *Board) (Policy, error) {
-	switch r.Kind {
-	case Custom:
+	switch {
+	case r.Custom != "": // a rule of your own, or the one that orders backtrack/NAME
 		c, ok := lookupCustom(r.Custom)
 		if !ok {
 			return nil, fmt.Errorf("rule %q is not registered", r.Custom)
@@ -285,9 +295,9 @@ func (r Rule) Policy(b *Board) (Policy, error) {
 			}
 		}
 		return c.New(b), nil
-	case RandomWalk:
+	case r.Kind == RandomWalk:
 		return PolicyFunc(func(p *Position, dst []int) []int { return p.Moves(p.cur, dst) }), nil
-	case Warnsdorff, Backtrack:
+	case r.Kind == Warnsdorff || r.Kind == Backtrack:
 		return &warnsdorffPolicy{rule: r}, nil
 	}
 	return nil, fmt.Errorf("rule kind %d has no policy", r.Kind)
@@ -296,7 +306,7 @@ func (r Rule) Policy(b *Board) (Policy, error) {
 // CheckBoard reports whether rule r is defined on board b: every built-in
 // is; a rule of your own may refuse some boards (CustomRule.Boards).
 func CheckBoard(r Rule, b *Board) error {
-	if r.Kind != Custom {
+	if r.Custom == "" {
 		return nil
 	}
 	c, ok := lookupCustom(r.Custom)
@@ -304,7 +314,14 @@ func CheckBoard(r Rule, b *Board) error {
 		return fmt.Errorf("rule %q is not registered", r.Custom)
 	}
 	if c.Boards != nil {
-		return c.Boards(b)
+		if err := c.Boards(b); err != nil {
+			return err
+		}
+	}
+	if r.Kind == Backtrack {
+		if _, stateful := c.New(b).(Stateful); stateful {
+			return fmt.Errorf("rule %s: %s keeps state along its walk, which a search cannot undo when it backs up; order the search by a rule without state", r.Name(), r.Custom)
+		}
 	}
 	return nil
 }

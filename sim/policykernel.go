@@ -4,17 +4,18 @@ package sim
 // of your own, and for the built-ins the reference that their fast kernels
 // are checked against (NewPolicyWalker).
 type policyKernel struct {
-	b        *Board
-	rule     Rule
-	pol      Policy
-	det      bool // the rule promised one square at most (CustomRule.Deterministic)
-	maxSteps int
-	pos      *Position
-	path     []int32
-	buf      []int
-	err      error // the first RuleError; every walk after it is refused
-	ties     tieReporter
-	state    Stateful // a policy that keeps state along the walk
+	b           *Board
+	rule        Rule
+	pol         Policy
+	det         bool // the rule promised one square at most (CustomRule.Deterministic)
+	maxSteps    int
+	pos         *Position
+	path        []int32
+	buf         []int
+	err         error // the first RuleError; every walk after it is refused
+	ties        tieReporter
+	state       Stateful // a policy that keeps state along the walk
+	searchState          // backtrack/NAME only (newSearchKernel)
 }
 
 func newPolicyKernel(b *Board, r Rule) (*policyKernel, error) {
@@ -69,6 +70,9 @@ func (k *policyKernel) step(src *PCG) (next int, tie, stopped bool) {
 // walk runs one walk from start; after a RuleError the outcome is no
 // result.
 func (k *policyKernel) walk(start int, src *PCG, keep bool) Outcome {
+	if k.rule.Kind == Backtrack {
+		return k.search(start, src, keep)
+	}
 	o := Outcome{Start: start}
 	if k.err != nil {
 		return o

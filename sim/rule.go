@@ -74,6 +74,19 @@ func ParseRule(name string) (Rule, error) {
 		return Rule{Kind: Backtrack, TieBreak: TieFirst}, nil
 	case n == "backtrack/closed":
 		return Rule{Kind: Backtrack, TieBreak: TieFirst, Closed: true}, nil
+	case strings.HasPrefix(n, "backtrack/"): // backtrack[/closed]/NAME: ordered by a rule of your own
+		rest, closed := strings.TrimPrefix(n, "backtrack/"), false
+		if c, ok := strings.CutPrefix(rest, "closed/"); ok {
+			rest, closed = c, true
+		}
+		if _, ok := lookupCustom(rest); ok {
+			return Rule{Kind: Backtrack, TieBreak: TieFirst, Closed: closed, Custom: rest}, nil
+		}
+		registered := "none"
+		if cs := CustomRules(); len(cs) > 0 {
+			registered = strings.Join(cs, ", ")
+		}
+		return Rule{}, fmt.Errorf("rule %q: valid backtracking rules are backtrack, backtrack/closed, or backtrack/NAME ordered by a registered rule NAME, and %q is not one (registered: %s)", name, rest, registered)
 	}
 	if _, ok := lookupCustom(strings.TrimSpace(name)); ok {
 		return Rule{Kind: Custom, Custom: strings.TrimSpace(name)}, nil
@@ -108,10 +121,14 @@ func (r Rule) Name() string {
 	case Warnsdorff:
 		return "warnsdorff/" + r.TieBreak.String()
 	case Backtrack:
+		name := "backtrack"
 		if r.Closed {
-			return "backtrack/closed"
+			name += "/closed"
 		}
-		return "backtrack"
+		if r.Custom != "" {
+			name += "/" + r.Custom // ordered by a rule of your own
+		}
+		return name
 	case Custom:
 		return r.Custom
 	}
@@ -123,7 +140,13 @@ func (r Rule) String() string { return r.Name() }
 // Validate reports options that make no sense for the rule.
 func (r Rule) Validate() error {
 	switch r.Kind {
-	case RandomWalk, Warnsdorff, Backtrack:
+	case RandomWalk, Warnsdorff:
+	case Backtrack:
+		if r.Custom != "" {
+			if _, ok := lookupCustom(r.Custom); !ok {
+				return fmt.Errorf("rule backtrack/%s: %q is not a registered rule (registered: %s)", r.Custom, r.Custom, strings.Join(CustomRules(), ", "))
+			}
+		}
 	case Custom:
 		if _, ok := lookupCustom(r.Custom); !ok {
 			return fmt.Errorf("rule %q is not registered (registered: %s)", r.Custom, strings.Join(CustomRules(), ", "))

@@ -99,6 +99,13 @@ func newWalker(b *Board, r Rule, general bool, path KernelPath) (*Walker, error)
 	if r.Kind == Custom {
 		return NewPolicyWalker(b, r)
 	}
+	if r.Kind == Backtrack && r.Custom != "" {
+		k, err := newSearchKernel(b, r)
+		if err != nil {
+			return nil, err
+		}
+		return &Walker{board: b, rule: r, pol: k}, nil
+	}
 	w := &Walker{board: b, rule: r}
 	if !general && b.Squares() <= 64 && r.Kind != Backtrack {
 		if path == PathAuto {
@@ -116,19 +123,25 @@ func newWalker(b *Board, r Rule, general bool, path KernelPath) (*Walker, error)
 // walk then reports Stopped and its outcome must be discarded. release
 // ends the watch.
 func (w *Walker) StopOn(ctx context.Context) (release func()) {
-	if w.gen == nil || w.rule.Kind != Backtrack {
+	if w.rule.Kind != Backtrack || w.gen == nil && w.pol == nil {
 		return func() {}
 	}
 	flag := &atomic.Bool{}
-	w.gen.stop = flag
+	var at **atomic.Bool
+	if w.gen != nil {
+		at = &w.gen.stop
+	} else {
+		at = &w.pol.stop
+	}
+	*at = flag
 	stop := context.AfterFunc(ctx, func() { flag.Store(true) })
-	return func() { stop(); w.gen.stop = nil }
+	return func() { stop(); *at = nil }
 }
 
 // Stopped reports whether the last walk gave up because the context of
 // StopOn was done: its outcome is no result.
 func (w *Walker) Stopped() bool {
-	return w.gen != nil && w.gen.stopped || w.pol != nil && w.pol.err != nil
+	return w.gen != nil && w.gen.stopped || w.pol != nil && (w.pol.err != nil || w.pol.stopped)
 }
 
 // Err returns the first error of a rule of your own: an answer of its

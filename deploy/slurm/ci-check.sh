@@ -21,10 +21,16 @@
 #      submits it once more with the same parts: the killed shard resumes
 #      from its checkpoint and the result is the same bytes;
 #   5. counts 6x6 open tours in 3 shards through submit-count.sh: the
-#      merged counts table equals one count's, byte for byte.
+#      merged counts table equals one count's, byte for byte;
+#   6. runs a rule of your own on the cluster: the examples/custom-rule
+#      binary (CUSTOM_BIN, or built here) submitted through submit.sh with
+#      3 shards, on an experiment of its rule mine/degree-sum2 and of
+#      backtracking ordered by it; the merged tables equal that binary's
+#      plain run, byte for byte.
 # The daemons it started are stopped by PID and the directory removed on
 # every exit. BIN is the experiment binary; without it one is built.
-# Environment: CPUS_PER_TASK (1) and MEM (500M) go to submit.sh;
+# Environment: CUSTOM_BIN, the examples/custom-rule binary (built when
+# unset); CPUS_PER_TASK (1) and MEM (500M) go to submit.sh;
 # KNIGHTWALK_SLURM_CI_TIMEOUT bounds each wait, in seconds (180);
 # KNIGHTWALK_SLURM_CI_KEEP=1 keeps the directory after a failure.
 set -euo pipefail
@@ -263,7 +269,7 @@ say "plain run in $((SECONDS - t0)) s"
 submit() {
   local d=$work/jobs/$1 line
   mkdir -p "$d"
-  line=$(cd "$d" && BIN=$bin "$repo/deploy/slurm/submit.sh" "${2:-$exp}" $shards "$d/parts" "$d/out") ||
+  line=$(cd "$d" && BIN=${submit_bin:-$bin} "$repo/deploy/slurm/submit.sh" "${2:-$exp}" $shards "$d/parts" "$d/out") ||
     fail_diag "submit.sh failed for job $1"
   echo "$line"
   [[ $line =~ array\ job\ ([0-9]+).*merge\ job\ ([0-9]+) ]] || fail "cannot read the job ids from submit.sh's output: $line"
@@ -415,3 +421,31 @@ merge=${BASH_REMATCH[1]}
 wait_for "$timeout" "count merge job $merge" merge_done
 cmp -s "$d/one.parquet" "$d/counts.parquet" || fail_diag "the merged counts table differs from one count's"
 say "job 5 (6x6 open tours in $shards count shards + merge) in $((SECONDS - t0)) s"
+
+# --- a rule of your own on the cluster --------------------------------------
+
+t0=$SECONDS
+if [ -n "${CUSTOM_BIN:-}" ]; then
+  custom=$(cd "$(dirname "$CUSTOM_BIN")" && pwd)/$(basename "$CUSTOM_BIN")
+else
+  custom=$work/custom-rule
+  (cd "$repo" && CGO_ENABLED=0 go build -o "$custom" ./examples/custom-rule)
+fi
+[ -x "$custom" ] || fail "$custom is not an executable file: give the examples/custom-rule binary in CUSTOM_BIN"
+cexp=$work/slurm-ci-custom.yaml
+cat >"$cexp" <<'EOF'
+name: slurm-ci-custom
+description: A rule of your own and backtracking ordered by it, on the cluster (deploy/slurm/ci-check.sh).
+seed: 15
+boards: [6x6, 8x8]
+starts: [corner, centre]
+walks: 400
+rules:
+  - {name: mine/degree-sum2}
+  - {name: backtrack/mine/degree-sum2, tie_break: random, node_budget: 20000}
+EOF
+(cd "$work/jobs" && "$custom" run "$cexp" --out "$work/one-custom" --quiet --workers "$cpus" >/dev/null)
+submit_bin=$custom submit custom "$cexp"
+wait_for "$timeout" "merge job $merge of the custom-rule binary" merge_done
+same_tables "$work/jobs/custom/out" "$work/one-custom"
+say "job 6 (a rule of your own: the custom-rule binary, $shards array tasks + merge) in $((SECONDS - t0)) s"

@@ -38,24 +38,7 @@ func cmd(t *testing.T, env []string, args ...string) []byte {
 // tables byte for byte; its exact values (enumerated through the policy)
 // are covered by its Monte Carlo intervals; exact and tour know the rule.
 func TestExampleRunsEverywhere(t *testing.T) {
-	tmp := t.TempDir()
-	one, two, merged := filepath.Join(tmp, "one"), filepath.Join(tmp, "two"), filepath.Join(tmp, "merged")
-	cmd(t, nil, "run", "testdata/small.yaml", "--out", one, "--workers", "1", "--quiet")
-	cmd(t, nil, "run", "testdata/small.yaml", "--out", two, "--workers", "2", "--quiet")
-	for k := range 3 {
-		cmd(t, []string{"SLURM_ARRAY_TASK_ID=" + string(rune('0'+k)), "SLURM_ARRAY_TASK_COUNT=3"},
-			"run", "testdata/small.yaml", "--out", filepath.Join(tmp, "parts", string(rune('a'+k))), "--quiet")
-	}
-	cmd(t, nil, "merge", "--out", merged, filepath.Join(tmp, "parts"))
-	for _, name := range []string{"squares", "classes", "boards", "lengths", "deadends", "claims"} {
-		a, _ := os.ReadFile(filepath.Join(one, name+".parquet"))
-		for _, other := range []string{two, merged} {
-			b, _ := os.ReadFile(filepath.Join(other, name+".parquet"))
-			if len(a) == 0 || !bytes.Equal(a, b) {
-				t.Errorf("%s.parquet of %s differs from one worker's", name, filepath.Base(other))
-			}
-		}
-	}
+	one := sameEverywhere(t, "testdata/small.yaml", "squares", "classes", "boards", "lengths", "deadends", "claims")
 	rows, _, err := table.ReadSquares(filepath.Join(one, "squares.parquet"))
 	if err != nil {
 		t.Fatal(err)
@@ -82,6 +65,54 @@ func TestExampleRunsEverywhere(t *testing.T) {
 		t.Errorf("exact 7x7 c1 (61/72 = 0.8472):\n%s", out)
 	}
 	if out := cmd(t, nil, "tour", "--board", "8x8", "--rule", "mine/degree-sum2", "--start", "b1"); !strings.Contains(string(out), "64") {
+		t.Errorf("tour:\n%s", out)
+	}
+}
+
+// sameEverywhere runs an experiment file with 1 and 2 workers and in 3
+// Slurm-style shards merged, requires the tables named to be the same
+// bytes, and returns the one-worker result.
+func sameEverywhere(t *testing.T, file string, tables ...string) string {
+	t.Helper()
+	tmp := t.TempDir()
+	one, two, merged := filepath.Join(tmp, "one"), filepath.Join(tmp, "two"), filepath.Join(tmp, "merged")
+	cmd(t, nil, "run", file, "--out", one, "--workers", "1", "--quiet")
+	cmd(t, nil, "run", file, "--out", two, "--workers", "2", "--quiet")
+	for k := range 3 {
+		cmd(t, []string{"SLURM_ARRAY_TASK_ID=" + string(rune('0'+k)), "SLURM_ARRAY_TASK_COUNT=3"},
+			"run", file, "--out", filepath.Join(tmp, "parts", string(rune('a'+k))), "--quiet")
+	}
+	cmd(t, nil, "merge", "--out", merged, filepath.Join(tmp, "parts"))
+	for _, name := range tables {
+		a, _ := os.ReadFile(filepath.Join(one, name+".parquet"))
+		for _, other := range []string{two, merged} {
+			b, _ := os.ReadFile(filepath.Join(other, name+".parquet"))
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("%s: %s.parquet of %s differs from one worker's", file, name, filepath.Base(other))
+			}
+		}
+	}
+	return one
+}
+
+// TestExampleOrdersBacktracking: the example's rule orders a backtracking
+// search (backtrack/mine/degree-sum2), open with random ties and closed,
+// the same for any number of workers or shards, every search a tour.
+func TestExampleOrdersBacktracking(t *testing.T) {
+	one := sameEverywhere(t, "testdata/backtrack.yaml", "squares", "boards", "lengths")
+	rows, _, err := table.ReadSquares(filepath.Join(one, "squares.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range rows {
+		if !strings.HasPrefix(r.Rule, "backtrack/") || !strings.HasSuffix(r.Rule, "/mine/degree-sum2") {
+			t.Fatalf("a square row names rule %q", r.Rule)
+		}
+		if r.Successes != r.Walks { // 6x6 has open and closed tours from every square
+			t.Errorf("%s %s from %s: %d of %d searches found a tour", r.Board, r.Rule, r.Start, r.Successes, r.Walks)
+		}
+	}
+	if out := cmd(t, nil, "tour", "--board", "6x6", "--rule", "backtrack/closed/mine/degree-sum2", "--start", "a1"); !strings.Contains(string(out), "a closed tour") {
 		t.Errorf("tour:\n%s", out)
 	}
 }

@@ -104,7 +104,7 @@ func (c *Config) check() Errors {
 		}
 		firstAt[n] = i
 		ruleNames = append(ruleNames, n)
-		if (r.HasOrdersMod8() || r.Kind == sim.Custom) && sizes == nil {
+		if (r.HasOrdersMod8() || r.Custom != "") && sizes == nil {
 			sizes = c.sizes(nil)
 		}
 		if r.HasOrdersMod8() {
@@ -115,7 +115,7 @@ func (c *Config) check() Errors {
 				}
 			}
 		}
-		if r.Kind == sim.Custom { // a rule defined on some boards only (squirrel-cull: n×n)
+		if r.Custom != "" { // a rule (or the order of backtrack/NAME) defined on some boards only (squirrel-cull: n×n)
 			for _, s := range sizes {
 				if !s.fits() {
 					continue

@@ -153,10 +153,10 @@ func drawnSpan(h plots.HeatmapData, format func(float64) string) string {
 			continue
 		}
 		if format(drawn(v)) == lo.text {
-			lo.squares = append(lo.squares, plots.SquareName(h.Cols, i))
+			lo.squares = append(lo.squares, h.CellName(i))
 		}
 		if format(drawn(v)) == hi.text {
-			hi.squares = append(hi.squares, plots.SquareName(h.Cols, i))
+			hi.squares = append(hi.squares, h.CellName(i))
 		}
 	}
 	s := span(lo, hi)

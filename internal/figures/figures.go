@@ -196,7 +196,12 @@ func (d *drawer) draw(name string) ([]Drawn, error) {
 	case "length-distribution":
 		return d.lengthDistributions()
 	case "size-curve":
-		return d.sizeCurve()
+		curves, err := d.sizeCurve()
+		if err != nil {
+			return nil, err
+		}
+		shapes, err := d.shapeMaps()
+		return append(curves, shapes...), err
 	case "convergence":
 		return d.convergence()
 	case "walk":

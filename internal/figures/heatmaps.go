@@ -168,7 +168,35 @@ func (d *drawer) rateMap(g group, r rate, pooled float64) plots.HeatmapData {
 	if d.pool(g) && mirrorFill(g, &h, h.Interval, h.Uncertainty) > 0 {
 		h.Note += "; unrun squares mirrored"
 	}
+	if exact && !h.Binary && snapBinary(&h) {
+		// Exact values that are all 0 or 1 (the rule tours from every
+		// square, or never): two colours, not a continuous bar that
+		// suggests a range no square has.
+		h.Binary = true
+	}
 	return h
+}
+
+// exactTolerance is how far from 0 or 1 an exact probability may be and
+// still be 0 or 1: the enumeration sums path probabilities in floating
+// point, so a certain success can come out as 1 − 2⁻⁵².
+const exactTolerance = 1e-12
+
+// snapBinary reports whether every value h draws is 0 or 1 up to
+// exactTolerance, and if so sets them to exactly 0 or 1.
+func snapBinary(h *plots.HeatmapData) bool {
+	skip := func(i int) bool { return h.Mask != nil && h.Mask[i] || h.NoStart != nil && h.NoStart[i] }
+	for i, v := range h.Values {
+		if !skip(i) && math.Abs(v) > exactTolerance && math.Abs(1-v) > exactTolerance {
+			return false
+		}
+	}
+	for i, v := range h.Values {
+		if !skip(i) {
+			h.Values[i] = math.Round(v)
+		}
+	}
+	return true
 }
 
 // pool reports whether g's estimates are pooled over the board's

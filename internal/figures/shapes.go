@@ -1,0 +1,164 @@
+package figures
+
+import (
+	"fmt"
+	"knightwalk/internal/table"
+	"maps"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"knightwalk/plots"
+	"knightwalk/stats"
+)
+
+// shapeCell is one board of a shape map: the squares of the run that can
+// start a tour on it, pooled.
+type shapeCell struct {
+	walks, succ int64
+	exact       float64 // Σ walks × exact rate; NaN once a square has none
+}
+
+// shapeMaps draws, per rule whose run covers at least two heights and two
+// widths with some board not square, success against (rows, columns) as a
+// heatmap: one cell a board, pooled over the run's start squares that can
+// start a tour (on a board with an odd number of squares, those of the
+// corners' colour; the others are 0 by structure and would draw odd
+// boards darker for no reason of the rule's). A cell is the exact value
+// where every pooled square has one, else the pooled estimate, washed out
+// where its interval spans over half the colour range. The square boards
+// lie on the diagonal, so a size curve is one slice of the map.
+func (d *drawer) shapeMaps() ([]Drawn, error) {
+	conf, method := d.stats()
+	rules, byRule := shapeCells(d.squares)
+	var out []Drawn
+	for _, rule := range rules {
+		cells := byRule[rule]
+		hs, ws, rect := map[int]bool{}, map[int]bool{}, false
+		for k := range cells {
+			hs[k[0]], ws[k[1]] = true, true
+			rect = rect || k[0] != k[1]
+		}
+		if len(hs) < 2 || len(ws) < 2 || !rect {
+			continue
+		}
+		h, caption := shapeMap(rule, cells, slices.Sorted(maps.Keys(hs)), slices.Sorted(maps.Keys(ws)), conf, method)
+		if dataHook != nil {
+			dataHook("size-curve_"+slug(d.m.Experiment+"_shapes_"+rule), h)
+		}
+		f, err := plots.Heatmap(h)
+		if err != nil {
+			return nil, err
+		}
+		dr, err := d.save(f, "size-curve", d.m.Experiment, "shapes", rule)
+		if err != nil {
+			return nil, err
+		}
+		dr.Caption = caption
+		out = append(out, dr)
+	}
+	return out, nil
+}
+
+// shapeCells pools squares per rule and board over the squares that can
+// start a tour; rules are in the order they first appear.
+func shapeCells(squares []table.SquareRow) ([]string, map[string]map[[2]int]*shapeCell) {
+	byRule := map[string]map[[2]int]*shapeCell{}
+	var rules []string
+	for _, s := range squares {
+		m := byRule[s.Rule]
+		if m == nil {
+			m = map[[2]int]*shapeCell{}
+			byRule[s.Rule] = m
+			rules = append(rules, s.Rule)
+		}
+		rows, cols := int(s.Rows), int(s.Cols)
+		if rows*cols%2 == 1 && minority(int(s.StartRow), int(s.StartCol)) {
+			continue
+		}
+		c := m[[2]int{rows, cols}]
+		if c == nil {
+			c = &shapeCell{}
+			m[[2]int{rows, cols}] = c
+		}
+		c.walks += s.Walks
+		c.succ += s.Successes
+		c.exact += float64(s.Walks) * exactSuccess(s)
+	}
+	return rules, byRule
+}
+
+// shapeMap lays the cells out with heights hs (bottom to top) and widths ws
+// (left to right) and writes the caption from the values drawn.
+func shapeMap(rule string, cells map[[2]int]*shapeCell, hs, ws []int, conf float64, method stats.Method) (plots.HeatmapData, string) {
+	n := len(hs) * len(ws)
+	h := plots.HeatmapData{Title: rule + ": success by board shape", Rows: len(hs), Cols: len(ws),
+		Values: make([]float64, n), Mask: make([]bool, n), Label: "success rate", Percent: true,
+		Highlight: -1, Starred: make([]bool, n),
+		Axes: &plots.HeatmapAxes{X: "columns", Y: "rows", Cell: func(r, c string) string { return r + "×" + c }}}
+	for _, v := range hs {
+		h.Axes.Rows = append(h.Axes.Rows, strconv.Itoa(v))
+	}
+	for _, v := range ws {
+		h.Axes.Cols = append(h.Axes.Cols, strconv.Itoa(v))
+	}
+	un := &plots.Uncertainty{Lo: make([]float64, n), Hi: make([]float64, n), Level: conf}
+	det := deterministicRule(rule)
+	exactCells, sampled, minW, maxW := 0, 0, int64(math.MaxInt64), int64(0)
+	for i := range n {
+		c := cells[[2]int{hs[i/len(ws)], ws[i%len(ws)]}]
+		if c == nil || c.walks == 0 {
+			h.Mask[i] = true
+			continue
+		}
+		p := float64(c.succ) / float64(c.walks)
+		lo, hi := p, p
+		switch e := c.exact / float64(c.walks); {
+		case !math.IsNaN(e):
+			p, lo, hi = e, e, e // what is known is drawn, not its estimate
+			exactCells++
+			h.Starred[i] = true
+		case !det:
+			iv := stats.Proportion{Successes: uint64(c.succ), Trials: uint64(c.walks)}.Interval(conf, method)
+			lo, hi = iv.Lo, iv.Hi
+			sampled++
+			minW, maxW = min(minW, c.walks), max(maxW, c.walks)
+		}
+		h.Values[i], un.Lo[i], un.Hi[i] = p, lo, hi
+	}
+	var note []string
+	if exactCells > 0 {
+		note = append(note, fmt.Sprintf("* exact (%d of %d boards)", exactCells, n-trues(h.Mask)))
+	}
+	switch {
+	case det:
+		note = append(note, "deterministic: one walk a start, the share of starts that tour")
+		zero, one := 0.0, 1.0 // a share of a few starts: on its whole range, not stretched between two shares
+		h.Min, h.Max = &zero, &one
+	case sampled > 0:
+		w := count(float64(minW))
+		if minW != maxW {
+			w += "–" + count(float64(maxW))
+		}
+		note = append(note, fmt.Sprintf("others %s walks a board, %s intervals", w, levelText(conf)))
+		h.Uncertainty = un
+	}
+	h.Note = strings.Join(note, "; ")
+	if (sampled == 0 || det) && snapBinary(&h) {
+		// Known values that are all 0 or 1 (every start tours, or none):
+		// two colours, not a continuous bar.
+		h.Binary, h.Min, h.Max, h.Uncertainty = true, nil, nil, nil
+	}
+	caption := fmt.Sprintf("Success rate of %s by board shape (rows × columns), pooled over the run's start squares that can start a tour (on a board with an odd number of squares, those of the corners' colour); square boards on the diagonal, so the size curve is one slice of this map. %s. Boards: %s.",
+		rule, capitalise(h.Note), boardsSpan(drawnSpan(h, percent)))
+	if trues(h.Mask) > 0 {
+		caption += fmt.Sprintf(" %d shapes of the grid were not run (blank).", trues(h.Mask))
+	}
+	return h, caption
+}
+
+// boardsSpan words drawnSpan's text for a map whose cells are boards.
+func boardsSpan(s string) string {
+	return strings.NewReplacer("every one of the", "every one of the", "squares", "boards", "every square", "every board", "square is", "board is").Replace(s)
+}
