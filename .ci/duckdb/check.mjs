@@ -27,7 +27,16 @@ check('metadata seed and manifest seed agree as strings', manifest.seed, manifes
 
 for (const file of manifest.tables) {
   const [{ n }] = await q(`SELECT count(*) AS n FROM read_parquet('${join(dir, file)}')`);
-  check(`${file} is readable and has rows`, Number(n) > 0, true);
+  // Every result has the same files; some tables may be empty (their
+  // schema alone): claims in a run without claims, deadends when no walk
+  // ended in a dead end, comparisons with one rule and one start class.
+  if (file === 'claims.parquet' && !(manifest.config.claims || []).length) {
+    check(`${file} is readable and empty (the run has no claims)`, Number(n), 0);
+  } else if (file === 'deadends.parquet' || file === 'comparisons.parquet') {
+    check(`${file} is readable (${n} rows)`, Number(n) >= 0, true);
+  } else {
+    check(`${file} is readable and has rows`, Number(n) > 0, true);
+  }
   const md = await q(`SELECT decode(key) AS k, decode(value) AS v FROM parquet_kv_metadata('${join(dir, file)}')`);
   const kv = Object.fromEntries(md.map((r) => [r.k, r.v]));
   check(`${file} metadata config_hash`, kv.config_hash, manifest.config_hash);
