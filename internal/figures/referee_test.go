@@ -74,10 +74,10 @@ claims:
 `,
 	"shapes": `name: shapes
 seed: 5
-boards: [{rows: "5..6", cols: "5..6"}]
+boards: [{rows: "5..6", cols: "6..7"}]
 starts: corner
 walks: 30
-rules: [{name: warnsdorff, tie_break: random}, {name: warnsdorff, tie_break: first}]
+rules: [{name: warnsdorff, tie_break: first}]
 `,
 	"det": `name: det
 seed: 4
