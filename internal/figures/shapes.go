@@ -2,23 +2,14 @@ package figures
 
 import (
 	"fmt"
-	"knightwalk/internal/table"
-	"maps"
 	"math"
-	"slices"
 	"strconv"
 	"strings"
 
+	"knightwalk/internal/results"
 	"knightwalk/plots"
 	"knightwalk/stats"
 )
-
-// shapeCell is one board of a shape map: the squares of the run that can
-// start a tour on it, pooled.
-type shapeCell struct {
-	walks, succ int64
-	exact       float64 // Σ walks × exact rate; NaN once a square has none
-}
 
 // shapeMaps draws, per rule whose run covers at least two heights and two
 // widths with some board not square, success against (rows, columns) as a
@@ -31,19 +22,15 @@ type shapeCell struct {
 // lie on the diagonal, so a size curve is one slice of the map.
 func (d *drawer) shapeMaps() ([]Drawn, error) {
 	conf, method := d.stats()
-	rules, byRule := shapeCells(d.squares)
+	rules, byRule := results.ShapeCells(d.squares, exactSuccess)
 	var out []Drawn
 	for _, rule := range rules {
 		cells := byRule[rule]
-		hs, ws, rect := map[int]bool{}, map[int]bool{}, false
-		for k := range cells {
-			hs[k[0]], ws[k[1]] = true, true
-			rect = rect || k[0] != k[1]
-		}
-		if len(hs) < 2 || len(ws) < 2 || !rect {
+		hs, ws, ok := results.ShapeAxes(cells)
+		if !ok {
 			continue
 		}
-		h, caption := shapeMap(rule, cells, slices.Sorted(maps.Keys(hs)), slices.Sorted(maps.Keys(ws)), conf, method)
+		h, caption := shapeMap(rule, cells, hs, ws, conf, method)
 		if dataHook != nil {
 			dataHook("size-curve_"+slug(d.m.Experiment+"_shapes_"+rule), h)
 		}
@@ -61,37 +48,9 @@ func (d *drawer) shapeMaps() ([]Drawn, error) {
 	return out, nil
 }
 
-// shapeCells pools squares per rule and board over the squares that can
-// start a tour; rules are in the order they first appear.
-func shapeCells(squares []table.SquareRow) ([]string, map[string]map[[2]int]*shapeCell) {
-	byRule := map[string]map[[2]int]*shapeCell{}
-	var rules []string
-	for _, s := range squares {
-		m := byRule[s.Rule]
-		if m == nil {
-			m = map[[2]int]*shapeCell{}
-			byRule[s.Rule] = m
-			rules = append(rules, s.Rule)
-		}
-		rows, cols := int(s.Rows), int(s.Cols)
-		if rows*cols%2 == 1 && minority(int(s.StartRow), int(s.StartCol)) {
-			continue
-		}
-		c := m[[2]int{rows, cols}]
-		if c == nil {
-			c = &shapeCell{}
-			m[[2]int{rows, cols}] = c
-		}
-		c.walks += s.Walks
-		c.succ += s.Successes
-		c.exact += float64(s.Walks) * exactSuccess(s)
-	}
-	return rules, byRule
-}
-
 // shapeMap lays the cells out with heights hs (bottom to top) and widths ws
 // (left to right) and writes the caption from the values drawn.
-func shapeMap(rule string, cells map[[2]int]*shapeCell, hs, ws []int, conf float64, method stats.Method) (plots.HeatmapData, string) {
+func shapeMap(rule string, cells map[[2]int]*results.ShapeCell, hs, ws []int, conf float64, method stats.Method) (plots.HeatmapData, string) {
 	n := len(hs) * len(ws)
 	h := plots.HeatmapData{Title: rule + ": success by board shape", Rows: len(hs), Cols: len(ws),
 		Values: make([]float64, n), Mask: make([]bool, n), Label: "success rate", Percent: true,
@@ -108,22 +67,22 @@ func shapeMap(rule string, cells map[[2]int]*shapeCell, hs, ws []int, conf float
 	exactCells, sampled, minW, maxW := 0, 0, int64(math.MaxInt64), int64(0)
 	for i := range n {
 		c := cells[[2]int{hs[i/len(ws)], ws[i%len(ws)]}]
-		if c == nil || c.walks == 0 {
+		if c == nil || c.Walks == 0 {
 			h.Mask[i] = true
 			continue
 		}
-		p := float64(c.succ) / float64(c.walks)
+		p := float64(c.Successes) / float64(c.Walks)
 		lo, hi := p, p
-		switch e := c.exact / float64(c.walks); {
+		switch e := c.Exact / float64(c.Walks); {
 		case !math.IsNaN(e):
 			p, lo, hi = e, e, e // what is known is drawn, not its estimate
 			exactCells++
 			h.Starred[i] = true
 		case !det:
-			iv := stats.Proportion{Successes: uint64(c.succ), Trials: uint64(c.walks)}.Interval(conf, method)
+			iv := stats.Proportion{Successes: uint64(c.Successes), Trials: uint64(c.Walks)}.Interval(conf, method)
 			lo, hi = iv.Lo, iv.Hi
 			sampled++
-			minW, maxW = min(minW, c.walks), max(maxW, c.walks)
+			minW, maxW = min(minW, c.Walks), max(maxW, c.Walks)
 		}
 		h.Values[i], un.Lo[i], un.Hi[i] = p, lo, hi
 	}

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"knightwalk/internal/results"
 	"knightwalk/internal/table"
 	"knightwalk/stats"
 )
@@ -27,7 +28,7 @@ func TestShapeMap(t *testing.T) {
 		sq(6, 8, 0, 0, 300, 300, nan),
 		// 6x5 is not run: blank
 	}
-	rules, cells := shapeCells(rows)
+	rules, cells := results.ShapeCells(rows, exactSuccess)
 	if len(rules) != 1 {
 		t.Fatalf("rules %v", rules)
 	}

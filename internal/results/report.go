@@ -67,41 +67,77 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	writeComparisons(&b, t.Comparisons, "groups", "\n## Class comparisons\n\n| board | rule | A | B |")
 	writeComparisons(&b, t.Comparisons, "rules", "\n## Rule comparisons\n\n| board | class | A | B |")
 	writeSweeps(&b, Sweeps(s, t.Squares))
-	writeShapes(&b, t.Boards)
+	writeShapes(&b, t.Squares)
 	writeGrids(&b, s, t.Squares)
 	b.WriteString("\nTables: squares, lengths, deadends, classes, boards, comparisons, claims (Parquet, see docs/tables.md); manifest.json records the config and timings.\n")
 	return b.String()
 }
 
-// writeShapes writes, per rule of a run over rectangular boards (two row
-// counts and two column counts at least, one board not square), its
-// success rate as a matrix of rows × columns, pooled over the run's start
-// squares as the boards table pools them: the square boards are its
-// diagonal, so a size curve is seen as a slice of it.
-func writeShapes(b *strings.Builder, rows []table.BoardRow) {
+// ShapeCell is one board of a rule's success by board shape: its start
+// squares that can start a tour, pooled.
+type ShapeCell struct {
+	Walks, Successes int64
+	Exact            float64 // Σ walks × exact rate; NaN once a pooled square has none
+}
+
+// ShapeCells pools squares per rule and board (rows, cols) over the
+// squares that can start a tour: on a board with an odd number of squares
+// those of the corners' colour, the others being 0 by structure (counting
+// them would make odd boards look worse for no reason of the rule's).
+// exact gives a square's exact success probability (NaN where unknown).
+// Rules are listed in the order they first appear. The report's "Success
+// by board shape" and the size-curve figure's shape map both use it.
+func ShapeCells(squares []table.SquareRow, exact func(table.SquareRow) float64) ([]string, map[string]map[[2]int]*ShapeCell) {
+	byRule := map[string]map[[2]int]*ShapeCell{}
 	var rules []string
-	byRule := map[string][]table.BoardRow{}
-	for _, r := range rows {
-		if _, ok := byRule[r.Rule]; !ok {
-			rules = append(rules, r.Rule)
+	for _, s := range squares {
+		m := byRule[s.Rule]
+		if m == nil {
+			m = map[[2]int]*ShapeCell{}
+			byRule[s.Rule] = m
+			rules = append(rules, s.Rule)
 		}
-		byRule[r.Rule] = append(byRule[r.Rule], r)
-	}
-	for _, rule := range rules {
-		rs := byRule[rule]
-		ms, ns := map[int32]bool{}, map[int32]bool{}
-		rect := false
-		cell := map[[2]int32]table.BoardRow{}
-		for _, r := range rs {
-			ms[r.Rows], ns[r.Cols] = true, true
-			rect = rect || r.Rows != r.Cols
-			cell[[2]int32{r.Rows, r.Cols}] = r
-		}
-		if len(ms) < 2 || len(ns) < 2 || !rect {
+		rows, cols := int(s.Rows), int(s.Cols)
+		if rows*cols%2 == 1 && (s.StartRow+s.StartCol)%2 == 1 {
 			continue
 		}
-		mList, nList := slices.Sorted(maps.Keys(ms)), slices.Sorted(maps.Keys(ns))
-		fmt.Fprintf(b, "\n## Success by board shape: %s\n\nSuccess rate (%%) of each rows × columns board, over the run's start squares (the boards table; * exact, where every square's value is known); square boards on the diagonal.\n\n| rows \\ cols |", rule)
+		c := m[[2]int{rows, cols}]
+		if c == nil {
+			c = &ShapeCell{}
+			m[[2]int{rows, cols}] = c
+		}
+		c.Walks += s.Walks
+		c.Successes += s.Successes
+		c.Exact += float64(s.Walks) * exact(s)
+	}
+	return rules, byRule
+}
+
+// ShapeAxes returns the heights and widths of a rule's cells, ascending,
+// and whether they make a map: two heights and two widths at least, some
+// board not square.
+func ShapeAxes(cells map[[2]int]*ShapeCell) (hs, ws []int, ok bool) {
+	h, w, rect := map[int]bool{}, map[int]bool{}, false
+	for k := range cells {
+		h[k[0]], w[k[1]] = true, true
+		rect = rect || k[0] != k[1]
+	}
+	return slices.Sorted(maps.Keys(h)), slices.Sorted(maps.Keys(w)), len(h) >= 2 && len(w) >= 2 && rect
+}
+
+// writeShapes writes, per rule of a run over rectangular boards (two row
+// counts and two column counts at least, one board not square), its
+// success rate as a matrix of rows × columns (ShapeCells): the square
+// boards are its diagonal, so a size curve is seen as a slice of it.
+func writeShapes(b *strings.Builder, squares []table.SquareRow) {
+	rules, byRule := ShapeCells(squares, func(s table.SquareRow) float64 { return s.ExactSuccess })
+	for _, rule := range rules {
+		cells := byRule[rule]
+		mList, nList, ok := ShapeAxes(cells)
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(b, "\n## Success by board shape: %s\n\nSuccess rate (%%) of each rows × columns board, pooled over the run's start squares that can start a tour (on a board with an odd number of squares, those of the corners' colour); * exact, where every pooled square's value is known; square boards on the diagonal.\n\n| rows \\ cols |", rule)
 		for _, n := range nList {
 			fmt.Fprintf(b, " %d |", n)
 		}
@@ -109,14 +145,14 @@ func writeShapes(b *strings.Builder, rows []table.BoardRow) {
 		for _, m := range mList {
 			fmt.Fprintf(b, "| %d |", m)
 			for _, n := range nList {
-				r, ok := cell[[2]int32{m, n}]
+				c, ok := cells[[2]int{m, n}]
 				switch {
-				case !ok:
+				case !ok || c.Walks == 0:
 					b.WriteString(" |")
-				case !math.IsNaN(r.ExactSuccess):
-					fmt.Fprintf(b, " %.2f* |", 100*r.ExactSuccess)
+				case !math.IsNaN(c.Exact):
+					fmt.Fprintf(b, " %.2f* |", 100*c.Exact/float64(c.Walks))
 				default:
-					fmt.Fprintf(b, " %.2f |", 100*r.SuccessRate)
+					fmt.Fprintf(b, " %.2f |", 100*float64(c.Successes)/float64(c.Walks))
 				}
 			}
 			b.WriteString("\n")
