@@ -49,6 +49,14 @@ func TestShapesInReport(t *testing.T) {
 	if !strings.Contains(rep, "| rows \\ cols | 5 | 6 | 7 |") {
 		t.Errorf("header:\n%s", rep)
 	}
+	// On a board with an odd number of squares, b1 cannot start a tour:
+	// the cell is a1's rate alone, not pulled down by b1's zeros.
+	tb, rep = build("name: m\nseed: 3\nboards: [{rows: 5..6, cols: 5..7}]\nstarts: [a1, b1]\nwalks: 40\nexact: off\nrules: [{name: warnsdorff}]\n")
+	for _, r := range tb.Squares {
+		if r.Board == "5x7" && r.Start == "a1" && !strings.Contains(rep, fmt.Sprintf("| 5 | %.2f | %.2f | %.2f |", shapeRate(tb, "5x5"), shapeRate(tb, "5x6"), 100*float64(r.Successes)/float64(r.Walks))) {
+			t.Errorf("5x7 row should be a1's rate %.2f on 5x5 and 5x7:\n%s", 100*float64(r.Successes)/float64(r.Walks), rep)
+		}
+	}
 	if _, rep := build("name: m\nseed: 2\nboards: [5x5, 6x6]\nstarts: [a1]\nwalks: 10\nexact: off\nrules: [{name: warnsdorff}]\n"); strings.Contains(rep, "board shape") {
 		t.Error("a matrix for square boards alone")
 	}
@@ -71,4 +79,16 @@ func TestRuleSpecOrdersByN(t *testing.T) {
 	if got := Params(c).Spec; got != "squirrel-cull" {
 		t.Errorf("squirrel-cull: rule_spec %q", got)
 	}
+}
+
+// shapeRate is the rate (%) the board-shape matrix should show for board:
+// a1's alone on an odd board, a1's and b1's pooled on an even one.
+func shapeRate(tb *Tables, board string) float64 {
+	var w, k int64
+	for _, r := range tb.Squares {
+		if r.Board == board && (r.Start == "a1" || (r.Rows*r.Cols)%2 == 0) {
+			w, k = w+r.Walks, k+r.Successes
+		}
+	}
+	return 100 * float64(k) / float64(w)
 }
