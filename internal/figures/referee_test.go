@@ -94,6 +94,9 @@ func drawAll(t *testing.T, name, text string) (string, []Drawn, map[string]any) 
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), name)
+	if keep := os.Getenv("KNIGHTWALK_REFEREE_DIR"); keep != "" {
+		dir = filepath.Join(keep, name) // kept, to open the figures as a referee would
+	}
 	if _, err := runner.Run(context.Background(), e, runner.RunOptions{Out: dir, Workers: 2, Shard: runner.All}); err != nil {
 		t.Fatal(err)
 	}
