@@ -115,6 +115,7 @@ rules: [{name: warnsdorff}, {name: random}]
 outputs:
   walks: true
   row_group: 300
+exact: off
 `
 
 // TestShardsPerWalk: shards of an experiment with the per-walk table merge

@@ -75,7 +75,10 @@ func TestValidateRunAgreement(t *testing.T) {
 	for i, tc := range cases {
 		t.Run(fmt.Sprint(i), func(t *testing.T) {
 			file := filepath.Join(tmp, fmt.Sprintf("c%d.yaml", i))
-			yaml := fmt.Sprintf("name: agree\nseed: 3\nboards: [5x5, 6x6]\nwalks: %d\nrules: [{name: warnsdorff}, {name: random}]\nclaims:\n  - {id: c, %s, below: 0.5}\n", walks, tc.claim)
+			// The claim on line 7, as the refusals say; no exact values (the
+			// rows' targets and walks are what is checked, and the random
+			// walk's enumeration on 5x5 costs more than all 22 runs).
+			yaml := fmt.Sprintf("name: agree\nseed: 3\nboards: [5x5, 6x6]\nwalks: %d\nrules: [{name: warnsdorff}, {name: random}]\nclaims:\n  - {id: c, %s, below: 0.5}\nexact: off\n", walks, tc.claim)
 			if err := os.WriteFile(file, []byte(yaml), 0o644); err != nil {
 				t.Fatal(err)
 			}

@@ -31,6 +31,11 @@ func proc(t *testing.T, env []string, args ...string) *exec.Cmd {
 // array jobs and Kubernetes Indexed Jobs start them (shard from the
 // environment only), merges their parts, and compares with one run.
 func TestClusterShards(t *testing.T) {
+	// One run to compare both schedulers' merged shards with.
+	one := filepath.Join(t.TempDir(), "one")
+	if b, err := proc(t, nil, "run", "testdata/small.yaml", "--out", one, "--quiet").CombinedOutput(); err != nil {
+		t.Fatalf("single run: %v\n%s", err, b)
+	}
 	for _, sched := range []string{"slurm", "k8s"} {
 		t.Run(sched, func(t *testing.T) {
 			tmp := t.TempDir()
@@ -55,10 +60,6 @@ func TestClusterShards(t *testing.T) {
 			// The parts directory stands for the parts in it, as in deploy/.
 			if b, err := proc(t, nil, "merge", "--out", merged, filepath.Join(tmp, "parts")).CombinedOutput(); err != nil {
 				t.Fatalf("merge: %v\n%s", err, b)
-			}
-			one := filepath.Join(tmp, "one")
-			if b, err := proc(t, nil, "run", "testdata/small.yaml", "--out", one, "--quiet").CombinedOutput(); err != nil {
-				t.Fatalf("single run: %v\n%s", err, b)
 			}
 			for _, name := range []string{"squares", "lengths", "deadends", "classes", "boards", "comparisons", "claims"} {
 				a, _ := os.ReadFile(filepath.Join(one, name+".parquet"))

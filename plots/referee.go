@@ -397,8 +397,8 @@ func roundAll(xs []float64) []float64 {
 }
 
 // Referee runs the checks that read f as drawn: its tick labels at their
-// values and apart, nothing outside the canvas, every character drawable
-// in PNG and PDF.
+// values and apart, nothing outside the canvas, no line across a bar of
+// no walks, every character drawable in PNG and PDF.
 func Referee(f *Figure) []string {
 	var buf bytes.Buffer
 	if err := f.Encode(&buf, "svg"); err != nil {
@@ -413,5 +413,136 @@ func RefereeSVG(svg []byte) []string {
 	out = append(out, CheckTicks(svg)...)
 	out = append(out, CheckTickOverlap(svg)...)
 	out = append(out, CheckCanvas(svg)...)
+	out = append(out, CheckBridges(svg)...)
 	return append(out, CheckGlyphs(svg)...)
+}
+
+var (
+	svgStrokedRE     = regexp.MustCompile(`<path d="([^"]*)" style="fill:none;stroke:(#[0-9A-Fa-f]{6})([^"]*)"`)
+	svgStrokeWidthRE = regexp.MustCompile(`stroke-width:([\d.]+)`)
+)
+
+// CheckBridges reports, on a distribution of path lengths (an x axis
+// labelled "path length"), the lines that join two bars across a bar
+// with no walks, as if lengths that no walk had were walked (issue 34: a
+// 7×7 line went from 37.5 to 41.5 across an empty 39.5, whose exact share
+// is 0.15 %). It reads the figure as drawn: lengths from the x axis's
+// tick labels; every coloured line within the axes, step outline or
+// markers joined alike (not the thinner error bars and markers' edges);
+// and the bars' width from the axis label where it says lengths are
+// pooled in pairs, else from the step outlines (each top of a bar is one
+// bar wide; a bar is as wide as the smallest gap between lengths). A
+// segment may run along the floor of the axes (a bar of zero walks drawn
+// as zero); off the floor, none may span more than one and a half bars,
+// which only a line over a missing bar does.
+func CheckBridges(svg []byte) []string {
+	texts := SVGTexts(svg)
+	pairs, lengths := false, false
+	for _, t := range texts {
+		if !t.Rotated && strings.HasPrefix(t.Text, "path length") {
+			lengths, pairs = true, strings.Contains(t.Text, "in pairs")
+		}
+	}
+	if !lengths {
+		return nil // not a length distribution
+	}
+	var axis *tickGroup
+	for _, g := range tickGroups(texts, tickMarks(svg)) {
+		if g.row && axis == nil {
+			axis = &g
+		}
+	}
+	if axis == nil || !fitsAffine(*axis, func(v float64) float64 { return v }) {
+		return []string{"length distribution: no linear x axis of lengths to read its lines by"}
+	}
+	lo, hi := 0, 0
+	for i := range axis.at {
+		if axis.at[i] < axis.at[lo] {
+			lo = i
+		}
+		if axis.at[i] > axis.at[hi] {
+			hi = i
+		}
+	}
+	perLength := (axis.at[hi] - axis.at[lo]) / (axis.values[hi] - axis.values[lo])
+	length := func(x float64) float64 { return axis.values[lo] + (x-axis.at[lo])/perLength }
+	bottom, top, ok := yAxisLine(svg)
+	if !ok {
+		return []string{"length distribution: no y axis line to find the floor of its axes by"}
+	}
+	type seg struct {
+		colour     string
+		a, b       float64 // lengths, a < b
+		horizontal bool
+	}
+	var segs []seg
+	for _, m := range svgStrokedRE.FindAllSubmatch(svg, -1) {
+		if strings.EqualFold(string(m[2]), "#000000") {
+			continue // axes, ticks and the legend's marks
+		}
+		if w := svgStrokeWidthRE.FindSubmatch(m[3]); w != nil {
+			if v, _ := strconv.ParseFloat(string(w[1]), 64); v < 0.55 {
+				continue // error bars and markers' outlines (0.5): the lines are wider
+			}
+		}
+		for _, sub := range bytes.Split(m[1], []byte("M"))[1:] {
+			pts := svgPointRE.FindAllSubmatch(append([]byte("M"), sub...), -1)
+			for k := 1; k < len(pts); k++ {
+				x0, y0 := parsePoint(pts[k-1])
+				x1, y1 := parsePoint(pts[k])
+				inside := func(y float64) bool { return y > bottom-0.5 && y < top+0.5 }
+				floor := math.Abs(y0-bottom) < 0.5 && math.Abs(y1-bottom) < 0.5
+				if !inside(y0) || !inside(y1) || floor || x0 == x1 {
+					continue
+				}
+				segs = append(segs, seg{string(m[2]), length(math.Min(x0, x1)), length(math.Max(x0, x1)), y0 == y1})
+			}
+		}
+	}
+	width := 2.0
+	if !pairs {
+		width = math.Inf(1)
+		for _, s := range segs {
+			if s.horizontal { // a bar's top
+				width = math.Min(width, s.b-s.a)
+			}
+		}
+		if math.IsInf(width, 1) {
+			width = 1
+		}
+		width = math.Round(width)
+	}
+	var out []string
+	for _, s := range segs {
+		if s.b-s.a > 1.5*width {
+			out = append(out, fmt.Sprintf("a %s line joins lengths %.1f and %.1f, across %.0f bars of width %g with no walks", s.colour, s.a, s.b, (s.b-s.a)/width-1, width))
+		}
+	}
+	return out
+}
+func parsePoint(m [][]byte) (x, y float64) {
+	x, _ = strconv.ParseFloat(string(m[1]), 64)
+	y, _ = strconv.ParseFloat(string(m[2]), 64)
+	return x, y
+}
+
+// yAxisLine finds the axes' vertical extent from the y axis's line: the
+// longest vertical black line.
+func yAxisLine(svg []byte) (bottom, top float64, ok bool) {
+	best := 0.0
+	for _, m := range svgStrokedRE.FindAllSubmatch(svg, -1) {
+		if !strings.EqualFold(string(m[2]), "#000000") {
+			continue
+		}
+		pts := svgPointRE.FindAllSubmatch(m[1], -1)
+		if len(pts) != 2 {
+			continue
+		}
+		x0, y0 := parsePoint(pts[0])
+		x1, y1 := parsePoint(pts[1])
+		if x0 == x1 && math.Abs(y1-y0) > best {
+			best, bottom, top, ok = math.Abs(y1-y0), math.Min(y0, y1), math.Max(y0, y1), true
+		}
+	}
+	return bottom, top, ok
 }

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
 )
 
 // plantedClaimPanel is a claim panel with a 100 % rate, whose logit axis
@@ -198,5 +199,68 @@ func TestRefereeCatchesOverlappingTicks(t *testing.T) {
 		t.Error("tick labels squeezed together: not reported")
 	} else {
 		t.Logf("reported: %s", got[0])
+	}
+}
+
+// TestRefereeCatchesBridgedBins: a length distribution with a bar of no
+// walks in its middle passes as drawn, on a log axis (markers joined by
+// lines) and on a linear one (a step outline, per length and in pairs);
+// the same figure with a line planted across the empty bar, as the 7×7
+// corner's 37.5 → 41.5 was drawn (issue 34, item 3), fails.
+func TestRefereeCatchesBridgedBins(t *testing.T) {
+	// n lengths, each a share; the length gap (and, in pairs, its partner)
+	// has no walks; the full length holds full of them on a log axis.
+	mk := func(n, gap int, full float64) Series {
+		s := Series{Name: "corner", Walks: 100000}
+		for l := 1; l <= n; l++ {
+			y := 1.0
+			if l == n {
+				y = full
+			}
+			if l == gap || n > pairAbove && l == gap-1 && (n-l)%2 == 0 {
+				y = 0
+			}
+			s.X, s.Y = append(s.X, float64(l)), append(s.Y, y)
+		}
+		sum := 0.0
+		for _, y := range s.Y {
+			sum += y
+		}
+		for k := range s.Y {
+			s.Y[k] /= sum // shares of the walks
+		}
+		return s
+	}
+	for _, c := range []struct {
+		name        string
+		s           Series
+		before, gap float64 // the bars either side of the empty one
+	}{
+		{"log axis, in pairs", mk(49, 40, 2000), 37.5, 41.5},
+		{"linear, in pairs", mk(49, 40, 1), 37.5, 41.5},
+		{"linear, per length", mk(20, 10, 1), 9, 11},
+	} {
+		f, err := LengthDistributionWith([]Series{c.s}, LengthOptions{Squares: len(c.s.X)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p := Referee(f); len(p) > 0 {
+			t.Errorf("%s: the figure as drawn fails: %q", c.name, p)
+		}
+		// The planted defect: a line in the series' colour joining the
+		// bars either side of the empty one, at their height.
+		y := f.Plot.Y.Min + 0.5*(f.Plot.Y.Max-f.Plot.Y.Min)
+		line, err := plotter.NewLine(plotter.XYs{{X: c.before, Y: y}, {X: c.gap, Y: y * 1.01}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		line.LineStyle.Color, _, _ = seriesStyle(0)
+		f.Plot.Add(line)
+		problems := Referee(f)
+		if len(problems) != 1 || !strings.Contains(problems[0], "with no walks") {
+			t.Errorf("%s: a line across the empty bar: the referee says %q, want one bridge", c.name, problems)
+		} else {
+			t.Logf("%s: %s", c.name, problems[0])
+		}
 	}
 }

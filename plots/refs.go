@@ -3,6 +3,7 @@ package plots
 import (
 	"image/color"
 	"math"
+	"sort"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/vg"
@@ -46,6 +47,10 @@ type refPlot struct {
 	sources []*refSource
 	style   map[string]*refSource
 	y       func(rate float64) float64 // the rate axis's coordinate
+	// sizes are the board sizes measured (sorted, distinct): a range's
+	// ends are drawn halfway between the sizes it holds and those it
+	// does not (see span).
+	sizes []float64
 }
 
 // newRefPlot keeps the references within [xmin, xmax] (cutting ranges to
@@ -103,7 +108,8 @@ func (bp bandPlot) Plot(dc draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&dc)
 	for _, r := range bp.refs {
 		if r.NMax > r.N && r.Bound != About {
-			bp.style[r.Source].drawBand(&dc, r, trX, func(v float64) vg.Length { return trY(bp.y(v)) })
+			x0, x1 := bp.span(r, trX)
+			bp.style[r.Source].drawBand(&dc, r, x0, x1, func(v float64) vg.Length { return trY(bp.y(v)) })
 		}
 	}
 }
@@ -112,7 +118,8 @@ func (rp *refPlot) Plot(dc draw.Canvas, p *plot.Plot) {
 	trX, trY := p.Transforms(&dc)
 	for _, r := range rp.refs {
 		if r.NMax > r.N {
-			rp.style[r.Source].drawRange(&dc, r, trX, func(v float64) vg.Length { return trY(rp.y(v)) })
+			x0, x1 := rp.span(r, trX)
+			rp.style[r.Source].drawRange(&dc, r, x0, x1, func(v float64) vg.Length { return trY(rp.y(v)) })
 		}
 	}
 	for _, r := range rp.refs {
@@ -122,8 +129,31 @@ func (rp *refPlot) Plot(dc draw.Canvas, p *plot.Plot) {
 	}
 }
 
-func (s *refSource) drawBand(dc *draw.Canvas, r Reference, trX, trY func(float64) vg.Length) {
-	x0, x1, y := trX(r.N), trX(r.NMax), trY(r.Rate)
+// span is where range r is drawn along the page: over the measured sizes
+// it holds, each end halfway to the nearest measured size it does not
+// hold, so that no end passes through a marker and a size left out is
+// never read as inside (n = 201…400 drawn from 201 sat on the n = 200
+// marker and read as starting there). An end with no measured size
+// beyond it is the published end (cut to the axis); a range holding no
+// measured size is drawn over its published ends.
+func (rp *refPlot) span(r Reference, trX func(float64) vg.Length) (x0, x1 vg.Length) {
+	x0, x1 = trX(r.N), trX(r.NMax)
+	first := sort.SearchFloat64s(rp.sizes, r.N)
+	last := sort.Search(len(rp.sizes), func(i int) bool { return rp.sizes[i] > r.NMax }) - 1
+	if first > last { // no measured size within
+		return x0, x1
+	}
+	if first > 0 {
+		x0 = (trX(rp.sizes[first-1]) + trX(rp.sizes[first])) / 2
+	}
+	if last+1 < len(rp.sizes) {
+		x1 = (trX(rp.sizes[last]) + trX(rp.sizes[last+1])) / 2
+	}
+	return x0, x1
+}
+
+func (s *refSource) drawBand(dc *draw.Canvas, r Reference, x0, x1 vg.Length, trY func(float64) vg.Length) {
+	y := trY(r.Rate)
 	dc.SetColor(refBandColor)
 	if r.Bound == AtLeast {
 		dc.Fill(rectPath(x0, y, x1, dc.Max.Y))
@@ -132,8 +162,8 @@ func (s *refSource) drawBand(dc *draw.Canvas, r Reference, trX, trY func(float64
 	}
 }
 
-func (s *refSource) drawRange(dc *draw.Canvas, r Reference, trX, trY func(float64) vg.Length) {
-	x0, x1, y := trX(r.N), trX(r.NMax), trY(r.Rate)
+func (s *refSource) drawRange(dc *draw.Canvas, r Reference, x0, x1 vg.Length, trY func(float64) vg.Length) {
+	y := trY(r.Rate)
 	dc.StrokeLine2(draw.LineStyle{Color: refColor, Width: 1, Dashes: s.dashes}, x0, y, x1, y)
 }
 

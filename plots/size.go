@@ -3,6 +3,7 @@ package plots
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -158,6 +159,7 @@ func SizeCurveWith(lines []Line, o SizeOptions) (f *Figure, err error) {
 	}
 	refs := newRefPlot(o.References, p.X.Min, p.X.Max)
 	refs.y = sc.y
+	refs.sizes = measuredSizes(lines)
 	p.Add(bandPlot{refs})
 	exact := false
 	for i, l := range lines {
@@ -178,6 +180,16 @@ func SizeCurveWith(lines []Line, o SizeOptions) (f *Figure, err error) {
 		f.addLegend(src.name, src)
 	}
 	return f, nil
+}
+
+// measuredSizes are the board sizes of lines, sorted and distinct.
+func measuredSizes(lines []Line) []float64 {
+	var out []float64
+	for _, l := range lines {
+		out = append(out, l.N...)
+	}
+	sort.Float64s(out)
+	return slices.Compact(out)
 }
 
 func addSizeLine(p *plot.Plot, f *Figure, i int, l Line, sc rateScale) error {

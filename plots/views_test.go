@@ -8,6 +8,7 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
 )
 
 // goldenFigures are the figures whose SVG is kept in testdata: one per
@@ -412,6 +413,29 @@ func TestNewViewErrors(t *testing.T) {
 			t.Errorf("%s: error %q does not wrap %q", c.name, c.err, c.want)
 		case !strings.HasPrefix(c.err.Error(), "plots: "):
 			t.Errorf("%s: error %q lacks the package prefix", c.name, c.err)
+		}
+	}
+}
+
+// TestReferenceRangeEnds: a published range's ends stand halfway between
+// the measured sizes it holds and those it does not, never on a marker
+// (issue 34, item 12: n = 201…400 drawn from 201 sat on the n = 200
+// marker and read as starting at 200).
+func TestReferenceRangeEnds(t *testing.T) {
+	rp := &refPlot{sizes: []float64{180, 200, 220, 240, 400, 420, 424}}
+	id := func(v float64) vg.Length { return vg.Length(v) }
+	for _, c := range []struct {
+		n, nmax, x0, x1 float64
+	}{
+		{201, 400, 210, 410}, // 220…400 held: from between 200 and 220 to between 400 and 420
+		{200, 400, 190, 410}, // 200 held: the end moves left of its marker
+		{150, 225, 150, 230}, // nothing measured below 150: its end; 240 left out: halfway from 220
+		{241, 399, 241, 399}, // no measured size within: its published ends
+		{421, 500, 422, 500}, // 424 held, 420 not; nothing measured beyond
+	} {
+		x0, x1 := rp.span(Reference{N: c.n, NMax: c.nmax}, id)
+		if float64(x0) != c.x0 || float64(x1) != c.x1 {
+			t.Errorf("n = %v…%v drawn over %v…%v, want %v…%v", c.n, c.nmax, x0, x1, c.x0, c.x1)
 		}
 	}
 }

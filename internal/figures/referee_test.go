@@ -101,6 +101,14 @@ func drawAll(t *testing.T, name, text string) (string, []Drawn, map[string]any) 
 		t.Fatal(err)
 	}
 	dir := filepath.Join(t.TempDir(), name)
+	if keep := os.Getenv("KNIGHTWALK_REFEREE_DIR"); keep != "" {
+		dir = filepath.Join(keep, name) // kept, with PNGs, to open the figures as a referee would
+	} else {
+		// The checks read the SVG; PNG and PDF of every kind of figure
+		// are written by the harness's plot --figure all tests.
+		defer func(f []string) { formats = f }(formats)
+		formats = []string{"svg"}
+	}
 	if _, err := runner.Run(context.Background(), e, runner.RunOptions{Out: dir, Workers: 2, Shard: runner.All}); err != nil {
 		t.Fatal(err)
 	}

@@ -196,13 +196,18 @@ func sizeCaption(who, what string, lines []plots.Line, so plots.SizeOptions, con
 		s += fmt.Sprintf(" Black crosses: the exact rate by enumeration (n = %g…%g), which the estimate beside it estimates.", slices.Min(exactN), slices.Max(exactN))
 	}
 	var srcs []string
+	ranges := false
 	for _, r := range so.References {
 		if c := cites[r.Source]; !slices.Contains(srcs, c) && math.Max(r.N, r.NMax) >= lo && r.N <= hi {
 			srcs = append(srcs, c)
 		}
+		ranges = ranges || r.NMax > r.N && r.NMax >= lo && r.N <= hi
 	}
 	if len(srcs) > 0 {
 		s += " Published values in black, one legend entry per published statement (experiments/sources.yaml): " + strings.Join(srcs, "; ") + "."
+	}
+	if ranges {
+		s += " A published range of sizes is drawn over the measured sizes it holds, each end halfway to the nearest measured size it does not (its legend entry gives the published sizes)."
 	}
 	return s
 }

@@ -61,6 +61,10 @@ claims:
 		data[base] = v
 	}
 	defer func() { figureHook, dataHook = nil, nil }()
+	// The checks read the figures and their SVG; PNG and PDF of every kind
+	// of figure are written by the harness's plot --figure all tests.
+	defer func(f []string) { formats = f }(formats)
+	formats = []string{"svg"}
 	drawn, err := Draw(dir, []string{"success-heatmap", "closed-heatmap", "length-heatmap", "deadend-heatmap",
 		"length-distribution", "size-curve", "convergence", "claims"})
 	if err != nil {

@@ -16,8 +16,10 @@ import (
 )
 
 // batchRows is how many rows the slice writers turn into one Arrow record
-// (and one Parquet row group) at a time, bounding the copy they make.
-const batchRows = 1 << 16
+// (and one Parquet row group) at a time, bounding the copy they make. A
+// variable only so that the fast tests cross batch boundaries with a few
+// rows (TestRoundTrip); nothing else sets it.
+var batchRows = 1 << 16
 
 // WriteSquares writes the squares table to path.
 func WriteSquares(path string, rows []SquareRow, md Metadata) error {
