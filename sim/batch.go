@@ -180,31 +180,45 @@ func (ls *lanes) choose() {
 	pdepSelect(&ls.set, &ls.idx)
 }
 
-// The Go rounds: one pass over the lanes that moves each into its chosen
-// square and finds its allowed squares (randomPass, warnsdorffPass), the
-// draws and the select. Between the pass and the draws, max_steps ends
-// walks (stopAll), the walks that ended are recorded and the lanes' next
-// walks make their first move (endPass), and tie-break chains narrow the
-// ties (reduceAll). The passes call nothing, so that the compiler
-// keeps their values in registers; a lane whose walk ended stays on its
-// last square through the round (one allowed square: no draw).
+// The Go rounds of Warnsdorff's rule: one pass over the lanes that moves
+// each into its chosen square and finds its allowed squares
+// (warnsdorffPass), the draws and the select. Between the pass and the
+// draws, max_steps ends walks (stopAll), the walks that ended are recorded
+// and the lanes' next walks make their first move (endPass), the lanes
+// that must draw count a tie (countTies) and tie-break chains narrow the
+// ties (reduceAll). The pass calls nothing, so that the compiler keeps its
+// values in registers (with the walk ends handled in it, as the random
+// walk's rounds do, it spilled them); a lane whose walk ended stays on its
+// last square through the pass (one allowed square: no draw).
 
+// random keeps the rounds as they were before the passes below: moved to
+// a pass like Warnsdorff's, they measured about 6% slower.
 func (bt *batch) random(ls *lanes) {
-	k := bt.k
-	limit := k.maxSteps < k.n // else no walk can exceed it
+	nb := &bt.k.nb
+	maxSteps := bt.k.maxSteps
+	limit := maxSteps < bt.k.n // else no walk can exceed it
 	for {
-		if v := k.vec; v != nil && !bt.vecRounds(ls, v, v.random) {
+		if v := bt.k.vec; v != nil && !bt.vecRounds(ls, v, v.random) {
 			return
 		}
-		ndraw, ended := ls.randomPass(&k.nb)
-		if limit {
-			ndraw, ended, _ = ls.stopAll(k.maxSteps, ended, 0)
-		}
-		if ended != 0 {
-			var ok bool
-			if ndraw, _, ok = bt.endPass(ls, ended, ndraw, 0, false); !ok {
-				return
+		ndraw := 0
+		for j := range batchLanes {
+			var cand uint64
+			for {
+				b := ls.set[j]
+				cur := bits.TrailingZeros64(b) & 63
+				visited := ls.visited[j] | b
+				ls.visited[j] = visited
+				cand = nb[cur] &^ visited
+				if cand != 0 && (!limit || bits.OnesCount64(visited) <= maxSteps) {
+					break
+				}
+				if !bt.finish(ls, j, cur, cand != 0) {
+					return
+				}
 			}
+			ls.ties[j] += b2i(cand&(cand-1) != 0)
+			ndraw = ls.needs(j, cand, ndraw)
 		}
 		ls.drawAll(ndraw)
 		ls.choose()
@@ -216,50 +230,34 @@ func (bt *batch) warnsdorff(ls *lanes) {
 	limit := k.maxSteps < k.n // else no walk can exceed it
 	reduce := k.rule.TieBreak != TieRandom
 	for {
-		if v := k.vec; v != nil && !bt.vecRounds(ls, v, v.warnsdorff) {
+		v := k.vec
+		if v != nil && !bt.vecRounds(ls, v, v.warnsdorff) {
 			return
 		}
-		ndraw, ended, tied := ls.warnsdorffPass(&k.nb)
+		// The top degree plane is kept only for the vector rounds.
+		ndraw, ended := ls.warnsdorffPass(&k.nb, v != nil)
 		if limit {
-			ndraw, ended, tied = ls.stopAll(k.maxSteps, ended, tied)
+			ndraw, ended = ls.stopAll(k.maxSteps, ended)
 		}
 		if ended != 0 {
 			var ok bool
-			if ndraw, tied, ok = bt.endPass(ls, ended, ndraw, tied, true); !ok {
+			if ndraw, ok = bt.endPass(ls, ended, ndraw); !ok {
 				return
 			}
 		}
-		if reduce && tied != 0 {
-			ndraw = ls.reduceAll(k, tied)
+		ls.countTies(ndraw)
+		if reduce && ndraw != 0 {
+			ndraw = ls.reduceAll(k, ndraw)
 		}
 		ls.drawAll(ndraw)
 		ls.choose()
 	}
 }
 
-// randomPass is the random walk's pass: it returns the number of lanes
-// that must draw and the lanes whose walk ended (a bit each).
-func (ls *lanes) randomPass(nb *[64]uint64) (ndraw int, ended uint32) {
-	for j := range batchLanes {
-		b := ls.set[j]
-		cur := bits.TrailingZeros64(b) & 63
-		visited := ls.visited[j] | b
-		ls.visited[j] = visited
-		ls.at[j] = uint8(cur)
-		cand := nb[cur] &^ visited
-		if cand == 0 {
-			ended |= 1 << j
-			cand = b
-		}
-		ls.ties[j] += b2i(cand&(cand-1) != 0)
-		ndraw = ls.needs(j, cand, ndraw)
-	}
-	return ndraw, ended
-}
-
-// warnsdorffPass is Warnsdorff's pass: randomPass's results and the lanes
-// with tied minimum-degree squares.
-func (ls *lanes) warnsdorffPass(nb *[64]uint64) (ndraw int, ended, tied uint32) {
+// warnsdorffPass is Warnsdorff's pass: it returns the number of lanes
+// that must draw (listed in ls.draw) and the lanes whose walk ended (a bit
+// each); top says whether to keep the top degree plane.
+func (ls *lanes) warnsdorffPass(nb *[64]uint64, top bool) (ndraw int, ended uint32) {
 	for j := range batchLanes {
 		b := ls.set[j]
 		cur := bits.TrailingZeros64(b) & 63
@@ -269,55 +267,61 @@ func (ls *lanes) warnsdorffPass(nb *[64]uint64) (ndraw int, ended, tied uint32) 
 		// The move: cur's neighbours lose one unvisited neighbour.
 		n := nb[cur]
 		d := n
-		p0, p1, p2, p3 := ls.planes[0][j], ls.planes[1][j], ls.planes[2][j], ls.planes[3][j]
+		p0, p1, p2 := ls.planes[0][j], ls.planes[1][j], ls.planes[2][j]
 		p0, d = p0^d, d&^p0
 		p1, d = p1^d, d&^p1
 		p2, d = p2^d, d&^p2
-		p3 ^= d
-		ls.planes[0][j], ls.planes[1][j], ls.planes[2][j], ls.planes[3][j] = p0, p1, p2, p3
+		ls.planes[0][j], ls.planes[1][j], ls.planes[2][j] = p0, p1, p2
+		if top {
+			ls.planes[3][j] ^= d
+		}
 		cand := n &^ visited
 		if cand == 0 {
 			ended |= 1 << j
 			cand = b
 		} else {
 			// A candidate neighbours cur, which is visited: its degree is
-			// at most 7, so the top plane (p3) is 0 for every candidate.
+			// at most 7, so the top plane is 0 for every candidate.
 			cand = keepLow(keepLow(keepLow(cand, p2), p1), p0)
 		}
-		tie := b2i(cand&(cand-1) != 0)
-		ls.ties[j] += tie
-		tied |= uint32(tie) << j
 		ndraw = ls.needs(j, cand, ndraw)
 	}
-	return ndraw, ended, tied
+	return ndraw, ended
 }
 
 // stopAll ends, as stopped by max_steps, the walks of the lanes not in
 // ended that have visited more than maxSteps squares (the passes leave
 // this check out: it is needed only when max_steps is set), and returns
 // the pass's results as they then are.
-func (ls *lanes) stopAll(maxSteps int, ended, tied uint32) (int, uint32, uint32) {
+func (ls *lanes) stopAll(maxSteps int, ended uint32) (int, uint32) {
 	ndraw := 0
 	for j := range batchLanes {
 		if ended>>j&1 == 0 && bits.OnesCount64(ls.visited[j]) > maxSteps {
 			ended |= 1 << j
-			tied &^= 1 << j
-			ls.ties[j] -= b2i(ls.set[j]&(ls.set[j]-1) != 0) // no tie decision at a step not taken
 			ls.set[j] = 1 << ls.at[j]
 		}
 		ndraw = ls.needs(j, ls.set[j], ndraw)
 	}
-	return ndraw, ended, tied
+	return ndraw, ended
 }
 
-// reduceAll applies the rule's tie-break chain to the tied lanes and
-// returns the number of lanes that must draw, listed again in ls.draw.
-func (ls *lanes) reduceAll(k *fastKernel, tied uint32) int {
-	for ; tied != 0; tied &= tied - 1 {
-		j := bits.TrailingZeros32(tied)
+// countTies counts a tie decision for each of the ndraw lanes in ls.draw
+// (before a tie-break chain: the primary criterion tied).
+func (ls *lanes) countTies(ndraw int) {
+	for _, j := range ls.draw[:ndraw] {
+		ls.ties[j&(batchLanes-1)]++
+	}
+}
+
+// reduceAll applies the rule's tie-break chain to the ndraw tied lanes in
+// ls.draw and returns the number of lanes that must still draw, listed
+// again in ls.draw.
+func (ls *lanes) reduceAll(k *fastKernel, ndraw int) int {
+	for _, j := range ls.draw[:ndraw] {
+		j &= batchLanes - 1
 		ls.set[j] = k.reduceTies(ls.set[j], int(ls.at[j]), ls.visited[j])
 	}
-	ndraw := 0
+	ndraw = 0
 	for j := range batchLanes {
 		ndraw = ls.needs(j, ls.set[j], ndraw)
 	}
@@ -326,36 +330,31 @@ func (ls *lanes) reduceAll(k *fastKernel, tied uint32) int {
 
 // endPass records the walks that ended in the pass (the lanes in ended,
 // each still on its last square), starts the lanes' next walks and makes
-// their first move, as the pass would have: it returns the pass's number
-// of lanes that must draw and tied lanes with those lanes added, and false
-// when every slot is filled.
-func (bt *batch) endPass(ls *lanes, ended uint32, ndraw int, tied uint32, warnsdorff bool) (int, uint32, bool) {
+// their first move, as the pass would have: it returns the number of
+// lanes that must draw with those lanes added, and false when every slot
+// is filled.
+func (bt *batch) endPass(ls *lanes, ended uint32, ndraw int) (int, bool) {
 	k := bt.k
 	for ; ended != 0; ended &= ended - 1 {
 		j := bits.TrailingZeros32(ended)
 		cur := int(ls.at[j])
 		if !bt.finish(ls, j, cur, k.nb[cur]&^ls.visited[j] != 0) {
-			return 0, 0, false
+			return 0, false
 		}
 		// The first move, into the start (which has a move: walkBatch).
 		cur = bt.start
 		ls.visited[j] = 1 << cur
 		ls.at[j] = uint8(cur)
 		cand := k.nb[cur]
-		if warnsdorff {
-			d := cand
-			for i := range 4 {
-				p := ls.planes[i][j]
-				ls.planes[i][j], d = p^d, d&^p
-			}
-			cand = keepLow(keepLow(keepLow(cand, ls.planes[2][j]), ls.planes[1][j]), ls.planes[0][j])
+		d := cand
+		for i := range 4 {
+			p := ls.planes[i][j]
+			ls.planes[i][j], d = p^d, d&^p
 		}
-		tie := b2i(cand&(cand-1) != 0)
-		ls.ties[j] += tie
-		tied |= uint32(tie) << j
+		cand = keepLow(keepLow(keepLow(cand, ls.planes[2][j]), ls.planes[1][j]), ls.planes[0][j])
 		ndraw = ls.needs(j, cand, ndraw)
 	}
-	return ndraw, tied, true
+	return ndraw, true
 }
 
 // vecRounds advances the lanes by the vector rounds of v (rounds is one
