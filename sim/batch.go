@@ -17,13 +17,15 @@ import "math/bits"
 // PDEP per lane.
 //
 // The Go rounds select by PDEP (PathPDEP16, and the rounds the vector
-// paths hand over). With nthBit (pure Go) as the select they measured
-// slower than the scalar kernel (0.75× the walks per CPU second for
-// Warnsdorff, 0.88× for the random walk, same go test -bench run), so
-// where there is no PDEP Walker.WalkRange runs the scalar kernel, the
-// pure-Go path (PathScalar). Even with a fast PDEP the Go rounds can lose
-// to the scalar kernel (Warnsdorff on AMD Zen 3, issue 25): which path
-// runs is measured (autopath.go) unless KernelEnv forces one.
+// paths hand over) or, on every CPU, by knightSelect's multiply hash
+// (PathScalar; nthBit on boards wider than 15 columns), for only the lanes
+// that drew. With nthBit for every lane they once measured slower than
+// walking one walk at a time (0.75× for Warnsdorff, 0.88× for the random
+// walk); with the hash, after the passes stopped calling anything, they
+// measured 1.2× (Warnsdorff) and 1.15× (random walk) the one-at-a-time
+// kernel (BenchmarkKernel8x8*ScalarPath against *Scalar, same run), so
+// every path now runs them. Which path is fastest is measured
+// (autopath.go) unless KernelEnv forces one.
 //
 // Where the CPU has AVX-512 or AVX2, Warnsdorff with random ties and the
 // random walk can run their rounds in vec_amd64.s (AVX-512, eight lanes
@@ -148,11 +150,9 @@ func (bt *batch) finish(ls *lanes, j, cur int, stopped bool) bool {
 // needs stores lane j's allowed set and, when it has more than one
 // square, lists the lane among those that must draw: ndraw lanes so far,
 // one more returned (a count kept in a register by the callers: through
-// memory, each lane would wait on the previous lane's store). Lanes with
-// one allowed square keep index 0.
+// memory, each lane would wait on the previous lane's store).
 func (ls *lanes) needs(j int, set uint64, ndraw int) int {
 	ls.set[j] = set
-	ls.idx[j] = 0
 	ls.draw[ndraw&(batchLanes-1)] = uint8(j)
 	return ndraw + b2i(set&(set-1) != 0)
 }
@@ -175,9 +175,31 @@ func (ls *lanes) drawAll(ndraw int) {
 	}
 }
 
-// choose turns every lane's allowed set into its chosen square.
-func (ls *lanes) choose() {
-	pdepSelect(&ls.set, &ls.idx)
+// drawChoose draws for every lane that must choose (drawAll) and turns
+// every lane's allowed set into its chosen square: by PDEP, or where
+// k.hashChoose by knightSelect (no PDEP needed) for the lanes that drew,
+// in the same loop (the others have one allowed square).
+func (ls *lanes) drawChoose(k *fastKernel, ndraw int) {
+	if !k.hashChoose {
+		ls.idx = [batchLanes]uint32{} // the lanes that do not draw take their one square
+		ls.drawAll(ndraw)
+		pdepSelect(&ls.set, &ls.idx)
+		return
+	}
+	for _, j := range ls.draw[:ndraw] {
+		j &= batchLanes - 1
+		cand, cur := ls.set[j], int(ls.at[j])
+		m := uint32(bits.OnesCount64(cand))
+		var x uint64
+		hi, lo := ls.hi[j], ls.lo[j]
+		hi, lo, x = pcgStep(hi, lo)
+		prod := uint64(uint32(x)) * uint64(m)
+		if uint32(prod) < m {
+			hi, lo, prod = uniformRetry(hi, lo, m, prod)
+		}
+		ls.hi[j], ls.lo[j] = hi, lo
+		ls.set[j] = 1 << (k.next(cand, cur, k.hash(cand, cur), uint32(prod>>32)) & 63)
+	}
 }
 
 // The Go rounds of Warnsdorff's rule: one pass over the lanes that moves
@@ -209,6 +231,7 @@ func (bt *batch) random(ls *lanes) {
 				cur := bits.TrailingZeros64(b) & 63
 				visited := ls.visited[j] | b
 				ls.visited[j] = visited
+				ls.at[j] = uint8(cur)
 				cand = nb[cur] &^ visited
 				if cand != 0 && (!limit || bits.OnesCount64(visited) <= maxSteps) {
 					break
@@ -220,8 +243,7 @@ func (bt *batch) random(ls *lanes) {
 			ls.ties[j] += b2i(cand&(cand-1) != 0)
 			ndraw = ls.needs(j, cand, ndraw)
 		}
-		ls.drawAll(ndraw)
-		ls.choose()
+		ls.drawChoose(bt.k, ndraw)
 	}
 }
 
@@ -249,8 +271,7 @@ func (bt *batch) warnsdorff(ls *lanes) {
 		if reduce && ndraw != 0 {
 			ndraw = ls.reduceAll(k, ndraw)
 		}
-		ls.drawAll(ndraw)
-		ls.choose()
+		ls.drawChoose(k, ndraw)
 	}
 }
 

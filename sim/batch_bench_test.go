@@ -130,3 +130,9 @@ func BenchmarkKernel200x200WarnsdorffPrevious(b *testing.B) {
 func BenchmarkKernel200x200Warnsdorff(b *testing.B) {
 	benchKernel(b, 200, 200, "warnsdorff/random", true)
 }
+
+// ScalarPath forces PathScalar (WalkRange as the runner calls it).
+func BenchmarkKernel8x8WarnsdorffScalarPath(b *testing.B) {
+	benchPath(b, "warnsdorff/random", PathScalar)
+}
+func BenchmarkKernel8x8RandomScalarPath(b *testing.B) { benchPath(b, "random", PathScalar) }

@@ -19,7 +19,10 @@ type fastKernel struct {
 	path     [64]int8    // the current walk
 	ties     fastTies    // scores tied squares for tie-break chains
 	kpath    KernelPath  // how WalkRange runs (setPath)
-	batched  bool        // WalkRange runs walkBatch: every path but PathScalar
+	batched  bool        // WalkRange runs walkBatch (every path; the previous walker does not)
+	// hashChoose makes the batched kernel select by knightSelect, not PDEP
+	// (PathScalar).
+	hashChoose bool
 
 	// The batched kernel's vector rounds (AVX-512: vec_amd64.s, AVX2:
 	// vec2_amd64.s): vec is the implementation that runs, nil for the Go
