@@ -66,6 +66,8 @@ type lanes struct {
 	draw [batchLanes]uint8
 
 	at [batchLanes]uint8 // the square each lane moved into this round
+
+	inv uint64 // ^0 while the planes are complemented (invert), else 0
 }
 
 // batch runs the walks of a run of consecutive indices from one start.
@@ -124,8 +126,20 @@ func (bt *batch) begin(ls *lanes, j int) {
 	ls.set[j] = 1 << bt.start
 	ls.ties[j] = 0
 	for i := range ls.planes {
-		ls.planes[i][j] = k.planes[i]
+		ls.planes[i][j] = k.planes[i] ^ ls.inv
 	}
+}
+
+// invert complements every lane's degree planes: the Go rounds of
+// Warnsdorff keep them complemented (a square's bit is 1 where its degree
+// has a 0), the vector rounds as they are.
+func (ls *lanes) invert() {
+	for i := range ls.planes {
+		for j := range batchLanes {
+			ls.planes[i][j] = ^ls.planes[i][j]
+		}
+	}
+	ls.inv = ^ls.inv
 }
 
 // finish records the outcome of lane j's walk, which ended at cur (one
@@ -251,10 +265,16 @@ func (bt *batch) warnsdorff(ls *lanes) {
 	k := bt.k
 	limit := k.maxSteps < k.n // else no walk can exceed it
 	reduce := k.rule.TieBreak != TieRandom
+	v := k.vec
+	if v == nil {
+		ls.invert() // for good: no vector rounds
+	}
 	for {
-		v := k.vec
-		if v != nil && !bt.vecRounds(ls, v, v.warnsdorff) {
-			return
+		if v != nil {
+			if !bt.vecRounds(ls, v, v.warnsdorff) {
+				return
+			}
+			ls.invert() // for this round
 		}
 		// The top degree plane is kept only for the vector rounds.
 		ndraw, ended := ls.warnsdorffPass(&k.nb, v != nil)
@@ -272,6 +292,9 @@ func (bt *batch) warnsdorff(ls *lanes) {
 			ndraw = ls.reduceAll(k, ndraw)
 		}
 		ls.drawChoose(k, ndraw)
+		if v != nil {
+			ls.invert()
+		}
 	}
 }
 
@@ -286,13 +309,16 @@ func (ls *lanes) warnsdorffPass(nb *[64]uint64, top bool) (ndraw int, ended uint
 		ls.visited[j] = visited
 		ls.at[j] = uint8(cur)
 		// The move: cur's neighbours lose one unvisited neighbour.
+		// The planes are complemented (invert): a bit-sliced decrement
+		// without a complement per plane (&^ is two instructions before
+		// GOAMD64=v3).
 		n := nb[cur]
 		d := n
-		p0, p1, p2 := ls.planes[0][j], ls.planes[1][j], ls.planes[2][j]
-		p0, d = p0^d, d&^p0
-		p1, d = p1^d, d&^p1
-		p2, d = p2^d, d&^p2
-		ls.planes[0][j], ls.planes[1][j], ls.planes[2][j] = p0, p1, p2
+		q0, q1, q2 := ls.planes[0][j], ls.planes[1][j], ls.planes[2][j]
+		q0, d = q0^d, d&q0
+		q1, d = q1^d, d&q1
+		q2, d = q2^d, d&q2
+		ls.planes[0][j], ls.planes[1][j], ls.planes[2][j] = q0, q1, q2
 		if top {
 			ls.planes[3][j] ^= d
 		}
@@ -303,7 +329,7 @@ func (ls *lanes) warnsdorffPass(nb *[64]uint64, top bool) (ndraw int, ended uint
 		} else {
 			// A candidate neighbours cur, which is visited: its degree is
 			// at most 7, so the top plane is 0 for every candidate.
-			cand = keepLow(keepLow(keepLow(cand, p2), p1), p0)
+			cand = keepIn(keepIn(keepIn(cand, q2), q1), q0)
 		}
 		ndraw = ls.needs(j, cand, ndraw)
 	}
@@ -368,11 +394,11 @@ func (bt *batch) endPass(ls *lanes, ended uint32, ndraw int) (int, bool) {
 		ls.at[j] = uint8(cur)
 		cand := k.nb[cur]
 		d := cand
-		for i := range 4 {
-			p := ls.planes[i][j]
-			ls.planes[i][j], d = p^d, d&^p
+		for i := range 4 { // complemented planes, as warnsdorffPass
+			q := ls.planes[i][j]
+			ls.planes[i][j], d = q^d, d&q
 		}
-		cand = keepLow(keepLow(keepLow(cand, ls.planes[2][j]), ls.planes[1][j]), ls.planes[0][j])
+		cand = keepIn(keepIn(keepIn(cand, ls.planes[2][j]), ls.planes[1][j]), ls.planes[0][j])
 		ndraw = ls.needs(j, cand, ndraw)
 	}
 	return ndraw, true
@@ -425,4 +451,13 @@ func b2i(b bool) int {
 // with a 1 wherever some candidate has a 0.
 func minDegree(cand, p3, p2, p1, p0 uint64) uint64 {
 	return keepLow(keepLow(keepLow(keepLow(cand, p3), p2), p1), p0)
+}
+
+// keepIn keeps the squares of cand in q, if there are any.
+func keepIn(cand, q uint64) uint64 {
+	t := cand & q
+	if t == 0 {
+		t = cand
+	}
+	return t
 }
