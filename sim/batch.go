@@ -242,7 +242,7 @@ func (bt *batch) random(ls *lanes) {
 			var cand uint64
 			for {
 				b := ls.set[j]
-				cur := bits.TrailingZeros64(b) & 63
+				cur := bits.TrailingZeros64(b|1<<63) & 63 // b has one square: the OR drops the test for 0
 				visited := ls.visited[j] | b
 				ls.visited[j] = visited
 				ls.at[j] = uint8(cur)
@@ -304,7 +304,7 @@ func (bt *batch) warnsdorff(ls *lanes) {
 func (ls *lanes) warnsdorffPass(nb *[64]uint64, top bool) (ndraw int, ended uint32) {
 	for j := range batchLanes {
 		b := ls.set[j]
-		cur := bits.TrailingZeros64(b) & 63
+		cur := bits.TrailingZeros64(b|1<<63) & 63 // b has one square: the OR drops the test for 0
 		visited := ls.visited[j] | b
 		ls.visited[j] = visited
 		ls.at[j] = uint8(cur)
