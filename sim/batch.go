@@ -190,11 +190,19 @@ func (ls *lanes) drawAll(ndraw int) {
 }
 
 // drawChoose draws for every lane that must choose (drawAll) and turns
-// every lane's allowed set into its chosen square: by PDEP, or where
-// k.hashChoose by knightSelect (no PDEP needed) for the lanes that drew,
-// in the same loop (the others have one allowed square).
+// every lane's allowed set into its chosen square: by PDEP (for the random
+// walk on every lane, for Warnsdorff, which draws for few lanes, on those
+// that drew), or where k.hashChoose by knightSelect (no PDEP needed) for
+// the lanes that drew, in the same loop (the others have one allowed
+// square).
 func (ls *lanes) drawChoose(k *fastKernel, ndraw int) {
 	if !k.hashChoose {
+		if k.rule.Kind != RandomWalk {
+			ls.drawAll(ndraw)
+			pdepSelectDrawn(ls, ndraw) // Warnsdorff draws for few lanes
+			return
+		}
+		// Most lanes draw: PDEP on all of them, branch-free.
 		ls.idx = [batchLanes]uint32{} // the lanes that do not draw take their one square
 		ls.drawAll(ndraw)
 		pdepSelect(&ls.set, &ls.idx)
