@@ -284,8 +284,10 @@ func (bt *batch) warnsdorff(ls *lanes) {
 			}
 			ls.invert() // for this round
 		}
-		// The top degree plane is kept only for the vector rounds.
-		ndraw, ended := ls.warnsdorffPass(&k.nb, v != nil)
+		ndraw, ended := ls.warnsdorffPass(&k.nb)
+		if v != nil {
+			ls.topPlane(&k.nb) // kept only for the vector rounds
+		}
 		if limit {
 			ndraw, ended = ls.stopAll(k.maxSteps, ended)
 		}
@@ -308,8 +310,8 @@ func (bt *batch) warnsdorff(ls *lanes) {
 
 // warnsdorffPass is Warnsdorff's pass: it returns the number of lanes
 // that must draw (listed in ls.draw) and the lanes whose walk ended (a bit
-// each); top says whether to keep the top degree plane.
-func (ls *lanes) warnsdorffPass(nb *[64]uint64, top bool) (ndraw int, ended uint32) {
+// each). It keeps three of the four degree planes (topPlane the fourth).
+func (ls *lanes) warnsdorffPass(nb *[64]uint64) (ndraw int, ended uint32) {
 	for j := range batchLanes {
 		b := ls.set[j]
 		cur := bits.TrailingZeros64(b|1<<63) & 63 // b has one square: the OR drops the test for 0
@@ -325,11 +327,8 @@ func (ls *lanes) warnsdorffPass(nb *[64]uint64, top bool) (ndraw int, ended uint
 		q0, q1, q2 := ls.planes[0][j], ls.planes[1][j], ls.planes[2][j]
 		q0, d = q0^d, d&q0
 		q1, d = q1^d, d&q1
-		q2, d = q2^d, d&q2
+		q2 ^= d
 		ls.planes[0][j], ls.planes[1][j], ls.planes[2][j] = q0, q1, q2
-		if top {
-			ls.planes[3][j] ^= d
-		}
 		cand := n &^ visited
 		if cand == 0 {
 			ended |= 1 << j
@@ -342,6 +341,17 @@ func (ls *lanes) warnsdorffPass(nb *[64]uint64, top bool) (ndraw int, ended uint
 		ndraw = ls.needs(j, cand, ndraw)
 	}
 	return ndraw, ended
+}
+
+// topPlane brings the top degree plane up to date after warnsdorffPass:
+// the move into square s borrows from the top plane at the neighbours of s
+// whose lower three bits went from 0 to 7, which (complemented) are now 0
+// in all three planes.
+func (ls *lanes) topPlane(nb *[64]uint64) {
+	for j := range batchLanes {
+		n := nb[ls.at[j]&63]
+		ls.planes[3][j] ^= n &^ (ls.planes[0][j] | ls.planes[1][j] | ls.planes[2][j])
+	}
 }
 
 // stopAll ends, as stopped by max_steps, the walks of the lanes not in
