@@ -21,10 +21,11 @@ import "math/bits"
 // (PathScalar; nthBit on boards wider than 15 columns), for only the lanes
 // that drew. With nthBit for every lane they once measured slower than
 // walking one walk at a time (0.75× for Warnsdorff, 0.88× for the random
-// walk); with the hash, after the passes stopped calling anything, they
-// measured 1.2× (Warnsdorff) and 1.15× (random walk) the one-at-a-time
-// kernel (BenchmarkKernel8x8*ScalarPath against *Scalar, same run), so
-// every path now runs them. Which path is fastest is measured
+// walk); with the hash for the lanes that drew, and Warnsdorff's pass
+// calling nothing, they measured 1.36× (Warnsdorff, 286 against 390 CPU ns
+// per walk) and 1.16× (random walk, 198 against 229) the one-at-a-time
+// kernel (BenchmarkKernel8x8*ScalarPath against *Scalar, best of three
+// alternating runs on the 2-core Zen 5), so every path now runs them. Which path is fastest is measured
 // (autopath.go) unless KernelEnv forces one.
 //
 // Where the CPU has AVX-512 or AVX2, Warnsdorff with random ties and the
