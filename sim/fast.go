@@ -150,7 +150,7 @@ func (k *fastKernel) random(start int, src *PCG) (length, end, ties int, stopped
 // warnsdorff is Warnsdorff's rule. With random ties the degrees are kept
 // as three bit-planes (degree mod 8: a candidate neighbours the current
 // square, which is visited, so its degree is at most 7 and mod 8 is
-// exact; the batched kernel keeps a fourth) and ties are drawn as random
+// exact; the vector rounds keep a fourth) and ties are drawn as random
 // draws, one output ahead. Tie-break chains run warnsdorffChain.
 func (k *fastKernel) warnsdorff(start int, src *PCG) (length, end, ties int, stopped bool) {
 	if k.rule.TieBreak != TieRandom {
