@@ -17,13 +17,16 @@ import "math/bits"
 // PDEP per lane.
 //
 // The Go rounds select by PDEP (PathPDEP16, and the rounds the vector
-// paths hand over). With nthBit (pure Go) as the select they measured
-// slower than the scalar kernel (0.75× the walks per CPU second for
-// Warnsdorff, 0.88× for the random walk, same go test -bench run), so
-// where there is no PDEP Walker.WalkRange runs the scalar kernel, the
-// pure-Go path (PathScalar). Even with a fast PDEP the Go rounds can lose
-// to the scalar kernel (Warnsdorff on AMD Zen 3, issue 25): which path
-// runs is measured (autopath.go) unless KernelEnv forces one.
+// paths hand over) or, on every CPU, by knightSelect's multiply hash
+// (PathScalar; nthBit on boards wider than 15 columns), for only the lanes
+// that drew. With nthBit for every lane they once measured slower than
+// walking one walk at a time (0.75× for Warnsdorff, 0.88× for the random
+// walk); with the hash for the lanes that drew, and Warnsdorff's pass
+// calling nothing, they measured 1.36× (Warnsdorff, 286 against 390 CPU ns
+// per walk) and 1.16× (random walk, 198 against 229) the one-at-a-time
+// kernel (BenchmarkKernel8x8*ScalarPath against *Scalar, best of three
+// alternating runs on the 2-core Zen 5), so every path now runs them. Which path is fastest is measured
+// (autopath.go) unless KernelEnv forces one.
 //
 // Where the CPU has AVX-512 or AVX2, Warnsdorff with random ties and the
 // random walk can run their rounds in vec_amd64.s (AVX-512, eight lanes
@@ -62,6 +65,10 @@ type lanes struct {
 
 	// The lanes that must draw this round come first in draw.
 	draw [batchLanes]uint8
+
+	at [batchLanes]uint8 // the square each lane moved into this round
+
+	inv uint64 // ^0 while the planes are complemented (invert), else 0
 }
 
 // batch runs the walks of a run of consecutive indices from one start.
@@ -120,8 +127,20 @@ func (bt *batch) begin(ls *lanes, j int) {
 	ls.set[j] = 1 << bt.start
 	ls.ties[j] = 0
 	for i := range ls.planes {
-		ls.planes[i][j] = k.planes[i]
+		ls.planes[i][j] = k.planes[i] ^ ls.inv
 	}
+}
+
+// invert complements every lane's degree planes: the Go rounds of
+// Warnsdorff keep them complemented (a square's bit is 1 where its degree
+// has a 0), the vector rounds as they are.
+func (ls *lanes) invert() {
+	for i := range ls.planes {
+		for j := range batchLanes {
+			ls.planes[i][j] = ^ls.planes[i][j]
+		}
+	}
+	ls.inv = ^ls.inv
 }
 
 // finish records the outcome of lane j's walk, which ended at cur (one
@@ -146,11 +165,9 @@ func (bt *batch) finish(ls *lanes, j, cur int, stopped bool) bool {
 // needs stores lane j's allowed set and, when it has more than one
 // square, lists the lane among those that must draw: ndraw lanes so far,
 // one more returned (a count kept in a register by the callers: through
-// memory, each lane would wait on the previous lane's store). Lanes with
-// one allowed square keep index 0.
+// memory, each lane would wait on the previous lane's store).
 func (ls *lanes) needs(j int, set uint64, ndraw int) int {
 	ls.set[j] = set
-	ls.idx[j] = 0
 	ls.draw[ndraw&(batchLanes-1)] = uint8(j)
 	return ndraw + b2i(set&(set-1) != 0)
 }
@@ -173,11 +190,54 @@ func (ls *lanes) drawAll(ndraw int) {
 	}
 }
 
-// choose turns every lane's allowed set into its chosen square.
-func (ls *lanes) choose() {
-	pdepSelect(&ls.set, &ls.idx)
+// drawChoose draws for every lane that must choose (drawAll) and turns
+// every lane's allowed set into its chosen square: by PDEP (for the random
+// walk on every lane, for Warnsdorff, which draws for few lanes, on those
+// that drew), or where k.hashChoose by knightSelect (no PDEP needed) for
+// the lanes that drew, in the same loop (the others have one allowed
+// square).
+func (ls *lanes) drawChoose(k *fastKernel, ndraw int) {
+	if !k.hashChoose {
+		if k.rule.Kind != RandomWalk {
+			ls.drawAll(ndraw)
+			pdepSelectDrawn(ls, ndraw) // Warnsdorff draws for few lanes
+			return
+		}
+		// Most lanes draw: PDEP on all of them, branch-free.
+		ls.idx = [batchLanes]uint32{} // the lanes that do not draw take their one square
+		ls.drawAll(ndraw)
+		pdepSelect(&ls.set, &ls.idx)
+		return
+	}
+	for _, j := range ls.draw[:ndraw] {
+		j &= batchLanes - 1
+		cand, cur := ls.set[j], int(ls.at[j])
+		m := uint32(bits.OnesCount64(cand))
+		var x uint64
+		hi, lo := ls.hi[j], ls.lo[j]
+		hi, lo, x = pcgStep(hi, lo)
+		prod := uint64(uint32(x)) * uint64(m)
+		if uint32(prod) < m {
+			hi, lo, prod = uniformRetry(hi, lo, m, prod)
+		}
+		ls.hi[j], ls.lo[j] = hi, lo
+		ls.set[j] = 1 << (k.next(cand, cur, k.hash(cand, cur), uint32(prod>>32)) & 63)
+	}
 }
 
+// The Go rounds of Warnsdorff's rule: one pass over the lanes that moves
+// each into its chosen square and finds its allowed squares
+// (warnsdorffPass), the draws and the select. Between the pass and the
+// draws, max_steps ends walks (stopAll), the walks that ended are recorded
+// and the lanes' next walks make their first move (endPass), the lanes
+// that must draw count a tie (countTies) and tie-break chains narrow the
+// ties (reduceAll). The pass calls nothing, so that the compiler keeps its
+// values in registers (with the walk ends handled in it, as the random
+// walk's rounds do, it spilled them); a lane whose walk ended stays on its
+// last square through the pass (one allowed square: no draw).
+
+// random keeps the rounds as they were before the passes below: moved to
+// a pass like Warnsdorff's, they measured about 6% slower.
 func (bt *batch) random(ls *lanes) {
 	nb := &bt.k.nb
 	maxSteps := bt.k.maxSteps
@@ -191,9 +251,10 @@ func (bt *batch) random(ls *lanes) {
 			var cand uint64
 			for {
 				b := ls.set[j]
-				cur := bits.TrailingZeros64(b) & 63
+				cur := bits.TrailingZeros64(b|1<<63) & 63 // b has one square: the OR drops the test for 0
 				visited := ls.visited[j] | b
 				ls.visited[j] = visited
+				ls.at[j] = uint8(cur)
 				cand = nb[cur] &^ visited
 				if cand != 0 && (!limit || bits.OnesCount64(visited) <= maxSteps) {
 					break
@@ -205,58 +266,161 @@ func (bt *batch) random(ls *lanes) {
 			ls.ties[j] += b2i(cand&(cand-1) != 0)
 			ndraw = ls.needs(j, cand, ndraw)
 		}
-		ls.drawAll(ndraw)
-		ls.choose()
+		ls.drawChoose(bt.k, ndraw)
 	}
 }
 
 func (bt *batch) warnsdorff(ls *lanes) {
 	k := bt.k
-	nb := &k.nb
-	maxSteps := k.maxSteps
-	limit := maxSteps < k.n // else no walk can exceed it
+	limit := k.maxSteps < k.n // else no walk can exceed it
 	reduce := k.rule.TieBreak != TieRandom
-	for {
-		if v := k.vec; v != nil && !bt.vecRounds(ls, v, v.warnsdorff) {
-			return
-		}
-		ndraw := 0
-		for j := range batchLanes {
-			var cand uint64
-			var cur int
-			for {
-				b := ls.set[j]
-				cur = bits.TrailingZeros64(b) & 63
-				visited := ls.visited[j] | b
-				ls.visited[j] = visited
-				// The move: cur's neighbours lose one unvisited neighbour.
-				n := nb[cur]
-				b = n
-				p0, p1, p2, p3 := ls.planes[0][j], ls.planes[1][j], ls.planes[2][j], ls.planes[3][j]
-				p0, b = p0^b, b&^p0
-				p1, b = p1^b, b&^p1
-				p2, b = p2^b, b&^p2
-				p3 ^= b
-				ls.planes[0][j], ls.planes[1][j], ls.planes[2][j], ls.planes[3][j] = p0, p1, p2, p3
-				cand = n &^ visited
-				if cand != 0 && (!limit || bits.OnesCount64(visited) <= maxSteps) {
-					cand = minDegree(cand, p3, p2, p1, p0)
-					break
-				}
-				if !bt.finish(ls, j, cur, cand != 0) {
-					return
-				}
-			}
-			tie := cand&(cand-1) != 0
-			ls.ties[j] += b2i(tie)
-			if reduce && tie {
-				cand = k.reduceTies(cand, cur, ls.visited[j])
-			}
-			ndraw = ls.needs(j, cand, ndraw)
-		}
-		ls.drawAll(ndraw)
-		ls.choose()
+	v := k.vec
+	if v == nil {
+		ls.invert() // for good: no vector rounds
 	}
+	for {
+		if v != nil {
+			if !bt.vecRounds(ls, v, v.warnsdorff) {
+				return
+			}
+			ls.invert() // for this round
+		}
+		ndraw, ended := ls.warnsdorffPass(&k.nb)
+		if v != nil {
+			ls.topPlane(&k.nb) // kept only for the vector rounds
+		}
+		if limit {
+			ndraw, ended = ls.stopAll(k.maxSteps, ended)
+		}
+		if ended != 0 {
+			var ok bool
+			if ndraw, ok = bt.endPass(ls, ended, ndraw); !ok {
+				return
+			}
+		}
+		ls.countTies(ndraw)
+		if reduce && ndraw != 0 {
+			ndraw = ls.reduceAll(k, ndraw)
+		}
+		ls.drawChoose(k, ndraw)
+		if v != nil {
+			ls.invert()
+		}
+	}
+}
+
+// warnsdorffPass is Warnsdorff's pass: it returns the number of lanes
+// that must draw (listed in ls.draw) and the lanes whose walk ended (a bit
+// each). It keeps three of the four degree planes (topPlane the fourth).
+func (ls *lanes) warnsdorffPass(nb *[64]uint64) (ndraw int, ended uint32) {
+	for j := range batchLanes {
+		b := ls.set[j]
+		cur := bits.TrailingZeros64(b|1<<63) & 63 // b has one square: the OR drops the test for 0
+		visited := ls.visited[j] | b
+		ls.visited[j] = visited
+		ls.at[j] = uint8(cur)
+		// The move: cur's neighbours lose one unvisited neighbour.
+		// The planes are complemented (invert): a bit-sliced decrement
+		// without a complement per plane (&^ is two instructions before
+		// GOAMD64=v3).
+		n := nb[cur]
+		d := n
+		q0, q1, q2 := ls.planes[0][j], ls.planes[1][j], ls.planes[2][j]
+		q0, d = q0^d, d&q0
+		q1, d = q1^d, d&q1
+		q2 ^= d
+		ls.planes[0][j], ls.planes[1][j], ls.planes[2][j] = q0, q1, q2
+		cand := n &^ visited
+		if cand == 0 {
+			ended |= 1 << j
+			cand = b
+		} else {
+			// A candidate neighbours cur, which is visited: its degree is
+			// at most 7, so the top plane is 0 for every candidate.
+			cand = keepIn(keepIn(keepIn(cand, q2), q1), q0)
+		}
+		ndraw = ls.needs(j, cand, ndraw)
+	}
+	return ndraw, ended
+}
+
+// topPlane brings the top degree plane up to date after warnsdorffPass:
+// the move into square s borrows from the top plane at the neighbours of s
+// whose lower three bits went from 0 to 7, which (complemented) are now 0
+// in all three planes.
+func (ls *lanes) topPlane(nb *[64]uint64) {
+	for j := range batchLanes {
+		n := nb[ls.at[j]&63]
+		ls.planes[3][j] ^= n &^ (ls.planes[0][j] | ls.planes[1][j] | ls.planes[2][j])
+	}
+}
+
+// stopAll ends, as stopped by max_steps, the walks of the lanes not in
+// ended that have visited more than maxSteps squares (the passes leave
+// this check out: it is needed only when max_steps is set), and returns
+// the pass's results as they then are.
+func (ls *lanes) stopAll(maxSteps int, ended uint32) (int, uint32) {
+	ndraw := 0
+	for j := range batchLanes {
+		if ended>>j&1 == 0 && bits.OnesCount64(ls.visited[j]) > maxSteps {
+			ended |= 1 << j
+			ls.set[j] = 1 << ls.at[j]
+		}
+		ndraw = ls.needs(j, ls.set[j], ndraw)
+	}
+	return ndraw, ended
+}
+
+// countTies counts a tie decision for each of the ndraw lanes in ls.draw
+// (before a tie-break chain: the primary criterion tied).
+func (ls *lanes) countTies(ndraw int) {
+	for _, j := range ls.draw[:ndraw] {
+		ls.ties[j&(batchLanes-1)]++
+	}
+}
+
+// reduceAll applies the rule's tie-break chain to the ndraw tied lanes in
+// ls.draw and returns the number of lanes that must still draw, listed
+// again in ls.draw.
+func (ls *lanes) reduceAll(k *fastKernel, ndraw int) int {
+	for _, j := range ls.draw[:ndraw] {
+		j &= batchLanes - 1
+		ls.set[j] = k.reduceTies(ls.set[j], int(ls.at[j]), ls.visited[j])
+	}
+	ndraw = 0
+	for j := range batchLanes {
+		ndraw = ls.needs(j, ls.set[j], ndraw)
+	}
+	return ndraw
+}
+
+// endPass records the walks that ended in the pass (the lanes in ended,
+// each still on its last square), starts the lanes' next walks and makes
+// their first move, as the pass would have: it returns the number of
+// lanes that must draw with those lanes added, and false when every slot
+// is filled.
+func (bt *batch) endPass(ls *lanes, ended uint32, ndraw int) (int, bool) {
+	k := bt.k
+	for ; ended != 0; ended &= ended - 1 {
+		j := bits.TrailingZeros32(ended)
+		cur := int(ls.at[j])
+		if !bt.finish(ls, j, cur, k.nb[cur]&^ls.visited[j] != 0) {
+			return 0, false
+		}
+		// The first move, into the start (which has a move: walkBatch).
+		cur = bt.start
+		ls.visited[j] = 1 << cur
+		ls.at[j] = uint8(cur)
+		cand := k.nb[cur]
+		d := cand
+		for i := range 4 { // complemented planes, as warnsdorffPass
+			q := ls.planes[i][j]
+			ls.planes[i][j], d = q^d, d&q
+		}
+		cand = keepIn(keepIn(keepIn(cand, ls.planes[2][j]), ls.planes[1][j]), ls.planes[0][j])
+		ndraw = ls.needs(j, cand, ndraw)
+	}
+	return ndraw, true
 }
 
 // vecRounds advances the lanes by the vector rounds of v (rounds is one
@@ -294,28 +458,25 @@ func (bt *batch) vecRounds(ls *lanes, v *vecImpl, rounds func(*lanes, *[64]uint6
 	}
 }
 
-// minDegree keeps the squares of cand of minimum degree, given the degree
-// bit-planes from the top down: from the top plane down, it drops those
-// with a 1 wherever some candidate has a 0.
-func minDegree(cand, p3, p2, p1, p0 uint64) uint64 {
-	if t := cand &^ p3; t != 0 {
-		cand = t
-	}
-	if t := cand &^ p2; t != 0 {
-		cand = t
-	}
-	if t := cand &^ p1; t != 0 {
-		cand = t
-	}
-	if t := cand &^ p0; t != 0 {
-		cand = t
-	}
-	return cand
-}
-
 func b2i(b bool) int {
 	if b {
 		return 1
 	}
 	return 0
+}
+
+// minDegree keeps the squares of cand of minimum degree, given the degree
+// bit-planes from the top down: from the top plane down, it drops those
+// with a 1 wherever some candidate has a 0.
+func minDegree(cand, p3, p2, p1, p0 uint64) uint64 {
+	return keepLow(keepLow(keepLow(keepLow(cand, p3), p2), p1), p0)
+}
+
+// keepIn keeps the squares of cand in q, if there are any.
+func keepIn(cand, q uint64) uint64 {
+	t := cand & q
+	if t == 0 {
+		t = cand
+	}
+	return t
 }

@@ -22,9 +22,9 @@ func threadCPU() time.Duration {
 // consecutive indices per start (as the runner's units do), cycling through
 // every start of boards up to 64 squares and a corner, the centre and an
 // edge square of larger ones, with the previous kernels (NewPreviousWalker,
-// one walk at a time) or the current ones (WalkRange: batched on boards up
-// to 64 squares where the CPU has a fast PDEP). It reports CPU and wall ns
-// per walk, ns per step and walks/s.
+// one walk at a time) or the current ones (WalkRange: 16 walks in flight on
+// boards up to 64 squares). It reports CPU and wall ns per walk, ns per
+// step and walks/s.
 func benchKernel(b *testing.B, rows, cols int, rule string, batched bool) {
 	benchKernelWith(b, rows, cols, rule, batched, nil)
 }
@@ -130,3 +130,11 @@ func BenchmarkKernel200x200WarnsdorffPrevious(b *testing.B) {
 func BenchmarkKernel200x200Warnsdorff(b *testing.B) {
 	benchKernel(b, 200, 200, "warnsdorff/random", true)
 }
+
+// ScalarPath forces PathScalar (WalkRange as the runner calls it: 16 walks
+// in flight, the select by knightSelect); Scalar above is one walk at a
+// time (Walk).
+func BenchmarkKernel8x8WarnsdorffScalarPath(b *testing.B) {
+	benchPath(b, "warnsdorff/random", PathScalar)
+}
+func BenchmarkKernel8x8RandomScalarPath(b *testing.B) { benchPath(b, "random", PathScalar) }

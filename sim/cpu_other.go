@@ -2,8 +2,8 @@
 
 package sim
 
-// Only the scalar path exists here: the batched paths' select (PDEP) and
-// vector rounds are amd64 assembly.
+// Only the scalar path exists here (16 walks in flight in pure Go): PDEP
+// and the vector rounds are amd64 assembly.
 const (
 	haveBMI2   = false
 	haveAVX2   = false

@@ -19,7 +19,10 @@ type fastKernel struct {
 	path     [64]int8    // the current walk
 	ties     fastTies    // scores tied squares for tie-break chains
 	kpath    KernelPath  // how WalkRange runs (setPath)
-	batched  bool        // WalkRange runs walkBatch: every path but PathScalar
+	batched  bool        // WalkRange runs walkBatch (every path; the previous walker does not)
+	// hashChoose makes the batched kernel select by knightSelect, not PDEP
+	// (PathScalar).
+	hashChoose bool
 
 	// The batched kernel's vector rounds (AVX-512: vec_amd64.s, AVX2:
 	// vec2_amd64.s): vec is the implementation that runs, nil for the Go
@@ -31,6 +34,10 @@ type fastKernel struct {
 	nbRev     [64]uint64
 
 	board *Board // for the tie scores computed from the geometry (corner, edge)
+
+	// ks is the scalar kernel's select on the board's width, where hasKS.
+	ks    knightSelect
+	hasKS bool
 }
 
 // newFastKernel returns the bitboard kernel of r on b, running on path p
@@ -63,6 +70,7 @@ func newFastKernel(b *Board, r Rule, p KernelPath) *fastKernel {
 	for sq := range 64 {
 		k.nbRev[63-sq] = k.nb[sq]
 	}
+	k.hasKS = k.ks.init(b.Cols)
 	k.setPath(p)
 	k.vecRounds = 1 << 62
 	k.ties.k = k
@@ -91,15 +99,21 @@ func (k *fastKernel) walk(start int, src *PCG, keep bool) Outcome {
 
 // random is the uniformly random walk: any unvisited neighbour, drawn in
 // ascending square order.
+//
+// The loop is one dependent chain per step (load the neighbour mask,
+// count, draw, select, load again), kept short: the stream runs one output
+// ahead (the state does not depend on the walk, only on how many draws it
+// made, so the output can be computed before the step that takes it) and
+// the select is knightSelect's. The loop calls nothing and keeps few
+// values, so that the compiler keeps them all in registers.
 func (k *fastKernel) random(start int, src *PCG) (length, end, ties int, stopped bool) {
-	nb := &k.nb
 	visited := uint64(1) << start
 	cur := start
 	k.path[0] = int8(start)
 	length = 1
-	hi, lo := src.hi, src.lo // the stream's state, in registers
+	hi, lo, x := pcgStep(src.hi, src.lo) // x, the next output, and the state after it
 	for {
-		cand := nb[cur] &^ visited
+		cand := k.nb[cur&63] &^ visited
 		if cand == 0 {
 			break
 		}
@@ -107,42 +121,55 @@ func (k *fastKernel) random(start int, src *PCG) (length, end, ties int, stopped
 			stopped = true
 			break
 		}
-		if cand&(cand-1) != 0 {
+		h := k.hash(cand, cur)
+		var j uint32
+		if m := uint32(bits.OnesCount64(cand)); m > 1 {
 			ties++
-			// uniform(), inlined by hand: the compiler will not.
-			m := uint32(bits.OnesCount64(cand))
-			var x uint64
-			hi, lo, x = pcgStep(hi, lo)
+			// uniform() on the stream one output ahead, inline (a call
+			// here would make the compiler keep the loop's values in
+			// memory), Lemire's rare rejection included.
 			prod := uint64(uint32(x)) * uint64(m)
 			if uint32(prod) < m {
-				hi, lo, prod = uniformRetry(hi, lo, m, prod)
+				for thresh := -m % m; uint32(prod) < thresh; {
+					hi, lo, x = pcgStep(hi, lo)
+					prod = uint64(uint32(x)) * uint64(m)
+				}
 			}
-			cand = nthBit(cand, uint32(prod>>32))
+			hi, lo, x = pcgStep(hi, lo)
+			j = uint32(prod >> 32)
 		}
-		cur = bits.TrailingZeros64(cand)
-		visited |= cand
-		k.path[length] = int8(cur)
+		cur = k.next(cand, cur, h, j)
+		visited |= 1 << (cur & 63)
+		k.path[length&63] = int8(cur)
 		length++
 	}
-	src.hi, src.lo = hi, lo
+	src.hi, src.lo = pcgBack(hi, lo)
 	return length, cur, ties, stopped
 }
 
+// warnsdorff is Warnsdorff's rule. With random ties the degrees are kept
+// as three bit-planes (degree mod 8: a candidate neighbours the current
+// square, which is visited, so its degree is at most 7 and mod 8 is
+// exact; the vector rounds keep a fourth) and ties are drawn as random
+// draws, one output ahead. Tie-break chains run warnsdorffChain.
 func (k *fastKernel) warnsdorff(start int, src *PCG) (length, end, ties int, stopped bool) {
-	nb := &k.nb
-	p0, p1, p2, p3 := k.planes[0], k.planes[1], k.planes[2], k.planes[3]
+	if k.rule.TieBreak != TieRandom {
+		return k.warnsdorffChain(start, src)
+	}
+	p0, p1, p2 := k.planes[0], k.planes[1], k.planes[2]
 	// Mark start visited: its neighbours lose one unvisited neighbour.
-	b := nb[start]
+	b := k.nb[start&63]
 	p0, b = p0^b, b&^p0
 	p1, b = p1^b, b&^p1
-	p2, b = p2^b, b&^p2
-	p3 ^= b
+	p2 ^= b
 	visited := uint64(1) << start
 	cur := start
 	k.path[0] = int8(start)
 	length = 1
+	hi, lo, x := pcgStep(src.hi, src.lo)
 	for {
-		cand := nb[cur] &^ visited
+		n := k.nb[cur&63]
+		cand := n &^ visited
 		if cand == 0 {
 			break
 		}
@@ -152,33 +179,59 @@ func (k *fastKernel) warnsdorff(start int, src *PCG) (length, end, ties int, sto
 		}
 		// Keep the candidates of minimum degree: from the top bit-plane
 		// down, drop those with a 1 wherever some candidate has a 0.
-		if t := cand &^ p3; t != 0 {
-			cand = t
-		}
-		if t := cand &^ p2; t != 0 {
-			cand = t
-		}
-		if t := cand &^ p1; t != 0 {
-			cand = t
-		}
-		if t := cand &^ p0; t != 0 {
-			cand = t
-		}
+		cand = keepLow(keepLow(keepLow(cand, p2), p1), p0)
+		var j uint32
+		var h uint64
 		if cand&(cand-1) != 0 {
 			ties++
-			cand = k.breakTie(cand, cur, visited, src)
+			h = k.hash(cand, cur)
+			m := uint32(bits.OnesCount64(cand))
+			// As in random.
+			prod := uint64(uint32(x)) * uint64(m)
+			if uint32(prod) < m {
+				for thresh := -m % m; uint32(prod) < thresh; {
+					hi, lo, x = pcgStep(hi, lo)
+					prod = uint64(uint32(x)) * uint64(m)
+				}
+			}
+			hi, lo, x = pcgStep(hi, lo)
+			j = uint32(prod >> 32)
 		}
-		cur = bits.TrailingZeros64(cand)
-		visited |= cand
-		b := nb[cur]
+		if j == 0 {
+			cur = bits.TrailingZeros64(cand)
+		} else {
+			cur = k.next(cand, cur, h, j)
+		}
+		visited |= 1 << (cur & 63)
+		b := k.nb[cur&63]
 		p0, b = p0^b, b&^p0
 		p1, b = p1^b, b&^p1
-		p2, b = p2^b, b&^p2
-		p3 ^= b
-		k.path[length] = int8(cur)
+		p2 ^= b
+		k.path[length&63] = int8(cur)
 		length++
 	}
+	src.hi, src.lo = pcgBack(hi, lo)
 	return length, cur, ties, stopped
+}
+
+// hash returns the hash of cand, a non-empty set of neighbours of cur,
+// on boards with a knightSelect (for next).
+func (k *fastKernel) hash(cand uint64, cur int) uint64 {
+	return bits.RotateLeft64(cand, k.ks.base-cur) * k.ks.magic >> 56
+}
+
+// next returns the j-th lowest square of cand, a non-empty set of
+// neighbours of cur whose hash is h: by knightSelect on boards
+// of 2 to 15 columns, else by clearing the lowest squares (boards of at
+// most four rows).
+func (k *fastKernel) next(cand uint64, cur int, h uint64, j uint32) int {
+	if k.hasKS {
+		return cur + int(k.ks.off[h&255][j&7])
+	}
+	for ; j > 0; j-- {
+		cand &= cand - 1
+	}
+	return bits.TrailingZeros64(cand)
 }
 
 // breakTie picks one square (returned as a one-bit mask) from the tied
@@ -236,4 +289,68 @@ var selectInByte = func() (t [256][8]uint8) {
 // and Warnsdorff with random ties (other tie-breaks run narrowTies).
 func hasVecRounds(r Rule) bool {
 	return r.Kind == RandomWalk || r.Kind == Warnsdorff && r.TieBreak == TieRandom
+}
+
+// warnsdorffChain is Warnsdorff's rule with a tie-break chain (reduceTies
+// before the draw), one walk at a time, with four bit-planes.
+func (k *fastKernel) warnsdorffChain(start int, src *PCG) (length, end, ties int, stopped bool) {
+	nb := &k.nb
+	p0, p1, p2, p3 := k.planes[0], k.planes[1], k.planes[2], k.planes[3]
+	// Mark start visited: its neighbours lose one unvisited neighbour.
+	b := nb[start]
+	p0, b = p0^b, b&^p0
+	p1, b = p1^b, b&^p1
+	p2, b = p2^b, b&^p2
+	p3 ^= b
+	visited := uint64(1) << start
+	cur := start
+	k.path[0] = int8(start)
+	length = 1
+	for {
+		cand := nb[cur] &^ visited
+		if cand == 0 {
+			break
+		}
+		if length > k.maxSteps {
+			stopped = true
+			break
+		}
+		// Keep the candidates of minimum degree: from the top bit-plane
+		// down, drop those with a 1 wherever some candidate has a 0.
+		if t := cand &^ p3; t != 0 {
+			cand = t
+		}
+		if t := cand &^ p2; t != 0 {
+			cand = t
+		}
+		if t := cand &^ p1; t != 0 {
+			cand = t
+		}
+		if t := cand &^ p0; t != 0 {
+			cand = t
+		}
+		if cand&(cand-1) != 0 {
+			ties++
+			cand = k.breakTie(cand, cur, visited, src)
+		}
+		cur = bits.TrailingZeros64(cand)
+		visited |= cand
+		b := nb[cur]
+		p0, b = p0^b, b&^p0
+		p1, b = p1^b, b&^p1
+		p2, b = p2^b, b&^p2
+		p3 ^= b
+		k.path[length] = int8(cur)
+		length++
+	}
+	return length, cur, ties, stopped
+}
+
+// keepLow keeps the squares of cand not in p, if there are any.
+func keepLow(cand, p uint64) uint64 {
+	t := cand &^ p
+	if t == 0 {
+		t = cand
+	}
+	return t
 }

@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"hash/fnv"
+	"math/bits"
 	"slices"
 	"testing"
 )
@@ -218,6 +219,39 @@ func TestKernelsAgreeGolden(t *testing.T) {
 		}
 		if got := fmt.Sprintf("%016x", h.Sum64()); got != want {
 			t.Errorf("path %s: digest of the walks %s, want %s", p, got, want)
+		}
+	}
+}
+
+// TestKnightSelect: on every board shape the bitboard kernel takes (each
+// width, as many rows as fit in 64 squares), the scalar kernel's select
+// finds the j-th square of every set of neighbours of every square, as
+// nthBit does.
+func TestKnightSelect(t *testing.T) {
+	for c := 1; c <= 64; c++ {
+		b := MustBoard(64/c, c)
+		k := newFastKernel(b, Rule{Kind: RandomWalk}, PathScalar)
+		if want := c >= 2 && c <= 15; k.hasKS != want {
+			t.Fatalf("%s: knightSelect %v, want %v", b, k.hasKS, want)
+		}
+		for cur := range b.Squares() {
+			var nbs []uint64
+			for u := k.nb[cur]; u != 0; u &= u - 1 {
+				nbs = append(nbs, u&-u)
+			}
+			for s := 1; s < 1<<len(nbs); s++ {
+				var cand uint64
+				for i, m := range nbs {
+					if s>>i&1 != 0 {
+						cand |= m
+					}
+				}
+				for j := range uint32(bits.OnesCount64(cand)) {
+					if got, want := k.next(cand, cur, k.hash(cand, cur), j), bits.TrailingZeros64(nthBit(cand, j)); got != want {
+						t.Fatalf("%s from %s: square %d of %#x is %d, want %d", b, b.SquareName(cur), j, cand, got, want)
+					}
+				}
+			}
 		}
 	}
 }

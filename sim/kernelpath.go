@@ -26,7 +26,8 @@ const (
 	// PathPDEP16: 16 walks in flight in scalar Go code, the select by
 	// PDEP (batch.go).
 	PathPDEP16 KernelPath = "pdep16"
-	// PathScalar: one walk at a time in pure Go (fast.go); every CPU.
+	// PathScalar: 16 walks in flight in pure Go (batch.go), the select by
+	// knightSelect's multiply hash (no PDEP); every CPU.
 	PathScalar KernelPath = "scalar"
 	// PathGeneral is not a choice: it names the kernel of boards over 64
 	// squares (and of backtracking) in reports.
@@ -133,7 +134,8 @@ func (p KernelPath) effective(r Rule) KernelPath {
 func (k *fastKernel) setPath(p KernelPath) {
 	p = p.effective(k.rule)
 	k.kpath = p
-	k.batched = p != PathScalar
+	k.batched = true
+	k.hashChoose = p == PathScalar
 	k.vec = nil
 	switch p {
 	case PathAVX512:

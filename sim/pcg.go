@@ -76,3 +76,21 @@ func Uniform(src *PCG, m uint32) uint32 {
 	src.hi, src.lo, r = uniform(src.hi, src.lo, m)
 	return r
 }
+
+// pcgBack undoes one pcgStep: it returns the state (hi, lo) came from.
+// The scalar kernels keep the stream one step ahead (the next output
+// computed before the walk needs it) and step back once at the end.
+func pcgBack(hi, lo uint64) (uint64, uint64) {
+	const (
+		// The inverse of the multiplier mod 2^128 (TestPCGBack).
+		invHi = 0x07dda22b93979860
+		invLo = 0x98abc8b0716eac8d
+		incHi = 6364136223846793005
+		incLo = 1442695040888963407
+	)
+	lo, b := bits.Sub64(lo, incLo, 0)
+	hi, _ = bits.Sub64(hi, incHi, b)
+	h, l := bits.Mul64(lo, invLo)
+	h += hi*invLo + lo*invHi
+	return h, l
+}

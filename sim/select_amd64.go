@@ -14,3 +14,9 @@ var (
 //
 //go:noescape
 func pdepSelect(set *[batchLanes]uint64, idx *[batchLanes]uint32)
+
+// pdepSelectDrawn is pdepSelect for only the ndraw lanes listed in
+// ls.draw; the others keep their one allowed square.
+//
+//go:noescape
+func pdepSelectDrawn(ls *lanes, ndraw int)

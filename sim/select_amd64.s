@@ -38,3 +38,27 @@ loop:
 	DECQ DX
 	JNZ loop
 	RET
+
+// func pdepSelectDrawn(ls *lanes, ndraw int)
+// pdepSelect for only the ndraw lanes listed in ls.draw (the others have
+// one allowed square, their choice already): Warnsdorff draws for few
+// lanes a round.
+TEXT ·pdepSelectDrawn(SB), NOSPLIT, $0-16
+	MOVQ ls+0(FP), DI
+	MOVQ ndraw+8(FP), DX
+	MOVQ $1, R8
+	XORQ BX, BX
+	TESTQ DX, DX
+	JZ done
+next:
+	MOVBQZX lanes_draw(DI)(BX*1), SI
+	ANDQ $(const_batchLanes-1), SI
+	MOVL lanes_idx(DI)(SI*4), CX
+	SHLXQ CX, R8, AX
+	PDEPQ lanes_set(DI)(SI*8), AX, AX
+	MOVQ AX, lanes_set(DI)(SI*8)
+	INCQ BX
+	CMPQ BX, DX
+	JB next
+done:
+	RET

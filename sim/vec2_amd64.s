@@ -28,7 +28,7 @@
 // During a round of one group, kept from one step to the next:
 //   Y4        the allowed squares, then the chosen one
 //   Y9..Y12   Warnsdorff: the degree planes after the move
-//   Y13       lanes with one allowed square (no tie: no draw)
+//   Y13       lanes with more than one allowed square (a tie: a draw)
 //   Y0, Y7    the stream (lo, hi) after the draw
 
 #define c_nib vec2c<>+0(SB)
@@ -252,7 +252,7 @@ GLOBL vec2c<>(SB), RODATA|NOPTR, $576
 #define CHOOSE(B, retryl) \
 	VMOVDQA  Y4, Y8; \
 	POPCNT(Y8, Y1, Y2); \
-	VPCMPEQQ c_one, Y8, Y13; \
+	VPCMPGTQ c_one, Y8, Y13; \
 	PCGSTEP(B); \
 	/* the output's low half: DXSM, times l|1 */ \
 	VPSRLQ   $32, Y7, Y1; \
@@ -272,7 +272,7 @@ GLOBL vec2c<>(SB), RODATA|NOPTR, $576
 	VPMULUDQ Y8, Y2, Y2; \
 	VPBLENDD $0xaa, Y14, Y2, Y3; \
 	VPCMPGTQ Y3, Y8, Y3; \
-	VPANDN   Y3, Y13, Y3; \
+	VPAND    Y13, Y3, Y3; \
 	VPTEST   Y3, Y3; \
 	JNZ      retryl; \
 	VPSRLQ   $32, Y2, Y2; \
@@ -296,14 +296,13 @@ GLOBL vec2c<>(SB), RODATA|NOPTR, $576
 	VMOVDQU  Y1, lanes_visited(B); \
 	VMOVDQU  Y4, lanes_set(B); \
 	VMOVDQU  lanes_ties(B), Y1; \
-	VPSUBQ   Y15, Y1, Y1; \
-	VPADDQ   Y13, Y1, Y1; \
+	VPSUBQ   Y13, Y1, Y1; \
 	VMOVDQU  Y1, lanes_ties(B); \
 	VMOVDQU  lanes_lo(B), Y1; \
-	VPBLENDVB Y13, Y1, Y0, Y0; \
+	VPBLENDVB Y13, Y0, Y1, Y0; \
 	VMOVDQU  Y0, lanes_lo(B); \
 	VMOVDQU  lanes_hi(B), Y1; \
-	VPBLENDVB Y13, Y1, Y7, Y7; \
+	VPBLENDVB Y13, Y7, Y1, Y7; \
 	VMOVDQU  Y7, lanes_hi(B)
 
 #define STOREPLANES(B) \
@@ -385,9 +384,23 @@ lgroup:
 	NEXTGROUP(lgroup, lround)
 	EXITS
 
+// The random walk's rounds leave Y9..Y12 free: POPCNT keeps its table and
+// mask there (loaded once, below) instead of loading them each time.
+#undef POPCNT
+#define POPCNT(x, t, lut) \
+	VPAND    Y11, x, t; \
+	VPSRLQ   $4, x, x; \
+	VPAND    Y11, x, x; \
+	VPSHUFB  t, Y12, t; \
+	VPSHUFB  x, Y12, x; \
+	VPADDB   t, x, x; \
+	VPSADBW  Y14, x, x
+
 // func vec2Random(ls *lanes, nb *[64]uint64, maxSteps uint64, rounds int) uint64
 TEXT ·vec2Random(SB), NOSPLIT, $0-40
 	SETUP
+	VMOVDQU  c_nib, Y11
+	VMOVDQU  c_lut, Y12
 	CMPQ     maxSteps+16(FP), $64
 	JB       lround
 round:

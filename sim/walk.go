@@ -188,9 +188,8 @@ func (w *Walker) WalkFrom(start int, src *PCG) Outcome {
 
 // WalkRange writes to out[i] the outcome of walk lo+i from start for every
 // i: exactly what Walk(start, key, lo+i) returns, but on boards of at most
-// 64 squares computed on the walker's KernelPath, several walks at a time
-// on every path but PathScalar (without paths: a walker that keeps paths
-// walks one at a time).
+// 64 squares computed on the walker's KernelPath, 16 walks at a time
+// (without paths: a walker that keeps paths walks one at a time).
 func (w *Walker) WalkRange(start int, key Key, lo uint64, out []Outcome) {
 	if start < 0 || start >= w.board.Squares() {
 		panic(fmt.Sprintf("sim: start square %d off the %s board", start, w.board))
