@@ -186,7 +186,7 @@ func TestExactWideBounds(t *testing.T) {
 			board  string
 			budget int64
 			walks  int
-		}{"16x16", 2_000_000, 20000})
+		}{"12x12", 30_000_000, 20000}) // 20 CPU-seconds
 	}
 	for _, c := range cases {
 		b, _ := ParseBoard(c.board)
@@ -199,7 +199,7 @@ func TestExactWideBounds(t *testing.T) {
 		for _, p := range x.Lengths {
 			total += p
 		}
-		if x.Nodes > c.budget || !(0 <= lo && lo <= hi && hi <= 1) || total < 1-boundsTol || total > 1+boundsTol {
+		if x.Nodes > c.budget || !(0 <= lo && lo <= hi && hi <= 1) || math.Abs(total-1) > 1e-9 { // the rounding of millions of sums
 			t.Errorf("%s a1, budget %d: bounds [%v, %v], %d states, lengths and unresolved sum to %.17g", c.board, c.budget, lo, hi, x.Nodes, total)
 		}
 		w, _ := NewWalker(b, r)
