@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -94,8 +95,9 @@ func TestExactAutoRule(t *testing.T) {
 			t.Fatal(err)
 		}
 		for _, sq := range s.Starts[0] {
-			if e, ok := x.Of(0, 0, sq); !ok || e.PSuccess != 0.98732767584113534 {
-				t.Errorf("9x9 corner %d under auto: %v %v, want exact 0.98732767584113534", sq, ok, e.PSuccess)
+			// the corners are one orbit: equal up to the order of the sums
+			if e, ok := x.Of(0, 0, sq); !ok || math.Abs(e.PSuccess-0.98732767584113534) > 1e-15 {
+				t.Errorf("9x9 corner %d under auto: %v %.17g, want exact 0.98732767584113534", sq, ok, e.PSuccess)
 			}
 		}
 	}
