@@ -29,8 +29,8 @@ csv: one row per start square with P(success), P(closed), P(stopped), the
 mean path length and tie decisions, the states expanded, the board and the
 rule; parquet: the same rows as the exact table of docs/tables.md, written
 to --out FILE, whose board, rule and start columns join the result tables
-with no cast). Boards of at most 128 squares; the random rule only on small
-boards (or with --max-steps).
+with no cast). Boards of at most 640 squares (25x25); the random rule only
+on small boards (or with --max-steps).
 
 The states held at once are counted against --max-memory: a start whose
 layers certainly cannot fit (estimated from sampled walks, e.g. 8x8 with the

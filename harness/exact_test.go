@@ -79,7 +79,7 @@ func TestExactErrors(t *testing.T) {
 		{[]string{"exact", "--board", "5x5", "--start", "f6"}, true, "off the 5x5 board"},
 		{[]string{"exact", "--board", "5x5", "--format", "xml"}, true, "valid formats"},
 		{[]string{"exact", "--board", "5x5", "--bogus"}, true, "flag provided but not defined"},
-		{[]string{"exact", "--board", "12x12"}, false, "at most 128"},
+		{[]string{"exact", "--board", "26x26"}, false, "has 676 squares; exact enumeration handles at most 640"},
 		{[]string{"exact", "--board", "6x6", "--rule", "random", "--budget", "1000"}, false, "node budget exceeded"},
 		{[]string{"nonsense"}, true, "unknown command"},
 	} {

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"encoding/csv"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -60,5 +61,38 @@ func TestExactBoundsCommand(t *testing.T) {
 	}
 	if err != nil || len(rows) != 36 {
 		t.Errorf("6x6: %v, %d rows", err, len(rows))
+	}
+}
+
+// TestExactBoundsCommandWide: exact --bounds from a1 runs on boards beyond
+// 128 squares, up to 25x25 (four, eight and ten words a visited set),
+// printing bounds within the budget; a deterministic rule there is its one
+// walk, exactly (p_lower = p_upper, 0 or 1, none dropped).
+func TestExactBoundsCommandWide(t *testing.T) {
+	row := func(args ...string) map[string]string {
+		t.Helper()
+		out, _, err := runCmd(t, append([]string{"exact", "--format", "csv"}, args...)...)
+		recs, cerr := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil || cerr != nil || len(recs) != 2 {
+			t.Fatalf("%q: %v %v\n%s", args, err, cerr, out)
+		}
+		m := map[string]string{}
+		for i, k := range recs[0] {
+			m[k] = recs[1][i]
+		}
+		return m
+	}
+	for _, board := range []string{"12x12", "17x17", "25x25"} {
+		m := row("--board", board, "--start", "a1", "--budget", "20000", "--bounds")
+		lo, _ := strconv.ParseFloat(m["p_lower"], 64)
+		hi, _ := strconv.ParseFloat(m["p_upper"], 64)
+		states, _ := strconv.Atoi(m["nodes"])
+		if !(0 <= lo && lo <= hi && hi <= 1) || m["dropped"] == "0" || states > 20000 || m["start"] != "a1" || m["board"] != board {
+			t.Errorf("%s: %v", board, m)
+		}
+		m = row("--board", board, "--start", "a1", "--tie-break", "roth+first")
+		if m["p_lower"] != m["p_upper"] || m["dropped"] != "0" || (m["p_success"] != "0" && m["p_success"] != "1") || m["nodes"] != m["tree_nodes"] {
+			t.Errorf("%s roth+first: %v, want one walk's 0 or 1", board, m)
+		}
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"math/bits"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -12,9 +11,11 @@ import (
 	"golang.org/x/sync/errgroup"
 )
 
-// ExactMaxSquares is the largest board ExactWalk handles: the visited set
-// must fit in two words.
-const ExactMaxSquares = 128
+// ExactMaxSquares is the largest board ExactWalk handles: its visited
+// sets are ten words at most (exactset.go), enough for 25x25 (625
+// squares). Boards of up to 128 squares take two words, up to 256 four,
+// up to 512 eight.
+const ExactMaxSquares = 640
 
 // DefaultExactBudget bounds the states ExactWalk expands when no budget is
 // given.
@@ -120,23 +121,23 @@ type exactLimits struct {
 // each may move to, on several goroutines (one enumerator each, as the tie
 // rules keep state); the states are then added to the next layer in their
 // order, so the sums, and the result, are those of one goroutine.
-type parallelAllowed struct {
-	es      []*enumerator
-	allowed [exactCheck]bitset
+type parallelAllowed[W words] struct {
+	es      []*enumerator[W]
+	allowed [exactCheck]bitset[W]
 	ties    [exactCheck]bool
 }
 
-func newParallelAllowed(b *Board, r Rule, threads int) *parallelAllowed {
-	p := &parallelAllowed{}
+func newParallelAllowed[W words](b *Board, r Rule, threads int) *parallelAllowed[W] {
+	p := &parallelAllowed[W]{}
 	for range threads {
-		p.es = append(p.es, newEnumerator(b, r))
+		p.es = append(p.es, newEnumerator[W](b, r))
 	}
 	return p
 }
 
 // policyErr returns the first error of a rule of your own's policy met by
 // the enumerators (nil for the built-ins).
-func policyErr(e *enumerator, par *parallelAllowed) error {
+func policyErr[W words](e *enumerator[W], par *parallelAllowed[W]) error {
 	if e.err != nil {
 		return e.err
 	}
@@ -151,7 +152,7 @@ func policyErr(e *enumerator, par *parallelAllowed) error {
 }
 
 // allowedOf fills allowed and ties for block (at most exactCheck states).
-func (p *parallelAllowed) allowedOf(block []exactState) {
+func (p *parallelAllowed[W]) allowedOf(block []exactState[W]) {
 	var wg sync.WaitGroup
 	per := (len(block) + len(p.es) - 1) / len(p.es)
 	for w, e := range p.es {
@@ -177,19 +178,34 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits
 	if err := exactArgs(b, r, start); err != nil {
 		return Exact{}, err
 	}
+	switch n := b.Squares(); {
+	case n <= 128:
+		return exactWalkIn[words128](ctx, b, r, start, lim)
+	case n <= 256:
+		return exactWalkIn[words256](ctx, b, r, start, lim)
+	case n <= 512:
+		return exactWalkIn[words512](ctx, b, r, start, lim)
+	default:
+		return exactWalkIn[words640](ctx, b, r, start, lim)
+	}
+}
+
+// exactWalkIn is exactWalk with visited sets of the words W, which hold the
+// board's squares.
+func exactWalkIn[W words](ctx context.Context, b *Board, r Rule, start int, lim exactLimits) (Exact, error) {
 	budget, progress := lim.budget, lim.progress
 	if budget <= 0 {
 		budget = DefaultExactBudget
 	}
 	n := b.Squares()
-	e := newEnumerator(b, r)
+	e := newEnumerator[W](b, r)
 	e.start = start
 	res := Exact{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
-	layer := []exactState{{set: bitset{}.with(start), cur: uint8(start), p: 1, paths: 1}}
-	nb := &nextLayer{index: map[bitsetKey]int{}, held: heldMemory{budget: lim.mem}, bounds: lim.bounds, res: &res}
-	var par *parallelAllowed
+	layer := []exactState[W]{{set: bitset[W]{}.with(start), cur: uint16(start), p: 1, paths: 1}}
+	nb := &nextLayer[W]{index: map[bitsetKey[W]]int{}, held: newHeldMemory[W](lim.mem), bounds: lim.bounds, res: &res}
+	var par *parallelAllowed[W]
 	if lim.threads > 1 {
-		par = newParallelAllowed(b, r, lim.threads)
+		par = newParallelAllowed[W](b, r, lim.threads)
 		for _, pe := range par.es {
 			pe.start = start
 		}
@@ -202,7 +218,7 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits
 			// the layers left are those of path lengths depth..maxSteps+1
 			left := (budget - res.Nodes) / int64(e.maxSteps+2-depth)
 			if int64(len(layer)) > left {
-				layer = res.drop(layer, int(left))
+				layer = dropStates(&res, layer, int(left))
 			}
 		}
 		if res.Nodes += int64(len(layer)); res.Nodes > budget {
@@ -224,7 +240,7 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits
 			}
 			s := &layer[i]
 			res.TreeNodes += s.paths
-			var allowed bitset
+			var allowed bitset[W]
 			var ties bool
 			if par != nil {
 				allowed, ties = par.allowed[i%exactCheck], par.ties[i%exactCheck]
@@ -239,13 +255,13 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits
 			}
 			m := allowed.count()
 			if m == 0 || depth-1 >= e.maxSteps {
-				res.end(b, s, depth, m)
+				res.end(b, int(s.cur), s.p, depth, m)
 				continue
 			}
 			q := s.p / float64(m)
 			for a := allowed; !a.empty(); {
 				c := a.pop()
-				if err := nb.add(exactState{set: s.set.with(c), cur: uint8(c)}, q, s.paths); err != nil {
+				if err := nb.add(exactState[W]{set: s.set.with(c), cur: uint16(c)}, q, s.paths); err != nil {
 					return Exact{}, nb.outgrew(b, r, start, depth+1, err)
 				}
 			}
@@ -279,29 +295,30 @@ func exactArgs(b *Board, r Rule, start int) error {
 	return nil
 }
 
-// end adds a walk that ends in state s at path length depth, with m
-// squares still allowed (m > 0: cut by MaxSteps), to the distributions.
-func (res *Exact) end(b *Board, s *exactState, depth, m int) {
-	res.Lengths[depth] += s.p
-	res.MeanLength += s.p * float64(depth)
+// end adds a walk of probability p that ends on square cur at path length
+// depth, with m squares still allowed (m > 0: cut by MaxSteps), to the
+// distributions.
+func (res *Exact) end(b *Board, cur int, p float64, depth, m int) {
+	res.Lengths[depth] += p
+	res.MeanLength += p * float64(depth)
 	switch {
 	case depth == b.Squares():
-		res.PSuccess += s.p
-		if depth > 1 && b.Adjacent(res.Start, int(s.cur)) {
-			res.PClosed += s.p
+		res.PSuccess += p
+		if depth > 1 && b.Adjacent(res.Start, cur) {
+			res.PClosed += p
 		}
 	case m > 0:
-		res.PStopped += s.p
+		res.PStopped += p
 	default:
-		res.DeadEnds[s.cur] += s.p
+		res.DeadEnds[cur] += p
 	}
 }
 
 // nextLayer builds the next layer of an enumeration, merging the branches
 // that reach the same state, within a memory budget.
-type nextLayer struct {
-	states   []exactState
-	index    map[bitsetKey]int
+type nextLayer[W words] struct {
+	states   []exactState[W]
+	index    map[bitsetKey[W]]int
 	held     heldMemory
 	layerCap int // capacity of the layer being expanded, held meanwhile
 
@@ -313,7 +330,7 @@ type nextLayer struct {
 
 // outgrew describes err, when it is ErrMemory, as the layer of path length
 // depth outgrowing the budget; other errors it returns as they are.
-func (nb *nextLayer) outgrew(b *Board, r Rule, start, depth int, err error) error {
+func (nb *nextLayer[W]) outgrew(b *Board, r Rule, start, depth int, err error) error {
 	if !errors.Is(err, ErrMemory) {
 		return err
 	}
@@ -323,12 +340,12 @@ func (nb *nextLayer) outgrew(b *Board, r Rule, start, depth int, err error) erro
 
 // entries returns the index entries to count with more to come: a cleared
 // map keeps the table of its largest layer, so the most it ever held.
-func (nb *nextLayer) entries(more int) int {
+func (nb *nextLayer[W]) entries(more int) int {
 	nb.maxEntries = max(nb.maxEntries, len(nb.index)+more)
 	return nb.maxEntries
 }
 
-func (nb *nextLayer) reset(layerCap int) {
+func (nb *nextLayer[W]) reset(layerCap int) {
 	clear(nb.index)
 	nb.states = nb.states[:0]
 	nb.layerCap = layerCap
@@ -336,8 +353,8 @@ func (nb *nextLayer) reset(layerCap int) {
 
 // add adds probability p and paths paths to state ns, which it creates if
 // new; the error is ErrMemory when creating it would pass the budget.
-func (nb *nextLayer) add(ns exactState, p, paths float64) error {
-	k := bitsetKey{ns.set, ns.cur}
+func (nb *nextLayer[W]) add(ns exactState[W], p, paths float64) error {
+	k := bitsetKey[W]{ns.set, ns.cur}
 	j, ok := nb.index[k]
 	if !ok {
 		if err := nb.room(); err != nil {
@@ -347,10 +364,10 @@ func (nb *nextLayer) add(ns exactState, p, paths float64) error {
 			// Drop the least probable half of the layer built so far
 			// (their probability so far is unresolved; later branches
 			// into them start them afresh), and go on in the room freed.
-			nb.states = nb.res.drop(nb.states, len(nb.states)/2)
+			nb.states = dropStates(nb.res, nb.states, len(nb.states)/2)
 			clear(nb.index)
 			for i := range nb.states {
-				nb.index[bitsetKey{nb.states[i].set, nb.states[i].cur}] = i
+				nb.index[bitsetKey[W]{nb.states[i].set, nb.states[i].cur}] = i
 			}
 		}
 		j = len(nb.states)
@@ -364,12 +381,12 @@ func (nb *nextLayer) add(ns exactState, p, paths float64) error {
 
 // room makes room for one more state, within the budget, or returns
 // ErrMemory.
-func (nb *nextLayer) room() error {
+func (nb *nextLayer[W]) room() error {
 	if nb.bounds && nb.held.budget != nil {
 		// A layer holds at most maxLayer states: the layer expanded, the
 		// one built and its index then fit in the budget (ExactStateBytes
 		// each), and a full layer is thinned by the caller.
-		maxLayer := int(max(2, nb.held.budget.limit/ExactStateBytes))
+		maxLayer := int(max(2, nb.held.budget.limit/nb.held.perState()))
 		if len(nb.states) == cap(nb.states) {
 			if len(nb.states) >= maxLayer {
 				return ErrMemory
@@ -399,14 +416,14 @@ func (nb *nextLayer) room() error {
 // sums reproducible, and keeps the expanded layer's storage (old) for the
 // layer after. The sort needs a buffer as long as the layer: old's, grown
 // under the budget if it is too short.
-func (nb *nextLayer) sorted(ctx context.Context, old []exactState, threads int) ([]exactState, error) {
+func (nb *nextLayer[W]) sorted(ctx context.Context, old []exactState[W], threads int) ([]exactState[W], error) {
 	if cap(old) < len(nb.states) {
 		if !nb.bounds { // with bounds, room keeps the layers within the budget
 			if err := nb.held.set(len(nb.states), cap(nb.states), nb.entries(0)); err != nil {
 				return nil, err
 			}
 		}
-		old = make([]exactState, 0, len(nb.states))
+		old = make([]exactState[W], 0, len(nb.states))
 	}
 	layer, spare, err := sortStates(ctx, nb.states, old[:0], threads)
 	nb.states = spare
@@ -424,9 +441,9 @@ const exactCheck = 1 << 14
 // the algorithm: a bottom-up merge sort of short sorted runs, which looks
 // at ctx between runs so that sorting a layer of millions of states does
 // not delay cancellation.
-func sortStates(ctx context.Context, xs, buf []exactState, threads int) (sorted, spare []exactState, err error) {
+func sortStates[W words](ctx context.Context, xs, buf []exactState[W], threads int) (sorted, spare []exactState[W], err error) {
 	const run = 1 << 12
-	cmp := func(x, y exactState) int {
+	cmp := func(x, y exactState[W]) int {
 		if c := x.set.compare(y.set); c != 0 {
 			return c
 		}
@@ -478,7 +495,7 @@ func sortStates(ctx context.Context, xs, buf []exactState, threads int) (sorted,
 			mid, hi := min(lo+width, n), min(lo+2*width, n)
 			i, j, k := lo, mid, lo
 			for ; i < mid && j < hi; k++ {
-				if cmp(src[j], src[i]) < 0 {
+				if compareStates(&src[j], &src[i]) < 0 {
 					dst[k] = src[j]
 					j++
 				} else {
@@ -497,11 +514,11 @@ func sortStates(ctx context.Context, xs, buf []exactState, threads int) (sorted,
 	return src, dst[:0], nil
 }
 
-// drop keeps the keep most probable of states (ties between equal
+// dropStates keeps the keep most probable of states (ties between equal
 // probabilities broken by position, so the choice is the same on every
 // run), in their order, and adds the probability of the others to
 // res.Unresolved. It works in place.
-func (res *Exact) drop(states []exactState, keep int) []exactState {
+func dropStates[W words](res *Exact, states []exactState[W], keep int) []exactState[W] {
 	keep = max(keep, 0)
 	if len(states) <= keep {
 		return states
@@ -576,64 +593,39 @@ func kthLargest(xs []float64, k int) float64 {
 	}
 }
 
-type exactState struct {
-	set      bitset
-	cur      uint8
+// compareStates is the reference order of a layer's states: by visited
+// set, then current square. (A function of its own, not a closure in the
+// generic sortStates, so that its calls are inlined.)
+func compareStates[W words](x, y *exactState[W]) int {
+	if c := x.set.compare(y.set); c != 0 {
+		return c
+	}
+	return int(x.cur) - int(y.cur)
+}
+
+type exactState[W words] struct {
+	set      bitset[W]
+	cur      uint16
 	p, paths float64
 }
 
-type bitsetKey struct {
-	set bitset
-	cur uint8
-}
-
-// bitset is a set of up to 128 squares.
-type bitset [2]uint64
-
-func (s bitset) with(sq int) bitset { s[sq>>6] |= 1 << (sq & 63); return s }
-func (s bitset) and(t bitset) bitset {
-	return bitset{s[0] & t[0], s[1] & t[1]}
-}
-func (s bitset) andNot(t bitset) bitset { return bitset{s[0] &^ t[0], s[1] &^ t[1]} }
-func (s bitset) count() int             { return bits.OnesCount64(s[0]) + bits.OnesCount64(s[1]) }
-func (s bitset) empty() bool            { return s[0]|s[1] == 0 }
-
-// pop removes and returns the lowest square.
-func (s *bitset) pop() int {
-	if s[0] != 0 {
-		i := bits.TrailingZeros64(s[0])
-		s[0] &= s[0] - 1
-		return i
-	}
-	i := bits.TrailingZeros64(s[1])
-	s[1] &= s[1] - 1
-	return 64 + i
-}
-
-func (s bitset) compare(t bitset) int {
-	for i := 1; i >= 0; i-- {
-		if s[i] != t[i] {
-			if s[i] < t[i] {
-				return -1
-			}
-			return 1
-		}
-	}
-	return 0
+type bitsetKey[W words] struct {
+	set bitset[W]
+	cur uint16
 }
 
 // enumerator decides, for a state, which squares a walk may move to next
 // with equal probability, following the same rules as the kernels.
-type enumerator struct {
+type enumerator[W words] struct {
 	rule     Rule
 	maxSteps int
-	nb       []bitset
+	nb       []bitset[W]
 	moveTo   [][8]int
 	order    [8]int
 	dist2    []int
 
-	cur     int    // the state being expanded, for the tie scores
-	visited bitset // (tiebreak.go)
+	cur     int       // the state being expanded, for the tie scores
+	visited bitset[W] // (tiebreak.go)
 
 	// A rule of your own: its policy, a position to show it, and the
 	// first answer no walk may take (RuleError).
@@ -645,9 +637,9 @@ type enumerator struct {
 	board  *Board
 }
 
-func newEnumerator(b *Board, r Rule) *enumerator {
+func newEnumerator[W words](b *Board, r Rule) *enumerator[W] {
 	n := b.Squares()
-	e := &enumerator{rule: r, maxSteps: r.MaxSteps, nb: make([]bitset, n), moveTo: make([][8]int, n), dist2: make([]int, n), board: b}
+	e := &enumerator[W]{rule: r, maxSteps: r.MaxSteps, nb: make([]bitset[W], n), moveTo: make([][8]int, n), dist2: make([]int, n), board: b}
 	if e.maxSteps == 0 || e.maxSteps > n {
 		e.maxSteps = n
 	}
@@ -681,18 +673,18 @@ func newEnumerator(b *Board, r Rule) *enumerator {
 
 // policyAllowed asks a rule of your own (the walk kernel's contract: the
 // walk draws uniformly among what it allows).
-func (e *enumerator) policyAllowed(visited bitset, cur int) (bitset, bool) {
+func (e *enumerator[W]) policyAllowed(visited bitset[W], cur int) (bitset[W], bool) {
 	if e.err != nil {
-		return bitset{}, false
+		return bitset[W]{}, false
 	}
 	p := e.pos
-	p.setVisited(func(sq int) bool { return visited[sq>>6]>>(sq&63)&1 == 1 }, cur, e.start)
+	p.setVisited(visited.has, cur, e.start)
 	e.polBuf = e.pol.Allowed(p, e.polBuf[:0])
 	if err := checkAllowed(e.rule, p, e.polBuf, e.rule.Deterministic()); err != nil {
 		e.err = err
-		return bitset{}, false
+		return bitset[W]{}, false
 	}
-	var out bitset
+	var out bitset[W]
 	for _, sq := range e.polBuf {
 		out = out.with(sq)
 	}
@@ -705,7 +697,7 @@ func (e *enumerator) policyAllowed(visited bitset, cur int) (bitset, bool) {
 // allowed returns the squares the walk picks among uniformly, and whether
 // the step is a tie decision (more than one square allowed by the rule's
 // primary criterion).
-func (e *enumerator) allowed(visited bitset, cur int) (bitset, bool) {
+func (e *enumerator[W]) allowed(visited bitset[W], cur int) (bitset[W], bool) {
 	if e.rule.Kind == Custom {
 		return e.policyAllowed(visited, cur)
 	}
@@ -724,7 +716,7 @@ func (e *enumerator) allowed(visited bitset, cur int) (bitset, bool) {
 		sq[n] = int32(t.pop())
 	}
 	e.cur, e.visited = cur, visited
-	tied = bitset{}
+	tied = bitset[W]{}
 	for _, s := range sq[:narrowTies(e.rule.TieBreak.chain(), sq[:n], e)] {
 		tied = tied.with(int(s))
 	}
@@ -732,14 +724,14 @@ func (e *enumerator) allowed(visited bitset, cur int) (bitset, bool) {
 }
 
 // keepMinScore returns the members of set with the smallest score.
-func keepMinScore(set bitset, score func(int) int) bitset {
-	var keep bitset
+func keepMinScore[W words](set bitset[W], score func(int) int) bitset[W] {
+	var keep bitset[W]
 	best := int(^uint(0) >> 1)
 	for s := set; !s.empty(); {
 		c := s.pop()
 		v := score(c)
 		if v < best {
-			best, keep = v, bitset{}
+			best, keep = v, bitset[W]{}
 		}
 		if v == best {
 			keep = keep.with(c)

@@ -52,3 +52,24 @@ func BenchmarkExact9x9CornerTwoThreads(b *testing.B) {
 		b.ReportMetric(float64(e[0].Nodes), "states")
 	}
 }
+
+// BenchmarkExactWideBounds is ExactBounds from a1 with a budget of 2
+// million states on boards of 11x11 (two words a visited set), 12x12
+// (four), 17x17 (eight) and 25x25 (ten): what the wider sets cost a state.
+func BenchmarkExactWideBounds(b *testing.B) {
+	r, _ := ParseRule("warnsdorff/random")
+	for _, n := range []int{11, 12, 17, 25} {
+		bd := MustBoard(n, n)
+		b.Run(bd.String(), func(b *testing.B) {
+			var states int64
+			for b.Loop() {
+				e, err := ExactBounds(context.Background(), bd, r, 0, 2_000_000)
+				if err != nil {
+					b.Fatal(err)
+				}
+				states += e.Nodes
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(states), "ns/state")
+		})
+	}
+}

@@ -120,8 +120,11 @@ func TestExactMaxSteps(t *testing.T) {
 func TestExactErrors(t *testing.T) {
 	ctx := context.Background()
 	r, _ := ParseRule("random")
-	if _, err := ExactWalk(ctx, MustBoard(12, 12), r, 0, 0); err == nil || !strings.Contains(err.Error(), "at most 128") {
-		t.Errorf("12x12: got %v, want a board-size error", err)
+	if _, err := ExactWalk(ctx, MustBoard(26, 26), r, 0, 0); err == nil || !strings.Contains(err.Error(), "has 676 squares; exact enumeration handles at most 640") {
+		t.Errorf("26x26: got %v, want a board-size error naming the limit", err)
+	}
+	if _, err := EstimateExactStates(ctx, MustBoard(26, 26), r, 0, 1<<30); err == nil || !strings.Contains(err.Error(), "at most 640") {
+		t.Errorf("26x26 estimate: got %v, want a board-size error naming the limit", err)
 	}
 	_, err := ExactWalk(ctx, MustBoard(6, 6), r, 0, 1000)
 	if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "more than 1000 states") {

@@ -62,17 +62,31 @@ func StatesMemory(budget int64) int64 {
 const statesReserve = 96 << 20
 
 // ExactStateBytes is what one state of an enumeration's layers costs in
-// memory when counted against MaxMemory: the state in the layer being built
-// and in the sort's buffer, and its entry in the layer's index.
-const ExactStateBytes = 2*stateBytes + indexEntryBytes
+// memory on a board of squares squares when counted against MaxMemory: the
+// state in the layer being built and in the sort's buffer, and its entry
+// in the layer's index. It grows with the words of the visited set: 155
+// bytes up to 128 squares, 429 on 25x25.
+func ExactStateBytes(squares int) int64 {
+	switch {
+	case squares <= 128:
+		return newHeldMemory[words128](nil).perState()
+	case squares <= 256:
+		return newHeldMemory[words256](nil).perState()
+	case squares <= 512:
+		return newHeldMemory[words512](nil).perState()
+	}
+	return newHeldMemory[words640](nil).perState()
+}
 
-const (
-	stateBytes = int64(unsafe.Sizeof(exactState{}))
-	// indexEntryBytes is a map entry of the layer index: key and value, a
-	// control byte, the free slots of a full table (load 7/8) and the
-	// growth that doubles the table.
-	indexEntryBytes = 2 * (int64(unsafe.Sizeof(bitsetKey{})) + 8 + 1) * 8 / 7
-)
+// stateBytes is a state of a layer, of visited sets in the words W.
+func stateBytes[W words]() int64 { return int64(unsafe.Sizeof(exactState[W]{})) }
+
+// indexEntryBytes is a map entry of the layer index: key and value, a
+// control byte, the free slots of a full table (load 7/8) and the growth
+// that doubles the table.
+func indexEntryBytes[W words]() int64 {
+	return 2 * (int64(unsafe.Sizeof(bitsetKey[W]{})) + 8 + 1) * 8 / 7
+}
 
 // ExactWalks runs ExactWalk for every square of starts, at most
 // opt.Workers at a time, and returns the results in the order of starts.
@@ -177,11 +191,22 @@ func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptio
 // memoryBudget is bytes that one enumeration may hold.
 type memoryBudget struct{ limit int64 }
 
-// heldMemory is what one enumeration holds against its budget.
+// heldMemory is what one enumeration holds against its budget, with the
+// sizes of its states and index entries.
 type heldMemory struct {
 	budget *memoryBudget
 	bytes  int64
+
+	stateBytes, entryBytes int64
 }
+
+func newHeldMemory[W words](budget *memoryBudget) heldMemory {
+	return heldMemory{budget: budget, stateBytes: stateBytes[W](), entryBytes: indexEntryBytes[W]()}
+}
+
+// perState is what a state costs: in the layer built, in the sort's
+// buffer, and in the index.
+func (h heldMemory) perState() int64 { return 2*h.stateBytes + h.entryBytes }
 
 // set records that the enumeration holds layers of capacities layerCap and
 // nextCap and an index of entries entries, or returns ErrMemory (holding
@@ -190,7 +215,7 @@ func (h *heldMemory) set(layerCap, nextCap, entries int) error {
 	if h.budget == nil {
 		return nil
 	}
-	b := stateBytes*int64(layerCap+nextCap) + indexEntryBytes*int64(entries)
+	b := h.stateBytes*int64(layerCap+nextCap) + h.entryBytes*int64(entries)
 	if b > h.budget.limit {
 		h.bytes = b
 		return ErrMemory
@@ -206,11 +231,13 @@ type StatesEstimate struct {
 	States, NextStates int64
 	Depth              int
 	Walks              int // walks sampled
+
+	held heldMemory // the sizes of a state and an index entry
 }
 
 // Bytes is the memory the two layers take at least.
 func (e StatesEstimate) Bytes() int64 {
-	return stateBytes*e.States + (stateBytes+indexEntryBytes)*e.NextStates
+	return e.held.stateBytes*e.States + (e.held.stateBytes+e.held.entryBytes)*e.NextStates
 }
 
 // EstimateExactStates estimates, without enumerating, a lower bound on the
@@ -232,7 +259,23 @@ func (e StatesEstimate) Bytes() int64 {
 // Its only error is cancellation of ctx, which it checks every thousand
 // walks.
 func EstimateExactStates(ctx context.Context, b *Board, r Rule, start int, limit int64) (StatesEstimate, error) {
-	e := newEnumerator(b, r)
+	if err := exactArgs(b, r, start); err != nil {
+		return StatesEstimate{}, err
+	}
+	switch n := b.Squares(); {
+	case n <= 128:
+		return estimateIn[words128](ctx, b, r, start, limit)
+	case n <= 256:
+		return estimateIn[words256](ctx, b, r, start, limit)
+	case n <= 512:
+		return estimateIn[words512](ctx, b, r, start, limit)
+	}
+	return estimateIn[words640](ctx, b, r, start, limit)
+}
+
+// estimateIn is EstimateExactStates with visited sets of the words W.
+func estimateIn[W words](ctx context.Context, b *Board, r Rule, start int, limit int64) (StatesEstimate, error) {
+	e := newEnumerator[W](b, r)
 	rng := rand.New(rand.NewPCG(0x6b6e6967687477, uint64(start)))
 	for k := 1 << 8; ; k = min(8*k, maxSampled) {
 		best, potential, err := sampleLayers(ctx, b, e, start, k, rng)
@@ -247,14 +290,14 @@ const maxSampled = 1 << 16
 // sampleLayers samples k walks and returns the bound for the pair of
 // layers with the most memory, and the most memory that the bound could
 // show with maxSampled walks if coincidences stayed as frequent.
-func sampleLayers(ctx context.Context, b *Board, e *enumerator, start, k int, rng *rand.Rand) (best StatesEstimate, potential int64, err error) {
+func sampleLayers[W words](ctx context.Context, b *Board, e *enumerator[W], start, k int, rng *rand.Rand) (best StatesEstimate, potential int64, err error) {
 	n := b.Squares()
 	hashes := make([][]uint64, n+2) // per path length, a hash of each walk's state
 	for i := range k {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return best, 0, ctx.Err()
 		}
-		set, cur := bitset{}.with(start), start
+		set, cur := bitset[W]{}.with(start), start
 		for depth := 1; ; depth++ {
 			hashes[depth] = append(hashes[depth], stateHash(set, cur))
 			allowed, _ := e.allowed(set, cur)
@@ -277,12 +320,14 @@ func sampleLayers(ctx context.Context, b *Board, e *enumerator, start, k int, rn
 	for d, h := range hashes {
 		lower[d], could[d] = distinctLowerBound(h, float64(maxSampled)/float64(k))
 	}
+	held := newHeldMemory[W](nil)
+	best.held = held
 	for d := 1; d <= n; d++ {
-		est := StatesEstimate{States: lower[d], NextStates: lower[d+1], Depth: d, Walks: k}
+		est := StatesEstimate{States: lower[d], NextStates: lower[d+1], Depth: d, Walks: k, held: held}
 		if est.Bytes() > best.Bytes() {
 			best = est
 		}
-		potential = max(potential, StatesEstimate{States: could[d], NextStates: could[d+1]}.Bytes())
+		potential = max(potential, StatesEstimate{States: could[d], NextStates: could[d+1], held: held}.Bytes())
 	}
 	return best, potential, nil
 }
@@ -314,13 +359,6 @@ func distinctLowerBound(h []uint64, scale float64) (bound, could int64) {
 	k2 := k * scale
 	kk, kk2 := k*(k-1)/2, k2*(k2-1)/2
 	return int64(max(distinct, kk/upper(pairs))), int64(kk2 / upper(pairs*kk2/kk))
-}
-
-func stateHash(set bitset, cur int) uint64 {
-	x := set[0]*0x9e3779b97f4a7c15 ^ set[1]*0xc2b2ae3d27d4eb4f ^ uint64(cur)*0x165667b19e3779f9
-	x ^= x >> 31
-	x *= 0xbf58476d1ce4e5b9
-	return x ^ x>>29
 }
 
 // formatBytes writes a byte count in binary units.

@@ -106,13 +106,13 @@ func TestExactCancelPrompt(t *testing.T) {
 func TestSortStates(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, n := range []int{0, 1, 4095, 4096, 4097, 3*4096 + 17, 9 * 4096} {
-		xs := make([]exactState, n)
+		xs := make([]exactState[words128], n)
 		for i := range xs {
 			// Distinct keys, as in a layer: i makes them so.
-			xs[i] = exactState{set: bitset{uint64(i)<<8 | rng.Uint64()&0xff, rng.Uint64() & 0xf}, cur: uint8(rng.Uint64()), p: float64(i)}
+			xs[i] = exactState[words128]{set: set128{words128{uint64(i)<<8 | rng.Uint64()&0xff, rng.Uint64() & 0xf}}, cur: uint16(uint8(rng.Uint64())), p: float64(i)}
 		}
 		want := slices.Clone(xs)
-		slices.SortFunc(want, func(x, y exactState) int {
+		slices.SortFunc(want, func(x, y exactState[words128]) int {
 			if c := x.set.compare(y.set); c != 0 {
 				return c
 			}
@@ -120,7 +120,7 @@ func TestSortStates(t *testing.T) {
 		})
 		for threads := 1; threads <= 3; threads++ {
 			in := slices.Clone(xs)
-			got, spare, err := sortStates(context.Background(), in, make([]exactState, 0, n), threads)
+			got, spare, err := sortStates(context.Background(), in, make([]exactState[words128], 0, n), threads)
 			if err != nil || !slices.Equal(got, want) || len(spare) != 0 {
 				t.Errorf("n=%d, %d threads: sorted differently (err %v)", n, threads, err)
 			}

@@ -105,7 +105,7 @@ func TestPohlDegreeCounting(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := newEnumerator(b, r)
+		e := newEnumerator[words128](b, r)
 		for start := range b.Squares() {
 			for w := range 60 {
 				visited := make([]bool, b.Squares())
@@ -167,12 +167,12 @@ func TestPohlDegreeCounting(t *testing.T) {
 // the exact enumerator (which shares narrowTies with the walk kernels,
 // checked against each other by TestChainsFollowReference) keeps the
 // candidates that the counting before marking keeps.
-func checkPohlMinBefore(t *testing.T, e *enumerator, b *Board, visited []bool, cur int, cands, tied, keep []int) {
+func checkPohlMinBefore(t *testing.T, e *enumerator[words128], b *Board, visited []bool, cur int, cands, tied, keep []int) {
 	t.Helper()
 	if len(tied) < 2 {
 		return
 	}
-	var set bitset
+	var set set128
 	for sq, v := range visited {
 		if v {
 			set = set.with(sq)

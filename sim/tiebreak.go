@@ -528,7 +528,7 @@ func (k *genKernel) moveRank(p int32) int {
 // The exact enumerator scores square indices for the state it is
 // expanding (e.cur, e.visited).
 
-func (e *enumerator) secondDegree(sq int32) int {
+func (e *enumerator[W]) secondDegree(sq int32) int {
 	s := 0
 	for u := e.nb[sq].andNot(e.visited); !u.empty(); {
 		s += e.nb[u.pop()].andNot(e.visited).count()
@@ -536,7 +536,7 @@ func (e *enumerator) secondDegree(sq int32) int {
 	return s
 }
 
-func (e *enumerator) secondDegreeMin(sq int32) int {
+func (e *enumerator[W]) secondDegreeMin(sq int32) int {
 	m, any := 0, false
 	for u := e.nb[sq].andNot(e.visited); !u.empty(); {
 		if d := e.nb[u.pop()].andNot(e.visited).count(); !any || d < m {
@@ -546,15 +546,15 @@ func (e *enumerator) secondDegreeMin(sq int32) int {
 	return m
 }
 
-func (e *enumerator) curDegree() int { return e.nb[e.cur].andNot(e.visited).count() }
+func (e *enumerator[W]) curDegree() int { return e.nb[e.cur].andNot(e.visited).count() }
 
-func (e *enumerator) centreDist2(sq int32) int { return e.dist2[sq] }
+func (e *enumerator[W]) centreDist2(sq int32) int { return e.dist2[sq] }
 
-func (e *enumerator) cornerDist2(sq int32) int { return e.board.CornerDist2(int(sq)) }
+func (e *enumerator[W]) cornerDist2(sq int32) int { return e.board.CornerDist2(int(sq)) }
 
-func (e *enumerator) edgeDist(sq int32) int { return e.board.EdgeDist(int(sq)) }
+func (e *enumerator[W]) edgeDist(sq int32) int { return e.board.EdgeDist(int(sq)) }
 
-func (e *enumerator) lookahead(sq int32, k int) int {
+func (e *enumerator[W]) lookahead(sq int32, k int) int {
 	vis, cur := e.visited.with(int(sq)), int(sq)
 	for moves := 0; ; moves++ {
 		cand := e.nb[cur].andNot(vis)
@@ -573,7 +573,7 @@ func (e *enumerator) lookahead(sq int32, k int) int {
 	}
 }
 
-func (e *enumerator) moveRank(sq int32) int {
+func (e *enumerator[W]) moveRank(sq int32) int {
 	for i, mi := range e.order {
 		if e.moveTo[e.cur][mi] == int(sq) {
 			return i

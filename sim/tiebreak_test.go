@@ -322,10 +322,10 @@ func checkAgainstRef(t *testing.T, b *Board, r Rule, o Outcome) {
 	for sq := range nbrs {
 		nbrs[sq] = b.Neighbours(nil, sq)
 	}
-	var e *enumerator
-	var set bitset
-	if b.Squares() <= ExactMaxSquares {
-		e = newEnumerator(b, r)
+	var e *enumerator[words128]
+	var set set128
+	if b.Squares() <= 128 {
+		e = newEnumerator[words128](b, r)
 	}
 	for i, p := range o.Path {
 		visited[p] = true

@@ -153,7 +153,7 @@ var Figures = []string{
 }
 
 // ExactModes lists what exact accepts: auto computes exact values where the
-// enumeration is cheap (sim.ExactAuto), on wherever the engine reaches
+// enumeration is cheap (the rule in docs/design.md), on wherever the engine reaches
 // within its budget, bounds as on but with certified bounds (sim.Exact's
 // PLower, PUpper) where the enumeration outgrows its budget, off never.
 var ExactModes = []string{"auto", "on", "off", "bounds"}

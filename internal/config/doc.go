@@ -47,7 +47,9 @@
 //	    node_budget: 10000000     # backtrack only: squares entered per walk (0: sim.DefaultNodeBudget)
 //	confidence: 0.95              # interval confidence, in (0,1) (default 0.95)
 //	interval: wilson              # wilson (default) | clopper-pearson
-//	exact: auto                   # exact values beside the estimates: auto (default: where cheap) | on
+//	exact: auto                   # exact values beside the estimates: auto (default: where cheap: warnsdorff
+//	                              # with random ties on at most 64 squares, or 81 from at most 8 starts, random
+//	                              # on at most 25, each start within max(2e6, 4e7 / starts) states) | on
 //	                              # | bounds (as on, with certified bounds where a start does not fit) | off
 //	exact_budget: 0               # on and bounds: states per start square (0: sim.DefaultExactBudget)
 //	comparison_family: question   # Holm family of the comparisons: question (default: the class

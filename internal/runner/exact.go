@@ -13,10 +13,18 @@ import (
 )
 
 // Exact values beside the estimates (experiment key `exact`). With auto,
-// a (board, rule) is enumerated where that is cheap: Warnsdorff's rule
-// with a random tie-break on boards of at most 64 squares (8x8 in about
-// two seconds), the random walk on at most 25 (5x5 in about four); with
-// on, every (board, rule) the engine takes (at most sim.ExactMaxSquares
+// a (board, rule) is enumerated where that is cheap, by a stated rule:
+// Warnsdorff's rule with a random tie-break on boards of at most 64
+// squares, and on boards of at most 81 (9x9) from at most 8 starts; the
+// random walk on at most 25 (5x5); each start within autoBudget states:
+// at least 2 million (8x8's 64 starts, 8.4 million states in all, about
+// two seconds), more when there are fewer starts, 40 million shared by
+// them (9x9's four corners, 4.56 million each; its centre, 30.4 million,
+// only alone). The first start over its budget ends the (board, rule),
+// which is then sampled with a note; so what auto costs is bounded by the
+// budgets, and which (board, rule)s it enumerates depends on the config
+// alone. With on,
+// every (board, rule) the engine takes (at most sim.ExactMaxSquares
 // squares, not backtrack). A deterministic rule is decided by its one walk
 // and is never enumerated. Each start may expand at most the budget's
 // states and all together hold at most exactMemory; a (board, rule) that
@@ -32,9 +40,19 @@ const (
 	boundsMemory      = 2 << 30
 	boundsWorkers     = 2
 	autoExactBudget   = 2_000_000
+	autoExactTotal    = 40_000_000
 	autoExactSquares  = 64
+	autoFewSquares    = 81 // from at most autoFewStarts starts
+	autoFewStarts     = 8
 	autoRandomSquares = 25
 )
+
+// autoBudget is the states each of starts start squares may expand under
+// exact: auto: an equal share of autoExactTotal, and at least
+// autoExactBudget.
+func autoBudget(starts int) int64 {
+	return max(autoExactBudget, autoExactTotal/int64(max(1, starts)))
+}
 
 // ExactValues are the exact results of (board, rule, start) cells, and
 // notes on the (board, rule)s that were tried and did not fit.
@@ -69,8 +87,9 @@ func (x *ExactValues) Bounds(board, rule, start int) (lo, hi float64, ok bool) {
 	return e.PLower(), e.PUpper(), true
 }
 
-// exactWanted says whether mode asks for exact values of rule r on b.
-func exactWanted(mode string, b *sim.Board, r sim.Rule) bool {
+// exactWanted says whether mode asks for exact values of rule r on b from
+// starts start squares.
+func exactWanted(mode string, b *sim.Board, r sim.Rule, starts int) bool {
 	if mode == "off" || r.Deterministic() || r.Kind == sim.Backtrack || b.Squares() > sim.ExactMaxSquares {
 		return false
 	}
@@ -80,21 +99,21 @@ func exactWanted(mode string, b *sim.Board, r sim.Rule) bool {
 	if r.Kind == sim.RandomWalk {
 		return b.Squares() <= autoRandomSquares && r.MaxSteps == 0
 	}
-	return b.Squares() <= autoExactSquares
+	return b.Squares() <= autoExactSquares || b.Squares() <= autoFewSquares && starts <= autoFewStarts
 }
 
 // computeExact enumerates the cells of s that its exact mode asks for.
 // The values depend on the config alone, never on workers or shards.
 func computeExact(ctx context.Context, s *config.Experiment, workers int, log io.Writer) (*ExactValues, error) {
 	x := &ExactValues{cells: map[Cell]sim.Exact{}}
-	budget := int64(autoExactBudget)
-	if s.Exact == "on" || s.Exact == "bounds" {
-		budget = cmp.Or(s.ExactBudget, sim.DefaultExactBudget)
-	}
 	bounds := s.Exact == "bounds"
 	for bi, b := range s.Boards {
+		budget := autoBudget(len(s.Starts[bi]))
+		if s.Exact == "on" || s.Exact == "bounds" {
+			budget = cmp.Or(s.ExactBudget, sim.DefaultExactBudget)
+		}
 		for ri, r := range s.Rules {
-			if !exactWanted(s.Exact, b, r) {
+			if !exactWanted(s.Exact, b, r, len(s.Starts[bi])) {
 				if (s.Exact == "on" || bounds) && !r.Deterministic() && r.Kind != sim.Backtrack && b.Squares() > sim.ExactMaxSquares {
 					// asked for and not computed: say so (issue 33)
 					x.Notes = append(x.Notes, fmt.Sprintf("%s %s: no exact values: exact: %s enumerates boards of at most %d squares, and %s has %d", b, r.Name(), s.Exact, sim.ExactMaxSquares, b, b.Squares()))

@@ -345,12 +345,12 @@ rules: [{name: backtrack, closed: true, node_budget: 100000000000}]
 // TestExactOnTooLargeSaysSo (issue 33): exact: on on a board the engine
 // does not take gets a note in the report, not silence.
 func TestExactOnTooLargeSaysSo(t *testing.T) {
-	s := specOf(t, "name: big\nseed: 1\nboards: [20x20]\nstarts: [corner]\nwalks: 2\nrules: [{name: warnsdorff}]\nexact: on\n")
+	s := specOf(t, "name: big\nseed: 1\nboards: [26x26]\nstarts: [corner]\nwalks: 2\nrules: [{name: warnsdorff}]\nexact: on\n")
 	x, err := computeExact(context.Background(), s, 1, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(x.Notes) != 1 || !strings.Contains(x.Notes[0], "at most 128 squares, and 20x20 has 400") {
+	if len(x.Notes) != 1 || !strings.Contains(x.Notes[0], "at most 640 squares, and 26x26 has 676") {
 		t.Errorf("notes %q", x.Notes)
 	}
 }
