@@ -64,18 +64,19 @@ func (s *stepper) finishWord(key uint64) (uint64, bool) {
 	// that are none of spent, fresh and term.
 	labels := ^(zeroNibbles(key) | fr | tm) & s.slotOnes
 	var rename [16]uint8
-	next := uint8(firstPair)
+	next := uint64(firstPair)
+	// Without a branch on whether a label is new: it was taken half the
+	// time, at random.
 	for labels != 0 {
 		p := bits.TrailingZeros64(labels)
 		labels &= labels - 1
-		c := uint8(key>>p) & 15
-		r := rename[c]
-		if r == 0 {
-			r = next
-			rename[c] = r
-			next++
-		}
-		key ^= uint64(c^r) << p
+		c := key >> p & 15
+		r := uint64(rename[c])
+		isNew := (r - 1) >> 63 // 1 when c has no new label yet (r = 0), else 0
+		r |= next & -isNew
+		rename[c] = uint8(r)
+		next += isNew
+		key ^= (c ^ r) << p
 	}
 	return key, true
 }
