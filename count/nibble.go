@@ -61,22 +61,21 @@ func (s *stepper) finishWord(key uint64) (uint64, bool) {
 		return 0, false
 	}
 	// Pair labels, renumbered in order of first appearance: the nibbles
-	// that are none of spent, fresh and term.
+	// that are none of spent, fresh and term. Every label marks the two
+	// ends of one path, so the labels are renumbered a pair at a time: the
+	// lowest unnumbered nibble and its partner, the other unnumbered
+	// nibble with its code, take the next number. That is half the
+	// iterations of a nibble at a time with a table of new numbers, and
+	// none of them waits on memory.
 	labels := ^(zeroNibbles(key) | fr | tm) & s.slotOnes
-	var rename [16]uint8
-	next := uint64(firstPair)
-	// Without a branch on whether a label is new: it was taken half the
-	// time, at random.
-	for labels != 0 {
+	for next := uint64(firstPair); labels != 0; next++ {
 		p := bits.TrailingZeros64(labels)
 		labels &= labels - 1
 		c := key >> p & 15
-		r := uint64(rename[c])
-		isNew := (r - 1) >> 63 // 1 when c has no new label yet (r = 0), else 0
-		r |= next & -isNew
-		rename[c] = uint8(r)
-		next += isNew
-		key ^= (c ^ r) << p
+		partner := zeroNibbles(key^c*nibbleOnes) & labels
+		q := bits.TrailingZeros64(partner) // 64, shifting to nothing, if c had no partner
+		labels &^= 1 << q
+		key ^= (c^next)<<p | (c^next)<<q
 	}
 	return key, true
 }

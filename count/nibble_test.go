@@ -68,8 +68,28 @@ func (s *stepper) finishLoop(a *frame) (uint64, bool) {
 	return key, true
 }
 
-// TestFinish16 checks finish16 against finishLoop on random frames (codes
-// up to newPair) under every step's rules of a width-7 board, open with
+// randomFrame returns a frame of slots squares with random codes, as a
+// step leaves them: spent, fresh and term, and pair labels (up to
+// newPair, in any order) each on two squares, the ends of one path.
+func randomFrame(rng *rand.Rand, slots int) frame {
+	var a frame
+	var ends []int
+	for d := range slots {
+		a[d] = uint8(rng.IntN(3))
+		if rng.IntN(2) == 0 {
+			ends = append(ends, d)
+		}
+	}
+	rng.Shuffle(len(ends), func(i, j int) { ends[i], ends[j] = ends[j], ends[i] })
+	codes := rng.Perm(newPair + 1 - firstPair)
+	for i := 0; i+1 < len(ends); i += 2 {
+		c := uint8(firstPair + codes[i/2])
+		a[ends[i]], a[ends[i+1]] = c, c
+	}
+	return a
+}
+
+// TestFinish16 checks finish16 against finishLoop on random frames under every step's rules of a width-7 board, open with
 // designated ends and closed.
 func TestFinish16(t *testing.T) {
 	p, err := newPlan(sim.MustBoard(7, 8))
@@ -82,13 +102,7 @@ func TestFinish16(t *testing.T) {
 			s.v = v
 			s.setup()
 			for range 200 {
-				var a frame
-				for d := range s.slots {
-					a[d] = uint8(rng.IntN(newPair + 1))
-					if rng.IntN(3) == 0 {
-						a[d] = uint8(rng.IntN(3)) // spent, fresh and term often
-					}
-				}
+				a := randomFrame(rng, s.slots)
 				b := a
 				k1, ok1 := s.finish16(&a)
 				k2, ok2 := s.finishLoop(&b)
