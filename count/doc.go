@@ -27,8 +27,9 @@
 // and the next layer adds those numbers up. The state is packed into one
 // 64-bit key with pair labels renumbered in order of first appearance, so
 // that equal states get equal keys: 4 bits a square up to width 7, where
-// a step checks and packs its successors on all 16 nibbles at once
-// (nibble.go), and base 11 at width 8.
+// a step holds the state and the square it adds in one 64-bit word and
+// makes, checks and packs its successors on all 16 nibbles at once
+// (expand16, nibble.go), and base 11 at width 8, a byte a square.
 //
 // # Invariants
 //
@@ -77,8 +78,8 @@
 // the number of rows. A layer is split by hash into 256 shards. While it
 // fills, each shard is an open-addressing table (linear probing, at most
 // 3/4 full, grown by half) behind its own lock, and workers batch their
-// inserts per shard, reading a batch's slots ahead so that the cache
-// misses overlap. Once filled, each shard is packed: its states move to
+// inserts per shard, 16 bytes a successor, reading a batch's slots ahead
+// so that the cache misses overlap. Once filled, each shard is packed: its states move to
 // the front and the rest goes back, so a layer that is read rather than
 // searched takes 16 bytes a state. A step reads the packed layer shard by
 // shard, in parallel, and frees each shard once read, so the memory of a

@@ -90,6 +90,15 @@ const maxOut = 11
 // keys to out and returns how many, and the number of choices that
 // completed a tour (possible only at the last square).
 func (s *stepper) expand(key uint64, out *[maxOut]uint64) (nout, done int) {
+	if s.base == 16 {
+		return s.expand16(key, out)
+	}
+	return s.expandFrame(key, out)
+}
+
+// expandFrame is expand on a frame of one byte a square: the way for
+// width 8 (base-11 keys), and the reference expand16 is tested against.
+func (s *stepper) expandFrame(key uint64, out *[maxOut]uint64) (nout, done int) {
 	var a frame
 	s.unpack(key, &a)
 	back := s.back[s.v]

@@ -227,7 +227,11 @@ type expander struct {
 	stepper
 	next *layer
 	keep shardRange
-	bufs [shards][]entry
+	// bufs[i] batches the successors bound for shard i: their keys and
+	// the counts' low words, with the high words in his[i] in a wide
+	// layer.
+	bufs [shards][]slot
+	his  [shards][]uint64
 	done Count
 	out  [maxOut]uint64
 	// e and hi hold a chunk read back from a spilled layer.
@@ -280,7 +284,12 @@ func (x *expander) run(e []slot, hi []uint64) error {
 			if i < x.keep.lo || i >= x.keep.hi {
 				continue
 			}
-			x.bufs[i] = append(x.bufs[i], entry{k, n})
+			x.bufs[i] = append(x.bufs[i], slot{k, n.Lo})
+			if x.next.wide {
+				x.his[i] = append(x.his[i], n.Hi)
+			} else if n.Hi != 0 {
+				return errNarrow
+			}
 			if len(x.bufs[i]) == batchLen {
 				if err := x.flush(i); err != nil {
 					return err
@@ -295,7 +304,12 @@ func (x *expander) flush(i int) error {
 	if len(x.bufs[i]) == 0 {
 		return nil // a spilled shard keeps its number of states, not its table: an empty batch would grow one
 	}
-	err := x.next.addBatch(i, x.bufs[i])
+	var hi []uint64
+	if x.next.wide {
+		hi = x.his[i]
+		x.his[i] = x.his[i][:0]
+	}
+	err := x.next.addSlots(i, x.bufs[i], hi)
 	x.bufs[i] = x.bufs[i][:0]
 	return err
 }

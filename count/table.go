@@ -130,12 +130,36 @@ func home(h uint64, size int) int {
 	return int(j)
 }
 
-// addBatch merges a batch of states bound for shard i (the caller holds
-// no lock). The table is grown first so that the whole batch fits, and
-// the batch's slots are then read once ahead of the inserts: the reads are
-// independent and their cache misses overlap, where an insert's miss
-// would stall the next.
+// addBatch merges a batch of entries bound for shard i (the caller holds
+// no lock), as addSlots does.
 func (l *layer) addBatch(i int, batch []entry) error {
+	slots := make([]slot, len(batch))
+	var hi []uint64
+	if l.wide {
+		hi = make([]uint64, len(batch))
+	}
+	for k, x := range batch {
+		if x.n.Hi != 0 && !l.wide {
+			return errNarrow
+		}
+		slots[k] = slot{x.key, x.n.Lo}
+		if l.wide {
+			hi[k] = x.n.Hi
+		}
+	}
+	return l.addSlots(i, slots, hi)
+}
+
+// addSlots merges a batch of states bound for shard i (the caller holds
+// no lock): their keys and the low words of their counts, with the high
+// words in hi in a wide layer (nil in a narrow one). The batch is kept at
+// 16 bytes a state, as the table is: the workers' batches for all the
+// shards are read back from the cache, and at 24 bytes they did not fit
+// a core's second-level cache. The table is grown first so that the
+// whole batch fits, and the batch's slots are then read once ahead of the
+// inserts: the reads are independent and their cache misses overlap,
+// where an insert's miss would stall the next.
+func (l *layer) addSlots(i int, batch []slot, hi []uint64) error {
 	s := &l.s[i]
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -154,25 +178,22 @@ func (l *layer) addBatch(i int, batch []entry) error {
 	}
 	s.touched += touch
 	for k, x := range batch {
-		if x.n.Hi != 0 && !l.wide {
-			return errNarrow
-		}
 		for j := int(homes[k]); ; {
 			e := &s.e[j]
 			if e.key == x.key {
-				lo, carry := bits.Add64(e.lo, x.n.Lo, 0)
+				lo, carry := bits.Add64(e.lo, x.lo, 0)
 				e.lo = lo
 				if l.wide {
-					s.hi[j] += x.n.Hi + carry
+					s.hi[j] += hi[k] + carry
 				} else if carry != 0 {
 					return errNarrow
 				}
 				break
 			}
 			if e.key == 0 {
-				*e = slot{x.key, x.n.Lo}
+				*e = x
 				if l.wide {
-					s.hi[j] = x.n.Hi
+					s.hi[j] = hi[k]
 				}
 				s.n++
 				break
