@@ -81,7 +81,7 @@ func TestSignalStopsPromptly(t *testing.T) {
 		if err := p.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(1500 * time.Millisecond) // well into the search
+		time.Sleep(800 * time.Millisecond) // well into the search (each has started its search, or sweep, by then)
 		if err := p.Process.Signal(c.sig); err != nil {
 			t.Fatal(err)
 		}
