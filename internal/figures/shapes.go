@@ -119,5 +119,5 @@ func shapeMap(rule string, cells map[[2]int]*results.ShapeCell, hs, ws []int, co
 
 // boardsSpan words drawnSpan's text for a map whose cells are boards.
 func boardsSpan(s string) string {
-	return strings.NewReplacer("every one of the", "every one of the", "squares", "boards", "every square", "every board", "square is", "board is").Replace(s)
+	return strings.NewReplacer("squares", "boards", "every square", "every board", "square is", "board is").Replace(s)
 }
