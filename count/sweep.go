@@ -117,7 +117,7 @@ func (w *sweep) advance(ctx context.Context, cur *layer, from, to int, own bool)
 		w.passesRun = 1
 		if w.spillDir != "" {
 			done, err = w.spillStep(ctx, v, cur, next, predicted)
-		} else if err = next.presize(predicted, 0, shards); err == nil {
+		} else if err = next.presize(predicted, 0, shards, w.workers); err == nil {
 			done, err = w.step(ctx, v, cur, next, own, shardRange{0, shards})
 			if err == nil {
 				err = w.pack(next, shardRange{0, shards})

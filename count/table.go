@@ -5,6 +5,8 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
+
+	"golang.org/x/sync/errgroup"
 )
 
 // shardBits sets the number of shards a layer's states are split into by
@@ -260,8 +262,11 @@ func (l *layer) drop(s *shard) {
 
 // presize sizes shards lo, …, hi-1 for about n states in the layer, so
 // that a layer that grows as the last one did fills its tables without
-// rehashing.
-func (l *layer) presize(n, lo, hi int) error {
+// rehashing. The tables are made by that many workers at once: the
+// operating system zeroes their pages as they are made (see osAlloc), a
+// tenth of a sweep's work, which one worker alone would do while the
+// others wait.
+func (l *layer) presize(n, lo, hi, workers int) error {
 	size := n/shards*maxLoadD/maxLoadN + 1
 	if size <= minTable {
 		return nil
@@ -269,15 +274,30 @@ func (l *layer) presize(n, lo, hi int) error {
 	if !l.bud.take(int64(size) * l.slotBytes() * int64(hi-lo)) {
 		return ErrBudget
 	}
-	for i := lo; i < hi; i++ {
-		e, hi2, err := l.table(size)
-		if err != nil {
-			l.bud.give(int64(size) * l.slotBytes() * int64(hi-i))
-			return err
-		}
-		l.s[i].e, l.s[i].hi = e, hi2
+	var next atomic.Int64
+	next.Store(int64(lo))
+	var eg errgroup.Group
+	for range max(1, workers) {
+		eg.Go(func() error {
+			for i := int(next.Add(1) - 1); i < hi; i = int(next.Add(1) - 1) {
+				e, hi2, err := l.table(size)
+				if err != nil {
+					return err
+				}
+				l.s[i].e, l.s[i].hi = e, hi2
+			}
+			return nil
+		})
 	}
-	return nil
+	err := eg.Wait()
+	if err != nil {
+		for i := lo; i < hi; i++ {
+			if l.s[i].e == nil { // not made: its share goes back
+				l.bud.give(int64(size) * l.slotBytes())
+			}
+		}
+	}
+	return err
 }
 
 // pack turns shard i's table into a list of exactly its states: the
