@@ -141,7 +141,6 @@ func (w *sweep) spillStep(ctx context.Context, v int, cur, next *layer, predicte
 	for len(queue) > 0 {
 		r := queue[0]
 		queue = queue[1:]
-		_ = next.presize(predicted, r.lo, r.hi, w.workers) // only a head start: tables grow within the budget
 		done, err := w.step(ctx, v, cur, next, false, r)
 		if err == nil {
 			err = w.pack(next, r)

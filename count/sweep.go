@@ -3,7 +3,7 @@ package count
 import (
 	"context"
 	"fmt"
-	"sync"
+	"math"
 	"sync/atomic"
 	"time"
 
@@ -117,7 +117,7 @@ func (w *sweep) advance(ctx context.Context, cur *layer, from, to int, own bool)
 		w.passesRun = 1
 		if w.spillDir != "" {
 			done, err = w.spillStep(ctx, v, cur, next, predicted)
-		} else if err = next.presize(predicted, 0, shards, w.workers); err == nil {
+		} else {
 			done, err = w.step(ctx, v, cur, next, own, shardRange{0, shards})
 			if err == nil {
 				err = w.pack(next, shardRange{0, shards})
@@ -133,7 +133,7 @@ func (w *sweep) advance(ctx context.Context, cur *layer, from, to int, own bool)
 		}
 		cur, own = next, true
 		if before > 1000 {
-			growth = min(1.5, float64(cur.states())/float64(before)) // a low guess: tables grow, and an overshoot would hold memory idle
+			growth = min(1.5, float64(cur.states())/float64(before)) // a low guess, for the passes of a spilled step: a pass that outgrows the budget is split
 		}
 		if n := int64(cur.states()); n > w.bud.peakStates.Load() {
 			w.bud.peakStates.Store(n) // sweeps run one at a time
@@ -170,6 +170,13 @@ func (w *sweep) budgetError(v int, err error) error {
 // the shards in keep are kept (all of them unless spilling: see
 // spill.go). With consume, each shard of cur is released as soon as its
 // states are read, so that cur shrinks while next grows.
+//
+// The successors are listed (see addSlots), at 16 bytes each, about 31 a
+// state of next at 7x7, where a packed state takes 16: so that a budget
+// bounds them, the step lists at most half of what the budget has left,
+// then packs the layer so far (merging what it listed with what it
+// packed before) and goes on. With room for the whole step, as the
+// default budget has at 7x7, there is one round.
 func (w *sweep) step(ctx context.Context, v int, cur, next *layer, consume bool, keep shardRange) (Count, error) {
 	type task struct{ shard, from int }
 	var tasks []task
@@ -180,46 +187,80 @@ func (w *sweep) step(ctx context.Context, v int, cur, next *layer, consume bool,
 			left[i].Add(1)
 		}
 	}
-	var (
-		nextTask atomic.Int64
-		mu       sync.Mutex
-		total    Count
-		eg       errgroup.Group
-	)
-	for range w.workers {
-		eg.Go(func() error {
-			x := expander{stepper: stepper{plan: w.plan, closed: w.closed, ends: w.ends, v: v}, next: next, keep: keep}
-			x.setup()
-			for {
-				t := int(nextTask.Add(1) - 1)
-				if t >= len(tasks) {
-					break
-				}
-				if err := ctx.Err(); err != nil {
-					return err
-				}
-				sh, from := tasks[t].shard, tasks[t].from
-				if err := x.runChunk(cur, sh, from, min(cur.s[sh].n, from+chunk)); err != nil {
-					return err
-				}
-				if left[sh].Add(-1) == 0 && consume {
-					cur.releaseShard(sh)
-				}
-			}
-			if err := x.flushAll(); err != nil {
-				return err
-			}
-			mu.Lock()
-			total = total.Add(x.done)
-			mu.Unlock()
-			return nil
-		})
+	var nextTask atomic.Int64
+	xs := make([]*expander, w.workers)
+	for k := range xs {
+		xs[k] = &expander{stepper: stepper{plan: w.plan, closed: w.closed, ends: w.ends, v: v}, next: next, keep: keep}
+		xs[k].setup()
 	}
-	if err := eg.Wait(); err != nil {
-		return Count{}, err
+	for round := 0; ; round++ {
+		listCap := int64(math.MaxInt64)
+		if w.bud.limit > 0 {
+			listCap = max(minListRound, (w.bud.limit-w.bud.used.Load())/2)
+		}
+		startTask, startPending := nextTask.Load(), 0
+		for _, x := range xs {
+			startPending += x.pending()
+		}
+		var eg errgroup.Group
+		for _, x := range xs {
+			eg.Go(func() error {
+				if err := x.flushAll(); err != nil || x.full {
+					return err // what the last round left: the pack freed too little
+				}
+				for !x.full && next.listBytes.Load() <= listCap {
+					t := int(nextTask.Add(1) - 1)
+					if t >= len(tasks) {
+						break
+					}
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					sh, from := tasks[t].shard, tasks[t].from
+					if err := x.runChunk(cur, sh, from, min(cur.s[sh].n, from+chunk)); err != nil {
+						return err
+					}
+					if left[sh].Add(-1) == 0 && consume {
+						cur.releaseShard(sh)
+					}
+				}
+				if !x.full {
+					return x.flushAll()
+				}
+				return nil
+			})
+		}
+		if err := eg.Wait(); err != nil {
+			return Count{}, err
+		}
+		done, pending := int(nextTask.Load()) >= len(tasks), 0
+		for _, x := range xs {
+			pending += x.pending()
+		}
+		if done && pending == 0 {
+			var total Count
+			for _, x := range xs {
+				total = total.Add(x.done)
+			}
+			return total, nil
+		}
+		if round > 0 && nextTask.Load() == startTask && pending >= startPending {
+			return Count{}, ErrBudget // packing made no room for what is left
+		}
+		roundsPacked.Add(1)
+		if err := w.pack(next, keep); err != nil {
+			return Count{}, err
+		}
 	}
-	return total, nil
 }
+
+// minListRound is the least a round of a step may list (see step): a
+// budget that leaves less after packing is too small for the layer. A
+// variable for the tests, which force rounds on small boards.
+var minListRound int64 = 16 << 20
+
+// roundsPacked counts the packs between rounds of steps, for the tests.
+var roundsPacked atomic.Int64
 
 // expander is one worker of a step: it expands states and batches the
 // successors per shard of the next layer.
@@ -232,6 +273,10 @@ type expander struct {
 	// layer.
 	bufs [shards][]slot
 	his  [shards][]uint64
+	// full is set when a batch found the budget spent: batches then grow
+	// past batchLen until the round ends and the layer is packed (see
+	// step).
+	full bool
 	done Count
 	out  [maxOut]uint64
 	// e and hi hold a chunk read back from a spilled layer.
@@ -290,7 +335,7 @@ func (x *expander) run(e []slot, hi []uint64) error {
 			} else if n.Hi != 0 {
 				return errNarrow
 			}
-			if len(x.bufs[i]) == batchLen {
+			if len(x.bufs[i]) >= batchLen && !x.full {
 				if err := x.flush(i); err != nil {
 					return err
 				}
@@ -300,27 +345,46 @@ func (x *expander) run(e []slot, hi []uint64) error {
 	return nil
 }
 
+// flush lists shard i's batch. When the budget is spent it keeps what
+// did not fit and sets full.
 func (x *expander) flush(i int) error {
 	if len(x.bufs[i]) == 0 {
-		return nil // a spilled shard keeps its number of states, not its table: an empty batch would grow one
+		return nil
 	}
 	var hi []uint64
 	if x.next.wide {
 		hi = x.his[i]
-		x.his[i] = x.his[i][:0]
 	}
-	err := x.next.addSlots(i, x.bufs[i], hi)
-	x.bufs[i] = x.bufs[i][:0]
+	n, err := x.next.addSlots(i, x.bufs[i], hi)
+	x.bufs[i] = x.bufs[i][:copy(x.bufs[i], x.bufs[i][n:])]
+	if x.next.wide {
+		x.his[i] = x.his[i][:copy(x.his[i], x.his[i][n:])]
+	}
+	if err == ErrBudget {
+		x.full = true
+		return nil
+	}
 	return err
 }
 
+// flushAll lists every batch, or as many as the budget takes.
 func (x *expander) flushAll() error {
+	x.full = false
 	for i := range x.bufs {
-		if err := x.flush(i); err != nil {
+		if err := x.flush(i); err != nil || x.full {
 			return err
 		}
 	}
 	return nil
+}
+
+// pending is the successors the worker's batches hold.
+func (x *expander) pending() int {
+	n := 0
+	for i := range x.bufs {
+		n += len(x.bufs[i])
+	}
+	return n
 }
 
 // pack packs the shards r of a filled layer, in parallel.
@@ -330,8 +394,10 @@ func (w *sweep) pack(l *layer, r shardRange) error {
 	var eg errgroup.Group
 	for range w.workers {
 		eg.Go(func() error {
+			pk := packer{l: l}
+			defer pk.release()
 			for i := int(next.Add(1) - 1); i < r.hi; i = int(next.Add(1) - 1) {
-				if err := l.pack(i); err != nil {
+				if err := pk.pack(i); err != nil {
 					return err
 				}
 			}

@@ -5,29 +5,20 @@ import (
 	"math/bits"
 	"sync"
 	"sync/atomic"
-
-	"golang.org/x/sync/errgroup"
 )
 
 // shardBits sets the number of shards a layer's states are split into by
-// hash. Each shard is an open-addressing table behind its own lock; workers
-// batch their inserts per shard, so with a few workers a lock is rarely
-// contended, and a shard that grows, is packed or is released moves only
-// its own states: the memory in flight is a small part of a layer.
+// hash. While a step writes a layer, each shard is a list of the
+// successors bound for it, behind its own lock; workers batch them per
+// shard, so with a few workers a lock is rarely contended. Once the step
+// is done each shard's list is merged into exactly its states (pack), a
+// shard at a time, so the memory in flight is a small part of a layer.
 const (
 	shardBits = 8
 	shards    = 1 << shardBits
 )
 
-// A table grows by half when it is three quarters full: it is then between
-// half and three quarters full, 21 to 32 bytes a state with 16-byte slots.
-const (
-	minTable = 256
-	maxLoadN = 3 // load at most maxLoadN/maxLoadD
-	maxLoadD = 4
-)
-
-// entry is one state and its count on its way to a table. key holds the
+// entry is one state and its count on its way to a layer. key holds the
 // packed state plus one, so that zero marks an empty slot (packed states
 // are below 2^64-1).
 type entry struct {
@@ -74,24 +65,32 @@ func (b *budget) take(n int64) bool {
 
 func (b *budget) give(n int64) { b.used.Add(-n) }
 
-// shard is one part of a layer: while the layer fills, an open-addressing
-// table; once packed, exactly its n states in e, with no empty slots.
+// shard is one part of a layer: while the layer fills, the list of
+// successors bound for it, in pieces (duplicates and all); once packed,
+// exactly its n states in e, with no empty slots.
 type shard struct {
-	mu sync.Mutex
+	mu     sync.Mutex
+	e      []slot
+	hi     []uint64 // wide layers: the counts' high 64 bits
+	n      int
+	chunks []piece
+	listed int // the successors in pieces
+}
+
+// piece is a piece of a shard's list: its slots (and high words) so far in
+// len(e), its room in cap(e).
+type piece struct {
 	e  []slot
-	hi []uint64 // wide layers: the counts' high 64 bits
-	n  int
-	// touched sums the keys addBatch reads ahead, so that the compiler
-	// keeps the reads.
-	touched uint64
+	hi []uint64
 }
 
 // layer is the set of states after one step, with their counts.
 type layer struct {
-	s    [shards]shard
-	bud  *budget
-	wide bool
-	file *layerFile // the packed layer, when spilled to disk (see spill.go)
+	s         [shards]shard
+	listBytes atomic.Int64 // the memory of the shards' lists
+	bud       *budget
+	wide      bool
+	file      *layerFile // the packed layer, when spilled to disk (see spill.go)
 }
 
 func newLayer(bud *budget, wide bool) *layer { return &layer{bud: bud, wide: wide} }
@@ -124,15 +123,7 @@ func hash(z uint64) uint64 {
 	return z
 }
 
-// home is the first slot a key's hash h probes in a table of size slots:
-// the hash's bits below the shard's, scaled to the size (tables grow by
-// half, so sizes are not powers of two).
-func home(h uint64, size int) int {
-	j, _ := bits.Mul64(h<<shardBits, uint64(size))
-	return int(j)
-}
-
-// addBatch merges a batch of entries bound for shard i (the caller holds
+// addBatch lists a batch of entries bound for shard i (the caller holds
 // no lock), as addSlots does.
 func (l *layer) addBatch(i int, batch []entry) error {
 	slots := make([]slot, len(batch))
@@ -149,94 +140,81 @@ func (l *layer) addBatch(i int, batch []entry) error {
 			hi[k] = x.n.Hi
 		}
 	}
-	return l.addSlots(i, slots, hi)
+	_, err := l.addSlots(i, slots, hi)
+	return err
 }
 
-// addSlots merges a batch of states bound for shard i (the caller holds
+// Pieces of a list start small, for the many small layers, and double up
+// to a huge page (see osAlloc).
+const (
+	minPiece = 1 << 6
+	maxPiece = 1 << 17
+)
+
+// addSlots lists a batch of successors bound for shard i (the caller holds
 // no lock): their keys and the low words of their counts, with the high
-// words in hi in a wide layer (nil in a narrow one). The batch is kept at
-// 16 bytes a state, as the table is: the workers' batches for all the
-// shards are read back from the cache, and at 24 bytes they did not fit
-// a core's second-level cache. The table is grown first so that the
-// whole batch fits, and the batch's slots are then read once ahead of the
-// inserts: the reads are independent and their cache misses overlap,
-// where an insert's miss would stall the next.
-func (l *layer) addSlots(i int, batch []slot, hi []uint64) error {
+// words in hi in a wide layer (nil in a narrow one). It returns how many
+// it listed: all of them, or fewer with ErrBudget. Listing is a copy to
+// the end of the shard's last piece; equal states are merged once the
+// step is done (pack). It replaced inserting each successor into a hash
+// table of the shard's states at once: those tables were far larger than
+// the caches at 7x7, so every insert waited on memory, a third of a
+// sweep's time, where a list is written in order and each shard is merged
+// in pieces that fit a core's cache.
+func (l *layer) addSlots(i int, batch []slot, hi []uint64) (int, error) {
 	s := &l.s[i]
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for (s.n+len(batch))*maxLoadD > len(s.e)*maxLoadN {
-		if err := l.grow(s, max(minTable, len(s.e)*3/2)); err != nil {
-			return err
+	n := 0
+	for n < len(batch) {
+		if len(s.chunks) == 0 || len(s.chunks[len(s.chunks)-1].e) == cap(s.chunks[len(s.chunks)-1].e) {
+			size := minPiece
+			if k := len(s.chunks); k > 0 {
+				size = min(maxPiece, 2*cap(s.chunks[k-1].e))
+			}
+			c, err := l.newPiece(size)
+			if err != nil {
+				return n, err
+			}
+			s.chunks = append(s.chunks, c)
 		}
-	}
-	var homes [batchLen]int32
-	size := len(s.e)
-	var touch uint64
-	for k, x := range batch {
-		j := home(hash(x.key), size)
-		homes[k] = int32(j)
-		touch += s.e[j].key
-	}
-	s.touched += touch
-	for k, x := range batch {
-		for j := int(homes[k]); ; {
-			e := &s.e[j]
-			if e.key == x.key {
-				lo, carry := bits.Add64(e.lo, x.lo, 0)
-				e.lo = lo
-				if l.wide {
-					s.hi[j] += hi[k] + carry
-				} else if carry != 0 {
-					return errNarrow
-				}
-				break
-			}
-			if e.key == 0 {
-				*e = x
-				if l.wide {
-					s.hi[j] = hi[k]
-				}
-				s.n++
-				break
-			}
-			if j++; j == size {
-				j = 0
-			}
+		c := &s.chunks[len(s.chunks)-1]
+		k := min(len(batch)-n, cap(c.e)-len(c.e))
+		c.e = append(c.e, batch[n:n+k]...)
+		if l.wide {
+			c.hi = append(c.hi, hi[n:n+k]...)
 		}
+		n += k
+		s.listed += k
 	}
-	return nil
+	return n, nil
 }
 
-// grow rehashes the shard's table into one of size slots, within the
-// budget.
-func (l *layer) grow(s *shard, size int) error {
+// newPiece allocates an empty piece with room for size successors.
+func (l *layer) newPiece(size int) (piece, error) {
 	if !l.bud.take(int64(size) * l.slotBytes()) {
-		return ErrBudget
+		return piece{}, ErrBudget
 	}
 	e, hi, err := l.table(size)
 	if err != nil {
 		l.bud.give(int64(size) * l.slotBytes())
-		return err
+		return piece{}, err
 	}
-	for k, x := range s.e {
-		if x.key == 0 {
-			continue
-		}
-		j := home(hash(x.key), size)
-		for e[j].key != 0 {
-			if j++; j == size {
-				j = 0
-			}
-		}
-		e[j] = x
-		if l.wide {
-			hi[j] = s.hi[k]
+	l.listBytes.Add(int64(size) * l.slotBytes())
+	return piece{e[:0], hi[:0]}, nil
+}
+
+// dropPieces frees shard s's list.
+func (l *layer) dropPieces(s *shard) {
+	for _, c := range s.chunks {
+		l.bud.give(int64(cap(c.e)) * l.slotBytes())
+		l.listBytes.Add(-int64(cap(c.e)) * l.slotBytes())
+		free(c.e[:cap(c.e)])
+		if c.hi != nil {
+			free(c.hi[:cap(c.hi)])
 		}
 	}
-	l.drop(s)
-	s.e, s.hi = e, hi
-	return nil
+	s.chunks, s.listed = nil, 0
 }
 
 // table allocates the slots (and high words) of a table.
@@ -252,80 +230,202 @@ func (l *layer) table(size int) ([]slot, []uint64, error) {
 	return e, hi, err
 }
 
-// drop frees the shard's table and hands its memory back to the budget.
+// drop frees the shard's states and list and hands their memory back to
+// the budget.
 func (l *layer) drop(s *shard) {
 	l.bud.give(int64(len(s.e)) * l.slotBytes())
 	free(s.e)
 	free(s.hi)
 	s.e, s.hi = nil, nil
+	l.dropPieces(s)
 }
 
-// presize sizes shards lo, …, hi-1 for about n states in the layer, so
-// that a layer that grows as the last one did fills its tables without
-// rehashing. The tables are made by that many workers at once: the
-// operating system zeroes their pages as they are made (see osAlloc), a
-// tenth of a sweep's work, which one worker alone would do while the
-// others wait.
-func (l *layer) presize(n, lo, hi, workers int) error {
-	size := n/shards*maxLoadD/maxLoadN + 1
-	if size <= minTable {
+// packer is one worker's room for merging lists (pack): the list of a
+// shard sorted into buckets, and a hash table for one bucket.
+type packer struct {
+	l      *layer
+	tmp    []slot
+	tmpHi  []uint64
+	held   int64 // the budget tmp takes
+	table  []slot
+	tabHi  []uint64
+	counts []int
+}
+
+// Merging a shard's list: the list is sorted by hash into buckets of about
+// bucketLen successors, and each bucket merged in a hash table of at least
+// twice its length (a power of two): 256 KiB at 16 bytes a slot, within
+// the second-level cache of every core the tool is measured on (512 KiB
+// on Zen 3 and 4, 1 MiB on Zen 5), so the inserts do not wait on memory.
+const bucketLen = 1 << 13
+
+// pack merges shard i's list, and the states it packed before (see
+// step), into exactly its states, equal states' counts added: the layer
+// is read, not searched, in the next step, at 16 bytes a state. The list
+// is sorted by hash into buckets, the states of each bucket written over
+// the sorted list, which the bucket has consumed, and copied to a table
+// of their size at the end.
+func (pk *packer) pack(i int) error {
+	l := pk.l
+	s := &l.s[i]
+	if s.listed == 0 {
 		return nil
 	}
-	if !l.bud.take(int64(size) * l.slotBytes() * int64(hi-lo)) {
+	m := s.listed + s.n
+	bBits := 0
+	for m>>bBits > bucketLen {
+		bBits++
+	}
+	if err := pk.room(m); err != nil {
+		return err
+	}
+	nb := 1 << bBits
+	if cap(pk.counts) < 2*nb+1 {
+		pk.counts = make([]int, 2*nb+1)
+	}
+	counts, fill := pk.counts[:nb+1], pk.counts[nb+1:2*nb+1]
+	clear(counts)
+	bucket := func(k uint64) int {
+		if bBits == 0 {
+			return 0
+		}
+		return int(hash(k) << shardBits >> (64 - bBits))
+	}
+	// The packed states and the list, as pieces of one list.
+	parts := append([]piece{{s.e[:s.n], s.hi[:min(len(s.hi), s.n)]}}, s.chunks...)
+	for _, c := range parts {
+		for _, x := range c.e {
+			counts[bucket(x.key)+1]++
+		}
+	}
+	for b := 1; b < len(counts); b++ {
+		counts[b] += counts[b-1]
+	}
+	copy(fill, counts[:nb])
+	for _, c := range parts {
+		for k, x := range c.e {
+			b := bucket(x.key)
+			pk.tmp[fill[b]] = x
+			if l.wide {
+				pk.tmpHi[fill[b]] = c.hi[k]
+			}
+			fill[b]++
+		}
+	}
+	l.drop(s) // the packed states and the list, now in tmp
+	out := 0
+	for b := range nb {
+		n, err := pk.merge(counts[b], counts[b+1], out, bBits)
+		if err != nil {
+			s.n = 0
+			return err
+		}
+		out += n
+	}
+	s.n = 0
+	if !l.bud.take(int64(out) * l.slotBytes()) {
 		return ErrBudget
 	}
-	var next atomic.Int64
-	next.Store(int64(lo))
-	var eg errgroup.Group
-	for range max(1, workers) {
-		eg.Go(func() error {
-			for i := int(next.Add(1) - 1); i < hi; i = int(next.Add(1) - 1) {
-				e, hi2, err := l.table(size)
-				if err != nil {
-					return err
-				}
-				l.s[i].e, l.s[i].hi = e, hi2
-			}
-			return nil
-		})
-	}
-	err := eg.Wait()
+	e, hi, err := l.table(out)
 	if err != nil {
-		for i := lo; i < hi; i++ {
-			if l.s[i].e == nil { // not made: its share goes back
-				l.bud.give(int64(size) * l.slotBytes())
-			}
-		}
+		l.bud.give(int64(out) * l.slotBytes())
+		return err
 	}
-	return err
+	copy(e, pk.tmp[:out])
+	if l.wide {
+		copy(hi, pk.tmpHi[:out])
+	}
+	s.e, s.hi, s.n = e, hi, out
+	return nil
 }
 
-// pack turns shard i's table into a list of exactly its states: the
-// layer is read, not searched, in the next step, and a list takes 16
-// bytes a state where the table took up to 32. The states move to the
-// front of the table and its tail goes back to the operating system.
-func (l *layer) pack(i int) error {
-	s := &l.s[i]
-	if s.n == len(s.e) {
-		return nil
+// merge merges the successors tmp[from:to] of one bucket in the table and
+// writes the states to tmp[out:], returning how many (out ≤ from: the
+// buckets before wrote fewer states than they held successors).
+func (pk *packer) merge(from, to, out, bBits int) (int, error) {
+	l := pk.l
+	tBits := 6
+	for 1<<tBits < 2*(to-from) {
+		tBits++
 	}
-	k := 0
-	for j, x := range s.e {
-		if x.key != 0 {
-			s.e[k] = x
-			if l.wide {
-				s.hi[k] = s.hi[j]
-			}
-			k++
+	size := 1 << tBits
+	if cap(pk.table) < size {
+		pk.table = make([]slot, size)
+		if l.wide {
+			pk.tabHi = make([]uint64, size)
 		}
 	}
-	held := int64(len(s.e)) * l.slotBytes()
-	s.e = shrink(s.e, k)
-	if l.wide {
-		s.hi = shrink(s.hi, k)
+	t := pk.table[:size]
+	clear(t)
+	mask := size - 1
+	shift := shardBits + bBits
+	for k := from; k < to; k++ {
+		x := pk.tmp[k]
+		j := int(hash(x.key) << shift >> (64 - tBits))
+		for {
+			e := &t[j]
+			if e.key == x.key {
+				lo, carry := bits.Add64(e.lo, x.lo, 0)
+				e.lo = lo
+				if l.wide {
+					pk.tabHi[j] += pk.tmpHi[k] + carry
+				} else if carry != 0 {
+					return 0, errNarrow
+				}
+				break
+			}
+			if e.key == 0 {
+				*e = x
+				if l.wide {
+					pk.tabHi[j] = pk.tmpHi[k]
+				}
+				break
+			}
+			j = (j + 1) & mask
+		}
 	}
-	l.bud.give(held - int64(len(s.e))*l.slotBytes())
+	n := 0
+	for j, x := range t {
+		if x.key != 0 {
+			pk.tmp[out+n] = x
+			if l.wide {
+				pk.tmpHi[out+n] = pk.tabHi[j]
+			}
+			n++
+		}
+	}
+	return n, nil
+}
+
+// room makes tmp hold m successors, within the budget.
+func (pk *packer) room(m int) error {
+	if len(pk.tmp) >= m {
+		return nil
+	}
+	pk.release()
+	size := max(m, minPiece)
+	need := int64(size) * pk.l.slotBytes()
+	if !pk.l.bud.take(need) {
+		return ErrBudget
+	}
+	e, hi, err := pk.l.table(size)
+	if err != nil {
+		pk.l.bud.give(need)
+		return err
+	}
+	pk.tmp, pk.tmpHi, pk.held = e, hi, need
 	return nil
+}
+
+// release frees the worker's room.
+func (pk *packer) release() {
+	if pk.tmp == nil {
+		return
+	}
+	free(pk.tmp)
+	free(pk.tmpHi)
+	pk.l.bud.give(pk.held)
+	pk.tmp, pk.tmpHi, pk.held = nil, nil, 0
 }
 
 // states is the number of states in the layer.
