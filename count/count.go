@@ -118,6 +118,7 @@ func tours(ctx context.Context, b *sim.Board, opt Options) (Result, error) {
 	starts = slices.Compact(starts)
 	res := Result{Board: b, Closed: opt.Closed, Starts: starts, PerStart: make([]Count, p.n)}
 	bud := &budget{limit: opt.MaxMemory}
+	defer bud.drain()
 	var swept []*sweep
 	sweepOf := func(name string, closed bool, ends [2]int) *sweep {
 		w := &sweep{plan: p, name: name, closed: closed, ends: ends, workers: workers, bud: bud, wide: opt.wide, spillDir: opt.Spill}
@@ -276,6 +277,7 @@ func totalPaths(ctx context.Context, b *sim.Board) (Count, error) {
 		return Count{}, err
 	}
 	w := &sweep{plan: p, ends: [2]int{-1, -1}, workers: 2, bud: &budget{}}
+	defer w.bud.drain()
 	return w.run(ctx)
 }
 

@@ -196,7 +196,7 @@ func (w *sweep) step(ctx context.Context, v int, cur, next *layer, consume bool,
 	for round := 0; ; round++ {
 		listCap := int64(math.MaxInt64)
 		if w.bud.limit > 0 {
-			listCap = max(minListRound, (w.bud.limit-w.bud.used.Load())/2)
+			listCap = max(minListRound, (w.bud.limit-w.bud.used.Load()+w.bud.pooled.Load())/2)
 		}
 		startTask, startPending := nextTask.Load(), 0
 		for _, x := range xs {

@@ -48,10 +48,23 @@ type budget struct {
 	stepPeak atomic.Int64
 	// peakStates is the most states a layer of any sweep held.
 	peakStates atomic.Int64
+	// pool holds list pieces of maxPiece slots that a step has merged,
+	// for the lists of the steps after it: a new piece would be zeroed by
+	// the operating system, a tenth of a sweep's time at 7x7, where a
+	// list only ever reads what it wrote. Pooled pieces stay in used,
+	// since the process holds them; pooled says how much that is, and a
+	// take that would pass the limit frees them first.
+	poolMu sync.Mutex
+	pool   [][]slot
+	pooled atomic.Int64
 }
 
 func (b *budget) take(n int64) bool {
 	u := b.used.Add(n)
+	if b.limit > 0 && u > b.limit && b.pooled.Load() > 0 {
+		b.drain()
+		u = b.used.Load()
+	}
 	if b.limit > 0 && u > b.limit {
 		b.used.Add(-n)
 		return false
@@ -64,6 +77,43 @@ func (b *budget) take(n int64) bool {
 }
 
 func (b *budget) give(n int64) { b.used.Add(-n) }
+
+// pieceBytes is the memory of a pooled piece.
+const pieceBytes = maxPiece * 16
+
+// get takes a piece from the pool, or nil.
+func (b *budget) get() []slot {
+	b.poolMu.Lock()
+	defer b.poolMu.Unlock()
+	k := len(b.pool)
+	if k == 0 {
+		return nil
+	}
+	e := b.pool[k-1]
+	b.pool = b.pool[:k-1]
+	b.pooled.Add(-pieceBytes)
+	return e
+}
+
+// put pools a narrow piece of maxPiece slots.
+func (b *budget) put(e []slot) {
+	b.poolMu.Lock()
+	defer b.poolMu.Unlock()
+	b.pool = append(b.pool, e[:0])
+	b.pooled.Add(pieceBytes)
+}
+
+// drain frees the pooled pieces.
+func (b *budget) drain() {
+	b.poolMu.Lock()
+	defer b.poolMu.Unlock()
+	for _, e := range b.pool {
+		free(e[:cap(e)])
+		b.used.Add(-pieceBytes)
+	}
+	b.pooled.Add(-int64(len(b.pool)) * pieceBytes)
+	b.pool = nil
+}
 
 // shard is one part of a layer: while the layer fills, the list of
 // successors bound for it, in pieces (duplicates and all); once packed,
@@ -192,6 +242,12 @@ func (l *layer) addSlots(i int, batch []slot, hi []uint64) (int, error) {
 
 // newPiece allocates an empty piece with room for size successors.
 func (l *layer) newPiece(size int) (piece, error) {
+	if size == maxPiece && !l.wide {
+		if e := l.bud.get(); e != nil {
+			l.listBytes.Add(pieceBytes)
+			return piece{e: e}, nil
+		}
+	}
 	if !l.bud.take(int64(size) * l.slotBytes()) {
 		return piece{}, ErrBudget
 	}
@@ -207,8 +263,12 @@ func (l *layer) newPiece(size int) (piece, error) {
 // dropPieces frees shard s's list.
 func (l *layer) dropPieces(s *shard) {
 	for _, c := range s.chunks {
-		l.bud.give(int64(cap(c.e)) * l.slotBytes())
 		l.listBytes.Add(-int64(cap(c.e)) * l.slotBytes())
+		if cap(c.e) == maxPiece && !l.wide {
+			l.bud.put(c.e)
+			continue
+		}
+		l.bud.give(int64(cap(c.e)) * l.slotBytes())
 		free(c.e[:cap(c.e)])
 		if c.hi != nil {
 			free(c.hi[:cap(c.hi)])
@@ -249,6 +309,8 @@ type packer struct {
 	held   int64 // the budget tmp takes
 	table  []slot
 	tabHi  []uint64
+	emit   []slot
+	emitHi []uint64
 	counts []int
 }
 
@@ -384,15 +446,28 @@ func (pk *packer) merge(from, to, out, bBits int) (int, error) {
 			j = (j + 1) & mask
 		}
 	}
+	// The states, in table order. The slots are a quarter full or less, so
+	// whether a slot holds a state is a coin flip: the loop stores every
+	// slot and counts those with a key, with no branch to mispredict,
+	// into emit, which holds a table's length; then they go to tmp.
 	n := 0
-	for j, x := range t {
-		if x.key != 0 {
-			pk.tmp[out+n] = x
-			if l.wide {
-				pk.tmpHi[out+n] = pk.tabHi[j]
-			}
-			n++
+	if cap(pk.emit) < size {
+		pk.emit = make([]slot, size)
+		if l.wide {
+			pk.emitHi = make([]uint64, size)
 		}
+	}
+	emit := pk.emit[:size]
+	for j, x := range t {
+		emit[n] = x
+		if l.wide {
+			pk.emitHi[n] = pk.tabHi[j]
+		}
+		n += int((x.key | -x.key) >> 63) // 1 for a key, 0 for an empty slot
+	}
+	copy(pk.tmp[out:], emit[:n])
+	if l.wide {
+		copy(pk.tmpHi[out:], pk.emitHi[:n])
 	}
 	return n, nil
 }
