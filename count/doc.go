@@ -75,20 +75,28 @@
 //
 // Time and memory follow the number of states per layer, which grows
 // roughly by a constant factor per column of width and depends little on
-// the number of rows. A layer is split by hash into 256 shards. While it
-// fills, each shard is an open-addressing table (linear probing, at most
-// 3/4 full, grown by half) behind its own lock, and workers batch their
-// inserts per shard, 16 bytes a successor, reading a batch's slots ahead
-// so that the cache misses overlap. Once filled, each shard is packed: its states move to
-// the front and the rest goes back, so a layer that is read rather than
-// searched takes 16 bytes a state. A step reads the packed layer shard by
-// shard, in parallel, and frees each shard once read, so the memory of a
-// step is the part of the old layer not yet read and the new layer's
-// tables (16 bytes a state and 21 to 32 a slot of table). Tables of a
-// megabyte or more are mapped from the operating system (Linux), so that
-// freed memory leaves the process at once rather than at the garbage
-// collector's next cycle; the budget counts every table and stops the
-// sweep when a table would pass it.
+// the number of rows. A layer is split by hash into 256 shards. While a
+// step writes it, each shard is a list of the successors bound for it,
+// behind its own lock: workers batch their successors per shard, 16 bytes
+// each, and append a batch to the shard's list, so the writes go in order.
+// Once the step has expanded every state, each shard is packed: its list
+// is sorted by hash into buckets of about 8,192 successors, and each
+// bucket merged (equal states' counts added) in a hash table of 256 KiB,
+// which stays in a core's second-level cache. Inserting every successor
+// into a table of the whole layer, as the sweep did before, waited on
+// memory at every insert once the layer outgrew the caches. A packed layer
+// takes 16 bytes a state, and a step reads it shard by shard, in parallel,
+// freeing each shard once read, so the memory of a step is the part of
+// the old layer not yet read and the new layer's lists (16 bytes a
+// successor, about 31 a state at 7x7). A step lists at most half of what
+// the budget leaves, then packs what it has listed (merging it with what
+// it packed before) and goes on, so a tight budget costs rounds of packing
+// rather than the count. Tables of a megabyte or more are mapped from the
+// operating system (Linux), so that freed memory leaves the process at
+// once rather than at the garbage collector's next cycle; the list pieces
+// of 2 MiB are kept for the next step's lists (the operating system would
+// zero fresh ones); the budget counts all of it and stops the sweep when
+// an allocation would pass it.
 //
 // With a spill directory (Options.Spill) no layer stays in memory: each
 // packed layer is written to a file (removed from the directory as soon

@@ -22,9 +22,11 @@ var (
 )
 
 // bytesPerState is what a state costs at the peak: the unread part of the
-// layer being read, packed at 16 bytes a state, and the tables of the
-// layer being written, at most 3/4 full and grown by half (7x7 by paired
-// ends: 1,950 MiB at 48.6 million states, 42 bytes a state; 6x8 open 48).
+// layer being read, packed at 16 bytes a state, and the lists of the
+// layer being written, 16 bytes a successor, about 1.95 successors a
+// state at 7x7 (measured with tables of the layer, 3/4 full at most, it
+// was 42 bytes a state at 7x7 by paired ends and 48 at 6x8 open; with
+// lists a step packs in rounds when the budget runs short, see step).
 const bytesPerState = 48
 
 // Estimate returns about how many states the largest layer of a sweep of

@@ -10,16 +10,17 @@ import (
 // Spilling layers to disk (Options.Spill).
 //
 // In memory, a step holds the unread part of the layer it reads (16 bytes
-// a state) and the tables of the layer it writes (21 to 32 bytes a state):
+// a state) and the lists of the layer it writes (16 bytes a successor):
 // 8x8's closed tours, at 741 million states, would need some 30 GiB.
 // With a spill directory, every packed layer is written to a file there
 // and read back in chunks, so no layer stays in memory; and the layer being
 // written is built in passes over the one being read, each pass keeping
 // only the successors that fall in its range of shards. The memory of a
-// step is then one pass's tables: the budget picks the number of passes,
-// and a pass that outgrows it is split in two and run again. Each pass
-// expands every state read, so passes cost time (the expansions, not the
-// inserts, are repeated): they are as few as the budget allows.
+// step is then one pass's lists and packed shards: the budget picks the
+// number of passes, and a pass that outgrows it is split in two and run
+// again. Each pass expands every state read, so passes cost time (the
+// expansions, not the merges, are repeated): they are as few as the
+// budget allows.
 
 // layerFile is a packed layer on disk: the shards one after another, each
 // its slots and, in a wide layer, then its high words. The file is removed
@@ -101,8 +102,8 @@ func (l *layer) readChunk(sh, from, to int, e []slot, hi []uint64) error {
 type shardRange struct{ lo, hi int }
 
 // passes is how many passes a step that writes about predicted states
-// takes within the budget: its tables at up to 32 bytes a state, in what
-// the budget has left, with a quarter kept in hand for tables that grow.
+// takes within the budget: its lists and packed states at about 32 bytes
+// a state, in what the budget has left, with a quarter kept in hand.
 func (w *sweep) passes(predicted int) int {
 	if w.bud.limit == 0 {
 		return 1
