@@ -46,7 +46,8 @@ import (
 // most passes a step can take (each expands the whole layer again).
 const spillBuckets = 1 << 8
 
-// spillReadBytes is the most memory the chunks read back take at once.
+// spillReadBytes is the most memory reading a layer back takes: the
+// chunks of its runs, and the block of states they are merged into.
 const spillReadBytes = 16 << 20
 
 // ExactLayer describes one step of a spilled enumeration
@@ -257,7 +258,11 @@ func spillWalk[W words](ctx context.Context, b *Board, r Rule, start int, lim ex
 		}
 	}
 	read := lim.spillRead
-	if read <= 0 {
+	switch {
+	case read > 0:
+	case lim.mem != nil: // an eighth of the budget, 64 KiB to spillReadBytes
+		read = max(64<<10, min(spillReadBytes, lim.mem.limit/8))
+	default:
 		read = spillReadBytes
 	}
 	// what a pass may hold: the budget less the chunks read back and the

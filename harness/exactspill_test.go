@@ -1,0 +1,75 @@
+package harness
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestExactSpillCommand: exact --spill prints what the in-memory run does,
+// byte for byte (every start of 7x7, two at a time, in passes), says how it
+// spilled, and leaves nothing in the directory.
+func TestExactSpillCommand(t *testing.T) {
+	dir := t.TempDir()
+	args := []string{"exact", "--board", "7x7", "--format", "csv", "--workers", "2"}
+	want, _, err := runCmd(t, args...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, stderr, err := runCmd(t, append(args, "--spill", dir, "--max-memory", "64MiB")...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got != want {
+		t.Errorf("spilled output differs from in memory:\n%s\nwant\n%s", got, want)
+	}
+	if !strings.Contains(stderr, "spilled to "+dir+": largest layer") {
+		t.Errorf("stderr %q: want the spill's summary", stderr)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("%d files left in the spill directory", len(left))
+	}
+}
+
+// TestExactSpillBadDir: a --spill that is missing, not a directory or not
+// writable is a usage error naming the flag and the path, and nothing is
+// written.
+func TestExactSpillBadDir(t *testing.T) {
+	tmp := t.TempDir()
+	file := filepath.Join(tmp, "file")
+	if err := os.WriteFile(file, []byte("mine"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	locked := filepath.Join(tmp, "locked")
+	if err := os.Mkdir(locked, 0o555); err != nil {
+		t.Fatal(err)
+	}
+	bad := []string{filepath.Join(tmp, "missing"), file}
+	if f, err := os.CreateTemp(locked, "probe"); err == nil { // root writes anyway
+		f.Close()
+		os.Remove(f.Name())
+	} else {
+		bad = append(bad, locked)
+	}
+	if fi, err := os.Stat("/proc/self"); err == nil && fi.IsDir() {
+		bad = append(bad, "/proc/self") // a directory no one can make files in
+	}
+	for _, dir := range bad {
+		_, _, err := runCmd(t, "exact", "--board", "5x5", "--spill", dir)
+		var u usageError
+		if !errors.As(err, &u) || !strings.Contains(err.Error(), "--spill "+dir+":") {
+			t.Errorf("--spill %s: %v; want a usage error naming it", dir, err)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(tmp, "missing")); !os.IsNotExist(err) {
+		t.Errorf("the missing directory was made")
+	}
+	if b, _ := os.ReadFile(file); string(b) != "mine" {
+		t.Errorf("the file given as --spill was changed")
+	}
+	if left, _ := os.ReadDir(locked); len(left) != 0 {
+		t.Errorf("%d files left in the unwritable directory", len(left))
+	}
+}
