@@ -23,7 +23,7 @@ import (
 func exactCommand() *command {
 	return &command{
 		name:  "exact",
-		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--format text|csv|parquet] [--out FILE] [--force] [--budget N] [--workers N] [--max-memory SIZE] [--spill DIR] [--bounds]",
+		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--format text|csv|parquet] [--out FILE] [--force] [--budget N] [--workers N] [--max-memory SIZE] [--spill DIR] [--layers] [--bounds]",
 		short: "exact success probabilities by enumerating every branch of a walk",
 		long: `Follows every branch a walk can take, weighted by its probability, and
 prints the exact P(success) per start square (text: a board-shaped table;
@@ -46,7 +46,9 @@ ends) and builds each layer in as many passes over the one before as
 result is bit for bit the in-memory one. Each pass works out every move of
 the layer again, so a step of P passes costs P times the moves. 10x10 from
 a1 takes 2 GiB and about 1.6 GiB of disk this way (docs/design.md). A
-summary of the passes and the disk used goes to stderr.
+summary of the passes and the disk used goes to stderr; --layers writes
+each layer's states (passes and disk when spilled) and the time to stderr,
+for measuring and for forecasting a larger run from its first layers.
 
 With --bounds, a start that would pass --budget or --max-memory is not
 refused: each layer over the budget (the states left shared equally among
@@ -74,6 +76,7 @@ not fit even in passes is enumerated again in memory, with bounds.`,
 			maxMem := byteSize(defaultMaxMemory())
 			bounds := fs.Bool("bounds", false, "where a start would pass --budget or --max-memory, drop its least probable states and give certified bounds on P(success) instead of refusing")
 			spill := fs.String("spill", "", "keep the layers in files in this directory and build each in passes within --max-memory")
+			layers := fs.Bool("layers", false, "write each layer's states, passes, disk and time to stderr (for measuring)")
 			fs.Var(&maxMem, "max-memory", "memory the enumeration's states may take, shared by the workers, e.g. 512MiB; the default is half the machine's memory, at most 4GiB")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
@@ -114,7 +117,7 @@ not fit even in passes is enumerated again in memory, with bounds.`,
 					}
 				}
 				t0 := time.Now()
-				res, err := exactWalks(ctx, e, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds, Spill: *spill})
+				res, err := exactWalks(ctx, e, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds, Spill: *spill}, *layers)
 				if err != nil {
 					return err
 				}
@@ -185,7 +188,7 @@ const exactCommandBudget = 1_000_000_000
 // soft memory limit for the Go runtime that matches the budget: the budget
 // counts the states, the limit keeps the garbage of a growing layer from
 // doubling the heap.
-func exactWalks(ctx context.Context, e *env, b *sim.Board, r sim.Rule, starts []int, opt sim.ExactOptions) ([]sim.Exact, error) {
+func exactWalks(ctx context.Context, e *env, b *sim.Board, r sim.Rule, starts []int, opt sim.ExactOptions, layers bool) ([]sim.Exact, error) {
 	if opt.MaxMemory > 0 {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(opt.MaxMemory))
 	}
@@ -201,8 +204,17 @@ func exactWalks(ctx context.Context, e *env, b *sim.Board, r sim.Rule, starts []
 	defer stop()
 	opt.Progress = &states
 	var sp spillSummary
-	if opt.Spill != "" {
-		opt.Layers = sp.add
+	t0 := time.Now()
+	opt.Layers = func(l sim.ExactLayer) {
+		if opt.Spill != "" {
+			sp.add(l)
+		}
+		if layers {
+			sp.mu.Lock()
+			defer sp.mu.Unlock()
+			fmt.Fprintf(e.stderr, "exact %s %s from %s: path length %d: %d states, %d passes (%d rerun), disk %d bytes, %.1f s\n",
+				b, r.Name(), b.SquareName(l.Start), l.Depth, l.States, l.Runs, l.Retried, l.DiskBytes, time.Since(t0).Seconds())
+		}
 	}
 	res, err := sim.ExactWalks(ctx, b, r, starts, opt)
 	stop()

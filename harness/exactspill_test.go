@@ -9,8 +9,8 @@ import (
 )
 
 // TestExactSpillCommand: exact --spill prints what the in-memory run does,
-// byte for byte (every start of 7x7, two at a time, in passes), says how it
-// spilled, and leaves nothing in the directory.
+// byte for byte (every start of 7x7, two at a time), says how it spilled
+// (and, with --layers, each layer), and leaves nothing in the directory.
 func TestExactSpillCommand(t *testing.T) {
 	dir := t.TempDir()
 	args := []string{"exact", "--board", "7x7", "--format", "csv", "--workers", "2"}
@@ -18,15 +18,15 @@ func TestExactSpillCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, stderr, err := runCmd(t, append(args, "--spill", dir, "--max-memory", "64MiB")...)
+	got, stderr, err := runCmd(t, append(args, "--spill", dir, "--max-memory", "64MiB", "--layers")...)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got != want {
 		t.Errorf("spilled output differs from in memory:\n%s\nwant\n%s", got, want)
 	}
-	if !strings.Contains(stderr, "spilled to "+dir+": largest layer") {
-		t.Errorf("stderr %q: want the spill's summary", stderr)
+	if !strings.Contains(stderr, "spilled to "+dir+": largest layer") || !strings.Contains(stderr, "exact 7x7 warnsdorff/random from d4: path length 49: ") {
+		t.Errorf("stderr %q: want the spill's summary and the layers", stderr)
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
 		t.Errorf("%d files left in the spill directory", len(left))

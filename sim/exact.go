@@ -118,7 +118,7 @@ type exactLimits struct {
 
 	spill     string           // a directory to keep the layers in (exactspill.go); "" keeps them in memory
 	spillRead int64            // bytes the spilled runs are read back in (0: spillReadBytes)
-	layers    func(ExactLayer) // called after each spilled step (may be nil)
+	layers    func(ExactLayer) // called after each step (may be nil)
 	// spillGrowth, when positive, replaces the growth of the layers that
 	// sets the passes of a spilled step (tests: too few, so passes split)
 	spillGrowth  float64
@@ -289,6 +289,9 @@ func exactWalkIn[W words](ctx context.Context, b *Board, r Rule, start int, lim 
 		var err error
 		if layer, err = nb.sorted(ctx, layer, lim.threads); err != nil {
 			return Exact{}, nb.outgrew(b, r, start, depth+1, err)
+		}
+		if lim.layers != nil {
+			lim.layers(ExactLayer{Start: start, Depth: depth + 1, States: int64(len(layer)), Runs: 1})
 		}
 	}
 	return res, nil

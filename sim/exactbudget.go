@@ -49,8 +49,9 @@ type ExactOptions struct {
 	// result is bit for bit the in-memory one. With Bounds, a start that
 	// does not fit even so is enumerated again in memory, with bounds.
 	Spill string
-	// Layers, when not nil, is called after each step of a spilled
-	// enumeration, from the goroutine enumerating the start.
+	// Layers, when not nil, is called after each step of an enumeration
+	// with the layer built (before any states are dropped for bounds),
+	// from the goroutine enumerating the start.
 	Layers func(ExactLayer)
 }
 

@@ -50,15 +50,14 @@ const spillBuckets = 1 << 8
 // chunks of its runs, and the block of states they are merged into.
 const spillReadBytes = 16 << 20
 
-// ExactLayer describes one step of a spilled enumeration
-// (ExactOptions.Layers).
+// ExactLayer describes one step of an enumeration (ExactOptions.Layers).
 type ExactLayer struct {
 	Start     int
 	Depth     int   // the path length of the layer built
 	States    int64 // its states
-	Runs      int   // the sorted runs it is kept in: the passes that built it
+	Runs      int   // the sorted runs it is kept in: the passes that built it (1 in memory)
 	Retried   int   // passes that outgrew the budget and were run again as two
-	DiskBytes int64 // the bytes of the layer expanded and the one built, on disk
+	DiskBytes int64 // the bytes of the layer expanded and the one built, on disk (0 in memory)
 }
 
 // spillRun is one sorted run of a layer file: n states from byte off.
