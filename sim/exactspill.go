@@ -9,6 +9,7 @@ import (
 	"math"
 	"math/bits"
 	"os"
+	"sync"
 	"unsafe"
 )
 
@@ -249,12 +250,10 @@ func spillWalk[W words](ctx context.Context, b *Board, r Rule, start int, lim ex
 	e := newEnumerator[W](b, r)
 	e.start = start
 	res := Exact{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
-	var par *parallelAllowed[W]
-	if lim.threads > 1 {
-		par = newParallelAllowed[W](b, r, lim.threads)
-		for _, pe := range par.es {
-			pe.start = start
-		}
+	threads := max(1, lim.threads)
+	par := newParallelAllowed[W](b, r, threads)
+	for _, pe := range par.es {
+		pe.start = start
 	}
 	read := lim.spillRead
 	switch {
@@ -276,11 +275,16 @@ func spillWalk[W words](ctx context.Context, b *Board, r Rule, start int, lim ex
 		}
 		mem = &memoryBudget{limit: lim.mem.limit - held}
 	}
-	nb := &nextLayer[W]{index: map[bitsetKey[W]]int{}, held: newHeldMemory[W](mem), res: &res}
-	if mem != nil {
-		// a pass holds at most maxStates states, in its layer, sort
-		// buffer and index: they all stay within the budget
-		nb.maxStates = int(max(1, mem.limit/nb.held.perState()))
+	w := &spillStep[W]{b: b, e: e, par: par, res: &res, maxSteps: e.maxSteps,
+		block: make([]exactState[W], blockLen), read: read / 2, buckets: cmp.Or(lim.spillBuckets, spillBuckets)}
+	for range threads {
+		nb := &nextLayer[W]{index: map[bitsetKey[W]]int{}, held: newHeldMemory[W](mem), res: &res}
+		if mem != nil {
+			// a lane holds at most maxStates states, in its layer, sort
+			// buffer and index: together they stay within the budget
+			nb.maxStates = int(max(1, mem.limit/int64(threads)/nb.held.perState()))
+		}
+		w.lanes = append(w.lanes, spillLane[W]{nb: nb})
 	}
 	cur, err := newSpillFile[W](lim.spill)
 	if err != nil {
@@ -290,8 +294,6 @@ func spillWalk[W words](ctx context.Context, b *Board, r Rule, start int, lim ex
 	if err := cur.appendRun([]exactState[W]{{set: bitset[W]{}.with(start), cur: uint16(start), p: 1, paths: 1}}); err != nil {
 		return Exact{}, err
 	}
-	w := &spillStep[W]{b: b, e: e, par: par, nb: nb, res: &res, maxSteps: e.maxSteps,
-		block: make([]exactState[W], blockLen), read: read / 2, buckets: cmp.Or(lim.spillBuckets, spillBuckets)}
 	growth := 8.0 // the first step's guess: a knight has at most 8 moves
 	for depth := 1; cur.states > 0; depth++ {
 		if err := ctx.Err(); err != nil {
@@ -312,7 +314,7 @@ func spillWalk[W words](ctx context.Context, b *Board, r Rule, start int, lim ex
 		retried, err := w.step(ctx, depth, cur, next, w.passes(predicted))
 		if err != nil {
 			next.close()
-			return Exact{}, nb.spillOutgrew(b, r, start, depth+1, w.buckets, lim.spill, err)
+			return Exact{}, w.lanes[0].nb.spillOutgrew(b, r, start, depth+1, w.buckets, lim.spill, err)
 		}
 		if lim.layers != nil {
 			lim.layers(ExactLayer{Start: start, Depth: depth + 1, States: next.states, Runs: len(next.runs), Retried: retried, DiskBytes: cur.size + next.size})
@@ -338,28 +340,40 @@ func (nb *nextLayer[W]) spillOutgrew(b *Board, r Rule, start, depth, buckets int
 		b, r.Name(), b.SquareName(start), dir, buckets, depth, nb.maxStates, nb.held.perState(), formatBytes(nb.held.budget.limit), err)
 }
 
-// spillStep builds the layers of a spilled enumeration.
+// spillStep builds the layers of a spilled enumeration. Its lanes, one a
+// goroutine, build the bucket ranges of a round of passes at once, from the
+// same blocks of states read back (and their moves worked out) once; each
+// lane has its share of the budget.
 type spillStep[W words] struct {
 	b        *Board
 	e        *enumerator[W]
 	par      *parallelAllowed[W]
-	nb       *nextLayer[W]
 	res      *Exact
 	maxSteps int
+	lanes    []spillLane[W]
 	block    []exactState[W] // the states read, a block at a time
-	buf      []exactState[W] // the sort's buffer, kept from pass to pass
 	read     int64           // bytes the chunks of the runs read back take
 	buckets  int             // the hash ranges, a power of 2: the most passes a step takes
 }
 
+// spillLane is one pass of a round: the successors in the buckets br.
+type spillLane[W words] struct {
+	nb  *nextLayer[W]
+	buf []exactState[W] // the sort's buffer, kept from pass to pass
+	br  bucketRange
+	err error // ErrMemory once the pass outgrew its share
+}
+
 // passes is how many passes a step that builds about predicted states
-// takes: each at most nine tenths of the states a pass may hold, as the
-// buckets are not all alike.
+// takes: at least one a lane, each at most nine tenths of the states a
+// lane may hold, as the buckets are not all alike.
 func (w *spillStep[W]) passes(predicted float64) int {
-	if w.nb.maxStates == 0 {
-		return 1
+	lanes := len(w.lanes)
+	if w.lanes[0].nb.maxStates == 0 {
+		return lanes
 	}
-	return int(min(float64(w.buckets), max(1, math.Ceil(predicted/(0.9*float64(w.nb.maxStates))))))
+	p := math.Ceil(predicted / (0.9 * float64(w.lanes[0].nb.maxStates)))
+	return int(min(float64(w.buckets), max(float64(lanes), p)))
 }
 
 // step builds next from cur in p passes, more if one outgrows the budget:
@@ -371,70 +385,57 @@ func (w *spillStep[W]) step(ctx context.Context, depth int, cur, next *spillFile
 	}
 	counted := false
 	for len(queue) > 0 {
-		br := queue[0]
-		queue = queue[1:]
-		var saved Exact
-		if !counted {
-			saved = w.res.clone()
+		round := w.lanes[:min(len(queue), len(w.lanes))]
+		for i := range round {
+			round[i].br, round[i].err = queue[i], nil
 		}
-		err := w.pass(ctx, depth, cur, br, !counted)
-		if errors.Is(err, ErrMemory) && br.hi-br.lo > 1 {
-			if !counted {
-				*w.res = saved
+		queue = queue[len(round):]
+		// the first round adds the walks that end, whatever its lanes
+		// meet: a lane that outgrows its share stops adding states only
+		if err := w.round(ctx, depth, cur, round, !counted); err != nil {
+			return retried, err
+		}
+		counted = true
+		for i := range round {
+			l := &round[i]
+			if errors.Is(l.err, ErrMemory) && l.br.hi-l.br.lo > 1 {
+				retried++
+				mid := (l.br.lo + l.br.hi) / 2
+				queue = append([]bucketRange{{l.br.lo, mid}, {mid, l.br.hi}}, queue...)
+				continue
 			}
-			retried++
-			mid := (br.lo + br.hi) / 2
-			queue = append([]bucketRange{{br.lo, mid}, {mid, br.hi}}, queue...)
-			continue
-		}
-		if err != nil {
-			return retried, err
-		}
-		// the states of the pass, sorted, into the next layer's file
-		sorted, err := w.nb.sorted(ctx, w.buf, w.par.threads())
-		if err != nil {
-			return retried, err
-		}
-		if len(sorted) > 0 {
-			if err := next.appendRun(sorted); err != nil {
+			if l.err != nil {
+				return retried, l.err
+			}
+			// the states of the pass, sorted, into the next layer's file:
+			// runs of disjoint states, in any order
+			sorted, err := l.nb.sorted(ctx, l.buf, len(w.par.es))
+			if err != nil {
 				return retried, err
 			}
+			if len(sorted) > 0 {
+				if err := next.appendRun(sorted); err != nil {
+					return retried, err
+				}
+			}
+			l.buf = sorted
 		}
-		w.buf = sorted
-		counted = true
 	}
 	return retried, nil
 }
 
-// threads is the goroutines that work out moves (1 without par).
-func (p *parallelAllowed[W]) threads() int {
-	if p == nil {
-		return 1
+// round reads cur, in order, and has each lane add the successors in its
+// buckets; with count, the first lane adds the walks that end to res, in
+// the layer's order, as the in-memory loop does (exactWalkIn).
+func (w *spillStep[W]) round(ctx context.Context, depth int, cur *spillFile[W], lanes []spillLane[W], count bool) error {
+	for i := range lanes {
+		lanes[i].nb.reset(cap(lanes[i].buf))
 	}
-	return len(p.es)
-}
-
-// clone copies res, its arrays too.
-func (res Exact) clone() Exact {
-	c := res
-	c.Lengths = append([]float64(nil), res.Lengths...)
-	c.DeadEnds = append([]float64(nil), res.DeadEnds...)
-	return c
-}
-
-// pass reads cur, in order, and adds to nb the successors in the buckets
-// br; with count, it adds the walks that end to res, as the in-memory
-// loop does (exactWalkIn).
-func (w *spillStep[W]) pass(ctx context.Context, depth int, cur *spillFile[W], br bucketRange, count bool) error {
-	nb, e, res, par := w.nb, w.e, w.res, w.par
-	nb.reset(cap(w.buf))
 	chunk := int(max(64, min(exactCheck, w.read/int64(max(1, len(cur.runs)))/stateBytes[W]())))
 	lr, err := newLayerReader(cur, chunk)
 	if err != nil {
 		return err
 	}
-	whole := br.lo == 0 && br.hi == w.buckets
-	shift := 64 - bits.Len(uint(w.buckets-1))
 	for {
 		k, err := lr.read(w.block)
 		if err != nil {
@@ -447,46 +448,59 @@ func (w *spillStep[W]) pass(ctx context.Context, depth int, cur *spillFile[W], b
 			return err
 		}
 		block := w.block[:k]
-		if par != nil {
-			par.allowedOf(block)
+		w.par.allowedOf(block)
+		if err := policyErr(w.e, w.par); err != nil { // a rule of your own's answer no walk may take
+			return err
 		}
-		for i := range block {
-			s := &block[i]
-			if count {
-				res.TreeNodes += s.paths
-			}
-			var allowed bitset[W]
-			var ties bool
-			if par != nil {
-				allowed, ties = par.allowed[i], par.ties[i]
-			} else {
-				allowed, ties = e.allowed(s.set, int(s.cur))
-			}
-			if err := policyErr(e, par); err != nil {
-				return err
-			}
-			if ties && count {
+		if len(lanes) == 1 {
+			w.expand(block, depth, &lanes[0], count)
+			continue
+		}
+		var wg sync.WaitGroup
+		for i := range lanes {
+			wg.Go(func() { w.expand(block, depth, &lanes[i], count && i == 0) })
+		}
+		wg.Wait()
+	}
+}
+
+// expand adds the successors of block's states in l's buckets to l's
+// layer, and with count the walks that end to res.
+func (w *spillStep[W]) expand(block []exactState[W], depth int, l *spillLane[W], count bool) {
+	res, par := w.res, w.par
+	whole := l.br.lo == 0 && l.br.hi == w.buckets
+	shift := 64 - bits.Len(uint(w.buckets-1))
+	for i := range block {
+		s := &block[i]
+		allowed, ties := par.allowed[i], par.ties[i]
+		m := allowed.count()
+		if count {
+			res.TreeNodes += s.paths
+			if ties {
 				res.MeanTies += s.p
 			}
-			m := allowed.count()
-			if m == 0 || depth-1 >= w.maxSteps {
-				if count {
-					res.end(w.b, int(s.cur), s.p, depth, m)
-				}
-				continue
+		}
+		if m == 0 || depth-1 >= w.maxSteps {
+			if count {
+				res.end(w.b, int(s.cur), s.p, depth, m)
 			}
-			q := s.p / float64(m)
-			for a := allowed; !a.empty(); {
-				c := a.pop()
-				set := s.set.with(c)
-				if !whole {
-					if bk := int(stateHash(set, c) >> shift); bk < br.lo || bk >= br.hi {
-						continue
-					}
+			continue
+		}
+		if l.err != nil {
+			continue
+		}
+		q := s.p / float64(m)
+		for a := allowed; !a.empty(); {
+			c := a.pop()
+			set := s.set.with(c)
+			if !whole {
+				if bk := int(stateHash(set, c) >> shift); bk < l.br.lo || bk >= l.br.hi {
+					continue
 				}
-				if err := nb.add(exactState[W]{set: set, cur: uint16(c)}, q, s.paths); err != nil {
-					return err
-				}
+			}
+			if err := l.nb.add(exactState[W]{set: set, cur: uint16(c)}, q, s.paths); err != nil {
+				l.err = err
+				break
 			}
 		}
 	}
