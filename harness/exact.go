@@ -44,8 +44,9 @@ from it as soon as they are made, so nothing is left however the command
 ends) and builds each layer in as many passes over the one before as
 --max-memory requires: memory then bounds one pass, not a layer, and the
 result is bit for bit the in-memory one. Each pass works out every move of
-the layer again, so a step of P passes costs P times the moves. 10x10 from
-a1 takes 2 GiB and about 1.6 GiB of disk this way (docs/design.md). A
+the layer again (once a round of --workers passes): 10x10 from a1 takes
+0.8 GiB of memory and of disk this way with --max-memory 1GiB, against
+4 GiB in memory, and half as much CPU again (docs/design.md). A
 summary of the passes and the disk used goes to stderr; --layers writes
 each layer's states (passes and disk when spilled) and the time to stderr,
 for measuring and for forecasting a larger run from its first layers.
