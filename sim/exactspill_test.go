@@ -119,6 +119,7 @@ func mustParseBoard(t *testing.T, s string) *Board {
 func TestExactSpillMatches(t *testing.T) {
 	cases := []spillCase{
 		{"5x5", "random", "a1", 256 << 10, 2, 0, 10},
+		{"12x12", "warnsdorff/random", "a1", 4 << 20, 2, 0, 70}, // four-word sets
 		{"6x6", "warnsdorff/random", "a1", 160 << 10, 2, 0, 0},
 		{"7x7", "warnsdorff/random", "a1", 160 << 10, 1, 0, 0},
 		{"7x7", "warnsdorff/random", "d4", 160 << 10, 2, 0.25, 0}, // passes planned too few: halves rerun
@@ -130,9 +131,8 @@ func TestExactSpillMatches(t *testing.T) {
 		cases = append(cases,
 			spillCase{"8x8", "warnsdorff/random", "d4", 256 << 10, 2, 0.25, 0},
 			spillCase{"5x5", "random", "a1", 2 << 20, 2, 0, 0},
-			spillCase{"9x9", "warnsdorff/random", "a1", 8 << 20, 2, 0, 0},
-			spillCase{"6x6", "random", "a1", 4 << 20, 2, 0, 16},
-			spillCase{"12x12", "warnsdorff/random", "a1", 4 << 20, 2, 0, 70}, // four-word sets
+			spillCase{"9x9", "warnsdorff/random", "a1", 24 << 20, 2, 0, 0},
+			spillCase{"6x6", "random", "a1", 8 << 20, 2, 0, 12},
 		)
 	}
 	var multiPass, rerun, endsInPasses bool
