@@ -9,11 +9,11 @@ import (
 )
 
 // TestExactSpillCommand: exact --spill prints what the in-memory run does,
-// byte for byte (every start of 7x7, two at a time), says how it spilled
+// byte for byte (every start of 6x6, two at a time), says how it spilled
 // (and, with --layers, each layer), and leaves nothing in the directory.
 func TestExactSpillCommand(t *testing.T) {
 	dir := t.TempDir()
-	args := []string{"exact", "--board", "7x7", "--format", "csv", "--workers", "2"}
+	args := []string{"exact", "--board", "6x6", "--format", "csv", "--workers", "2"}
 	want, _, err := runCmd(t, args...)
 	if err != nil {
 		t.Fatal(err)
@@ -25,7 +25,7 @@ func TestExactSpillCommand(t *testing.T) {
 	if got != want {
 		t.Errorf("spilled output differs from in memory:\n%s\nwant\n%s", got, want)
 	}
-	if !strings.Contains(stderr, "spilled to "+dir+": largest layer") || !strings.Contains(stderr, "exact 7x7 warnsdorff/random from d4: path length 49: ") {
+	if !strings.Contains(stderr, "spilled to "+dir+": largest layer") || !strings.Contains(stderr, "exact 6x6 warnsdorff/random from c3: path length 36: ") {
 		t.Errorf("stderr %q: want the spill's summary and the layers", stderr)
 	}
 	if left, _ := os.ReadDir(dir); len(left) != 0 {
