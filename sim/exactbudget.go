@@ -187,7 +187,14 @@ func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptio
 	}
 	lim.mem = &memoryBudget{limit: share}
 	if !opt.Bounds && b.Squares() <= ExactMaxSquares && start >= 0 && start < b.Squares() && r.Validate() == nil && r.Kind != Backtrack {
-		est, err := EstimateExactStates(ctx, b, r, start, share)
+		limit := share
+		if opt.Spill != "" {
+			// only a 256th of a layer must fit: sample no more walks than
+			// that takes to decide (at 64 MiB, the 65,536 walks' hashes of
+			// 9x9 took more memory than the enumeration's passes)
+			limit = share * spillBuckets
+		}
+		est, err := EstimateExactStates(ctx, b, r, start, limit)
 		if err != nil {
 			return Exact{}, err
 		}
