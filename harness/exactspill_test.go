@@ -2,10 +2,12 @@ package harness
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestExactSpillCommand: exact --spill prints what the in-memory run does,
@@ -71,5 +73,41 @@ func TestExactSpillBadDir(t *testing.T) {
 	}
 	if left, _ := os.ReadDir(locked); len(left) != 0 {
 		t.Errorf("%d files left in the unwritable directory", len(left))
+	}
+}
+
+// TestExactSpillKilled: a spilling process killed outright (SIGKILL, no
+// chance to clean up) leaves nothing in the spill directory: its layer
+// files were removed from it as soon as they were made. Where /proc shows
+// the process's files, it also checks that the process had them open,
+// unnamed, in that directory when it was killed.
+func TestExactSpillKilled(t *testing.T) {
+	dir := t.TempDir()
+	p := proc(t, nil, "exact", "--board", "10x10", "--start", "a1", "--spill", dir, "--max-memory", "256MiB", "--workers", "1")
+	if err := p.Start(); err != nil {
+		t.Fatal(err)
+	}
+	open := 0 // layer files the process holds in dir, unnamed
+	for deadline := time.Now().Add(3 * time.Second); time.Now().Before(deadline) && open == 0; time.Sleep(50 * time.Millisecond) {
+		fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", p.Process.Pid))
+		if err != nil {
+			break // no /proc: the check after the kill still holds
+		}
+		for _, fd := range fds {
+			target, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", p.Process.Pid, fd.Name()))
+			if strings.HasPrefix(target, dir+string(os.PathSeparator)+"knightwalk-exact-") && strings.HasSuffix(target, "(deleted)") {
+				open++
+			}
+		}
+	}
+	if err := p.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = p.Wait()
+	if _, err := os.Stat("/proc/self/fd"); err == nil && open == 0 {
+		t.Errorf("no unnamed layer file of the process seen in %s", dir)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("%d files left in the spill directory after a kill", len(left))
 	}
 }
