@@ -32,16 +32,18 @@ import (
 //     order, and keeps the successors of its range), so its sums are the
 //     same bits;
 //   - the end-of-walk sums (success, dead ends, lengths, ties, tree nodes)
-//     are added in the layer's order by the first pass of each step only;
-//     a pass that fails midway leaves them as they were before it;
-//   - a step's memory is one pass's index, states and sort buffer, plus the
-//     chunks read: the budget sets the number of passes, from the layer's
-//     growth at the step before, and a pass that outgrows the budget is
-//     dropped and its range run again as two halves.
+//     are added in the layer's order by the first round of passes of each
+//     step only, whatever its passes meet (one that outgrows the budget
+//     stops adding states, not walks that end);
+//   - a step's memory is one round's indexes, states and sort buffers, plus
+//     the chunks read: the budget sets the number of passes, from the
+//     layer's growth at the step before, and a pass that outgrows its
+//     share is dropped and its range run again as two halves.
 //
-// Each pass works out the moves of every state read, so passes cost time:
-// they are as few as the budget allows. The result is bit for bit that of
-// the in-memory enumeration (TestExactSpillMatches).
+// The passes of a round run in lanes, one goroutine each, over the same
+// blocks read back; each round works out the moves of every state read,
+// so passes cost time: they are as few as the budget allows. The result is
+// bit for bit that of the in-memory enumeration (TestExactSpillMatches).
 
 // spillBuckets is how many hash ranges a pass can be narrowed to: the
 // most passes a step can take (each expands the whole layer again).
@@ -250,41 +252,9 @@ func spillWalk[W words](ctx context.Context, b *Board, r Rule, start int, lim ex
 	e := newEnumerator[W](b, r)
 	e.start = start
 	res := Exact{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
-	threads := max(1, lim.threads)
-	par := newParallelAllowed[W](b, r, threads)
-	for _, pe := range par.es {
-		pe.start = start
-	}
-	read := lim.spillRead
-	switch {
-	case read > 0:
-	case lim.mem != nil: // an eighth of the budget, 64 KiB to spillReadBytes
-		read = max(64<<10, min(spillReadBytes, lim.mem.limit/8))
-	default:
-		read = spillReadBytes
-	}
-	// what a pass may hold: the budget less the chunks read back and the
-	// block of states they are merged into (half of read each)
-	blockLen := int(max(256, min(exactCheck, read/2/stateBytes[W]())))
-	var mem *memoryBudget
-	if lim.mem != nil {
-		held := read/2 + int64(blockLen)*stateBytes[W]()
-		if lim.mem.limit <= 2*held {
-			return Exact{}, fmt.Errorf("exact: %s %s from %s: spilling to %s needs more than %s for the states: %w (raise --max-memory)",
-				b, r.Name(), b.SquareName(start), lim.spill, formatBytes(2*held), ErrMemory)
-		}
-		mem = &memoryBudget{limit: lim.mem.limit - held}
-	}
-	w := &spillStep[W]{b: b, e: e, par: par, res: &res, maxSteps: e.maxSteps,
-		block: make([]exactState[W], blockLen), read: read / 2, buckets: cmp.Or(lim.spillBuckets, spillBuckets)}
-	for range threads {
-		nb := &nextLayer[W]{index: map[bitsetKey[W]]int{}, held: newHeldMemory[W](mem), res: &res}
-		if mem != nil {
-			// a lane holds at most maxStates states, in its layer, sort
-			// buffer and index: together they stay within the budget
-			nb.maxStates = int(max(1, mem.limit/int64(threads)/nb.held.perState()))
-		}
-		w.lanes = append(w.lanes, spillLane[W]{nb: nb})
+	w, err := newSpillStep(b, r, start, lim, e, &res)
+	if err != nil {
+		return Exact{}, err
 	}
 	cur, err := newSpillFile[W](lim.spill)
 	if err != nil {
@@ -331,12 +301,56 @@ func spillWalk[W words](ctx context.Context, b *Board, r Rule, start int, lim ex
 	return res, nil
 }
 
+// newSpillStep sets up the lanes of a spilled enumeration within lim.mem:
+// what reading back takes (an eighth of the budget, 64 KiB to
+// spillReadBytes, unless lim.spillRead says) and an equal share of the
+// rest for each lane.
+func newSpillStep[W words](b *Board, r Rule, start int, lim exactLimits, e *enumerator[W], res *Exact) (*spillStep[W], error) {
+	threads := max(1, lim.threads)
+	par := newParallelAllowed[W](b, r, threads)
+	for _, pe := range par.es {
+		pe.start = start
+	}
+	read := lim.spillRead
+	switch {
+	case read > 0:
+	case lim.mem != nil: // an eighth of the budget, 64 KiB to spillReadBytes
+		read = max(64<<10, min(spillReadBytes, lim.mem.limit/8))
+	default:
+		read = spillReadBytes
+	}
+	// what a pass may hold: the budget less the chunks read back and the
+	// block of states they are merged into (half of read each)
+	blockLen := int(max(256, min(exactCheck, read/2/stateBytes[W]())))
+	var mem *memoryBudget
+	if lim.mem != nil {
+		held := read/2 + int64(blockLen)*stateBytes[W]()
+		if lim.mem.limit <= 2*held {
+			return nil, fmt.Errorf("exact: %s %s from %s: spilling to %s needs more than %s for the states: %w (raise --max-memory)",
+				b, r.Name(), b.SquareName(start), lim.spill, formatBytes(2*held), ErrMemory)
+		}
+		mem = &memoryBudget{limit: lim.mem.limit - held}
+	}
+	w := &spillStep[W]{b: b, e: e, par: par, res: res, maxSteps: e.maxSteps,
+		block: make([]exactState[W], blockLen), read: read / 2, buckets: cmp.Or(lim.spillBuckets, spillBuckets)}
+	for range threads {
+		nb := &nextLayer[W]{index: map[bitsetKey[W]]int{}, held: newHeldMemory[W](mem), res: res}
+		if mem != nil {
+			// a lane holds at most maxStates states, in its layer, sort
+			// buffer and index: together they stay within the budget
+			nb.maxStates = int(max(1, mem.limit/int64(threads)/nb.held.perState()))
+		}
+		w.lanes = append(w.lanes, spillLane[W]{nb: nb})
+	}
+	return w, nil
+}
+
 // spillOutgrew describes a pass of a single bucket that outgrew the budget.
 func (nb *nextLayer[W]) spillOutgrew(b *Board, r Rule, start, depth, buckets int, dir string, err error) error {
 	if !errors.Is(err, ErrMemory) {
 		return err
 	}
-	return fmt.Errorf("exact: %s %s from %s: spilled to %s, a %dth of the states at path length %d (one pass) is more than the %d states (%d bytes a state with its index entry and sort buffer) that fit the %s its states may take (70 %% of the memory budget after the program's share, shared by the starts run at once, less what reading back takes): %w (raise --max-memory)",
+	return fmt.Errorf("exact: %s %s from %s: spilled to %s, a %dth of the states at path length %d (one pass) is more than the %d states a pass may hold (%d bytes a state with its index entry and sort buffer, in its share of the %s its states may take: 70 %% of the memory budget after the program's share, shared by the starts run at once and the passes run at once, less what reading back takes): %w (raise --max-memory)",
 		b, r.Name(), b.SquareName(start), dir, buckets, depth, nb.maxStates, nb.held.perState(), formatBytes(nb.held.budget.limit), err)
 }
 
