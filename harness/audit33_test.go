@@ -171,6 +171,7 @@ func TestHelpHelp(t *testing.T) {
 // machine) is most of the budget, and the README says so.
 func TestBudgetsBoundPeakRSS(t *testing.T) {
 	testenv.SkipUnlessSlow(t, "count and exact up to their memory budgets (about 30 s)")
+	spill := t.TempDir()
 	for _, c := range []struct {
 		budget int64
 		args   []string
@@ -178,6 +179,8 @@ func TestBudgetsBoundPeakRSS(t *testing.T) {
 		{256 << 20, []string{"count", "--board", "8x8", "--force", "--max-memory", "256MiB"}},
 		{1 << 30, []string{"count", "--board", "8x8", "--force", "--max-memory", "1GiB"}},
 		{1 << 30, []string{"exact", "--board", "6x6", "--rule", "random", "--start", "a1", "--max-memory", "1GiB"}},
+		// in memory 9x9 from a1 needs some 150 MiB; spilled it fits 128
+		{128 << 20, []string{"exact", "--board", "9x9", "--start", "a1", "--max-memory", "128MiB", "--spill", spill, "--workers", "2"}},
 	} {
 		p := proc(t, nil, c.args...)
 		out, _ := p.CombinedOutput()

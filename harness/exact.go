@@ -4,10 +4,12 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -21,7 +23,7 @@ import (
 func exactCommand() *command {
 	return &command{
 		name:  "exact",
-		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--format text|csv|parquet] [--out FILE] [--force] [--budget N] [--workers N] [--max-memory SIZE] [--bounds]",
+		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--format text|csv|parquet] [--out FILE] [--force] [--budget N] [--workers N] [--max-memory SIZE] [--spill DIR] [--layers] [--bounds]",
 		short: "exact success probabilities by enumerating every branch of a walk",
 		long: `Follows every branch a walk can take, weighted by its probability, and
 prints the exact P(success) per start square (text: a board-shaped table;
@@ -37,6 +39,18 @@ layers certainly cannot fit (estimated from sampled walks, e.g. 8x8 with the
 random rule) is refused before enumerating, with the estimate; one that
 outgrows it is stopped when it does. Progress goes to stderr on a terminal.
 
+With --spill DIR, each start keeps its layers in files in DIR (removed
+from it as soon as they are made, so nothing is left however the command
+ends) and builds each layer in as many passes over the one before as
+--max-memory requires: memory then bounds one pass, not a layer, and the
+result is bit for bit the in-memory one. Each pass works out every move of
+the layer again (once a round of --workers passes): 10x10 from a1 takes
+0.8 GiB of memory and of disk this way with --max-memory 1GiB, against
+4 GiB in memory, and half as much CPU again (docs/design.md). A
+summary of the passes and the disk used goes to stderr; --layers writes
+each layer's states (passes and disk when spilled) and the time to stderr,
+for measuring and for forecasting a larger run from its first layers.
+
 With --bounds, a start that would pass --budget or --max-memory is not
 refused: each layer over the budget (the states left shared equally among
 the path lengths still to come) or over the memory drops its least probable
@@ -48,7 +62,8 @@ p_upper and the states dropped (p_lower = p_upper = p_success where exact).
 The bounds depend on --budget and on each start's share of --max-memory,
 which the starts enumerated at once (--workers, at most the starts) share;
 a single start gets all of it, and workers beyond the starts share a
-start's work without changing any result.`,
+start's work without changing any result. With --spill, a start that does
+not fit even in passes is enumerated again in memory, with bounds.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			var rf ruleFlags
 			rf.register(fs, "warnsdorff")
@@ -61,6 +76,8 @@ start's work without changing any result.`,
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "start squares enumerated in parallel")
 			maxMem := byteSize(defaultMaxMemory())
 			bounds := fs.Bool("bounds", false, "where a start would pass --budget or --max-memory, drop its least probable states and give certified bounds on P(success) instead of refusing")
+			spill := fs.String("spill", "", "keep the layers in files in this directory and build each in passes within --max-memory")
+			layers := fs.Bool("layers", false, "write each layer's states, passes, disk and time to stderr (for measuring)")
 			fs.Var(&maxMem, "max-memory", "memory the enumeration's states may take, shared by the workers, e.g. 512MiB; the default is half the machine's memory, at most 4GiB")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
@@ -85,6 +102,9 @@ start's work without changing any result.`,
 				if err := checkWorkers(*workers); err != nil {
 					return err
 				}
+				if err := checkExactSpill(*spill); err != nil {
+					return err
+				}
 				if *budget < 0 {
 					return usagef("--budget must be 0 (the default, %d) or positive", exactCommandBudget)
 				}
@@ -98,7 +118,7 @@ start's work without changing any result.`,
 					}
 				}
 				t0 := time.Now()
-				res, err := exactWalks(ctx, e, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds})
+				res, err := exactWalks(ctx, e, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds, Spill: *spill}, *layers)
 				if err != nil {
 					return err
 				}
@@ -169,7 +189,7 @@ const exactCommandBudget = 1_000_000_000
 // soft memory limit for the Go runtime that matches the budget: the budget
 // counts the states, the limit keeps the garbage of a growing layer from
 // doubling the heap.
-func exactWalks(ctx context.Context, e *env, b *sim.Board, r sim.Rule, starts []int, opt sim.ExactOptions) ([]sim.Exact, error) {
+func exactWalks(ctx context.Context, e *env, b *sim.Board, r sim.Rule, starts []int, opt sim.ExactOptions, layers bool) ([]sim.Exact, error) {
 	if opt.MaxMemory > 0 {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(opt.MaxMemory))
 	}
@@ -181,9 +201,77 @@ func exactWalks(ctx context.Context, e *env, b *sim.Board, r sim.Rule, starts []
 		}
 		return fmt.Sprintf("exact %s %s: %d states expanded, %s states/s, %.0fs", b, r.Name(), n, rate(n, d), d.Seconds())
 	})
+	stop = sync.OnceFunc(stop)
 	defer stop()
 	opt.Progress = &states
-	return sim.ExactWalks(ctx, b, r, starts, opt)
+	var sp spillSummary
+	t0 := time.Now()
+	opt.Layers = func(l sim.ExactLayer) {
+		if opt.Spill != "" {
+			sp.add(l)
+		}
+		if layers {
+			sp.mu.Lock()
+			defer sp.mu.Unlock()
+			fmt.Fprintf(e.stderr, "exact %s %s from %s: path length %d: %d states, %d passes (%d rerun), disk %d bytes, %.1f s\n",
+				b, r.Name(), b.SquareName(l.Start), l.Depth, l.States, l.Runs, l.Retried, l.DiskBytes, time.Since(t0).Seconds())
+		}
+	}
+	res, err := sim.ExactWalks(ctx, b, r, starts, opt)
+	stop()
+	if err == nil && opt.Spill != "" {
+		fmt.Fprintf(e.stderr, "exact %s %s: spilled to %s: largest layer %d states, up to %d passes a step (%d passes in all, %d run again as two), peak disk %.1f MiB (%d bytes)\n",
+			b, r.Name(), opt.Spill, sp.maxStates, sp.maxRuns, sp.passes, sp.retried, float64(sp.maxDisk)/(1<<20), sp.maxDisk)
+	}
+	return res, err
+}
+
+// spillSummary gathers the steps of spilled enumerations (several starts
+// at once: the sum of their disks is an upper bound of the peak).
+type spillSummary struct {
+	mu                       sync.Mutex
+	maxStates, maxDisk       int64
+	maxRuns, passes, retried int
+	disk                     map[int]int64 // each start's disk now
+}
+
+func (s *spillSummary) add(l sim.ExactLayer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.disk == nil {
+		s.disk = map[int]int64{}
+	}
+	s.disk[l.Start] = l.DiskBytes
+	var total int64
+	for _, d := range s.disk {
+		total += d
+	}
+	s.maxDisk = max(s.maxDisk, total)
+	s.maxStates = max(s.maxStates, l.States)
+	s.maxRuns = max(s.maxRuns, l.Runs)
+	s.passes += l.Runs + l.Retried
+	s.retried += l.Retried
+}
+
+// checkExactSpill refuses a --spill DIR that is missing, not a directory
+// or not writable, before any work, leaving nothing in it.
+func checkExactSpill(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return usagef("--spill %s: %v; give an existing directory the layers can be written to", dir, err)
+	case !fi.IsDir():
+		return usagef("--spill %s: not a directory; give an existing directory the layers can be written to", dir)
+	}
+	f, err := os.CreateTemp(dir, "knightwalk-exact-*.probe")
+	if err != nil {
+		return usagef("--spill %s: cannot write there (%v); give a directory the layers can be written to", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
 }
 
 // writeExact writes the exact values as the exact table (docs/tables.md):

@@ -115,6 +115,14 @@ type exactLimits struct {
 	bounds   bool
 	progress *atomic.Int64
 	threads  int // goroutines that expand and sort a layer (≤ 1: one)
+
+	spill     string           // a directory to keep the layers in (exactspill.go); "" keeps them in memory
+	spillRead int64            // bytes the spilled runs are read back in (0: spillReadBytes)
+	layers    func(ExactLayer) // called after each step (may be nil)
+	// spillGrowth, when positive, replaces the growth of the layers that
+	// sets the passes of a spilled step (tests: too few, so passes split)
+	spillGrowth  float64
+	spillBuckets int // the most passes a step may take, a power of 2 (0: spillBuckets)
 }
 
 // parallelAllowed works out, for a block of a layer's states, the squares
@@ -177,6 +185,15 @@ func (p *parallelAllowed[W]) allowedOf(block []exactState[W]) {
 func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits) (Exact, error) {
 	if err := exactArgs(b, r, start); err != nil {
 		return Exact{}, err
+	}
+	if lim.spill != "" {
+		res, err := spillWalkOf(ctx, b, r, start, lim)
+		if lim.bounds && (errors.Is(err, ErrMemory) || errors.Is(err, ErrBudget)) {
+			// bounds need a whole layer to choose what to drop: in memory
+			lim.spill = ""
+			return exactWalk(ctx, b, r, start, lim)
+		}
+		return res, err
 	}
 	switch n := b.Squares(); {
 	case n <= 128:
@@ -273,6 +290,9 @@ func exactWalkIn[W words](ctx context.Context, b *Board, r Rule, start int, lim 
 		if layer, err = nb.sorted(ctx, layer, lim.threads); err != nil {
 			return Exact{}, nb.outgrew(b, r, start, depth+1, err)
 		}
+		if lim.layers != nil {
+			lim.layers(ExactLayer{Start: start, Depth: depth + 1, States: int64(len(layer)), Runs: 1})
+		}
 	}
 	return res, nil
 }
@@ -323,6 +343,11 @@ type nextLayer[W words] struct {
 	layerCap int // capacity of the layer being expanded, held meanwhile
 
 	maxEntries int // the most index entries so far
+
+	// maxStates, when positive, is the most states a spilled pass may
+	// hold (exactspill.go): its states, sort buffer and index then fit
+	// the budget, whatever the tables kept from earlier passes
+	maxStates int
 
 	bounds bool   // drop states rather than pass the memory budget
 	res    *Exact // where dropped probability is counted
@@ -382,6 +407,15 @@ func (nb *nextLayer[W]) add(ns exactState[W], p, paths float64) error {
 // room makes room for one more state, within the budget, or returns
 // ErrMemory.
 func (nb *nextLayer[W]) room() error {
+	if nb.maxStates > 0 {
+		if len(nb.states) == cap(nb.states) {
+			if len(nb.states) >= nb.maxStates {
+				return ErrMemory
+			}
+			nb.states = slices.Grow(nb.states, min(max(cap(nb.states)+cap(nb.states)/2, 1024), nb.maxStates)-len(nb.states))
+		}
+		return nil
+	}
 	if nb.bounds && nb.held.budget != nil {
 		// A layer holds at most maxLayer states: the layer expanded, the
 		// one built and its index then fit in the budget (ExactStateBytes
@@ -418,7 +452,7 @@ func (nb *nextLayer[W]) room() error {
 // under the budget if it is too short.
 func (nb *nextLayer[W]) sorted(ctx context.Context, old []exactState[W], threads int) ([]exactState[W], error) {
 	if cap(old) < len(nb.states) {
-		if !nb.bounds { // with bounds, room keeps the layers within the budget
+		if !nb.bounds && nb.maxStates == 0 { // else room keeps the layers within the budget
 			if err := nb.held.set(len(nb.states), cap(nb.states), nb.entries(0)); err != nil {
 				return nil, err
 			}

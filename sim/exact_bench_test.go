@@ -53,6 +53,27 @@ func BenchmarkExact9x9CornerTwoThreads(b *testing.B) {
 	}
 }
 
+// BenchmarkExact9x9CornerSpilled is BenchmarkExact9x9Corner with its
+// layers spilled to disk within 64 MiB of states (up to 5 passes a step),
+// on one goroutine and on two (two lanes): what spilling and its passes
+// cost, and what the second goroutine gains.
+func BenchmarkExact9x9CornerSpilled(b *testing.B) {
+	bd := MustBoard(9, 9)
+	r, _ := ParseRule("warnsdorff/random")
+	for _, threads := range []int{1, 2} {
+		b.Run(map[int]string{1: "one", 2: "two"}[threads], func(b *testing.B) {
+			dir := b.TempDir()
+			for i := 0; i < b.N; i++ {
+				e, err := exactWalk(context.Background(), bd, r, 0, exactLimits{spill: dir, mem: &memoryBudget{limit: 64 << 20}, threads: threads})
+				if err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(e.Nodes), "states")
+			}
+		})
+	}
+}
+
 // BenchmarkExactWideBounds is ExactBounds from a1 with a budget of 2
 // million states on boards of 11x11 (two words a visited set), 12x12
 // (four), 17x17 (eight) and 25x25 (ten): what the wider sets cost a state.

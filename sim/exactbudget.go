@@ -42,6 +42,17 @@ type ExactOptions struct {
 	// ExactBounds): its result certifies P(success) in [PLower, PUpper].
 	// A start that fits is enumerated exactly all the same.
 	Bounds bool
+	// Spill, when not empty, is a directory where each start keeps its
+	// layers, in files removed from it as soon as they are made, building
+	// each layer in as many passes as its share of MaxMemory requires
+	// (exactspill.go): memory then bounds a pass, not a layer, and the
+	// result is bit for bit the in-memory one. With Bounds, a start that
+	// does not fit even so is enumerated again in memory, with bounds.
+	Spill string
+	// Layers, when not nil, is called after each step of an enumeration
+	// with the layer built (before any states are dropped for bounds),
+	// from the goroutine enumerating the start.
+	Layers func(ExactLayer)
 }
 
 // StatesMemory is the part of a memory budget that the states of an
@@ -170,19 +181,31 @@ func ExactWalks(ctx context.Context, b *Board, r Rule, starts []int, opt ExactOp
 // exactStart enumerates one start of ExactWalks within share bytes (0: no
 // limit), refusing it up front when the estimate says it cannot fit.
 func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptions, share int64, threads int) (Exact, error) {
-	lim := exactLimits{budget: opt.Budget, bounds: opt.Bounds, progress: opt.Progress, threads: threads}
+	lim := exactLimits{budget: opt.Budget, bounds: opt.Bounds, progress: opt.Progress, threads: threads, spill: opt.Spill, layers: opt.Layers}
 	if share == 0 {
 		return exactWalk(ctx, b, r, start, lim)
 	}
 	lim.mem = &memoryBudget{limit: share}
 	if !opt.Bounds && b.Squares() <= ExactMaxSquares && start >= 0 && start < b.Squares() && r.Validate() == nil && r.Kind != Backtrack {
-		est, err := EstimateExactStates(ctx, b, r, start, share)
+		limit := share
+		if opt.Spill != "" {
+			// only a 256th of a layer must fit: sample no more walks than
+			// that takes to decide (at 64 MiB, the 65,536 walks' hashes of
+			// 9x9 took more memory than the enumeration's passes)
+			limit = share * spillBuckets
+		}
+		est, err := EstimateExactStates(ctx, b, r, start, limit)
 		if err != nil {
 			return Exact{}, err
 		}
-		if need := est.Bytes(); need > share {
-			return Exact{}, fmt.Errorf("exact: %s %s from %s: its layers hold at least about %.2g states at path length %d (estimated from %d sampled walks), taking at least %s, over the %s its states may take (70 %% of the memory budget after the program's share, shared by the starts run at once): %w (pick a smaller board, a --max-steps, or raise --max-memory)",
-				b, r.Name(), b.SquareName(start), float64(est.States), est.Depth, est.Walks, formatBytes(need), formatBytes(share), ErrMemory)
+		need, what := est.Bytes(), "taking"
+		if opt.Spill != "" { // a pass holds at least a bucket's share of the next layer
+			need = (est.held.stateBytes + est.held.entryBytes) * est.NextStates / spillBuckets
+			what = fmt.Sprintf("a %dth of the next layer spilled in passes taking", spillBuckets)
+		}
+		if need > share {
+			return Exact{}, fmt.Errorf("exact: %s %s from %s: its layers hold at least about %.2g states at path length %d (estimated from %d sampled walks), %s at least %s, over the %s its states may take (70 %% of the memory budget after the program's share, shared by the starts run at once): %w (pick a smaller board, a --max-steps, or raise --max-memory)",
+				b, r.Name(), b.SquareName(start), float64(est.States), est.Depth, est.Walks, what, formatBytes(need), formatBytes(share), ErrMemory)
 		}
 	}
 	return exactWalk(ctx, b, r, start, lim)

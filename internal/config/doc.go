@@ -50,7 +50,8 @@
 //	exact: auto                   # exact values beside the estimates: auto (default: where cheap: warnsdorff
 //	                              # with random ties on at most 64 squares, or 81 from at most 8 starts, random
 //	                              # on at most 25, each start within max(2e6, 4e7 / starts) states) | on
-//	                              # | bounds (as on, with certified bounds where a start does not fit) | off
+//	                              # | bounds (as on, with certified bounds where a start does not fit) | off;
+//	                              # all in memory (1 GiB): larger layers take experiment exact --spill DIR
 //	exact_budget: 0               # on and bounds: states per start square (0: sim.DefaultExactBudget)
 //	comparison_family: question   # Holm family of the comparisons: question (default: the class
 //	                              # comparisons of one rule on one board, the rule comparisons of one
