@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 	"unsafe"
+
+	"knightwalk/internal/safeio"
 )
 
 // Spilling layers to disk (Options.Spill).
@@ -23,8 +25,8 @@ import (
 // budget allows.
 
 // layerFile is a packed layer on disk: the shards one after another, each
-// its slots and, in a wide layer, then its high words. The file is removed
-// from its directory as soon as it is made, so that it disappears with
+// its slots and, in a wide layer, then its high words. The file has no
+// name in its directory (safeio.ScratchFile), so that it disappears with
 // the process however that ends, and the space comes back when it is
 // closed.
 type layerFile struct {
@@ -35,15 +37,11 @@ type layerFile struct {
 }
 
 func newLayerFile(dir string) (*layerFile, error) {
-	f, err := os.CreateTemp(dir, "knightwalk-count-*.layer")
+	f, path, err := safeio.ScratchFile(dir, "knightwalk-count-*.layer")
 	if err != nil {
 		return nil, fmt.Errorf("spill a layer of states: %w", err)
 	}
-	lf := &layerFile{f: f}
-	if os.Remove(f.Name()) != nil {
-		lf.path = f.Name()
-	}
-	return lf, nil
+	return &layerFile{f: f, path: path}, nil
 }
 
 func (lf *layerFile) close() {

@@ -95,7 +95,7 @@ func TestExactSpillKilled(t *testing.T) {
 		}
 		for _, fd := range fds {
 			target, _ := os.Readlink(fmt.Sprintf("/proc/%d/fd/%s", p.Process.Pid, fd.Name()))
-			if strings.HasPrefix(target, dir+string(os.PathSeparator)+"knightwalk-exact-") && strings.HasSuffix(target, "(deleted)") {
+			if strings.HasPrefix(target, dir+string(os.PathSeparator)) && strings.HasSuffix(target, "(deleted)") { // an O_TMPFILE file shows as "#inode (deleted)"
 				open++
 			}
 		}

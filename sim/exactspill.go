@@ -11,6 +11,8 @@ import (
 	"os"
 	"sync"
 	"unsafe"
+
+	"knightwalk/internal/safeio"
 )
 
 // Spilling an enumeration's layers to disk (ExactOptions.Spill), as the
@@ -67,9 +69,9 @@ type ExactLayer struct {
 type spillRun struct{ off, n int64 }
 
 // spillFile is a layer on disk: sorted runs of states of the words W, one
-// after another. The file is removed from its directory as soon as it is
-// made, so it disappears with the process however that ends, and its space
-// comes back when it is closed.
+// after another. The file has no name in its directory
+// (safeio.ScratchFile), so it disappears with the process however that
+// ends, and its space comes back when it is closed.
 type spillFile[W words] struct {
 	f      *os.File
 	path   string // where the name could not be removed at once (not POSIX)
@@ -79,15 +81,11 @@ type spillFile[W words] struct {
 }
 
 func newSpillFile[W words](dir string) (*spillFile[W], error) {
-	f, err := os.CreateTemp(dir, "knightwalk-exact-*.layer")
+	f, path, err := safeio.ScratchFile(dir, "knightwalk-exact-*.layer")
 	if err != nil {
 		return nil, fmt.Errorf("exact: spill a layer of states: %w", err)
 	}
-	sf := &spillFile[W]{f: f}
-	if os.Remove(f.Name()) != nil {
-		sf.path = f.Name()
-	}
-	return sf, nil
+	return &spillFile[W]{f: f, path: path}, nil
 }
 
 func (sf *spillFile[W]) close() {

@@ -40,3 +40,30 @@ func TestNothingBlocks(t *testing.T) {
 		t.Errorf("over the limit: %v", err)
 	}
 }
+
+// TestScratchFile: the file works for writing and reading back, and no
+// name for it is left in the directory, while it is open or after.
+func TestScratchFile(t *testing.T) {
+	dir := t.TempDir()
+	f, path, err := ScratchFile(dir, "scratch-*.tmp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if path != "" {
+		t.Fatalf("the name %s was kept", path)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 0 {
+		t.Errorf("%d names in the directory while the file is open", len(left))
+	}
+	if _, err := f.Write([]byte("layer")); err != nil {
+		t.Fatal(err)
+	}
+	b := make([]byte, 5)
+	if _, err := f.ReadAt(b, 0); err != nil || string(b) != "layer" {
+		t.Errorf("read back %q, %v", b, err)
+	}
+	f.Close()
+	if _, _, err := ScratchFile(filepath.Join(dir, "missing"), "x-*"); err == nil || !strings.Contains(err.Error(), "missing") {
+		t.Errorf("a missing directory: %v", err)
+	}
+}
