@@ -207,17 +207,24 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits
 	}
 }
 
-// exactWalkIn is exactWalk with visited sets of the words W, which hold the
-// board's squares.
-func exactWalkIn[W words](ctx context.Context, b *Board, r Rule, start int, lim exactLimits) (Exact, error) {
-	budget, progress := lim.budget, lim.progress
+// walkSetup is what an enumeration from start begins with, in memory or
+// spilled: its state budget (the default for none), its progress report,
+// its enumerator and its empty result.
+func walkSetup[W words](b *Board, r Rule, start int, lim exactLimits) (int64, *atomic.Int64, *enumerator[W], Exact) {
+	budget := lim.budget
 	if budget <= 0 {
 		budget = DefaultExactBudget
 	}
 	n := b.Squares()
 	e := newEnumerator[W](b, r)
 	e.start = start
-	res := Exact{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
+	return budget, lim.progress, e, Exact{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
+}
+
+// exactWalkIn is exactWalk with visited sets of the words W, which hold the
+// board's squares.
+func exactWalkIn[W words](ctx context.Context, b *Board, r Rule, start int, lim exactLimits) (Exact, error) {
+	budget, progress, e, res := walkSetup[W](b, r, start, lim)
 	layer := []exactState[W]{{set: bitset[W]{}.with(start), cur: uint16(start), p: 1, paths: 1}}
 	nb := &nextLayer[W]{index: map[bitsetKey[W]]int{}, held: newHeldMemory[W](lim.mem), bounds: lim.bounds, res: &res}
 	var par *parallelAllowed[W]

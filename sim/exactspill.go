@@ -242,14 +242,7 @@ type bucketRange struct{ lo, hi int }
 // above); lim.bounds does not apply (exactWalk falls back to the
 // in-memory bounds).
 func spillWalk[W words](ctx context.Context, b *Board, r Rule, start int, lim exactLimits) (Exact, error) {
-	budget, progress := lim.budget, lim.progress
-	if budget <= 0 {
-		budget = DefaultExactBudget
-	}
-	n := b.Squares()
-	e := newEnumerator[W](b, r)
-	e.start = start
-	res := Exact{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
+	budget, progress, e, res := walkSetup[W](b, r, start, lim)
 	w, err := newSpillStep(b, r, start, lim, e, &res)
 	if err != nil {
 		return Exact{}, err
