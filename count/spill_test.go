@@ -76,14 +76,15 @@ func (o Options) slotBytes() int64 {
 	return 16
 }
 
-// TestSpillBudget checks what spilling cannot fix: a budget below one
-// shard's table is still the budget's error, and a spill directory that
-// does not exist is named.
+// TestSpillBudget checks what spilling cannot fix: a budget below what
+// one shard of a layer needs (1 KiB: a list's first piece, 64 successors)
+// is still the budget's error, and a spill directory that does not exist
+// is named.
 func TestSpillBudget(t *testing.T) {
 	b := sim.MustBoard(6, 6)
-	_, err := Tours(context.Background(), b, Options{Closed: true, Spill: t.TempDir(), MaxMemory: 8 << 10})
+	_, err := Tours(context.Background(), b, Options{Closed: true, Spill: t.TempDir(), MaxMemory: 1 << 10})
 	if !errors.Is(err, ErrBudget) {
-		t.Errorf("6x6 closed spilled in 8 KiB: %v, want the budget error", err)
+		t.Errorf("6x6 closed spilled in 1 KiB: %v, want the budget error", err)
 	}
 	_, err = Tours(context.Background(), b, Options{Closed: true, Spill: "/no/such/dir"})
 	if err == nil || !strings.Contains(err.Error(), "/no/such/dir") {
