@@ -22,20 +22,22 @@ const madvPopulateWrite = 23
 
 // osAlloc maps size bytes of zeroed anonymous memory, with transparent
 // huge pages where the kernel offers them, and faults it in for writing
-// at once. A layer's tables are touched at random and filled once:
+// at once. A layer's lists, packed states and merge room are written once
+// and read back:
 //   - with 4 KiB pages the kernel's work to fault them in took a fifth of
-//     a sweep's CPU time (7x8 closed), so tables of 2 MiB or more start on
-//     a 2 MiB boundary, where every whole 2 MiB of them can be one huge
-//     page, which also spares the inserts a page walk for each miss;
-//   - touched lazily, the first touch of a page was often a read (an
-//     insert reads its slot first), which maps the shared zero page; the
-//     write that followed replaced it and flushed the old mapping from
-//     every core's TLB, a shootdown that took a tenth of a 7x7 sweep's
-//     CPU time. Faulting the table in for writing up front costs one
-//     fault a page and no flush.
+//     a sweep's CPU time (7x8 closed), so mappings of 2 MiB or more start
+//     on a 2 MiB boundary, where every whole 2 MiB of them can be one huge
+//     page, which also spares the reads a page walk for each miss;
+//   - touched lazily, the first touch of a page was often a read (when a
+//     step inserted into tables of the whole layer, an insert read its
+//     slot first), which maps the shared zero page; the write that
+//     followed replaced it and flushed the old mapping from every core's
+//     TLB, a shootdown that took a tenth of a 7x7 sweep's CPU time.
+//     Faulting the memory in for writing up front costs one fault a page
+//     and no flush, whatever touches it first.
 //
 // Both are requests: a kernel without them (before 5.14) maps lazily, with
-// the same tables.
+// the same contents.
 func osAlloc(size int) ([]byte, error) {
 	span := size
 	if size >= hugePage {

@@ -41,21 +41,28 @@ func TestRoundsAgree(t *testing.T) {
 		if roundsPacked.Load() == before {
 			t.Errorf("%s %+v: no step took two rounds in four fifths of the memory", c.board, c.opt)
 		}
-		if got.Tours != one.Tours {
-			t.Errorf("%s %+v: %v in rounds, %v in one", c.board, c.opt, got.Tours, one.Tours)
-		}
-		for sq := range one.PerStart {
-			if got.PerStart[sq] != one.PerStart[sq] {
-				t.Errorf("%s from %s: %v in rounds, %v in one", c.board, b.SquareName(sq), got.PerStart[sq], one.PerStart[sq])
-			}
-		}
+		sameCounts(t, c.board+" in rounds", b, got, one)
 		if got.PeakBytes > opt.MaxMemory {
 			t.Errorf("%s: peaked at %d bytes, budget %d", c.board, got.PeakBytes, opt.MaxMemory)
 		}
-		for i, l := range got.Layers {
-			if l.States != one.Layers[i].States {
-				t.Errorf("%s step %d: %d states in rounds, %d in one", c.board, l.Step, l.States, one.Layers[i].States)
-			}
+	}
+}
+
+// sameCounts checks a count made another way (what) against want: the
+// total, the count from every square and the states after every step.
+func sameCounts(t *testing.T, what string, b *sim.Board, got, want Result) {
+	t.Helper()
+	if got.Tours != want.Tours {
+		t.Errorf("%s: %v, want %v", what, got.Tours, want.Tours)
+	}
+	for sq := range want.PerStart {
+		if got.PerStart[sq] != want.PerStart[sq] {
+			t.Errorf("%s from %s: %v, want %v", what, b.SquareName(sq), got.PerStart[sq], want.PerStart[sq])
+		}
+	}
+	for i, l := range got.Layers {
+		if l.States != want.Layers[i].States {
+			t.Errorf("%s step %d: %d states, want %d", what, l.Step, l.States, want.Layers[i].States)
 		}
 	}
 }
