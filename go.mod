@@ -1,4 +1,4 @@
-module knightwalk
+module github.com/knightwalk/knightwalk
 
 go 1.26.0
 

@@ -11,9 +11,9 @@ import (
 	"syscall"
 	"time"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/runner"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // Result is one line of the bench table.

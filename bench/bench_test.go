@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // TestRun: a very short run still measures every kernel and the runner, with

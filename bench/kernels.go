@@ -11,7 +11,7 @@ import (
 	"syscall"
 	"time"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // kernelBench runs walks of r on b on one goroutine for about d: 1024

@@ -7,7 +7,7 @@ import (
 	"runtime"
 	"slices"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // Options says what Tours counts.

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/testenv"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 func allSquares(b *sim.Board) []int {

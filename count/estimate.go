@@ -3,7 +3,7 @@ package count
 import (
 	"math"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // Peak states per layer by width, on boards tall enough to reach their

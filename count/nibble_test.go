@@ -5,7 +5,7 @@ import (
 	"math/rand/v2"
 	"testing"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // TestNibbleHelpers checks the all-nibbles-at-once helpers against their

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // MaxWidth is the widest sweep the counter takes: the shorter side of the

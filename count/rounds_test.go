@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // TestRoundsAgree checks steps that list their successors in several

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"time"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // Shard selects part K of N (K from 0) of a count's independent sweeps

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/testenv"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // shardedPieces runs the n shards of a count and returns all their pieces.

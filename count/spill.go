@@ -6,7 +6,7 @@ import (
 	"os"
 	"unsafe"
 
-	"knightwalk/internal/safeio"
+	"github.com/knightwalk/knightwalk/internal/safeio"
 )
 
 // Spilling layers to disk (Options.Spill).

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // TestSpillAgrees checks sweeps with their layers on disk, in several

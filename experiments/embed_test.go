@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/experiments"
-	"knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/experiments"
+	"github.com/knightwalk/knightwalk/internal/config"
 )
 
 // TestCommittedExperimentsValidate parses every committed experiment: each

@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
 )
 
 // TestExactRefusesCertainFailure: 8x8 with the random rule would need tens
@@ -123,7 +123,7 @@ func TestVersion(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"experiment " + version + "\n", "\nmodule:   knightwalk", "\nrevision: ", "\nmodified: ", "\ngo:       go1."} {
+	for _, want := range []string{"experiment " + version + "\n", "\nmodule:   github.com/knightwalk/knightwalk", "\nrevision: ", "\nmodified: ", "\ngo:       go1."} {
 		if !strings.Contains(out, want) {
 			t.Errorf("version output lacks %q:\n%s", want, out)
 		}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // TestValidateRunAgreement writes claims the way users spell them (short and

@@ -15,8 +15,8 @@ import (
 	"testing"
 	"time"
 
-	"knightwalk/internal/results"
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 // TestForceReplacesOwnResultWithFigures: `run; run --force` (the README's

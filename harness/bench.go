@@ -10,8 +10,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"knightwalk/bench"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/bench"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // maxBenchTime bounds --time: the bench times a dozen kernels, so an hour

@@ -7,10 +7,10 @@ import (
 	"io"
 	"strings"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // claimsCommand is `experiment claims`; main.go lists it.

@@ -8,7 +8,7 @@ import (
 	"io"
 	"strings"
 
-	"knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/config"
 )
 
 // command is one subcommand: its name, usage line, short help and its own

@@ -7,10 +7,10 @@ import (
 	"runtime"
 	"time"
 
-	"knightwalk/count"
-	"knightwalk/internal/runner"
-	"knightwalk/internal/table"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/count"
+	"github.com/knightwalk/knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // countCommand is `experiment count`; main.go lists it.

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/count"
-	"knightwalk/internal/table"
-	"knightwalk/internal/testenv"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/count"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 func TestCountText(t *testing.T) {

@@ -12,10 +12,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"knightwalk/count"
-	"knightwalk/internal/buildinfo"
-	"knightwalk/internal/table"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/count"
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // search counts by backtracking: estimates the search, refuses it when the

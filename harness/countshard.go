@@ -15,10 +15,10 @@ import (
 	"syscall"
 	"time"
 
-	"knightwalk/count"
-	"knightwalk/internal/buildinfo"
-	"knightwalk/internal/runner"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/count"
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // A count part is what `count --shard K/N --out PART` writes: the pieces

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/table"
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 // countShards writes the n count parts of board (with extra flags) into

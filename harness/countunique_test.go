@@ -1,7 +1,7 @@
 package harness
 
 import (
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 	"regexp"
 	"testing"
 )

@@ -13,10 +13,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"knightwalk/internal/buildinfo"
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // exactCommand is `experiment exact`; main.go lists it.

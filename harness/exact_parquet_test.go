@@ -11,7 +11,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // TestExactParquet: exact --format parquet writes the exact table, whose

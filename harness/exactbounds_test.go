@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/table"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // TestExactBoundsCommand: exact --bounds on 8x8 with a budget too small

@@ -7,9 +7,9 @@ import (
 	"os"
 	"path/filepath"
 
-	"knightwalk/harness"
-	"knightwalk/internal/table"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/harness"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // lowestOfWarnsdorff is a rule of your own: Warnsdorff's minimum degree,

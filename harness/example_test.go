@@ -13,13 +13,13 @@ import (
 
 	"github.com/apache/arrow-go/v18/parquet/file"
 
-	"knightwalk/internal/buildinfo"
-	"knightwalk/internal/config"
-	"knightwalk/internal/figures"
-	"knightwalk/internal/results"
-	"knightwalk/internal/runner"
-	"knightwalk/internal/table"
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/figures"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 // TestExampleUpToDate fails when the committed results/example is not what

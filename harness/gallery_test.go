@@ -11,10 +11,10 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/experiments"
-	"knightwalk/internal/config"
-	"knightwalk/internal/testenv"
-	"knightwalk/plots"
+	"github.com/knightwalk/knightwalk/experiments"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/plots"
 )
 
 var (

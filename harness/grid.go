@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // printGrid prints one value per square as a chess diagram: the highest

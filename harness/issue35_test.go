@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // bigSeedYAML is an experiment with the largest seed, 2^64-1, which a

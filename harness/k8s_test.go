@@ -13,7 +13,7 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"knightwalk/experiments"
+	"github.com/knightwalk/knightwalk/experiments"
 )
 
 // The Kubernetes manifests in deploy/k8s have never run on a real cluster

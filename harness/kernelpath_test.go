@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // TestKernelPathsSameTables runs the default experiment (2,000 walks a

@@ -12,7 +12,7 @@ import (
 	"os/signal"
 	"syscall"
 
-	"knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
 // commands lists every subcommand, in the order help prints them. Each

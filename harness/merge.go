@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"time"
 
-	"knightwalk/internal/buildinfo"
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
-	"knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
 // mergeCommand is `experiment merge`; main.go lists it.

@@ -6,10 +6,10 @@ import (
 	"fmt"
 	"strings"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/figures"
-	"knightwalk/internal/results"
-	"knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/figures"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
 // plotCommand is `experiment plot`; main.go lists it.

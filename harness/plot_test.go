@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/figures"
-	"knightwalk/internal/table"
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/figures"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 // TestPlotExample redraws every figure of the committed example result set

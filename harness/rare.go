@@ -12,7 +12,7 @@ import (
 	"syscall"
 	"time"
 
-	"knightwalk/rare"
+	"github.com/knightwalk/knightwalk/rare"
 )
 
 // rareCommand is `experiment rare`; main.go lists it.

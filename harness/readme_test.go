@@ -11,9 +11,9 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 // TestReadmeResults runs the commands of the README's results section and

@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/table"
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 // TestReadmeBoundsDemo runs the README's certified-bounds demonstration:

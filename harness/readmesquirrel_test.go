@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/table"
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 // TestReadmeSquirrelCull7Mod8 reruns the committed squirrel-cull-7-mod-8

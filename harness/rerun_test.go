@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // rerunYAML exercises what the canonical form must carry back: a board

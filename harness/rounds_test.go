@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
 const roundsYAML = `name: seq-cli

@@ -12,10 +12,10 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"knightwalk/internal/buildinfo"
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
-	"knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
 // runCommand is `experiment run`; main.go lists it.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 func TestRunSmall(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"os"
 	"strconv"
 
-	"knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
 // shardFromEnv picks the shard from a cluster's array-job variables when

@@ -7,8 +7,8 @@ import (
 	"os"
 	"strings"
 
-	"knightwalk/experiments"
-	"knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/experiments"
+	"github.com/knightwalk/knightwalk/internal/config"
 
 	"go.yaml.in/yaml/v3"
 )

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"strconv"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // tourCommand is `experiment tour`; main.go lists it.

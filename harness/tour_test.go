@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // TestTourReplaysWalksTable runs a small experiment with the walks table,

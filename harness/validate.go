@@ -6,7 +6,7 @@ import (
 	"flag"
 	"fmt"
 
-	"knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
 // validateCommand is `experiment validate`; main.go lists it.

@@ -16,11 +16,11 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/runner"
-	"knightwalk/internal/testenv"
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 func TestClaimsDecidedByWhatDecidesThem(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"flag"
 	"fmt"
 
-	"knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
 )
 
 // version is the tool version recorded in every output.

@@ -10,7 +10,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
 
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // Series is one distribution of path lengths, e.g. of the walks from one

@@ -5,8 +5,8 @@ import (
 	"math"
 	"testing"
 
-	"knightwalk/internal/testenv"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // TestCoverage: over independent seeds the interval covers the exact 5×5

@@ -7,7 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // PlainResult is a plain Monte Carlo estimate of the same probability, for

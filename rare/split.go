@@ -66,7 +66,7 @@ import (
 	"sync"
 	"sync/atomic"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // MaxParticles bounds the segments per stage, so that a segment's index

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/testenv"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 func mustRule(t testing.TB, name string) sim.Rule {

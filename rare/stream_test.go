@@ -3,7 +3,7 @@ package rare
 import (
 	"testing"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // TestStreamCheckValues pins the splitting streams' derivation that

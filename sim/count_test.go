@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 func countOf(t testing.TB, b *Board, opt CountOptions) TourCounts {

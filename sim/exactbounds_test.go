@@ -2,7 +2,7 @@ package sim
 
 import (
 	"context"
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 	"math"
 	"reflect"
 	"slices"

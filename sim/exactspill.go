@@ -12,7 +12,7 @@ import (
 	"sync"
 	"unsafe"
 
-	"knightwalk/internal/safeio"
+	"github.com/knightwalk/knightwalk/internal/safeio"
 )
 
 // Spilling an enumeration's layers to disk (ExactOptions.Spill), as the

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 // sameBits says how two results differ, field by field and bit for bit

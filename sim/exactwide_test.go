@@ -6,7 +6,7 @@ import (
 	"reflect"
 	"testing"
 
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 // TestExactWordsAgree: the enumeration gives the same result, to the last

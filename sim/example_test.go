@@ -3,8 +3,8 @@ package sim_test
 import (
 	"fmt"
 
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // Example estimates how often Warnsdorff's rule (random tie-break) completes

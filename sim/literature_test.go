@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 // literatureWalk is the walk of a literature rule from a1 on n×n.

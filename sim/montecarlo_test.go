@@ -5,7 +5,7 @@ import (
 	"math"
 	"testing"
 
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 // wilson returns the Wilson score interval for k successes in n trials at

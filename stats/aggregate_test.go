@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 func TestPool(t *testing.T) {

@@ -3,8 +3,8 @@ package stats_test
 import (
 	"fmt"
 
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 func ExampleProportion_Interval() {

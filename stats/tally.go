@@ -3,7 +3,7 @@ package stats
 import (
 	"fmt"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // Tally accumulates the outcomes of the walks of one (board, rule, start

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 func TestTallyAdd(t *testing.T) {

@@ -3,6 +3,6 @@
 // can register rules (sim.Register) and be this same command with them.
 package main
 
-import "knightwalk/harness"
+import "github.com/knightwalk/knightwalk/harness"
 
 func main() { harness.Main() }

@@ -17,8 +17,8 @@ import (
 	"os"
 	"strings"
 
-	"knightwalk/harness"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/harness"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // degreeSum2 allows the unvisited neighbours of minimum degree (Warnsdorff)

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // TestMain lets the tests run this program as a process (its main, with

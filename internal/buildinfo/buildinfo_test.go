@@ -10,11 +10,11 @@ import (
 )
 
 func TestFrom(t *testing.T) {
-	bi := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "knightwalk", Version: "(devel)"},
+	bi := &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "github.com/knightwalk/knightwalk", Version: "(devel)"},
 		Settings: []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: "abc123"},
 			{Key: "vcs.time", Value: "2026-11-23T10:00:00Z"}, {Key: "vcs.modified", Value: "true"}}}
 	got := From(bi, "linux", "amd64", "Some CPU")
-	want := Info{Module: "knightwalk", Revision: "abc123", Time: "2026-11-23T10:00:00Z", Modified: "true", GoVersion: "go1.26.0", ModuleVersion: "(devel)",
+	want := Info{Module: "github.com/knightwalk/knightwalk", Revision: "abc123", Time: "2026-11-23T10:00:00Z", Modified: "true", GoVersion: "go1.26.0", ModuleVersion: "(devel)",
 		GOOS: "linux", GOARCH: "amd64", CPU: "Some CPU"}
 	if got != want {
 		t.Errorf("From: %+v, want %+v", got, want)

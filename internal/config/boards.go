@@ -5,7 +5,7 @@ import (
 	"strconv"
 	"strings"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // size is a board's shape before the board is built.

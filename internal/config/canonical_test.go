@@ -6,8 +6,8 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/experiments"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/experiments"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // TestFromCanonicalRoundTrip: every committed experiment's resolved

@@ -3,7 +3,7 @@ package config
 import (
 	"fmt"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // SetClaim is the part of a claim that speaks about a set of boards

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files under testdata/")

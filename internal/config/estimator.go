@@ -4,7 +4,7 @@ import (
 	"slices"
 	"strings"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // Estimator is how a rule's success rates are estimated: plain walks, or

@@ -5,8 +5,8 @@ import (
 	"fmt"
 	"slices"
 
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // Experiment is an experiment file resolved once: every value typed, every

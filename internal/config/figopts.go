@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // FigureOptions is outputs.figure_options: how the figures are drawn. It

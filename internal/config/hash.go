@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // hashFormat numbers the canonical form; bump it whenever canonical changes.

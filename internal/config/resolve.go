@@ -6,7 +6,7 @@ import (
 	"slices"
 	"strings"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // checker collects the problems that resolving a Config finds. A nil

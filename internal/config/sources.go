@@ -13,8 +13,8 @@ import (
 
 	"go.yaml.in/yaml/v3"
 
-	"knightwalk/experiments"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/experiments"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // Publication is one published statement (issue 20): who said it, where,

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // Validate reports every problem of c at once, as Errors sorted by line

@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/results"
 )
 
 // writeAtomic writes path through write, which gets the path of an empty

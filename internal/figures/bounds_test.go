@@ -4,7 +4,7 @@ import (
 	"math"
 	"testing"
 
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // TestExactSuccessBounds: certified bounds narrower than a pixel draw as

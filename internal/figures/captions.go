@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"knightwalk/internal/table"
-	"knightwalk/plots"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/plots"
 )
 
 // Captions are written from the data drawn, never by hand: a caption's

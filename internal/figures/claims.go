@@ -9,10 +9,10 @@ import (
 	"path/filepath"
 	"slices"
 
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
-	"knightwalk/plots"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/plots"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // rateKinds are the claims about one success rate, which the panel draws

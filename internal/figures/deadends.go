@@ -5,11 +5,11 @@ import (
 	"math"
 	"path/filepath"
 
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
-	"knightwalk/plots"
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/plots"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // deadEnds draws, per (board, rule), where failed walks end: the share of

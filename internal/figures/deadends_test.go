@@ -3,9 +3,9 @@ package figures
 import (
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // deadEndFixture is a 5x5 group of warnsdorff/random from the four

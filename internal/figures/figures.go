@@ -16,11 +16,11 @@ import (
 
 	"golang.org/x/sync/errgroup"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
-	"knightwalk/plots"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/plots"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // Drawn is one figure written, without its extension.

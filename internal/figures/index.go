@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
-	"knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/results"
 )
 
 // IndexFile is the page, in a result's figures directory, that shows

@@ -8,10 +8,10 @@ import (
 	"sort"
 	"strings"
 
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
-	"knightwalk/plots"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/plots"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // lengthDistributions draws, per (board, rule), the path-length

@@ -6,10 +6,10 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
-	"knightwalk/plots"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/plots"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // square is a squares-table row with what the size curve reads.

@@ -5,10 +5,10 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"knightwalk/internal/table"
-	"knightwalk/plots"
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/plots"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // A unit is what one colour of a heatmap of estimates rests on: one start

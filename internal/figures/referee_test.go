@@ -13,12 +13,12 @@ import (
 	"sync"
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
-	"knightwalk/internal/runner"
-	"knightwalk/internal/table"
-	"knightwalk/internal/testenv"
-	"knightwalk/plots"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/plots"
 )
 
 // refereeRuns are small fresh experiments of the kinds a referee tries

@@ -2,12 +2,12 @@ package figures
 
 import (
 	"fmt"
-	"knightwalk/internal/safeio"
+	"github.com/knightwalk/knightwalk/internal/safeio"
 	"os"
 	"path/filepath"
 	"strings"
 
-	"knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/results"
 )
 
 // ReportSection renders the figures as a markdown section for report.md,

@@ -6,9 +6,9 @@ import (
 	"strconv"
 	"strings"
 
-	"knightwalk/internal/results"
-	"knightwalk/plots"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/plots"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // shapeMaps draws, per rule whose run covers at least two heights and two

@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // TestShapeMap checks the shape map's layout and pooling: rows bottom to

@@ -7,11 +7,11 @@ import (
 	"sort"
 	"strings"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
-	"knightwalk/plots"
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/plots"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // curve is one line of a size curve: which start squares it pools.

@@ -12,10 +12,10 @@ import (
 	"sync"
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/runner"
-	"knightwalk/plots"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/runner"
+	"github.com/knightwalk/knightwalk/plots"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // machineRun runs a small experiment whose heatmaps are of both kinds:

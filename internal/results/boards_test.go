@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 const boardsYAML = `name: b

@@ -4,9 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // TestBoundsDecideClaims: certified bounds decide a claim (decided_by

@@ -5,9 +5,9 @@ import (
 	"math"
 	"slices"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // setClaimRow judges a claim about the set of its boards as one row of the

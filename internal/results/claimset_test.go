@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // Roth's rule with the canonical order fails from a1 at n = 11 only among

@@ -4,9 +4,9 @@ import (
 	"math"
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // TestComparisons: every two classes of each rule and every two rules on

@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"math"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // CountShare judges a share claim read as its source's counts (per_board:

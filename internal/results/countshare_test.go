@@ -11,11 +11,11 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
-	"knightwalk/internal/testenv"
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // Ganzfried's "at least 98 % on every n ≤ 25 but one", read as his counts

@@ -6,9 +6,9 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"knightwalk/internal/table"
-	"knightwalk/internal/testenv"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // TestClaimFamilyErrorRate simulates runs of a family of claims that are

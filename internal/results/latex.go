@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // claimsLaTeX renders the claim verdicts as a booktabs table for a paper:

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // TestClaimsLaTeX: one row per claim with its reading, the interval that

@@ -3,7 +3,7 @@ package results
 import (
 	"encoding/json"
 	"fmt"
-	"knightwalk/internal/safeio"
+	"github.com/knightwalk/knightwalk/internal/safeio"
 	"os"
 	"path/filepath"
 	"slices"
@@ -11,10 +11,10 @@ import (
 	"strings"
 	"time"
 
-	"knightwalk/internal/buildinfo"
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // The files of a result directory.

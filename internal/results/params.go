@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"knightwalk/internal/table"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // Params returns the parameters of r as the tables write them: null (""

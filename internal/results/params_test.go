@@ -3,8 +3,8 @@ package results
 import (
 	"testing"
 
-	"knightwalk/internal/table"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 func TestParams(t *testing.T) {

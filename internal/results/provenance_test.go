@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"knightwalk/internal/buildinfo"
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // TestProvenance: every table carries the resolved configuration as JSON and

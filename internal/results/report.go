@@ -7,9 +7,9 @@ import (
 	"slices"
 	"strings"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // report renders report.md: what ran, the class aggregates and

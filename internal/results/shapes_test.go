@@ -6,9 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // TestShapesInReport: a run over rows × columns writes each rule's success

@@ -3,9 +3,9 @@ package results
 import (
 	"time"
 
-	"knightwalk/internal/buildinfo"
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // ShardRun is the provenance of one shard of a sharded run: which binary

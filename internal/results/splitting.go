@@ -6,9 +6,9 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // Estimated is a splitting estimate of a start square's success rate

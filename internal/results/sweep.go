@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"strings"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // Sweep is a deterministic rule's outcome from one start position over

@@ -6,10 +6,10 @@ import (
 	"slices"
 	"strconv"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // TallyOf returns the tally of start square start of board index board and

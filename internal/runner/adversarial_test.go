@@ -19,9 +19,9 @@ import (
 	"testing"
 	"time"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // tree returns every path under dir with its contents ("" for a directory).

@@ -2,11 +2,11 @@ package runner
 
 import (
 	"context"
-	"knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/config"
 	"testing"
 	"time"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // BenchmarkEndToEndVsKernel runs the same 8x8 Warnsdorff/random walks twice

@@ -8,12 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"knightwalk/internal/safeio"
+	"github.com/knightwalk/knightwalk/internal/safeio"
 	"math/bits"
 	"os"
 	"path/filepath"
 
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 const checkpointName = "checkpoint.jsonl"

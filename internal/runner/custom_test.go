@@ -10,7 +10,7 @@ import (
 	"sync"
 	"testing"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // sum2 is a rule of your own for these tests: Warnsdorff's minimum degree,

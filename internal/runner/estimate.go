@@ -6,9 +6,9 @@ import (
 	"math"
 	"time"
 
-	"knightwalk/internal/config"
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // EstimateLine is the share of one (board, rule) in a shard's work, with

@@ -8,8 +8,8 @@ import (
 	"io"
 	"sync"
 
-	"knightwalk/internal/config"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // Exact values beside the estimates (experiment key `exact`). With auto,

@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // TestExactBoundsMode: exact: bounds with a budget too small for 8x8 gives

@@ -3,14 +3,14 @@ package runner
 import (
 	"context"
 	"iter"
-	"knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/config"
 	"sync"
 	"sync/atomic"
 
 	"golang.org/x/sync/errgroup"
 
-	"knightwalk/sim"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // Result is what one unit produced.

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/config"
 )
 
 // fuzzSpec is a small experiment whose real checkpoints and parts seed the

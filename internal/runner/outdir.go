@@ -8,7 +8,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"knightwalk/internal/safeio"
+	"github.com/knightwalk/knightwalk/internal/safeio"
 	"os"
 	"path/filepath"
 	"slices"
@@ -16,8 +16,8 @@ import (
 	"strings"
 	"time"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
 )
 
 // outDir manages a result directory that is never seen half-written: work

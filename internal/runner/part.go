@@ -8,16 +8,16 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"knightwalk/internal/safeio"
+	"github.com/knightwalk/knightwalk/internal/safeio"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // partName is the file a shard writes into its result directory.

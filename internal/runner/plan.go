@@ -13,7 +13,7 @@ import (
 	"strconv"
 	"strings"
 
-	"knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/config"
 )
 
 // Unit is one block of walk indices [Lo, Hi) of one (board, rule, start).

@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
 )
 
 // A sequential run on a cluster goes round by round (docs/design.md,

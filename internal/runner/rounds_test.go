@@ -9,8 +9,8 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // roundsYAMLs are sequential experiments with claims: squares of one

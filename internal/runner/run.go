@@ -10,9 +10,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // RunOptions say how to run an experiment and where the results go.

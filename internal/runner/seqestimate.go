@@ -5,9 +5,9 @@ import (
 	"math"
 	"time"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // SeqEstimate is what `run --dry-run` prints for a sequential run: a

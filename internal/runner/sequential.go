@@ -7,10 +7,10 @@ import (
 	"math"
 	"slices"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // A sequential run (walks: {until: ...}; docs/design.md, "Running until

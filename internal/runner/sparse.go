@@ -3,7 +3,7 @@ package runner
 import (
 	"fmt"
 
-	"knightwalk/stats"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // sparseTally is a tally's JSON form in checkpoints and parts: histograms

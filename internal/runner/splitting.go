@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
-	"knightwalk/rare"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/rare"
 )
 
 // computeSplitting estimates the success rate of every start of the rules

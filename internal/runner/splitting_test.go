@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // splitYAML estimates the 5x5 random walk from a1 (exact P(success)

@@ -10,7 +10,7 @@ import (
 	"io"
 	"os"
 
-	"knightwalk/sim"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // A walk fragment file holds the per-walk outcomes of finished units, so

@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
-	"knightwalk/internal/config"
-	"knightwalk/internal/results"
-	"knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
 )
 
 // outcomesYAML has every outcome: open and closed tours (warnsdorff on 6x6),

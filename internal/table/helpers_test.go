@@ -10,7 +10,7 @@ import (
 
 	"github.com/apache/arrow-go/v18/arrow"
 
-	"knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
 )
 
 // colInfo and tableInfo are the non-generic view of a spec the tests use.

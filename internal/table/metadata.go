@@ -3,7 +3,7 @@ package table
 import (
 	"fmt"
 
-	"knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
 	"slices"
 	"strconv"
 )

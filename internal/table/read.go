@@ -4,7 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"knightwalk/internal/safeio"
+	"github.com/knightwalk/knightwalk/internal/safeio"
 	"os"
 
 	"github.com/apache/arrow-go/v18/arrow/memory"

@@ -21,7 +21,7 @@ import (
 	"github.com/apache/arrow-go/v18/parquet/file"
 	"github.com/apache/arrow-go/v18/parquet/pqarrow"
 
-	"knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 func TestSpecsCoverFields(t *testing.T) {
