@@ -8,7 +8,7 @@ import (
 
 // Peak states per layer by width, on boards tall enough to reach their
 // width's plateau (about 7 rows; shorter boards hold fewer), from the
-// measurements in README (Performance, Counting tours): open tours per
+// measurements in docs/performance.md (Counting tours): open tours per
 // start (the default single-end sweeps: 6x8 7.1 million; 7x7 past 166
 // million at square 40 of 49 and rising), open tours by paired ends (6x6
 // 0.33 million, 7x7 48.6 million), and closed tours (6x8 0.94 million,

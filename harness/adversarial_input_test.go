@@ -140,14 +140,14 @@ func TestVersion(t *testing.T) {
 }
 
 // TestShardConvention: --shard K/N counts K from 0 in the flag, the help,
-// the README and the scheduler mappings alike.
+// the command's documentation (docs/commands.md) and the scheduler
+// mappings alike.
 func TestShardConvention(t *testing.T) {
 	out, _, _ := runCmd(t, "help", "run")
-	readme, err := os.ReadFile("../README.md")
-	if err != nil {
-		t.Fatal(err)
+	if readme := docPage(t, "README.md"); strings.Contains(readme, "K-th of N") {
+		t.Error("the README describes --shard as the K-th of N; K counts from 0")
 	}
-	for _, text := range []string{out, string(readme)} {
+	for _, text := range []string{out, docPage(t, "docs/commands.md")} {
 		if !strings.Contains(text, "counting from 0") || strings.Contains(text, "K-th of N") {
 			t.Errorf("want --shard described as K counting from 0, never as the K-th of N, in:\n%.400s", text)
 		}
@@ -166,7 +166,7 @@ func TestShardConvention(t *testing.T) {
 			t.Errorf("%v: shard %v from %q (%v, %v); want %s", c.env, s, from, ok, err, c.want)
 		}
 	}
-	_, _, err = runCmd(t, "run", "--shard", "4/4", "--dry-run")
+	_, _, err := runCmd(t, "run", "--shard", "4/4", "--dry-run")
 	if err == nil || !strings.Contains(err.Error(), "0 <= K < N") {
 		t.Errorf("--shard 4/4: %v; want the 0-based range in the error", err)
 	}

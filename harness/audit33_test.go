@@ -19,8 +19,8 @@ import (
 	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
-// TestForceReplacesOwnResultWithFigures: `run; run --force` (the README's
-// own flow) with figures drawn by run and more drawn by plot, and an empty
+// TestForceReplacesOwnResultWithFigures: `run; run --force` (the flow
+// docs/commands.md describes) with figures drawn by run and more drawn by plot, and an empty
 // directory given as --out, are all replaced by --force.
 func TestForceReplacesOwnResultWithFigures(t *testing.T) {
 	dir := t.TempDir()
@@ -168,7 +168,7 @@ func TestHelpHelp(t *testing.T) {
 // 512 MiB. A run may stop for the budget (that is what it is for); it may
 // not pass it. Budgets from 256 MiB: below that the program's own
 // footprint (30 to 90 MB here, more for this test binary under a loaded
-// machine) is most of the budget, and the README says so.
+// machine) is most of the budget, and docs/commands.md says so.
 func TestBudgetsBoundPeakRSS(t *testing.T) {
 	testenv.SkipUnlessSlow(t, "count and exact up to their memory budgets (about 30 s)")
 	spill := t.TempDir()

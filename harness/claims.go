@@ -29,7 +29,7 @@ Holm within each claim family. Then the claim × reading matrix: each
 claim's verdict under each reading, and under how many of its readings
 that are not fitted it holds (a claim read in several experiments is
 gathered from all the directories). The
-README's "Published claims" table is this command's output on the
+"Published claims" table of docs/claims.md is this command's output on the
 literature runs, so it cannot drift from what the tool measures.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			return func(ctx context.Context, e *env, args []string) error {

@@ -77,19 +77,25 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 
 func dispatch(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
-		if len(args) > 1 {
-			if args[1] == "help" {
-				fmt.Fprintln(stdout, "usage: experiment help [COMMAND]\n\nPrints the commands, or one command's flags.")
-				return nil
+		if len(args) > 2 {
+			return usagef("help takes at most one command name, got %q (usage: experiment help %s)", args[1:], helpUsage)
+		}
+		if len(args) == 2 {
+			switch topic := args[1]; topic {
+			case "help", "-h", "-help", "--help":
+				fmt.Fprint(stdout, manualText(helpManual))
+			case "all":
+				fmt.Fprint(stdout, manualText(manualDoc()))
+			default:
+				c := lookup(topic)
+				if c == nil {
+					return usagef("help %s: unknown command (run 'experiment help')", topic)
+				}
+				printCommandHelp(stdout, c)
 			}
-			c := lookup(args[1])
-			if c == nil {
-				return usagef("help %s: unknown command (run 'experiment help')", args[1])
-			}
-			printCommandHelp(stdout, c, nil)
 			return nil
 		}
-		printHelp(stdout)
+		fmt.Fprint(stdout, manualText(manualOverview()))
 		if len(args) == 0 {
 			return usagef("no command given")
 		}
@@ -111,7 +117,7 @@ func dispatch(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 	}
 	if err := fs.Parse(flagArgs); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			printCommandHelp(stdout, c, fs)
+			printCommandHelp(stdout, c)
 			return nil
 		}
 		return usagef("%s: %v (usage: experiment %s %s)", c.name, err, c.name, c.usage)
@@ -191,27 +197,25 @@ func lookup(name string) *command {
 	return nil
 }
 
-func printHelp(w io.Writer) {
-	fmt.Fprintln(w, "experiment: Monte Carlo studies of knight walks and Warnsdorff's rule")
-	fmt.Fprintln(w, "\nUsage: experiment COMMAND [flags] [args]\n\nCommands:")
-	for _, c := range commands {
-		fmt.Fprintf(w, "  %-9s %s\n", c.name, c.short)
-	}
-	fmt.Fprintln(w, "\nRun 'experiment help COMMAND' or 'experiment COMMAND -h' for a command's flags.")
-}
+// helpUsage and helpManual are the help command's own usage and manual
+// (experiment help help).
+const helpUsage = "[COMMAND | all]"
 
-func printCommandHelp(w io.Writer, c *command, fs *flag.FlagSet) {
-	fmt.Fprintf(w, "usage: experiment %s %s\n\n%s\n", c.name, c.usage, c.short)
-	if c.long != "" {
-		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(c.long))
-	}
-	if fs == nil {
-		fs = flag.NewFlagSet(c.name, flag.ContinueOnError)
-		c.flags(fs)
-	}
-	fmt.Fprintln(w, "\nFlags:")
-	fs.SetOutput(w)
-	fs.PrintDefaults()
+const helpManual = `Usage:
+
+	experiment help [COMMAND | all]
+
+Prints the manual: with no argument its overview (the commands, exit
+status, environment, examples), with a command's name that command's
+section (its usage, what it does, its flags; 'experiment COMMAND -h' prints
+the same), and with all the whole manual, as 'go doc ./cmd/experiment'
+prints it.
+`
+
+// printCommandHelp prints a command's section of the manual, as
+// 'experiment help COMMAND' and 'experiment COMMAND -h' both do.
+func printCommandHelp(w io.Writer, c *command) {
+	fmt.Fprint(w, manualText(commandManual(c)))
 }
 
 // maxWorkers bounds --workers: each worker holds its own search or walk

@@ -2,13 +2,15 @@ package harness
 
 import (
 	"errors"
+	"flag"
 	"strings"
 	"testing"
 )
 
 // TestHelp: help lists every command of the table in order; help for one
-// command prints its flags; an unknown command is a usage error (exit 2),
-// not a silent fallback to the general help.
+// command prints its section of the manual, with its flags where it has
+// any; an unknown command is a usage error (exit 2), not a silent fallback
+// to the general help.
 func TestHelp(t *testing.T) {
 	out, _, err := runCmd(t, "help")
 	if err != nil {
@@ -16,7 +18,7 @@ func TestHelp(t *testing.T) {
 	}
 	last := -1
 	for _, c := range commands {
-		i := strings.Index(out, "\n  "+c.name+" ")
+		i := strings.Index(out, "\n    "+c.name+" ")
 		if i < 0 || i < last {
 			t.Errorf("help lists %q out of the table's order or not at all:\n%s", c.name, out)
 		}
@@ -24,7 +26,11 @@ func TestHelp(t *testing.T) {
 	}
 	for _, c := range commands {
 		out, _, err := runCmd(t, "help", c.name)
-		if err != nil || !strings.HasPrefix(out, "usage: experiment "+c.name+" ") || !strings.Contains(out, "Flags:") {
+		fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+		c.flags(fs)
+		hasFlags := false
+		fs.VisitAll(func(*flag.Flag) { hasFlags = true })
+		if err != nil || !strings.HasPrefix(out, "Usage:\n\n    experiment "+c.name) || strings.Contains(out, "Flags:") != hasFlags {
 			t.Errorf("help %s: err %v, output:\n%s", c.name, err, out)
 		}
 	}

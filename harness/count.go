@@ -53,7 +53,7 @@ estimated widest layer would not fit --max-memory (open tours switch to
 state tables would pass it. With --spill DIR the sweep keeps its layers in
 files in DIR (removed as they are made, so none outlives the run) and writes
 each layer in as many passes as --max-memory requires: the memory then costs
-time instead of bounding what can be counted (8x8 closed: see README,
+time instead of bounding what can be counted (8x8 closed: see docs/performance.md,
 Counting tours); it is refused up front when DIR lacks the disk space for
 two layers. --force starts a sweep that its estimate refuses (the estimate
 is an order of magnitude; to measure how far a count gets): the budget

@@ -22,7 +22,7 @@ var (
 	galleryOnly   = flag.String("gallery-only", "", "check (or redraw) only this experiment's gallery figures")
 )
 
-// galleryEntry is one figure of the README's gallery: the key figure of a
+// galleryEntry is one figure of the gallery (docs/figures.md): the key figure of a
 // committed experiment, as `experiment run` draws it.
 type galleryEntry struct {
 	experiment string
@@ -58,7 +58,7 @@ var gallery = []galleryEntry{
 	{experiment: "example", figure: "convergence_7x7_warnsdorff-random_a1_error"},
 	{experiment: "roth-sweep-corners", figure: "sweep-strip_roth-sweep-corners", small: smallRothSweep,
 		with: []string{"roth-sweep-ostar"}, redraw: "sweep-strip",
-		note: "Gallery run: n = 5…500 of the committed experiments' 5…2000 (the full sweeps take about 20 CPU-minutes; the README's Roth section shows them)."},
+		note: "Gallery run: n = 5…500 of the committed experiments' 5…2000 (the full sweeps take about 20 CPU-minutes; the Roth section of docs/claims.md shows them)."},
 }
 
 // galleryIndex is the gallery's page: every figure with the caption its
@@ -74,7 +74,7 @@ var galleryDir = filepath.Join("..", "docs", "figures")
 func smallLargeBoards(t *testing.T, y string) string {
 	for _, cut := range []string{"  - 500x500\n", "  - 1000x1000\n", "  - 2000x2000\n", "walks: 250\n"} {
 		if !strings.Contains(y, cut) {
-			t.Fatalf("large-boards.yaml no longer has %q: update smallLargeBoards and the README's gallery note", cut)
+			t.Fatalf("large-boards.yaml no longer has %q: update smallLargeBoards and the gallery note of docs/figures.md", cut)
 		}
 	}
 	y = strings.NewReplacer("  - 500x500\n", "", "  - 1000x1000\n", "", "  - 2000x2000\n", "", "walks: 250\n", "walks: 20\n").Replace(y)
@@ -91,13 +91,13 @@ func smallRothSweep(t *testing.T, y string) string {
 	return strings.NewReplacer("5..2000", "5..500", "5..1999", "5..499").Replace(y)
 }
 
-// TestGallery reruns each committed experiment of the README's gallery and
+// TestGallery reruns each committed experiment of the gallery and
 // fails when a committed figure is not what the code draws now. SVGs are
 // compared byte for byte (vector output from the tables: stable); PNGs only
 // by size in pixels, since rasterised anti-aliasing may differ in the last
 // bit between CPU architectures. -update-gallery rewrites docs/figures.
 func TestGallery(t *testing.T) {
-	testenv.SkipUnlessSlow(t, "the README's gallery (reruns the committed experiments, a few minutes)")
+	testenv.SkipUnlessSlow(t, "the gallery of docs/figures.md (reruns the committed experiments, a few minutes)")
 	runs := map[string]string{}
 	var page strings.Builder
 	for _, g := range gallery {
@@ -249,45 +249,46 @@ func pngSize(t *testing.T, path string) (int, int) {
 	return c.Width, c.Height
 }
 
-// TestGalleryInReadme checks, fast, that the README shows every gallery
-// figure, that every figure it links under docs/figures is committed, and
-// that its figure_options example is a valid experiment file.
+// galleryPage is the page that shows the gallery, docs/figures.md; its
+// links to the figures are relative to docs/.
+const galleryPage = "docs/figures.md"
+
+// TestGalleryInReadme checks, fast, that the gallery page shows every
+// gallery figure, that every figure it links under docs/figures is
+// committed, and that its figure_options example is a valid experiment
+// file.
 func TestGalleryInReadme(t *testing.T) {
-	b, err := os.ReadFile(filepath.Join("..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	readme := string(b)
+	readme := docPage(t, galleryPage)
 	for _, g := range gallery {
-		if name := g.experiment + "_" + g.figure + ".png"; !strings.Contains(readme, "docs/figures/"+name) {
-			t.Errorf("README does not show %s", name)
+		if name := g.experiment + "_" + g.figure + ".png"; !strings.Contains(readme, "](figures/"+name+")") {
+			t.Errorf("%s does not show %s", galleryPage, name)
 		}
 	}
-	links := regexp.MustCompile(`docs/figures/[^)\s]+`).FindAllString(readme, -1)
+	links := regexp.MustCompile(`\]\((figures/[^)\s]+)\)`).FindAllStringSubmatch(readme, -1)
 	if len(links) < 2*len(gallery) {
-		t.Errorf("README links %d files under docs/figures; want a PNG and an SVG per gallery figure", len(links))
+		t.Errorf("%s links %d files under docs/figures; want a PNG and an SVG per gallery figure", galleryPage, len(links))
 	}
 	for _, m := range links {
-		if _, err := os.Stat(filepath.Join("..", m)); err != nil {
-			t.Errorf("README links %s: %v", m, err)
+		if _, err := os.Stat(filepath.Join("..", "docs", m[1])); err != nil {
+			t.Errorf("%s links %s: %v", galleryPage, m[1], err)
 		}
 	}
 	i := strings.Index(readme, "```yaml\noutputs:\n")
 	if i < 0 {
-		t.Fatal("README has no figure_options example")
+		t.Fatalf("%s has no figure_options example", galleryPage)
 	}
 	block := readme[i+len("```yaml\n"):]
 	block = block[:strings.Index(block, "```")]
 	text := "name: x\nboards: [8x8]\nrules: [{name: warnsdorff}]\n" + block
-	if _, err := config.Parse("README.md", []byte(text)); err != nil {
-		t.Errorf("README's figure_options example is not valid:\n%v", err)
+	if _, err := config.Parse(galleryPage, []byte(text)); err != nil {
+		t.Errorf("the figure_options example of %s is not valid:\n%v", galleryPage, err)
 	}
 }
 
 // TestGalleryReferee runs the referee's checks (plots.RefereeSVG: tick
 // labels at their values, nothing outside the canvas, every character
 // drawable in PNG and PDF) over every committed gallery figure, in the
-// fast suite: the gallery is what a reader of the README sees.
+// fast suite: the gallery is what a reader of the documentation sees.
 func TestGalleryReferee(t *testing.T) {
 	for _, g := range gallery {
 		path := filepath.Join(galleryDir, g.experiment+"_"+g.figure+".svg")

@@ -1,6 +1,8 @@
 // Package harness is the experiment command (cmd/experiment) as a library: Main runs
 // it, so a program that registers rules of its own (sim.Register) and calls Main
-// is the whole command with those rules (examples/custom-rule). See the README.
+// is the whole command with those rules (examples/custom-rule). The command's
+// manual is the documentation of cmd/experiment (go doc ./cmd/experiment, or
+// experiment help).
 package harness
 
 import (

@@ -16,19 +16,32 @@ import (
 	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
-// TestReadmeResults runs the commands of the README's results section and
-// checks every number and verdict in its table, so the README cannot drift
-// from what the tool measures.
-func TestReadmeResults(t *testing.T) {
-	testenv.SkipUnlessSlow(t, "the README's numbers (claims-8x8, 2.6 million walks)")
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
+// claimsPage is the documentation page of the claims' results: seed 000's
+// claims on 8x8 and the published claims, whose numbers the tests below
+// hold to what the tool measures.
+const claimsPage = "docs/claims.md"
+
+// docPage reads a documentation page, named by its path from the
+// repository root.
+func docPage(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("..", filepath.FromSlash(path)))
 	if err != nil {
 		t.Fatal(err)
 	}
-	text := string(readme)
+	return string(b)
+}
+
+// TestReadmeResults runs the commands of the results section of
+// docs/claims.md ("Results: seed 000's claims on 8×8") and checks every
+// number and verdict in its table, so the page cannot drift from what the
+// tool measures.
+func TestReadmeResults(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "the numbers of "+claimsPage+" (claims-8x8, 2.6 million walks)")
+	text := docPage(t, claimsPage)
 	for _, cmd := range []string{"go run ./cmd/experiment run claims-8x8", "go run ./cmd/experiment exact --board 8x8"} {
 		if !strings.Contains(text, cmd) {
-			t.Fatalf("README no longer shows %q", cmd)
+			t.Fatalf("%s no longer shows %q", claimsPage, cmd)
 		}
 	}
 	dir := filepath.Join(t.TempDir(), "claims-8x8")
@@ -49,7 +62,7 @@ func TestReadmeResults(t *testing.T) {
 	row := regexp.MustCompile(`(?m)^\| (around 85 %|70–80 %|below 20 %) \| (\S+) \| (\w+) \|([^|]+)\|([^|]*)\| (\w+) \| (\w+) \|$`)
 	rows := row.FindAllStringSubmatch(text, -1)
 	if len(rows) != len(claims) {
-		t.Fatalf("README has %d result rows, the run %d claims", len(rows), len(claims))
+		t.Fatalf("%s has %d result rows, the run %d claims", claimsPage, len(rows), len(claims))
 	}
 	for _, m := range rows {
 		rule, class, measured, exact, decidedBy, verdict := m[2], m[3], strings.TrimSpace(m[4]), strings.TrimSpace(m[5]), m[6], m[7]
@@ -61,43 +74,39 @@ func TestReadmeResults(t *testing.T) {
 			found = true
 			got := results.MeasuredText(c) // the always-valid interval where it decided
 			if c.DecidedBy != decidedBy {
-				t.Errorf("%s %s: README says decided by %s, the run by %s", rule, class, decidedBy, c.DecidedBy)
+				t.Errorf("%s %s: %s says decided by %s, the run by %s", rule, class, claimsPage, decidedBy, c.DecidedBy)
 			}
 			if got != measured {
-				t.Errorf("%s %s: README says %s, the run measures %s", rule, class, measured, got)
+				t.Errorf("%s %s: %s says %s, the run measures %s", rule, class, claimsPage, measured, got)
 			}
 			if c.Verdict != verdict {
-				t.Errorf("%s %s: README says %s, the run says %s", rule, class, verdict, c.Verdict)
+				t.Errorf("%s %s: %s says %s, the run says %s", rule, class, claimsPage, verdict, c.Verdict)
 			}
 		}
 		if !found {
-			t.Errorf("README row %s %s has no claim in claims-8x8", rule, class)
+			t.Errorf("%s row %s %s has no claim in claims-8x8", claimsPage, rule, class)
 		}
 		if rule == "warnsdorff/random" {
 			if got := fmt.Sprintf("%.3f%%", 100*sum[class]/n[class]); got != exact {
-				t.Errorf("%s: README's exact %s, enumeration gives %s", class, exact, got)
+				t.Errorf("%s: %s's exact %s, enumeration gives %s", class, claimsPage, exact, got)
 			}
 		}
 	}
 }
 
-// TestReadmePublishedClaims runs the experiments of the README's
-// "Published claims" section and checks that its table is exactly what
-// `experiment claims` prints for them, so the README cannot drift from
+// TestReadmePublishedClaims runs the experiments of the "Published
+// claims" section of docs/claims.md and checks that its table is exactly
+// what `experiment claims` prints for them, so the page cannot drift from
 // what the tool measures: every value, exact value, what decided it and
 // the verdict.
 func TestReadmePublishedClaims(t *testing.T) {
-	testenv.SkipUnlessSlow(t, "the README's published claims (six experiments, about 11 CPU-minutes)")
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := string(readme)
+	testenv.SkipUnlessSlow(t, "the published claims of "+claimsPage+" (six experiments, about 11 CPU-minutes)")
+	text := docPage(t, claimsPage)
 	var dirs []string
 	ids := map[string]string{}
 	for _, name := range publishedExperiments {
 		if !strings.Contains(text, "go run ./cmd/experiment run "+name+" ") {
-			t.Fatalf("README no longer shows the command for %s", name)
+			t.Fatalf("%s no longer shows the command for %s", claimsPage, name)
 		}
 		dir := filepath.Join(t.TempDir(), name)
 		if _, _, err := runCmd(t, "run", name, "--out", dir, "--quiet"); err != nil {
@@ -112,7 +121,7 @@ func TestReadmePublishedClaims(t *testing.T) {
 			// roth-sweep and roth-sweep-ostar), once per reading.
 			k := c.ID + " / " + c.Reading + " / " + c.Board
 			if other, dup := ids[k]; dup {
-				t.Fatalf("claim %s in %s and %s: the README cannot tell them apart", k, other, name)
+				t.Fatalf("claim %s in %s and %s: %s cannot tell them apart", k, other, name, claimsPage)
 			}
 			ids[k] = name
 		}
@@ -123,29 +132,31 @@ func TestReadmePublishedClaims(t *testing.T) {
 		t.Fatal(err)
 	}
 	if !strings.Contains(text, want) {
-		t.Errorf("README's Published claims table is not what `experiment claims` prints for %v; regenerate it:\n%s", publishedExperiments, want)
+		t.Errorf("the Published claims table of %s is not what `experiment claims` prints for %v; regenerate it:\n%s", claimsPage, publishedExperiments, want)
 	}
 }
 
-// publishedExperiments are the README's literature runs, in its order.
+// publishedExperiments are the literature runs of docs/claims.md, in its order.
 var publishedExperiments = []string{"literature", "literature-small", "literature-large", "pohl-original", "roth-sweep", "roth-sweep-ostar"}
 
-// TestReadmeProse (issue 32): the numbers and orderings the README's
-// results prose states are those of the tables: the 8×8 exact extremes
-// and their squares, the class means and where the corners rank (it once
-// said corners were among the best starts; they rank 29–32 of 64), and how
-// many squares the closed-tours figure fills by symmetry (it once said 40;
-// the figure shows 26).
+// TestReadmeProse: the numbers and orderings the results prose states
+// (docs/claims.md, its figure captions in docs/figures.md, and the figure
+// the README shows) are those of the tables: the 8×8 exact extremes and
+// their squares, the class means and where the corners rank (it once said
+// corners were among the best starts; they rank 29–32 of 64), and how many
+// squares the closed-tours figure fills by symmetry (it once said 40; the
+// figure shows 26).
 func TestReadmeProse(t *testing.T) {
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
+	pages := []string{claimsPage, "docs/figures.md", "README.md"}
+	var all strings.Builder
+	for _, p := range pages {
+		all.WriteString(docPage(t, p) + "\n")
 	}
-	text := strings.Join(strings.Fields(string(readme)), " ") // lines wrap anywhere
+	text := strings.Join(strings.Fields(all.String()), " ") // lines wrap anywhere
 	need := func(phrase string) {
 		t.Helper()
 		if !strings.Contains(text, strings.Join(strings.Fields(phrase), " ")) {
-			t.Errorf("README does not say %q, which the tables give", phrase)
+			t.Errorf("none of %v says %q, which the tables give", pages, phrase)
 		}
 	}
 	// Closed tours: the squares of the orbits of the six starts run, less
@@ -203,6 +214,12 @@ func TestReadmeProse(t *testing.T) {
 	need("(c4, d3 and their mirror images, " + pct(lo) + ")")
 	need("and c1/a3 and their mirrors the best (" + pct(hi) + ")")
 	need("from " + pct(lo) + " (c4, d3 and their mirror images) to " + pct(hi) + " (c1, a3 and their mirror images)")
+	for _, p := range pages { // the heatmap's description, wherever a page shows it
+		page := strings.Join(strings.Fields(docPage(t, p)), " ")
+		if strings.Contains(page, "by start square on 8×8, from ") && !strings.Contains(page, "by start square on 8×8, from "+pct(lo)+" (c4, d3 and their mirror images) to "+pct(hi)+" (c1, a3 and their mirror images)") {
+			t.Errorf("%s describes the 8×8 heatmap with other extremes than %s and %s", p, pct(lo), pct(hi))
+		}
+	}
 	centre, corner := classSum["centre"]/classN["centre"], classSum["corner"]/classN["corner"]
 	if !(centre < mean) {
 		t.Errorf("centre mean %v is not below average %v", centre, mean)
@@ -221,7 +238,7 @@ func TestReadmeProse(t *testing.T) {
 	need(fmt.Sprintf("corners sit in the middle of its starts (%s, ranks %d–%d of %d from the worst", pct(corner), below+1, upTo, len(sqs)))
 }
 
-// spelled writes small counts as words, as the README does.
+// spelled writes small counts as words, as the documentation does.
 func spelled(n int) string {
 	words := []string{"zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"}
 	if n < len(words) {

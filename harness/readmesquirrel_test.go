@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -11,17 +10,13 @@ import (
 )
 
 // TestReadmeSquirrelCull7Mod8 reruns the committed squirrel-cull-7-mod-8
-// experiment (1 CPU-minute) and checks the README's row for it: both
+// experiment (1 CPU-minute) and checks its row in docs/rules.md: both
 // implementations give a tour on every n ≡ 7 mod 8 from 47 to 2007, and
 // both claims are reproduced.
 func TestReadmeSquirrelCull7Mod8(t *testing.T) {
 	testenv.SkipUnlessSlow(t, "Squirrel & Cull's algorithm on 246 boards up to 2007x2007")
-	readme, err := os.ReadFile(filepath.Join("..", "README.md"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(string(readme), "| Ganzfried (2004), p. 9 and section 7: proof for m ≡ 7 mod 8, m ≥ 47 | Ganzfried's pseudocode / the 1996 steps | `ganzfried`, `squirrel-cull` | 47, 55, …, 2007 | none | **reproduced** (both) |") {
-		t.Fatal("README lacks the row this test checks")
+	if !strings.Contains(docPage(t, "docs/rules.md"), "| Ganzfried (2004), p. 9 and section 7: proof for m ≡ 7 mod 8, m ≥ 47 | Ganzfried's pseudocode / the 1996 steps | `ganzfried`, `squirrel-cull` | 47, 55, …, 2007 | none | **reproduced** (both) |") {
+		t.Fatal("docs/rules.md lacks the row this test checks")
 	}
 	out := filepath.Join(t.TempDir(), "sc7")
 	if _, _, err := runCmd(t, "run", "squirrel-cull-7-mod-8", "--out", out, "--quiet"); err != nil {

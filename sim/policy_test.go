@@ -71,7 +71,7 @@ func TestBuiltinPoliciesMatchKernels(t *testing.T) {
 	}
 }
 
-// degreeSum2 is the README's example rule: Warnsdorff's minimum degree,
+// degreeSum2 is the example rule of docs/rules.md: Warnsdorff's minimum degree,
 // ties kept by the smallest sum of degrees two moves ahead, the rest drawn.
 type degreeSum2 struct{ buf, buf2 []int }
 

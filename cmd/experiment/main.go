@@ -1,7 +1,8 @@
-// Command experiment runs knight-walk Monte Carlo studies: see the README.
-// Its code is the package knightwalk/harness, so that a program of your own
-// can register rules (sim.Register) and be this same command with them.
 package main
+
+// The command's code is the package harness, so that a program of your own
+// can register rules (sim.Register) and be this same command with them; its
+// manual is doc.go.
 
 import "github.com/knightwalk/knightwalk/harness"
 

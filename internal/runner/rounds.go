@@ -17,7 +17,7 @@ import (
 )
 
 // A sequential run on a cluster goes round by round (docs/design.md,
-// "Running until decided", and README, Clusters): round R's units, those
+// "Running until decided", and deploy/README.md): round R's units, those
 // of the squares still running after round R-1, are split into N shards
 // (the i-th unit of the round, in plan order, goes to shard i mod N), each
 // shard writes PARTS/round-R/part-K, and once all N parts of a round are

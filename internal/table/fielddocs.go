@@ -115,7 +115,7 @@ var fieldDocs = map[string]fieldDoc{
 	"comparisons.family":         {"", "the comparison's Holm family (experiment key `comparison_family`): `8x8 warnsdorff/random: classes` (the class comparisons of one rule on one board), `8x8 centre: rules` (the rule comparisons of one class on one board), `8x8` (every comparison on a board) or `run`"},
 	"comparisons.group_a":        {"", "the first side's group"},
 	"comparisons.group_b":        {"", "the second side's group"},
-	"comparisons.group_by":       {"", "as in `classes` (`class`: both sides are start classes)"},
+	"comparisons.group_by":       {"", "how the two sides' squares are grouped: always `class` (each side is a start class, `group_a` and `group_b` its names); the levels are those of `classes.group_by`"},
 	"comparisons.p_holm":         {"probability", "`p_value` adjusted by Holm's method within the row's `family` (above): with the family's m p-values sorted ascending, the i-th becomes the largest of min(1, (m − j + 1)·p_(j)) over j ≤ i; at least `p_value`; null where `p_value` is"},
 	"comparisons.p_value":        {"probability", "two-sided p-value of the pooled two-proportion z test of equal rates; by convention exactly 1 when both sides are all failures or all successes (equal rates 0 or 1, where z is 0/0: the samples agree exactly); null when a side has no walks (then `diff_lo`, `diff_hi` are −1 and 1)"},
 	"comparisons.rate_a":         {"fraction", "the first side's success rate, `successes_a / walks_a`"},

@@ -1,4 +1,4 @@
-"""The READMEs' five-line analysis runs as written on results/example."""
+"""The documentation's five-line analysis (README tour, docs/python.md, python/README.md) runs as written on results/example."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.parametrize("readme", ["README.md", "python/README.md"])
+@pytest.mark.parametrize("readme", ["README.md", "docs/python.md", "python/README.md"])
 def test_five_line_analysis(readme: str, capsys: pytest.CaptureFixture[str]) -> None:
     text = (ROOT / readme).read_text()
     blocks = re.findall(r"```python\n(.*?)```", text, re.S)
