@@ -1,0 +1,70 @@
+package results
+
+import (
+	"math"
+
+	"github.com/knightwalk/knightwalk/stats"
+)
+
+// The values a figure shows beside its table: the rates of sets of start
+// squares, pooled as the boards and classes tables pool them, so that a
+// figure's caption, reference line and marks are the tables' numbers.
+// Package plots draws these plain values and computes none.
+
+// StartCount is one start square's count of an event (successes, closed
+// tours) and its walks.
+type StartCount struct {
+	Count, Walks int64
+}
+
+// StartsRate is the rate of the event from a uniformly random start among
+// squares, with its interval at conf by m, as the boards and classes
+// tables give it: where every square ran the same walks, the pooled
+// proportion (which is then the mean of the squares' rates); where they
+// ran unequal walks (a sequential run stops each square on its own), the
+// equal-weight mean of the squares' rates with the interval at its
+// effective sample size (uniformStart). A square with no walks makes the
+// rate undefined (NaN).
+func StartsRate(squares []StartCount, conf float64, m stats.Method) stats.Summary {
+	nan := stats.Summary{Center: math.NaN(), Lo: math.NaN(), Hi: math.NaN(), Confidence: conf, Method: m}
+	if len(squares) == 0 {
+		return nan
+	}
+	var k, n int64
+	equal := true
+	for _, s := range squares {
+		if s.Walks <= 0 {
+			return nan
+		}
+		k, n = k+s.Count, n+s.Walks
+		equal = equal && s.Walks == squares[0].Walks
+	}
+	if equal {
+		return stats.Proportion{Successes: uint64(k), Trials: uint64(n)}.Interval(conf, m)
+	}
+	ks, ns := make([]float64, len(squares)), make([]float64, len(squares))
+	for i, s := range squares {
+		ks[i], ns[i] = float64(s.Count), float64(s.Walks)
+	}
+	return equalWeightRate(ks, ns, conf, m)
+}
+
+// equalWeightRate is the equal-weight mean of the rates ks[i]/ns[i] and
+// its interval at the effective sample size of that mean (uniformStart
+// says how and cites why).
+func equalWeightRate(ks, ns []float64, conf float64, m stats.Method) stats.Summary {
+	var p, adj, v float64
+	for i := range ks {
+		p += ks[i] / ns[i]
+		q := (ks[i] + 2) / (ns[i] + 4)
+		adj += q
+		v += q * (1 - q) / ns[i]
+	}
+	k := float64(len(ks))
+	p, adj = p/k, adj/k
+	n := math.Round(adj * (1 - adj) / (v / (k * k)))
+	s := stats.Proportion{Successes: uint64(math.Round(p * n)), Trials: uint64(n)}.Interval(conf, m)
+	s.Center = p
+	s.Lo, s.Hi = min(s.Lo, p), max(s.Hi, p)
+	return s
+}
