@@ -365,44 +365,39 @@ func (d *drawer) heatmap(h plots.HeatmapData, name string, parts ...string) (Dra
 
 // pooledNote writes the pooled rate for a title, saying over which
 // squares: on an odd board the squares of the corners' colour (those that
-// can start a tour), with the uniform start's rate beside it.
+// can start a tour), with the uniform start's rate beside it (the boards
+// table's).
 func (g group) pooledNote(r rate, pooled float64) string {
 	ns := g.noStart(r)
 	if ns == nil {
 		return percent(pooled)
 	}
-	var k, n int64
-	for _, s := range g.squares {
-		k, n = k+r.count(s), n+s.Walks
-	}
-	uniform := 0.0
-	if n > 0 {
-		uniform = float64(k) / float64(n)
-	}
-	if k == 0 {
+	if g.pooledAll(r) == 0 {
 		return "0 %: no walk toured"
 	}
-	return fmt.Sprintf("%s over the %d squares of the corners' colour; %s from a uniform start", percent(pooled), len(g.squares)-trues(ns), percent(uniform))
+	return fmt.Sprintf("%s over the %d squares of the corners' colour; %s from a uniform start", percent(pooled), len(g.squares)-trues(ns), percent(g.pooledAll(r)))
 }
 
-// pooled is g's rate over all its start squares together, leaving out
-// those that cannot start a tour (noStart), so that on odd boards the
-// squares that can are compared with each other, not with a rate halved by
-// parity.
+// pooled is g's rate from a uniform start among the squares that can start
+// a tour (leaving out noStart), pooled as the tables pool (startsRate), so
+// that on odd boards the squares that can are compared with each other,
+// not with a rate halved by parity.
 func (g group) pooled(r rate) float64 {
-	ns := g.noStart(r)
-	var k, n int64
-	for _, s := range g.squares {
-		if ns != nil && ns[int(s.StartRow)*g.cols+int(s.StartCol)] {
-			continue
-		}
-		k += r.count(s)
-		n += s.Walks
-	}
-	if n == 0 {
+	p := startsRate(g.startable(r), r, 0.95, stats.Wilson).Center
+	if math.IsNaN(p) {
 		return 0
 	}
-	return stats.Proportion{Successes: uint64(k), Trials: uint64(n)}.Estimate()
+	return p
+}
+
+// pooledAll is g's rate from a uniform start among all its squares: the
+// boards table's rate.
+func (g group) pooledAll(r rate) float64 {
+	p := startsRate(g.squares, r, 0.95, stats.Wilson).Center
+	if math.IsNaN(p) {
+		return 0
+	}
+	return p
 }
 
 // deterministic reports whether every square's rate is 0 or 1, as for a
@@ -509,19 +504,20 @@ func (d *drawer) markAgainstOthers(g group, r rate, units []unit, iv *plots.Inte
 		markExact(g, r, in, squares, iv)
 		return
 	}
-	var k, n int64
-	for _, u := range in {
-		ku, nu := u.counts(r)
-		k, n = k+ku, n+nu
-	}
 	level := stats.BonferroniLevel(conf, len(in))
-	for _, u := range in {
-		ku, nu := u.counts(r)
-		sum := stats.Proportion{Successes: uint64(ku), Trials: uint64(nu)}.Interval(level, method)
+	for j, u := range in {
+		sum := startsRate(u, r, level, method)
+		var rest []table.SquareRow
+		for i, v := range in {
+			if i != j {
+				rest = append(rest, v...)
+			}
+		}
+		others := startsRate(rest, r, conf, method).Center
 		for _, s := range u {
 			i := int(s.StartRow)*g.cols + int(s.StartCol)
-			if n-nu > 0 {
-				iv.Others[i] = float64(k-ku) / float64(n-nu)
+			if !math.IsNaN(others) {
+				iv.Others[i] = others
 			}
 			iv.Lo[i], iv.Hi[i] = sum.Lo, sum.Hi
 		}

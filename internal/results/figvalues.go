@@ -68,3 +68,21 @@ func equalWeightRate(ks, ns []float64, conf float64, m stats.Method) stats.Summa
 	s.Lo, s.Hi = min(s.Lo, p), max(s.Hi, p)
 	return s
 }
+
+// ShareInterval is the interval at conf by m of a share count/total of
+// events (a dead-end map's share of the failed walks on one square), for
+// counts that may be fractional: a mean over images equal under the
+// board's symmetries (images of them averaged; count·images events in
+// all), or walks weighed to one start each. Counts are rounded for the
+// interval, which always holds the share itself. A share that rests on a
+// single event (count·images ≤ 1) is resolved by nothing: its interval is
+// [0, 1], so that a figure washes it out rather than draw one walk's end
+// as structure.
+func ShareInterval(count, total, images float64, conf float64, m stats.Method) (lo, hi float64) {
+	share := count / total
+	if count > 0 && count*images <= 1 {
+		return 0, 1
+	}
+	iv := stats.Proportion{Successes: uint64(math.Round(count)), Trials: uint64(math.Round(total))}.Interval(conf, m)
+	return math.Min(iv.Lo, share), math.Max(iv.Hi, share)
+}
