@@ -78,6 +78,12 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 		meanLength, failure := views(o, name, g, r, pooled)
 		if meanLength {
 			note := "success " + g.pooledNote(r, pooled)
+			if d.drawing("length-heatmap") {
+				// The stand-in is that figure: not drawn twice.
+				out = append(out, Drawn{Name: name, Note: fmt.Sprintf("%s %s: success rate not mapped (%s, which would read 0 nearly everywhere); the mean path length is in length-heatmap_%s",
+					g.board, g.rule, note, slug(g.board+"_"+g.rule))})
+				continue
+			}
 			dr, err := d.meanLengthMap(name, g, note)
 			if err != nil {
 				return nil, err
@@ -224,7 +230,9 @@ func setScale(h *plots.HeatmapData, scale string, rng []float64) {
 func (d *drawer) meanLengthMap(name string, g group, note string) (Drawn, error) {
 	h := d.lengthMap(g)
 	h.Title = fmt.Sprintf("%s on %s: mean path length (%s)", g.rule, g.board, note)
-	dr, err := d.heatmap(h, name, g.board, g.rule)
+	// Named for what it draws: a file named success-heatmap holds rates.
+	dr, err := d.heatmap(h, "length-heatmap", g.board, g.rule)
+	dr.Name = name
 	dr.Caption = lengthCaption(g, h, pooledSquares(g.units(d.pool(g)))) + " Drawn instead of the success rate (" + note + "), which would read 0 nearly everywhere."
 	return dr, err
 }

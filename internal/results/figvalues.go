@@ -86,3 +86,35 @@ func ShareInterval(count, total, images float64, conf float64, m stats.Method) (
 	iv := stats.Proportion{Successes: uint64(math.Round(count)), Trials: uint64(math.Round(total))}.Interval(conf, m)
 	return math.Min(iv.Lo, share), math.Max(iv.Hi, share)
 }
+
+// RunningPoint is a running estimate after the first Walks walks: the rate
+// and its interval.
+type RunningPoint struct {
+	Walks        int64
+	Rate, Lo, Hi float64
+}
+
+// RunningRate is the running estimate of a rate over walks in order
+// (success[i]: walk i had the event), with its interval at conf by m,
+// at walks 1, then at geometric steps of a quarter, and always at the
+// last walk, so that a convergence curve ends where the run ended (its
+// last point is the squares table's rate). Nil for no walks.
+func RunningRate(success []bool, conf float64, m stats.Method) []RunningPoint {
+	var out []RunningPoint
+	var k uint64
+	next := 1.0
+	for i, s := range success {
+		if s {
+			k++
+		}
+		n := uint64(i + 1)
+		if float64(n) >= next || i == len(success)-1 {
+			iv := stats.Proportion{Successes: k, Trials: n}.Interval(conf, m)
+			out = append(out, RunningPoint{Walks: int64(n), Rate: iv.Center, Lo: iv.Lo, Hi: iv.Hi})
+			for float64(n) >= next {
+				next = math.Ceil(next * 1.25)
+			}
+		}
+	}
+	return out
+}
