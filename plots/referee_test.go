@@ -132,8 +132,8 @@ func TestRefereeColourBarTicks(t *testing.T) {
 // Shares of sampled walks are drawn with their intervals on every kind of
 // length axis: per length, in pairs (over 30 lengths) and on a log axis.
 func TestLengthSharesDrawIntervals(t *testing.T) {
-	mk := func(n int, dominated bool, walks int64) Series {
-		s := Series{Name: "corner", Walks: walks}
+	mk := func(n int, dominated bool) Series {
+		s := Series{Name: "corner"}
 		for l := 1; l <= n; l++ {
 			s.X, s.Y = append(s.X, float64(l)), append(s.Y, 1/float64(2*n))
 		}
@@ -148,7 +148,8 @@ func TestLengthSharesDrawIntervals(t *testing.T) {
 		dominated bool
 	}{{"per length", 10, false}, {"in pairs", 40, false}, {"log axis", 40, true}} {
 		paths := func(walks int64) int {
-			f, err := LengthDistributionWith([]Series{mk(c.n, c.dominated, walks)}, LengthOptions{Squares: c.n})
+			o := LengthOptions{Squares: c.n}
+			f, err := LengthDistributionWith(sampled(t, []Series{mk(c.n, c.dominated)}, walks, o), o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -211,7 +212,7 @@ func TestRefereeCatchesBridgedBins(t *testing.T) {
 	// n lengths, each a share; the length gap (and, in pairs, its partner)
 	// has no walks; the full length holds full of them on a log axis.
 	mk := func(n, gap int, full float64) Series {
-		s := Series{Name: "corner", Walks: 100000}
+		s := Series{Name: "corner"}
 		for l := 1; l <= n; l++ {
 			y := 1.0
 			if l == n {
@@ -240,7 +241,8 @@ func TestRefereeCatchesBridgedBins(t *testing.T) {
 		{"linear, in pairs", mk(49, 40, 1), 37.5, 41.5},
 		{"linear, per length", mk(20, 10, 1), 9, 11},
 	} {
-		f, err := LengthDistributionWith([]Series{c.s}, LengthOptions{Squares: len(c.s.X)})
+		o := LengthOptions{Squares: len(c.s.X)}
+		f, err := LengthDistributionWith(sampled(t, []Series{c.s}, 100000, o), o)
 		if err != nil {
 			t.Fatal(err)
 		}

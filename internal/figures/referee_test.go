@@ -386,7 +386,7 @@ func checkExactPreferred(squares []table.SquareRow, lengths []table.LengthRow, d
 func checkLengths(l lengthData) []string {
 	var out []string
 	for _, s := range l.series {
-		if s.Walks <= 0 && !l.deterministic {
+		if len(s.Bars) == 0 && !l.deterministic {
 			out = append(out, fmt.Sprintf("series %q: shares of sampled walks drawn without intervals", s.Name))
 		}
 	}
@@ -467,7 +467,7 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 	if p := checkLengths(lengthData{series: []plots.Series{{Name: "corner", X: []float64{1}, Y: []float64{1}}}}); len(p) != 1 {
 		t.Errorf("shares without intervals: %q, want one problem", p)
 	}
-	noExactShares := map[string]any{"length-distribution_5x5_random": lengthData{series: []plots.Series{{Name: "corner", Walks: 10}}, exact: []plots.Series{{}}}}
+	noExactShares := map[string]any{"length-distribution_5x5_random": lengthData{series: []plots.Series{{Name: "corner", Bars: []plots.ShareBar{{X: 1, Lo: 0, Hi: 1}}}}, exact: []plots.Series{{}}}}
 	if p := checkExactPreferred(exactSq, exactLen, nil, noExactShares); len(p) != 1 {
 		t.Errorf("length shares without the exact ones: %q, want one problem", p)
 	}

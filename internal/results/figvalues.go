@@ -118,3 +118,11 @@ func RunningRate(success []bool, conf float64, m stats.Method) []RunningPoint {
 	}
 	return out
 }
+
+// ShareBounds is the Wilson interval at conf of a share of count events in
+// total (a length distribution's share of a class's walks: count is
+// rounded, as a share pooled over lengths may carry rounding).
+func ShareBounds(count, total, conf float64) (lo, hi float64) {
+	iv := stats.Proportion{Successes: uint64(math.Round(count)), Trials: uint64(math.Round(total))}.Interval(conf, stats.Wilson)
+	return iv.Lo, iv.Hi
+}
