@@ -13,8 +13,8 @@ import (
 
 	"github.com/knightwalk/knightwalk/experiments"
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/plotcheck"
 	"github.com/knightwalk/knightwalk/internal/testenv"
-	"github.com/knightwalk/knightwalk/plots"
 )
 
 var (
@@ -285,7 +285,7 @@ func TestGalleryInReadme(t *testing.T) {
 	}
 }
 
-// TestGalleryReferee runs the referee's checks (plots.RefereeSVG: tick
+// TestGalleryReferee runs the referee's checks (plotcheck.SVG: tick
 // labels at their values, nothing outside the canvas, every character
 // drawable in PNG and PDF) over every committed gallery figure, in the
 // fast suite: the gallery is what a reader of the documentation sees.
@@ -296,7 +296,7 @@ func TestGalleryReferee(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range plots.RefereeSVG(b) {
+		for _, p := range plotcheck.SVG(b) {
 			t.Errorf("%s: %s", path, p)
 		}
 	}

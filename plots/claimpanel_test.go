@@ -41,7 +41,5 @@ func TestClaimPanel(t *testing.T) {
 	if !said {
 		t.Errorf("the legend does not say where 0 and 100 %% are drawn")
 	}
-	if problems := Referee(f); len(problems) > 0 {
-		t.Errorf("referee: %q", problems)
-	}
+	// (internal/plotcheck's TestClaimPanelPasses reads this panel as drawn.)
 }

@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/plotcheck"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/runner"
 	"github.com/knightwalk/knightwalk/internal/table"
@@ -134,7 +135,7 @@ func drawAll(t *testing.T, name, text string) (string, []Drawn, map[string]any) 
 }
 
 // TestRefereeFreshRuns runs the referee's checks over every figure of
-// small fresh runs: the SVG checks (plots.RefereeSVG) on each file and
+// small fresh runs: the SVG checks (plotcheck.SVG) on each file and
 // the checks of what each figure was given to draw.
 func TestRefereeFreshRuns(t *testing.T) {
 	for name, text := range refereeRuns {
@@ -152,7 +153,7 @@ func TestRefereeFreshRuns(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, p := range plots.RefereeSVG(b) {
+				for _, p := range plotcheck.SVG(b) {
 					t.Errorf("%s: %s", filepath.Base(f), p)
 				}
 			}
