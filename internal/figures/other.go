@@ -58,6 +58,9 @@ func (d *drawer) convergence() ([]Drawn, error) {
 			cd.Exact = &ex
 			cd.ExactLabel = "exact " + percent(ex)
 		}
+		if dataHook != nil {
+			dataHook("convergence_"+slug(g.board+"_"+g.rule+"_"+start.Start), convergenceData{cd, start})
+		}
 		f, err := plots.Convergence(cd)
 		if err != nil {
 			return nil, err
@@ -94,6 +97,13 @@ func (d *drawer) convergence() ([]Drawn, error) {
 		out = append(out, dr)
 	}
 	return out, nil
+}
+
+// convergenceData is what a convergence curve draws, and the start's
+// squares row (for dataHook).
+type convergenceData struct {
+	curve plots.ConvergenceData
+	start table.SquareRow
 }
 
 // exact returns the exact success probability from start, when a small

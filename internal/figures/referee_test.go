@@ -73,6 +73,15 @@ claims:
   - {id: a1, rule: warnsdorff/random, square: a1, above: 0.9}
   - {id: c3, rule: warnsdorff/random, square: c3, above: 0.73}
 `,
+	"seq7": `name: seq7
+seed: 3
+boards: [5x5, 7x7]
+starts: all
+walks: {until: half_width, half_width: 0.08, min: 20, max: 400}
+rules: [{name: warnsdorff, tie_break: random}]
+exact: off
+outputs: {walks: true}
+`,
 	"shapes": `name: shapes
 seed: 5
 boards: [{rows: "5..6", cols: "6..7"}]
@@ -139,8 +148,8 @@ func drawAll(t *testing.T, name, text string) (string, []Drawn, map[string]any) 
 // the checks of what each figure was given to draw.
 func TestRefereeFreshRuns(t *testing.T) {
 	for name, text := range refereeRuns {
-		if !testenv.Slow() && !slices.Contains([]string{"odd7", "rw5", "det", "rect59", "shapes"}, name) {
-			continue // the default suite keeps an odd board, the random walk, a deterministic rule, a rectangle and board shapes
+		if !testenv.Slow() && !slices.Contains([]string{"odd7", "rw5", "det", "rect59", "shapes", "seq7"}, name) {
+			continue // the default suite keeps an odd board, the random walk, a deterministic rule, a rectangle, board shapes and a sequential run of a random rule
 		}
 		t.Run(name, func(t *testing.T) {
 			dir, drawn, data := drawAll(t, name, text)
@@ -158,6 +167,10 @@ func TestRefereeFreshRuns(t *testing.T) {
 				}
 			}
 			for _, p := range checkDrawn(drawn, data) {
+				t.Error(p)
+			}
+			tb := readTables(t, dir)
+			for _, p := range append(append(checkPooledNumbers(tb, drawn, data), checkFileNames(data)...), checkConvergenceEnds(data)...) {
 				t.Error(p)
 			}
 			squares, _, err := table.ReadSquares(filepath.Join(dir, results.SquaresFile))
