@@ -74,7 +74,10 @@ func (d *drawer) rateCaption(g group, r rate, h plots.HeatmapData) string {
 			fmt.Fprintf(&b, " %d of %d squares washed out: their %s interval spans over half the colour range.", k, len(in), levelText(h.Uncertainty.Level))
 		}
 	}
-	if k := g.rows*g.cols - len(g.squares) - trues(h.Mask); k > 0 {
+	switch k := g.rows*g.cols - len(g.squares) - trues(h.Mask); {
+	case k > 0 && strings.Contains(h.Note, "unrun squares enumerated"):
+		fmt.Fprintf(&b, " The %d squares not run are drawn from their exact values too, enumerated for the figure (milliseconds a square on a board this small).", k)
+	case k > 0:
 		fmt.Fprintf(&b, " %d squares not run are drawn from a run square that the board's symmetry maps onto them (the rule treats them alike).", k)
 	}
 	if k := trues(h.NoStart); k > 0 {

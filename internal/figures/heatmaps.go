@@ -10,6 +10,7 @@ import (
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/plots"
+	"github.com/knightwalk/knightwalk/sim"
 	"github.com/knightwalk/knightwalk/stats"
 )
 
@@ -171,7 +172,12 @@ func (d *drawer) rateMap(g group, r rate, pooled float64) plots.HeatmapData {
 		h.NoStart = ns
 		h.NoStartNote = "cannot start a tour (odd board: not the corners' colour)"
 	}
-	if d.pool(g) && mirrorFill(g, &h, h.Interval, h.Uncertainty) > 0 {
+	if exact && !g.deterministic(r) && d.exactFill(g, r, &h) > 0 {
+		// Every square is known: the marks compare each with the rest of
+		// the board, not with the squares that happened to be run.
+		markExactCells(&h)
+		h.Note += "; unrun squares enumerated too"
+	} else if d.pool(g) && mirrorFill(g, &h, h.Interval, h.Uncertainty) > 0 {
 		h.Note += "; unrun squares mirrored"
 	}
 	if exact && !h.Binary && snapBinary(&h) {
@@ -597,4 +603,72 @@ func (g group) walksPerSquare() string {
 		return fmt.Sprintf("%s %s a square", count(float64(lo)), unit)
 	}
 	return fmt.Sprintf("%s–%s walks a square", count(float64(lo)), count(float64(hi)))
+}
+
+// exactFillLimit bounds the enumeration exactFill runs per square (as the
+// convergence figure's exact value): boards of at most 64 squares, where a
+// square of Warnsdorff's rule takes milliseconds.
+const exactFillLimit = 2_000_000
+
+// exactFill computes, where the run's squares all have exact values of r
+// and the board is small (d.exact's bounds), the exact value of every
+// square not run, and draws it; it returns how many it filled (0 where
+// any one cannot be enumerated: then none is).
+func (d *drawer) exactFill(g group, r rate, h *plots.HeatmapData) int {
+	b, rule, ok := d.boardRule(g)
+	if !ok || b.Squares() > 64 || rule.Kind == sim.Backtrack {
+		return 0
+	}
+	vals := map[int]float64{}
+	for i, masked := range h.Mask {
+		if !masked {
+			continue
+		}
+		x, err := sim.ExactWalk(d.ctx, b, rule, b.Square(i/g.cols, i%g.cols), exactFillLimit)
+		if err != nil {
+			return 0
+		}
+		vals[i] = x.PSuccess
+		if r.name == closedRate.name {
+			vals[i] = x.PClosed
+		}
+	}
+	for i, v := range vals {
+		h.Values[i], h.Mask[i] = v, false
+		if h.NoStart != nil && minority(i/g.cols, i%g.cols) && v == 0 {
+			h.NoStart[i] = true
+		}
+	}
+	return len(vals)
+}
+
+// markExactCells sets the marks of a map of exact values over every cell
+// it draws: each value against the mean of the other cells' (hatched
+// cells left out), marked where they differ beyond the enumeration's
+// rounding.
+func markExactCells(h *plots.HeatmapData) {
+	iv := h.Interval
+	if iv == nil {
+		return
+	}
+	n := len(h.Values)
+	iv.Lo, iv.Hi, iv.Others = make([]float64, n), make([]float64, n), make([]float64, n)
+	in := func(i int) bool { return !h.Mask[i] && (h.NoStart == nil || !h.NoStart[i]) }
+	sum, k := 0.0, 0
+	for i, v := range h.Values {
+		if in(i) {
+			sum, k = sum+v, k+1
+		}
+	}
+	for i, x := range h.Values {
+		if !in(i) || k < 2 {
+			continue
+		}
+		others := (sum - x) / float64(k-1)
+		iv.Others[i], iv.Lo[i], iv.Hi[i] = others, x, x
+		if math.Abs(x-others) <= 1e-9 {
+			iv.Lo[i], iv.Hi[i] = others, others
+		}
+	}
+	iv.Legend = "exact value above / below the mean of the other squares"
 }
