@@ -65,6 +65,7 @@ func shapeMap(rule string, cells map[[2]int]*results.ShapeCell, hs, ws []int, co
 	un := &plots.Uncertainty{Lo: make([]float64, n), Hi: make([]float64, n), Level: conf}
 	det := deterministicRule(rule)
 	exactCells, sampled, minW, maxW := 0, 0, int64(math.MaxInt64), int64(0)
+	half := 0.0 // the widest estimate's interval, either side
 	for i := range n {
 		c := cells[[2]int{hs[i/len(ws)], ws[i%len(ws)]}]
 		if c == nil || c.Walks == 0 {
@@ -79,8 +80,9 @@ func shapeMap(rule string, cells map[[2]int]*results.ShapeCell, hs, ws []int, co
 			exactCells++
 			h.Starred[i] = true
 		case !det:
-			iv := stats.Proportion{Successes: uint64(c.Successes), Trials: uint64(c.Walks)}.Interval(conf, method)
+			iv := results.StartsRate([]results.StartCount{{Count: c.Successes, Walks: c.Walks}}, conf, method)
 			lo, hi = iv.Lo, iv.Hi
+			half = math.Max(half, math.Max(p-lo, hi-p))
 			sampled++
 			minW, maxW = min(minW, c.Walks), max(maxW, c.Walks)
 		}
@@ -100,7 +102,9 @@ func shapeMap(rule string, cells map[[2]int]*results.ShapeCell, hs, ws []int, co
 		if minW != maxW {
 			w += "–" + count(float64(maxW))
 		}
-		note = append(note, fmt.Sprintf("others %s walks a board, %s intervals", w, levelText(conf)))
+		// The intervals are not drawn on the map: they wash out a board
+		// they do not resolve, and the caption gives their width.
+		note = append(note, fmt.Sprintf("others estimated from %s walks a board", w))
 		h.Uncertainty = un
 	}
 	h.Note = strings.Join(note, "; ")
@@ -111,6 +115,9 @@ func shapeMap(rule string, cells map[[2]int]*results.ShapeCell, hs, ws []int, co
 	}
 	caption := fmt.Sprintf("Success rate of %s by board shape (rows × columns), pooled over the run's start squares that can start a tour (on a board with an odd number of squares, those of the corners' colour); square boards on the diagonal, so the size curve is one slice of this map. %s. Boards: %s.",
 		rule, capitalise(h.Note), boardsSpan(drawnSpan(h, percent)))
+	if h.Uncertainty != nil {
+		caption += fmt.Sprintf(" The estimates' %s intervals reach at most %.2f points either side of the value drawn; a board whose interval spans over half the colour range is washed out.", levelText(conf), 100*half)
+	}
 	if trues(h.Mask) > 0 {
 		caption += fmt.Sprintf(" %d shapes of the grid were not run (blank).", trues(h.Mask))
 	}
