@@ -79,7 +79,7 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 		meanLength, failure := views(o, name, g, r, pooled)
 		if meanLength {
 			note := "success " + g.pooledNote(r, pooled)
-			if d.drawing("length-heatmap") {
+			if d.drawing("length-heatmap") && tooLarge(g.rows, g.cols) == "" {
 				// The stand-in is that figure: not drawn twice.
 				out = append(out, Drawn{Name: name, Note: fmt.Sprintf("%s %s: success rate not mapped (%s, which would read 0 nearly everywhere); the mean path length is in length-heatmap_%s",
 					g.board, g.rule, note, slug(g.board+"_"+g.rule))})

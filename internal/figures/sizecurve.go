@@ -411,9 +411,7 @@ func refLabel(id string, refs []config.Reference) (label, cite string) {
 		}
 		parts = append(parts, what+" for "+sizes)
 	}
-	// The legend names who published it; the caption (cite) says where
-	// it was read: "X (1996) via Y (2004)" took two rows of the legend.
-	who, _, _ := strings.Cut(p.Cite(), " via ")
+	who := p.Cite()
 	if p.NotVerified() { // never drawn as published without the word
 		who += " (not verified)"
 	}
