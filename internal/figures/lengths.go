@@ -42,9 +42,20 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 	exact := map[key]map[int]float64{} // summed over the class's squares
 	noExact := map[key]bool{}          // some square of the class has none
 	squares := map[key]float64{}
+	walks := map[key]float64{}
 	for _, s := range d.squares {
 		k := key{s.Board, s.Rule, classOf(s)}
 		squares[k]++
+		walks[k] += float64(s.Walks)
+	}
+	// Each start weighs as one start, as the classes table pools a class
+	// (a sequential run stops its squares apart): a walk counts the
+	// class's mean walks a start over its start's walks (1 where every
+	// square ran the same walks), so shares are the mean of the starts'.
+	weight := map[[3]string]float64{}
+	for _, s := range d.squares {
+		k := key{s.Board, s.Rule, classOf(s)}
+		weight[[3]string{s.Board, s.Rule, s.Start}] = walks[k] / squares[k] / float64(s.Walks)
 	}
 	for _, r := range rows {
 		k := key{r.Board, r.Rule, class[[3]string{r.Board, r.Rule, r.Start}]}
@@ -52,8 +63,9 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 			counts[k], exact[k] = map[int]float64{}, map[int]float64{}
 		}
 		if r.Count > 0 {
-			counts[k][int(r.Length)] += float64(r.Count)
-			totals[k] += float64(r.Count)
+			w := weight[[3]string{r.Board, r.Rule, r.Start}]
+			counts[k][int(r.Length)] += float64(r.Count) * w
+			totals[k] += float64(r.Count) * w
 		}
 		if math.IsNaN(r.ExactShare) {
 			noExact[k] = true
