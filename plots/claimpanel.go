@@ -3,7 +3,6 @@ package plots
 import (
 	"fmt"
 	"math"
-	"strings"
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
@@ -113,7 +112,7 @@ func ClaimPanel(title string, rows []ClaimRow) (*Figure, error) {
 	}
 	f.addLegend(legend, &plotter.Line{LineStyle: eb.LineStyle}, pts)
 	if note := sc.endsNote(); note != "" { // where 0 and 100 % stand, which the axis cannot label
-		f.addLegend(strings.TrimPrefix(note, "; ") + " of the rate axis")
+		f.addLegend(sc.endsLegend())
 	}
 	if len(exact) > 0 {
 		ex, err := plotter.NewScatter(exact)

@@ -36,12 +36,10 @@ func TestClaimPanel(t *testing.T) {
 	}
 	said := false
 	for _, e := range f.legend {
-		said = said || strings.Contains(e.text, "0 and 100 drawn at its ends")
+		said = said || strings.Contains(e.text, "rates of 0 % and 100 % are drawn at the rate axis's ends")
 	}
 	if !said {
 		t.Errorf("the legend does not say where 0 and 100 %% are drawn")
 	}
-	if problems := Referee(f); len(problems) > 0 {
-		t.Errorf("referee: %q", problems)
-	}
+	// (internal/plotcheck's TestClaimPanelPasses reads this panel as drawn.)
 }

@@ -6,7 +6,11 @@
 // types here (HeatmapData, Series, Line, ConvergenceData, WalkData) and
 // its experiment options into the option fields and structs (HeatmapData's
 // Scale, Failure, Percent, Interval and NoStart; LengthOptions;
-// SizeOptions with published References).
+// SizeOptions with published References). It computes no statistic: every
+// rate, interval and caption number it draws is the caller's (the harness
+// computes them in internal/results, with the functions its tables use),
+// and it imports nothing of the project. The checks that read a drawn
+// figure as a referee would are in internal/plotcheck.
 //
 // Figures are made to show effects, not to hold a fixed frame: a heatmap's
 // colour scale runs over the data (its ends labelled on the colour bar)

@@ -288,12 +288,41 @@ func (h HeatmapData) validate() (colorScale, error) {
 		lo = posLo
 	}
 	if h.Uncertainty != nil && h.Min == nil && h.Max == nil {
-		lo, hi = h.Uncertainty.resolvedEnds(h, lo, hi, sc.log)
+		dlo, dhi := lo, hi
+		lo, hi = h.Uncertainty.resolvedEnds(h, dlo, dhi, sc.log)
+		sc.lo, sc.hi = h.scaleEnds(lo, hi, sc.log)
+		// The scale spans the squares it resolves: a washed-out square's
+		// value is noise, and letting it set an end would squeeze the
+		// squares that are measured into a few hues. It keeps its colour
+		// at the nearer end, its value in the cell.
+		// (Where the median interval already widened the range, it is
+		// noise's width about the data's middle, set by no one square.)
+		if rlo, rhi, ok := h.resolvedRange(sc); ok && lo == dlo && hi == dhi && (rlo > dlo || rhi < dhi) {
+			lo, hi = h.Uncertainty.resolvedEnds(h, rlo, rhi, sc.log)
+		}
 	}
 	sc.lo, sc.hi = h.scaleEnds(lo, hi, sc.log)
 	sc.fixedLo, sc.fixedHi = h.Min != nil, h.Max != nil
 	sc.decimals = h.decimals(sc, lo, hi)
 	return sc, nil
+}
+
+// resolvedRange is the range of the drawn values of the squares that scale
+// sc resolves (positive ones on a log scale); ok is false where none is.
+func (h HeatmapData) resolvedRange(sc colorScale) (lo, hi float64, ok bool) {
+	un := h.Uncertainty.unresolved(h, sc)
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for i, v := range h.Values {
+		if h.skip(i) || un[i] {
+			continue
+		}
+		q := h.drawn(v)
+		if sc.log && q <= 0 {
+			continue
+		}
+		lo, hi = math.Min(lo, q), math.Max(hi, q)
+	}
+	return lo, hi, lo <= hi
 }
 
 // scaleEnds applies Min and Max to the data's range [lo, hi] and widens a

@@ -9,8 +9,6 @@ import (
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg/draw"
-
-	"github.com/knightwalk/knightwalk/stats"
 )
 
 // Series is one distribution of path lengths, e.g. of the walks from one
@@ -22,11 +20,18 @@ type Series struct {
 	// fraction of walks (or the density) with that length. The points
 	// may come in any order; lengths must be distinct and Y non-negative.
 	X, Y []float64
-	// Walks, if positive, is the number of walks Y's fractions are of:
-	// each share (each pair pooled) is then drawn with its Wilson interval
-	// at LengthOptions.Level, so that a share resting on one walk is not
-	// read as a measurement. Zero draws no intervals (exact series).
-	Walks int64
+	// Bars, if set, are the intervals of the shares as drawn (each pair
+	// pooled where the figure pools lengths in pairs: LengthBins), so that
+	// a share resting on one walk is not read as a measurement; the caller
+	// computes them. None draws no intervals (exact series).
+	Bars []ShareBar
+}
+
+// ShareBar is the interval of one drawn share of a Series: at X, the
+// length or the centre of the pair of lengths its bar is drawn at
+// (LengthBins), from Lo to Hi, fractions like Y.
+type ShareBar struct {
+	X, Lo, Hi float64
 }
 
 // LogAxis chooses between a linear and a logarithmic axis.
@@ -151,7 +156,7 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 		at := func(x float64) float64 {
 			return x + (float64(i)-float64(len(series)-1)/2)*width/float64(len(series)+1)
 		}
-		if err := addShareErrors(p, all[i], s.Walks, o.level(), clr, at, floor, false); err != nil {
+		if err := addShareErrors(p, all[i], s.Bars, clr, at, floor, false); err != nil {
 			return nil, fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
 		}
 		if len(tops) == 0 {
@@ -187,9 +192,9 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 	} else {
 		// Headroom, so that the top of the tallest bar (and of its
 		// interval) is not the frame.
-		for i, s := range series {
-			for _, xy := range all[i] {
-				ymax = math.Max(ymax, shareHi(xy.Y, s.Walks, o.level()))
+		for _, s := range series {
+			for _, b := range s.Bars {
+				ymax = math.Max(ymax, 100*b.Hi)
 			}
 		}
 		p.Y.Min, p.Y.Max = 0, 1.05*ymax
@@ -374,7 +379,7 @@ func addRareLengths(p *plot.Plot, f *Figure, series []Series, all []plotter.XYs,
 		}
 		p.Add(sc)
 		f.addLegend(s.Name, &plotter.Line{LineStyle: style}, sc)
-		if err := addShareErrors(p, pairLengths(all[i], top), s.Walks, level, clr, func(x float64) float64 { return x }, floor, true); err != nil {
+		if err := addShareErrors(p, pairLengths(all[i], top), s.Bars, clr, func(x float64) float64 { return x }, floor, true); err != nil {
 			return fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
 		}
 	}
@@ -504,7 +509,7 @@ func (o LengthOptions) level() float64 {
 
 func intervals(series []Series) bool {
 	for _, s := range series {
-		if s.Walks > 0 {
+		if len(s.Bars) > 0 {
 			return true
 		}
 	}
@@ -523,33 +528,35 @@ func adjacentRuns(xys plotter.XYs, step float64) []plotter.XYs {
 	return out
 }
 
-// addShareErrors draws the Wilson interval of each share of xys (in
-// percent, of walks walks) as a vertical bar at at(x), on a log10 axis
-// when logY (clipped at floor, the axis's bottom); shares of 0 are left
-// out.
-func addShareErrors(p *plot.Plot, xys plotter.XYs, walks int64, level float64, clr color.Color, at func(float64) float64, floor float64, logY bool) error {
-	if walks <= 0 {
+// addShareErrors draws the interval of each share of xys (in percent)
+// that bars give, as a vertical bar at at(x), on a log10 axis when logY
+// (clipped at floor, the axis's bottom); shares of 0 are left out.
+func addShareErrors(p *plot.Plot, xys plotter.XYs, bars []ShareBar, clr color.Color, at func(float64) float64, floor float64, logY bool) error {
+	if len(bars) == 0 {
 		return nil
 	}
-	var bars rateErrors
+	byX := map[float64]ShareBar{}
+	for _, b := range bars {
+		byX[b.X] = b
+	}
+	var errs rateErrors
 	for _, xy := range xys {
-		if xy.Y <= 0 {
+		b, ok := byX[xy.X]
+		if xy.Y <= 0 || !ok {
 			continue
 		}
-		k := math.Round(xy.Y / 100 * float64(walks))
-		iv := stats.Proportion{Successes: uint64(k), Trials: uint64(walks)}.Interval(level, stats.Wilson)
-		lo, hi, y := 100*iv.Lo, 100*iv.Hi, xy.Y
+		lo, hi, y := 100*b.Lo, 100*b.Hi, xy.Y
 		if logY {
 			lo, hi, y = math.Log10(math.Max(lo, floor)), math.Log10(hi), math.Log10(y)
 		} else {
 			lo = math.Max(lo, floor)
 		}
-		bars = append(bars, rateError{x: at(xy.X), y: y, lo: math.Max(0, y-lo), hi: math.Max(0, hi-y)})
+		errs = append(errs, rateError{x: at(xy.X), y: y, lo: math.Max(0, y-lo), hi: math.Max(0, hi-y)})
 	}
-	if len(bars) == 0 {
+	if len(errs) == 0 {
 		return nil
 	}
-	eb, err := plotter.NewYErrorBars(bars)
+	eb, err := plotter.NewYErrorBars(errs)
 	if err != nil {
 		return err
 	}
@@ -559,14 +566,25 @@ func addShareErrors(p *plot.Plot, xys plotter.XYs, walks int64, level float64, c
 	return nil
 }
 
-// shareHi is the top of the interval of a share y (in percent) of walks
-// walks; y itself where there is no interval.
-func shareHi(y float64, walks int64, level float64) float64 {
-	if walks <= 0 || y <= 0 {
-		return y
+// LengthBins returns where LengthDistributionWith(series, o) draws the
+// share of each length: at the length itself, or at the centre of its
+// pair where the figure pools lengths in pairs (a log axis, or more than
+// pairAbove lengths), so that a caller can give each drawn share its
+// interval (Series.Bars).
+func LengthBins(series []Series, o LengthOptions) (func(length float64) float64, error) {
+	all, err := lengthPoints(series, o)
+	if err != nil {
+		return nil, err
 	}
-	k := math.Round(y / 100 * float64(walks))
-	return 100 * stats.Proportion{Successes: uint64(k), Trials: uint64(walks)}.Interval(level, stats.Wilson).Hi
+	logY := o.LogY == LogOn || (o.LogY == LogAuto && dominated(all))
+	if !logY && spanOf(all) <= pairAbove {
+		return func(x float64) float64 { return x }, nil
+	}
+	top := float64(o.Squares)
+	if top == 0 {
+		top = lastLength(all)
+	}
+	return func(x float64) float64 { return pairLengths(plotter.XYs{{X: x, Y: 1}}, top)[0].X }, nil
 }
 
 // errorThumb is the legend's thumbnail of an interval: a vertical bar.

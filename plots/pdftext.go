@@ -125,3 +125,17 @@ func toCP1252(s string) string {
 	}
 	return string(out)
 }
+
+// Superscript returns the ordinary digit (or minus sign) of a superscript
+// one, which PNG and PDF set as that digit raised rather than as a glyph
+// of its own; ok is false for any other rune.
+func Superscript(r rune) (digit rune, ok bool) {
+	digit, ok = superscriptDigits[r]
+	return digit, ok
+}
+
+// PDFWritable reports whether a PDF figure can write r: after the
+// stand-ins its text takes, r is in the Windows-1252 encoding.
+func PDFWritable(r rune) bool {
+	return r == '?' || !strings.ContainsRune(toCP1252(pdfText(string(r))), '?')
+}

@@ -172,20 +172,34 @@ func (s rateScale) label() string {
 }
 
 // endsNote says, on a logit or log axis, where rates of exactly 0 and 1
-// are drawn: at its ends, which stand for the last rates the axis shows.
+// are drawn: at its ends, which stand for the last rates the axis shows
+// (the axis itself reaches neither 0 % nor, on a logit axis, 100 %).
 func (s rateScale) endsNote() string {
 	if s.kind != RateAxisLogit && s.kind != RateAxisLog {
 		return ""
 	}
 	switch {
 	case s.atZero && s.atOne && s.lo > 0 && s.hi < 1:
-		return "; 0 and 100 drawn at its ends"
+		return "; rates of 0 % and 100 % drawn at its ends"
 	case s.atZero && s.lo > 0:
-		return "; 0 drawn at its low end"
+		return "; rates of 0 % drawn at its low end"
 	case s.atOne && s.hi < 1:
-		return "; 100 drawn at its high end"
+		return "; rates of 100 % drawn at its high end"
 	}
 	return ""
+}
+
+// endsLegend is endsNote as a legend entry, in words and percent.
+func (s rateScale) endsLegend() string {
+	switch s.endsNote() {
+	case "":
+		return ""
+	case "; rates of 0 % and 100 % drawn at its ends":
+		return "rates of 0 % and 100 % are drawn at the rate axis's ends"
+	case "; rates of 0 % drawn at its low end":
+		return "a rate of 0 % is drawn at the rate axis's low end"
+	}
+	return "a rate of 100 % is drawn at the rate axis's top"
 }
 
 // Ticks labels the axis in percent: 0, 20, …, 100 on a linear axis;

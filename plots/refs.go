@@ -15,7 +15,7 @@ import (
 // translucent grey so that the measured points show through.
 var (
 	refColor     = color.RGBA{0x20, 0x20, 0x20, 0xff}
-	refBandColor = color.NRGBA{0x70, 0x70, 0x70, 0x38}
+	refBandColor = color.NRGBA{0x70, 0x70, 0x70, 0x60}
 	// Shapes that no series uses, so a reference never looks like a
 	// measurement of another series.
 	refGlyphs = []draw.GlyphDrawer{
@@ -153,14 +153,20 @@ func (rp *refPlot) span(r Reference, trX func(float64) vg.Length) (x0, x1 vg.Len
 }
 
 func (s *refSource) drawBand(dc *draw.Canvas, r Reference, x0, x1 vg.Length, trY func(float64) vg.Length) {
+	// A strip along the bound's line, on the side the bound allows: bands
+	// reaching the axes' edge overlapped into greys no reader could tell
+	// apart; a strip stays with its own (dashed) line.
 	y := trY(r.Rate)
 	dc.SetColor(refBandColor)
 	if r.Bound == AtLeast {
-		dc.Fill(rectPath(x0, y, x1, dc.Max.Y))
+		dc.Fill(rectPath(x0, y, x1, min(y+refStrip, dc.Max.Y)))
 	} else {
-		dc.Fill(rectPath(x0, dc.Min.Y, x1, y))
+		dc.Fill(rectPath(x0, max(y-refStrip, dc.Min.Y), x1, y))
 	}
 }
+
+// refStrip is the height of a bound's strip (drawBand).
+const refStrip = vg.Length(6)
 
 func (s *refSource) drawRange(dc *draw.Canvas, r Reference, x0, x1 vg.Length, trY func(float64) vg.Length) {
 	y := trY(r.Rate)
@@ -212,7 +218,7 @@ func (s *refSource) Thumbnail(c *draw.Canvas) {
 	mid := c.Center()
 	if s.bands {
 		c.SetColor(refBandColor)
-		c.Fill(rectPath(c.Min.X, mid.Y, c.Max.X, c.Max.Y))
+		c.Fill(rectPath(c.Min.X, mid.Y, c.Max.X, min(mid.Y+refStrip, c.Max.Y)))
 	}
 	if s.lines {
 		c.StrokeLine2(draw.LineStyle{Color: refColor, Width: 1, Dashes: s.dashes}, c.Min.X, mid.Y, c.Max.X, mid.Y)

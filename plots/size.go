@@ -133,7 +133,7 @@ func SizeCurveWith(lines []Line, o SizeOptions) (f *Figure, err error) {
 		p.Y.Label.Text = strings.Replace(p.Y.Label.Text, note, "", 1)
 		defer func() {
 			if f != nil {
-				f.addLegend(strings.TrimPrefix(note, "; ") + " of the rate axis")
+				f.addLegend(sc.endsLegend())
 			}
 		}()
 	}

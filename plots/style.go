@@ -116,3 +116,12 @@ func addGrid(p *plot.Plot) {
 	g.Horizontal = draw.LineStyle{Color: color.Gray{Y: 0xdd}, Width: 0.4}
 	p.Add(g)
 }
+
+// TickSize is the size, in points, of the figures' tick labels.
+const TickSize = tickSize
+
+// Face is the face every text of a figure is set in, at size points: the
+// metrics a text's extent on the canvas is measured by.
+func Face(size float64) font.Face {
+	return font.DefaultCache.Lookup(sansFont, vg.Length(size))
+}

@@ -74,7 +74,10 @@ func (d *drawer) rateCaption(g group, r rate, h plots.HeatmapData) string {
 			fmt.Fprintf(&b, " %d of %d squares washed out: their %s interval spans over half the colour range.", k, len(in), levelText(h.Uncertainty.Level))
 		}
 	}
-	if k := g.rows*g.cols - len(g.squares) - trues(h.Mask); k > 0 {
+	switch k := g.rows*g.cols - len(g.squares) - trues(h.Mask); {
+	case k > 0 && strings.Contains(h.Note, "unrun squares enumerated"):
+		fmt.Fprintf(&b, " The %d squares not run are drawn from their exact values too, enumerated for the figure (milliseconds a square on a board this small).", k)
+	case k > 0:
 		fmt.Fprintf(&b, " %d squares not run are drawn from a run square that the board's symmetry maps onto them (the rule treats them alike).", k)
 	}
 	if k := trues(h.NoStart); k > 0 {
@@ -85,25 +88,25 @@ func (d *drawer) rateCaption(g group, r rate, h plots.HeatmapData) string {
 
 // meanOver is g's rate over its squares (all, or those not in ns):
 // the mean of the exact values where every square has one, else the
-// pooled estimate (every square runs the same walks).
+// rate from a uniform start among them as the tables pool it (startsRate:
+// over all squares, the boards table's rate).
 func (g group) meanOver(r rate, ns []bool, all bool) float64 {
-	var sum, k, n, squares float64
+	var sum float64
+	var in []table.SquareRow
 	for _, s := range g.squares {
 		if !all && ns[int(s.StartRow)*g.cols+int(s.StartCol)] {
 			continue
 		}
 		sum += r.exact(s)
-		k += float64(r.count(s))
-		n += float64(s.Walks)
-		squares++
+		in = append(in, s)
 	}
-	switch {
-	case g.allExact(r):
-		return sum / squares
-	case n == 0:
-		return 0
+	if g.allExact(r) {
+		return sum / float64(len(in))
 	}
-	return k / n
+	if all {
+		return g.pooledAll(r)
+	}
+	return g.pooled(r)
 }
 
 // lengthFormat writes a mean path length in captions.
@@ -228,7 +231,10 @@ func deadEndCaption(g group, m deadEndMap) string {
 		}
 		s += "."
 	case m.pooled > 1:
-		s += fmt.Sprintf(" Pooled under the board's symmetry (the rule treats squares equal under it alike, and the starts are symmetric with equal walks; figure option heatmap.pool_symmetric): each square shows the mean count over its images under the %d symmetries, so counts may be fractional and shares are counts over the total.", m.pooled)
+		s += fmt.Sprintf(" Pooled under the board's symmetry (the rule treats squares equal under it alike, and the starts are symmetric; figure option heatmap.pool_symmetric): each square shows the mean count over its images under the %d symmetries, so counts may be fractional and shares are counts over the total.", m.pooled)
+	}
+	if m.weighted {
+		s += " The starts ran unequal walks (a sequential run): each start weighs as one start (its counts scaled by one over its walks, then all by one factor so that they add up to the failed walks), as the boards table pools a uniform start; counts may be fractional."
 	}
 	return s
 }

@@ -9,7 +9,6 @@ import (
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/plots"
 	"github.com/knightwalk/knightwalk/sim"
-	"github.com/knightwalk/knightwalk/stats"
 )
 
 // deadEnds draws, per (board, rule), where failed walks end: the share of
@@ -87,22 +86,39 @@ type deadEndMap struct {
 	pooled int
 	starts []string
 	from   string
+	// weighted: starts' walks were weighed to one start each (startWeights).
+	weighted bool
 }
 
-// deadEndMap is the map over all starts of g. Pooling it is right only
-// when the mixture of starts is itself symmetric (every start's images
-// run, with as many walks): then every symmetry leaves the expected map
-// unchanged, and averaging a square's count over its images keeps the
-// expectation and cuts the noise.
+// deadEndMap is the map over all starts of g, each start weighing as one
+// start, as the boards table pools a uniform start (where a sequential run
+// stopped its squares apart, a start's counts are scaled by the mean walks
+// over its own, so that the start that ran longest does not draw the map;
+// with equal walks every weight is 1). Pooling it is right only when the
+// mixture of starts is itself symmetric (every start's images run): then
+// every symmetry leaves the expected map unchanged, and averaging a
+// square's count over its images keeps the expectation and cuts the noise.
 func (d *drawer) deadEndMap(g group, rows []table.DeadEndRow) deadEndMap {
 	n := g.rows * g.cols
+	weight := startWeights(g)
 	raw := make([]float64, n)
+	var failed, weighed float64
 	for _, r := range rows {
 		if r.Board == g.board && r.Rule == g.rule {
-			raw[int(r.EndRow)*g.cols+int(r.EndCol)] += float64(r.Count)
+			raw[int(r.EndRow)*g.cols+int(r.EndCol)] += float64(r.Count) * weight[r.Start]
+			failed += float64(r.Count)
+			weighed += float64(r.Count) * weight[r.Start]
 		}
 	}
 	m := deadEndMap{counts: raw, pooled: 1}
+	for _, w := range weight {
+		m.weighted = m.weighted || w != 1
+	}
+	if m.weighted && weighed > 0 { // rescaled to the failed walks there were: shares unchanged
+		for e := range raw {
+			raw[e] *= failed / weighed
+		}
+	}
 	for _, v := range raw {
 		m.total += v
 	}
@@ -120,16 +136,32 @@ func (d *drawer) deadEndMap(g group, rows []table.DeadEndRow) deadEndMap {
 	return m
 }
 
-// symmetricStarts reports whether every start of g has all its images
-// under the board's symmetries among the starts, each with as many walks.
-func symmetricStarts(g group) bool {
-	walks := map[int]int64{}
+// startWeights is, per start square of g, the weight of one of its walks
+// in a map of all starts: the mean walks a start over its own walks.
+func startWeights(g group) map[string]float64 {
+	var total float64
 	for _, s := range g.squares {
-		walks[int(s.StartRow)*g.cols+int(s.StartCol)] = s.Walks
+		total += float64(s.Walks)
+	}
+	mean := total / float64(len(g.squares))
+	out := map[string]float64{}
+	for _, s := range g.squares {
+		out[s.Start] = mean / float64(s.Walks)
+	}
+	return out
+}
+
+// symmetricStarts reports whether every start of g has all its images
+// under the board's symmetries among the starts (their walks weigh as one
+// start each: startWeights).
+func symmetricStarts(g group) bool {
+	run := map[int]bool{}
+	for _, s := range g.squares {
+		run[int(s.StartRow)*g.cols+int(s.StartCol)] = true
 	}
 	for _, p := range sim.MustBoard(g.rows, g.cols).Symmetries() {
-		for sq, w := range walks {
-			if v, ok := walks[int(p[sq])]; !ok || v != w {
+		for sq := range run {
+			if !run[int(p[sq])] {
 				return false
 			}
 		}
@@ -219,8 +251,7 @@ func (d *drawer) drawDeadEnds(g group, m deadEndMap, title string, highlight int
 	conf, method := d.stats()
 	un := &plots.Uncertainty{Lo: make([]float64, len(vals)), Hi: make([]float64, len(vals)), Level: conf}
 	for i, c := range m.counts {
-		iv := stats.Proportion{Successes: uint64(math.Round(c)), Trials: uint64(math.Round(m.total))}.Interval(conf, method)
-		un.Lo[i], un.Hi[i] = math.Min(iv.Lo, vals[i]), math.Max(iv.Hi, vals[i])
+		un.Lo[i], un.Hi[i] = results.ShareInterval(c, m.total, float64(m.pooled), conf, method)
 	}
 	h.Uncertainty = un
 	if binaryValues(vals) { // one failed walk: its dead end is one square

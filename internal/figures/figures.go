@@ -89,7 +89,7 @@ func DrawWith(ctx context.Context, dir string, names, with []string) ([]Drawn, e
 		return nil, err
 	}
 	removeStaleTemps(out)
-	d := &drawer{ctx: ctx, dir: dir, out: out, m: m, squares: squares, with: others}
+	d := &drawer{ctx: ctx, dir: dir, out: out, m: m, squares: squares, with: others, kinds: names}
 	// Each kind of figure is drawn on its own goroutine (encoding PDFs and
 	// PNGs dominates); the results are listed in the fixed order of config.Figures.
 	var kinds []string
@@ -126,11 +126,15 @@ type drawer struct {
 	m        *results.Manifest
 	squares  []table.SquareRow
 	with     []sweepSource // results drawn beside this one (sweep strip)
+	kinds    []string      // the figures asked for
 
 	lengthsOnce sync.Once // the lengths table's exact E[length], read once
 	exactMean   map[[3]string]float64
 	lengthsErr  error
 }
+
+// drawing reports whether figure kind is among those asked for.
+func (d *drawer) drawing(kind string) bool { return contains(d.kinds, kind) }
 
 // readSweepSources reads the results given with a plot; they go with the
 // sweep strip alone.

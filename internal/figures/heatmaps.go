@@ -10,6 +10,7 @@ import (
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/plots"
+	"github.com/knightwalk/knightwalk/sim"
 	"github.com/knightwalk/knightwalk/stats"
 )
 
@@ -78,6 +79,12 @@ func (d *drawer) rateHeatmaps(name string, r rate) ([]Drawn, error) {
 		meanLength, failure := views(o, name, g, r, pooled)
 		if meanLength {
 			note := "success " + g.pooledNote(r, pooled)
+			if d.drawing("length-heatmap") && tooLarge(g.rows, g.cols) == "" {
+				// The stand-in is that figure: not drawn twice.
+				out = append(out, Drawn{Name: name, Note: fmt.Sprintf("%s %s: success rate not mapped (%s, which would read 0 nearly everywhere); the mean path length is in length-heatmap_%s",
+					g.board, g.rule, note, slug(g.board+"_"+g.rule))})
+				continue
+			}
 			dr, err := d.meanLengthMap(name, g, note)
 			if err != nil {
 				return nil, err
@@ -165,7 +172,12 @@ func (d *drawer) rateMap(g group, r rate, pooled float64) plots.HeatmapData {
 		h.NoStart = ns
 		h.NoStartNote = "cannot start a tour (odd board: not the corners' colour)"
 	}
-	if d.pool(g) && mirrorFill(g, &h, h.Interval, h.Uncertainty) > 0 {
+	if exact && !g.deterministic(r) && d.exactFill(g, r, &h) > 0 {
+		// Every square is known: the marks compare each with the rest of
+		// the board, not with the squares that happened to be run.
+		markExactCells(&h)
+		h.Note += "; unrun squares enumerated too"
+	} else if d.pool(g) && mirrorFill(g, &h, h.Interval, h.Uncertainty) > 0 {
 		h.Note += "; unrun squares mirrored"
 	}
 	if exact && !h.Binary && snapBinary(&h) {
@@ -224,7 +236,9 @@ func setScale(h *plots.HeatmapData, scale string, rng []float64) {
 func (d *drawer) meanLengthMap(name string, g group, note string) (Drawn, error) {
 	h := d.lengthMap(g)
 	h.Title = fmt.Sprintf("%s on %s: mean path length (%s)", g.rule, g.board, note)
-	dr, err := d.heatmap(h, name, g.board, g.rule)
+	// Named for what it draws: a file named success-heatmap holds rates.
+	dr, err := d.heatmap(h, "length-heatmap", g.board, g.rule)
+	dr.Name = name
 	dr.Caption = lengthCaption(g, h, pooledSquares(g.units(d.pool(g)))) + " Drawn instead of the success rate (" + note + "), which would read 0 nearly everywhere."
 	return dr, err
 }
@@ -365,44 +379,39 @@ func (d *drawer) heatmap(h plots.HeatmapData, name string, parts ...string) (Dra
 
 // pooledNote writes the pooled rate for a title, saying over which
 // squares: on an odd board the squares of the corners' colour (those that
-// can start a tour), with the uniform start's rate beside it.
+// can start a tour), with the uniform start's rate beside it (the boards
+// table's).
 func (g group) pooledNote(r rate, pooled float64) string {
 	ns := g.noStart(r)
 	if ns == nil {
 		return percent(pooled)
 	}
-	var k, n int64
-	for _, s := range g.squares {
-		k, n = k+r.count(s), n+s.Walks
-	}
-	uniform := 0.0
-	if n > 0 {
-		uniform = float64(k) / float64(n)
-	}
-	if k == 0 {
+	if g.pooledAll(r) == 0 {
 		return "0 %: no walk toured"
 	}
-	return fmt.Sprintf("%s over the %d squares of the corners' colour; %s from a uniform start", percent(pooled), len(g.squares)-trues(ns), percent(uniform))
+	return fmt.Sprintf("%s over the %d squares of the corners' colour; %s from a uniform start", percent(pooled), len(g.squares)-trues(ns), percent(g.pooledAll(r)))
 }
 
-// pooled is g's rate over all its start squares together, leaving out
-// those that cannot start a tour (noStart), so that on odd boards the
-// squares that can are compared with each other, not with a rate halved by
-// parity.
+// pooled is g's rate from a uniform start among the squares that can start
+// a tour (leaving out noStart), pooled as the tables pool (startsRate), so
+// that on odd boards the squares that can are compared with each other,
+// not with a rate halved by parity.
 func (g group) pooled(r rate) float64 {
-	ns := g.noStart(r)
-	var k, n int64
-	for _, s := range g.squares {
-		if ns != nil && ns[int(s.StartRow)*g.cols+int(s.StartCol)] {
-			continue
-		}
-		k += r.count(s)
-		n += s.Walks
-	}
-	if n == 0 {
+	p := startsRate(g.startable(r), r, 0.95, stats.Wilson).Center
+	if math.IsNaN(p) {
 		return 0
 	}
-	return stats.Proportion{Successes: uint64(k), Trials: uint64(n)}.Estimate()
+	return p
+}
+
+// pooledAll is g's rate from a uniform start among all its squares: the
+// boards table's rate.
+func (g group) pooledAll(r rate) float64 {
+	p := startsRate(g.squares, r, 0.95, stats.Wilson).Center
+	if math.IsNaN(p) {
+		return 0
+	}
+	return p
 }
 
 // deterministic reports whether every square's rate is 0 or 1, as for a
@@ -509,19 +518,20 @@ func (d *drawer) markAgainstOthers(g group, r rate, units []unit, iv *plots.Inte
 		markExact(g, r, in, squares, iv)
 		return
 	}
-	var k, n int64
-	for _, u := range in {
-		ku, nu := u.counts(r)
-		k, n = k+ku, n+nu
-	}
 	level := stats.BonferroniLevel(conf, len(in))
-	for _, u := range in {
-		ku, nu := u.counts(r)
-		sum := stats.Proportion{Successes: uint64(ku), Trials: uint64(nu)}.Interval(level, method)
+	for j, u := range in {
+		sum := startsRate(u, r, level, method)
+		var rest []table.SquareRow
+		for i, v := range in {
+			if i != j {
+				rest = append(rest, v...)
+			}
+		}
+		others := startsRate(rest, r, conf, method).Center
 		for _, s := range u {
 			i := int(s.StartRow)*g.cols + int(s.StartCol)
-			if n-nu > 0 {
-				iv.Others[i] = float64(k-ku) / float64(n-nu)
+			if !math.IsNaN(others) {
+				iv.Others[i] = others
 			}
 			iv.Lo[i], iv.Hi[i] = sum.Lo, sum.Hi
 		}
@@ -593,4 +603,72 @@ func (g group) walksPerSquare() string {
 		return fmt.Sprintf("%s %s a square", count(float64(lo)), unit)
 	}
 	return fmt.Sprintf("%s–%s walks a square", count(float64(lo)), count(float64(hi)))
+}
+
+// exactFillLimit bounds the enumeration exactFill runs per square (as the
+// convergence figure's exact value): boards of at most 64 squares, where a
+// square of Warnsdorff's rule takes milliseconds.
+const exactFillLimit = 2_000_000
+
+// exactFill computes, where the run's squares all have exact values of r
+// and the board is small (d.exact's bounds), the exact value of every
+// square not run, and draws it; it returns how many it filled (0 where
+// any one cannot be enumerated: then none is).
+func (d *drawer) exactFill(g group, r rate, h *plots.HeatmapData) int {
+	b, rule, ok := d.boardRule(g)
+	if !ok || b.Squares() > 64 || rule.Kind == sim.Backtrack {
+		return 0
+	}
+	vals := map[int]float64{}
+	for i, masked := range h.Mask {
+		if !masked {
+			continue
+		}
+		x, err := sim.ExactWalk(d.ctx, b, rule, b.Square(i/g.cols, i%g.cols), exactFillLimit)
+		if err != nil {
+			return 0
+		}
+		vals[i] = x.PSuccess
+		if r.name == closedRate.name {
+			vals[i] = x.PClosed
+		}
+	}
+	for i, v := range vals {
+		h.Values[i], h.Mask[i] = v, false
+		if h.NoStart != nil && minority(i/g.cols, i%g.cols) && v == 0 {
+			h.NoStart[i] = true
+		}
+	}
+	return len(vals)
+}
+
+// markExactCells sets the marks of a map of exact values over every cell
+// it draws: each value against the mean of the other cells' (hatched
+// cells left out), marked where they differ beyond the enumeration's
+// rounding.
+func markExactCells(h *plots.HeatmapData) {
+	iv := h.Interval
+	if iv == nil {
+		return
+	}
+	n := len(h.Values)
+	iv.Lo, iv.Hi, iv.Others = make([]float64, n), make([]float64, n), make([]float64, n)
+	in := func(i int) bool { return !h.Mask[i] && (h.NoStart == nil || !h.NoStart[i]) }
+	sum, k := 0.0, 0
+	for i, v := range h.Values {
+		if in(i) {
+			sum, k = sum+v, k+1
+		}
+	}
+	for i, x := range h.Values {
+		if !in(i) || k < 2 {
+			continue
+		}
+		others := (sum - x) / float64(k-1)
+		iv.Others[i], iv.Lo[i], iv.Hi[i] = others, x, x
+		if math.Abs(x-others) <= 1e-9 {
+			iv.Lo[i], iv.Hi[i] = others, others
+		}
+	}
+	iv.Legend = "exact value above / below the mean of the other squares"
 }

@@ -42,9 +42,20 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 	exact := map[key]map[int]float64{} // summed over the class's squares
 	noExact := map[key]bool{}          // some square of the class has none
 	squares := map[key]float64{}
+	walks := map[key]float64{}
 	for _, s := range d.squares {
 		k := key{s.Board, s.Rule, classOf(s)}
 		squares[k]++
+		walks[k] += float64(s.Walks)
+	}
+	// Each start weighs as one start, as the classes table pools a class
+	// (a sequential run stops its squares apart): a walk counts the
+	// class's mean walks a start over its start's walks (1 where every
+	// square ran the same walks), so shares are the mean of the starts'.
+	weight := map[[3]string]float64{}
+	for _, s := range d.squares {
+		k := key{s.Board, s.Rule, classOf(s)}
+		weight[[3]string{s.Board, s.Rule, s.Start}] = walks[k] / squares[k] / float64(s.Walks)
 	}
 	for _, r := range rows {
 		k := key{r.Board, r.Rule, class[[3]string{r.Board, r.Rule, r.Start}]}
@@ -52,8 +63,9 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 			counts[k], exact[k] = map[int]float64{}, map[int]float64{}
 		}
 		if r.Count > 0 {
-			counts[k][int(r.Length)] += float64(r.Count)
-			totals[k] += float64(r.Count)
+			w := weight[[3]string{r.Board, r.Rule, r.Start}]
+			counts[k][int(r.Length)] += float64(r.Count) * w
+			totals[k] += float64(r.Count) * w
 		}
 		if math.IsNaN(r.ExactShare) {
 			noExact[k] = true
@@ -65,6 +77,7 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 	conf, _ := d.stats()
 	for _, g := range d.groups() {
 		var series, exactSeries []plots.Series
+		var walks []float64 // per series, the walks its shares are of (0: not sampled)
 		names := make([]string, 0, len(sim.Classes)+1)
 		for _, c := range sim.Classes {
 			names = append(names, c.String())
@@ -79,9 +92,10 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 			if c != otherColour && g.rows%2 == 1 && g.cols%2 == 1 {
 				name += ", corners' colour"
 			}
-			s := plots.Series{Name: fmt.Sprintf("%s (%s walks)", name, count(totals[k])), Walks: int64(totals[k])}
+			s := plots.Series{Name: fmt.Sprintf("%s (%s walks)", name, count(totals[k]))}
+			sampled := true
 			if g.deterministic(successRate) { // one walk a square: the share of starts, not a sample
-				s.Name, s.Walks = fmt.Sprintf("%s (%s starts, one walk each)", name, count(totals[k])), 0
+				s.Name, sampled = fmt.Sprintf("%s (%s starts, one walk each)", name, count(totals[k])), false
 			}
 			ls := make([]int, 0, len(m))
 			for l := range m {
@@ -91,6 +105,11 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 			for _, l := range ls {
 				s.X = append(s.X, float64(l))
 				s.Y = append(s.Y, m[l]/totals[k])
+			}
+			if sampled {
+				walks = append(walks, totals[k])
+			} else {
+				walks = append(walks, 0)
 			}
 			series = append(series, s)
 			var xs plots.Series // the class's mean exact distribution: every square runs the same walks
@@ -108,6 +127,9 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 		}
 		lo := plots.LengthOptions{Title: fmt.Sprintf("%s on %s: path length by start class", g.rule, g.board),
 			Squares: g.rows * g.cols, LogY: logAxis(o.LogY), Exact: exactSeries, Level: conf}
+		if err := shareBars(series, walks, lo); err != nil {
+			return nil, err
+		}
 		if dataHook != nil {
 			dataHook("length-distribution_"+slug(g.board+"_"+g.rule), lengthData{series, exactSeries, g.deterministic(successRate)})
 		}
@@ -134,6 +156,36 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 		out = append(out, dr)
 	}
 	return out, nil
+}
+
+// shareBars gives each sampled series (walks[i] > 0) the interval of each
+// share as the figure draws it (per length, or per pair of lengths:
+// plots.LengthBins), from the counts of its walks (results.ShareBounds).
+func shareBars(series []plots.Series, walks []float64, o plots.LengthOptions) error {
+	bin, err := plots.LengthBins(series, o)
+	if err != nil {
+		return err
+	}
+	for i := range series {
+		s := &series[i]
+		if walks[i] <= 0 {
+			continue
+		}
+		shares := map[float64]float64{}
+		var xs []float64
+		for k, x := range s.X {
+			b := bin(x)
+			if _, ok := shares[b]; !ok {
+				xs = append(xs, b)
+			}
+			shares[b] += s.Y[k]
+		}
+		for _, b := range xs {
+			lo, hi := results.ShareBounds(math.Round(shares[b]*walks[i]), walks[i], o.Level)
+			s.Bars = append(s.Bars, plots.ShareBar{X: b, Lo: lo, Hi: hi})
+		}
+	}
+	return nil
 }
 
 // lengthData is what a length distribution draws (for dataHook).

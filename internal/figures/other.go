@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"math"
 	"os"
 	"path/filepath"
 
@@ -15,7 +14,6 @@ import (
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/plots"
 	"github.com/knightwalk/knightwalk/sim"
-	"github.com/knightwalk/knightwalk/stats"
 )
 
 // convergence draws the running success estimate of the first start
@@ -42,23 +40,16 @@ func (d *drawer) convergence() ([]Drawn, error) {
 	var out []Drawn
 	for _, g := range d.groups() {
 		start := g.squares[0]
-		var k, n uint64
 		cd := plots.ConvergenceData{Title: fmt.Sprintf("%s on %s: running estimate from %s", g.rule, g.board, start.Start), Label: "success rate", Level: conf, Percent: true}
-		next := 1.0
+		var success []bool
 		for _, w := range walks {
-			if w.Board != g.board || w.Rule != g.rule || w.Start != start.Start {
-				continue
+			if w.Board == g.board && w.Rule == g.rule && w.Start == start.Start {
+				success = append(success, w.Success)
 			}
-			n++
-			if w.Success {
-				k++
-			}
-			if float64(n) >= next {
-				iv := stats.Proportion{Successes: k, Trials: n}.Interval(conf, method)
-				cd.Walks = append(cd.Walks, float64(n))
-				cd.Estimate, cd.Lo, cd.Hi = append(cd.Estimate, iv.Center), append(cd.Lo, iv.Lo), append(cd.Hi, iv.Hi)
-				next = math.Ceil(next * 1.25)
-			}
+		}
+		for _, p := range results.RunningRate(success, conf, method) {
+			cd.Walks = append(cd.Walks, float64(p.Walks))
+			cd.Estimate, cd.Lo, cd.Hi = append(cd.Estimate, p.Rate), append(cd.Lo, p.Lo), append(cd.Hi, p.Hi)
 		}
 		if len(cd.Walks) < 2 {
 			continue
@@ -66,6 +57,9 @@ func (d *drawer) convergence() ([]Drawn, error) {
 		if ex, ok := d.exact(g, start); ok {
 			cd.Exact = &ex
 			cd.ExactLabel = "exact " + percent(ex)
+		}
+		if dataHook != nil {
+			dataHook("convergence_"+slug(g.board+"_"+g.rule+"_"+start.Start), convergenceData{cd, start})
 		}
 		f, err := plots.Convergence(cd)
 		if err != nil {
@@ -103,6 +97,13 @@ func (d *drawer) convergence() ([]Drawn, error) {
 		out = append(out, dr)
 	}
 	return out, nil
+}
+
+// convergenceData is what a convergence curve draws, and the start's
+// squares row (for dataHook).
+type convergenceData struct {
+	curve plots.ConvergenceData
+	start table.SquareRow
 }
 
 // exact returns the exact success probability from start, when a small

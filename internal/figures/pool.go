@@ -5,6 +5,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/plots"
 	"github.com/knightwalk/knightwalk/sim"
@@ -74,28 +75,27 @@ func pooledSquares(us []unit) bool {
 	return false
 }
 
-// counts sums r's count and the walks over u's squares.
-func (u unit) counts(r rate) (k, n int64) {
-	for _, s := range u {
-		k += r.count(s)
-		n += s.Walks
+// startsRate is r's rate from a uniform start among squares with its
+// interval at conf, pooled as the boards and classes tables pool
+// (results.StartsRate): the pooled count where the squares ran equal
+// walks, the equal-weight mean of their rates where a sequential run
+// stopped them apart.
+func startsRate(squares []table.SquareRow, r rate, conf float64, m stats.Method) stats.Summary {
+	c := make([]results.StartCount, len(squares))
+	for i, s := range squares {
+		c[i] = results.StartCount{Count: r.count(s), Walks: s.Walks}
 	}
-	return k, n
+	return results.StartsRate(c, conf, m)
 }
 
-// rate is u's pooled estimate of r with its interval at conf: a single
-// square's as its table row has it.
+// rate is u's pooled estimate of r with its interval at conf (startsRate):
+// a single square's as its table row has it.
 func (u unit) rate(r rate, conf float64, m stats.Method) (p, lo, hi float64) {
 	if len(u) == 1 {
 		return r.value(u[0])
 	}
-	k, n := u.counts(r)
-	if n == 0 {
-		return math.NaN(), math.NaN(), math.NaN()
-	}
-	prop := stats.Proportion{Successes: uint64(k), Trials: uint64(n)}
-	sum := prop.Interval(conf, m)
-	return prop.Estimate(), sum.Lo, sum.Hi
+	sum := startsRate(u, r, conf, m)
+	return sum.Center, sum.Lo, sum.Hi
 }
 
 // lengthMean is u's mean path length over all its walks and the normal

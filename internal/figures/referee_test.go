@@ -14,6 +14,7 @@ import (
 	"testing"
 
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/plotcheck"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/runner"
 	"github.com/knightwalk/knightwalk/internal/table"
@@ -71,6 +72,15 @@ outputs: {walks: true}
 claims:
   - {id: a1, rule: warnsdorff/random, square: a1, above: 0.9}
   - {id: c3, rule: warnsdorff/random, square: c3, above: 0.73}
+`,
+	"seq7": `name: seq7
+seed: 3
+boards: [5x5, 7x7]
+starts: all
+walks: {until: half_width, half_width: 0.08, min: 20, max: 400}
+rules: [{name: warnsdorff, tie_break: random}]
+exact: off
+outputs: {walks: true}
 `,
 	"shapes": `name: shapes
 seed: 5
@@ -134,12 +144,12 @@ func drawAll(t *testing.T, name, text string) (string, []Drawn, map[string]any) 
 }
 
 // TestRefereeFreshRuns runs the referee's checks over every figure of
-// small fresh runs: the SVG checks (plots.RefereeSVG) on each file and
+// small fresh runs: the SVG checks (plotcheck.SVG) on each file and
 // the checks of what each figure was given to draw.
 func TestRefereeFreshRuns(t *testing.T) {
 	for name, text := range refereeRuns {
-		if !testenv.Slow() && !slices.Contains([]string{"odd7", "rw5", "det", "rect59", "shapes"}, name) {
-			continue // the default suite keeps an odd board, the random walk, a deterministic rule, a rectangle and board shapes
+		if !testenv.Slow() && !slices.Contains([]string{"odd7", "rw5", "det", "rect59", "shapes", "seq7"}, name) {
+			continue // the default suite keeps an odd board, the random walk, a deterministic rule, a rectangle, board shapes and a sequential run of a random rule
 		}
 		t.Run(name, func(t *testing.T) {
 			dir, drawn, data := drawAll(t, name, text)
@@ -152,11 +162,15 @@ func TestRefereeFreshRuns(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				for _, p := range plots.RefereeSVG(b) {
+				for _, p := range plotcheck.SVG(b) {
 					t.Errorf("%s: %s", filepath.Base(f), p)
 				}
 			}
 			for _, p := range checkDrawn(drawn, data) {
+				t.Error(p)
+			}
+			tb := readTables(t, dir)
+			for _, p := range append(append(checkPooledNumbers(tb, drawn, data), checkFileNames(data)...), checkConvergenceEnds(data)...) {
 				t.Error(p)
 			}
 			squares, _, err := table.ReadSquares(filepath.Join(dir, results.SquaresFile))
@@ -386,7 +400,7 @@ func checkExactPreferred(squares []table.SquareRow, lengths []table.LengthRow, d
 func checkLengths(l lengthData) []string {
 	var out []string
 	for _, s := range l.series {
-		if s.Walks <= 0 && !l.deterministic {
+		if len(s.Bars) == 0 && !l.deterministic {
 			out = append(out, fmt.Sprintf("series %q: shares of sampled walks drawn without intervals", s.Name))
 		}
 	}
@@ -467,7 +481,7 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 	if p := checkLengths(lengthData{series: []plots.Series{{Name: "corner", X: []float64{1}, Y: []float64{1}}}}); len(p) != 1 {
 		t.Errorf("shares without intervals: %q, want one problem", p)
 	}
-	noExactShares := map[string]any{"length-distribution_5x5_random": lengthData{series: []plots.Series{{Name: "corner", Walks: 10}}, exact: []plots.Series{{}}}}
+	noExactShares := map[string]any{"length-distribution_5x5_random": lengthData{series: []plots.Series{{Name: "corner", Bars: []plots.ShareBar{{X: 1, Lo: 0, Hi: 1}}}}, exact: []plots.Series{{}}}}
 	if p := checkExactPreferred(exactSq, exactLen, nil, noExactShares); len(p) != 1 {
 		t.Errorf("length shares without the exact ones: %q, want one problem", p)
 	}

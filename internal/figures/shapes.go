@@ -3,6 +3,7 @@ package figures
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -44,8 +45,78 @@ func (d *drawer) shapeMaps() ([]Drawn, error) {
 		}
 		dr.Caption = caption
 		out = append(out, dr)
+		if fh, ok := shapeFailureMap(h); ok {
+			// Most boards tour nearly always: on the success scale one
+			// low board (7×7) sets the bar's end and 98–99.5 % share a
+			// hue; failure rates on a log scale tell them apart.
+			if dataHook != nil {
+				dataHook("size-curve_"+slug(d.m.Experiment+"_shapes_"+rule+"_failure"), fh)
+			}
+			f, err := plots.Heatmap(fh)
+			if err != nil {
+				return nil, err
+			}
+			dr, err := d.save(f, "size-curve", d.m.Experiment, "shapes", rule, "failure")
+			if err != nil {
+				return nil, err
+			}
+			dr.Caption = fmt.Sprintf("Failure rate (1 − success) of %s by board shape, on a log colour scale: the boards of the map above, where most succeed at %s or more, told apart by how often they fail. Boards: %s.%s",
+				rule, percent(commonRate), boardsSpan(drawnSpan(fh, percent)), shapeZeroNote(fh))
+			out = append(out, dr)
+		}
 	}
 	return out, nil
+}
+
+// shapeFailureMap is h's failure view (1 − success on a log scale), where
+// at least half its boards succeed at commonRate or more and some fail:
+// boards that never fail (0 on no log scale) are hatched, not given the
+// smallest failure's colour.
+func shapeFailureMap(h plots.HeatmapData) (plots.HeatmapData, bool) {
+	if h.Binary || h.Min != nil {
+		return h, false
+	}
+	common, failing, n := 0, 0, 0
+	for i, v := range h.Values {
+		if h.Mask[i] {
+			continue
+		}
+		n++
+		if v >= commonRate {
+			common++
+		}
+		if v < 1 {
+			failing++
+		}
+	}
+	if 2*common < n || failing < 2 || common == n {
+		return h, false
+	}
+	f := h
+	f.Values = slices.Clone(h.Values)
+	f.Failure, f.Scale = true, plots.ScaleLog
+	f.Title = strings.Replace(h.Title, "success by board shape", "failure rate by board shape", 1)
+	f.Label = "failure rate (1 − success)"
+	for i, v := range f.Values {
+		if !f.Mask[i] && v >= 1 {
+			if f.NoStart == nil {
+				f.NoStart = make([]bool, len(f.Values))
+			}
+			f.NoStart[i] = true
+		}
+	}
+	if f.NoStart != nil {
+		f.NoStartNote = "0: no failure (100 %)"
+	}
+	return f, true
+}
+
+// shapeZeroNote says how many boards of a failure view never fail.
+func shapeZeroNote(h plots.HeatmapData) string {
+	if k := trues(h.NoStart); k > 0 {
+		return fmt.Sprintf(" Hatched: the %d boards that never fail (100 %%).", k)
+	}
+	return ""
 }
 
 // shapeMap lays the cells out with heights hs (bottom to top) and widths ws
@@ -65,6 +136,7 @@ func shapeMap(rule string, cells map[[2]int]*results.ShapeCell, hs, ws []int, co
 	un := &plots.Uncertainty{Lo: make([]float64, n), Hi: make([]float64, n), Level: conf}
 	det := deterministicRule(rule)
 	exactCells, sampled, minW, maxW := 0, 0, int64(math.MaxInt64), int64(0)
+	half := 0.0 // the widest estimate's interval, either side
 	for i := range n {
 		c := cells[[2]int{hs[i/len(ws)], ws[i%len(ws)]}]
 		if c == nil || c.Walks == 0 {
@@ -79,8 +151,9 @@ func shapeMap(rule string, cells map[[2]int]*results.ShapeCell, hs, ws []int, co
 			exactCells++
 			h.Starred[i] = true
 		case !det:
-			iv := stats.Proportion{Successes: uint64(c.Successes), Trials: uint64(c.Walks)}.Interval(conf, method)
+			iv := results.StartsRate([]results.StartCount{{Count: c.Successes, Walks: c.Walks}}, conf, method)
 			lo, hi = iv.Lo, iv.Hi
+			half = math.Max(half, math.Max(p-lo, hi-p))
 			sampled++
 			minW, maxW = min(minW, c.Walks), max(maxW, c.Walks)
 		}
@@ -100,7 +173,9 @@ func shapeMap(rule string, cells map[[2]int]*results.ShapeCell, hs, ws []int, co
 		if minW != maxW {
 			w += "–" + count(float64(maxW))
 		}
-		note = append(note, fmt.Sprintf("others %s walks a board, %s intervals", w, levelText(conf)))
+		// The intervals are not drawn on the map: they wash out a board
+		// they do not resolve, and the caption gives their width.
+		note = append(note, fmt.Sprintf("others estimated from %s walks a board", w))
 		h.Uncertainty = un
 	}
 	h.Note = strings.Join(note, "; ")
@@ -111,6 +186,9 @@ func shapeMap(rule string, cells map[[2]int]*results.ShapeCell, hs, ws []int, co
 	}
 	caption := fmt.Sprintf("Success rate of %s by board shape (rows × columns), pooled over the run's start squares that can start a tour (on a board with an odd number of squares, those of the corners' colour); square boards on the diagonal, so the size curve is one slice of this map. %s. Boards: %s.",
 		rule, capitalise(h.Note), boardsSpan(drawnSpan(h, percent)))
+	if h.Uncertainty != nil {
+		caption += fmt.Sprintf(" The estimates' %s intervals reach at most %.2f points either side of the value drawn; a board whose interval spans over half the colour range is washed out.", levelText(conf), 100*half)
+	}
 	if trues(h.Mask) > 0 {
 		caption += fmt.Sprintf(" %d shapes of the grid were not run (blank).", trues(h.Mask))
 	}

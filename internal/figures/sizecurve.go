@@ -257,26 +257,16 @@ func curves(rows []table.SquareRow, o config.SizeCurveOptions) []curve {
 	return out
 }
 
-// sizeLine pools the squares c keeps per board size; ok is false with
-// fewer than two sizes.
+// sizeLine pools the squares c keeps per board size as the boards table
+// pools a board's squares (startsRate: with every square kept, its point
+// is the boards table's rate and interval); ok is false with fewer than
+// two sizes.
 func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method) (plots.Line, bool) {
-	type acc struct {
-		walks, succ int64
-		exact       float64 // Σ walks × exact rate; NaN once a square has none
-	}
-	byN := map[int]*acc{}
+	byN := map[int][]table.SquareRow{}
 	for _, s := range rows {
-		if !c.keep(s) {
-			continue
+		if c.keep(s) {
+			byN[int(s.Rows)] = append(byN[int(s.Rows)], s)
 		}
-		a := byN[int(s.Rows)]
-		if a == nil {
-			a = &acc{}
-			byN[int(s.Rows)] = a
-		}
-		a.walks += s.Walks
-		a.succ += s.Successes
-		a.exact += float64(s.Walks) * exactSuccess(s) // NaN stays NaN
 	}
 	if len(byN) < 2 {
 		return plots.Line{}, false
@@ -286,9 +276,16 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 		ns = append(ns, n)
 	}
 	sort.Ints(ns)
+	walksOf := func(ss []table.SquareRow) int64 {
+		var w int64
+		for _, s := range ss {
+			w += s.Walks
+		}
+		return w
+	}
 	lo, hi := int64(math.MaxInt64), int64(0)
-	for _, a := range byN {
-		lo, hi = min(lo, a.walks), max(hi, a.walks)
+	for _, ss := range byN {
+		lo, hi = min(lo, walksOf(ss)), max(hi, walksOf(ss))
 	}
 	walks := count(float64(lo))
 	if lo != hi {
@@ -301,18 +298,39 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 		l.Name = fmt.Sprintf("%s (deterministic: share of %s starts, no interval)", c.name, walks)
 	}
 	for _, n := range ns {
-		a := byN[n]
-		iv := stats.Proportion{Successes: uint64(a.succ), Trials: uint64(a.walks)}.Interval(conf, method)
+		ss := byN[n]
+		iv := startsRate(ss, successRate, conf, method)
 		if det { // one walk a start decides it: nothing sampled, nothing to bound
 			iv.Lo, iv.Hi = iv.Center, iv.Center
 		}
 		l.N = append(l.N, float64(n))
-		l.Exact = append(l.Exact, a.exact/float64(a.walks)) // what the pooled estimate estimates
+		l.Exact = append(l.Exact, exactOfStarts(ss)) // what the pooled estimate estimates
 		l.Rate = append(l.Rate, iv.Center)
 		l.Lo = append(l.Lo, iv.Lo)
 		l.Hi = append(l.Hi, iv.Hi)
 	}
 	return l, true
+}
+
+// exactOfStarts is the exact rate that startsRate over ss estimates: the
+// walk-weighted mean of the squares' exact rates where they ran equal
+// walks (then the plain mean), the plain mean where they did not; NaN
+// unless every square has one.
+func exactOfStarts(ss []table.SquareRow) float64 {
+	var sum, w float64
+	for _, s := range ss {
+		ws := float64(s.Walks)
+		if s.Walks != ss[0].Walks {
+			sum, w = 0, 0
+			for _, s := range ss {
+				sum += exactSuccess(s)
+			}
+			return sum / float64(len(ss))
+		}
+		sum += ws * exactSuccess(s) // NaN stays NaN
+		w += ws
+	}
+	return sum / w
 }
 
 // references returns the published values about rule, each legend entry

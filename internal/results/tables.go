@@ -434,40 +434,20 @@ func uniformStart(tally TallyOf, bi, ri int, squares []int, r sim.Rule, e *confi
 	if e.Sequential == nil || r.Deterministic() || len(squares) < 2 {
 		return succ, closed, false
 	}
-	var ps, pc, vs, vc, as, ac float64 // means, variances and adjusted means of the two rates
-	var first uint64
+	ks, kc, ns := make([]float64, len(squares)), make([]float64, len(squares)), make([]float64, len(squares))
 	equal := true
 	for i, s := range squares {
 		t := tally(bi, ri, s)
 		if t == nil || t.Walks == 0 {
 			return succ, closed, false
 		}
-		if i == 0 {
-			first = t.Walks
-		}
-		equal = equal && t.Walks == first
-		n := float64(t.Walks)
-		ps += float64(t.Successes) / n
-		pc += float64(t.Closed) / n
-		qs, qc := (float64(t.Successes)+2)/(n+4), (float64(t.Closed)+2)/(n+4)
-		as, ac = as+qs, ac+qc
-		vs, vc = vs+qs*(1-qs)/n, vc+qc*(1-qc)/n
+		ks[i], kc[i], ns[i] = float64(t.Successes), float64(t.Closed), float64(t.Walks)
+		equal = equal && ns[i] == ns[0]
 	}
 	if equal {
 		return succ, closed, false
 	}
-	k := float64(len(squares))
-	ps, pc = ps/k, pc/k
-	at := func(p, adj, v float64) stats.Summary {
-		adj /= k
-		n := math.Round(adj * (1 - adj) / (v / (k * k)))
-		x := stats.Proportion{Successes: uint64(math.Round(p * n)), Trials: uint64(n)}
-		s := x.Interval(e.Confidence, e.Method)
-		s.Center = p
-		s.Lo, s.Hi = min(s.Lo, p), max(s.Hi, p)
-		return s
-	}
-	return at(ps, as, vs), at(pc, ac, vc), true
+	return equalWeightRate(ks, ns, e.Confidence, e.Method), equalWeightRate(kc, ns, e.Confidence, e.Method), true
 }
 
 // pool pools the tallies of squares of (board, rule) as stats.Pool does,

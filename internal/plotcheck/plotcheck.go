@@ -1,4 +1,11 @@
-package plots
+// Package plotcheck holds the figure referee: checks that read a figure as
+// drawn, from its SVG, the way a reader sees it (tick labels at their
+// values and apart, nothing outside the canvas, no line across a bar of no
+// walks, every character drawable in PNG and PDF). They hold for any
+// figure, so the tests run them over every figure of fresh runs
+// (internal/figures), over the gallery (harness) and over figures with
+// each defect planted.
+package plotcheck
 
 import (
 	"bytes"
@@ -12,13 +19,9 @@ import (
 
 	"golang.org/x/image/font/sfnt"
 	"gonum.org/v1/plot/font"
-	"gonum.org/v1/plot/vg"
-)
 
-// The referee's checks read a figure as drawn, from its SVG, the way a
-// reader sees it: where each text stands and what it says. They hold for
-// any figure, so the tests run them over every figure of fresh runs
-// (internal/figures) and over figures with each defect planted.
+	"github.com/knightwalk/knightwalk/plots"
+)
 
 // SVGText is one text of a figure's SVG: its start (left end of its
 // baseline) in points with y upwards, its size and whether it is turned
@@ -36,7 +39,7 @@ var (
 	svgPointRE = regexp.MustCompile(`[ML]([-\d.e+]+),([-\d.e+]+)`)
 )
 
-// SVGTexts returns the texts of an SVG written by Encode.
+// SVGTexts returns the texts of an SVG written by plots.Figure.Encode.
 func SVGTexts(svg []byte) []SVGText {
 	var out []SVGText
 	rot := rotatedSpans(svg)
@@ -75,9 +78,10 @@ func rotatedSpans(svg []byte) [][2]int {
 	}
 }
 
-func face(size float64) font.Face {
-	return font.DefaultCache.Lookup(sansFont, vg.Length(size))
-}
+func face(size float64) font.Face { return plots.Face(size) }
+
+// tickSize is the size of the figures' tick labels.
+const tickSize = plots.TickSize
 
 // box is the extent of a text: [x0, x1] × [y0, y1], y upwards.
 func (t SVGText) box() (x0, y0, x1, y1 float64) {
@@ -144,13 +148,13 @@ func CheckGlyphs(svg []byte) []string {
 				continue
 			}
 			seen[r] = true
-			if _, sup := superscriptDigits[r]; sup {
+			if _, sup := plots.Superscript(r); sup {
 				continue // set as raised digits in PNG and PDF
 			}
 			if i, err := fc.Face.GlyphIndex(&buf, r); err != nil || i == 0 {
 				out = append(out, fmt.Sprintf("%q (U+%04X) in %q: no glyph in the PNG's font", r, r, t.Text))
 			}
-			if strings.ContainsRune(toCP1252(pdfText(string(r))), '?') && r != '?' {
+			if !plots.PDFWritable(r) {
 				out = append(out, fmt.Sprintf("%q (U+%04X) in %q: not in the PDF's Windows-1252 text", r, r, t.Text))
 			}
 		}
@@ -176,7 +180,7 @@ func parseTick(s string) (float64, bool) {
 	if strings.HasPrefix(s, "10") && len(s) > 2 {
 		exp := ""
 		for _, r := range s[2:] {
-			d, ok := superscriptDigits[r]
+			d, ok := plots.Superscript(r)
 			if !ok {
 				exp = ""
 				break
@@ -396,19 +400,19 @@ func roundAll(xs []float64) []float64 {
 	return out
 }
 
-// Referee runs the checks that read f as drawn: its tick labels at their
+// Figure runs the checks that read f as drawn: its tick labels at their
 // values and apart, nothing outside the canvas, no line across a bar of
 // no walks, every character drawable in PNG and PDF.
-func Referee(f *Figure) []string {
+func Figure(f *plots.Figure) []string {
 	var buf bytes.Buffer
 	if err := f.Encode(&buf, "svg"); err != nil {
 		return []string{err.Error()}
 	}
-	return RefereeSVG(buf.Bytes())
+	return SVG(buf.Bytes())
 }
 
-// RefereeSVG is Referee on an SVG already written.
-func RefereeSVG(svg []byte) []string {
+// SVG is Figure on an SVG already written.
+func SVG(svg []byte) []string {
 	var out []string
 	out = append(out, CheckTicks(svg)...)
 	out = append(out, CheckTickOverlap(svg)...)

@@ -1,7 +1,8 @@
-package plots
+package plotcheck
 
 import (
 	"bytes"
+	"image/color"
 	"math"
 	"os"
 	"path/filepath"
@@ -10,13 +11,16 @@ import (
 
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
+
+	"github.com/knightwalk/knightwalk/plots"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // plantedClaimPanel is a claim panel with a 100 % rate, whose logit axis
 // is clipped short of 1.
-func plantedClaimPanel(t *testing.T) *Figure {
+func plantedClaimPanel(t *testing.T) *plots.Figure {
 	t.Helper()
-	f, err := ClaimPanel("planted", []ClaimRow{
+	f, err := plots.ClaimPanel("planted", []plots.ClaimRow{
 		{Label: "a: consistent", ClaimedLo: 0.9, ClaimedHi: 1, Measured: 1, Lo: 0.98, Hi: 1, Exact: math.NaN()},
 		{Label: "b: consistent", ClaimedLo: 0.6, ClaimedHi: 0.7, Measured: 0.65, Lo: 0.6, Hi: 0.7, Exact: math.NaN()},
 	})
@@ -29,43 +33,43 @@ func plantedClaimPanel(t *testing.T) *Figure {
 // Each check of the referee fails on a figure with its defect planted,
 // and passes on the figure without it.
 func TestRefereeCatchesPlantedDefects(t *testing.T) {
-	if p := Referee(plantedClaimPanel(t)); len(p) > 0 {
+	if p := Figure(plantedClaimPanel(t)); len(p) > 0 {
 		t.Fatalf("a sound figure fails: %q", p)
 	}
 	cases := []struct {
 		name, want string
-		plant      func(f *Figure)
+		plant      func(f *plots.Figure)
 	}{
-		{"100 at the clipped end of a logit axis", "tick labels", func(f *Figure) {
+		{"100 at the clipped end of a logit axis", "tick labels", func(f *plots.Figure) {
 			ts := f.Plot.X.Tick.Marker.Ticks(f.Plot.X.Min, f.Plot.X.Max)
 			f.Plot.X.Tick.Marker = plot.ConstantTicks(append(ts, plot.Tick{Value: f.Plot.X.Max, Label: "100"}))
 		}},
-		{"0 at the clipped end of a logit axis", "tick labels", func(f *Figure) {
+		{"0 at the clipped end of a logit axis", "tick labels", func(f *plots.Figure) {
 			ts := f.Plot.X.Tick.Marker.Ticks(f.Plot.X.Min, f.Plot.X.Max)
 			f.Plot.X.Tick.Marker = plot.ConstantTicks(append([]plot.Tick{{Value: f.Plot.X.Min, Label: "0"}}, ts...))
 		}},
-		{"a label rounded off its place", "tick labels", func(f *Figure) {
+		{"a label rounded off its place", "tick labels", func(f *plots.Figure) {
 			ts := f.Plot.X.Tick.Marker.Ticks(f.Plot.X.Min, f.Plot.X.Max)
 			ts[0].Label = "1"
 			f.Plot.X.Tick.Marker = plot.ConstantTicks(ts)
 		}},
-		{"a title wider than the canvas, with nowhere to break", "outside the", func(f *Figure) {
+		{"a title wider than the canvas, with nowhere to break", "outside the", func(f *plots.Figure) {
 			f.Plot.Title.Text = strings.Repeat("unbreakable", 12)
 		}},
-		{"an axis label past the edges", "outside the", func(f *Figure) {
+		{"an axis label past the edges", "outside the", func(f *plots.Figure) {
 			f.Plot.X.Label.Text = strings.Repeat("an axis label too long for the figure ", 3)
 		}},
-		{"a glyph the PNG font lacks", "no glyph in the PNG's font", func(f *Figure) {
-			f.addLegend("guide ∝ 1/√n")
+		{"a glyph the PNG font lacks", "no glyph in the PNG's font", func(f *plots.Figure) {
+			f.Plot.Title.Text = "guide ∝ 1/√n"
 		}},
-		{"a character the PDF cannot write", "Windows-1252", func(f *Figure) {
-			f.addLegend("◆ exact")
+		{"a character the PDF cannot write", "Windows-1252", func(f *plots.Figure) {
+			f.Plot.Title.Text = "◆ exact"
 		}},
 	}
 	for _, c := range cases {
 		f := plantedClaimPanel(t)
 		c.plant(f)
-		problems := Referee(f)
+		problems := Figure(f)
 		found := false
 		for _, p := range problems {
 			found = found || strings.Contains(p, c.want)
@@ -91,7 +95,7 @@ func TestParseTick(t *testing.T) {
 
 // The golden figures pass the referee.
 func TestRefereeGoldens(t *testing.T) {
-	files, err := filepath.Glob(filepath.Join("testdata", "*.svg"))
+	files, err := filepath.Glob(filepath.Join("..", "..", "plots", "testdata", "*.svg"))
 	if err != nil || len(files) == 0 {
 		t.Fatalf("no golden SVGs: %v", err)
 	}
@@ -100,7 +104,7 @@ func TestRefereeGoldens(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, p := range RefereeSVG(b) {
+		for _, p := range SVG(b) {
 			t.Errorf("%s: %s", f, p)
 		}
 	}
@@ -110,18 +114,29 @@ func TestRefereeGoldens(t *testing.T) {
 // "96", as the bars' ends were) fails the tick check; the bar as drawn
 // passes.
 func TestRefereeColourBarTicks(t *testing.T) {
-	h := HeatmapData{Rows: 3, Cols: 3, Highlight: -1, Percent: true, Label: "success rate",
+	h := plots.HeatmapData{Rows: 3, Cols: 3, Highlight: -1, Percent: true, Label: "success rate",
 		Values: []float64{0.9577, 0.97, 0.98, 0.99, 0.995, 0.985, 0.975, 0.965, 0.999}}
-	f, err := Heatmap(h)
+	f, err := plots.Heatmap(h)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if p := Referee(f); len(p) > 0 {
+	if p := Figure(f); len(p) > 0 {
 		t.Fatalf("the bar as drawn fails: %q", p)
 	}
-	f.colorBar.ticks[0].Label = "96"
+	var buf bytes.Buffer
+	if err := f.Encode(&buf, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	// The planted defect: the bar's bottom (the last 95.77: the first is
+	// a cell's) written 96.
+	svg, bottom := buf.Bytes(), []byte(">95.77</text>")
+	at := bytes.LastIndex(svg, bottom)
+	if at < 0 {
+		t.Fatalf("no colour bar label %q to plant a defect in", bottom)
+	}
+	planted := append(append(append([]byte{}, svg[:at]...), ">96</text>"...), svg[at+len(bottom):]...)
 	found := false
-	for _, p := range Referee(f) {
+	for _, p := range SVG(planted) {
 		found = found || strings.Contains(p, "tick labels")
 	}
 	if !found {
@@ -132,8 +147,8 @@ func TestRefereeColourBarTicks(t *testing.T) {
 // Shares of sampled walks are drawn with their intervals on every kind of
 // length axis: per length, in pairs (over 30 lengths) and on a log axis.
 func TestLengthSharesDrawIntervals(t *testing.T) {
-	mk := func(n int, dominated bool, walks int64) Series {
-		s := Series{Name: "corner", Walks: walks}
+	mk := func(n int, dominated bool) plots.Series {
+		s := plots.Series{Name: "corner"}
 		for l := 1; l <= n; l++ {
 			s.X, s.Y = append(s.X, float64(l)), append(s.Y, 1/float64(2*n))
 		}
@@ -148,7 +163,8 @@ func TestLengthSharesDrawIntervals(t *testing.T) {
 		dominated bool
 	}{{"per length", 10, false}, {"in pairs", 40, false}, {"log axis", 40, true}} {
 		paths := func(walks int64) int {
-			f, err := LengthDistributionWith([]Series{mk(c.n, c.dominated, walks)}, LengthOptions{Squares: c.n})
+			o := plots.LengthOptions{Squares: c.n}
+			f, err := plots.LengthDistributionWith(sampled(t, []plots.Series{mk(c.n, c.dominated)}, walks, o), o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -174,12 +190,12 @@ func TestLengthSharesDrawIntervals(t *testing.T) {
 // was drawn before it widened itself) has tick labels running together,
 // which the check reports; the panel as drawn now passes.
 func TestRefereeCatchesOverlappingTicks(t *testing.T) {
-	rows := []ClaimRow{
+	rows := []plots.ClaimRow{
 		{Label: "random-n8, 8x8: 99/100 ± 4.7, reproduced", ClaimedLo: 0.943, ClaimedHi: 1, Measured: 0.98, Lo: 0.975, Hi: 0.985, Exact: math.NaN()},
 		{Label: "random-n100, 100x100: 35/100 ± 13.4, reproduced", ClaimedLo: 0.216, ClaimedHi: 0.484, Measured: 0.3, Lo: 0.28, Hi: 0.32, Exact: math.NaN()},
 		{Label: "pohl-n50, 50x50: reproduced", ClaimedLo: 0.97, ClaimedHi: 1, Measured: 0.995, Lo: 0.99, Hi: 0.998, Exact: math.NaN()},
 	}
-	f, err := ClaimPanel("overlap", rows)
+	f, err := plots.ClaimPanel("overlap", rows)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +206,7 @@ func TestRefereeCatchesOverlappingTicks(t *testing.T) {
 	if got := CheckTickOverlap(buf.Bytes()); len(got) != 0 {
 		t.Errorf("the panel as drawn: %v", got)
 	}
-	f.Width = ColumnWidth // the planted defect: the old width
+	f.Width = plots.ColumnWidth // the planted defect: the old width
 	buf.Reset()
 	if err := f.Encode(&buf, "svg"); err != nil {
 		t.Fatal(err)
@@ -210,14 +226,14 @@ func TestRefereeCatchesOverlappingTicks(t *testing.T) {
 func TestRefereeCatchesBridgedBins(t *testing.T) {
 	// n lengths, each a share; the length gap (and, in pairs, its partner)
 	// has no walks; the full length holds full of them on a log axis.
-	mk := func(n, gap int, full float64) Series {
-		s := Series{Name: "corner", Walks: 100000}
+	mk := func(n, gap int, full float64) plots.Series {
+		s := plots.Series{Name: "corner"}
 		for l := 1; l <= n; l++ {
 			y := 1.0
 			if l == n {
 				y = full
 			}
-			if l == gap || n > pairAbove && l == gap-1 && (n-l)%2 == 0 {
+			if l == gap || n > 30 && l == gap-1 && (n-l)%2 == 0 {
 				y = 0
 			}
 			s.X, s.Y = append(s.X, float64(l)), append(s.Y, y)
@@ -233,18 +249,19 @@ func TestRefereeCatchesBridgedBins(t *testing.T) {
 	}
 	for _, c := range []struct {
 		name        string
-		s           Series
+		s           plots.Series
 		before, gap float64 // the bars either side of the empty one
 	}{
 		{"log axis, in pairs", mk(49, 40, 2000), 37.5, 41.5},
 		{"linear, in pairs", mk(49, 40, 1), 37.5, 41.5},
 		{"linear, per length", mk(20, 10, 1), 9, 11},
 	} {
-		f, err := LengthDistributionWith([]Series{c.s}, LengthOptions{Squares: len(c.s.X)})
+		o := plots.LengthOptions{Squares: len(c.s.X)}
+		f, err := plots.LengthDistributionWith(sampled(t, []plots.Series{c.s}, 100000, o), o)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p := Referee(f); len(p) > 0 {
+		if p := Figure(f); len(p) > 0 {
 			t.Errorf("%s: the figure as drawn fails: %q", c.name, p)
 		}
 		// The planted defect: a line in the series' colour joining the
@@ -254,13 +271,58 @@ func TestRefereeCatchesBridgedBins(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		line.LineStyle.Color, _, _ = seriesStyle(0)
+		line.LineStyle.Color = color.RGBA{R: 0x00, G: 0x72, B: 0xB2, A: 0xff} // the first series' colour
 		f.Plot.Add(line)
-		problems := Referee(f)
+		problems := Figure(f)
 		if len(problems) != 1 || !strings.Contains(problems[0], "with no walks") {
 			t.Errorf("%s: a line across the empty bar: the referee says %q, want one bridge", c.name, problems)
 		} else {
 			t.Logf("%s: %s", c.name, problems[0])
 		}
+	}
+}
+
+// sampled gives each series the Wilson intervals of its shares, as
+// plots.LengthDistributionWith(series, o) draws them, of walks walks.
+func sampled(t *testing.T, series []plots.Series, walks int64, o plots.LengthOptions) []plots.Series {
+	t.Helper()
+	if walks <= 0 {
+		return series
+	}
+	bin, err := plots.LengthBins(series, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range series {
+		shares := map[float64]float64{}
+		var xs []float64
+		for k, x := range series[i].X {
+			b := bin(x)
+			if _, ok := shares[b]; !ok {
+				xs = append(xs, b)
+			}
+			shares[b] += series[i].Y[k]
+		}
+		for _, b := range xs {
+			iv := stats.Proportion{Successes: uint64(math.Round(shares[b] * float64(walks))), Trials: uint64(walks)}.Interval(0.95, stats.Wilson)
+			series[i].Bars = append(series[i].Bars, plots.ShareBar{X: b, Lo: iv.Lo, Hi: iv.Hi})
+		}
+	}
+	return series
+}
+
+// The claims panel with its edge cases (an exact value, a rate of 0 over
+// nothing, a 100 % rate at the logit axis's clipped end) passes as drawn.
+func TestClaimPanelPasses(t *testing.T) {
+	f, err := plots.ClaimPanel("ok", []plots.ClaimRow{
+		{Label: "n7, 7x7: consistent", ClaimedLo: 0.725, ClaimedHi: 0.775, Measured: 0.74, Lo: 0.72, Hi: 0.76, Exact: 0.7369},
+		{Label: "none over 325: consistent", ClaimedLo: 0, ClaimedHi: 0, Measured: 0, Lo: 0, Hi: 0.05, Exact: math.NaN()},
+		{Label: "at least 98 %: consistent", ClaimedLo: 0.98, ClaimedHi: 1, Measured: 1, Lo: 0.99, Hi: 1, Exact: math.NaN()},
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if problems := Figure(f); len(problems) > 0 {
+		t.Errorf("referee: %q", problems)
 	}
 }
