@@ -75,7 +75,7 @@ byte for byte, on the same machine and binary.`,
 				if len(args) == 1 {
 					arg = args[0]
 				}
-				s, err := loadExperiment(arg)
+				s, err := interruptible(ctx, func() (*config.Experiment, error) { return loadExperiment(arg) })
 				if err != nil {
 					return err
 				}

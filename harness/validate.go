@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
@@ -25,14 +26,20 @@ files that are valid. Exit status 1 when any file is invalid.`,
 				}
 				bad := 0
 				for _, a := range args {
-					s, err := loadExperiment(a)
+					s, err := interruptible(ctx, func() (*config.Experiment, error) { return loadExperiment(a) })
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
 					if err != nil {
 						fmt.Fprintln(e.stderr, err)
 						bad++
 						continue
 					}
 					file := s.SourceFile
-					p, err := runner.NewPlan(s)
+					p, err := interruptible(ctx, func() (*runner.Plan, error) { return runner.NewPlan(s) })
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
 					if err != nil {
 						fmt.Fprintf(e.stderr, "%s: %v\n", file, err)
 						bad++
