@@ -78,7 +78,7 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 func dispatch(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		if len(args) > 1 {
-			if args[1] == "help" {
+			if args[1] == "help" || args[1] == "-h" || args[1] == "--help" {
 				fmt.Fprintln(stdout, "usage: experiment help [COMMAND]\n\nPrints the commands, or one command's flags.")
 				return nil
 			}

@@ -79,7 +79,7 @@ byte for byte, on the same machine and binary.`,
 				if err != nil {
 					return err
 				}
-				warnDeterministic(e, s)
+				warnDeterministic(say, s) // a note, not an error: --quiet silences it
 				build := buildinfo.Read()
 				if !build.HasVCS() && !*dry {
 					fmt.Fprintf(say, "experiment: warning: %s\n", buildinfo.NoVCSWarning)
@@ -203,13 +203,13 @@ func dryRunSequential(ctx context.Context, e *env, s *config.Experiment, workers
 // warnDeterministic says which rules are deterministic: each runs one walk
 // per start (Experiment.WalksFor), since every further walk would repeat
 // the first; walks applies to the other rules.
-func warnDeterministic(e *env, s *config.Experiment) {
+func warnDeterministic(w io.Writer, s *config.Experiment) {
 	if s.Walks <= 1 {
 		return
 	}
 	for ri, r := range s.Rules {
 		if r.Deterministic() {
-			fmt.Fprintf(e.stderr, "experiment: %s is deterministic: it runs %d walk per start (every further walk would repeat it; walks: %d applies to the other rules)\n", r.Name(), s.WalksFor(ri), s.Walks)
+			fmt.Fprintf(w, "experiment: %s is deterministic: it runs %d walk per start (every further walk would repeat it; walks: %d applies to the other rules)\n", r.Name(), s.WalksFor(ri), s.Walks)
 		}
 	}
 }
