@@ -17,7 +17,7 @@ import (
 func countCommand() *command {
 	return &command{
 		name:  "count",
-		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--force] [--paired-ends] [--layers] [--shard K/N --out PART]",
+		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--force] [--paired-ends] [--layers] [--shard K/N --out PART [--check]]",
 		short: "exact numbers of knight's tours from each start square",
 		long: `Counts every knight's tour exactly. Open tours by default: the number of
 directed tours that start on each square. With --closed, the number of
