@@ -93,6 +93,35 @@ func TestMergeChecksKindsFirst(t *testing.T) {
 			}
 		})
 	}
+	// Parts of a fixed run: a 3-shard part among 2-shard ones is refused
+	// by both, naming it; one part of two is progress to --status and
+	// incomplete to merge.
+	mixed := filepath.Join(t.TempDir(), "mixed")
+	for k := range 2 {
+		if err := os.CopyFS(filepath.Join(mixed, "part-"+itoa(k)), os.DirFS(filepath.Join(fixedParts, "part-"+itoa(k)))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, _, err := runCmd(t, "run", fixed, "--shard", "2/3", "--out", filepath.Join(mixed, "part-2"), "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"merge", "--status", mixed}, {"merge", "--out", filepath.Join(dir, "out3"), mixed}} {
+		_, _, err := runCmd(t, args...)
+		if err == nil || !strings.HasPrefix(err.Error(), filepath.Join(mixed, "part-2", "part.json")+" is a part of another run") && !strings.Contains(err.Error(), ": "+filepath.Join(mixed, "part-2", "part.json")+" is a part of another run") {
+			t.Errorf("%s: %v; want part-2 named", args[:2], err)
+		}
+	}
+	half := filepath.Join(t.TempDir(), "half")
+	if err := os.CopyFS(filepath.Join(half, "part-0"), os.DirFS(filepath.Join(fixedParts, "part-0"))); err != nil {
+		t.Fatal(err)
+	}
+	if out, _, err := runCmd(t, "merge", "--status", half); err != nil || !strings.Contains(out, "1 of 2 parts done") {
+		t.Errorf("merge --status of 1 part of 2: %v, %q", err, out)
+	}
+	if _, _, err := runCmd(t, "merge", "--out", filepath.Join(dir, "out4"), half); err == nil || !strings.Contains(err.Error(), "incomplete set of shards: 1 of 2 given; missing [1]") {
+		t.Errorf("merge of 1 part of 2: %v", err)
+	}
+
 	// Two parts of round 1 only, of two seeds: neither is taken for the
 	// genuine one; both are named, by status and merge alike.
 	parts := filepath.Join(t.TempDir(), "parts")

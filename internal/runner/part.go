@@ -202,7 +202,9 @@ func readPart(path string) (*Part, error) {
 }
 
 // ReadParts reads shard results (directories or part.json files) and checks
-// that they are the complete set of shards of one config.
+// that they are the complete set of shards of one config. Parts of one
+// run that are not all there yet come back with the error that says which
+// are missing, so that merge --status can say how far they are.
 func ReadParts(paths []string) ([]*Part, error) {
 	var parts []*Part
 	paths = expandPartDirs(paths)
@@ -253,7 +255,7 @@ func ReadParts(paths []string) ([]*Part, error) {
 		if first.N-len(seen) > len(missing) {
 			more = " and more"
 		}
-		return nil, fmt.Errorf("incomplete set of shards: %d of %d given; missing %v%s", len(seen), first.N, missing, more)
+		return parts, fmt.Errorf("incomplete set of shards: %d of %d given; missing %v%s", len(seen), first.N, missing, more)
 	}
 	return parts, nil
 }
