@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestHelpDashH: "help -h" and "help --help" print help's own usage, as
@@ -62,5 +63,30 @@ func TestOrderNeedsFirst(t *testing.T) {
 	out, _, err := runCmd(t, "tour", "--board", "5x5", "--start", "a1", "--tie-break", "first", "--order", order)
 	if err != nil || !strings.Contains(out, "warnsdorff/first") {
 		t.Errorf("--order with --tie-break first: %v, %q", err, out)
+	}
+}
+
+// TestValidateEveryCommittedFile: validate experiments/*.yaml checks every
+// file there (the sources file as a sources file) and passes, in well
+// under the minutes a corner sweep over n = 5..2000 once took (the bound
+// is loose for loaded machines; it takes a fraction of a second).
+func TestValidateEveryCommittedFile(t *testing.T) {
+	files, err := filepath.Glob("../experiments/*.yaml")
+	if err != nil || len(files) < 10 {
+		t.Fatalf("%d files, %v", len(files), err)
+	}
+	t0 := time.Now()
+	out, stderr, err := runCmd(t, append([]string{"validate"}, files...)...)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, stderr)
+	}
+	if took := time.Since(t0); took > 30*time.Second {
+		t.Errorf("validate took %v", took)
+	}
+	if n := strings.Count(out, ": ok: "); n != len(files) {
+		t.Errorf("%d of %d files ok:\n%s", n, len(files), out)
+	}
+	if !strings.Contains(out, "sources.yaml: ok: the sources file, ") {
+		t.Errorf("the sources file is not checked as one:\n%s", out)
 	}
 }
