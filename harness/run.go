@@ -176,7 +176,11 @@ func dryRun(ctx context.Context, e *env, s *config.Experiment, shard runner.Shar
 	}
 	fmt.Fprintf(e.stdout, "experiment %s: %d boards, %d rules, %d walks per start square\n", s.Name, len(s.Boards), len(s.Rules), s.Walks)
 	for _, l := range est.Lines {
-		fmt.Fprintf(e.stdout, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk\n", l.Board, l.Rule.Name(), l.Starts, l.Units, l.Walks, l.NsPerWalk)
+		how := ""
+		if l.Interpolated {
+			how = " (by size)"
+		}
+		fmt.Fprintf(e.stdout, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk%s\n", l.Board, l.Rule.Name(), l.Starts, l.Units, l.Walks, l.NsPerWalk, how)
 	}
 	fmt.Fprintf(e.stdout, "total: %d units, %d walks (shard %s); estimated %s on %d workers\n", est.Units, est.Walks, shard,
 		time.Duration(est.Seconds*float64(time.Second)).Round(time.Millisecond), workers)
