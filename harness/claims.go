@@ -30,7 +30,8 @@ verdict (exact, walk or sample), the verdict, and the verdicts adjusted by
 Holm within each claim family. Then the claim × reading matrix: each
 claim's verdict under each reading, and under how many of its readings
 that are not fitted it holds (a claim read in several experiments is
-gathered from all the directories). The
+gathered from all the directories: one claim id and reading must state
+the same thing in every directory, and each directory is named once). The
 README's "Published claims" table is this command's output on the
 literature runs, so it cannot drift from what the tool measures.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {

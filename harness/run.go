@@ -36,6 +36,9 @@ K/N --round R --out PARTS runs shard K of round R into PARTS/round-R/part-K
 the decisions of the rounds before from their parts; 'experiment merge
 --out DIR PARTS' writes the result once the rounds decide the run, and
 until then says which round to run next (exit status 3).
+--dry-run prints the plan and its estimated time from short calibration
+walks: on at most 12 boards per rule, spread over the sizes; the other
+boards' costs are interpolated by their squares (marked "by size").
 A result's DIR/manifest.json (or the config key of one of its tables,
 saved as a file) runs exactly that configuration again: the same tables,
 byte for byte, on the same machine and binary.`,
