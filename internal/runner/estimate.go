@@ -51,6 +51,9 @@ func EstimateRun(ctx context.Context, s *config.Experiment, shard Shard, workers
 	sample := calibrationSample(s.Boards)
 	units := map[int]float64{} // unitCost of the sampled boards
 	for bi := range sample {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		units[bi] = unitCost(s.Boards[bi])
 	}
 	var ns, longest float64
@@ -145,26 +148,59 @@ func bySquares(boards []*sim.Board, v map[int]float64, bi int) float64 {
 }
 
 // unitCost is the measured time of a unit's own tally on board b: made,
-// filled by nothing and merged into another, as every unit's is.
+// filled by nothing and merged into another, as every unit's is. Beyond
+// 2^20 squares it is measured on 2^20 and scaled by the squares: the
+// cost is linear in them, and tallies of a 4096x4096 board took seconds
+// to allocate, which no signal could interrupt.
 func unitCost(b *sim.Board) float64 {
+	const most = 1 << 20
+	n := min(b.Squares(), most)
 	t0 := time.Now()
 	const reps = 3
-	acc := stats.NewTally(b.Squares())
+	acc := stats.NewTally(n)
 	for range reps {
-		t := stats.NewTally(b.Squares())
+		t := stats.NewTally(n)
 		if err := acc.Merge(t); err != nil {
 			return 0
 		}
 	}
-	return float64(time.Since(t0).Nanoseconds()) / reps
+	return float64(time.Since(t0).Nanoseconds()) / reps * float64(b.Squares()) / float64(n)
+}
+
+// newWalker is sim.NewWalker, given up as soon as ctx is done: the walker
+// of a 4096x4096 board takes seconds to build and cannot see ctx, and a
+// dry run stopped by SIGINT returns at once (the process exits; nothing
+// was written).
+func newWalker(ctx context.Context, b *sim.Board, r sim.Rule) (*sim.Walker, error) {
+	type built struct {
+		w   *sim.Walker
+		err error
+	}
+	done := make(chan built, 1)
+	go func() {
+		w, err := sim.NewWalker(b, r)
+		done <- built{w, err}
+	}()
+	select {
+	case x := <-done:
+		return x.w, x.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
 }
 
 // calibrate returns the mean time of a walk of r on b from starts, measured
 // for about 100 ms (and at least 3 walks, or one where a walk takes over a
 // second); it stops at once when ctx is done, even inside a long search.
 func calibrate(ctx context.Context, b *sim.Board, r sim.Rule, starts []int) (float64, error) {
-	w, err := sim.NewWalker(b, r)
-	if err != nil || len(starts) == 0 {
+	if len(starts) == 0 {
+		return 0, nil
+	}
+	w, err := newWalker(ctx, b, r)
+	if ctx.Err() != nil {
+		return 0, ctx.Err()
+	}
+	if err != nil {
 		return 0, nil
 	}
 	defer w.StopOn(ctx)()
