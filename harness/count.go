@@ -137,7 +137,7 @@ stops it before anything is queued.`,
 						return err
 					}
 					if *check {
-						return q.checkShard(e, sh)
+						return q.checkShard(ctx, e, sh)
 					}
 					return q.shardPart(ctx, e, sh, *out)
 				}

@@ -139,8 +139,10 @@ func (q *countQuery) shardPart(ctx context.Context, e *env, sh runner.Shard, out
 // checked (flags, board, the shard's sweeps) without counting. Memory is
 // not checked: --max-memory's default is the machine's, and the machine
 // that queues is not the one that counts.
-func (q *countQuery) checkShard(e *env, sh runner.Shard) error {
-	units, err := count.Units(q.board, count.Options{Closed: q.closed, PairedEnds: q.paired, Shard: count.Shard{K: sh.K, N: sh.N}})
+func (q *countQuery) checkShard(ctx context.Context, e *env, sh runner.Shard) error {
+	units, err := interruptible(ctx, func() ([]string, error) { // a long thin board has many sweeps to list
+		return count.Units(q.board, count.Options{Closed: q.closed, PairedEnds: q.paired, Shard: count.Shard{K: sh.K, N: sh.N}})
+	})
 	if err != nil {
 		return err
 	}
