@@ -140,6 +140,9 @@ func TestMemoryBudget(t *testing.T) {
 	if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "4 MiB") {
 		t.Fatalf("6x6 open in 4 MiB: %v, want the budget error", err)
 	}
+	if n := strings.Count(err.Error(), "count tours on 6x6"); n != 1 {
+		t.Errorf("%q says which count %d times; want once", err, n)
+	}
 	r, err := Tours(context.Background(), sim.MustBoard(5, 5), Options{MaxMemory: 16 << 20})
 	if err != nil || r.PeakBytes > 16<<20 || r.PeakBytes == 0 {
 		t.Fatalf("5x5 in 16 MiB: peak %d, %v", r.PeakBytes, err)

@@ -161,8 +161,9 @@ func (w *sweep) budgetError(v int, err error) error {
 	if err != ErrBudget {
 		return err
 	}
-	return fmt.Errorf("count tours on %s: the states after square %d of %d outgrew the memory budget of %d MiB: %w",
-		w.board, v, w.n, w.bud.limit>>20, err)
+	// Tours prefixes "count tours on BOARD: " to what a sweep returns.
+	return fmt.Errorf("the states after square %d of %d outgrew the memory budget of %.3g MiB: %w",
+		v, w.n, float64(w.bud.limit)/(1<<20), err)
 }
 
 // step expands every state of cur by square v into next, in parallel, and

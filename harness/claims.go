@@ -5,6 +5,8 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/config"
@@ -28,7 +30,8 @@ verdict (exact, walk or sample), the verdict, and the verdicts adjusted by
 Holm within each claim family. Then the claim × reading matrix: each
 claim's verdict under each reading, and under how many of its readings
 that are not fitted it holds (a claim read in several experiments is
-gathered from all the directories). The
+gathered from all the directories: one claim id and reading must state
+the same thing in every directory, and each directory is named once). The
 "Published claims" table of docs/claims.md is this command's output on the
 literature runs, so it cannot drift from what the tool measures.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
@@ -36,7 +39,11 @@ literature runs, so it cannot drift from what the tool measures.`,
 				if len(args) == 0 {
 					return usagef("claims: name at least one result directory")
 				}
+				if err := distinctDirs(args); err != nil {
+					return err
+				}
 				var rows []table.ClaimRow
+				stated := map[[2]string][]claimStatement{} // (id, reading): its statement and the first directory stating it
 				for _, dir := range args {
 					m, err := results.ReadManifest(dir)
 					if err != nil {
@@ -46,6 +53,14 @@ literature runs, so it cannot drift from what the tool measures.`,
 					if err != nil {
 						return err
 					}
+					for _, c := range r {
+						k, st := [2]string{c.ID, results.ReadingName(c)}, statementOf(c, dir)
+						if first, ok := conflict(stated[k], st); ok {
+							return fmt.Errorf("claims: claim %s, reading %q: %s in %s, but %s in %s: two statements under one claim id and reading cannot be pooled into one verdict; give one of them its own id or reading (the claim's reading: key) and run it again",
+								c.ID, k[1], first.text, first.dir, st.text, dir)
+						}
+						stated[k] = append(stated[k], st)
+					}
 					rows = append(rows, r...)
 				}
 				writeClaimsTable(e.stdout, rows)
@@ -53,6 +68,63 @@ literature runs, so it cannot drift from what the tool measures.`,
 			}
 		},
 	}
+}
+
+// claimStatement is what a claim row states (kind, bounds, rule and
+// target; the source for a comparison with a published count, whose
+// bounds are the publication's per board) and the directory it came from.
+type claimStatement struct{ text, dir string }
+
+func statementOf(c table.ClaimRow, dir string) claimStatement {
+	what := fmt.Sprintf("%s [%.6g, %.6g]", c.Kind, c.ClaimedLo, c.ClaimedHi)
+	if c.Kind == "published" {
+		what = "compared with the published count of " + c.Source
+	}
+	return claimStatement{fmt.Sprintf("%s of %s on %s", what, c.Rule, c.Target), dir}
+}
+
+// conflict returns a statement of another directory than st's that
+// differs from st, unless some directory states st too.
+func conflict(seen []claimStatement, st claimStatement) (claimStatement, bool) {
+	var other *claimStatement
+	for i, s := range seen {
+		if s.text == st.text {
+			return claimStatement{}, false
+		}
+		if s.dir != st.dir && other == nil {
+			other = &seen[i]
+		}
+	}
+	if other == nil {
+		return claimStatement{}, false
+	}
+	return *other, true
+}
+
+// distinctDirs refuses a result directory named twice (also by another
+// path to it): its claims would be counted twice.
+func distinctDirs(dirs []string) error {
+	seen := map[string]string{}
+	var infos []os.FileInfo
+	var names []string
+	for _, d := range dirs {
+		clean := filepath.Clean(d)
+		if first, ok := seen[clean]; ok {
+			return usagef("claims: %s is named twice (%s and %s): its claims would be counted twice; name each result directory once", clean, first, d)
+		}
+		seen[clean] = d
+		fi, err := os.Stat(d)
+		if err != nil {
+			continue // ReadManifest says what is wrong with it
+		}
+		for i, o := range infos {
+			if os.SameFile(fi, o) {
+				return usagef("claims: %s and %s are the same directory: its claims would be counted twice; name each result directory once", names[i], d)
+			}
+		}
+		infos, names = append(infos, fi), append(names, d)
+	}
+	return nil
 }
 
 // writeClaimsTable prints rows as a Markdown table, then the claim ×

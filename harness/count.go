@@ -17,7 +17,7 @@ import (
 func countCommand() *command {
 	return &command{
 		name:  "count",
-		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--force] [--paired-ends] [--layers] [--shard K/N --out PART]",
+		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--force] [--paired-ends] [--layers] [--shard K/N --out PART [--check]]",
 		short: "exact numbers of knight's tours from each start square",
 		long: `Counts every knight's tour exactly. Open tours by default: the number of
 directed tours that start on each square. With --closed, the number of
@@ -74,7 +74,9 @@ states of every N-th of the layer's 256 hash shards after 7/12 of the
 squares; balanced, but the states meet again, so each shard still handles
 most of the sweep's states (80 % of them on 6x8 in 4 shards): it spreads
 memory, not time. deploy/slurm/submit-count.sh queues the shards and the merge
-on Slurm.`,
+on Slurm; it first runs the same command with --check, which checks the
+flags, the board and the shard and exits without counting, so a mistake
+stops it before anything is queued.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			var q countQuery
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 6x6 (required)")
@@ -92,10 +94,14 @@ on Slurm.`,
 			fs.Var(&maxMem, "max-memory", "frontier: memory the state tables may take, e.g. 8GiB; the default is half the machine's memory, at most 4GiB")
 			fs.StringVar(&q.spill, "spill", "", "frontier: keep layers in files in this directory and build each in passes within --max-memory")
 			shardFlag := fs.String("shard", "", "frontier: run part K of N of the count's sweeps and write it to --out PART, for merge")
+			check := fs.Bool("check", false, "with --shard: check the flags, board and shard, print ok and exit without counting (deploy/slurm/submit-count.sh runs it before queueing)")
 			fs.BoolVar(&q.force, "force", false, "frontier: start even when the estimate says the sweep will not fit --max-memory or the --spill disk (for measuring how far a count gets; the budget still stops it)")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
 					return usagef("count takes no arguments, got %q", args)
+				}
+				if *check && *shardFlag == "" {
+					return usagef("--check is for --shard K/N --out PART (what a cluster task runs)")
 				}
 				if *shardFlag != "" {
 					if *out == "" || *format != "text" || *start != "" || q.unique || q.method == "search" {
@@ -129,6 +135,9 @@ on Slurm.`,
 					}
 					if err := table.CheckWritableDir(*out); err != nil {
 						return err
+					}
+					if *check {
+						return q.checkShard(ctx, e, sh)
 					}
 					return q.shardPart(ctx, e, sh, *out)
 				}

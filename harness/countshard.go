@@ -135,6 +135,21 @@ func (q *countQuery) shardPart(ctx context.Context, e *env, sh runner.Shard, out
 	return nil
 }
 
+// checkShard is count --shard K/N --check: what the task would run,
+// checked (flags, board, the shard's sweeps) without counting. Memory is
+// not checked: --max-memory's default is the machine's, and the machine
+// that queues is not the one that counts.
+func (q *countQuery) checkShard(ctx context.Context, e *env, sh runner.Shard) error {
+	units, err := interruptible(ctx, func() ([]string, error) { // a long thin board has many sweeps to list
+		return count.Units(q.board, count.Options{Closed: q.closed, PairedEnds: q.paired, Shard: count.Shard{K: sh.K, N: sh.N}})
+	})
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(e.stdout, "count shard %s of %s %s tours: ok (%d sweeps in all)\n", sh, q.board, q.kind(), len(units))
+	return nil
+}
+
 // flagsForShard is the flags a rerun of this shard needs besides --board.
 func (q *countQuery) flagsForShard() string {
 	s := ""

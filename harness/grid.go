@@ -82,6 +82,11 @@ func (f *ruleFlags) resolve() (sim.Rule, error) {
 		r.TieBreak, _ = sim.ParseTieBreak(f.tieBreak)
 	}
 	if f.order != "" {
+		// As an experiment file's order: key; a random tie-break has no
+		// order to follow, and silently ignoring it misleads.
+		if !(r.Kind == sim.Warnsdorff && r.TieBreak.UsesOrder() || r.Kind == sim.Backtrack) {
+			return sim.Rule{}, usagef("--order applies only to warnsdorff with a tie-break ending in first (--tie-break first, pohl+first, roth+first, ...) and to backtrack, not %s", r.Name())
+		}
 		if r.Order, err = sim.ParseOrder(f.order); err != nil {
 			return sim.Rule{}, usagef("--order: %v", err)
 		}

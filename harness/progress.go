@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/knightwalk/knightwalk/internal/runner"
 	"github.com/vbauerster/mpb/v8"
 	"github.com/vbauerster/mpb/v8/decor"
 )
@@ -31,9 +32,13 @@ func progressBar(w io.Writer) func(total uint64, done *atomic.Uint64) func() {
 	}
 	return func(total uint64, done *atomic.Uint64) func() {
 		p := mpb.New(mpb.WithOutput(w), mpb.WithWidth(40), mpb.WithRefreshRate(150*time.Millisecond))
+		t0 := time.Now()
+		eta := func(s decor.Statistics) string { // runner.ETA: "unknown" until a walk has finished
+			return "  ETA " + runner.ETA(uint64(max(0, s.Current)), uint64(max(0, s.Total)), time.Since(t0))
+		}
 		bar := p.AddBar(int64(total),
 			mpb.PrependDecorators(decor.Name("walks "), decor.CountersNoUnit("%d / %d")),
-			mpb.AppendDecorators(decor.AverageSpeed(0, " %.0f walks/s"), decor.Name("  ETA "), decor.AverageETA(decor.ET_STYLE_GO)))
+			mpb.AppendDecorators(decor.AverageSpeed(0, " %.0f walks/s"), decor.Any(eta)))
 		stop := make(chan struct{})
 		finished := make(chan struct{})
 		go func() {
@@ -119,15 +124,21 @@ func (b *byteSize) Set(s string) error {
 	return nil
 }
 
-// formatSize writes a byte count in binary units.
+// formatSize writes a byte count in binary units for people: three
+// significant digits ("2.37 GiB", "9.6 MiB", "4 GiB"), as --max-memory
+// accepts it back.
 func formatSize(b int64) string {
-	switch {
-	case b >= 1<<30:
-		return strconv.FormatFloat(float64(b)/(1<<30), 'f', -1, 64) + "GiB"
-	case b >= 1<<20:
-		return strconv.FormatFloat(float64(b)/(1<<20), 'f', -1, 64) + "MiB"
+	v, unit := float64(b), "B"
+	for _, u := range []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"} {
+		if v < 1024 {
+			break
+		}
+		v, unit = v/1024, u
 	}
-	return strconv.FormatInt(b, 10) + "B"
+	if v >= 100 {
+		return fmt.Sprintf("%.0f %s", v, unit)
+	}
+	return fmt.Sprintf("%.3g %s", v, unit)
 }
 
 // defaultMaxMemory is what exact may hold unless told otherwise: half the

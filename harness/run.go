@@ -36,6 +36,9 @@ K/N --round R --out PARTS runs shard K of round R into PARTS/round-R/part-K
 the decisions of the rounds before from their parts; 'experiment merge
 --out DIR PARTS' writes the result once the rounds decide the run, and
 until then says which round to run next (exit status 3).
+--dry-run prints the plan and its estimated time from short calibration
+walks: on at most 12 boards per rule, spread over the sizes; the other
+boards' costs are interpolated by their squares (marked "by size").
 A result's DIR/manifest.json (or the config key of one of its tables,
 saved as a file) runs exactly that configuration again: the same tables,
 byte for byte, on the same machine and binary.`,
@@ -75,11 +78,11 @@ byte for byte, on the same machine and binary.`,
 				if len(args) == 1 {
 					arg = args[0]
 				}
-				s, err := loadExperiment(arg)
+				s, err := interruptible(ctx, func() (*config.Experiment, error) { return loadExperiment(arg) })
 				if err != nil {
 					return err
 				}
-				warnDeterministic(e, s)
+				warnDeterministic(say, s) // a note, not an error: --quiet silences it
 				build := buildinfo.Read()
 				if !build.HasVCS() && !*dry {
 					fmt.Fprintf(say, "experiment: warning: %s\n", buildinfo.NoVCSWarning)
@@ -176,7 +179,11 @@ func dryRun(ctx context.Context, e *env, s *config.Experiment, shard runner.Shar
 	}
 	fmt.Fprintf(e.stdout, "experiment %s: %d boards, %d rules, %d walks per start square\n", s.Name, len(s.Boards), len(s.Rules), s.Walks)
 	for _, l := range est.Lines {
-		fmt.Fprintf(e.stdout, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk\n", l.Board, l.Rule.Name(), l.Starts, l.Units, l.Walks, l.NsPerWalk)
+		how := ""
+		if l.Interpolated {
+			how = " (by size)"
+		}
+		fmt.Fprintf(e.stdout, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk%s\n", l.Board, l.Rule.Name(), l.Starts, l.Units, l.Walks, l.NsPerWalk, how)
 	}
 	fmt.Fprintf(e.stdout, "total: %d units, %d walks (shard %s); estimated %s on %d workers\n", est.Units, est.Walks, shard,
 		time.Duration(est.Seconds*float64(time.Second)).Round(time.Millisecond), workers)
@@ -203,13 +210,13 @@ func dryRunSequential(ctx context.Context, e *env, s *config.Experiment, workers
 // warnDeterministic says which rules are deterministic: each runs one walk
 // per start (Experiment.WalksFor), since every further walk would repeat
 // the first; walks applies to the other rules.
-func warnDeterministic(e *env, s *config.Experiment) {
+func warnDeterministic(w io.Writer, s *config.Experiment) {
 	if s.Walks <= 1 {
 		return
 	}
 	for ri, r := range s.Rules {
 		if r.Deterministic() {
-			fmt.Fprintf(e.stderr, "experiment: %s is deterministic: it runs %d walk per start (every further walk would repeat it; walks: %d applies to the other rules)\n", r.Name(), s.WalksFor(ri), s.Walks)
+			fmt.Fprintf(w, "experiment: %s is deterministic: it runs %d walk per start (every further walk would repeat it; walks: %d applies to the other rules)\n", r.Name(), s.WalksFor(ri), s.Walks)
 		}
 	}
 }

@@ -6,7 +6,10 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/runner"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // validateCommand is `experiment validate`; main.go lists it.
@@ -17,7 +20,12 @@ func validateCommand() *command {
 		short: "check experiment files without running them",
 		long: `Decodes and validates each experiment file (or committed experiment name) and
 reports every error with its file, line and key; prints the plan's size for
-files that are valid. Exit status 1 when any file is invalid.`,
+files that are valid. A sources file (experiments/sources.yaml: the
+publications the claims cite) is checked as one, so 'validate
+experiments/*.yaml' checks every file there. Exit status 1 when any file
+is invalid. Validation takes time in proportion to the file, not to the
+boards' areas (a sweep over n = 5..2000 from the corners takes well under
+a second), and stops on SIGINT or SIGTERM.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) == 0 {
@@ -25,14 +33,29 @@ files that are valid. Exit status 1 when any file is invalid.`,
 				}
 				bad := 0
 				for _, a := range args {
-					s, err := loadExperiment(a)
+					if n, ok, err := validateSources(a); ok {
+						if err != nil {
+							fmt.Fprintln(e.stderr, err)
+							bad++
+						} else {
+							fmt.Fprintf(e.stdout, "%s: ok: the sources file, %d publications (not an experiment: the claims' sources, built into the binary; rebuild for an edit to count)\n", a, n)
+						}
+						continue
+					}
+					s, err := interruptible(ctx, func() (*config.Experiment, error) { return loadExperiment(a) })
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
 					if err != nil {
 						fmt.Fprintln(e.stderr, err)
 						bad++
 						continue
 					}
 					file := s.SourceFile
-					p, err := runner.NewPlan(s)
+					p, err := interruptible(ctx, func() (*runner.Plan, error) { return runner.NewPlan(s) })
+					if ctx.Err() != nil {
+						return ctx.Err()
+					}
 					if err != nil {
 						fmt.Fprintf(e.stderr, "%s: %v\n", file, err)
 						bad++
@@ -59,4 +82,24 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// validateSources checks FILE when it is a sources file (its one
+// top-level key is sources, as experiments/sources.yaml), so that
+// `validate experiments/*.yaml` checks every file there; ok is false for
+// anything else, left to the experiment reader.
+func validateSources(arg string) (n int, ok bool, err error) {
+	if !fileExists(arg) {
+		return 0, false, nil
+	}
+	data, err := config.ReadFile(arg)
+	if err != nil {
+		return 0, false, nil
+	}
+	var top map[string]any
+	if yaml.Unmarshal(data, &top) != nil || len(top) != 1 || top["sources"] == nil {
+		return 0, false, nil
+	}
+	pubs, err := config.ParseSources(arg, data)
+	return len(pubs), true, err
 }

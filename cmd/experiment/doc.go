@@ -150,7 +150,8 @@
 // Holm within each claim family. Then the claim × reading matrix: each
 // claim's verdict under each reading, and under how many of its readings
 // that are not fitted it holds (a claim read in several experiments is
-// gathered from all the directories). The
+// gathered from all the directories: one claim id and reading must state
+// the same thing in every directory, and each directory is named once). The
 // "Published claims" table of docs/claims.md is this command's output on the
 // literature runs, so it cannot drift from what the tool measures.
 //
@@ -162,7 +163,7 @@
 //	                 auto|search|frontier] [--format text|csv|parquet] [--out
 //	                 FILE] [--workers N] [--max-nodes N] [--max-memory SIZE]
 //	                 [--spill DIR] [--force] [--paired-ends] [--layers] [--shard
-//	                 K/N --out PART]
+//	                 K/N --out PART [--check]]
 //
 // Exact numbers of knight's tours from each start square.
 //
@@ -222,12 +223,17 @@
 // squares; balanced, but the states meet again, so each shard still handles
 // most of the sweep's states (80 % of them on 6x8 in 4 shards): it spreads
 // memory, not time. deploy/slurm/submit-count.sh queues the shards and the merge
-// on Slurm.
+// on Slurm; it first runs the same command with --check, which checks the
+// flags, the board and the shard and exits without counting, so a mistake
+// stops it before anything is queued.
 //
 // Flags:
 //
 //	--board string
 //	    board as ROWSxCOLS, e.g. 6x6 (required)
+//	--check
+//	    with --shard: check the flags, board and shard, print ok and exit
+//	    without counting (deploy/slurm/submit-count.sh runs it before queueing)
 //	--closed
 //	    count closed tours instead of open ones
 //	--force
@@ -516,6 +522,9 @@
 // the decisions of the rounds before from their parts; 'experiment merge
 // --out DIR PARTS' writes the result once the rounds decide the run, and
 // until then says which round to run next (exit status 3).
+// --dry-run prints the plan and its estimated time from short calibration
+// walks: on at most 12 boards per rule, spread over the sizes; the other
+// boards' costs are interpolated by their squares (marked "by size").
 // A result's DIR/manifest.json (or the config key of one of its tables,
 // saved as a file) runs exactly that configuration again: the same tables,
 // byte for byte, on the same machine and binary.
@@ -607,7 +616,12 @@
 //
 // Decodes and validates each experiment file (or committed experiment name) and
 // reports every error with its file, line and key; prints the plan's size for
-// files that are valid. Exit status 1 when any file is invalid.
+// files that are valid. A sources file (experiments/sources.yaml: the
+// publications the claims cite) is checked as one, so 'validate
+// experiments/*.yaml' checks every file there. Exit status 1 when any file
+// is invalid. Validation takes time in proportion to the file, not to the
+// boards' areas (a sweep over n = 5..2000 from the corners takes well under
+// a second), and stops on SIGINT or SIGTERM.
 //
 // # experiment version
 //

@@ -34,6 +34,14 @@ PARTS=$(cd "$PARTS" && pwd)
 OUT=$(cd "$(dirname "$OUT")" && pwd)/$(basename "$OUT")
 COUNT_FLAGS=${COUNT_FLAGS:-}
 export BOARD PARTS OUT BIN COUNT_FLAGS
+# Everything is checked before anything is queued: the command a task runs
+# (the board, COUNT_FLAGS, the shard), with --check, which counts nothing;
+# a mistake stops here with the command's own message.
+read -r -a flags <<<"$COUNT_FLAGS"
+if ! "$BIN" count --check --board "$BOARD" ${flags[@]+"${flags[@]}"} --shard "0/$SHARDS" --out "$PARTS/.submit-check.json" >/dev/null; then
+  echo "$0: the count's tasks would fail (above): nothing queued" >&2
+  exit 1
+fi
 
 here=$(cd "$(dirname "$0")" && pwd)
 both=()

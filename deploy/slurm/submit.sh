@@ -41,6 +41,13 @@ shift 4
 BIN=${BIN:-./experiment}
 [ -x "$BIN" ] || { echo "$0: BIN=$BIN is not an executable file: build the binary first (CGO_ENABLED=0 go build -o experiment ./cmd/experiment) or set BIN" >&2; exit 2; }
 [ -e "$OUT" ] && { echo "$0: $OUT already exists: the merge would refuse to overwrite it; choose another OUT_DIR or remove it" >&2; exit 2; }
+# Everything is checked before anything is made or queued: an experiment
+# that does not validate stops here, with validate's own message (file,
+# line, key), instead of queueing tasks that fail at once.
+if ! report=$("$BIN" validate "$EXPERIMENT"); then
+  echo "$0: $EXPERIMENT does not validate (above): nothing queued" >&2
+  exit 1
+fi
 # The jobs may start in another directory (--chdir): give them absolute paths.
 BIN=$(cd "$(dirname "$BIN")" && pwd)/$(basename "$BIN")
 [ -f "$EXPERIMENT" ] && EXPERIMENT=$(cd "$(dirname "$EXPERIMENT")" && pwd)/$(basename "$EXPERIMENT")
@@ -54,7 +61,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 # merge calls this script again; options given after the four arguments
 # join SBATCH_EXTRA so that the next rounds get them too.
 SEQUENTIAL=""
-if "$BIN" validate "$EXPERIMENT" 2>/dev/null | grep -q "sequential until"; then
+if grep -q "sequential until" <<<"$report"; then
   SEQUENTIAL=1
   SBATCH_EXTRA="${SBATCH_EXTRA:-}${*:+ $*}"
   set --

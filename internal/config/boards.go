@@ -217,6 +217,45 @@ func (s size) degree(r, c int) int { return sim.KnightDegree(s.rows, s.cols, r, 
 // classCount returns the number of squares of class cl.
 func (s size) classCount(cl sim.Class) int { return sim.ClassCount(s.rows, s.cols, cl) }
 
+// band returns the squares at most d from an edge (min(r, c, rows-1-r,
+// cols-1-c) <= d), row by row: O(d·(rows+cols)) squares, not rows·cols.
+func (s size) band(d int) []rc {
+	var out []rc
+	for r := range s.rows {
+		if r <= d || r >= s.rows-1-d {
+			for c := range s.cols {
+				out = append(out, rc{r, c})
+			}
+			continue
+		}
+		for c := 0; c <= d && c < s.cols; c++ {
+			out = append(out, rc{r, c})
+		}
+		for c := max(d+1, s.cols-1-d); c < s.cols; c++ {
+			out = append(out, rc{r, c})
+		}
+	}
+	return out
+}
+
+// corners returns the four corner squares (fewer distinct ones on a board
+// one square wide; pick removes the repeats).
+func (s size) corners() []rc {
+	return []rc{{0, 0}, {0, s.cols - 1}, {s.rows - 1, 0}, {s.rows - 1, s.cols - 1}}
+}
+
+// centre returns the squares that can be of class centre: the middle
+// row(s) by the middle column(s) (sim.Board.Class decides which are).
+func (s size) centre() []rc {
+	var out []rc
+	for _, r := range []int{(s.rows - 1) / 2, s.rows / 2} {
+		for _, c := range []int{(s.cols - 1) / 2, s.cols / 2} {
+			out = append(out, rc{r, c})
+		}
+	}
+	return out
+}
+
 // representatives returns squares that between them show every (class,
 // degree) pair the board has: class and degree depend on a row only through
 // its distance from the nearer edges (capped at 2) and whether it is a

@@ -692,13 +692,39 @@ var (
 )
 
 func typeByName(name string) reflect.Type {
-	for _, t := range []reflect.Type{configType, boardSpecType, startsType, sequentialType, reflect.TypeFor[RuleSpec](), reflect.TypeFor[Outputs](), reflect.TypeFor[Claim](),
-		reflect.TypeFor[FigureOptions](), reflect.TypeFor[HeatmapOptions](), reflect.TypeFor[LengthOptions](), reflect.TypeFor[SizeCurveOptions](), reflect.TypeFor[Reference]()} {
+	for _, t := range decodedTypes() {
 		if t.String() == name {
 			return t
 		}
 	}
 	return nil
+}
+
+// decodedTypes lists the struct types an experiment file decodes into:
+// Config and every struct reachable from its fields (families, figure
+// options, a walks mapping's sequentialYAML), so an unknown key anywhere
+// lists the keys valid there.
+func decodedTypes() []reflect.Type {
+	var out []reflect.Type
+	var walk func(t reflect.Type)
+	walk = func(t reflect.Type) {
+		for t.Kind() == reflect.Pointer || t.Kind() == reflect.Slice || t.Kind() == reflect.Map || t.Kind() == reflect.Array {
+			t = t.Elem()
+		}
+		if t.Kind() != reflect.Struct || slices.Contains(out, t) {
+			return
+		}
+		out = append(out, t)
+		for f := range t.Fields() {
+			if f.IsExported() {
+				walk(f.Type)
+			}
+		}
+	}
+	for _, t := range []reflect.Type{configType, boardSpecType, startsType, sequentialType} {
+		walk(t)
+	}
+	return out
 }
 
 func typeName(t reflect.Type) string {

@@ -73,7 +73,7 @@ func (c *Config) ruleList() []sim.Rule {
 // startSquares returns the start squares on b in ascending order, without
 // duplicates.
 func (c *Config) startSquares(b *sim.Board) []int {
-	return c.starts(nil, nil).pick(size{b.Rows, b.Cols}, func(rc) bool { return true })
+	return c.starts(nil, nil).pick(size{b.Rows, b.Cols}, nil)
 }
 
 // claimSquares returns the squares that claim cl pools on board b: its
@@ -88,7 +88,7 @@ func (c *Config) claimSquares(cl Claim, b *sim.Board) []int {
 	if !ok {
 		return nil
 	}
-	return c.starts(nil, nil).pick(s, func(p rc) bool { return t.has(s, p) })
+	return c.starts(nil, nil).pick(s, &t)
 }
 
 // appliesTo reports whether the claim is about boards of size s.
@@ -350,25 +350,54 @@ func (st startSet) has(s size, p rc) bool {
 	return st.all || st.classes[s.class(p)] || slices.Contains(st.squares, p)
 }
 
-// pick returns the selected squares of a board of size s that keep
-// accepts, ascending, as square indices of that board.
-func (st startSet) pick(s size, keep func(p rc) bool) []int {
-	var out []int
-	if !st.all && !slices.Contains(st.classes[:], true) {
-		for _, p := range st.squares {
-			if s.on(p) && keep(p) {
-				out = append(out, s.square(p))
+// pick returns the selected squares of a board of size s that are in
+// target t (nil: every square), ascending, as square indices of that
+// board. It visits only the squares that can qualify: the named squares,
+// the four corners, the edge band for edge, the few centre squares; only starts
+// of all or interior with a target as wide meet every square, and then
+// every square is in the answer, so the work is proportional to the
+// answer (which checkCells bounds), never to the boards' areas alone.
+func (st startSet) pick(s size, t *target) []int {
+	keep := func(p rc) bool { return st.has(s, p) && (t == nil || t.has(s, p)) }
+	var cand []rc
+	switch {
+	case !st.all && !st.classes[sim.Interior]:
+		cand = slices.Clone(st.squares)
+		if st.classes[sim.Edge] {
+			cand = append(cand, s.band(0)...)
+		} else if st.classes[sim.Corner] {
+			cand = append(cand, s.corners()...)
+		}
+		if st.classes[sim.Centre] {
+			cand = append(cand, s.centre()...)
+		}
+	case t != nil && t.kind == "square":
+		cand = []rc{t.square}
+	case t != nil && t.kind == "class" && t.class == sim.Corner:
+		cand = s.corners()
+	case t != nil && t.kind == "class" && t.class == sim.Edge:
+		cand = s.band(0)
+	case t != nil && t.kind == "class" && t.class == sim.Centre:
+		cand = s.centre()
+	case t != nil && t.kind == "degree" && t.degree < 8:
+		cand = s.band(1) // a square two or more from every edge has all 8 moves
+	default:
+		var out []int
+		for sq := range s.rows * s.cols {
+			if keep(s.rc(sq)) {
+				out = append(out, sq)
 			}
 		}
-		slices.Sort(out)
-		return slices.Compact(out)
+		return out
 	}
-	for sq := range s.rows * s.cols {
-		if p := s.rc(sq); st.has(s, p) && keep(p) {
-			out = append(out, sq)
+	var out []int
+	for _, p := range cand {
+		if s.on(p) && keep(p) {
+			out = append(out, s.square(p))
 		}
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
 
 // target is what a claim is about: a class, a square or a degree.

@@ -410,7 +410,9 @@ func (c *Config) checkFamilies(k *checker) {
 		}
 	}
 	for i, f := range c.Families {
-		if f.Name != "" && !named[f.Name] && !c.partial("claims") {
+		if f.Name != "" && !named[f.Name] && !c.partial("claims") && len(names) == 0 {
+			k.errorf(fmt.Sprintf("families[%d].name", i), "%q names no claim: the experiment has no claims; remove families, or add claims with family: %s", f.Name, f.Name)
+		} else if f.Name != "" && !named[f.Name] && !c.partial("claims") {
 			k.errorf(fmt.Sprintf("families[%d].name", i), "%q names no claim; the claims name %s (a claim's family key; %s when it has none)", f.Name, strings.Join(names, ", "), DefaultFamily)
 		}
 	}

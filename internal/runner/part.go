@@ -7,8 +7,8 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"github.com/knightwalk/knightwalk/internal/safeio"
+	"io"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -202,7 +202,9 @@ func readPart(path string) (*Part, error) {
 }
 
 // ReadParts reads shard results (directories or part.json files) and checks
-// that they are the complete set of shards of one config.
+// that they are the complete set of shards of one config. Parts of one
+// run that are not all there yet come back with the error that says which
+// are missing, so that merge --status can say how far they are.
 func ReadParts(paths []string) ([]*Part, error) {
 	var parts []*Part
 	paths = expandPartDirs(paths)
@@ -222,12 +224,17 @@ func ReadParts(paths []string) ([]*Part, error) {
 	if len(parts) == 0 {
 		return nil, fmt.Errorf("no parts to merge")
 	}
-	first := parts[0]
+	// The run most parts are of is the run; a part of another one is
+	// refused by its own name, never the first part given for it.
+	first, err := oddPartOut(parts, "given")
+	if err != nil {
+		return nil, err
+	}
 	seen := map[int]string{} // not a slice of N: N is what the file says
 	for i, p := range parts {
 		if p.ConfigHash != first.ConfigHash || p.Seed != first.Seed || p.N != first.N || p.Units != first.Units {
 			return nil, fmt.Errorf("%s is shard %s of config %.12s (seed %d); %s is shard %s of config %.12s (seed %d): parts of different runs cannot be merged",
-				paths[i], p.Shard, p.ConfigHash, p.Seed, paths[0], first.Shard, first.ConfigHash, first.Seed)
+				paths[i], p.Shard, p.ConfigHash, p.Seed, first.path, first.Shard, first.ConfigHash, first.Seed)
 		}
 		if p.K < 0 || p.K >= p.N || p.Shard != (Shard{p.K, p.N}).String() {
 			return nil, fmt.Errorf("%s: bad shard %s", paths[i], p.Shard)
@@ -248,7 +255,7 @@ func ReadParts(paths []string) ([]*Part, error) {
 		if first.N-len(seen) > len(missing) {
 			more = " and more"
 		}
-		return nil, fmt.Errorf("incomplete set of shards: %d of %d given; missing %v%s", len(seen), first.N, missing, more)
+		return parts, fmt.Errorf("incomplete set of shards: %d of %d given; missing %v%s", len(seen), first.N, missing, more)
 	}
 	return parts, nil
 }

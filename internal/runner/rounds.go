@@ -212,6 +212,9 @@ func replayRounds(ctx context.Context, s *config.Experiment, parts string, n, up
 // replayRoundsOf is replayRounds; complete stops at the first round whose
 // parts are not all there instead of refusing it.
 func replayRoundsOf(ctx context.Context, s *config.Experiment, parts string, n, upto, workers int, log io.Writer, complete bool) (*replay, error) {
+	if s.Sequential == nil {
+		return nil, fmt.Errorf("%s runs a fixed number of walks: it has no rounds to merge in %s (merge its parts with experiment merge --out DIR PART...)", s.Name, parts)
+	}
 	p, err := NewPlan(s)
 	if err != nil {
 		return nil, err
@@ -438,24 +441,115 @@ func MergeRounds(ctx context.Context, s *config.Experiment, parts string, n int,
 
 // RoundParts reports whether dir holds the rounds of a sequential run (a
 // round-1 directory), and returns a part of its first round, which names
-// the run and its number of shards.
+// the run and its number of shards. Before naming the run it reads every
+// finished part of every round and refuses, naming the part, one that is
+// not what its place says (a fixed run's part, another round, another
+// shard) and one of another run (config, seed or shard count) than the
+// most parts are of; where no run has the most parts, it names both sides.
+// So `merge --status` and `merge` judge a directory by the same parts,
+// and neither takes its run from whichever part it happens to read first.
 func RoundParts(dir string) (*Part, bool, error) {
 	fi, err := os.Stat(RoundDir(dir, 1))
 	if err != nil || !fi.IsDir() {
 		return nil, false, nil
 	}
-	ents, err := os.ReadDir(RoundDir(dir, 1))
+	var all []*Part
+	for r := 1; ; r++ {
+		ents, err := os.ReadDir(RoundDir(dir, r))
+		if errors.Is(err, os.ErrNotExist) {
+			break
+		}
+		if err != nil {
+			return nil, true, err
+		}
+		for _, e := range ents {
+			k, err := strconv.Atoi(strings.TrimPrefix(e.Name(), "part-"))
+			path := filepath.Join(RoundDir(dir, r), e.Name(), partName)
+			if !e.IsDir() || !strings.HasPrefix(e.Name(), "part-") || err != nil || k < 0 || e.Name() != "part-"+strconv.Itoa(k) {
+				continue
+			}
+			if _, err := os.Stat(path); err != nil {
+				continue // a part still running (part-K.partial holds it) or not begun
+			}
+			p, err := readPart(path)
+			if err != nil {
+				return nil, true, err
+			}
+			if err := partInPlace(p, r, k); err != nil {
+				return nil, true, err
+			}
+			all = append(all, p)
+		}
+	}
+	if len(all) == 0 || all[0].Sequential.Round != 1 {
+		return nil, true, fmt.Errorf("%s: no finished part of round 1: run round 1 (experiment run EXPERIMENT --shard K/N --round 1 --out %s for each K)", RoundDir(dir, 1), dir)
+	}
+	ref, err := oddPartOut(all, "here")
 	if err != nil {
 		return nil, true, err
 	}
-	for _, e := range ents {
-		path := filepath.Join(RoundDir(dir, 1), e.Name(), partName)
-		if _, err := os.Stat(path); e.IsDir() && err == nil {
-			p, err := readPart(path)
-			return p, true, err
+	return ref, true, nil
+}
+
+// partInPlace refuses a part found at round-R/part-K that is not a round
+// of a sequential run, or is another round's or shard's part.
+func partInPlace(p *Part, r, k int) error {
+	switch {
+	case p.Sequential == nil:
+		return fmt.Errorf("%s is a part of a run of a fixed number of walks (experiment %s, shard %s), not a round of a sequential run: it does not belong among rounds; move it out (merge it with the parts of its own run)", p.path, p.Experiment, p.Shard)
+	case p.Sequential.Round != r:
+		return fmt.Errorf("%s is a part of round %d, found where round %d belongs: parts of another round cannot be merged", p.path, p.Sequential.Round, r)
+	case p.K != k || p.K >= p.N || p.Shard != (Shard{p.K, p.N}).String():
+		return fmt.Errorf("%s is shard %s, found where a part of shard %d belongs", p.path, p.Shard, k)
+	}
+	return nil
+}
+
+// partRun is what makes parts of one run: config, seed and shard count.
+type partRun struct {
+	hash string
+	seed uint64
+	n    int
+}
+
+func runOf(p *Part) partRun { return partRun{p.ConfigHash, uint64(p.Seed), p.N} }
+
+func (r partRun) String() string {
+	return fmt.Sprintf("config %.12s, seed %d, %d shards", r.hash, r.seed, r.n)
+}
+
+// oddPartOut returns the first of parts when all are of one run. Otherwise
+// it refuses the parts of the runs fewer parts are of, naming the first
+// of them and the run the most are of; when no run has the most, it names
+// a part of each of the two largest (neither is taken for the genuine one).
+func oddPartOut(parts []*Part, where string) (*Part, error) {
+	count := map[partRun]int{}
+	var order []partRun
+	for _, p := range parts {
+		if count[runOf(p)] == 0 {
+			order = append(order, runOf(p))
+		}
+		count[runOf(p)]++
+	}
+	if len(order) == 1 {
+		return parts[0], nil
+	}
+	slices.SortStableFunc(order, func(a, b partRun) int { return count[b] - count[a] })
+	major, second := order[0], order[1]
+	firstOf := func(r partRun) *Part {
+		return parts[slices.IndexFunc(parts, func(p *Part) bool { return runOf(p) == r })]
+	}
+	if count[major] == count[second] {
+		return nil, fmt.Errorf("%s (%s) and %s (%s) are parts of different runs, as many parts %s of each: parts of different runs cannot be merged; remove the parts that do not belong",
+			firstOf(major).path, major, firstOf(second).path, second, where)
+	}
+	for _, p := range parts {
+		if r := runOf(p); r != major {
+			return nil, fmt.Errorf("%s is a part of another run (%s) than the other %d parts %s (%s): parts of different runs cannot be merged; remove it",
+				p.path, r, count[major], where, major)
 		}
 	}
-	return nil, true, fmt.Errorf("%s: no finished part of round 1: run round 1 (experiment run EXPERIMENT --shard K/N --round 1 --out %s for each K)", RoundDir(dir, 1), dir)
+	return firstOf(major), nil
 }
 
 // expName is how a command line names the experiment: its file, or its

@@ -287,6 +287,24 @@ func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOp
 	return nil
 }
 
+// ETA is the time left for total walks at the rate of the done ones
+// over elapsed, rounded to the second: "unknown" while no walk has
+// finished (no rate yet; a division by it printed -2562047h47m16s), or
+// when it is beyond what a time.Duration holds.
+func ETA(done, total uint64, elapsed time.Duration) string {
+	switch {
+	case done >= total:
+		return "0s"
+	case done == 0 || elapsed <= 0:
+		return "unknown"
+	}
+	left := elapsed.Seconds() * float64(total-done) / float64(done)
+	if left > 1e9 { // 30 years: past any run, and near Duration's limit
+		return "unknown"
+	}
+	return time.Duration(left * float64(time.Second)).Round(time.Second).String()
+}
+
 func startProgress(ctx context.Context, o RunOptions, n *atomic.Uint64, total uint64) func() {
 	if o.Progress != nil {
 		return o.Progress(total, n)
@@ -310,8 +328,7 @@ func startProgress(ctx context.Context, o RunOptions, n *atomic.Uint64, total ui
 			case <-tick.C:
 				d := n.Load()
 				rate := float64(d) / time.Since(t0).Seconds()
-				eta := time.Duration(float64(total-d) / rate * float64(time.Second)).Round(time.Second)
-				fmt.Fprintf(o.Log, "experiment: %d/%d walks (%.1f%%), %.3g walks/s, ETA %s\n", d, total, 100*float64(d)/float64(total), rate, eta)
+				fmt.Fprintf(o.Log, "experiment: %d/%d walks (%.1f%%), %.3g walks/s, ETA %s\n", d, total, 100*float64(d)/float64(total), rate, ETA(d, total, time.Since(t0)))
 			}
 		}
 	}()

@@ -61,13 +61,19 @@ func EstimateSequential(ctx context.Context, s *config.Experiment, workers int) 
 		return nil, err
 	}
 	var ns float64
-	for bi, b := range s.Boards {
-		for ri, r := range s.Rules {
-			per, err := calibrate(ctx, b, r, s.Starts[bi])
-			if err != nil {
+	sample := calibrationSample(s.Boards)
+	perWalk := make([]map[int]float64, len(s.Rules)) // of the sampled boards; the others interpolated
+	for ri, r := range s.Rules {
+		perWalk[ri] = map[int]float64{}
+		for bi := range sample {
+			if perWalk[ri][bi], err = calibrate(ctx, s.Boards[bi], r, s.Starts[bi]); err != nil {
 				return nil, err
 			}
-			l := SeqEstimateLine{Board: b.String(), Rule: r.Name(), Starts: len(s.Starts[bi]), NsPerWalk: per}
+		}
+	}
+	for bi, b := range s.Boards {
+		for ri, r := range s.Rules {
+			l := SeqEstimateLine{Board: b.String(), Rule: r.Name(), Starts: len(s.Starts[bi]), NsPerWalk: bySquares(s.Boards, perWalk[ri], bi)}
 			for _, st := range s.Starts[bi] {
 				l.Walks += need[Cell{bi, ri, st}]
 				l.MaxWalks += s.WalksFor(ri)

@@ -111,7 +111,7 @@ func (md Metadata) pairs(table string) ([][2]string, error) {
 // accepts any version and table.
 func parseMetadata(keys, values []string, table string) (Metadata, error) {
 	md := Metadata{SchemaVersion: 1}
-	found := ""
+	found, versioned := "", false
 	for i, k := range keys {
 		v := values[i]
 		switch k {
@@ -120,7 +120,7 @@ func parseMetadata(keys, values []string, table string) (Metadata, error) {
 			if err != nil || n < 1 {
 				return Metadata{}, fmt.Errorf("metadata: schema_version %q is not a version number", v)
 			}
-			md.SchemaVersion = n
+			md.SchemaVersion, versioned = n, true
 		case keyTable:
 			found = v
 		case keyExperiment:
@@ -161,7 +161,7 @@ func parseMetadata(keys, values []string, table string) (Metadata, error) {
 	}
 	if table != "" {
 		// the version first: another version's keys may mean other things
-		if err := checkVersion(md); err != nil {
+		if err := checkVersion(md, versioned); err != nil {
 			return Metadata{}, err
 		}
 		if found != table {

@@ -61,12 +61,14 @@ func ReadMetadata(path string) (Metadata, error) {
 
 // checkVersion refuses a file of another schema version: its columns may
 // have other types or meanings, and reading it would crash or misread.
-func checkVersion(md Metadata) error {
+// versioned says whether the file has the schema_version key (files of
+// version 1 had none).
+func checkVersion(md Metadata, versioned bool) error {
 	if md.SchemaVersion == SchemaVersion {
 		return nil
 	}
 	how := ""
-	if md.SchemaVersion == 1 {
+	if !versioned {
 		how = " (no schema_version key)"
 	}
 	return fmt.Errorf("schema version %d%s, but this tool reads version %d: "+

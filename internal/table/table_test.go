@@ -239,6 +239,12 @@ func TestReadOldSchemaVersion(t *testing.T) {
 	if err != nil || md.SchemaVersion != 1 {
 		t.Fatalf("ReadMetadata of a version 1 file: %+v, %v", md, err)
 	}
+	// A file that says schema_version 1 has the key: the message must not
+	// say it has none.
+	_, err = parseMetadata([]string{"schema_version", "table"}, []string{"1", "claims"}, "claims")
+	if err == nil || !strings.Contains(err.Error(), "schema version 1, but this tool reads version") {
+		t.Errorf("schema_version \"1\": err = %v; want the version without \"(no schema_version key)\"", err)
+	}
 	for _, v := range []string{"2", "4", "x", "0"} { // 2: before rule_spec (issue 35)
 		_, err := parseMetadata([]string{"schema_version", "table"}, []string{v, "claims"}, "claims")
 		if err == nil || !strings.Contains(err.Error(), v) {
