@@ -289,12 +289,11 @@ func (r Rule) Policy(b *Board) (Policy, error) {
 		if !ok {
 			return nil, fmt.Errorf("rule %q is not registered", r.Custom)
 		}
-		if c.Boards != nil {
-			if err := c.Boards(b); err != nil {
-				return nil, err
-			}
+		g, err := makeGuard(b, r, c) // New and Boards called through the guard
+		if err != nil {
+			return nil, err
 		}
-		return c.New(b), nil
+		return g.pol, nil
 	case r.Kind == RandomWalk:
 		return PolicyFunc(func(p *Position, dst []int) []int { return p.Moves(p.cur, dst) }), nil
 	case r.Kind == Warnsdorff || r.Kind == Backtrack:
@@ -313,13 +312,15 @@ func CheckBoard(r Rule, b *Board) error {
 	if !ok {
 		return fmt.Errorf("rule %q is not registered", r.Custom)
 	}
-	if c.Boards != nil {
-		if err := c.Boards(b); err != nil {
-			return err
-		}
+	if err := (&guard{name: c.Name, b: b, w: newCallWatch(c.Name, b)}).boards(c); err != nil { // through the guard
+		return err
 	}
 	if r.Kind == Backtrack {
-		if _, stateful := c.New(b).(Stateful); stateful {
+		g, err := makeGuard(b, r, c)
+		if err != nil {
+			return err
+		}
+		if g.state != nil {
 			return fmt.Errorf("rule %s: %s keeps state along its walk, which a search cannot undo when it backs up; order the search by a rule without state", r.Name(), r.Custom)
 		}
 	}
@@ -459,15 +460,25 @@ func (w *warnsdorffPolicy) moveRank(sq int32) int {
 // RuleError is a policy's answer that no walk may take: a square that is
 // not an unvisited knight neighbour of the current square, one given
 // twice, or several from a rule registered as deterministic.
+//
+// It is also what the guard (guard.go) makes of a rule's panic, of a New
+// that returns nil, of two fresh policies that answer one position
+// differently, and of a call that does not return (Stuck).
 type RuleError struct {
 	Rule     string
 	Square   int // the offending square (-1: none in particular)
 	Position string
 	Problem  string
+	Fix      string // what to do about it ("": the contract of Policy.Allowed)
+	Stuck    bool   // a call that has not returned (CallWatch)
 }
 
 func (e *RuleError) Error() string {
-	return fmt.Sprintf("rule %s: %s (%s)", e.Rule, e.Problem, e.Position)
+	fix := e.Fix
+	if fix == "" {
+		fix = "a rule's Allowed must return unvisited knight neighbours of p.Current() (p.Moves lists them), each once"
+	}
+	return fmt.Sprintf("rule %s: %s (%s); %s", e.Rule, e.Problem, e.Position, fix)
 }
 
 // checkAllowed checks a policy's answer and sorts it ascending.
@@ -499,7 +510,9 @@ func checkAllowed(rule Rule, p *Position, allowed []int, deterministic bool) err
 		for i, sq := range allowed {
 			names[i] = b.SquareName(sq)
 		}
-		return bad(-1, "is registered as deterministic but allowed %d squares (%s)", len(allowed), strings.Join(names, ", "))
+		e := bad(-1, "is registered as deterministic but allowed %d squares (%s)", len(allowed), strings.Join(names, ", ")).(*RuleError)
+		e.Fix = "register it without Deterministic, or make it allow one square at each step"
+		return e
 	}
 	return nil
 }
