@@ -17,15 +17,22 @@ type CallWatch struct {
 type seenCall struct {
 	seq   uint64
 	since time.Time
+	polls int
 }
+
+// stuckPolls is the fewest polls that must see a call before it counts as
+// stuck, whatever the time: a process stopped (^Z) and continued finds
+// every call in progress long, and must first see it go on.
+const stuckPolls = 5
 
 // NewCallWatch returns a watch that has seen nothing yet.
 func NewCallWatch() *CallWatch { return &CallWatch{seen: map[*callWatch]seenCall{}} }
 
 // Stuck looks at the calls into rules of your own in progress and returns
 // a *RuleError describing one that this watch has seen in progress, the
-// same call, for at least d (nil if there is none). A call is timed from
-// the first Stuck that saw it, so the time is never over-reported.
+// same call, for at least d and in at least five polls (nil if there is
+// none). A call is timed from the first Stuck that saw it, so the time is
+// never over-reported.
 func (cw *CallWatch) Stuck(d time.Duration) error {
 	now := time.Now()
 	var worst *callWatch
@@ -44,9 +51,13 @@ func (cw *CallWatch) Stuck(d time.Duration) error {
 		case seq%2 == 0:
 			delete(cw.seen, w)
 		case !ok || s.seq != seq:
-			cw.seen[w] = seenCall{seq, now}
-		case now.Sub(s.since) >= d && now.Sub(s.since) > longest:
-			worst, longest = w, now.Sub(s.since)
+			cw.seen[w] = seenCall{seq, now, 1}
+		default:
+			s.polls++
+			cw.seen[w] = s
+			if took := now.Sub(s.since); s.polls >= stuckPolls && took >= d && took > longest {
+				worst, longest = w, took
+			}
 		}
 	}
 	clear(watches.list[len(live):])

@@ -87,9 +87,12 @@ func unitCost(b *sim.Board) float64 {
 // for about 100 ms (and at least 3 walks, or one where a walk takes over a
 // second); it stops at once when ctx is done, even inside a long search.
 func calibrate(ctx context.Context, b *sim.Board, r sim.Rule, starts []int) (float64, error) {
-	w, err := sim.NewWalker(b, r)
-	if err != nil || len(starts) == 0 {
+	if len(starts) == 0 {
 		return 0, nil
+	}
+	w, err := sim.NewWalker(b, r) // a rule of your own: its first use, checked (sim.CheckRule)
+	if err != nil {
+		return 0, err
 	}
 	defer w.StopOn(ctx)()
 	t0 := time.Now()

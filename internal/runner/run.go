@@ -13,6 +13,7 @@ import (
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // RunOptions say how to run an experiment and where the results go.
@@ -62,6 +63,9 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	o.Meta.Levels = results.Levels(s) // the tables' categories are the experiment's
 	p, err := NewPlan(s)
 	if err != nil {
+		return nil, err
+	}
+	if err := CheckRules(s); err != nil {
 		return nil, err
 	}
 	dir, err := prepareOutDir(o.Out, workKey(s), o.Force, o.Resume, o.Log)
@@ -373,4 +377,20 @@ func workKey(s *config.Experiment) string {
 		return s.WorkHash
 	}
 	return s.ConfigHash
+}
+
+// CheckRules checks every rule of your own of s on every board of s as its
+// first use would (sim.CheckRule), before a run writes anything: a rule
+// whose New fails, or that answers badly, panics or keeps hidden state in
+// the first few walks, is refused with nothing written. The literature's
+// rules that sim registers pass at once.
+func CheckRules(s *config.Experiment) error {
+	for _, b := range s.Boards {
+		for _, r := range s.Rules {
+			if err := sim.CheckRule(b, r); err != nil {
+				return fmt.Errorf("%s: %w", s.Name, err)
+			}
+		}
+	}
+	return nil
 }
