@@ -7,6 +7,7 @@ package badrules
 
 import (
 	"math/rand/v2"
+	"os"
 	"time"
 
 	"github.com/knightwalk/knightwalk/sim"
@@ -51,6 +52,17 @@ var Rules = []sim.CustomRule{
 		calls := 0
 		return sim.PolicyFunc(func(p *sim.Position, dst []int) []int {
 			if calls++; calls == 2 {
+				for {
+					time.Sleep(time.Hour)
+				}
+			}
+			return moves(p, dst)
+		})
+	}},
+	{Name: "bad/sleep-late", Doc: "answers as the random walk, and never returns from a policy's 3000th call unless KNIGHTWALK_BAD_SLEEP=0", New: func(*sim.Board) sim.Policy {
+		calls, sleep := 0, os.Getenv("KNIGHTWALK_BAD_SLEEP") != "0"
+		return sim.PolicyFunc(func(p *sim.Position, dst []int) []int {
+			if calls++; calls == 3000 && sleep {
 				for {
 					time.Sleep(time.Hour)
 				}
