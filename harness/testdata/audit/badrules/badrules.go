@@ -8,6 +8,7 @@ package badrules
 import (
 	"math/rand/v2"
 	"os"
+	"strconv"
 	"time"
 
 	"github.com/knightwalk/knightwalk/sim"
@@ -59,10 +60,13 @@ var Rules = []sim.CustomRule{
 			return moves(p, dst)
 		})
 	}},
-	{Name: "bad/sleep-late", Doc: "answers as the random walk, and never returns from a policy's 3000th call unless KNIGHTWALK_BAD_SLEEP=0", New: func(*sim.Board) sim.Policy {
-		calls, sleep := 0, os.Getenv("KNIGHTWALK_BAD_SLEEP") != "0"
+	{Name: "bad/sleep-late", Doc: "answers as the random walk, and never returns from a policy's call number KNIGHTWALK_BAD_SLEEP (default 3000; 0: never)", New: func(*sim.Board) sim.Policy {
+		calls, at := 0, 3000
+		if v := os.Getenv("KNIGHTWALK_BAD_SLEEP"); v != "" {
+			at, _ = strconv.Atoi(v)
+		}
 		return sim.PolicyFunc(func(p *sim.Position, dst []int) []int {
-			if calls++; calls == 3000 && sleep {
+			if calls++; calls == at {
 				for {
 					time.Sleep(time.Hour)
 				}
