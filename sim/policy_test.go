@@ -97,7 +97,7 @@ func (d *degreeSum2) Allowed(p *Position, dst []int) []int {
 	return dst
 }
 
-func registerOnce(t *testing.T, c CustomRule) {
+func registerOnce(t testing.TB, c CustomRule) {
 	t.Helper()
 	if _, ok := lookupCustom(c.Name); ok {
 		return

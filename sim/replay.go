@@ -19,7 +19,7 @@ import (
 // for different --workers, and exact enumeration, which merges walks
 // reaching the same position, would be wrong. The replay also meets most
 // wrong answers and panics before a command writes anything. It costs at
-// most 3·replayWalks·replaySteps+1 calls, once per rule and board.
+// most 3·replayWalks·replaySteps+1 calls and 3 New, once per rule and board.
 const (
 	replayWalks = 3
 	replaySteps = 48
@@ -73,6 +73,10 @@ func replay(b *Board, r Rule, c CustomRule) error {
 	if err != nil {
 		return err
 	}
+	three, err := makeGuard(b, r, c)
+	if err != nil {
+		return err
+	}
 	n := b.Squares()
 	var starts []int
 	for _, s := range []int{0, n - 1, n / 2} {
@@ -118,8 +122,8 @@ func replay(b *Board, r Rule, c CustomRule) error {
 			p.move(sq)
 		}
 	}
-	compare := func(i, j int) error {
-		ans, err := two.allowed(p, nil)
+	compare := func(g *guard, i, j int) error {
+		ans, err := g.allowed(p, nil)
 		if err != nil {
 			return err
 		}
@@ -130,23 +134,21 @@ func replay(b *Board, r Rule, c CustomRule) error {
 		}
 		return nil
 	}
-	// pass 1: the last walk's last position first (a Stateful policy: the
+	// two: the last walk's last position first (a Stateful policy: the
 	// walks in reverse order, each forward), which an answer that depends
 	// on the positions asked before meets
-	calls := 0
-	forward := func(i int) error { // walk i forward
+	forward := func(g *guard, i int) error { // walk i forward
 		p.reset(starts[i])
-		if err := two.begin(p); err != nil {
+		if err := g.begin(p); err != nil {
 			return err
 		}
 		for j := range answers[i] {
-			if err := compare(i, j); err != nil {
+			if err := compare(g, i, j); err != nil {
 				return err
 			}
-			calls++
 			if j < len(paths[i]) {
 				p.move(paths[i][j])
-				if err := two.moved(p, paths[i][j]); err != nil {
+				if err := g.moved(p, paths[i][j]); err != nil {
 					return err
 				}
 			}
@@ -155,33 +157,30 @@ func replay(b *Board, r Rule, c CustomRule) error {
 	}
 	for i := len(starts) - 1; i >= 0; i-- {
 		if two.state != nil {
-			if err := forward(i); err != nil {
+			if err := forward(two, i); err != nil {
 				return err
 			}
 			continue
 		}
 		for j := len(answers[i]) - 1; j >= 0; j-- {
 			at(i, j)
-			if err := compare(i, j); err != nil {
+			if err := compare(two, i, j); err != nil {
 				return err
 			}
-			calls++
 		}
 	}
-	// pass 2: in the first policy's order, after an odd number of calls,
-	// which an answer that depends on a count of calls (its parity, say)
-	// meets even where pass 1 asked each position at the same count
-	if calls%2 == 0 {
-		p.reset(starts[0])
-		if err := two.begin(p); err != nil {
-			return err
-		}
-		if _, err := two.allowed(p, nil); err != nil {
-			return err
-		}
+	// three: in the first policy's order after one call more, which an
+	// answer that depends on a count of calls (its parity, say) meets
+	// even where two asked each position at the same count
+	p.reset(starts[0])
+	if err := three.begin(p); err != nil {
+		return err
+	}
+	if _, err := three.allowed(p, nil); err != nil {
+		return err
 	}
 	for i := range starts {
-		if err := forward(i); err != nil {
+		if err := forward(three, i); err != nil {
 			return err
 		}
 	}
