@@ -197,7 +197,7 @@ func (g *guard) boards(c CustomRule) (err error) {
 func (g *guard) allowed(p *Position, dst []int) (out []int, err error) {
 	if g.w == nil {
 		out = g.pol.Allowed(p, dst)
-		return out, checkAllowed(g.rule, p, out[len(dst):], g.det)
+		return out, checkAllowed(&g.rule, p, out[len(dst):], g.det)
 	}
 	if p.start != g.start {
 		g.start = p.start
@@ -207,7 +207,7 @@ func (g *guard) allowed(p *Position, dst []int) (out []int, err error) {
 	if err != nil {
 		return dst, err
 	}
-	return out, checkAllowed(g.rule, p, out[len(dst):], g.det)
+	return out, checkAllowed(&g.rule, p, out[len(dst):], g.det)
 }
 
 func (g *guard) call(p *Position, dst []int) (out []int, err error) {

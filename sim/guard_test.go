@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -276,10 +277,70 @@ func BenchmarkGuard(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/call")
 	})
+	b.Run("checked", func(b *testing.B) { // the answer check alone, as before the guard
+		for b.Loop() {
+			buf = g.pol.Allowed(p, buf[:0])
+			checkAllowed(&r, p, buf, false)
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/call")
+	})
 	b.Run("guarded", func(b *testing.B) {
 		for b.Loop() {
 			buf, _ = g.allowed(p, buf[:0])
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/call")
 	})
+}
+
+// TestAnswerCheckFastPath: the answer check's fast path (neighboursOnce)
+// accepts exactly the answers that the full check (answerProblem) does,
+// and sorts them alike, on narrow boards (where two moves may share a
+// step) and wide ones, for answers of neighbours, repeats, visited
+// squares, squares off the board and others.
+func TestAnswerCheckFastPath(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	r := Rule{Kind: Custom, Custom: "fast-path"}
+	for _, b := range []*Board{MustBoard(1, 1), MustBoard(3, 3), MustBoard(3, 4), MustBoard(4, 3), MustBoard(2, 7), MustBoard(5, 5), MustBoard(8, 8), MustBoard(6, 11), MustBoard(12, 5)} {
+		p := newPosition(b)
+		n := b.Squares()
+		for trial := 0; trial < 3000; trial++ {
+			p.reset(rng.IntN(n))
+			for k := rng.IntN(n); k > 0; k-- { // a random walk's prefix
+				m := p.Moves(p.cur, nil)
+				if len(m) == 0 {
+					break
+				}
+				p.move(m[rng.IntN(len(m))])
+			}
+			var ans []int
+			for _, sq := range p.Moves(p.cur, nil) {
+				if rng.IntN(3) > 0 {
+					ans = append(ans, sq)
+				}
+			}
+			switch rng.IntN(6) {
+			case 1:
+				if len(ans) > 0 {
+					ans = append(ans, ans[rng.IntN(len(ans))])
+				}
+			case 2:
+				ans = append(ans, rng.IntN(n+20)-10)
+			case 3:
+				ans = append(ans, int(p.trail[rng.IntN(len(p.trail))]))
+			case 4:
+				for _, m := range CanonicalMoves {
+					if sq := p.MoveTo(p.cur, m); sq >= 0 {
+						ans = append(ans, sq)
+					}
+				}
+			}
+			rng.Shuffle(len(ans), func(i, j int) { ans[i], ans[j] = ans[j], ans[i] })
+			fast, slow := slices.Clone(ans), slices.Clone(ans)
+			ok := p.neighboursOnce(fast)
+			err := answerProblem(&r, p, slow, false)
+			if ok != (err == nil) || ok && !slices.Equal(fast, slow) {
+				t.Fatalf("%s at %s, answer %v: fast %v %v, full %v %v", b, p, ans, ok, fast, err, slow)
+			}
+		}
+	}
 }
