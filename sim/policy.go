@@ -216,14 +216,19 @@ type CustomRule struct {
 	// Doc says in a line what the rule does (validate and the report
 	// print it).
 	Doc string
-	// New returns the rule's policy for a board. It is called once per
-	// worker and board, so the policy may keep scratch state; it must not
-	// share mutable state between the policies it returns.
+	// New returns the rule's policy for a board (never nil). It is called
+	// once per worker and board, so the policy may keep scratch state; it
+	// must not share mutable state between the policies it returns, and
+	// its answers must depend on the position alone: the first use of the
+	// rule on a board replays a few walks on fresh policies to check
+	// (replay.go). Every call into the rule goes through the guard
+	// (guard.go): a panic, a bad answer or a call that does not return
+	// is an error naming the rule and the position.
 	New func(b *Board) Policy
 	// Deterministic promises that Allowed never returns more than one
 	// square: every walk from a square is then the same walk, and an
 	// experiment runs one walk per start. A policy that breaks the promise
-	// stops the run with an error.
+	// stops the run with an error. A Stateful policy must make it.
 	Deterministic bool
 	// Boards, when set, refuses the boards the rule is not defined on
 	// (Squirrel & Cull's rule is stated for n×n boards), with an error
