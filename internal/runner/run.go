@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -109,6 +110,15 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 				return nil, fmt.Errorf("cancelled: %s left unchanged; %d units done are kept in %s for --resume", dir.Final, len(st.done), dir.Partial)
 			}
 			return nil, fmt.Errorf("cancelled: %s left unchanged; %d of %d units done are kept in %s for --resume", dir.Final, len(st.done)+st.finished, p.ShardLen(o.Shard), dir.Partial)
+		}
+		var re *sim.RuleError
+		if errors.As(err, &re) && !o.Resume {
+			// a rule of your own answered what no walk may take: the units
+			// it finished are suspect, and a --resume after fixing it would
+			// mix its two versions under one configuration
+			if rerr := os.RemoveAll(dir.Partial); rerr == nil {
+				return nil, fmt.Errorf("%w; nothing was written (the units done are removed)", err)
+			}
 		}
 		return nil, err
 	}
