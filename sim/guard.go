@@ -71,15 +71,31 @@ type callWatch struct {
 // its kernel leaves a nil pointer, pruned by CallWatch.Stuck.
 var watches struct {
 	sync.Mutex
-	list []weak.Pointer[callWatch]
+	list   []weak.Pointer[callWatch]
+	pruned int // the list's length when last pruned
 }
 
 func newCallWatch(rule string, b *Board) *callWatch {
 	w := &callWatch{rule: rule, b: b}
 	watches.Lock()
+	if len(watches.list) >= 2*watches.pruned+64 { // a program that never polls must not keep every guard's entry
+		pruneWatches()
+	}
 	watches.list = append(watches.list, weak.Make(w))
 	watches.Unlock()
 	return w
+}
+
+// pruneWatches drops the entries of guards no longer alive (watches held).
+func pruneWatches() {
+	live := watches.list[:0]
+	for _, wp := range watches.list {
+		if wp.Value() != nil {
+			live = append(live, wp)
+		}
+	}
+	clear(watches.list[len(live):])
+	watches.list, watches.pruned = live, len(live)
 }
 
 const noSquare = 1<<30 - 1

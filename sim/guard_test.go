@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -342,5 +343,30 @@ func TestAnswerCheckFastPath(t *testing.T) {
 				t.Fatalf("%s at %s, answer %v: fast %v %v, full %v %v", b, p, ans, ok, fast, err, slow)
 			}
 		}
+	}
+}
+
+// TestWatchesPruned: the guards' watch entries do not pile up in a
+// program that makes many walkers and never polls a CallWatch.
+func TestWatchesPruned(t *testing.T) {
+	registerOnce(t, CustomRule{Name: "guard/many", New: func(*Board) Policy {
+		return PolicyFunc(func(p *Position, dst []int) []int { return p.Moves(p.Current(), dst) })
+	}})
+	r, _ := ParseRule("guard/many")
+	b := MustBoard(5, 5)
+	for i := range 20000 {
+		if _, err := NewWalker(b, r); err != nil {
+			t.Fatal(err)
+		}
+		if i%1000 == 0 {
+			runtime.GC()
+		}
+	}
+	runtime.GC()
+	watches.Lock()
+	n := len(watches.list)
+	watches.Unlock()
+	if n > 5000 {
+		t.Errorf("%d watch entries kept after 20000 walkers", n)
 	}
 }
