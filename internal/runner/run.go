@@ -389,13 +389,19 @@ func workKey(s *config.Experiment) string {
 	return s.ConfigHash
 }
 
-// CheckRules checks every rule of your own of s on every board of s as its
+// CheckRules checks every rule of your own of s on the boards of s as its
 // first use would (sim.CheckRule), before a run writes anything: a rule
 // whose New fails, or that answers badly, panics or keeps hidden state in
-// the first few walks, is refused with nothing written. The literature's
-// rules that sim registers pass at once.
+// the first few walks, is refused with nothing written. The boards of
+// more than checkRulesSquares squares after the first are left to the
+// first use in the run (a sweep to 2000x2000 would otherwise allocate its
+// boards' positions twice before it starts). The literature's rules that
+// sim registers pass at once.
 func CheckRules(s *config.Experiment) error {
-	for _, b := range s.Boards {
+	for i, b := range s.Boards {
+		if i > 0 && b.Squares() > checkRulesSquares {
+			continue
+		}
 		for _, r := range s.Rules {
 			if err := sim.CheckRule(b, r); err != nil {
 				return fmt.Errorf("%s: %w", s.Name, err)
@@ -404,3 +410,5 @@ func CheckRules(s *config.Experiment) error {
 	}
 	return nil
 }
+
+const checkRulesSquares = 1 << 16
