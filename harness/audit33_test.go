@@ -282,8 +282,10 @@ func TestUpFrontRefusals(t *testing.T) {
 
 // TestAuditCorpus (slow): the audit's command lines (testdata/audit/
 // cases.txt), each run as a real process of the command: the exit status,
-// a phrase of the error, and every case under 10 s and 1 GiB. Each
-// turn's audit starts from them.
+// a phrase of the error, and every case under 10 s and 1 GiB (5 s for
+// the misbehaving rules of testdata/audit/badrules), none printing a Go
+// stack trace or, failing, leaving anything in its OUT. Each turn's
+// audit starts from them.
 func TestAuditCorpus(t *testing.T) {
 	testenv.SkipUnlessSlow(t, "the audit corpus as real processes")
 	data, err := os.ReadFile("testdata/audit/cases.txt")
@@ -302,14 +304,32 @@ func TestAuditCorpus(t *testing.T) {
 		}
 		want, phrase, args := strings.TrimSpace(parts[0]), strings.TrimSpace(parts[1]), strings.Fields(parts[2])
 		out := t.TempDir()
-		full := false
-		if args[0] == "FULL" {
-			full, args = true, args[1:]
+		full, bad, sigint := false, false, false
+		for len(args) > 0 {
+			switch args[0] {
+			case "FULL":
+				full = true
+			case "BAD":
+				bad = true
+			case "INT":
+				sigint = true
+			default:
+				goto prefixed
+			}
+			args = args[1:]
 		}
+	prefixed:
 		for j := range args {
 			args[j] = strings.ReplaceAll(args[j], "OUT", out)
 		}
-		p := proc(t, nil, args...)
+		var env []string
+		if bad {
+			env = append(env, "KNIGHTWALK_BAD_RULES=1")
+		}
+		if sigint {
+			env = append(env, "KNIGHTWALK_RULE_TIMEOUT=0") // only the signal may stop it
+		}
+		p := proc(t, env, args...)
 		var stderr strings.Builder
 		p.Stderr = &stderr
 		if full {
@@ -321,7 +341,17 @@ func TestAuditCorpus(t *testing.T) {
 			p.Stdout = f
 		}
 		t0 := time.Now()
-		err := p.Run()
+		var err error
+		if sigint {
+			if err = p.Start(); err != nil {
+				t.Fatalf("cases.txt:%d: %v", i+1, err)
+			}
+			time.Sleep(time.Second)
+			p.Process.Signal(os.Interrupt)
+			err = p.Wait()
+		} else {
+			err = p.Run()
+		}
 		took := time.Since(t0)
 		code := 0
 		if ee := (*exec.ExitError)(nil); errors.As(err, &ee) {
@@ -335,8 +365,17 @@ func TestAuditCorpus(t *testing.T) {
 		if ru, ok := p.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss*1024 > 1<<30 {
 			t.Errorf("cases.txt:%d: %q peaked at %d MiB", i+1, args, ru.Maxrss>>10)
 		}
-		if took > 10*time.Second {
+		if took > 10*time.Second || bad && took > 5*time.Second {
 			t.Errorf("cases.txt:%d: %q took %v", i+1, args, took)
+		}
+		for _, l := range strings.Split(stderr.String(), "\n") {
+			if strings.HasPrefix(l, "goroutine ") || strings.HasPrefix(l, "panic: ") {
+				t.Errorf("cases.txt:%d: %q printed a Go stack trace: %s", i+1, args, stderr.String())
+				break
+			}
+		}
+		if written, _ := os.ReadDir(out); code != 0 && !sigint && len(written) > 0 {
+			t.Errorf("cases.txt:%d: %q failed and left %s in OUT", i+1, args, written[0].Name())
 		}
 		n++
 	}

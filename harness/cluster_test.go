@@ -7,12 +7,19 @@ import (
 	"path/filepath"
 	"strconv"
 	"testing"
+
+	"github.com/knightwalk/knightwalk/harness/testdata/audit/badrules"
 )
 
 // TestMain lets the test binary act as the experiment command itself when
 // KNIGHTWALK_BE_MAIN is set, so tests can start real processes of it.
 func TestMain(m *testing.M) {
 	if os.Getenv("KNIGHTWALK_BE_MAIN") == "1" {
+		if os.Getenv("KNIGHTWALK_BAD_RULES") == "1" { // the audit corpus's misbehaving rules
+			if err := badrules.Register(); err != nil {
+				panic(err)
+			}
+		}
 		Main()
 		os.Exit(0)
 	}

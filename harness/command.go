@@ -122,7 +122,9 @@ func dispatch(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 		}
 		return usagef("%s: %v (usage: experiment %s %s)", c.name, err, c.name, c.usage)
 	}
-	err = body(ctx, &env{stdout: stdout, stderr: stderr}, fs.Args())
+	err = watchRules(ctx, c.name, func(ctx context.Context) error {
+		return body(ctx, &env{stdout: stdout, stderr: stderr}, fs.Args())
+	})
 	if ctx.Err() != nil && errors.Is(err, context.Canceled) {
 		// A bare "context canceled" tells a user nothing: say what
 		// stopped the command and what it left (every command writes its

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"math"
@@ -13,6 +14,7 @@ import (
 	"time"
 
 	"github.com/knightwalk/knightwalk/rare"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // rareCommand is `experiment rare`; main.go lists it.
@@ -81,9 +83,10 @@ standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
 				o.Pilot, o.LevelFraction, o.Confidence, o.Workers, o.MaxMemory = *pilot, *frac, *conf, *workers, int64(maxMem)
 				t0, cpu0 := time.Now(), cpuSeconds()
 				res, err := rare.Estimate(ctx, o)
+				var re *sim.RuleError
 				if err != nil {
-					if ctx.Err() != nil {
-						return err
+					if ctx.Err() != nil || errors.As(err, &re) { // a rule of your own at fault, not the command line
+						return fmt.Errorf("rare: %w", err)
 					}
 					return usagef("rare: %v", err)
 				}

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"strconv"
@@ -69,6 +70,10 @@ backtrack/closed, a closed one), 1 when it is not (the outcome on stderr),
 					return fmt.Errorf("tour: %s asks for a closed tour, and %s has %d squares: a knight's move changes colour, so a closed tour needs an even number of squares; none exists (ask for an open tour with --rule backtrack)", r.Name(), b, b.Squares())
 				}
 				w, err := sim.NewWalker(b, r)
+				var re *sim.RuleError
+				if errors.As(err, &re) { // a rule of your own at fault, not the command line
+					return fmt.Errorf("tour: %w", err)
+				}
 				if err != nil {
 					return usagef("%v", err)
 				}

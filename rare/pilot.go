@@ -2,8 +2,10 @@ package rare
 
 import (
 	"context"
+	"fmt"
 	"math"
 	"slices"
+	"sync/atomic"
 
 	"gonum.org/v1/gonum/stat/distuv"
 
@@ -58,13 +60,20 @@ func (e *engine) chooseLevels(ctx context.Context, res *Result) ([]int, error) {
 			}
 		}
 		buf := e.buffers(int(stage%2), n)
+		var diverged atomic.Bool
 		if _, err := e.run(ctx, kp, 0, js, alloc, parents, next, func(j int, s *sim.Stepper, reached bool) {
 			if !reached {
-				panic("rare: splitting pilot: a replayed walk took another path")
+				diverged.Store(true)
+				return
 			}
 			s.Save(&buf[j])
 		}); err != nil {
 			return nil, err
+		}
+		if diverged.Load() { // the same walk, on the same stream, ended shorter
+			return nil, fmt.Errorf("splitting: %w", &sim.RuleError{Rule: o.Rule.Name(), Square: -1, Position: fmt.Sprintf("%s board, start %s", o.Board, o.Board.SquareName(o.Start)),
+				Problem: "took another path when a pilot walk was replayed from the same position on the same stream",
+				Fix:     "its answers depend on more than the position (state it keeps between calls, or draws of its own); a rule must answer from the position alone"})
 		}
 		parents = parents[:0:0]
 		for _, j := range js {

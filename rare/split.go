@@ -356,6 +356,7 @@ func allocate(m, n int, src *sim.PCG) []int32 {
 func (e *engine) run(ctx context.Context, kr sim.Key, k uint64, js []int, alloc []int32, parents []*sim.Snapshot, until int,
 	after func(j int, s *sim.Stepper, reached bool)) (int64, error) {
 	var next, steps atomic.Int64
+	var failed atomic.Pointer[error] // a rule of your own's RuleError
 	var wg sync.WaitGroup
 	const chunk = 8
 	for _, s := range e.steppers {
@@ -364,7 +365,8 @@ func (e *engine) run(ctx context.Context, kr sim.Key, k uint64, js []int, alloc 
 			defer wg.Done()
 			var src sim.PCG
 			var mine int64
-			for ctx.Err() == nil {
+			defer func() { steps.Add(mine) }()
+			for ctx.Err() == nil && failed.Load() == nil {
 				lo := int(next.Add(chunk)) - chunk
 				if lo >= len(js) {
 					break
@@ -374,14 +376,20 @@ func (e *engine) run(ctx context.Context, kr sim.Key, k uint64, js []int, alloc 
 					s.Restore(par)
 					src.Seed(kr.Seeds(k<<32 | uint64(j)))
 					reached := s.Advance(&src, until)
+					if err := s.Err(); err != nil { // the walk ended on an answer no walk may take: no result
+						failed.CompareAndSwap(nil, &err)
+						return
+					}
 					mine += int64(s.Length() - par.Length())
 					after(j, s, reached)
 				}
 			}
-			steps.Add(mine)
 		}()
 	}
 	wg.Wait()
+	if err := failed.Load(); err != nil {
+		return steps.Load(), *err
+	}
 	return steps.Load(), ctx.Err()
 }
 

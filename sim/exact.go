@@ -670,7 +670,7 @@ type enumerator[W words] struct {
 
 	// A rule of your own: its policy, a position to show it, and the
 	// first answer no walk may take (RuleError).
-	pol    Policy
+	g      *guard
 	pos    *Position
 	start  int
 	polBuf []int
@@ -700,14 +700,14 @@ func newEnumerator[W words](b *Board, r Rule) *enumerator[W] {
 		e.order[i] = moveIndex(m)
 	}
 	if r.Kind == Custom {
-		pol, err := r.Policy(b)
-		if _, stateful := pol.(Stateful); err == nil && stateful {
+		g, err := newGuard(b, r)
+		if err == nil && g.state != nil { // registered Deterministic, as the guard makes sure
 			err = fmt.Errorf("exact: rule %s keeps state along its walk, so walks that reach the same squares cannot be merged; it is deterministic: its one walk decides (experiment tour, or an experiment with walks: 1)", r.Name())
 		}
 		if err != nil {
 			e.err = err
 		}
-		e.pol, e.pos = pol, newPosition(b)
+		e.g, e.pos = g, newPosition(b)
 	}
 	return e
 }
@@ -720,8 +720,8 @@ func (e *enumerator[W]) policyAllowed(visited bitset[W], cur int) (bitset[W], bo
 	}
 	p := e.pos
 	p.setVisited(visited.has, cur, e.start)
-	e.polBuf = e.pol.Allowed(p, e.polBuf[:0])
-	if err := checkAllowed(e.rule, p, e.polBuf, e.rule.Deterministic()); err != nil {
+	var err error
+	if e.polBuf, err = e.g.allowed(p, e.polBuf[:0]); err != nil {
 		e.err = err
 		return bitset[W]{}, false
 	}
@@ -729,10 +729,7 @@ func (e *enumerator[W]) policyAllowed(visited bitset[W], cur int) (bitset[W], bo
 	for _, sq := range e.polBuf {
 		out = out.with(sq)
 	}
-	if tr, ok := e.pol.(tieReporter); ok {
-		return out, tr.tied()
-	}
-	return out, len(e.polBuf) > 1
+	return out, e.g.tied(len(e.polBuf))
 }
 
 // allowed returns the squares the walk picks among uniformly, and whether

@@ -44,6 +44,11 @@ type Position struct {
 	step [8]int
 
 	trail []int32 // the visited squares, to undo them at the next reset
+
+	// moveOf[d+2·cols+2] is the index in step of the move d squares on
+	// (-1: none); boards of more than 4 columns only, where the steps
+	// differ (the answer check's fast path, neighboursOnce)
+	moveOf []int8
 }
 
 func newPosition(b *Board) *Position {
@@ -54,6 +59,15 @@ func newPosition(b *Board) *Position {
 		p.step[i] = m.DR*b.Cols + m.DC
 	}
 	p.fillBorder()
+	if b.Cols > 4 {
+		p.moveOf = make([]int8, 4*b.Cols+5)
+		for i := range p.moveOf {
+			p.moveOf[i] = -1
+		}
+		for i, st := range p.step {
+			p.moveOf[st+2*b.Cols+2] = int8(i)
+		}
+	}
 	return p
 }
 
@@ -202,14 +216,19 @@ type CustomRule struct {
 	// Doc says in a line what the rule does (validate and the report
 	// print it).
 	Doc string
-	// New returns the rule's policy for a board. It is called once per
-	// worker and board, so the policy may keep scratch state; it must not
-	// share mutable state between the policies it returns.
+	// New returns the rule's policy for a board (never nil). It is called
+	// once per worker and board, so the policy may keep scratch state; it
+	// must not share mutable state between the policies it returns, and
+	// its answers must depend on the position alone: the first use of the
+	// rule on a board replays a few walks on fresh policies to check
+	// (replay.go). Every call into the rule goes through the guard
+	// (guard.go): a panic, a bad answer or a call that does not return
+	// is an error naming the rule and the position.
 	New func(b *Board) Policy
 	// Deterministic promises that Allowed never returns more than one
 	// square: every walk from a square is then the same walk, and an
 	// experiment runs one walk per start. A policy that breaks the promise
-	// stops the run with an error.
+	// stops the run with an error. A Stateful policy must make it.
 	Deterministic bool
 	// Boards, when set, refuses the boards the rule is not defined on
 	// (Squirrel & Cull's rule is stated for n×n boards), with an error
@@ -289,12 +308,11 @@ func (r Rule) Policy(b *Board) (Policy, error) {
 		if !ok {
 			return nil, fmt.Errorf("rule %q is not registered", r.Custom)
 		}
-		if c.Boards != nil {
-			if err := c.Boards(b); err != nil {
-				return nil, err
-			}
+		g, err := makeGuard(b, r, c) // New and Boards called through the guard
+		if err != nil {
+			return nil, err
 		}
-		return c.New(b), nil
+		return g.pol, nil
 	case r.Kind == RandomWalk:
 		return PolicyFunc(func(p *Position, dst []int) []int { return p.Moves(p.cur, dst) }), nil
 	case r.Kind == Warnsdorff || r.Kind == Backtrack:
@@ -313,13 +331,15 @@ func CheckBoard(r Rule, b *Board) error {
 	if !ok {
 		return fmt.Errorf("rule %q is not registered", r.Custom)
 	}
-	if c.Boards != nil {
-		if err := c.Boards(b); err != nil {
-			return err
-		}
+	if err := (&guard{name: c.Name, b: b, w: newCallWatch(c.Name, b)}).boards(c); err != nil { // through the guard
+		return err
 	}
 	if r.Kind == Backtrack {
-		if _, stateful := c.New(b).(Stateful); stateful {
+		g, err := makeGuard(b, r, c)
+		if err != nil {
+			return err
+		}
+		if g.state != nil {
 			return fmt.Errorf("rule %s: %s keeps state along its walk, which a search cannot undo when it backs up; order the search by a rule without state", r.Name(), r.Custom)
 		}
 	}
@@ -459,19 +479,40 @@ func (w *warnsdorffPolicy) moveRank(sq int32) int {
 // RuleError is a policy's answer that no walk may take: a square that is
 // not an unvisited knight neighbour of the current square, one given
 // twice, or several from a rule registered as deterministic.
+//
+// It is also what the guard (guard.go) makes of a rule's panic, of a New
+// that returns nil, of two fresh policies that answer one position
+// differently, and of a call that does not return (Stuck).
 type RuleError struct {
 	Rule     string
 	Square   int // the offending square (-1: none in particular)
 	Position string
 	Problem  string
+	Fix      string // what to do about it ("": the contract of Policy.Allowed)
+	Stuck    bool   // a call that has not returned (CallWatch)
 }
 
 func (e *RuleError) Error() string {
-	return fmt.Sprintf("rule %s: %s (%s)", e.Rule, e.Problem, e.Position)
+	fix := e.Fix
+	if fix == "" {
+		fix = "a rule's Allowed must return unvisited knight neighbours of p.Current() (p.Moves lists them), each once"
+	}
+	return fmt.Sprintf("rule %s: %s (%s); %s", e.Rule, e.Problem, e.Position, fix)
 }
 
 // checkAllowed checks a policy's answer and sorts it ascending.
-func checkAllowed(rule Rule, p *Position, allowed []int, deterministic bool) error {
+func checkAllowed(rule *Rule, p *Position, allowed []int, deterministic bool) error {
+	if p.neighboursOnce(allowed) && (!deterministic || len(allowed) <= 1) {
+		return nil
+	}
+	return answerProblem(rule, p, allowed, deterministic)
+}
+
+// answerProblem names what is wrong with an answer that failed the fast
+// check (sorting it ascending).
+//
+//go:noinline
+func answerProblem(rule *Rule, p *Position, allowed []int, deterministic bool) error {
 	b := p.board
 	bad := func(sq int, format string, args ...any) error {
 		return &RuleError{Rule: rule.Name(), Square: sq, Position: p.String(), Problem: fmt.Sprintf(format, args...)}
@@ -499,7 +540,61 @@ func checkAllowed(rule Rule, p *Position, allowed []int, deterministic bool) err
 		for i, sq := range allowed {
 			names[i] = b.SquareName(sq)
 		}
-		return bad(-1, "is registered as deterministic but allowed %d squares (%s)", len(allowed), strings.Join(names, ", "))
+		e := bad(-1, "is registered as deterministic but allowed %d squares (%s)", len(allowed), strings.Join(names, ", ")).(*RuleError)
+		e.Fix = "register it without Deterministic, or make it allow one square at each step"
+		return e
 	}
 	return nil
+}
+
+// neighboursOnce reports whether allowed holds unvisited knight neighbours
+// of the current square, each once, and then sorts it ascending: the
+// answer check's fast path (the padded board needs no bounds check and no
+// division a square), which leaves every problem to checkAllowed to name.
+func (p *Position) neighboursOnce(allowed []int) bool {
+	if len(allowed) > 8 {
+		return false
+	}
+	q := p.padOf(p.cur)
+	if p.moveOf == nil { // at most 4 columns: two moves may have one step, of which one lands on the board
+		var mask uint8
+		for _, sq := range allowed {
+			d, found := sq-p.cur, false
+			for i, st := range p.step {
+				if st == d && !p.pad[q+p.off[i]] {
+					if mask&(1<<i) != 0 {
+						return false
+					}
+					mask, found = mask|1<<i, true
+					break
+				}
+			}
+			if !found {
+				return false
+			}
+		}
+		slices.Sort(allowed)
+		return true
+	}
+	var mask uint8
+	span := 2*p.board.Cols + 2
+	for _, sq := range allowed {
+		d := sq - p.cur + span
+		if d < 0 || d >= len(p.moveOf) {
+			return false
+		}
+		i := p.moveOf[d]
+		if i < 0 || p.pad[q+p.off[i]] || mask&(1<<i) != 0 {
+			return false
+		}
+		mask |= 1 << i
+	}
+	k := 0 // sortedMoves is ascending square order here: rebuild from the mask
+	for i, st := range p.step {
+		if mask&(1<<i) != 0 {
+			allowed[k] = p.cur + st
+			k++
+		}
+	}
+	return true
 }

@@ -6,32 +6,30 @@ package sim
 type policyKernel struct {
 	b           *Board
 	rule        Rule
-	pol         Policy
-	det         bool // the rule promised one square at most (CustomRule.Deterministic)
+	g           *guard // every call into the policy goes through it
 	maxSteps    int
 	pos         *Position
 	path        []int32
 	buf         []int
 	err         error // the first RuleError; every walk after it is refused
-	ties        tieReporter
-	state       Stateful // a policy that keeps state along the walk
-	searchState          // backtrack/NAME only (newSearchKernel)
+	searchState       // backtrack/NAME only (newSearchKernel)
 }
 
 func newPolicyKernel(b *Board, r Rule) (*policyKernel, error) {
-	pol, err := r.Policy(b)
+	var g *guard
+	var err error
+	if r.Custom != "" {
+		g, err = newGuard(b, r)
+	} else {
+		g, err = builtinGuard(b, r)
+	}
 	if err != nil {
 		return nil, err
 	}
-	k := &policyKernel{b: b, rule: r, pol: pol, maxSteps: r.MaxSteps, pos: newPosition(b)}
+	k := &policyKernel{b: b, rule: r, g: g, maxSteps: r.MaxSteps, pos: newPosition(b)}
 	if k.maxSteps == 0 || k.maxSteps > b.Squares() {
 		k.maxSteps = b.Squares()
 	}
-	if r.Kind == Custom {
-		k.det = r.Deterministic()
-	}
-	k.ties, _ = pol.(tieReporter)
-	k.state, _ = pol.(Stateful)
 	return k, nil
 }
 
@@ -43,8 +41,8 @@ func newPolicyKernel(b *Board, r Rule) (*policyKernel, error) {
 // may take ends the walk and sets k.err.
 func (k *policyKernel) step(src *PCG) (next int, tie, stopped bool) {
 	p := k.pos
-	k.buf = k.pol.Allowed(p, k.buf[:0])
-	if err := checkAllowed(k.rule, p, k.buf, k.det); err != nil {
+	var err error
+	if k.buf, err = k.g.allowed(p, k.buf[:0]); err != nil {
 		k.err = err
 		return -1, false, false
 	}
@@ -55,14 +53,15 @@ func (k *policyKernel) step(src *PCG) (next int, tie, stopped bool) {
 	if p.count > k.maxSteps {
 		return -1, false, true
 	}
-	tie = k.ties != nil && k.ties.tied() || k.ties == nil && m > 1
+	tie = k.g.tied(m)
 	next = k.buf[0]
 	if m > 1 {
 		next = k.buf[Uniform(src, uint32(m))]
 	}
 	p.move(next)
-	if k.state != nil {
-		k.state.Moved(p, next)
+	if err := k.g.moved(p, next); err != nil {
+		k.err = err
+		return -1, false, false
 	}
 	return next, tie, false
 }
@@ -78,8 +77,8 @@ func (k *policyKernel) walk(start int, src *PCG, keep bool) Outcome {
 		return o
 	}
 	k.pos.reset(start)
-	if k.state != nil {
-		k.state.Begin(k.pos)
+	if k.err = k.g.begin(k.pos); k.err != nil {
+		return o
 	}
 	k.path = append(k.path[:0], int32(start))
 	for {

@@ -25,7 +25,7 @@ func newSearchKernel(b *Board, r Rule) (*policyKernel, error) {
 	if err != nil {
 		return nil, err
 	}
-	if k.state != nil {
+	if k.g.state != nil {
 		return nil, fmt.Errorf("rule %s: %s keeps state along its walk, which a search cannot undo when it backs up; order the search by a rule without state", r.Name(), r.Custom)
 	}
 	n := b.Squares()
@@ -116,13 +116,13 @@ func (k *policyKernel) fillPolicy(d int, src *PCG, o *Outcome) bool {
 	if k.rule.Closed && len(k.path) < k.b.Squares() && p.Degree(p.start) == 0 {
 		return true // the start has no unvisited neighbour left: the tour cannot close
 	}
-	k.buf = k.pol.Allowed(p, k.buf[:0])
-	if err := checkAllowed(k.rule, p, k.buf, false); err != nil {
+	var err error
+	if k.buf, err = k.g.allowed(p, k.buf[:0]); err != nil {
 		k.err = err
 		return false
 	}
 	allowed := k.buf
-	if k.ties != nil && k.ties.tied() || k.ties == nil && len(allowed) > 1 { // as a walk counts its ties
+	if k.g.tied(len(allowed)) { // as a walk counts its ties
 		o.Ties++
 	}
 	k.rest = p.Moves(p.cur, k.rest[:0])

@@ -122,13 +122,25 @@ func TestPolicyBacktrackRefusals(t *testing.T) {
 	registerOnce(t, CustomRule{Name: "test/bt-bad", New: func(*Board) Policy {
 		return PolicyFunc(func(p *Position, dst []int) []int { return append(dst, p.Current()) })
 	}})
-	w, err := NewWalker(b, Rule{Kind: Backtrack, TieBreak: TieFirst, Custom: "test/bt-bad"})
+	var re *RuleError
+	if _, err := NewWalker(b, Rule{Kind: Backtrack, TieBreak: TieFirst, Custom: "test/bt-bad"}); err == nil || !strings.Contains(err.Error(), "test/bt-bad") || !errors.As(err, &re) {
+		t.Errorf("bad answer at the first use (the guard's replay): %v", err)
+	}
+	// one that answers badly deeper than the replay looks is refused by the search
+	registerOnce(t, CustomRule{Name: "test/bt-bad-deep", New: func(*Board) Policy {
+		return PolicyFunc(func(p *Position, dst []int) []int {
+			if p.VisitedCount() > replaySteps+1 {
+				return append(dst, p.Current())
+			}
+			return p.Moves(p.Current(), dst)
+		})
+	}})
+	w, err := NewWalker(b, Rule{Kind: Backtrack, TieBreak: TieFirst, Custom: "test/bt-bad-deep"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	o := w.Walk(0, NewKey(1, b, Rule{Kind: Backtrack, Custom: "test/bt-bad"}, 0), 0)
-	var re *RuleError
-	if err := w.Err(); err == nil || !strings.Contains(err.Error(), "test/bt-bad") || !w.Stopped() || o.Success {
+	o := w.Walk(0, NewKey(1, b, Rule{Kind: Backtrack, Custom: "test/bt-bad-deep"}, 0), 0)
+	if err := w.Err(); err == nil || !strings.Contains(err.Error(), "test/bt-bad-deep") || !w.Stopped() || o.Success {
 		t.Errorf("bad answer: %v %+v", err, o)
 	} else if !errors.As(err, &re) {
 		t.Errorf("error %T, want *RuleError", err)

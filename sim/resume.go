@@ -55,7 +55,7 @@ func NewStepper(b *Board, r Rule) (*Stepper, error) {
 		if err != nil {
 			return nil, err
 		}
-		if pk.state != nil {
+		if pk.g.state != nil { // registered Deterministic, as the guard makes sure
 			return nil, fmt.Errorf("rule %s keeps state along its walk, which a stepper cannot save and restore; it is deterministic: its one walk decides", r.Name())
 		}
 		return &Stepper{pk: pk}, nil

@@ -125,6 +125,20 @@ func (c *Config) check() Errors {
 					break
 				}
 			}
+			// what its first use checks (a policy at all, answers from the
+			// position alone), on the first board it is defined on: the
+			// replay costs a few hundred calls, once per board, so not on
+			// every board of a sweep here (run checks them all)
+			for _, s := range sizes {
+				b := &sim.Board{Rows: s.rows, Cols: s.cols}
+				if !s.fits() || sim.CheckBoard(r, b) != nil {
+					continue
+				}
+				if err := sim.CheckRule(b, r); err != nil {
+					k.errorf(key+".name", "%v", err)
+				}
+				break
+			}
 		}
 	}
 

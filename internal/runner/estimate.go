@@ -196,12 +196,13 @@ func calibrate(ctx context.Context, b *sim.Board, r sim.Rule, starts []int) (flo
 	if len(starts) == 0 {
 		return 0, nil
 	}
+	// a rule of your own: its first use, checked (sim.CheckRule)
 	w, err := newWalker(ctx, b, r)
 	if ctx.Err() != nil {
 		return 0, ctx.Err()
 	}
 	if err != nil {
-		return 0, nil
+		return 0, err
 	}
 	defer w.StopOn(ctx)()
 	t0 := time.Now()

@@ -316,6 +316,9 @@ func RunRound(ctx context.Context, s *config.Experiment, o RunOptions) (*Complet
 		o.Meta = results.Metadata(s, o.Meta.ToolVersion, o.Meta.Build)
 	}
 	o.Meta.Levels = results.Levels(s)
+	if err := CheckRules(s); err != nil {
+		return nil, err
+	}
 	final := RoundPartDir(parts, r, sh.K)
 	if _, err := os.Stat(filepath.Join(final, partName)); err == nil {
 		if o.Log != nil {

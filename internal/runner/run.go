@@ -2,6 +2,7 @@ package runner
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"iter"
@@ -13,6 +14,7 @@ import (
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // RunOptions say how to run an experiment and where the results go.
@@ -64,6 +66,9 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	if err != nil {
 		return nil, err
 	}
+	if err := CheckRules(s); err != nil {
+		return nil, err
+	}
 	dir, err := prepareOutDir(o.Out, workKey(s), o.Force, o.Resume, o.Log)
 	if err != nil {
 		return nil, err
@@ -105,6 +110,15 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 				return nil, fmt.Errorf("cancelled: %s left unchanged; %d units done are kept in %s for --resume", dir.Final, len(st.done), dir.Partial)
 			}
 			return nil, fmt.Errorf("cancelled: %s left unchanged; %d of %d units done are kept in %s for --resume", dir.Final, len(st.done)+st.finished, p.ShardLen(o.Shard), dir.Partial)
+		}
+		var re *sim.RuleError
+		if errors.As(err, &re) && !o.Resume {
+			// a rule of your own answered what no walk may take: the units
+			// it finished are suspect, and a --resume after fixing it would
+			// mix its two versions under one configuration
+			if rerr := os.RemoveAll(dir.Partial); rerr == nil {
+				return nil, fmt.Errorf("%w; nothing was written (the units done are removed)", err)
+			}
 		}
 		return nil, err
 	}
@@ -391,3 +405,27 @@ func workKey(s *config.Experiment) string {
 	}
 	return s.ConfigHash
 }
+
+// CheckRules checks every rule of your own of s on the boards of s as its
+// first use would (sim.CheckRule), before a run writes anything: a rule
+// whose New fails, or that answers badly, panics or keeps hidden state in
+// the first few walks, is refused with nothing written. The boards of
+// more than checkRulesSquares squares after the first are left to the
+// first use in the run (a sweep to 2000x2000 would otherwise allocate its
+// boards' positions twice before it starts). The literature's rules that
+// sim registers pass at once.
+func CheckRules(s *config.Experiment) error {
+	for i, b := range s.Boards {
+		if i > 0 && b.Squares() > checkRulesSquares {
+			continue
+		}
+		for _, r := range s.Rules {
+			if err := sim.CheckRule(b, r); err != nil {
+				return fmt.Errorf("%s: %w", s.Name, err)
+			}
+		}
+	}
+	return nil
+}
+
+const checkRulesSquares = 1 << 16

@@ -1,0 +1,124 @@
+// Package badrules registers rules of your own that misbehave, each in one
+// way, through sim's public rule interface: the audit corpus
+// (../cases.txt, lines starting BAD) runs the experiment command with them
+// to check that no rule can crash, hang or fool it. Every rule is named
+// bad/WHAT.
+package badrules
+
+import (
+	"math/rand/v2"
+	"os"
+	"strconv"
+	"time"
+
+	"github.com/knightwalk/knightwalk/sim"
+)
+
+// moves is the honest answer: every unvisited knight neighbour.
+func moves(p *sim.Position, dst []int) []int { return p.Moves(p.Current(), dst) }
+
+// Rules are the misbehaving rules, by name.
+var Rules = []sim.CustomRule{
+	{Name: "bad/twice", Doc: "answers its first square twice", New: policy(func(p *sim.Position, dst []int) []int {
+		start := len(dst)
+		dst = moves(p, dst)
+		if len(dst) > start {
+			dst = append(dst, dst[start])
+		}
+		return dst
+	})},
+	{Name: "bad/off-board", Doc: "answers a square off the board", New: policy(func(p *sim.Position, dst []int) []int {
+		return append(moves(p, dst), p.Board().Squares())
+	})},
+	{Name: "bad/not-knight", Doc: "answers a square that is not a knight's move away", New: policy(func(p *sim.Position, dst []int) []int {
+		return append(dst, (p.Current()+1)%p.Board().Squares())
+	})},
+	{Name: "bad/visited", Doc: "answers every knight neighbour, visited or not", New: policy(func(p *sim.Position, dst []int) []int {
+		for _, m := range sim.CanonicalMoves {
+			if sq := p.MoveTo(p.Current(), m); sq >= 0 {
+				dst = append(dst, sq)
+			}
+		}
+		return dst
+	})},
+	{Name: "bad/panic", Doc: "panics on its third square", New: policy(func(p *sim.Position, dst []int) []int {
+		if p.VisitedCount() == 3 {
+			panic("bad/panic: this rule panics on purpose")
+		}
+		return moves(p, dst)
+	})},
+	{Name: "bad/nil", Doc: "New returns nil", New: func(*sim.Board) sim.Policy { return nil }},
+	{Name: "bad/new-panics", Doc: "New panics", New: func(*sim.Board) sim.Policy { panic("bad/new-panics: New panics on purpose") }},
+	{Name: "bad/sleep", Doc: "never returns from its second call", New: func(*sim.Board) sim.Policy {
+		calls := 0
+		return sim.PolicyFunc(func(p *sim.Position, dst []int) []int {
+			if calls++; calls == 2 {
+				for {
+					time.Sleep(time.Hour)
+				}
+			}
+			return moves(p, dst)
+		})
+	}},
+	{Name: "bad/sleep-late", Doc: "answers as the random walk, and never returns from a policy's call number KNIGHTWALK_BAD_SLEEP (default 3000; 0: never)", New: func(*sim.Board) sim.Policy {
+		calls, at := 0, 3000
+		if v := os.Getenv("KNIGHTWALK_BAD_SLEEP"); v != "" {
+			at, _ = strconv.Atoi(v)
+		}
+		return sim.PolicyFunc(func(p *sim.Position, dst []int) []int {
+			if calls++; calls == at {
+				for {
+					time.Sleep(time.Hour)
+				}
+			}
+			return moves(p, dst)
+		})
+	}},
+	{Name: "bad/stateful-random", Doc: "keeps state along its walk and allows every square (the walk draws)", New: func(*sim.Board) sim.Policy { return &statefulAll{} }},
+	{Name: "bad/rand", Doc: "registered deterministic, draws one square itself", Deterministic: true, New: policy(func(p *sim.Position, dst []int) []int {
+		start := len(dst)
+		dst = moves(p, dst)
+		if n := len(dst) - start; n > 1 {
+			dst = append(dst[:start], dst[start+rand.IntN(n)])
+		}
+		return dst
+	})},
+	{Name: "bad/hidden-state", Doc: "counts its calls, across walks too, and answers by the count's parity", New: func(*sim.Board) sim.Policy {
+		calls := 0
+		return sim.PolicyFunc(func(p *sim.Position, dst []int) []int {
+			calls++
+			start := len(dst)
+			dst = moves(p, dst)
+			if n := len(dst) - start; n > 1 {
+				pick := dst[start]
+				if calls%2 == 1 {
+					pick = dst[len(dst)-1]
+				}
+				dst = append(dst[:start], pick)
+			}
+			return dst
+		})
+	}},
+}
+
+func policy(f func(p *sim.Position, dst []int) []int) func(*sim.Board) sim.Policy {
+	return func(*sim.Board) sim.Policy { return sim.PolicyFunc(f) }
+}
+
+// statefulAll says it keeps state along its walk (sim.Stateful) and allows
+// every unvisited neighbour, leaving the choice to the walk's draw.
+type statefulAll struct{ steps int }
+
+func (s *statefulAll) Allowed(p *sim.Position, dst []int) []int { return moves(p, dst) }
+func (s *statefulAll) Begin(*sim.Position)                      { s.steps = 0 }
+func (s *statefulAll) Moved(*sim.Position, int)                 { s.steps++ }
+
+// Register registers every rule of Rules.
+func Register() error {
+	for _, r := range Rules {
+		if err := sim.Register(r); err != nil {
+			return err
+		}
+	}
+	return nil
+}
