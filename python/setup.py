@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import functools
 import os
+import platform
 import shutil
 import subprocess
 import sys
@@ -135,10 +136,14 @@ class BuildPy(build_py):
 
 def _platform_tag(plat: str) -> str:
     """A static Linux binary needs no C library: it runs on any glibc or
-    musl system of its architecture (manylinux and musllinux tags)."""
+    musl system of its architecture (manylinux and musllinux tags). On
+    macOS the binary is of this machine's architecture alone (not a
+    Python's universal2) and needs macOS 12, as Go 1.26 does."""
     if plat.startswith("linux_"):
         arch = plat[len("linux_"):]
         return f"manylinux_2_17_{arch}.manylinux2014_{arch}.musllinux_1_1_{arch}"
+    if plat.startswith("macosx_"):
+        return f"macosx_12_0_{platform.machine()}"
     return plat
 
 
