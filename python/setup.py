@@ -179,7 +179,7 @@ class Sdist(sdist):
             _fail_or_warn("the sdist carries no Go source" + (" (no go command)" if src is not None else ""))
             return
         fmt = "{{if .Module}}{{if eq .Module.Path \"" + MODULE + "\"}}{{.Dir}}\t{{join .GoFiles \" \"}} " \
-              "{{join .IgnoredGoFiles \" \"}} {{join .SFiles \" \"}} {{join .HFiles \" \"}} " \
+              "{{join .IgnoredGoFiles \" \"}} {{join .IgnoredOtherFiles \" \"}} {{join .SFiles \" \"}} {{join .HFiles \" \"}} " \
               "{{join .EmbedFiles \" \"}}{{end}}{{end}}"
         r = subprocess.run([go, "list", "-deps", "-f", fmt, COMMAND], cwd=src, capture_output=True, text=True,
                            env=dict(os.environ, CGO_ENABLED="0"))
