@@ -2,7 +2,8 @@
 
 Building a wheel (``pip wheel ./python``, ``python -m build ./python``)
 compiles the Go command ``cmd/experiment`` with ``CGO_ENABLED=0``,
-``-trimpath`` and ``-ldflags=-s -w`` (no symbol table or DWARF: a third
+``-trimpath``, ``-buildvcs=true`` in a git checkout (the tables then
+record its commit) and ``-ldflags=-s -w`` (no symbol table or DWARF: a third
 smaller; panics still name their functions) into the package as ``knightwalk/bin/experiment`` and tags
 the wheel ``py3-none-<platform>``: the binary is statically linked, so it
 needs neither Go nor a C library where it is installed (on Linux the tag
@@ -102,11 +103,14 @@ def compile_binary(src: Path, go: str, out: Path, version: str) -> None:
     out = out.resolve()
     out.parent.mkdir(parents=True, exist_ok=True)
     env = dict(os.environ, CGO_ENABLED="0")
-    cmd = [go, "build", "-trimpath", "-ldflags=-s -w", "-o", str(out), COMMAND]
+    # a checkout (git worktrees have a .git file) with git: stamp the commit,
+    # whatever GOFLAGS says; an sdist's gosrc/ has none to stamp
+    vcs = "true" if (src / ".git").exists() and shutil.which("git") else "false"
+    cmd = [go, "build", "-trimpath", f"-buildvcs={vcs}", "-ldflags=-s -w", "-o", str(out), COMMAND]
     print(f"knightwalk: {' '.join(cmd)} (in {src}, CGO_ENABLED=0)", file=sys.stderr)
     r = subprocess.run(cmd, cwd=src, env=env, capture_output=True, text=True)
-    if r.returncode != 0 and "buildvcs" in r.stderr:  # a checkout whose VCS cannot be read: build unstamped
-        cmd.insert(2, "-buildvcs=false")
+    if r.returncode != 0 and vcs == "true" and "buildvcs" in r.stderr:  # its VCS cannot be read: build unstamped
+        cmd[3] = "-buildvcs=false"
         r = subprocess.run(cmd, cwd=src, env=env, capture_output=True, text=True)
     if r.returncode != 0:
         raise SystemExit(f"knightwalk: {' '.join(cmd)} failed in {src} (exit {r.returncode}):\n{r.stderr.strip()}")
