@@ -387,9 +387,10 @@ for label, row in [("lowest", ranked.iloc[0]), ("highest", ranked.iloc[-1])]:
 #
 # `classes` pools the start squares of each class (rows with `group_by ==
 # "class"`; there are also rows grouped by the squares' knight degree). Its
-# rate is the pooled rate of the class (sum of successes over sum of walks)
-# and `success_lo` / `success_hi` are the interval of that pooled binomial
-# proportion. The classes: `corner` (the 4 corners), `edge` (the rest of the
+# rate is the pooled rate of the class (sum of successes over sum of walks;
+# in a sequential run whose squares ran unequal walks, the equal-weight mean
+# of the squares' rates, section 6) and `success_lo` / `success_hi` its
+# interval. The classes: `corner` (the 4 corners), `edge` (the rest of the
 # border), `centre` (the central 2×2 on even boards, the centre square on odd
 # ones) and `interior` (everything else). `comparisons` holds the pairwise
 # differences — between the classes of one rule (`compare == "groups"`) and
@@ -458,16 +459,22 @@ for _, row in claims.iterrows():
 # ## 6. Success against board size
 #
 # For the size sweep we pool all start squares of a board — the `boards`
-# table does exactly that: the board's success rate is the sum of successes
-# over the sum of walks (every square ran the same number of walks, so this
-# is also the plain mean of the squares' rates). As a check, the pooling is
-# redone here with the package's `kw.pool`, which sums walks and successes
-# by any grouping and adds the interval by the tables' own method and level
-# (read from the files above: the Wilson score interval or the
-# Clopper-Pearson exact interval, `kw.interval`, computed as the Go code
-# does); pooled by class it must reproduce the `classes` table's intervals,
-# pooled by board the `boards` table's. Your own groupings get the same
-# intervals the same way.
+# table does exactly that. Where every square ran the same number of walks
+# (a fixed run) the board's success rate is the sum of successes over the
+# sum of walks, which is also the plain mean of the squares' rates. In a
+# sequential run (`walks: {until: decided}`) squares stop on their own and
+# run unequal walks; there the tables give the **equal-weight mean** of the
+# squares' rates (the rate from a uniformly random start square: a square
+# that ran longer must not count more) with an interval at that mean's
+# effective sample size (docs/design.md). As a check, the pooling is redone
+# here with the package's `kw.pool`, which pools by any grouping as the
+# tables do, by the tables' own interval method and level (read from the
+# files above: the Wilson score interval or the Clopper-Pearson exact
+# interval, `kw.interval`, computed as the Go code does), and names its
+# columns as the tables do (`success_rate`, `success_lo`, `success_hi`);
+# pooled by class it must reproduce the `classes` table, pooled by board
+# the `boards` table. Your own groupings get the same rates and intervals
+# the same way.
 
 # %%
 # kw.pool reads the method and level from the frame's metadata (attrs):
@@ -475,12 +482,12 @@ for _, row in claims.iterrows():
 # groups get a rate and no interval, as in the tables
 assert kw.method_of(squares) == (METHOD, CONFIDENCE)
 pooled = kw.pool(squares, ["rule", "board", "rows", "cols"])
-pooled["pooled_rate"] = pooled.pop("rate")  # kw.pool adds rate, lo and hi
-pooled["pooled_lo"] = pooled.pop("lo")
-pooled["pooled_hi"] = pooled.pop("hi")
 pooled = pooled.sort_values(["rule", "board"]).reset_index(drop=True)  # categories: rules as listed, boards by size
 assert list(pooled.drop_duplicates("board").sort_values("board")["board"].astype(str)) == \
     [b for b in squares["board"].cat.categories if b in set(pooled["board"].astype(str))]
+unequal = squares.groupby(["board", "rule"], observed=True)["walks"].nunique().gt(1).sum()
+print(f"(board, rule) pairs whose squares ran unequal walks: {unequal}"
+      + (" (a sequential run: equal-weight means)" if unequal else ""))
 
 
 def floats(series):
@@ -488,26 +495,39 @@ def floats(series):
     return series.to_numpy(dtype=float, na_value=np.nan)
 
 
-# the check against the boards table: the same counts and intervals
-bt = boards_table.merge(pooled[["board", "rule", "pooled_rate", "pooled_lo", "pooled_hi"]],
-                        on=["board", "rule"], validate="one_to_one")
-assert len(bt) == len(boards_table) and np.allclose(floats(bt["success_rate"]), floats(bt["pooled_rate"]), rtol=1e-15)
-worst = np.nanmax(np.abs(np.concatenate([floats(bt["pooled_lo"] - bt["success_lo"]),
-                                         floats(bt["pooled_hi"] - bt["success_hi"])])))
-print(f"{METHOD} intervals recomputed for {len(bt)} boards: largest difference from the boards table {worst:.1e}")
-assert worst < 1e-9, "the package's intervals disagree with the boards table"
+def largest_difference(merged, suffix):
+    """The largest |pooled - table| over the rate and its interval (nulls
+    must agree)."""
+    worst = 0.0
+    for col in ("success_rate", "success_lo", "success_hi"):
+        a, b = floats(merged[col + suffix]), floats(merged[col])
+        assert (np.isnan(a) == np.isnan(b)).all(), f"{col}: null in one and not the other"
+        if (~np.isnan(a)).any():
+            worst = max(worst, float(np.nanmax(np.abs(a - b))))
+    return worst
 
-# the check against the classes table: pool squares by class, compare intervals
+
+# the check against the boards table: the same counts, rates and intervals
+check = pooled.copy()
+check["pooled_walks"] = check["walks"]
+bt = boards_table.merge(check[["board", "rule", "pooled_walks", "success_rate", "success_lo", "success_hi"]],
+                        on=["board", "rule"], validate="one_to_one", suffixes=("", "_pooled"))
+assert len(bt) == len(boards_table) and (bt["walks"] == bt["pooled_walks"]).all()
+worst = largest_difference(bt, "_pooled")
+print(f"{METHOD} rates and intervals recomputed for {len(bt)} boards: largest difference from the boards table {worst:.1e}")
+assert worst < 1e-12, "the package's pooled rates disagree with the boards table"
+
+# the check against the classes table: pool squares by class, compare
 check = kw.pool(squares, ["board", "rule", "start_class"])
 ref = classes[classes["group_by"] == "class"].copy()
 ref["start_class"] = ref["group"].astype(str)
 check["start_class"] = check["start_class"].astype(str)
-check = check.merge(ref, on=["board", "rule", "start_class"], suffixes=("", "_classes"))
-worst = np.nanmax(np.abs(np.concatenate([floats(check["lo"] - check["success_lo"]),
-                                         floats(check["hi"] - check["success_hi"])])))
-print(f"{METHOD} intervals recomputed for {len(check)} classes: "
+check = ref.merge(check, on=["board", "rule", "start_class"], suffixes=("", "_pooled"), validate="one_to_one")
+assert len(check) == len(ref)
+worst = largest_difference(check, "_pooled")
+print(f"{METHOD} rates and intervals recomputed for {len(check)} classes: "
       f"largest difference from the classes table {worst:.1e}")
-assert worst < 1e-9, "the package's intervals disagree with the classes table"
+assert worst < 1e-12, "the package's pooled rates disagree with the classes table"
 
 # square boards by n; with other boards in the run, every board by its
 # number of squares instead (labelled), so none is silently left out
@@ -516,8 +536,8 @@ fig, ax = plt.subplots(figsize=(6, 4))
 for rule in rules:
     d = pooled[pooled["rule"] == rule]
     x = floats(d["rows"]) if all_square else floats(d["rows"] * d["cols"])
-    rate = floats(d["pooled_rate"])
-    ax.errorbar(x, rate, yerr=np.vstack([rate - floats(d["pooled_lo"]), floats(d["pooled_hi"]) - rate]),
+    rate = floats(d["success_rate"])
+    ax.errorbar(x, rate, yerr=np.vstack([rate - floats(d["success_lo"]), floats(d["success_hi"]) - rate]),
                 fmt="o-", capsize=3, label=rule)
     if not all_square:
         for xi, ri, b in zip(x, rate, d["board"]):
@@ -532,7 +552,7 @@ save(fig, "size-curve")
 print("success by board, all start squares pooled:")
 for _, row in pooled.iterrows():
     print(f"  {row['rule']:<18} {row['board']:>6} {int(row['walks']):>7} walks "
-          f"{rate_text(row['pooled_rate'], row['pooled_lo'], row['pooled_hi'], 2)}")
+          f"{rate_text(row['success_rate'], row['success_lo'], row['success_hi'], 2)}")
 
 # %% [markdown]
 # ## 7. Path lengths of the random walk, by start class
@@ -638,119 +658,23 @@ for _, row in traps.head(5).iterrows():
 #   Lemire's multiply-shift with rejection on the low 32 bits of a draw; no
 #   draw when `m == 1`.
 #
-# Below, the same in pure Python, and a replay of a few `random`-rule walks
-# (uniform among the unvisited knight neighbours) compared with the table,
-# each with its rule's step limit read from the row's own `max_steps`
-# column (null: no limit). `notebooks/python/knightwalk_replay.py` replays
-# the other rules too (Warnsdorff, backtracking), with every parameter.
+# The knightwalk package implements the contract in pure Python
+# (python/src/knightwalk/_replay.py: `mix64`, `stream_seeds`, the PCG and
+# every rule); below, `kw.stream_seeds` gives walk 0's seed words, and
+# `kw.replay` replays a few walks of every rule of the run, each with its
+# row's own parameters (`max_steps`, null: no limit; move order, node
+# budget, tie-break), compared with the table.
 
 # %%
-M64 = (1 << 64) - 1
-M128 = (1 << 128) - 1
-
-
-def mix64(z):
-    z &= M64
-    z ^= z >> 30
-    z = (z * 0xBF58476D1CE4E5B9) & M64
-    z ^= z >> 27
-    z = (z * 0x94D049BB133111EB) & M64
-    return z ^ (z >> 31)
-
-
-def fnv1a64(text):
-    h = 0xCBF29CE484222325
-    for byte in text.encode():
-        h = ((h ^ byte) * 0x100000001B3) & M64
-    return h
-
-
-def stream_seeds(seed, rows, cols, rule, start_row, start_col, w):
-    """The two PCG seed words of walk w from (start_row, start_col)."""
-    k = mix64(seed)
-    for v in (rows, cols, fnv1a64(rule), start_row * cols + start_col):
-        k = mix64(k ^ v)
-    return mix64(k ^ w), mix64((k + w + 0x9E3779B97F4A7C15) & M64)
-
-
-class PCG:
-    """Go's math/rand/v2 PCG: a 128-bit LCG with the DXSM output function."""
-
-    MUL = (2549297995355413924 << 64) | 4865540595714422341
-    INC = (6364136223846793005 << 64) | 1442695040888963407
-
-    def __init__(self, hi, lo):
-        self.state = (hi << 64) | lo
-
-    def uint64(self):
-        self.state = (self.state * self.MUL + self.INC) & M128
-        hi, lo = self.state >> 64, self.state & M64
-        x = hi ^ (hi >> 32)
-        x = (x * 0xDA942042E4DD58B5) & M64
-        x ^= x >> 48
-        return (x * (lo | 1)) & M64
-
-    def uniform(self, m):
-        """A uniform index in [0, m): Lemire's method on the low 32 bits."""
-        prod = (self.uint64() & 0xFFFFFFFF) * m
-        if (prod & 0xFFFFFFFF) < m:
-            thresh = (2**32 - m) % m
-            while (prod & 0xFFFFFFFF) < thresh:
-                prod = (self.uint64() & 0xFFFFFFFF) * m
-        return prod >> 32
-
-
-KNIGHT_MOVES = [(2, 1), (1, 2), (-1, 2), (-2, 1), (-2, -1), (-1, -2), (1, -2), (2, -1)]
-
-
-def replay_random_walk(seed, rows, cols, start_row, start_col, w, max_steps=0):
-    """The squares (row, col) of walk w of the `random` rule. max_steps (0: no
-    limit) stops the walk after that many moves when it could go on, as the
-    rule's `max_steps` does."""
-    limit = rows * cols if max_steps <= 0 else min(max_steps, rows * cols)
-    pcg = PCG(*stream_seeds(seed, rows, cols, "random", start_row, start_col, w))
-    cur = start_row * cols + start_col
-    visited, path = {cur}, [cur]
-    while True:
-        r, c = divmod(cur, cols)
-        allowed = sorted((r + dr) * cols + (c + dc) for dr, dc in KNIGHT_MOVES
-                         if 0 <= r + dr < rows and 0 <= c + dc < cols
-                         and (r + dr) * cols + (c + dc) not in visited)
-        if not allowed or len(path) > limit:
-            return [divmod(s, cols) for s in path]
-        cur = allowed[pcg.uniform(len(allowed))] if len(allowed) > 1 else allowed[0]
-        visited.add(cur)
-        path.append(cur)
-
-
 seed = int(file_metadata(table_path("squares")).get("seed"))  # metadata keys: .get, not [ ]
 corner = kw.square_name(rows, cols, 0, 0)  # a1, or r0c0 on boards wider than 26 columns
 print(f"seed {seed}; walk 0 of {BOARD} random from {corner} has the PCG seed words "
-      "%#018x %#018x" % stream_seeds(seed, rows, cols, "random", 0, 0, 0))
+      "%#018x %#018x" % kw.stream_seeds(seed, rows, cols, "random", 0, 0, 0))
 
 
-if walks_table is None or "random" not in rules:
-    print("no walks table or no random rule here: nothing to replay")
+if walks_table is None:
+    print("no walks table here: nothing to replay")
 else:
-    sample = walks_table[(walks_table["board"] == BOARD) & (walks_table["rule"] == "random")]
-    sample = sample.sort_values(["start", "walk"]).groupby("start").head(3).head(24)
-    same = 0
-    for _, row in sample.iterrows():
-        max_steps = 0 if pd.isna(row["max_steps"]) else int(row["max_steps"])  # the row's own parameter
-        path = replay_random_walk(seed, rows, cols, int(row["start_row"]),
-                                  int(row["start_col"]), int(row["walk"]), max_steps)
-        end_row, end_col = path[-1]
-        ok = (len(path) == row["length"] and end_row == row["end_row"]
-              and end_col == row["end_col"])
-        same += ok
-        if not ok:
-            print(f"  MISMATCH {row['start']} walk {row['walk']}: replayed length "
-                  f"{len(path)}, table {row['length']}")
-    print(f"replayed {len(sample)} random walks on {BOARD} in Python: "
-          f"{same} match the walks table (length and end square)"
-          + (f"; max_steps {int(sample['max_steps'].iloc[0])}" if sample["max_steps"].notna().any() else ""))
-    assert same == len(sample), "a replayed walk differs from the walks table"
-
     # every rule of the run, replayed by the package (kw.replay) with the
     # row's own parameters, end squares named as the table names them
     replayed = 0

@@ -27,7 +27,7 @@ import pyarrow as pa
 import pyarrow.parquet as pq
 import pytest
 
-from knightwalk_replay import parse_order, replay
+from knightwalk import parse_order, replay
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLES = ["squares", "lengths", "deadends", "classes", "boards", "comparisons", "claims", "walks"]

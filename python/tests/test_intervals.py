@@ -33,13 +33,13 @@ def test_pool_matches_classes_and_boards(run_dir: Path) -> None:
         for _, r in got.iterrows():
             w = want.loc[(r["board"], r["rule"])]
             assert (r["walks"], r["successes"]) == (w["walks"], w["successes"])
-            assert r["lo"] == pytest.approx(float(w["success_lo"]), abs=1e-12)
-            assert r["hi"] == pytest.approx(float(w["success_hi"]), abs=1e-12)
+            assert r["success_lo"] == pytest.approx(float(w["success_lo"]), abs=1e-12)
+            assert r["success_hi"] == pytest.approx(float(w["success_hi"]), abs=1e-12)
     got = kw.pool(t["squares"], ["board", "rule", "start_class"])
     cls = t["classes"][t["classes"]["group_by"] == "class"]
     for _, c in cls.iterrows():
         r = got[(got["board"] == c["board"]) & (got["rule"] == c["rule"]) & (got["start_class"] == c["group"])].iloc[0]
-        assert r["hi"] == pytest.approx(float(c["success_hi"]), abs=1e-12)
+        assert r["success_hi"] == pytest.approx(float(c["success_hi"]), abs=1e-12)
 
 
 def test_interval_known_values() -> None:

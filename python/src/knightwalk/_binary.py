@@ -16,21 +16,66 @@ import pyarrow.parquet as pq
 from ._tables import Backend, _assemble, _check_file, _Part, _result_dir, frame_levels, load, metadata
 
 
-def find_binary(binary: str | Path | None = None) -> str:
-    """The experiment binary: ``binary`` if given, else ``$KNIGHTWALK_BIN``,
-    else ``experiment`` on PATH."""
-    candidate = binary or os.environ.get("KNIGHTWALK_BIN")
-    if candidate:
-        path = shutil.which(str(candidate))
+# The binary a wheel carries (setup.py compiles it into the package).
+BUNDLED = Path(__file__).resolve().parent / "bin" / ("experiment.exe" if os.name == "nt" else "experiment")
+
+HOW_TO_GET_ONE = (
+    "install a wheel that carries it (built with Go 1.26+ on PATH: pip wheel ./python in a checkout, then "
+    "pip install the knightwalk-*.whl), or set KNIGHTWALK_BIN to an experiment binary, or put one on PATH "
+    "(go install github.com/knightwalk/knightwalk/cmd/experiment@latest), or pass binary=")
+
+
+def _locate(binary: str | Path | None) -> tuple[str, str]:
+    """(path, where it came from) of the experiment binary."""
+    if binary:
+        path = shutil.which(str(binary))
         if path is None:
-            raise FileNotFoundError(f"{candidate}: no such executable (from "
-                                    f"{'binary=' if binary else 'KNIGHTWALK_BIN'})")
-        return path
+            raise FileNotFoundError(f"binary={binary}: no such executable")
+        return path, "binary="
+    env = os.environ.get("KNIGHTWALK_BIN")
+    if env:
+        path = shutil.which(env)
+        if path is None:
+            raise FileNotFoundError(f"KNIGHTWALK_BIN={env}: no such executable; unset it to use "
+                                    + ("the binary this package carries" if BUNDLED.is_file() else "experiment on PATH"))
+        return path, "KNIGHTWALK_BIN"
+    if BUNDLED.is_file():
+        if not os.access(BUNDLED, os.X_OK):  # unpacked by a tool that dropped the mode bits
+            try:
+                BUNDLED.chmod(BUNDLED.stat().st_mode | 0o111)
+            except OSError as err:
+                raise PermissionError(f"{BUNDLED}: the binary this package carries is not executable ({err})") from err
+        return str(BUNDLED), "bundled"
     path = shutil.which("experiment")
     if path is None:
-        raise FileNotFoundError("no experiment binary: put `experiment` on PATH (go install ./cmd/experiment), "
-                                "set KNIGHTWALK_BIN, or pass binary=")
-    return path
+        raise FileNotFoundError("no experiment binary: this knightwalk package carries none (a pure install, built "
+                                "without Go), KNIGHTWALK_BIN is not set and no experiment is on PATH; "
+                                + HOW_TO_GET_ONE)
+    return path, "PATH"
+
+
+def find_binary(binary: str | Path | None = None) -> str:
+    """The path of the experiment binary that :func:`run`, :func:`exact`
+    and :func:`count` call: ``binary`` if given, else ``$KNIGHTWALK_BIN``,
+    else the binary this package carries (a wheel built with Go), else
+    ``experiment`` on PATH. ``$KNIGHTWALK_BIN`` comes first because it is
+    a choice made for this session (a binary just built, or one that
+    registers rules of its own); the carried binary before PATH because it
+    is the one built with this package's version, where an ``experiment``
+    on PATH may be an older install or another program of that name.
+    :func:`binary_info` says which of the four it is."""
+    return _locate(binary)[0]
+
+
+def binary_info(binary: str | Path | None = None) -> dict[str, str]:
+    """Which binary the package runs: ``path``, ``source`` (``binary=``,
+    ``KNIGHTWALK_BIN``, ``bundled`` or ``PATH``; see :func:`find_binary`)
+    and ``version`` (:func:`binary_version`), with ``package_version``,
+    this package's version, which a bundled binary always equals."""
+    from . import __version__
+
+    path, source = _locate(binary)
+    return {"path": path, "source": source, "version": binary_version(path), "package_version": __version__}
 
 
 _versions: dict[str, str] = {}

@@ -156,20 +156,91 @@ def method_of(df: Any = None, run: Any = None) -> tuple[str, float]:
     return next(iter(found))
 
 
+# The rates pool adds, as the tables name them: (prefix, count column).
+_RATES = (("success", "successes"), ("closed", "closed"))
+
+
+def _round(x: Any) -> Any:
+    """math.Round of Go: halves away from zero (numpy rounds them to even)."""
+    import numpy as np
+
+    return np.sign(x) * np.floor(np.abs(x) + 0.5)
+
+
+def _uniform_interval(rate: Any, adj: Any, var: Any, k: Any, method: str, level: float) -> tuple[Any, Any]:
+    """The interval of an equal-weight mean ``rate`` of k squares' rates at
+    its effective sample size, as the Go code gives the classes and boards
+    of a sequential run (results.uniformStart): n_eff = p̃(1 − p̃)/V,
+    V = Σ p̃ᵢ(1 − p̃ᵢ)/nᵢ / k², p̃ᵢ = (xᵢ + 2)/(nᵢ + 4), p̃ their mean
+    (``adj``), the run's method at n_eff walks and round(n_eff·rate)
+    successes, widened to hold the rate (Korn & Graubard 1998)."""
+    import numpy as np
+
+    with np.errstate(divide="ignore", invalid="ignore"):
+        n = _round(adj * (1 - adj) / (var / (k * k)))
+        n = np.where(np.isfinite(n), n, 0).astype(np.int64)
+        x = _round(rate * n)
+        x = np.clip(np.where(np.isfinite(x), x, 0), 0, n).astype(np.int64)
+    _, lo, hi = interval(x, n, method, level)
+    lo = np.where(np.isnan(lo), lo, np.fmin(lo, rate))
+    hi = np.where(np.isnan(hi), hi, np.fmax(hi, rate))
+    return lo, hi
+
+
+def _pooled(agg: Any, rates: Sequence[tuple[str, str]], method: str, level: float) -> dict[str, Any]:
+    """The rate columns of pooled groups from their sums (numpy arrays by
+    name): walk-weighted successes/walks and its interval; the
+    equal-weight mean of the squares' rates where the tables give it (a
+    sequential run's group of two or more squares of a rule that draws,
+    every square walked, not all the same walks); lo and hi null for a
+    deterministic group."""
+    import numpy as np
+
+    walks = agg["walks"].astype(np.int64)
+    uniform = (agg["sequential"] & ~agg["det"] & (agg["k"] >= 2) & (agg["wmin"] > 0) & (agg["wmin"] != agg["wmax"]))
+    out = {}
+    for prefix, count in rates:
+        rate, lo, hi = interval(agg[count].astype(np.int64), walks, method, level)
+        if uniform.any():
+            k = agg["k"].astype(np.float64)
+            mean = agg[f"_{prefix}_rate"] / k
+            ulo, uhi = _uniform_interval(mean, agg[f"_{prefix}_adj"] / k, agg[f"_{prefix}_var"], k, method, level)
+            rate, lo, hi = (np.where(uniform, u, w) for u, w in ((mean, rate), (ulo, lo), (uhi, hi)))
+        lo = np.where(agg["det"], np.nan, lo)
+        hi = np.where(agg["det"], np.nan, hi)
+        out[f"{prefix}_rate"], out[f"{prefix}_lo"], out[f"{prefix}_hi"] = rate, lo, hi
+    return out
+
+
 def pool(df: Any, by: str | Sequence[str], method: str | None = None, level: float | None = None,
-         walks: str = "walks", successes: str = "successes", *, run: Any = None) -> Any:
-    """Pool rows by ``by`` (summing walks and successes) and add ``rate``,
-    ``lo`` and ``hi``: the interval of the pooled counts, as the Go code
-    pools squares into classes and boards. ``df`` is a pandas or polars
-    data frame; the result is of the same kind, one row per group, in the
-    groups' (category) order.
+         walks: str = "walks", successes: str = "successes", *, run: Any = None,
+         sequential: bool | None = None) -> Any:
+    """Pool squares rows by ``by`` as the classes and boards tables pool
+    them: one row per group, in the groups' (category) order, with
+    ``squares`` (rows pooled), the summed ``walks``, ``successes`` and
+    ``closed``, and ``success_rate``, ``success_lo``, ``success_hi``,
+    ``closed_rate``, ``closed_lo``, ``closed_hi`` as the tables name them
+    (closed ones where the frame has a ``closed`` column). ``df`` is a
+    pandas or polars data frame; the result is of the same kind.
+
+    The rate is the tables' (docs/design.md): the pooled successes / walks
+    with the run's interval; but in a sequential run (``walks: {until:
+    ...}``), where a group's squares ran unequal walks, the equal-weight
+    mean of the squares' rates (the rate from a uniformly random start,
+    which a square that ran longer would otherwise pull towards its own)
+    with the interval at that mean's effective sample size. So
+    ``pool(squares, ["board", "rule"])`` equals the boards table and
+    ``pool(squares, ["board", "rule", "start_class"])`` the classes table's
+    class rows, on fixed and sequential runs alike. A row is of a
+    sequential run when its ``stop`` column is set (null in a fixed run);
+    ``sequential=True`` or ``False`` says so for a frame without one.
 
     ``method`` and ``level`` default to the run's (a pandas frame from
     :func:`knightwalk.load` carries them in ``attrs``; for polars, pass
     ``run=`` the result directory, or both). A group with a deterministic
     row (the ``deterministic`` column: a rule that draws nothing) has a
-    rate but no interval (``lo``, ``hi`` null), as in the tables: its
-    walks are not a sample.
+    rate but no interval (``success_lo``, ``success_hi`` null), as in the
+    tables: its walks are not a sample.
     """
     if method is None or level is None:
         m, lv = method_of(df, run)
@@ -180,31 +251,67 @@ def pool(df: Any, by: str | Sequence[str], method: str | None = None, level: flo
     for col in [*keys, walks, successes]:
         if col not in df.columns:
             raise KeyError(f"pool: no column {col!r}; the frame has {', '.join(map(str, df.columns))}")
+    counts = [(p, c if c != "successes" else successes) for p, c in _RATES if c in df.columns or c == "successes"]
     det = "deterministic" in df.columns
-    if type(df).__module__.startswith("polars"):
+    has_stop = "stop" in df.columns and sequential is None
+    seq_const = bool(sequential)
+    sums = [walks] + [c for _, c in counts]
+    polars = type(df).__module__.startswith("polars")
+    if polars:
         import polars as pl
 
-        aggs = [pl.col(walks).sum(), pl.col(successes).sum()]
-        if det:
-            aggs.append(pl.col("deterministic").any().alias("_det"))
-        g = df.group_by(keys, maintain_order=False).agg(aggs).sort(keys)
-        rate, lo, hi = interval(g[successes], g[walks], method, level)
-        g = g.with_columns(rate=pl.Series(rate), lo=pl.Series(lo), hi=pl.Series(hi)).with_columns(
-            [pl.when(pl.col(c).is_nan()).then(None).otherwise(pl.col(c)).alias(c) for c in ("rate", "lo", "hi")])
-        if det:
-            g = g.with_columns([pl.when(pl.col("_det")).then(None).otherwise(pl.col(c)).alias(c) for c in ("lo", "hi")]).drop("_det")
-        return g
+        w = pl.col(walks).cast(pl.Float64)
+        aggs = [pl.len().alias("squares"), *(pl.col(c).sum() for c in sums),
+                pl.col(walks).min().alias("_wmin"), pl.col(walks).max().alias("_wmax"),
+                (pl.col("deterministic").any() if det else pl.lit(False)).alias("_det"),
+                (pl.col("stop").is_not_null().all() if has_stop else pl.lit(seq_const)).alias("_seq")]
+        for p, c in counts:
+            q = (pl.col(c).cast(pl.Float64) + 2) / (w + 4)
+            aggs += [(pl.col(c).cast(pl.Float64) / w).sum().alias(f"_{p}_rate"), q.sum().alias(f"_{p}_adj"),
+                     (q * (1 - q) / w).sum().alias(f"_{p}_var")]
+        g = df.group_by(keys, maintain_order=True).agg(aggs).sort(keys)
+        agg = {"walks": g[walks].to_numpy(), "k": g["squares"].to_numpy(), "wmin": g["_wmin"].to_numpy(),
+               "wmax": g["_wmax"].to_numpy(), "det": g["_det"].to_numpy().astype(bool),
+               "sequential": g["_seq"].to_numpy().astype(bool)}
+        for p, c in counts:
+            agg[c] = g[c].to_numpy()
+            for part in ("rate", "adj", "var"):
+                agg[f"_{p}_{part}"] = g[f"_{p}_{part}"].to_numpy()
+        out = _pooled(agg, counts, method, level)
+        g = g.drop([c for c in g.columns if c.startswith("_")])
+        g = g.with_columns([pl.Series(name, v).fill_nan(None) for name, v in out.items()])
+        return g.select([*keys, "squares", *sums, *out])
+    import numpy as np
     import pandas as pd
 
-    cols = [walks, successes] + (["deterministic"] if det else [])
-    g = df.groupby(keys, observed=True, as_index=False, sort=True)[cols].agg(
-        {walks: "sum", successes: "sum", **({"deterministic": "any"} if det else {})})
-    rate, lo, hi = interval(g[successes], g[walks], method, level)
-    g["rate"], g["lo"], g["hi"] = (pd.array(x, dtype="Float64") for x in (rate, lo, hi))
-    for c in ("rate", "lo", "hi"):
-        g.loc[g[c].isna(), c] = pd.NA
-    if det:
-        g.loc[g["deterministic"].astype(bool), ["lo", "hi"]] = pd.NA
-        g = g.drop(columns="deterministic")
+    work = pd.DataFrame({k: df[k] for k in keys})
+    wf = df[walks].astype("float64").to_numpy(na_value=np.nan)
+    work["squares"] = 1
+    for c in sums:
+        work[c] = df[c]
+    work["_wmin"] = work["_wmax"] = df[walks]
+    work["_det"] = df["deterministic"].astype(bool) if det else False
+    work["_seq"] = df["stop"].notna().to_numpy() if has_stop else seq_const
+    with np.errstate(divide="ignore", invalid="ignore"):
+        for p, c in counts:
+            x = df[c].astype("float64").to_numpy(na_value=np.nan)
+            q = (x + 2) / (wf + 4)
+            work[f"_{p}_rate"], work[f"_{p}_adj"], work[f"_{p}_var"] = x / wf, q, q * (1 - q) / wf
+    how = {"squares": "sum", **{c: "sum" for c in sums}, "_wmin": "min", "_wmax": "max", "_det": "any", "_seq": "all",
+           **{f"_{p}_{part}": "sum" for p, _ in counts for part in ("rate", "adj", "var")}}
+    g = work.groupby(keys, observed=True, as_index=False, sort=True).agg(how)
+    agg = {"walks": g[walks].to_numpy(dtype=np.int64), "k": g["squares"].to_numpy(dtype=np.int64),
+           "wmin": g["_wmin"].to_numpy(dtype=np.int64), "wmax": g["_wmax"].to_numpy(dtype=np.int64),
+           "det": g["_det"].to_numpy(dtype=bool), "sequential": g["_seq"].to_numpy(dtype=bool)}
+    for p, c in counts:
+        agg[c] = g[c].to_numpy(dtype=np.int64)
+        for part in ("rate", "adj", "var"):
+            agg[f"_{p}_{part}"] = g[f"_{p}_{part}"].to_numpy(dtype=np.float64)
+    out = _pooled(agg, counts, method, level)
+    g = g[[*keys, "squares", *sums]].copy()
+    for name, v in out.items():
+        col = pd.array(v, dtype="Float64")
+        col[np.isnan(v)] = pd.NA
+        g[name] = col
     g.attrs = {"method": method, "level": level}
     return g

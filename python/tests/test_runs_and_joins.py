@@ -1,5 +1,6 @@
-"""Issue 35: analysis across runs, joins keyed by the whole rule, files
-checked, levels per table, intervals of the run's method, provenance."""
+"""Analysis across runs: several runs stacked, joins keyed by the whole
+rule (rule_spec), files checked, levels per table, pooling at the run's
+interval method, provenance and the binary's version."""
 
 from __future__ import annotations
 
@@ -204,14 +205,14 @@ def test_pool_reads_the_run(runs: tuple[Path, Path]) -> None:
     for _, r in got.iterrows():
         w = want.loc[(r["board"], r["rule"])]
         if bool(w["deterministic"]):
-            assert pd.isna(r["lo"]) and pd.isna(r["hi"]) and pd.isna(w["success_lo"])  # nothing drawn, no interval
-            assert r["rate"] == pytest.approx(float(w["success_rate"]))
+            assert pd.isna(r["success_lo"]) and pd.isna(r["success_hi"]) and pd.isna(w["success_lo"])  # nothing drawn, no interval
+            assert r["success_rate"] == pytest.approx(float(w["success_rate"]))
         else:
-            assert r["lo"] == pytest.approx(float(w["success_lo"]), abs=1e-12)
-            assert r["hi"] == pytest.approx(float(w["success_hi"]), abs=1e-12)
+            assert r["success_lo"] == pytest.approx(float(w["success_lo"]), abs=1e-12)
+            assert r["success_hi"] == pytest.approx(float(w["success_hi"]), abs=1e-12)
     pol = kw.pool(kw.load(a, "polars")["squares"], ["board", "rule"], run=a)
     det = pol.filter(pl.col("rule") == "warnsdorff/first")
-    assert det["lo"].null_count() == det.height and det["rate"].null_count() == 0
+    assert det["success_lo"].null_count() == det.height and det["success_rate"].null_count() == 0
     with pytest.raises(ValueError, match="pass method= and level="):
         kw.pool(kw.load(a, "polars")["squares"], "board")
     # whole columns at once, the same values as one at a time
