@@ -301,7 +301,7 @@ func BenchmarkGuard(b *testing.B) {
 func TestAnswerCheckFastPath(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	r := Rule{Kind: Custom, Custom: "fast-path"}
-	for _, b := range []*Board{MustBoard(1, 1), MustBoard(3, 3), MustBoard(3, 4), MustBoard(4, 3), MustBoard(2, 7), MustBoard(5, 5), MustBoard(8, 8), MustBoard(6, 11), MustBoard(12, 5)} {
+	for _, b := range []*Board{MustBoard(1, 1), MustBoard(3, 3), MustBoard(3, 4), MustBoard(4, 3), MustBoard(2, 7), MustBoard(5, 5), MustBoard(8, 8), MustBoard(6, 11), MustBoard(12, 5), MustBoard(9, 14), MustBoard(13, 11)} {
 		p := newPosition(b)
 		n := b.Squares()
 		for trial := 0; trial < 3000; trial++ {
