@@ -131,7 +131,7 @@ var ownRuleCases = []struct {
 	{"8x8-warnsdorff-a1", 8, 8, []string{"a1"}, "warnsdorff/random", "copy/warnsdorff-random"},
 	{"8x8-warnsdorff-d4", 8, 8, []string{"d4"}, "warnsdorff/random", "copy/warnsdorff-random"},
 	{"8x8-random", 8, 8, nil, "random", "copy/random"},
-	{"100x100-warnsdorff-a1", 100, 100, []string{"a1"}, "warnsdorff/random", "copy/warnsdorff-random"},
+	{"100x100-warnsdorff-corner", 100, 100, []string{"r0c0"}, "warnsdorff/random", "copy/warnsdorff-random"},
 	{"8x8-first", 8, 8, nil, "warnsdorff/first", "copy/warnsdorff-first"},
 	{"8x8-pohl", 8, 8, nil, "warnsdorff/pohl", "copy/warnsdorff-pohl"},
 	{"8x8-roth", 8, 8, nil, "warnsdorff/roth", "copy/warnsdorff-roth"},

@@ -146,15 +146,19 @@ func (p *Position) VisitedCount() int { return p.count }
 // Moves appends to dst the unvisited knight neighbours of sq in ascending
 // square order and returns it.
 func (p *Position) Moves(sq int, dst []int) []int {
-	if p.words != 0 { // bitboards: the set bits are in ascending order
+	if p.words == 1 { // bitboards: the set bits are in ascending order
+		for u := p.nb[sq][0] &^ p.vis[0]; u != 0; u &= u - 1 {
+			dst = append(dst, bits.TrailingZeros64(u))
+		}
+		return dst
+	}
+	if p.words == 2 {
 		nb := &p.nb[sq]
 		for u := nb[0] &^ p.vis[0]; u != 0; u &= u - 1 {
 			dst = append(dst, bits.TrailingZeros64(u))
 		}
-		if p.words == 2 {
-			for u := nb[1] &^ p.vis[1]; u != 0; u &= u - 1 {
-				dst = append(dst, 64+bits.TrailingZeros64(u))
-			}
+		for u := nb[1] &^ p.vis[1]; u != 0; u &= u - 1 {
+			dst = append(dst, 64+bits.TrailingZeros64(u))
 		}
 		return dst
 	}
@@ -662,6 +666,21 @@ func (p *Position) neighboursOnce(allowed []int) bool {
 // bit of the current square's unvisited neighbours, set once; the sorted
 // answer is read back from the bits.
 func (p *Position) neighboursOnceBits(allowed []int) bool {
+	if p.words == 1 {
+		free, seen := p.nb[p.cur][0]&^p.vis[0], uint64(0)
+		for _, sq := range allowed {
+			b := uint64(1) << (uint(sq) & 63)
+			if uint(sq) >= 64 || free&b == 0 || seen&b != 0 {
+				return false
+			}
+			seen |= b
+		}
+		for i := range allowed {
+			allowed[i] = bits.TrailingZeros64(seen)
+			seen &= seen - 1
+		}
+		return true
+	}
 	nb := &p.nb[p.cur]
 	free := [2]uint64{nb[0] &^ p.vis[0], nb[1] &^ p.vis[1]}
 	var seen [2]uint64

@@ -77,20 +77,11 @@ func (k *policyKernel) walk(start int, src *PCG, keep bool) Outcome {
 		return o
 	}
 	k.pos.reset(start)
-	if k.err = k.g.begin(k.pos); k.err != nil {
-		return o
-	}
 	k.path = append(k.path[:0], int32(start))
-	for {
-		next, tie, stopped := k.step(src)
-		if next < 0 {
-			o.Stopped = stopped
-			break
-		}
-		if tie {
-			o.Ties++
-		}
-		k.path = append(k.path, int32(next))
+	if k.g.w != nil {
+		o.Ties, o.Stopped = k.walkGuarded(src)
+	} else {
+		o.Ties, o.Stopped = k.walkSteps(src)
 	}
 	o.Length = len(k.path)
 	o.End = k.pos.cur
@@ -100,4 +91,72 @@ func (k *policyKernel) walk(start int, src *PCG, keep bool) Outcome {
 		o.Path = append([]int32(nil), k.path...)
 	}
 	return o
+}
+
+// walkSteps is the walk of a built-in rule's reference policy, trusted:
+// step by step.
+func (k *policyKernel) walkSteps(src *PCG) (ties int, stopped bool) {
+	if k.err = k.g.begin(k.pos); k.err != nil {
+		return 0, false
+	}
+	for {
+		next, tie, stop := k.step(src)
+		if next < 0 {
+			return ties, stop
+		}
+		if tie {
+			ties++
+		}
+		k.path = append(k.path, int32(next))
+	}
+}
+
+// walkGuarded is the walk of a rule of your own, behind the guard for the
+// whole walk at once: the call watch marks the walk in progress and each
+// call by one release store (guard.walkCall), a panic in any call is
+// recovered here (once a walk, not once a call), and every answer is
+// checked as step checks it.
+func (k *policyKernel) walkGuarded(src *PCG) (ties int, stopped bool) {
+	g, p := k.g, k.pos
+	g.walkBegin(p)
+	defer func() {
+		g.walkEnd()
+		if v := recover(); v != nil {
+			k.err = g.recovered(g.method, p, v)
+			ties, stopped = 0, false
+		}
+	}()
+	if g.state != nil {
+		g.walkCall(callBegin, p)
+		g.state.Begin(p)
+	}
+	for {
+		g.walkCall(callAllowed, p)
+		k.buf = g.pol.Allowed(p, k.buf[:0])
+		m := len(k.buf)
+		if !p.neighboursOnce(k.buf) || g.det && m > 1 {
+			if k.err = answerProblem(&g.rule, p, k.buf, g.det); k.err != nil {
+				return ties, false
+			}
+		}
+		if m == 0 {
+			return ties, false
+		}
+		if p.count > k.maxSteps {
+			return ties, true
+		}
+		if g.tied(m) {
+			ties++
+		}
+		next := k.buf[0]
+		if m > 1 {
+			next = k.buf[Uniform(src, uint32(m))]
+		}
+		p.move(next)
+		if g.state != nil {
+			g.walkCall(callMoved, p)
+			g.state.Moved(p, next)
+		}
+		k.path = append(k.path, int32(next))
+	}
 }
