@@ -35,13 +35,13 @@ import (
 // guard is a rule's policy on one board behind the guard. Like the
 // policy, it is scratch state for one goroutine.
 type guard struct {
-	rule  Rule // as named in tables (backtrack/NAME for a search ordered by NAME)
-	name  string
-	b     *Board
-	pol   Policy
-	state Stateful
-	ties  tieReporter
-	det   bool       // answers of more than one square are refused
+	rule   Rule // as named in tables (backtrack/NAME for a search ordered by NAME)
+	name   string
+	b      *Board
+	pol    Policy
+	state  Stateful
+	ties   tieReporter
+	det    bool       // answers of more than one square are refused
 	w      *callWatch // nil: a built-in rule's reference policy, trusted
 	start  int        // the start last published to w
 	method int        // in a walk (walkCall): the method last called, for a panic's message
