@@ -201,3 +201,88 @@ func BenchmarkOwnRule(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPosition is the cost of each piece a rule of your own calls or
+// passes through on a step, per call, on 8x8 (bitboards), 10x12 (two-word
+// bitboards) and 100x100 (the padded layout): Moves, Degree, Visited,
+// the answer check (neighboursOnce), and the call watch's mark of a call
+// in a walk (walkCall), over 256 positions of random-walk prefixes so
+// that no branch is predicted by repetition.
+func BenchmarkPosition(b *testing.B) {
+	registerOwnCopies(b)
+	for _, bs := range [][2]int{{8, 8}, {10, 12}, {100, 100}} {
+		bd := MustBoard(bs[0], bs[1])
+		var ps []*Position
+		src := &PCG{}
+		src.Seed(1, 2)
+		for range 256 {
+			p := newPosition(bd)
+			p.reset(int(Uniform(src, uint32(bd.Squares()))))
+			for k := Uniform(src, 30); k > 0; k-- {
+				m := p.Moves(p.cur, nil)
+				if len(m) == 0 {
+					break
+				}
+				p.move(m[Uniform(src, uint32(len(m)))])
+			}
+			ps = append(ps, p)
+		}
+		r, _ := ParseRule("copy/random")
+		g, err := newGuard(bd, r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf := make([]int, 0, 16)
+		name := bd.String()
+		b.Run(name+"/Moves", func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				p := ps[i&255]
+				buf = p.Moves(p.cur, buf[:0])
+				i++
+			}
+		})
+		b.Run(name+"/Degree", func(b *testing.B) {
+			i, s := 0, 0
+			for b.Loop() {
+				p := ps[i&255]
+				s += p.Degree(p.cur)
+				i++
+			}
+			sink = s
+		})
+		b.Run(name+"/Visited", func(b *testing.B) {
+			i, s := 0, 0
+			for b.Loop() {
+				p := ps[i&255]
+				s += b2i(p.Visited(i % bd.Squares()))
+				i++
+			}
+			sink = s
+		})
+		answers := make([][]int, len(ps))
+		for i, p := range ps {
+			answers[i] = p.Moves(p.cur, nil)
+		}
+		b.Run(name+"/check", func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				p := ps[i&255]
+				buf = append(buf[:0], answers[i&255]...)
+				p.neighboursOnce(buf)
+				i++
+			}
+		})
+		g.walkBegin(ps[0])
+		b.Run(name+"/watch", func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				g.walkCall(callAllowed, ps[i&255])
+				i++
+			}
+		})
+		g.walkEnd()
+	}
+}
+
+var sink int

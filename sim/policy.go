@@ -164,11 +164,14 @@ func (p *Position) Moves(sq int, dst []int) []int {
 	}
 	start := len(dst)
 	q := p.padOf(sq)
-	for i, o := range p.off {
-		if !p.pad[q+o] {
-			dst = append(dst, sq+p.step[i])
-		}
+	n := start
+	dst = slices.Grow(dst, 8)[:start+8]
+	out := (*[8]int)(dst[start:])
+	for i, o := range p.off { // branch-free: a branch on the board's contents mispredicts
+		out[n-start] = sq + p.step[i]
+		n += 1 - b2i(p.pad[q+o])
 	}
+	dst = dst[:n]
 	if p.board.Cols <= 4 { // sortedMoves is ascending square order only on wider boards
 		slices.Sort(dst[start:])
 	}
@@ -182,11 +185,9 @@ func (p *Position) Degree(sq int) int {
 		nb := &p.nb[sq]
 		return bits.OnesCount64(nb[0]&^p.vis[0]) + bits.OnesCount64(nb[1]&^p.vis[1])
 	}
-	q, d := p.padOf(sq), 0
+	q, d := p.padOf(sq), 8
 	for _, o := range p.off {
-		if !p.pad[q+o] {
-			d++
-		}
+		d -= b2i(p.pad[q+o])
 	}
 	return d
 }
@@ -668,6 +669,19 @@ func (p *Position) neighboursOnce(allowed []int) bool {
 func (p *Position) neighboursOnceBits(allowed []int) bool {
 	if p.words == 1 {
 		free, seen := p.nb[p.cur][0]&^p.vis[0], uint64(0)
+		prev := -1 // an ascending answer (as Moves gives) is sorted and has no repeat
+		for _, sq := range allowed {
+			if sq <= prev || sq >= 64 {
+				seen = free + 1 // not ascending: the general loop below decides
+				break
+			}
+			seen |= 1 << sq
+			prev = sq
+		}
+		if seen&^free == 0 {
+			return true
+		}
+		seen = 0
 		for _, sq := range allowed {
 			b := uint64(1) << (uint(sq) & 63)
 			if uint(sq) >= 64 || free&b == 0 || seen&b != 0 {
