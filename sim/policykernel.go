@@ -77,18 +77,21 @@ func (k *policyKernel) walk(start int, src *PCG, keep bool) Outcome {
 		return o
 	}
 	k.pos.reset(start)
-	k.path = append(k.path[:0], int32(start))
+	path := k.pos.trail // a walk's path is its position's trail: it never backs up
 	if k.g.w != nil {
 		o.Ties, o.Stopped = k.walkGuarded(src)
+		path = k.pos.trail
 	} else {
+		k.path = append(k.path[:0], int32(start))
 		o.Ties, o.Stopped = k.walkSteps(src)
+		path = k.path
 	}
-	o.Length = len(k.path)
+	o.Length = len(path)
 	o.End = k.pos.cur
 	o.Success = o.Length == k.b.Squares()
 	o.Closed = o.Success && o.Length > 1 && k.b.Adjacent(start, o.End)
 	if keep {
-		o.Path = append([]int32(nil), k.path...)
+		o.Path = append([]int32(nil), path...)
 	}
 	return o
 }
@@ -132,9 +135,23 @@ func (k *policyKernel) walkGuarded(src *PCG) (ties int, stopped bool) {
 	}
 	for {
 		g.walkCall(callAllowed, p)
-		k.buf = g.pol.Allowed(p, k.buf[:0])
-		m := len(k.buf)
-		if !p.neighboursOnce(k.buf) || g.det && m > 1 {
+		buf := g.pol.Allowed(p, k.buf[:0])
+		k.buf = buf
+		m := len(buf)
+		ok := false
+		if p.words == 1 { // the bitboard check of an ascending answer, inline (neighboursOnceBits)
+			free, seen, prev := p.nb[p.cur][0]&^p.vis[0], uint64(0), -1
+			ok = true
+			for _, sq := range buf {
+				if sq <= prev || sq >= 64 {
+					ok = false
+					break
+				}
+				seen, prev = seen|1<<sq, sq
+			}
+			ok = ok && seen&^free == 0
+		}
+		if !ok && !p.neighboursOnce(buf) || g.det && m > 1 {
 			if k.err = answerProblem(&g.rule, p, k.buf, g.det); k.err != nil {
 				return ties, false
 			}
@@ -148,15 +165,14 @@ func (k *policyKernel) walkGuarded(src *PCG) (ties int, stopped bool) {
 		if g.tied(m) {
 			ties++
 		}
-		next := k.buf[0]
+		next := buf[0]
 		if m > 1 {
-			next = k.buf[Uniform(src, uint32(m))]
+			next = buf[Uniform(src, uint32(m))]
 		}
 		p.move(next)
 		if g.state != nil {
 			g.walkCall(callMoved, p)
 			g.state.Moved(p, next)
 		}
-		k.path = append(k.path, int32(next))
 	}
 }
