@@ -54,6 +54,12 @@ type Position struct {
 	off   [8]int
 	step  [8]int
 
+	// deg[q] is the number of unvisited knight neighbours of padded
+	// square q, kept as squares are visited (boards of more than 128
+	// squares, where counting them afresh takes eight loads): Degree.
+	deg      []int8
+	degFresh []int8 // deg with nothing visited
+
 	trail []int32 // the visited squares, to undo them at the next reset
 
 	// moveOf[d+2·cols+2] is the index in step of the move d squares on
@@ -76,6 +82,11 @@ func newPosition(b *Board) *Position {
 		p.step[i] = m.DR*b.Cols + m.DC
 	}
 	p.fillBorder()
+	if n > 128 {
+		p.deg = make([]int8, len(p.pad))
+		p.fillDegrees()
+		p.degFresh = slices.Clone(p.deg)
+	}
 	if n <= 128 {
 		p.words = 1 + (n-1)/64
 		p.nb = make([][2]uint64, n)
@@ -107,18 +118,41 @@ func (p *Position) fillBorder() {
 	}
 }
 
+// fillDegrees counts deg afresh from pad (board squares only).
+func (p *Position) fillDegrees() {
+	for _, q := range p.padAt {
+		d := int8(8)
+		for i := range p.off {
+			d -= int8(b2i(p.pad[int(q)+p.off[i]]))
+		}
+		p.deg[q] = d
+	}
+}
+
 func (p *Position) padOf(sq int) int { return int(p.padAt[sq]) }
 
 // mark and unmark set and clear sq's visited state in every layout
 // (without the count, the current square or the trail).
 func (p *Position) mark(sq int) {
-	p.visited[sq], p.pad[p.padAt[sq]] = true, true
+	q := int(p.padAt[sq])
+	p.visited[sq], p.pad[q] = true, true
 	p.vis[sq>>6&1] |= 1 << (sq & 63)
+	if p.deg != nil {
+		for i := range p.off {
+			p.deg[q+p.off[i]]--
+		}
+	}
 }
 
 func (p *Position) unmark(sq int) {
-	p.visited[sq], p.pad[p.padAt[sq]] = false, false
+	q := int(p.padAt[sq])
+	p.visited[sq], p.pad[q] = false, false
 	p.vis[sq>>6&1] &^= 1 << (sq & 63)
+	if p.deg != nil {
+		for i := range p.off {
+			p.deg[q+p.off[i]]++
+		}
+	}
 }
 
 // Board returns the board.
@@ -167,9 +201,9 @@ func (p *Position) Moves(sq int, dst []int) []int {
 	n := start
 	dst = slices.Grow(dst, 8)[:start+8]
 	out := (*[8]int)(dst[start:])
-	for i, o := range p.off { // branch-free: a branch on the board's contents mispredicts
+	for i := range p.off { // branch-free: a branch on the board's contents mispredicts
 		out[n-start] = sq + p.step[i]
-		n += 1 - b2i(p.pad[q+o])
+		n += 1 - b2i(p.pad[q+p.off[i]])
 	}
 	dst = dst[:n]
 	if p.board.Cols <= 4 { // sortedMoves is ascending square order only on wider boards
@@ -185,11 +219,7 @@ func (p *Position) Degree(sq int) int {
 		nb := &p.nb[sq]
 		return bits.OnesCount64(nb[0]&^p.vis[0]) + bits.OnesCount64(nb[1]&^p.vis[1])
 	}
-	q, d := p.padOf(sq), 8
-	for _, o := range p.off {
-		d -= b2i(p.pad[q+o])
-	}
-	return d
+	return int(p.deg[p.padAt[sq]])
 }
 
 // MoveTo returns the square reached from sq by move m, or -1 off the board.
@@ -203,10 +233,16 @@ func (p *Position) MoveTo(sq int, m Move) int {
 
 // reset puts the position at the start of a walk from start.
 func (p *Position) reset(start int) {
-	for _, sq := range p.trail {
-		p.visited[sq], p.pad[p.padAt[sq]] = false, false
+	if p.deg != nil && len(p.trail) > len(p.deg)/32 { // a long walk: copying the fresh degrees is cheaper than unmarking
+		copy(p.deg, p.degFresh)
+		for _, sq := range p.trail {
+			p.visited[sq], p.pad[p.padAt[sq]] = false, false
+		}
+	} else {
+		for _, sq := range p.trail {
+			p.unmark(int(sq))
+		}
 	}
-	p.vis = [2]uint64{}
 	p.trail = p.trail[:0]
 	p.count = 0
 	p.move(start)
@@ -243,6 +279,9 @@ func (p *Position) setVisited(visited func(sq int) bool, cur, start int) {
 			p.count++
 			p.trail = append(p.trail, int32(sq))
 		}
+	}
+	if p.deg != nil {
+		p.fillDegrees()
 	}
 	p.cur, p.start = cur, start
 }
@@ -642,6 +681,7 @@ func (p *Position) neighboursOnce(allowed []int) bool {
 	}
 	var mask uint8
 	span := 2*p.board.Cols + 2
+	prev, ascending := -1, true
 	for _, sq := range allowed {
 		d := sq - p.cur + span
 		if d < 0 || d >= len(p.moveOf) {
@@ -652,6 +692,11 @@ func (p *Position) neighboursOnce(allowed []int) bool {
 			return false
 		}
 		mask |= 1 << i
+		ascending = ascending && sq > prev
+		prev = sq
+	}
+	if ascending { // sorted already (as Moves answers)
+		return true
 	}
 	k := 0 // sortedMoves is ascending square order here: rebuild from the mask
 	for i, st := range p.step {
