@@ -10,7 +10,8 @@ import (
 // a rule that sleeps, blocks or loops would otherwise hold its worker,
 // and the command waiting for that worker, forever. A command polls Stuck
 // (every 100 ms, say) while it runs; the guard marks each call in progress
-// at the cost of two atomic adds and a store.
+// at the cost of two atomic adds and a store, or within a walk of the
+// policy kernel of one release store (two atomic adds a walk).
 type CallWatch struct {
 	seen map[*callWatch]seenCall
 }
