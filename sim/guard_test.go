@@ -381,3 +381,42 @@ func TestWatchesPruned(t *testing.T) {
 		t.Errorf("%d watch entries kept after 20000 walkers", n)
 	}
 }
+
+// TestCallWatchSlowCallsNotStuck: calls that each take a while but return
+// are not a stuck call, even when every one is at the same position (the
+// centre of 3x3, where each walk is one call): the watch tells consecutive
+// walks' calls apart.
+func TestCallWatchSlowCallsNotStuck(t *testing.T) {
+	registerOnce(t, CustomRule{Name: "guard/slow", New: func(*Board) Policy {
+		return PolicyFunc(func(p *Position, dst []int) []int {
+			if p.VisitedCount() == 1 && p.Current() == 4 {
+				time.Sleep(30 * time.Millisecond)
+			}
+			return p.Moves(p.Current(), dst)
+		})
+	}})
+	b := MustBoard(3, 3)
+	r, _ := ParseRule("guard/slow")
+	w, err := NewWalker(b, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cw := NewCallWatch()
+	done := make(chan bool)
+	go func() {
+		defer close(done)
+		for i := range uint64(20) {
+			w.Walk(4, NewKey(1, b, r, 4), i)
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			return
+		case <-time.After(5 * time.Millisecond):
+			if err := cw.Stuck(60 * time.Millisecond); err != nil {
+				t.Fatalf("calls that return reported stuck: %v", err)
+			}
+		}
+	}
+}
