@@ -72,8 +72,8 @@ the whole count, and prints the board.`,
 					return err
 				}
 				build := buildinfo.Read()
-				if !build.HasVCS() {
-					fmt.Fprintf(e.stderr, "experiment: warning: %s\n", buildinfo.NoVCSWarning)
+				if !build.Traceable() {
+					fmt.Fprintf(e.stderr, "experiment: %s\n", buildinfo.NoVCSNote)
 				}
 				opts := runner.RunOptions{Out: *out, Force: *force, Workers: 1, Shard: runner.All,
 					Meta: results.Metadata(s, version, build), BeforeCommit: figuresHook(s.Figures)}
@@ -114,8 +114,8 @@ func mergeRounds(ctx context.Context, e *env, parts string, first *runner.Part, 
 		return err
 	}
 	build := buildinfo.Read()
-	if !build.HasVCS() {
-		fmt.Fprintf(e.stderr, "experiment: warning: %s\n", buildinfo.NoVCSWarning)
+	if !build.Traceable() {
+		fmt.Fprintf(e.stderr, "experiment: %s\n", buildinfo.NoVCSNote)
 	}
 	opts := runner.RunOptions{Out: out, Force: force, Workers: 1, Shard: runner.All,
 		Meta: results.Metadata(s, version, build), BeforeCommit: figuresHook(s.Figures)}
