@@ -141,7 +141,7 @@ on Slurm.`,
 				case "csv":
 					return writeCountsCSV(e, v)
 				case "parquet":
-					return writeCountsParquet(*out, v)
+					return writeCountsParquet(*out, v, "count "+setFlags(fs))
 				}
 				printCounts(e, v, time.Since(t0))
 				return nil

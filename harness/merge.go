@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
@@ -47,7 +48,7 @@ the whole count, and prints the board.`,
 					if *force {
 						return usagef("merge: --force is for a run's result directory; the counts table goes to a new file")
 					}
-					return mergeCounts(e, args, *out)
+					return mergeCounts(e, args, *out, strings.TrimSpace("merge "+setFlags(fs)+" "+strings.Join(args, " ")))
 				}
 				if len(args) == 1 {
 					first, ok, err := runner.RoundParts(args[0])
