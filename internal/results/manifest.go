@@ -184,7 +184,7 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 		ToolVersion: md.ToolVersion, GitCommit: md.Build.Revision, Build: md.Build, Shard: run.Shard, Workers: run.Workers,
 		Units: run.Units, StartedAt: timestamp(run.Started), FinishedAt: timestamp(time.Now()), Seconds: run.Seconds,
 		Tables: files, Config: e.Config, Host: ReadHost()}
-	if !md.Build.HasVCS() {
+	if !md.Build.Traceable() {
 		m.Warnings = append(m.Warnings, buildinfo.NoVCSWarning)
 	}
 	for _, r := range t.Squares {
