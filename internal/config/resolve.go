@@ -12,8 +12,9 @@ import (
 // checker collects the problems that resolving a Config finds. A nil
 // checker ignores them, so the accessors can share the resolving code.
 type checker struct {
-	c    *Config
-	errs Errors
+	c     *Config
+	errs  Errors
+	names map[string]int // rules per name (checkRules): a design's cells share one
 }
 
 func (k *checker) errorf(key, format string, args ...any) {
@@ -62,8 +63,9 @@ func (c *Config) boardList() []*sim.Board {
 // Rules with problems (see Validate) are left out.
 func (c *Config) ruleList() []sim.Rule {
 	var out []sim.Rule
-	for i, rs := range c.Rules {
-		if r, ok := rs.resolve(nil, fmt.Sprintf("rules[%d]", i)); ok {
+	specs, keys := c.ruleCells()
+	for i, rs := range specs {
+		if r, ok := rs.resolve(nil, keys[i]); ok {
 			out = append(out, r)
 		}
 	}
@@ -116,6 +118,9 @@ func (cl Claim) ruleName() string {
 func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 	ok = true
 	bad := func(sub, format string, args ...any) {
+		if at, ok := rs.at[sub]; ok {
+			sub = at
+		}
 		k.errorf(key+sub, format, args...)
 		ok = false
 	}
@@ -231,6 +236,7 @@ func orderString(order []sim.Move) string {
 // startSet is the resolved starts: every square, or the union of some
 // classes and some squares.
 type startSet struct {
+	cellsOK bool // the experiment is within MaxCells (checkCells), so its designs may be listed
 	all     bool
 	classes [len(sim.Classes)]bool
 	squares []rc
