@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // Config is one experiment file. Build one with Default, Parse or Load;
@@ -90,8 +92,9 @@ type RuleSpec struct {
 	MaxStepsList []int    `yaml:"-"`
 	NodeBudgets  []int64  `yaml:"-"`
 
-	msgs []string          // the YAML library's errors decoding the entry (UnmarshalYAML), reported by source.decode
-	at   map[string]string // where resolve places an error on a key (".order" → ".order[3]"): checkDesign's
+	order []sim.Move        // a design cell's order from a family, read already (Order is then "")
+	msgs  []string          // the YAML library's errors decoding the entry (UnmarshalYAML), reported by source.decode
+	at    map[string]string // where resolve places an error on a key (".order" → ".order[3]"): checkDesign's
 }
 
 // Outputs chooses what a run writes besides its summary tables.

@@ -127,18 +127,22 @@ func (rs RuleSpec) cellSpecs() []RuleSpec {
 	tbs := orOne(rs.TieBreaks, rs.TieBreak)
 	mss := orOne(rs.MaxStepsList, rs.MaxSteps)
 	nbs := orOne(rs.NodeBudgets, rs.NodeBudget)
-	var orders []string
+	type order struct {
+		text  string
+		moves []sim.Move // a family's order, already read
+	}
+	var orders []order
 	for _, o := range rs.orderItems() {
 		if _, ok := orderFamilySize[strings.TrimSpace(o)]; ok {
 			for _, f := range familyOrders(strings.TrimSpace(o)) {
-				orders = append(orders, orderString(f))
+				orders = append(orders, order{moves: f})
 			}
 			continue
 		}
-		orders = append(orders, o)
+		orders = append(orders, order{text: o})
 	}
 	if orders == nil {
-		orders = []string{""}
+		orders = []order{{}}
 	}
 	plain := rs
 	plain.TieBreaks, plain.Orders, plain.MaxStepsList, plain.NodeBudgets = nil, nil, nil, nil
@@ -148,7 +152,7 @@ func (rs RuleSpec) cellSpecs() []RuleSpec {
 			for _, ms := range mss {
 				for _, nb := range nbs {
 					c := plain
-					c.TieBreak, c.Order, c.MaxSteps, c.NodeBudget = tb, o, ms, nb
+					c.TieBreak, c.Order, c.order, c.MaxSteps, c.NodeBudget = tb, o.text, o.moves, ms, nb
 					out = append(out, c)
 				}
 			}

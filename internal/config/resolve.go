@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/knightwalk/knightwalk/sim"
@@ -163,8 +164,11 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 			r.TieBreak = t
 		}
 	}
-	if rs.Order != "" {
-		order, err := sim.ParseOrder(rs.Order)
+	if rs.Order != "" || rs.order != nil {
+		order, err := rs.order, error(nil)
+		if order == nil {
+			order, err = sim.ParseOrder(rs.Order)
+		}
 		switch {
 		case !(r.Kind == sim.Warnsdorff && r.TieBreak.UsesOrder() || r.Kind == sim.Backtrack):
 			bad(".order", "a move order applies only to warnsdorff with a tie_break ending in first (first, pohl+first, roth+first, ...) and to backtrack, not %s", r.Name())
@@ -226,11 +230,18 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 var canonicalOrder = orderString(sim.CanonicalMoves[:])
 
 func orderString(order []sim.Move) string {
-	parts := make([]string, len(order))
+	b := make([]byte, 0, 8*len(order))
 	for i, m := range order {
-		parts[i] = fmt.Sprintf("(%d,%d)", m.DR, m.DC)
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, '(')
+		b = strconv.AppendInt(b, int64(m.DR), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(m.DC), 10)
+		b = append(b, ')')
 	}
-	return strings.Join(parts, " ")
+	return string(b)
 }
 
 // startSet is the resolved starts: every square, or the union of some
