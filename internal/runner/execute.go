@@ -2,8 +2,8 @@ package runner
 
 import (
 	"context"
-	"iter"
 	"github.com/knightwalk/knightwalk/internal/config"
+	"iter"
 	"sync"
 	"sync/atomic"
 
