@@ -135,3 +135,17 @@ func TestValidateDesignSize(t *testing.T) {
 		t.Errorf("validate: %s", out)
 	}
 }
+
+// TestPlotDesignRefused: figures are drawn per board and rule name, so a
+// design's result, whose cells share a name, is refused rather than drawn
+// with its cells pooled.
+func TestPlotDesignRefused(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "d")
+	if _, _, err := runCmd(t, "run", "testdata/design.yaml", "--out", out, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	_, _, err := runCmd(t, "plot", out, "--figure", "success-heatmap")
+	if err == nil || !strings.Contains(err.Error(), "share the name warnsdorff/first (a design") {
+		t.Errorf("plot of a design: %v", err)
+	}
+}
