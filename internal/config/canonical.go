@@ -41,6 +41,10 @@ func FromCanonical(file string, cn Canonical) (*Config, error) {
 		c.Starts = append(append(Starts{}, cn.Starts.Classes...), cn.Starts.Squares...)
 	}
 	for _, r := range cn.Rules {
+		if r.Design != nil {
+			c.Rules = append(c.Rules, designFromCanonical(r))
+			continue
+		}
 		rs := RuleSpec{Name: r.Name, TieBreak: r.TieBreak, MaxSteps: r.MaxSteps, Closed: r.Closed, NodeBudget: r.NodeBudget,
 			Estimator: r.Estimator, Particles: r.Particles, Replicates: r.Replicates}
 		if r.Order != canonicalOrder { // the canonical order is written out for every rule, but only some take one

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // Config is one experiment file. Build one with Default, Parse or Load;
@@ -80,6 +82,19 @@ type RuleSpec struct {
 	// OrderByN gives move orders for n×n boards by n mod 8 (keys 0..7);
 	// the residues it leaves out use Order.
 	OrderByN map[int]string `yaml:"order_by_n_mod_8"`
+
+	// Design factors (design.go): set where the file gives a list for the
+	// key (tie_break: [first, random]), nil otherwise. An entry with one,
+	// or with order: all or another of OrderFamilies, stands for every
+	// combination of the values: one rule per combination.
+	TieBreaks    []string `yaml:"-"`
+	Orders       []string `yaml:"-"` // orders, or names of OrderFamilies
+	MaxStepsList []int    `yaml:"-"`
+	NodeBudgets  []int64  `yaml:"-"`
+
+	order []sim.Move        // a design cell's order from a family, read already (Order is then "")
+	msgs  []string          // the YAML library's errors decoding the entry (UnmarshalYAML), reported by source.decode
+	at    map[string]string // where resolve places an error on a key (".order" → ".order[3]"): checkDesign's
 }
 
 // Outputs chooses what a run writes besides its summary tables.

@@ -32,12 +32,15 @@
 //	walks: 10000                  # walks per start square, per rule, per board (default 10000);
 //	                              # or {until: decided | half_width, min: 1000, max: 1e8, half_width: 0.001}:
 //	                              # run in rounds until every claim is decided or every square that precise
-//	rules:                        # at least one; rule names (sim.Rule.Name) must differ
+//	rules:                        # at least one; no two the same rule (name and parameters)
 //	  - name: warnsdorff          # random | warnsdorff | backtrack (or a full name, e.g. warnsdorff/pohl)
 //	    tie_break: first          # random | first | pohl | roth; default random
 //	                              # (backtrack: first | random, default first)
 //	    order: "(2,1) (1,2) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1)"
 //	                              # move order (default this one), for tie_break first and backtrack
+//	                              # tie_break, order, max_steps and node_budget may each be a list, and order
+//	                              # all (the 40,320 orders) or rotations: a design, one rule per combination
+//	                              # (docs/designs.md)
 //	    max_steps: 0              # random and warnsdorff: stop after N moves (0: no limit)
 //	    estimator: walks          # walks (default) | splitting: multilevel splitting for rare
 //	                              # successes (random, warnsdorff with a random tie; fixed walks only)

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/knightwalk/knightwalk/sim"
 	"github.com/knightwalk/knightwalk/stats"
@@ -20,6 +21,7 @@ type Experiment struct {
 	Boards      []*sim.Board
 	Rules       []sim.Rule
 	Estimators  []Estimator // per rule: plain walks, or splitting (estimator.go)
+	Designs     []Design    // the rule entries that are designs (design.go), in file order
 	Starts      [][]int     // start squares per board, ascending
 	Walks       uint64      // walks per (board, rule, start); a sequential run's most
 	Sequential  *Sequential // walks: {until: ...}; nil for a fixed number of walks
@@ -40,6 +42,14 @@ type Experiment struct {
 	Config     Canonical // the resolved config, for manifests
 	SourceFile string    // the experiment file's name
 	Source     []byte    // the experiment file as written, carried into shard parts
+}
+
+// Design is a rule entry that crosses lists of parameter values: its
+// cells are the rules Rules[First : First+N].
+type Design struct {
+	Key      string // the entry's key in the file, "rules[0]"
+	Rule     string // its rule name as written, "warnsdorff"
+	First, N int
 }
 
 // DefaultFamily is the Holm family of a claim that names none: every
@@ -106,6 +116,17 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 		ConfigHash: c.Hash(), WorkHash: c.WorkHash(), Config: c.canonical(), SourceFile: file, Source: src}
 	for _, b := range e.Boards {
 		e.Starts = append(e.Starts, c.startSquares(b))
+	}
+	first := 0
+	for i, rs := range c.Rules {
+		n := int(rs.Cells())
+		if rs.IsDesign() {
+			e.Designs = append(e.Designs, Design{Key: c.fileKey(fmt.Sprintf("rules[%d]", i)), Rule: strings.TrimSpace(rs.Name), First: first, N: n})
+		}
+		first += n
+	}
+	if first != len(e.Rules) {
+		return nil, fmt.Errorf("config: %d rules resolved of %d cells: accepted by Validate but does not resolve", len(e.Rules), first)
 	}
 	for i, cl := range c.Claims {
 		ch, err := e.check(c, i, cl)

@@ -70,6 +70,21 @@ type CanonicalRule struct {
 	// OrderByN: the move orders by n mod 8, keyed "0".."7"; left out when
 	// none, so that older hashes stay valid.
 	OrderByN map[string]string `json:"order_by_n_mod_8,omitempty"`
+	// Design is a design entry's lists (design.go), recorded as the entry
+	// rather than cell by cell (order: all is 40,320 rules); left out for
+	// a plain rule, so that older hashes stay valid. Name and the other
+	// fields are then the entry's fixed values as written.
+	Design *CanonicalDesign `json:"design,omitempty"`
+}
+
+// CanonicalDesign is a design entry's lists, each value as a plain rule
+// writes it (orders as "(2,1) (1,2) ...", family names as they are); a
+// key given as one value is left out here and held by CanonicalRule.
+type CanonicalDesign struct {
+	TieBreak   []string `json:"tie_break,omitempty"`
+	Order      []string `json:"order,omitempty"`
+	MaxSteps   []int    `json:"max_steps,omitempty"`
+	NodeBudget []int64  `json:"node_budget,omitempty"`
 }
 
 type CanonicalOutputs struct {
@@ -198,10 +213,17 @@ func (c *Config) canonical() Canonical {
 		}
 	}
 
-	ests := c.estimatorList()
-	for i, r := range c.ruleList() {
+	for _, rs := range c.Rules {
+		if rs.IsDesign() {
+			cn.Rules = append(cn.Rules, rs.canonicalDesign())
+			continue
+		}
+		r, ok := rs.resolve(nil, "")
+		if !ok {
+			continue
+		}
 		cr := CanonicalRule{Name: r.Name(), Order: canonicalOrder, MaxSteps: r.MaxSteps, Closed: r.Closed}
-		if e := ests[i]; e.Splitting {
+		if e := rs.estimator(); e.Splitting {
 			cr.Estimator, cr.Particles, cr.Replicates = "splitting", e.Particles, e.Replicates
 		}
 		if r.Kind == sim.Warnsdorff || r.Kind == sim.Backtrack {

@@ -25,8 +25,8 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	for _, bd := range s.Boards {
 		boards = append(boards, bd.String())
 	}
-	for _, r := range s.Rules {
-		rules = append(rules, "`"+r.Name()+"`")
+	for _, n := range ruleNames(s) {
+		rules = append(rules, "`"+n+"`")
 	}
 	walks := fmt.Sprintf("%d walks per start square", s.Walks)
 	if q := s.Sequential; q != nil {
@@ -50,25 +50,36 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	writeCountShares(&b, t)
 	writeSequential(&b, s, t)
 	writeExactCoverage(&b, s, t)
+	if len(s.Rules) > maxReportRules {
+		writeDesignNote(&b, s)
+		writeDesigns(&b, s, t)
+		b.WriteString("\nTables: squares, lengths, deadends, classes, boards, comparisons, claims, designs (Parquet, see docs/tables.md); manifest.json records the config and timings.\n")
+		return b.String()
+	}
+	shared := sharedNames(s)
 	b.WriteString("## Success by start class\n\n| board | rule | group | squares | walks | success [interval] | closed [interval] | mean length |\n|---|---|---|---:|---:|---|---|---:|\n")
 	for _, c := range t.Classes {
 		if c.GroupBy != "class" {
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %.2f |\n", c.Board, c.Rule, c.Group, c.Squares, c.Walks,
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %.2f |\n", c.Board, ruleLabel(c.Rule, c.Params.Spec, shared), c.Group, c.Squares, c.Walks,
 			pct3(c.SuccessRate, c.SuccessLo, c.SuccessHi), pct3(c.ClosedRate, c.ClosedLo, c.ClosedHi), c.LengthMean)
 	}
 	b.WriteString("\n## Success by start degree\n\n| board | rule | degree | squares | walks | success [interval] |\n|---|---|---:|---:|---:|---|\n")
 	for _, c := range t.Classes {
 		if c.GroupBy == "degree" {
-			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s |\n", c.Board, c.Rule, c.Group, c.Squares, c.Walks, pct3(c.SuccessRate, c.SuccessLo, c.SuccessHi))
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s |\n", c.Board, ruleLabel(c.Rule, c.Params.Spec, shared), c.Group, c.Squares, c.Walks, pct3(c.SuccessRate, c.SuccessLo, c.SuccessHi))
 		}
 	}
-	writeComparisons(&b, t.Comparisons, "groups", "\n## Class comparisons\n\n| board | rule | A | B |")
-	writeComparisons(&b, t.Comparisons, "rules", "\n## Rule comparisons\n\n| board | class | A | B |")
+	writeComparisons(&b, t.Comparisons, "groups", "\n## Class comparisons\n\n| board | rule | A | B |", shared)
+	writeComparisons(&b, t.Comparisons, "rules", "\n## Rule comparisons\n\n| board | class | A | B |", shared)
 	writeSweeps(&b, Sweeps(s, t.Squares))
 	writeShapes(&b, t.Squares)
 	writeGrids(&b, s, t.Squares)
+	if len(s.Designs) > 0 {
+		b.WriteString("\n")
+		writeDesigns(&b, s, t)
+	}
 	b.WriteString("\nTables: squares, lengths, deadends, classes, boards, comparisons, claims (Parquet, see docs/tables.md); manifest.json records the config and timings.\n")
 	return b.String()
 }
@@ -190,7 +201,7 @@ func writeSequential(b *strings.Builder, s *config.Experiment, t *Tables) {
 // writeComparisons adds the comparisons of one kind ("groups": classes
 // under one rule; "rules": rules on one class) under head, which names the
 // first four columns.
-func writeComparisons(b *strings.Builder, rows []table.ComparisonRow, kind, head string) {
+func writeComparisons(b *strings.Builder, rows []table.ComparisonRow, kind, head string, shared map[string]bool) {
 	n := 0
 	for _, c := range rows {
 		if c.Compare != kind {
@@ -200,9 +211,10 @@ func writeComparisons(b *strings.Builder, rows []table.ComparisonRow, kind, head
 			b.WriteString(head + " rate A | rate B | A − B [interval] | p-value | Holm p |\n|---|---|---|---|---:|---:|---|---:|---:|\n")
 		}
 		n++
-		by, a, bb := c.RuleA, c.GroupA, c.GroupB // classes of one rule
+		ra, rb := ruleLabel(c.RuleA, c.RuleSpecA, shared), ruleLabel(c.RuleB, c.RuleSpecB, shared)
+		by, a, bb := ra, c.GroupA, c.GroupB // classes of one rule
 		if kind == "rules" {
-			by, a, bb = c.GroupA, c.RuleA, c.RuleB // rules on one class
+			by, a, bb = c.GroupA, ra, rb // rules on one class
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %.4f | %.4f | %+.4f [%+.4f, %+.4f] | %.3g | %.3g |\n",
 			c.Board, by, a, bb, c.RateA, c.RateB, c.Diff, c.DiffLo, c.DiffHi, c.PValue, c.PHolm)
@@ -215,22 +227,19 @@ func writeComparisons(b *strings.Builder, rows []table.ComparisonRow, kind, head
 // writeGrids adds a board-shaped success-rate table per (board, rule) for
 // boards small enough to read.
 func writeGrids(b *strings.Builder, s *config.Experiment, rows []table.SquareRow) {
-	type key struct{ board, rule string }
-	grid := map[key]map[[2]int32]float64{}
-	for _, r := range rows {
-		k := key{r.Board, r.Rule}
-		if grid[k] == nil {
-			grid[k] = map[[2]int32]float64{}
-		}
-		grid[k][[2]int32{r.StartRow, r.StartCol}] = r.SuccessRate
-	}
-	for _, bd := range s.Boards {
+	shared := sharedNames(s)
+	for bi, bd := range s.Boards {
 		if bd.Cols > 12 || bd.Rows > 12 {
 			continue
 		}
-		for _, r := range s.Rules {
-			g := grid[key{bd.String(), r.Name()}]
-			fmt.Fprintf(b, "\n## Success rate by start square: %s, %s\n\n|   |", bd, r.Name())
+		for ri, r := range s.Rules {
+			g := map[[2]int32]float64{}
+			if first := squareIndex(s, bi, ri); first >= 0 && first+len(s.Starts[bi]) <= len(rows) {
+				for _, sq := range rows[first : first+len(s.Starts[bi])] {
+					g[[2]int32{sq.StartRow, sq.StartCol}] = sq.SuccessRate
+				}
+			}
+			fmt.Fprintf(b, "\n## Success rate by start square: %s, %s\n\n|   |", bd, ruleLabel(r.Name(), Params(r).Spec, shared))
 			for c := 0; c < bd.Cols; c++ {
 				fmt.Fprintf(b, " %c |", 'a'+c)
 			}
@@ -248,6 +257,30 @@ func writeGrids(b *strings.Builder, s *config.Experiment, rows []table.SquareRow
 			}
 		}
 	}
+}
+
+// sharedNames returns the rule names that several rules of s share (the
+// cells of a design), which the report writes as their rule_spec.
+func sharedNames(s *config.Experiment) map[string]bool {
+	count := map[string]int{}
+	for _, r := range s.Rules {
+		count[r.Name()]++
+	}
+	shared := map[string]bool{}
+	for n, c := range count {
+		if c > 1 {
+			shared[n] = true
+		}
+	}
+	return shared
+}
+
+// ruleLabel is the rule's name, or its rule_spec where its name is shared.
+func ruleLabel(name, spec string, shared map[string]bool) string {
+	if shared[name] {
+		return spec
+	}
+	return name
 }
 
 // writeCountShares shows what decided each share claim read as its

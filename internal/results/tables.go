@@ -33,6 +33,9 @@ type Tables struct {
 	Boards      []table.BoardRow
 	Comparisons []table.ComparisonRow
 	Claims      []table.ClaimRow
+	// Designs summarises each design per start square (nil when the
+	// experiment has none: then no designs table is written).
+	Designs []table.DesignRow
 	// CountShares says what decided each share claim read as its source's
 	// counts, size by size (the report's table of them).
 	CountShares []CountShareDetail
@@ -127,6 +130,7 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 		out.compareRules(e, b, slices.DeleteFunc(classes, func(c []side) bool { return c == nil }))
 	}
 	out.adjustHolm()
+	out.Designs = designRows(e, tally)
 	var err error
 	if out.Claims, err = claims(e, in); err != nil {
 		return out, err
@@ -562,10 +566,19 @@ type side struct {
 	t           *stats.Tally
 }
 
+// MaxComparedRules is the most rules whose every pair the comparisons
+// table compares: the most rule entries an experiment file may list.
+const MaxComparedRules = config.MaxRules
+
 // compareRules adds, per class of board b, the comparisons between every
 // two rules (in the experiment's order); classes[ri] are rule ri's classes.
+//
+// An experiment of more than MaxComparedRules rules (a design) gets none:
+// its pairs grow with the square of its cells (813 million for the
+// 40,320 move orders), and its questions are per factor (the design
+// table).
 func (out *Tables) compareRules(e *config.Experiment, b *sim.Board, classes [][]side) {
-	if len(classes) == 0 {
+	if len(classes) == 0 || len(e.Rules) > MaxComparedRules {
 		return
 	}
 	for ci := range classes[0] { // every rule has the same classes: the same start squares
