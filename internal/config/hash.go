@@ -270,6 +270,9 @@ func (c *Config) canonical() Canonical {
 			if p.Margin != nil { // a declared margin decides "reproduced"
 				cc.Published += fmt.Sprintf(" margin %v", *p.Margin)
 			}
+			if p.PlanningRate != nil { // so does a stated planning rate
+				cc.Published += fmt.Sprintf(" planning %v", *p.PlanningRate)
+			}
 		}
 		switch set := cl.setClaim(); set.Kind {
 		case "share":

@@ -40,11 +40,18 @@ type Publication struct {
 	Assumption    string `yaml:"assumption"`
 	// Margin is the equivalence margin of a comparison with the published
 	// count: "reproduced" needs our rate within ±Margin of theirs, shown by
-	// two one-sided tests. Unset, it is what the source's own trials could
-	// resolve (stats.DefaultMargin). A source without trials (given or
-	// assumed) states MarginAssumption, why that margin.
+	// two one-sided tests. Unset, it is what the source's design could
+	// resolve (stats.DefaultMargin of its trials at PlanningRate), never a
+	// function of the count it observed. A source without trials (given
+	// or assumed) states MarginAssumption, why that margin.
 	Margin           *float64 `yaml:"margin"`
 	MarginAssumption string   `yaml:"margin_assumption"`
+	// PlanningRate is the rate at which the source's design resolves the
+	// default margin (stats.DefaultMargin); unset, 1/2
+	// (stats.DefaultPlanningRate), where a count varies most. It is a
+	// statement about the design, made before the data: not the published
+	// rate.
+	PlanningRate *float64 `yaml:"planning_rate"`
 }
 
 // NotVerified reports whether we have not seen the statement's page
@@ -54,16 +61,27 @@ func (p Publication) NotVerified() bool { return strings.TrimSpace(p.Where) == "
 
 // EquivalenceMargin returns the margin of a comparison with the published
 // count at level alpha: the declared one, or stats.DefaultMargin of the
-// published count.
+// source's design (its trials, given or assumed, at its planning rate).
+// It never depends on the published count, so it is fixed before the data
+// and the equivalence tests keep their level.
 func (p Publication) EquivalenceMargin(alpha float64) float64 {
 	if p.Margin != nil {
 		return *p.Margin
 	}
-	k, n, _, ok := p.Count()
+	n, _, ok := p.TrialsPer()
 	if !ok {
 		return math.NaN()
 	}
-	return stats.DefaultMargin(uint64(k), uint64(n), alpha)
+	return stats.DefaultMargin(uint64(n), p.Planning(), alpha)
+}
+
+// Planning returns the source's planning rate, or
+// stats.DefaultPlanningRate where it states none.
+func (p Publication) Planning() float64 {
+	if p.PlanningRate != nil {
+		return *p.PlanningRate
+	}
+	return stats.DefaultPlanningRate
 }
 
 // Citation names the publication and place: "Ganzfried (2004), p. 4", or
@@ -329,6 +347,14 @@ func checkCount(k *checker, key string, p Publication) {
 		}
 	} else if p.MarginAssumption != "" {
 		k.errorf(key+".margin_assumption", "a margin assumption goes with margin only")
+	}
+	if r := p.PlanningRate; r != nil {
+		switch {
+		case !(*r > 0 && *r < 1):
+			k.errorf(key+".planning_rate", "%v is not a planning rate; want a rate in (0, 1) the design was planned at (leave it out for 0.5, where a count varies most)", *r)
+		case p.Margin != nil:
+			k.errorf(key+".planning_rate", "a declared margin needs no planning rate; want margin or planning_rate, not both")
+		}
 	}
 }
 
