@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -61,6 +62,16 @@ func FromCanonical(file string, cn Canonical) (*Config, error) {
 	c.Outputs = Outputs{Walks: cn.Outputs.Walks, Figures: cn.Outputs.Figures, RowGroup: cn.Outputs.RowGroup}
 	if cn.Outputs.FigureOptions != nil {
 		c.Outputs.FigureOptions = *cn.Outputs.FigureOptions
+	}
+	if s := cn.Sources; s != nil {
+		c.SourcesFile, c.ownSHA256, c.ownRead = s.File, s.SHA256, true
+		// The recorded statements are checked as the file's were.
+		k := &checker{c: &Config{src: &source{file: file + ": sources", lines: map[string]int{}}}}
+		checkPublications(k, s.Statements, builtIn)
+		if errs := k.errs.sorted(); errs != nil {
+			return nil, errs.capped()
+		}
+		c.ownSources = slices.Clone(s.Statements)
 	}
 	for i, cc := range cn.Claims {
 		cl, err := claimFromCanonical(cc, cn.Boards)

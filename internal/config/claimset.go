@@ -99,7 +99,7 @@ func (c *Config) checkPerBoard(k *checker, key string, cl Claim) {
 		k.errorf(key+".per_board", "%q is not a reading of the per-board statement; valid: rate (the true rate meets it), count (the count the source saw in its trials meets it)", cl.PerBoard)
 		return
 	}
-	p, found := publication(cl.Source)
+	p, found := c.publication(cl.Source)
 	_, _, given := p.TrialsPer()
 	st, stated := cl.statement()
 	switch {
@@ -112,7 +112,7 @@ func (c *Config) checkPerBoard(k *checker, key string, cl Claim) {
 	case !stated || st.Validate() != nil:
 		// the statement's own checks report it
 	default:
-		if _, _, ok := cl.countSet(); !ok {
+		if _, _, ok := c.countSet(cl); !ok {
 			n, _, _ := p.TrialsPer()
 			k.errorf(key+".per_board", "no count of %d trials (source %s) meets %v; the statement cannot describe what the source saw", n, cl.Source, st)
 		}

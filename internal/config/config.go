@@ -41,8 +41,20 @@ type Config struct {
 	// claims answer); when given, every family a claim names is declared
 	// and every declared family has a claim.
 	Families []FamilySpec `yaml:"families"`
+	// SourcesFile names a file of published statements of the
+	// experiment's own (key sources, relative to the experiment file; the
+	// schema of experiments/sources.yaml), so that an installed binary
+	// tests a paper of the researcher's without a rebuild. Its ids must not
+	// be those of the built-in file.
+	SourcesFile string `yaml:"sources"`
 
 	src *source // where the config came from, for error positions; nil when built in Go
+	// ownSources are the statements SourcesFile holds, ownSHA256 the hex
+	// SHA-256 of its bytes; ownRead says they were read (Parse, or
+	// FromCanonical from a manifest that records them).
+	ownSources []Publication
+	ownSHA256  string
+	ownRead    bool
 }
 
 // BoardSpec is one item of boards: exactly one of Size (the scalar forms

@@ -126,7 +126,7 @@ func (c *Config) checkReference(k *checker, key string, r Reference, ruleNames [
 	case err != nil || !slices.Contains(ruleNames, p.Name()):
 		k.errorf(key+".rule", "%q is not one of this experiment's rules; valid: %s", r.Rule, strings.Join(ruleNames, ", "))
 	}
-	checkReferenceSource(k, key+".source", r.Source)
+	c.checkReferenceSource(k, key+".source", r.Source)
 	if r.N < 1 || r.N > math.MaxInt32 {
 		k.errorf(key+".n", "%d is out of range; want the board size n ≥ 1 of an n×n board", r.N)
 	}
@@ -158,12 +158,12 @@ func (c *Config) checkReference(k *checker, key string, r Reference, ruleNames [
 // experiments/sources.yaml: a published value is written there once (who,
 // where, the words), and the legend is made from it. Free text, which
 // repeated the file and credited values to the wrong paper, is refused.
-func checkReferenceSource(k *checker, key, src string) {
-	if _, ok := publication(src); ok {
+func (c *Config) checkReferenceSource(k *checker, key, src string) {
+	if _, ok := c.publication(src); ok {
 		return
 	}
 	var ids []string
-	for _, p := range Published() {
+	for _, p := range c.allSources() {
 		ids = append(ids, p.ID)
 	}
 	what := "missing"

@@ -69,6 +69,9 @@ func (c *Config) check() Errors {
 		k.errorf("name", "%s", msg)
 	}
 	c.lengths(k)
+	if c.SourcesFile != "" && !c.ownRead {
+		k.errorf("sources", "%q was not read; a sources file is read where the experiment file is parsed (Parse, Load), relative to it", c.SourcesFile)
+	}
 
 	if len(c.Boards) == 0 && !c.partial("boards") {
 		k.errorf("boards", "no boards; want at least one, e.g. [8x8]")
@@ -330,7 +333,7 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 			tests = append(tests, t.name)
 		}
 	}
-	if cl.comparesCount() {
+	if c.comparesCount(cl) {
 		if len(tests) > 0 {
 			k.errorf(key+"."+tests[0], "source %s gives a published count: leave out %s; the claim is compared with that count as two samples", cl.Source, strings.Join(tests, " and "))
 		}

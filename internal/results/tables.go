@@ -189,7 +189,7 @@ func claims(e *config.Experiment, in Inputs) ([]table.ClaimRow, error) {
 	}
 	adjustClaims(out, e.Confidence)
 	for i := range out {
-		literatureWords(&out[i])
+		literatureWords(e, &out[i])
 	}
 	if e.Sequential != nil {
 		for i := range out {
