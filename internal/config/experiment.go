@@ -42,7 +42,7 @@ type Experiment struct {
 	// OwnSources are the statements of the experiment's own sources file
 	// (key sources), beside the built-in ones (LookupSource).
 	OwnSources []Publication
-	Source     []byte    // the experiment file as written, carried into shard parts
+	Source     []byte // the experiment file as written, carried into shard parts
 }
 
 // DefaultFamily is the Holm family of a claim that names none: every

@@ -31,7 +31,7 @@ type Publication struct {
 	Title     string   `yaml:"title" json:"title,omitempty"`
 	Venue     string   `yaml:"venue" json:"venue,omitempty"`
 	Where     string   `yaml:"where" json:"where,omitempty"` // page, table or figure; "not given" where it names none
-	Via       string   `yaml:"via" json:"via,omitempty"`   // the source we read it in, when not the original
+	Via       string   `yaml:"via" json:"via,omitempty"`     // the source we read it in, when not the original
 	Statement string   `yaml:"statement" json:"statement,omitempty"`
 	Rate      *float64 `yaml:"rate" json:"rate,omitempty"`
 	Trials    *int64   `yaml:"trials" json:"trials,omitempty"`
