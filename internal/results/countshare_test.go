@@ -67,13 +67,14 @@ func TestCountShareClaims(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	sorted := slices.Sorted(slices.Values(p))
+	// The p-value is the joint probability of the stated pattern: at least
+	// 3 of the 4 sizes (most), or all 4, with a count ≥ 98 of 100.
 	want := map[string]struct {
 		verdict string
 		pValue  float64
 	}{
-		"most":  {stats.Reproduced, min(1, 2*sorted[1])},
-		"every": {stats.NotReproduced, sorted[0]},
+		"most":  {stats.Reproduced, stats.JointTail(p, 3)},
+		"every": {stats.NotReproduced, p[0] * p[1] * p[2] * p[3]},
 	}
 	for _, r := range tb.Claims[:2] {
 		w := want[r.ID]
@@ -141,7 +142,8 @@ func TestComparePublishedIssue32(t *testing.T) {
 	}{
 		{40, []string{stats.NotReproduced}},
 		{38, []string{stats.NotReproduced, stats.Inconclusive}},
-		{33, []string{stats.Inconclusive}},
+		{36, []string{stats.Inconclusive}},
+		{33, []string{stats.Reproduced}}, // within the design's margin, 14.0 points (100 trials at 1/2)
 	} {
 		row := table.ClaimRow{Exact: math.NaN()}
 		comparePublished(&row, src, stats.Proportion{Successes: c.k, Trials: 40}, false, 0.95)

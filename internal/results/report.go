@@ -266,8 +266,8 @@ func writeCountShares(b *strings.Builder, t *Tables) {
 		if d.Reading != "" {
 			name += " (" + d.Reading + ")"
 		}
-		fmt.Fprintf(b, "**%s**: the source's count %s on more than the share of sizes stated, %d sizes. A true statement holds on at least %d of them, so it cannot miss any %d: a size is *rejected* where %d × P ≤ α = %.3g, i.e. P ≤ %.3g; the statement is not reproduced where at least %d sizes are rejected (p-value %s). P is the probability of such a count under our rate (the largest over our rate's confidence set where it is sampled).\n\n",
-			name, d.Count, r.Boards, r.Needed, r.Miss, r.Miss, d.Alpha, d.Alpha/float64(r.Miss), r.Miss, fmtP(r.PValue))
+		fmt.Fprintf(b, "**%s**: the source's count %s on more than the share of sizes stated, %d sizes, i.e. on at least %d of them. The statement is judged as a whole: the probability, under our rates, that the source's counts show that pattern is at most %s (the largest over our rates' confidence sets; the p-value) and at least %s (the smallest); it is *not reproduced* where the largest is ≤ α = %.3g, *reproduced* where the smallest is above α, else inconclusive. Each size alone, for reference: P is the probability of such a count under our rate (the largest over our rate's confidence set where it is sampled); a true statement cannot miss any %d sizes, so a size is *rejected* where %d × P ≤ α, i.e. P ≤ %.3g, and *plausible* where %d times its smallest P is above α.\n\n",
+			name, d.Count, r.Boards, r.Needed, fmtP(r.Joint), fmtP(r.JointLeast), d.Alpha, r.Miss, r.Miss, d.Alpha/float64(r.Miss), r.Miss)
 		fmt.Fprintf(b, "| board | P(count as stated) | × %d | our side | outcome |\n|---|---:|---:|---|---|\n", r.Miss)
 		near := 0
 		for i, bd := range d.Boards {
