@@ -159,6 +159,13 @@ func claimFromCanonical(cc CanonicalClaim, boards []string) (Claim, error) {
 			hi = max(hi, s.rows)
 		}
 		cl.Sizes = fmt.Sprintf("%d..%d", lo, hi)
+		// Square boards of the experiment inside lo..hi that the claim is
+		// not about: its except (sizes the experiment lacks need none).
+		for _, b := range boards {
+			if s, ok := parseSize(b); ok && s.rows == s.cols && s.rows >= lo && s.rows <= hi && !slices.Contains(cc.Boards, b) {
+				cl.Except = append(cl.Except, s.rows)
+			}
+		}
 	}
 	return cl, nil
 }

@@ -124,7 +124,12 @@ type Claim struct {
 	// boards with n in a range; Share says more than that share of them
 	// meet the statement above; FirstFailure and FailingBelow are
 	// statements of their own, about where a deterministic rule fails.
-	Sizes        string   `yaml:"sizes"`
+	Sizes string `yaml:"sizes"`
+	// Except drops sizes from Sizes ("every n from 5 to 50 except 8":
+	// sizes: 5..50, except: [8]). Where the claim's source states its
+	// sizes (sources.yaml sizes, except), the claim must read them
+	// exactly so: one statement, one encoding.
+	Except       []int    `yaml:"except"`
 	Share        *float64 `yaml:"share"`
 	FirstFailure *int     `yaml:"first_failure"`
 	FailingBelow *float64 `yaml:"failing_below"`

@@ -116,6 +116,40 @@ func (c *Config) checkFigureOptions(k *checker, ruleNames []string) {
 	for i, r := range o.SizeCurve.References {
 		c.checkReference(k, fmt.Sprintf("%s.size_curve.references[%d]", key, i), r, ruleNames)
 	}
+	c.checkReferenceSegments(k, key+".size_curve.references", o.SizeCurve.References)
+}
+
+// checkReferenceSegments holds the reference lines of a statement whose
+// source states its sizes (sources.yaml sizes, except) to that encoding:
+// for each rule, the lines drawn for it cover exactly the runs of sizes
+// Publication.Segments gives, as the claims on it read them.
+func (c *Config) checkReferenceSegments(k *checker, key string, refs []Reference) {
+	type group struct{ rule, source string }
+	lines := map[group][][2]int{}
+	first := map[group]int{}
+	var order []group
+	for i, r := range refs {
+		p, ok := c.publication(r.Source)
+		if !ok || p.Sizes == "" || r.Rate != nil {
+			continue
+		}
+		g := group{r.Rule, r.Source}
+		if _, seen := first[g]; !seen {
+			first[g] = i
+			order = append(order, g)
+		}
+		lines[g] = append(lines[g], [2]int{r.N, max(r.N, r.NMax)})
+	}
+	for _, g := range order {
+		p, _ := c.publication(g.source)
+		want, _ := p.Segments()
+		got := lines[g]
+		slices.SortFunc(got, func(a, b [2]int) int { return a[0] - b[0] })
+		if !slices.Equal(got, want) {
+			k.errorf(fmt.Sprintf("%s[%d]", key, first[g]), "the lines of %s for %s cover %v, but the source states sizes %s%s, i.e. %v; one statement has one encoding: draw one line per run",
+				g.source, g.rule, got, p.Sizes, exceptText(p.Except), want)
+		}
+	}
 }
 
 func (c *Config) checkReference(k *checker, key string, r Reference, ruleNames []string) {

@@ -55,6 +55,34 @@ type Publication struct {
 	// statement about the design, made before the data: not the published
 	// rate.
 	PlanningRate *float64 `yaml:"planning_rate" json:"planning_rate,omitempty"`
+	// Sizes and Except are the n×n sizes a statement about a range of
+	// sizes covers, as published ("every n from 5 to 50 except 8": sizes
+	// 5..50, except [8]): the one encoding of the statement, which a claim
+	// on it (sizes, except) and a size curve's reference lines
+	// (Segments) must follow.
+	Sizes  string `yaml:"sizes" json:"sizes,omitempty"`
+	Except []int  `yaml:"except" json:"except,omitempty"`
+}
+
+// Segments returns the runs of consecutive sizes the statement covers
+// (Sizes less Except), [lo, hi] each: a size curve draws one reference
+// line per run. ok is false where the statement states no sizes.
+func (p Publication) Segments() (runs [][2]int, ok bool) {
+	sp, ok := parseSpan(p.Sizes)
+	if p.Sizes == "" || !ok {
+		return nil, false
+	}
+	for n := sp.lo; n <= sp.hi; n++ {
+		if slices.Contains(p.Except, n) {
+			continue
+		}
+		if len(runs) > 0 && runs[len(runs)-1][1] == n-1 {
+			runs[len(runs)-1][1] = n
+		} else {
+			runs = append(runs, [2]int{n, n})
+		}
+	}
+	return runs, true
 }
 
 // NotVerified reports whether we have not seen the statement's page
@@ -379,6 +407,15 @@ func checkPublications(k *checker, list []Publication, reserved func(id string) 
 			k.errorf(key+".year", "%d is not a year of publication; want e.g. 2004 (leave it out where it is not known)", p.Year)
 		}
 		checkCount(k, key, p)
+		if p.Sizes != "" {
+			if sp, ok := parseSpan(p.Sizes); !ok || sp.lo > sp.hi || sp.lo < 1 {
+				k.errorf(key+".sizes", "%q is not a size range; want LO..HI, e.g. 5..50", p.Sizes)
+			} else {
+				k.checkExceptList(key+".except", p.Except, sp)
+			}
+		} else if len(p.Except) > 0 {
+			k.errorf(key+".except", "except goes with sizes (the range it drops sizes of)")
+		}
 	}
 }
 
