@@ -1,9 +1,9 @@
 package config
 
 import (
-	"strings"
-	"slices"
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/knightwalk/knightwalk/sim"
 )
