@@ -26,7 +26,8 @@ func TestStatementEncoding(t *testing.T) {
 		{"claims: [{id: g, rule: warnsdorff, square: a1, board: 8x8, except: [7], range: [0.98, 1]}]\n",
 			"claims[0].except: except goes with sizes"},
 		{"outputs: {figure_options: {size_curve: {references: [{rule: warnsdorff, source: ganzfried-2004-98-to-25, n: 5, n_max: 25, at_least: 0.98}]}}}\n",
-			"outputs.figure_options.size_curve.references[0]: the lines of ganzfried-2004-98-to-25 for warnsdorff cover [[5 25]], but the source states sizes 5..25 except 7, i.e. [[5 6] [8 25]]"},
+			"outputs.figure_options.size_curve.references[0]: a line of ganzfried-2004-98-to-25 for warnsdorff covers 5..25, but the source states sizes 5..25 except 7, i.e. the runs [[5 6] [8 25]]"},
+		{"outputs: {figure_options: {size_curve: {references: [{rule: warnsdorff, source: ganzfried-2004-98-to-25, n: 8, n_max: 25, at_least: 0.98}]}}}\n", ""},
 		{"outputs: {figure_options: {size_curve: {references: [{rule: warnsdorff, source: ganzfried-2004-98-to-25, n: 8, n_max: 25, at_least: 0.98}, {rule: warnsdorff, source: ganzfried-2004-98-to-25, n: 5, n_max: 6, at_least: 0.98}]}}}\n", ""},
 	} {
 		_, err := Parse("x.yaml", []byte(base+c.yaml))
