@@ -148,7 +148,12 @@ func (c *Config) checkExcept(k *checker, key string, cl Claim) {
 		}
 	}
 	p, found := c.publication(cl.Source)
-	if !found || p.Sizes == "" || cl.Sizes == "" {
+	if !found || p.Sizes == "" {
+		return
+	}
+	if cl.Sizes == "" {
+		k.errorf(key, "source %s states sizes %s%s: a claim on it is tested over that range, not on one board; want sizes: %s%s (and share: 1 for every size)",
+			cl.Source, p.Sizes, exceptText(p.Except), p.Sizes, exceptYAML(p.Except))
 		return
 	}
 	if cl.Sizes != p.Sizes || !slices.Equal(sortedInts(cl.Except), sortedInts(p.Except)) {

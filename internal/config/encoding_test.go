@@ -21,6 +21,8 @@ func TestStatementEncoding(t *testing.T) {
 		{"claims: [{id: g, rule: warnsdorff, square: a1, sizes: 5..25, range: [0.98, 1], share: 0.95, source: ganzfried-2004-98-to-25}]\n",
 			"claims[0].sizes: sizes 5..25, but source ganzfried-2004-98-to-25 states sizes 5..25 except 7; one statement has one encoding: want sizes: 5..25, except: [7]"},
 		{"claims: [{id: g, rule: warnsdorff, square: a1, sizes: 5..25, except: [7], range: [0.98, 1], share: 1, source: ganzfried-2004-98-to-25}]\n", ""},
+		{"claims: [{id: g, rule: warnsdorff, square: a1, board: 20x20, above: 0.97, source: ganzfried-2004-pohl-to-50}]\n",
+			"claims[0]: source ganzfried-2004-pohl-to-50 states sizes 5..50 except 8: a claim on it is tested over that range, not on one board"},
 		{"claims: [{id: g, rule: warnsdorff, square: a1, sizes: 5..25, except: [30], range: [0.98, 1], share: 1}]\n",
 			"claims[0].except: 30 is not in sizes 5..25"},
 		{"claims: [{id: g, rule: warnsdorff, square: a1, board: 8x8, except: [7], range: [0.98, 1]}]\n",
