@@ -142,6 +142,13 @@ func claimFromCanonical(cc CanonicalClaim, boards []string) (Claim, error) {
 	if strings.HasPrefix(cc.PerBoard, "count ") {
 		cl.PerBoard = "count"
 	}
+	if _, m, ok := strings.Cut(cc.Published, " claim-margin "); ok {
+		x, err := strconv.ParseFloat(m, 64)
+		if err != nil {
+			return cl, fmt.Errorf("published %q: claim-margin %q is not a number", cc.Published, m)
+		}
+		cl.Margin = &x
+	}
 	switch {
 	case len(cc.Boards) == len(boards):
 	case len(cc.Boards) == 1 && cc.Set == "":

@@ -161,6 +161,11 @@ type Claim struct {
 	// (sources.yaml: where: not verified); required for such a source, and
 	// shown beside the claim everywhere.
 	Unverified bool `yaml:"unverified"`
+	// Margin is this claim's equivalence margin against its source's
+	// published count (a difference of rates in (0, 1), declared before
+	// the data), in place of the source's own or the one its design gives
+	// (Publication.EquivalenceMargin).
+	Margin *float64 `yaml:"margin"`
 }
 
 // Figures lists the figure names that outputs.figures accepts.

@@ -59,3 +59,49 @@ func TestStatementEncoding(t *testing.T) {
 		t.Error("a claim with except hashes differently from its manifest")
 	}
 }
+
+// TestClaimMargin: a claim may declare its own equivalence margin against
+// its source's count; it decides in place of the source's, is part of the
+// hash, and survives the manifest; elsewhere it is refused.
+func TestClaimMargin(t *testing.T) {
+	base := "name: x\nboards: [7x7]\nstarts: [a1]\nwalks: 10\nrules: [{name: warnsdorff}]\n"
+	plain, err := Parse("x.yaml", []byte(base+"claims: [{id: g, rule: warnsdorff, square: a1, source: ganzfried-2004-n7}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := Parse("x.yaml", []byte(base+"claims: [{id: g, rule: warnsdorff, square: a1, source: ganzfried-2004-n7, margin: 0.05}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	e, err := Resolve(c, "x.yaml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := e.Checks[0].Published.EquivalenceMargin(0.05); m != 0.05 {
+		t.Errorf("margin %v, want the claim's 0.05", m)
+	}
+	if src, _ := LookupSource("ganzfried-2004-n7"); src.Margin != nil {
+		t.Error("the claim's margin leaked into the built-in source")
+	}
+	if c.Hash() == plain.Hash() {
+		t.Error("the claim's margin is not part of the hash")
+	}
+	js, _ := json.Marshal(c.canonical())
+	var cn Canonical
+	json.Unmarshal(js, &cn)
+	back, err := FromCanonical("m.json", cn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if back.Hash() != c.Hash() || back.Claims[0].Margin == nil || *back.Claims[0].Margin != 0.05 {
+		t.Errorf("from the manifest: hash %s (want %s), margin %v", back.Hash(), c.Hash(), back.Claims[0].Margin)
+	}
+	for _, bad := range []string{
+		"claims: [{id: g, rule: warnsdorff, square: a1, source: ganzfried-2004-n7, margin: 1.5}]\n",
+		"claims: [{id: g, rule: warnsdorff, square: a1, above: 0.5, margin: 0.05}]\n",
+	} {
+		if _, err := Parse("x.yaml", []byte(base+bad)); err == nil || !strings.Contains(err.Error(), "claims[0].margin") {
+			t.Errorf("%s: %v; want claims[0].margin refused", bad, err)
+		}
+	}
+}

@@ -166,6 +166,9 @@ func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 	ch.Claim, _ = cl.statement()
 	ch.Set = cl.setClaim()
 	if p, ok := c.publication(cl.Source); ok {
+		if cl.Margin != nil { // the claim's declared margin decides, as the source's would
+			p.Margin, p.PlanningRate = cl.Margin, nil
+		}
 		ch.Published = &p
 		ch.Compare = c.comparesCount(cl)
 	}

@@ -286,6 +286,9 @@ func (c *Config) canonical() Canonical {
 			if p.PlanningRate != nil { // so does a stated planning rate
 				cc.Published += fmt.Sprintf(" planning %v", *p.PlanningRate)
 			}
+			if cl.Margin != nil { // and the claim's own margin
+				cc.Published += fmt.Sprintf(" claim-margin %v", *cl.Margin)
+			}
 		}
 		switch set := cl.setClaim(); set.Kind {
 		case "share":
