@@ -82,6 +82,10 @@ func TestReproducedLevelThroughTheTool(t *testing.T) {
 			t.Errorf("q = %.4f: P(reproduced) %.4f, after Holm %.4f; want at most %v", q, p, ph, alpha)
 		}
 	}
+	report, err := os.ReadFile(filepath.Join(out, "report.md"))
+	if err != nil || !strings.Contains(string(report), "Researcher (n.d.), p. 1: 72 of 100 (the experiment's own sources file)") {
+		t.Errorf("the report does not spell out an own source (%v)", err)
+	}
 	if !reproduced[72] {
 		t.Error("72 of 100 against 23/32 is not reproduced")
 	}

@@ -41,7 +41,7 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	if len(t.Claims) > 0 {
 		b.WriteString("## Claims\n\n| claim | reading | source | rule | board | target | claimed | measured [interval] | exact | walks | decided by | verdict | p (Holm, family) | verdict (Holm) |\n|---|---|---|---|---|---|---|---|---|---:|---|---|---|---|\n")
 		for _, c := range t.Claims {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, ReadingName(c), ClaimSourceText(c), c.Rule, c.Board, c.Target,
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, ReadingName(c), claimSourceTextIn(s, c), c.Rule, c.Board, c.Target,
 				claimedText(c), MeasuredText(c), ExactText(c), c.Walks, c.DecidedBy, c.Verdict, HolmText(c), c.VerdictHolm)
 		}
 		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *bounds*, the certified bounds of an enumeration too large to finish (its least probable states dropped, their probability unresolved) lie wholly inside the claimed set or wholly outside it, with no sampling error either; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone; the last two columns adjust the sampled verdicts by Holm's method within each claim family (key `family`; by default all claims of the run), which bounds the chance of any wrong sampled verdict in a family by 1 − confidence. A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not. A claim on a published statement (its source an id of experiments/sources.yaml) says *reproduced* or *not reproduced*, under the reading named; one with a published count is *not reproduced* where the difference is significant, *reproduced* only where two one-sided tests show our rate within the source's equivalence margin of theirs, else *inconclusive*, with the difference the run could detect and the walks that would decide it (docs/design.md, Inference); a claim on a source marked *not verified* says so beside its source; a *fitted* reading was chosen because it reproduces the number and is no support.\n\n")
@@ -472,6 +472,20 @@ func SourceText(source string) string {
 // page is not verified (never a "published" statement without the word).
 func ClaimSourceText(c table.ClaimRow) string {
 	s := SourceText(c.Source)
+	if c.Unverified {
+		s += " (source not verified: we have not seen its page)"
+	}
+	return s
+}
+
+// claimSourceTextIn is ClaimSourceText with the statements of the
+// experiment's own sources file (key sources) spelled out too.
+func claimSourceTextIn(e *config.Experiment, c table.ClaimRow) string {
+	p, ok := e.LookupSource(c.Source)
+	if _, builtin := config.LookupSource(c.Source); !ok || builtin {
+		return ClaimSourceText(c)
+	}
+	s := fmt.Sprintf("%s: %s (the experiment's own sources file)", p.Citation(), p.Statement)
 	if c.Unverified {
 		s += " (source not verified: we have not seen its page)"
 	}
