@@ -170,6 +170,9 @@ func TestEquivalenceLevel(t *testing.T) {
 	for _, n2 := range []uint64{30, 100} {
 		m := DefaultMargin(n2, DefaultPlanningRate, alpha)
 		for _, n1 := range []uint64{40, 400, 100_000} {
+			if n2 == 30 && n1 == 100_000 { // measured once (docs/design.md); each replication costs ~1 s there
+				continue
+			}
 			for _, p := range []float64{0.5, 0.81, 0.95} {
 				var diffNull, eqLo, eqHi, diffPow, eqPow int
 				for i := range runs {
