@@ -79,6 +79,9 @@ func Parse(filename string, data []byte) (*Config, error) {
 	}
 	whole := src.wholeNumbers(covered)
 	errs = append(decErrs, whole...)
+	if !coveredBy("sources", covered) {
+		errs = append(errs, c.readOwnSources(filename)...)
+	}
 	for _, e := range errs {
 		covered = append(covered, e.Key)
 	}

@@ -99,7 +99,19 @@
 // sources.yaml gives trials per board may add per_board: count: its
 // per-board statement is then read as the count the source saw in those
 // trials (stats.CountShare), not as the true rate (per_board: rate, the
-// default).
+// default), and judged on the joint probability of the stated pattern of
+// counts. except: [n, …] drops sizes from sizes ("every n from 5 to 50
+// except 8"); where the source states its sizes (sources.yaml sizes,
+// except), a claim on it must read them so.
+//
+// The top-level key sources: FILE names a sources file of the
+// experiment's own, relative to the experiment file, with the schema and
+// checks of experiments/sources.yaml (ids of the built-in file refused),
+// so that an installed binary tests a paper without a rebuild; its name,
+// SHA-256 and statements are part of the canonical config (hash,
+// manifest). A source's equivalence margin is declared (margin) or
+// derived from its design (trials at planning_rate, default 0.5), never
+// from its published count.
 //
 // # Errors
 //

@@ -41,7 +41,10 @@ type Experiment struct {
 	WorkHash   string    // ConfigHash without the description: keys checkpoints (Config.WorkHash)
 	Config     Canonical // the resolved config, for manifests
 	SourceFile string    // the experiment file's name
-	Source     []byte    // the experiment file as written, carried into shard parts
+	// OwnSources are the statements of the experiment's own sources file
+	// (key sources), beside the built-in ones (LookupSource).
+	OwnSources []Publication
+	Source     []byte // the experiment file as written, carried into shard parts
 }
 
 // Design is a rule entry that crosses lists of parameter values: its
@@ -55,6 +58,15 @@ type Design struct {
 // DefaultFamily is the Holm family of a claim that names none: every
 // claim of the run.
 const DefaultFamily = "all"
+
+// LookupSource returns the published statement id names: one of the
+// experiment's own sources file, or of the built-in one.
+func (e *Experiment) LookupSource(id string) (Publication, bool) {
+	if i := slices.IndexFunc(e.OwnSources, func(p Publication) bool { return p.ID == id }); i >= 0 {
+		return e.OwnSources[i], true
+	}
+	return LookupSource(id)
+}
 
 // Check is one claim resolved against the experiment: the rule it is about
 // (an index into Experiment.Rules), the boards (indices into
@@ -113,7 +125,7 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 	e := &Experiment{Name: c.Name, Description: c.Description, Seed: c.Seed, Boards: c.boardList(), Rules: c.ruleList(), Estimators: c.estimatorList(),
 		Walks: uint64(c.Walks), Sequential: c.Sequential, Confidence: c.Confidence, Method: method, Exact: c.Exact, ExactBudget: c.ExactBudget, ComparisonFamily: cmp.Or(c.ComparisonFamily, "question"),
 		PerWalk: c.Outputs.Walks, RowGroup: c.Outputs.RowGroup, Figures: slices.Clone(c.Outputs.Figures),
-		ConfigHash: c.Hash(), WorkHash: c.WorkHash(), Config: c.canonical(), SourceFile: file, Source: src}
+		ConfigHash: c.Hash(), WorkHash: c.WorkHash(), Config: c.canonical(), SourceFile: file, Source: src, OwnSources: c.OwnSources()}
 	for _, b := range e.Boards {
 		e.Starts = append(e.Starts, c.startSquares(b))
 	}
@@ -174,12 +186,15 @@ func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 	}
 	ch.Claim, _ = cl.statement()
 	ch.Set = cl.setClaim()
-	if p, ok := publication(cl.Source); ok {
+	if p, ok := c.publication(cl.Source); ok {
+		if cl.Margin != nil { // the claim's declared margin decides, as the source's would
+			p.Margin, p.PlanningRate = cl.Margin, nil
+		}
 		ch.Published = &p
-		ch.Compare = cl.comparesCount()
+		ch.Compare = c.comparesCount(cl)
 	}
 	if cl.PerBoard == "count" {
-		set, assumed, ok := cl.countSet()
+		set, assumed, ok := c.countSet(cl)
 		if !ok {
 			return ch, fmt.Errorf("config: %s: accepted by Validate but no count of its source's trials meets it", key)
 		}
@@ -212,17 +227,17 @@ func (cl Claim) statement() (stats.Claim, bool) {
 // that meet its per-board statement (per_board: count), and whether the
 // trials are assumed; ok is false where the source gives no trials, the
 // claim states nothing or no count meets it.
-func (cl Claim) countSet() (set stats.CountSet, assumed, ok bool) {
-	p, found := publication(cl.Source)
-	c, stated := cl.statement()
-	if !found || !stated || c.Validate() != nil {
+func (c *Config) countSet(cl Claim) (set stats.CountSet, assumed, ok bool) {
+	p, found := c.publication(cl.Source)
+	st, stated := cl.statement()
+	if !found || !stated || st.Validate() != nil {
 		return set, false, false
 	}
 	n, assumed, given := p.TrialsPer()
 	if !given {
 		return set, false, false
 	}
-	set, ok = stats.CountsMeeting(c, uint64(n))
+	set, ok = stats.CountsMeeting(st, uint64(n))
 	return set, assumed, ok
 }
 

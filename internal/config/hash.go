@@ -39,6 +39,19 @@ type Canonical struct {
 	ComparisonFamily string           `json:"comparison_family,omitempty"`
 	Outputs          CanonicalOutputs `json:"outputs"`
 	Claims           []CanonicalClaim `json:"claims"`
+	// Sources is the experiment's own sources file (key sources): its
+	// name as written, the SHA-256 of its bytes and the statements it
+	// holds, so that the hash changes with it and a rerun from the
+	// manifest compares with the same statements. Left out when the
+	// experiment names none, so that older hashes stay valid.
+	Sources *CanonicalSources `json:"sources,omitempty"`
+}
+
+// CanonicalSources records an experiment's own sources file.
+type CanonicalSources struct {
+	File       string        `json:"file"`
+	SHA256     string        `json:"sha256"`
+	Statements []Publication `json:"statements"`
 }
 
 // CanonicalSequential is a sequential run's walks mapping, defaults
@@ -282,8 +295,8 @@ func (c *Config) canonical() Canonical {
 		case cl.Above != nil:
 			cc.Statement, cc.Values = "above", []float64{*cl.Above}
 		}
-		if cl.comparesCount() {
-			p, _ := publication(cl.Source)
+		if c.comparesCount(cl) {
+			p, _ := c.publication(cl.Source)
 			k, n, assumed, _ := p.Count()
 			cc.Published = fmt.Sprintf("%d/%d", k, n)
 			if assumed {
@@ -292,12 +305,18 @@ func (c *Config) canonical() Canonical {
 			if p.Margin != nil { // a declared margin decides "reproduced"
 				cc.Published += fmt.Sprintf(" margin %v", *p.Margin)
 			}
+			if p.PlanningRate != nil { // so does a stated planning rate
+				cc.Published += fmt.Sprintf(" planning %v", *p.PlanningRate)
+			}
+			if cl.Margin != nil { // and the claim's own margin
+				cc.Published += fmt.Sprintf(" claim-margin %v", *cl.Margin)
+			}
 		}
 		switch set := cl.setClaim(); set.Kind {
 		case "share":
 			cc.Set = fmt.Sprintf("share %v", set.Share)
 			if cl.PerBoard == "count" {
-				set, assumed, _ := cl.countSet()
+				set, assumed, _ := c.countSet(cl)
 				cc.PerBoard = fmt.Sprintf("count %d..%d of %d", set.Lo, set.Hi, set.Trials)
 				if assumed {
 					cc.PerBoard += " assumed"
@@ -310,7 +329,9 @@ func (c *Config) canonical() Canonical {
 		}
 		cn.Claims = append(cn.Claims, cc)
 	}
-
+	if c.SourcesFile != "" {
+		cn.Sources = &CanonicalSources{File: c.SourcesFile, SHA256: c.ownSHA256, Statements: slices.Clone(c.ownSources)}
+	}
 	return cn
 }
 

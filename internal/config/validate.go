@@ -196,6 +196,9 @@ func (c *Config) check() Errors {
 		k.errorf("name", "%s", msg)
 	}
 	c.lengths(k)
+	if c.SourcesFile != "" && !c.ownRead {
+		k.errorf("sources", "%q was not read; a sources file is read where the experiment file is parsed (Parse, Load), relative to it", c.SourcesFile)
+	}
 
 	if len(c.Boards) == 0 && !c.partial("boards") {
 		k.errorf("boards", "no boards; want at least one, e.g. [8x8]")
@@ -427,7 +430,15 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 			tests = append(tests, t.name)
 		}
 	}
-	if cl.comparesCount() {
+	if m := cl.Margin; m != nil {
+		switch {
+		case !c.comparesCount(cl):
+			k.errorf(key+".margin", "margin goes with a claim compared with its source's published count (a source id with a count, no statement of the claim's own)")
+		case !(*m > 0 && *m < 1):
+			k.errorf(key+".margin", "%v is not an equivalence margin; want a difference of rates in (0, 1), e.g. 0.05, declared before the data (leave it out for the source's)", *m)
+		}
+	}
+	if c.comparesCount(cl) {
 		if len(tests) > 0 {
 			k.errorf(key+"."+tests[0], "source %s gives a published count: leave out %s; the claim is compared with that count as two samples", cl.Source, strings.Join(tests, " and "))
 		}

@@ -41,7 +41,7 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	if len(t.Claims) > 0 {
 		b.WriteString("## Claims\n\n| claim | reading | source | rule | board | target | claimed | measured [interval] | exact | walks | decided by | verdict | p (Holm, family) | verdict (Holm) |\n|---|---|---|---|---|---|---|---|---|---:|---|---|---|---|\n")
 		for _, c := range t.Claims {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, ReadingName(c), ClaimSourceText(c), c.Rule, c.Board, c.Target,
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, ReadingName(c), claimSourceTextIn(s, c), c.Rule, c.Board, c.Target,
 				claimedText(c), MeasuredText(c), ExactText(c), c.Walks, c.DecidedBy, c.Verdict, HolmText(c), c.VerdictHolm)
 		}
 		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *bounds*, the certified bounds of an enumeration too large to finish (its least probable states dropped, their probability unresolved) lie wholly inside the claimed set or wholly outside it, with no sampling error either; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone; the last two columns adjust the sampled verdicts by Holm's method within each claim family (key `family`; by default all claims of the run), which bounds the chance of any wrong sampled verdict in a family by 1 − confidence. A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not. A claim on a published statement (its source an id of experiments/sources.yaml) says *reproduced* or *not reproduced*, under the reading named; one with a published count is *not reproduced* where the difference is significant, *reproduced* only where two one-sided tests show our rate within the source's equivalence margin of theirs, else *inconclusive*, with the difference the run could detect and the walks that would decide it (docs/design.md, Inference); a claim on a source marked *not verified* says so beside its source; a *fitted* reading was chosen because it reproduces the number and is no support.\n\n")
@@ -299,8 +299,8 @@ func writeCountShares(b *strings.Builder, t *Tables) {
 		if d.Reading != "" {
 			name += " (" + d.Reading + ")"
 		}
-		fmt.Fprintf(b, "**%s**: the source's count %s on more than the share of sizes stated, %d sizes. A true statement holds on at least %d of them, so it cannot miss any %d: a size is *rejected* where %d × P ≤ α = %.3g, i.e. P ≤ %.3g; the statement is not reproduced where at least %d sizes are rejected (p-value %s). P is the probability of such a count under our rate (the largest over our rate's confidence set where it is sampled).\n\n",
-			name, d.Count, r.Boards, r.Needed, r.Miss, r.Miss, d.Alpha, d.Alpha/float64(r.Miss), r.Miss, fmtP(r.PValue))
+		fmt.Fprintf(b, "**%s**: the source's count %s on more than the share of sizes stated, %d sizes, i.e. on at least %d of them. The statement is judged as a whole: the probability, under our rates, that the source's counts show that pattern is at most %s (the largest over our rates' confidence sets; the p-value) and at least %s (the smallest); it is *not reproduced* where the largest is ≤ α = %.3g, *reproduced* where the smallest is above α, else inconclusive. Each size alone, for reference: P is the probability of such a count under our rate (the largest over our rate's confidence set where it is sampled); a true statement cannot miss any %d sizes, so a size is *rejected* where %d × P ≤ α, i.e. P ≤ %.3g, and *plausible* where %d times its smallest P is above α.\n\n",
+			name, d.Count, r.Boards, r.Needed, fmtP(r.Joint), fmtP(r.JointLeast), d.Alpha, r.Miss, r.Miss, d.Alpha/float64(r.Miss), r.Miss)
 		fmt.Fprintf(b, "| board | P(count as stated) | × %d | our side | outcome |\n|---|---:|---:|---|---|\n", r.Miss)
 		near := 0
 		for i, bd := range d.Boards {
@@ -505,6 +505,20 @@ func SourceText(source string) string {
 // page is not verified (never a "published" statement without the word).
 func ClaimSourceText(c table.ClaimRow) string {
 	s := SourceText(c.Source)
+	if c.Unverified {
+		s += " (source not verified: we have not seen its page)"
+	}
+	return s
+}
+
+// claimSourceTextIn is ClaimSourceText with the statements of the
+// experiment's own sources file (key sources) spelled out too.
+func claimSourceTextIn(e *config.Experiment, c table.ClaimRow) string {
+	p, ok := e.LookupSource(c.Source)
+	if _, builtin := config.LookupSource(c.Source); !ok || builtin {
+		return ClaimSourceText(c)
+	}
+	s := fmt.Sprintf("%s: %s (the experiment's own sources file)", p.Citation(), p.Statement)
 	if c.Unverified {
 		s += " (source not verified: we have not seen its page)"
 	}
