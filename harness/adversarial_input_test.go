@@ -8,6 +8,7 @@ package harness
 import (
 	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -215,5 +216,31 @@ func TestSecondSignalKills(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		_ = p.Process.Kill()
 		t.Fatal("still running 5 s after two SIGTERMs")
+	}
+}
+
+// TestNoVCSNote: a binary without VCS information (go run, go test: the
+// README's first command) prints one note, not a warning (--quiet, none), and its
+// manifest says it in full; a build of this module names no embedded
+// harness (version prints no harness line).
+func TestNoVCSNote(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "small")
+	_, stderr, err := runCmd(t, "run", "testdata/small.yaml", "--out", dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := strings.Count(stderr, "experiment: "+buildinfo.NoVCSNote+"\n"); n != 1 || strings.Contains(stderr, "warning") {
+		t.Errorf("stderr has the note %d times (want 1) or a warning:\n%s", n, stderr)
+	}
+	m, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(m), buildinfo.NoVCSWarning) || strings.Contains(string(m), "knightwalk_") {
+		t.Errorf("manifest lacks the no-VCS line, or names an embedded harness:\n%s", m)
+	}
+	out, _, err := runCmd(t, "version")
+	if err != nil || strings.Contains(out, "harness:") {
+		t.Errorf("version of this module's build: %v\n%s", err, out)
 	}
 }

@@ -162,7 +162,9 @@ func writeReadingMatrix(w io.Writer, rows []table.ClaimRow) {
 		}
 		verdicts[k] = append(verdicts[k], c.VerdictHolm)
 		fitted[k] = c.Fitted
-		if _, ok := config.LookupSource(c.Source); ok {
+		// An id-shaped source names a published statement: a built-in one,
+		// or one of the run's own sources file (validation refused any other).
+		if config.IsSourceID(c.Source) {
 			published[c.ID] = true
 		}
 	}

@@ -150,7 +150,7 @@ stops it before anything is queued.`,
 				case "csv":
 					return writeCountsCSV(e, v)
 				case "parquet":
-					return writeCountsParquet(*out, v)
+					return writeCountsParquet(*out, v, "count "+setFlags(fs))
 				}
 				printCounts(e, v, time.Since(t0))
 				return nil

@@ -200,7 +200,9 @@ func TestCountParquet(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rows) != 31 || md.Extra["count_method"] != "frontier" {
+	// the command line as exact's files record it (the flags given, by
+	// name), and how the tours were counted
+	if len(rows) != 31 || md.Extra["count_method"] != "frontier" || md.Extra["command"] != "count --board=5x6 --closed=true --format=parquet --out="+path {
 		t.Fatalf("%d rows, metadata %v", len(rows), md.Extra)
 	}
 	if r := rows[0]; r.Board != "5x6" || r.Start != "a1" || r.Kind != "closed" || r.Count != 16 {

@@ -294,14 +294,17 @@ func writeCountsCSV(e *env, v countView) error {
 	return w.Error()
 }
 
-func writeCountsParquet(path string, v countView) error {
+// writeCountsParquet writes the counts table to path; command is the
+// command line that made it (as exact's: the command and its flags), and
+// count_method how the tours were counted (search or frontier).
+func writeCountsParquet(path string, v countView, command string) error {
 	rows, err := countRows(v)
 	if err != nil {
 		return err
 	}
 	md := table.Metadata{Experiment: "count", ToolVersion: version, Build: buildinfo.Read(),
 		Levels: table.Levels{Boards: []string{v.board.String()}},
-		Extra:  map[string]string{"count_method": v.method}}
+		Extra:  map[string]string{"command": command, "count_method": v.method}}
 	if err := table.WriteCounts(path, rows, md); err != nil {
 		return fmt.Errorf("count: --out %s: %w", path, err)
 	}

@@ -253,7 +253,7 @@ func readCountPart(path string) (*countPart, error) {
 // mergeCounts adds count parts (files, or directories of them) into the
 // counts table of one count, written to out (a new Parquet file), and
 // prints the board. Every check comes before anything is written.
-func mergeCounts(e *env, args []string, out string) error {
+func mergeCounts(e *env, args []string, out, command string) error {
 	t0 := time.Now()
 	if out != "" {
 		if err := checkCountFlags("parquet", out, "frontier", 1, 1); err != nil {
@@ -366,7 +366,7 @@ func mergeCounts(e *env, args []string, out string) error {
 		}
 	}
 	if out != "" {
-		if err := writeCountsParquet(out, v); err != nil {
+		if err := writeCountsParquet(out, v, command); err != nil {
 			return err
 		}
 	}

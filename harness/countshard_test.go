@@ -54,9 +54,12 @@ func TestCountShardsMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := table.ReadCounts(merged)
+	got, md, err := table.ReadCounts(merged)
 	if err != nil {
 		t.Fatal(err)
+	}
+	if c := md.Extra["command"]; c != "merge --out="+merged+" "+dir {
+		t.Errorf("merged counts: command %q", c)
 	}
 	if len(got) != squares+1 || len(got) != len(want) {
 		t.Fatalf("%d rows merged, %d in one run, want %d", len(got), len(want), squares+1)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
@@ -47,7 +48,7 @@ the whole count, and prints the board.`,
 					if *force {
 						return usagef("merge: --force is for a run's result directory; the counts table goes to a new file")
 					}
-					return mergeCounts(e, args, *out)
+					return mergeCounts(e, args, *out, strings.TrimSpace("merge "+setFlags(fs)+" "+strings.Join(args, " ")))
 				}
 				if len(args) == 1 {
 					first, ok, err := runner.RoundParts(args[0])
@@ -72,8 +73,8 @@ the whole count, and prints the board.`,
 					return err
 				}
 				build := buildinfo.Read()
-				if !build.HasVCS() {
-					fmt.Fprintf(e.stderr, "experiment: warning: %s\n", buildinfo.NoVCSWarning)
+				if !build.Traceable() {
+					fmt.Fprintf(e.stderr, "experiment: %s\n", buildinfo.NoVCSNote)
 				}
 				opts := runner.RunOptions{Out: *out, Force: *force, Workers: 1, Shard: runner.All,
 					Meta: results.Metadata(s, version, build), BeforeCommit: figuresHook(s.Figures)}
@@ -114,8 +115,8 @@ func mergeRounds(ctx context.Context, e *env, parts string, first *runner.Part, 
 		return err
 	}
 	build := buildinfo.Read()
-	if !build.HasVCS() {
-		fmt.Fprintf(e.stderr, "experiment: warning: %s\n", buildinfo.NoVCSWarning)
+	if !build.Traceable() {
+		fmt.Fprintf(e.stderr, "experiment: %s\n", buildinfo.NoVCSNote)
 	}
 	opts := runner.RunOptions{Out: out, Force: force, Workers: 1, Shard: runner.All,
 		Meta: results.Metadata(s, version, build), BeforeCommit: figuresHook(s.Figures)}

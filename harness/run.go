@@ -84,8 +84,8 @@ byte for byte, on the same machine and binary.`,
 				}
 				warnDeterministic(say, s) // a note, not an error: --quiet silences it
 				build := buildinfo.Read()
-				if !build.HasVCS() && !*dry {
-					fmt.Fprintf(say, "experiment: warning: %s\n", buildinfo.NoVCSWarning)
+				if !build.Traceable() && !*dry {
+					fmt.Fprintf(say, "experiment: %s\n", buildinfo.NoVCSNote)
 				}
 				if *round != 0 && (s.Sequential == nil || shard.N <= 1) {
 					return usagef("--round is for a sequential run (walks: {until: ...}) split with --shard K/N")

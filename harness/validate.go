@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/runner"
@@ -61,11 +62,12 @@ a second), and stops on SIGINT or SIGTERM.`,
 						bad++
 						continue
 					}
+					rules := designSize(s)
 					if q := s.Sequential; q != nil {
-						fmt.Fprintf(e.stdout, "%s: ok: %s, %d boards, %d rules, sequential until %s, %d to %d walks per start square (at most %d walks)\n",
-							file, s.Name, len(s.Boards), len(s.Rules), q.Until, q.Min, q.Max, p.Walks(runner.All, -1, -1))
+						fmt.Fprintf(e.stdout, "%s: ok: %s, %d boards, %s, sequential until %s, %d to %d walks per start square (at most %d walks)\n",
+							file, s.Name, len(s.Boards), rules, q.Until, q.Min, q.Max, p.Walks(runner.All, -1, -1))
 					} else {
-						fmt.Fprintf(e.stdout, "%s: ok: %s, %d boards, %d rules, %d units, %d walks\n", file, s.Name, len(s.Boards), len(s.Rules), p.Len(), p.Walks(runner.All, -1, -1))
+						fmt.Fprintf(e.stdout, "%s: ok: %s, %d boards, %s, %d units, %d walks\n", file, s.Name, len(s.Boards), rules, p.Len(), p.Walks(runner.All, -1, -1))
 					}
 				}
 				if bad > 0 {
@@ -75,6 +77,20 @@ a second), and stops on SIGINT or SIGTERM.`,
 			}
 		},
 	}
+}
+
+// designSize says how many rules s has and, where some entries are
+// designs, how many cells each stands for.
+func designSize(s *config.Experiment) string {
+	n := fmt.Sprintf("%d rules", len(s.Rules))
+	var ds []string
+	for _, d := range s.Designs {
+		ds = append(ds, fmt.Sprintf("%s: a design of %d cells", d.Key, d.N))
+	}
+	if ds != nil {
+		n += " (" + strings.Join(ds, ", ") + ")"
+	}
+	return n
 }
 
 func plural(n int, what string) string {

@@ -70,13 +70,21 @@ func TestClaimsDecidedByWhatDecidesThem(t *testing.T) {
 						// the published count against our exact p: the
 						// exact binomial test of the difference, and the
 						// two one-sided exact binomial tests of
-						// equivalence within the default margin (the
-						// source's 80 %-power detectable difference),
-						// re-derived here from their definitions
+						// equivalence within the default margin (what the
+						// source's design, n trials at the planning rate
+						// 1/2, detects with 80 % power: never a function
+						// of its count k), re-derived here from their
+						// definitions
 						k, n, _, _ := ch.Published.Count()
 						alpha := 1 - s.Confidence
-						pt := (float64(k) + 2) / (float64(n) + 4)
-						margin := (distuv.UnitNormal.Quantile(1-alpha/2) + distuv.UnitNormal.Quantile(0.8)) * math.Sqrt(pt*(1-pt)/float64(n))
+						p0 := 0.5
+						if ch.Published.PlanningRate != nil {
+							p0 = *ch.Published.PlanningRate
+						}
+						margin := (distuv.UnitNormal.Quantile(1-alpha/2) + distuv.UnitNormal.Quantile(0.8)) * math.Sqrt(p0*(1-p0)/float64(n))
+						if ch.Published.Margin != nil {
+							margin = *ch.Published.Margin
+						}
 						pLo, pHi := 0.0, 0.0
 						if q := row.Exact + margin; q < 1 {
 							pLo = distuv.Binomial{N: float64(n), P: q}.CDF(float64(k))

@@ -4,12 +4,29 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"runtime/debug"
 
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
 )
 
-// version is the tool version recorded in every output.
-const version = "0.1.0"
+// releaseVersion is the version of this module's latest release, the
+// tool version of a binary whose build information names no version of
+// the harness (a build in a checkout, which records its commit instead).
+const releaseVersion = "0.1.0"
+
+// version is the tool version recorded in every output (tool_version):
+// the harness's module version where the module system chose it (go
+// install …@v0.1.0, or the version another module requires), without its
+// v; else releaseVersion.
+var version = toolVersion()
+
+func toolVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		bi = nil
+	}
+	return buildinfo.From(bi, "", "", "").ToolVersion(releaseVersion)
+}
 
 // orUnknown is s, or "unknown" for provenance the binary does not carry.
 func orUnknown(s string) string {
@@ -29,7 +46,12 @@ func versionCommand() *command {
 the VCS revision and time, whether the working tree had local changes, and
 the Go version. Results record the same revision as git_commit; "unknown"
 means the binary was built without VCS information (go build -buildvcs=false,
-or outside a git checkout).`,
+or outside a git checkout). A binary built in another module (a program that
+registers its own rules and calls harness.Main) also prints the harness it
+embeds: knightwalk's module path, version, the commit a pseudo-version names,
+and the replacement a replace directive put in its place, as its results
+record them (knightwalk_module, knightwalk_version, knightwalk_commit,
+knightwalk_replace).`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
@@ -39,6 +61,16 @@ or outside a git checkout).`,
 				fmt.Fprintf(e.stdout, "experiment %s\nmodule:   %s %s\nrevision: %s\ntime:     %s\nmodified: %s\ngo:       %s\n",
 					version, orUnknown(b.Module), orUnknown(b.ModuleVersion), orUnknown(b.Revision), orUnknown(b.Time),
 					orUnknown(b.Modified), orUnknown(b.GoVersion))
+				if b.HarnessModule != "" {
+					fmt.Fprintf(e.stdout, "harness:  %s %s", b.HarnessModule, orUnknown(b.HarnessVersion))
+					if b.HarnessCommit != "" {
+						fmt.Fprintf(e.stdout, " (commit %s)", b.HarnessCommit)
+					}
+					if b.HarnessReplace != "" {
+						fmt.Fprintf(e.stdout, " replaced by %s", b.HarnessReplace)
+					}
+					fmt.Fprintln(e.stdout)
+				}
 				return nil
 			}
 		},

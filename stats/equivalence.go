@@ -16,25 +16,34 @@ const PowerTarget = 0.8
 
 var stdNormal = distuv.UnitNormal
 
+// DefaultPlanningRate is the planning rate of a source that states none:
+// 1/2, where a binomial count varies most, so the margin it gives is the
+// widest the source's design could have (the conservative choice of sample
+// size planning, Chow, Shao & Wang 2008, §4.1).
+const DefaultPlanningRate = 0.5
+
 // DefaultMargin is the equivalence margin of a source that declares none:
-// the smallest difference its own trials could detect, k successes of n,
-// at two-sided level alpha with 80 % power,
+// the smallest difference a design of n trials could detect at two-sided
+// level alpha with 80 % power, at the planning rate p0,
 //
-//	δ = (z_{1−α/2} + z_{0.8}) · sqrt(p̃(1 − p̃)/n),  p̃ = (k + 2)/(n + 4),
+//	δ = (z_{1−α/2} + z_{0.8}) · sqrt(p0(1 − p0)/n),
 //
 // the usual normal-approximation detectable difference of one sample
 // (Chow, Shao & Wang 2008, Sample Size Calculations in Clinical Research,
-// §4.1), with Agresti & Coull's p̃ so that 0 or n successes still have a
-// spread. A difference smaller than this is one the source itself could
-// not have told from no difference; so "reproduced" means: our rate lies
-// within what the source could resolve of theirs.
-func DefaultMargin(k, n uint64, alpha float64) float64 {
-	if n == 0 {
+// §4.1). It depends on the design only (n and a stated p0), never on the
+// count the source observed: a margin computed from the observed count
+// (it used to be p̃ = (k + 2)/(n + 4)) is itself data, and the two
+// one-sided tests then exceed their level (12.8 % at a true rate of 0.95
+// and 100 trials, TestEquivalenceLevelAsUsed). A difference smaller than
+// δ is one such a design could not have told from no difference; so
+// "reproduced" means: our rate lies within what the source's design could
+// resolve of theirs.
+func DefaultMargin(n uint64, planning, alpha float64) float64 {
+	if n == 0 || !(planning > 0 && planning < 1) {
 		return math.NaN()
 	}
-	p := (float64(k) + 2) / (float64(n) + 4)
 	z := stdNormal.Quantile(1-alpha/2) + stdNormal.Quantile(PowerTarget)
-	return min(0.999, z*math.Sqrt(p*(1-p)/float64(n)))
+	return min(0.999, z*math.Sqrt(planning*(1-planning)/float64(n)))
 }
 
 // Replicated is a comparison of our rate with a published count in three

@@ -160,45 +160,54 @@ type CountBoard struct {
 }
 
 // CountShareResult is the verdict of "on more than a share s of the N
-// boards the source counted a number of successes in CountSet":
+// boards the source counted a number of successes in CountSet", judged
+// jointly: the statement is one event E of the source's N counts (at
+// least Needed = ⌊sN⌋ + 1 of them in the set; N for share 1), and its
+// probability under our rates decides it.
 //
 //   - P[i] is board i's probability of such a count under our rate: exact
 //     (CountSet.Prob), or for a sampled board its largest value over our
 //     rate's confidence set at level 1 − γ/S (S sampled boards, γ =
 //     BergerBoosGamma; Clopper-Pearson, or the always-valid interval in a
 //     sequential run) — Berger & Boos's maximisation over a confidence set
-//     for the nuisance parameter (JASA 89, 1994).
-//   - A true statement holds on at least Needed = ⌊sN⌋ + 1 boards (N for
-//     share 1), so it cannot miss all of any Miss = N − Needed + 1 boards:
-//     it holds on one of the Miss boards of smallest P at least. By
-//     Bonferroni's inequality over those Miss boards, the chance of that is
-//     at most Miss · P_(Miss). Adjusted[i] = min(1, Miss·P[i]) and
-//     PValue = min(1, Miss·P_(Miss)): "not reproduced" at α exactly where
-//     at least Miss boards have Adjusted ≤ α.
-//   - A board is rejected where Adjusted ≤ α; reproduced only with
-//     evidence (issue 32): where Miss times the *smallest* probability
-//     over our rate's confidence set is above α, so every rate our data
-//     allow makes the source's count plausible (our side exact: the same
-//     test at our rate); open otherwise. (It used to be "not rejected, and
-//     our interval no narrower than theirs": failing to reject.) Lo and Hi are the shares of boards reproduced and not
-//     rejected, Point the share whose point estimate passes; ShareVerdict
-//     decides on them as for any share.
+//     for the nuisance parameter (JASA 89, 1994). Least[i] is its smallest
+//     value there (exact: P[i]).
+//   - Joint is P(E) with board i's probability P[i], the counts
+//     independent (a Poisson-binomial tail, JointTail); it is the largest
+//     P(E) over the product of the boards' confidence sets, since P(E)
+//     rises with every board's probability. JointLeast is P(E) at
+//     Least: the smallest.
+//   - Not reproduced (refuted) where Joint ≤ α: PValue = Joint. Reproduced
+//     (consistent) where JointLeast > α: every rate our data allow makes
+//     the source's pattern of counts plausible as a whole, not only each
+//     size alone (a count of ≥ 86 of 100 on 5 of 8 sizes whose rates are
+//     77–83 % is plausible on each size, P ≈ 0.05, but jointly has
+//     probability 0.00025). Inconclusive otherwise.
 //
-// Guarantee: if every board's count came from our true rate, the chance
-// that the source could make the statement and we say "not reproduced" is
-// at most α. The statement is one fixed event E of their counts, so that
-// chance is P(E)·P(reject). Where P(E) ≤ α it is at most α. Where
-// P(E) > α, a rejection needs some board's confidence set to miss its
-// rate (with every set covering, P(E) ≤ Σ over the Miss boards of their
-// true probabilities ≤ Miss·P_(Miss) ≤ α), which happens with probability
-// at most γ < α. Share 1 needs no adjustment (Miss = 1): every board must
-// meet it, so any one board refutes it. Holm over all N boards, tried
-// first, is not enough for small shares: it can reject Miss boards whose
-// probabilities sum to α·(H_N − H_(Needed−1)), above α for shares below
-// about 1/e (TestCountShareHoldsItsLevel).
+// Guarantees. If every board's count came from our true rate: (1) the
+// chance that the source could make the statement and we say "not
+// reproduced" is at most α: E is an event of their counts, independent of
+// our walks, so that chance is P(E)·P(reject); at most α where P(E) ≤ α,
+// and where P(E) > α a rejection needs some board's confidence set to miss
+// its rate, chance at most γ < α. (2) The chance of "reproduced" where
+// P(E) ≤ α (a statement our rates make implausible) is at most γ: with
+// every set covering, JointLeast ≤ P(E) ≤ α. With every board exact
+// neither errs. TestCountShareHoldsItsLevel and
+// TestCountShareJointGuarantee simulate both.
+//
+// Per board, for the report: Adjusted[i] = min(1, Miss·P[i]) with Miss =
+// N − Needed + 1 (a true statement cannot miss all of any Miss boards), a
+// board is rejected where Adjusted ≤ α and plausible alone where
+// Miss·Least[i] > α; Lo and Hi are the shares of boards plausible alone and
+// not rejected, Point the share whose point estimate passes. They describe
+// the boards; the verdict is the joint one. (The verdict used to be these
+// per-board outcomes, each size judged alone at α/Miss, never jointly:
+// the 5-of-8 statement above was "reproduced". Joint ≤ Miss·P_(Miss)
+// always, so the joint test rejects wherever that one did.)
 type CountShareResult struct {
 	Boards, Needed, Miss int
-	P, Adjusted          []float64
+	P, Adjusted, Least   []float64
+	Joint, JointLeast    float64
 	Decided              []bool // board rejected or reproduced
 	IsExact              []bool // board decided without sampling on our side
 	Point, Lo, Hi        float64
@@ -238,7 +247,7 @@ func CountShare(set CountSet, boards []CountBoard, share, conf float64, sequenti
 	if sequential {
 		nuisance = ConfidenceSequence
 	}
-	r.P, r.Adjusted, r.Decided, r.IsExact = make([]float64, n), make([]float64, n), make([]bool, n), make([]bool, n)
+	r.P, r.Adjusted, r.Least, r.Decided, r.IsExact = make([]float64, n), make([]float64, n), make([]float64, n), make([]bool, n), make([]bool, n)
 	point := 0
 	for i, b := range boards {
 		r.IsExact[i] = b.Exact
@@ -253,6 +262,7 @@ func CountShare(set CountSet, boards []CountBoard, share, conf float64, sequenti
 			least = set.MinProb(ci.Lo, ci.Hi)
 			center = b.Ours.Estimate()
 		}
+		r.Least[i] = least
 		r.Adjusted[i] = min(1, float64(r.Miss)*r.P[i])
 		switch {
 		case r.Adjusted[i] <= alpha:
@@ -266,57 +276,78 @@ func CountShare(set CountSet, boards []CountBoard, share, conf float64, sequenti
 			point++
 		}
 	}
-	sorted := slices.Clone(r.P)
-	slices.Sort(sorted)
-	r.PValue = min(1, float64(r.Miss)*sorted[r.Miss-1])
+	r.Joint, r.JointLeast = JointTail(r.P, r.Needed), JointTail(r.Least, r.Needed)
+	r.PValue = r.Joint
 	nf := float64(n)
 	r.Point, r.Lo, r.Hi = float64(point)/nf, float64(r.Reproduced)/nf, float64(n-r.Rejected)/nf
 	return r
 }
 
-// Verdict is the share statement's verdict in the words of ShareVerdict
-// (consistent, refuted, inconclusive): refuted exactly where PValue ≤ α.
-func (r CountShareResult) Verdict(share float64) string {
-	return ShareVerdict(ShareResult{Boards: r.Boards, Point: r.Point, Lo: r.Lo, Hi: r.Hi, Consistent: r.Reproduced, Open: r.Boards - r.Rejected - r.Reproduced}, share)
+// JointTail is the probability that at least m of independent events
+// with probabilities q happen (the upper tail of the Poisson-binomial
+// distribution), by the recurrence over the events (O(N·m)).
+func JointTail(q []float64, m int) float64 {
+	if m <= 0 {
+		return 1
+	}
+	if m > len(q) {
+		return 0
+	}
+	// f[j] is P(exactly j so far) for j < m, tail P(at least m so far).
+	f := make([]float64, m)
+	f[0] = 1
+	tail := 0.0
+	for _, p := range q {
+		tail += f[m-1] * p
+		for j := m - 1; j >= 1; j-- {
+			f[j] = f[j]*(1-p) + f[j-1]*p
+		}
+		f[0] *= 1 - p
+	}
+	return min(1, max(0, tail))
 }
 
-// Settled reports whether board i needs no more walks: it is rejected,
-// or reproduced (with always-valid intervals either is safe to stop on).
-func (r CountShareResult) Settled(i int) bool { return r.Decided[i] }
+// Verdict is the share statement's verdict in the words of ShareVerdict:
+// refuted where Joint ≤ α (exactly where PValue ≤ α), consistent where
+// JointLeast > α, inconclusive otherwise. share is the claim's (the result
+// already holds what it implies).
+func (r CountShareResult) Verdict(share float64) string {
+	return r.verdictOf(r.Joint, r.JointLeast)
+}
+
+func (r CountShareResult) verdictOf(most, least float64) string {
+	switch {
+	case r.Boards == 0 || math.IsNaN(most):
+		return Inconclusive
+	case most <= r.alpha:
+		return Refuted
+	case least > r.alpha:
+		return Consistent
+	}
+	return Inconclusive
+}
+
+// SettledAt reports whether the claim needs no more walks on any board:
+// it is shown plausible (JointLeast > α), or refuted at level alpha (the
+// level its Holm family settles it at, at most α). With always-valid
+// intervals either is safe to stop on.
+func (r CountShareResult) SettledAt(alpha float64) bool {
+	return r.Boards > 0 && (r.JointLeast > r.alpha || r.Joint <= alpha)
+}
 
 // DecidedByExact reports whether the verdict stands whatever the sampled
-// boards show: the same with every sampled board rejected and with every
-// one reproduced (boards are judged one by one, Miss fixed by N and the
-// share).
+// boards show: the same with every sampled board's probability 0 and with
+// every one 1 (P(E) is monotone in each).
 func (r CountShareResult) DecidedByExact(share float64) bool {
 	v := r.Verdict(share)
 	if v == Inconclusive {
 		return false
 	}
-	rejected, reproduced, sampled := 0, 0, 0
+	lo, hi := slices.Clone(r.P), slices.Clone(r.P)
 	for i, exact := range r.IsExact {
-		switch {
-		case !exact:
-			sampled++
-		case r.Decided[i] && r.Adjusted[i] <= r.alpha:
-			rejected++
-		case r.Decided[i]:
-			reproduced++
+		if !exact {
+			lo[i], hi[i] = 0, 1
 		}
 	}
-	for _, all := range []bool{false, true} {
-		alt := r
-		alt.Rejected, alt.Reproduced = rejected, reproduced
-		if all {
-			alt.Reproduced += sampled
-		} else {
-			alt.Rejected += sampled
-		}
-		nf := float64(r.Boards)
-		alt.Lo, alt.Hi = float64(alt.Reproduced)/nf, float64(r.Boards-alt.Rejected)/nf
-		if alt.Verdict(share) != v {
-			return false
-		}
-	}
-	return true
+	return r.verdictOf(JointTail(hi, r.Needed), JointTail(lo, r.Needed)) == v
 }

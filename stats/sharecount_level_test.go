@@ -121,3 +121,69 @@ func TestCountShareHoldsItsLevel(t *testing.T) {
 		}
 	}
 }
+
+// TestCountShareJointGuarantee simulates the other side of the joint
+// count-share test: statements that our true rates make implausible as a
+// whole (P(E) ≤ α, E the source's pattern of counts) must be called
+// reproduced with probability at most γ = BergerBoosGamma (Monte Carlo
+// error aside), and never where every board is exact. Shapes: most of 8
+// sizes (the case of a share claim over n = 50..57) and every one of 5,
+// with the per-size probability set so that P(E) is just under α or far
+// below it; our walks 2000 or 20,000 a size.
+func TestCountShareJointGuarantee(t *testing.T) {
+	if os.Getenv("KNIGHTWALK_SLOW") != "1" {
+		t.Skip("simulation; set KNIGHTWALK_SLOW=1")
+	}
+	const conf, alpha, reps = 0.95, 0.05, 4000
+	set := CountSet{86, 100, 100}
+	mcErr := 3 * math.Sqrt(BergerBoosGamma/reps)
+	rng := rand.New(rand.NewPCG(46, 2))
+	for _, sh := range []struct {
+		name   string
+		n      int
+		share  float64
+		target float64 // P(E) under the true rates
+	}{
+		{"most of 8, P(E) = 0.99α", 8, 0.5, 0.99 * alpha},
+		{"most of 8, P(E) = 0.00025", 8, 0.5, 0.00025},
+		{"every one of 5, P(E) = 0.99α", 5, 1, 0.99 * alpha},
+	} {
+		needed := sh.n
+		if sh.share < 1 {
+			needed = int(math.Floor(sh.share*float64(sh.n))) + 1
+		}
+		// The per-size probability q with JointTail(q…, needed) = target.
+		lo, hi := 0.0, 1.0
+		for range 100 {
+			mid := (lo + hi) / 2
+			if JointTail(slices.Repeat([]float64{mid}, sh.n), needed) < sh.target {
+				lo = mid
+			} else {
+				hi = mid
+			}
+		}
+		rate := rateFor(set, lo)
+		exact := CountShare(set, slices.Repeat([]CountBoard{{Exact: true, Rate: rate}}, sh.n), sh.share, conf, false)
+		if exact.Verdict(sh.share) == Consistent {
+			t.Errorf("%s: reproduced with every board exact (P(E) %.3g)", sh.name, exact.Joint)
+		}
+		for _, walks := range []uint64{2000, 20000} {
+			wrong := 0
+			boards := make([]CountBoard, sh.n)
+			for range reps {
+				for i := range boards {
+					k := uint64(distuv.Binomial{N: float64(walks), P: rate, Src: rng}.Rand())
+					boards[i] = CountBoard{Ours: Proportion{Successes: k, Trials: walks}}
+				}
+				if CountShare(set, boards, sh.share, conf, false).Verdict(sh.share) == Consistent {
+					wrong++
+				}
+			}
+			f := float64(wrong) / reps
+			t.Logf("%s (rate %.4f), %d walks a size: reproduced in %d of %d runs (%.4f)", sh.name, rate, walks, wrong, reps, f)
+			if f > BergerBoosGamma+mcErr {
+				t.Errorf("%s, %d walks: reproduced in %.4f of runs, above γ = %v", sh.name, walks, f, BergerBoosGamma)
+			}
+		}
+	}
+}

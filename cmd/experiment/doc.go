@@ -638,5 +638,10 @@
 // the VCS revision and time, whether the working tree had local changes, and
 // the Go version. Results record the same revision as git_commit; "unknown"
 // means the binary was built without VCS information (go build -buildvcs=false,
-// or outside a git checkout).
+// or outside a git checkout). A binary built in another module (a program that
+// registers its own rules and calls harness.Main) also prints the harness it
+// embeds: knightwalk's module path, version, the commit a pseudo-version names,
+// and the replacement a replace directive put in its place, as its results
+// record them (knightwalk_module, knightwalk_version, knightwalk_commit,
+// knightwalk_replace).
 package main

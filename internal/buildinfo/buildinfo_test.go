@@ -88,3 +88,73 @@ func TestHostFields(t *testing.T) {
 		t.Errorf("ReadHost: %+v", h)
 	}
 }
+
+// TestHarnessProvenance: a binary built in another module records the
+// harness it embeds (path, version, the commit a pseudo-version carries,
+// a replacement), and a build of this module records none of it.
+func TestHarnessProvenance(t *testing.T) {
+	dep := func(version string, replace *debug.Module) *debug.BuildInfo {
+		return &debug.BuildInfo{GoVersion: "go1.26.0", Main: debug.Module{Path: "example.com/lab", Version: "(devel)"},
+			Deps: []*debug.Module{{Path: "gonum.org/v1/gonum", Version: "v0.17.0"}, {Path: ModulePath, Version: version, Replace: replace}}}
+	}
+	for _, tc := range []struct {
+		name string
+		bi   *debug.BuildInfo
+		want [4]string // module, version, commit, replace
+		tool string
+	}{
+		{"release", dep("v0.1.0", nil), [4]string{ModulePath, "v0.1.0", "", ""}, "0.1.0"},
+		{"pseudo", dep("v0.0.0-20261128021024-d1f1801abcde", nil), [4]string{ModulePath, "v0.0.0-20261128021024-d1f1801abcde", "d1f1801abcde", ""}, "0.0.0-20261128021024-d1f1801abcde"},
+		{"pseudo after a tag", dep("v0.1.1-0.20261128021024-d1f1801abcde", nil), [4]string{ModulePath, "v0.1.1-0.20261128021024-d1f1801abcde", "d1f1801abcde", ""}, "0.1.1-0.20261128021024-d1f1801abcde"},
+		{"replaced by a directory", dep("v0.1.0", &debug.Module{Path: "../knightwalk"}), [4]string{ModulePath, "", "", "../knightwalk"}, "fallback"},
+		{"replaced by a fork", dep("v0.1.0", &debug.Module{Path: "example.com/fork", Version: "v0.0.0-20260101000000-0123456789ab"}),
+			[4]string{ModulePath, "v0.0.0-20260101000000-0123456789ab", "0123456789ab", "example.com/fork"}, "0.0.0-20260101000000-0123456789ab"},
+		{"this module, from a checkout", &debug.BuildInfo{Main: debug.Module{Path: ModulePath, Version: "v0.0.0-20261128021024-d1f1801abcde+dirty"},
+			Settings: []debug.BuildSetting{{Key: "vcs.revision", Value: "d1f1801abcde0000000000000000000000000000"}}}, [4]string{}, "fallback"},
+		{"this module, go install @v0.1.0", &debug.BuildInfo{Main: debug.Module{Path: ModulePath, Version: "v0.1.0"}}, [4]string{}, "0.1.0"},
+		{"this module, go run", &debug.BuildInfo{Main: debug.Module{Path: ModulePath, Version: "(devel)"}}, [4]string{}, "fallback"},
+		{"no build information", nil, [4]string{}, "fallback"},
+	} {
+		in := From(tc.bi, "linux", "amd64", "")
+		if got := [4]string{in.HarnessModule, in.HarnessVersion, in.HarnessCommit, in.HarnessReplace}; got != tc.want {
+			t.Errorf("%s: harness %q, want %q", tc.name, got, tc.want)
+		}
+		if got := in.ToolVersion("fallback"); got != tc.tool {
+			t.Errorf("%s: ToolVersion %q, want %q", tc.name, got, tc.tool)
+		}
+		b, err := json.Marshal(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var back Info
+		if err := json.Unmarshal(b, &back); err != nil || back != in {
+			t.Errorf("%s: JSON round trip %s: %+v, %v", tc.name, b, back, err)
+		}
+		if tc.want == [4]string{} && strings.Contains(string(b), "knightwalk_") {
+			t.Errorf("%s: %s has knightwalk_ keys; a build of this module writes none", tc.name, b)
+		}
+	}
+}
+
+func TestPseudoCommitAndTraceable(t *testing.T) {
+	for v, want := range map[string]string{
+		"v0.0.0-20261128021024-d1f1801abcde":              "d1f1801abcde",
+		"v1.2.4-0.20261128021024-d1f1801abcde":            "d1f1801abcde",
+		"v1.3.0-rc.1.0.20261128021024-d1f1801abcde":       "d1f1801abcde",
+		"v0.0.0-20261128021024-d1f1801abcde+dirty":        "d1f1801abcde",
+		"v2.0.0-20261128021024-d1f1801abcde+incompatible": "d1f1801abcde",
+		"v0.1.0": "", "v1.3.0-rc.1": "", "(devel)": "", "": "", "v0.0.0-2026-d1f1801abcde": "",
+	} {
+		if got := PseudoCommit(v); got != want {
+			t.Errorf("PseudoCommit(%q) = %q, want %q", v, got, want)
+		}
+	}
+	for in, want := range map[Info]bool{
+		{Revision: "abc"}: true, {ModuleVersion: "v0.1.0"}: true, {ModuleVersion: "v0.0.0-20261128021024-d1f1801abcde"}: true,
+		{ModuleVersion: "(devel)"}: false, {}: false, {ModuleVersion: "v0.0.0-20261128021024-d1f1801abcde+dirty"}: false,
+	} {
+		if got := in.Traceable(); got != want {
+			t.Errorf("%+v.Traceable() = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -78,12 +78,25 @@ func fields(r io.Reader, keys ...string) []string {
 }
 
 // HasVCS reports whether the binary carries the commit it was built from.
-// Without it (go run, go test, -buildvcs=false in GOFLAGS, a build outside
-// a checkout) results cannot be traced to code: commands warn.
 func (in Info) HasVCS() bool { return in.Revision != "" }
 
-// NoVCSWarning is the warning commands print, and reports carry, when the
-// binary has no VCS information.
+// Traceable reports whether results name the code that wrote them: the
+// binary carries the commit it was built from, or the module system built
+// it at a version (`go install …/cmd/experiment@v0.1.0`, whose version
+// names the code). Otherwise (go run, go test, -buildvcs=false in GOFLAGS,
+// a build outside a checkout) the manifest and report carry NoVCSWarning
+// and commands print NoVCSNote.
+func (in Info) Traceable() bool {
+	return in.Revision != "" || moduleVersion.MatchString(in.ModuleVersion)
+}
+
+// NoVCSNote is the one line commands print on stderr when the binary is
+// not Traceable: a note, since the README's first command (go run) is
+// such a binary and its results are fine; the manifest says it in full.
+const NoVCSNote = "note: built without VCS information (go run?), so the results record no commit; manifest.json says so (go build records one)"
+
+// NoVCSWarning is the line manifests (warnings) and reports carry when
+// the binary is not Traceable.
 const NoVCSWarning = "this binary carries no VCS information (built by go run or go test, with -buildvcs=false, or outside a git checkout): its results record no commit; build it with go build in the checkout to record one"
 
 // infoJSON is Info as manifest.json writes it: vcs_modified a JSON boolean,
@@ -98,12 +111,18 @@ type infoJSON struct {
 	GOOS          string `json:"goos"`
 	GOARCH        string `json:"goarch"`
 	CPU           string `json:"cpu"`
+
+	HarnessModule  string `json:"knightwalk_module,omitempty"`
+	HarnessVersion string `json:"knightwalk_version,omitempty"`
+	HarnessCommit  string `json:"knightwalk_commit,omitempty"`
+	HarnessReplace string `json:"knightwalk_replace,omitempty"`
 }
 
 // MarshalJSON writes vcs_modified as true, false or null.
 func (in Info) MarshalJSON() ([]byte, error) {
 	j := infoJSON{Module: in.Module, Revision: in.Revision, Time: in.Time, GoVersion: in.GoVersion,
-		ModuleVersion: in.ModuleVersion, GOOS: in.GOOS, GOARCH: in.GOARCH, CPU: in.CPU}
+		ModuleVersion: in.ModuleVersion, GOOS: in.GOOS, GOARCH: in.GOARCH, CPU: in.CPU,
+		HarnessModule: in.HarnessModule, HarnessVersion: in.HarnessVersion, HarnessCommit: in.HarnessCommit, HarnessReplace: in.HarnessReplace}
 	if in.Modified == "true" || in.Modified == "false" {
 		b := in.Modified == "true"
 		j.Modified = &b
@@ -122,7 +141,8 @@ func (in *Info) UnmarshalJSON(data []byte) error {
 		return err
 	}
 	*in = Info{Module: j.Module, Revision: j.Revision, Time: j.Time, GoVersion: j.GoVersion,
-		ModuleVersion: j.ModuleVersion, GOOS: j.GOOS, GOARCH: j.GOARCH, CPU: j.CPU}
+		ModuleVersion: j.ModuleVersion, GOOS: j.GOOS, GOARCH: j.GOARCH, CPU: j.CPU,
+		HarnessModule: j.HarnessModule, HarnessVersion: j.HarnessVersion, HarnessCommit: j.HarnessCommit, HarnessReplace: j.HarnessReplace}
 	switch m := strings.TrimSpace(string(j.Modified)); m {
 	case "", "null", `""`:
 	case "true", `"true"`:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -41,6 +42,10 @@ func FromCanonical(file string, cn Canonical) (*Config, error) {
 		c.Starts = append(append(Starts{}, cn.Starts.Classes...), cn.Starts.Squares...)
 	}
 	for _, r := range cn.Rules {
+		if r.Design != nil {
+			c.Rules = append(c.Rules, designFromCanonical(r))
+			continue
+		}
 		rs := RuleSpec{Name: r.Name, TieBreak: r.TieBreak, MaxSteps: r.MaxSteps, Closed: r.Closed, NodeBudget: r.NodeBudget,
 			Estimator: r.Estimator, Particles: r.Particles, Replicates: r.Replicates}
 		if r.Order != canonicalOrder { // the canonical order is written out for every rule, but only some take one
@@ -61,6 +66,16 @@ func FromCanonical(file string, cn Canonical) (*Config, error) {
 	c.Outputs = Outputs{Walks: cn.Outputs.Walks, Figures: cn.Outputs.Figures, RowGroup: cn.Outputs.RowGroup}
 	if cn.Outputs.FigureOptions != nil {
 		c.Outputs.FigureOptions = *cn.Outputs.FigureOptions
+	}
+	if s := cn.Sources; s != nil {
+		c.SourcesFile, c.ownSHA256, c.ownRead = s.File, s.SHA256, true
+		// The recorded statements are checked as the file's were.
+		k := &checker{c: &Config{src: &source{file: file + ": sources", lines: map[string]int{}}}}
+		checkPublications(k, s.Statements, builtIn)
+		if errs := k.errs.sorted(); errs != nil {
+			return nil, errs.capped()
+		}
+		c.ownSources = slices.Clone(s.Statements)
 	}
 	for i, cc := range cn.Claims {
 		cl, err := claimFromCanonical(cc, cn.Boards)
@@ -131,6 +146,13 @@ func claimFromCanonical(cc CanonicalClaim, boards []string) (Claim, error) {
 	if strings.HasPrefix(cc.PerBoard, "count ") {
 		cl.PerBoard = "count"
 	}
+	if _, m, ok := strings.Cut(cc.Published, " claim-margin "); ok {
+		x, err := strconv.ParseFloat(m, 64)
+		if err != nil {
+			return cl, fmt.Errorf("published %q: claim-margin %q is not a number", cc.Published, m)
+		}
+		cl.Margin = &x
+	}
 	switch {
 	case len(cc.Boards) == len(boards):
 	case len(cc.Boards) == 1 && cc.Set == "":
@@ -148,6 +170,13 @@ func claimFromCanonical(cc CanonicalClaim, boards []string) (Claim, error) {
 			hi = max(hi, s.rows)
 		}
 		cl.Sizes = fmt.Sprintf("%d..%d", lo, hi)
+		// Square boards of the experiment inside lo..hi that the claim is
+		// not about: its except (sizes the experiment lacks need none).
+		for _, b := range boards {
+			if s, ok := parseSize(b); ok && s.rows == s.cols && s.rows >= lo && s.rows <= hi && !slices.Contains(cc.Boards, b) {
+				cl.Except = append(cl.Except, s.rows)
+			}
+		}
 	}
 	return cl, nil
 }

@@ -2,6 +2,8 @@ package config
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/knightwalk/knightwalk/sim"
 )
@@ -38,7 +40,7 @@ func (cl Claim) inSizes(s size) bool {
 		return true
 	}
 	sp, ok := parseSpan(cl.Sizes)
-	return ok && s.rows == s.cols && s.rows >= sp.lo && s.rows <= sp.hi
+	return ok && s.rows == s.cols && s.rows >= sp.lo && s.rows <= sp.hi && !slices.Contains(cl.Except, s.rows)
 }
 
 // checkSetClaim checks the set-of-boards keys of a claim.
@@ -60,6 +62,7 @@ func (c *Config) checkSetClaim(k *checker, key string, cl Claim, boards []size) 
 			k.errorf(key+".sizes", "%s takes none of this experiment's boards; sizes are n for n×n boards", cl.Sizes)
 		}
 	}
+	c.checkExcept(k, key, cl)
 	set := 0
 	for _, p := range []bool{cl.Share != nil, cl.FirstFailure != nil, cl.FailingBelow != nil} {
 		if p {
@@ -99,7 +102,7 @@ func (c *Config) checkPerBoard(k *checker, key string, cl Claim) {
 		k.errorf(key+".per_board", "%q is not a reading of the per-board statement; valid: rate (the true rate meets it), count (the count the source saw in its trials meets it)", cl.PerBoard)
 		return
 	}
-	p, found := publication(cl.Source)
+	p, found := c.publication(cl.Source)
 	_, _, given := p.TrialsPer()
 	st, stated := cl.statement()
 	switch {
@@ -112,7 +115,7 @@ func (c *Config) checkPerBoard(k *checker, key string, cl Claim) {
 	case !stated || st.Validate() != nil:
 		// the statement's own checks report it
 	default:
-		if _, _, ok := cl.countSet(); !ok {
+		if _, _, ok := c.countSet(cl); !ok {
 			n, _, _ := p.TrialsPer()
 			k.errorf(key+".per_board", "no count of %d trials (source %s) meets %v; the statement cannot describe what the source saw", n, cl.Source, st)
 		}
@@ -129,4 +132,69 @@ func (s SetClaim) String() string {
 		return fmt.Sprintf("fails on under %g of the boards", s.FailingBelow)
 	}
 	return ""
+}
+
+// checkExcept checks a claim's except (sizes dropped from its sizes) and,
+// where its source states the sizes of its statement, that the claim
+// reads them as the source does.
+func (c *Config) checkExcept(k *checker, key string, cl Claim) {
+	sp, ok := parseSpan(cl.Sizes)
+	if len(cl.Except) > 0 {
+		switch {
+		case cl.Sizes == "":
+			k.errorf(key+".except", "except goes with sizes (a range of sizes it drops some of)")
+		case ok:
+			k.checkExceptList(key+".except", cl.Except, sp)
+		}
+	}
+	p, found := c.publication(cl.Source)
+	if !found || p.Sizes == "" {
+		return
+	}
+	if cl.Sizes == "" {
+		k.errorf(key, "source %s states sizes %s%s: a claim on it is tested over that range, not on one board; want sizes: %s%s (and share: 1 for every size)",
+			cl.Source, p.Sizes, exceptText(p.Except), p.Sizes, exceptYAML(p.Except))
+		return
+	}
+	if cl.Sizes != p.Sizes || !slices.Equal(sortedInts(cl.Except), sortedInts(p.Except)) {
+		k.errorf(key+".sizes", "sizes %s%s, but source %s states sizes %s%s; one statement has one encoding: want sizes: %s%s",
+			cl.Sizes, exceptText(cl.Except), cl.Source, p.Sizes, exceptText(p.Except), p.Sizes, exceptYAML(p.Except))
+	}
+}
+
+// checkExceptList checks sizes dropped from the range sp.
+func (k *checker) checkExceptList(key string, except []int, sp span) {
+	seen := map[int]bool{}
+	for _, n := range except {
+		switch {
+		case n < sp.lo || n > sp.hi:
+			k.errorf(key, "%d is not in sizes %d..%d; want sizes of the range to drop", n, sp.lo, sp.hi)
+		case seen[n]:
+			k.errorf(key, "%d again; list each size once", n)
+		}
+		seen[n] = true
+	}
+	if len(seen) >= sp.hi-sp.lo+1 {
+		k.errorf(key, "drops every size of %d..%d; want some left", sp.lo, sp.hi)
+	}
+}
+
+func sortedInts(x []int) []int {
+	y := slices.Clone(x)
+	slices.Sort(y)
+	return y
+}
+
+func exceptText(x []int) string {
+	if len(x) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(" except %v", strings.Trim(fmt.Sprint(sortedInts(x)), "[]"))
+}
+
+func exceptYAML(x []int) string {
+	if len(x) == 0 {
+		return ""
+	}
+	return fmt.Sprintf(", except: %v", strings.ReplaceAll(fmt.Sprint(sortedInts(x)), " ", ", "))
 }

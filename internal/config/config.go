@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"go.yaml.in/yaml/v3"
+
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // Config is one experiment file. Build one with Default, Parse or Load;
@@ -41,8 +43,20 @@ type Config struct {
 	// claims answer); when given, every family a claim names is declared
 	// and every declared family has a claim.
 	Families []FamilySpec `yaml:"families"`
+	// SourcesFile names a file of published statements of the
+	// experiment's own (key sources, relative to the experiment file; the
+	// schema of experiments/sources.yaml), so that an installed binary
+	// tests a paper of the researcher's without a rebuild. Its ids must not
+	// be those of the built-in file.
+	SourcesFile string `yaml:"sources"`
 
 	src *source // where the config came from, for error positions; nil when built in Go
+	// ownSources are the statements SourcesFile holds, ownSHA256 the hex
+	// SHA-256 of its bytes; ownRead says they were read (Parse, or
+	// FromCanonical from a manifest that records them).
+	ownSources []Publication
+	ownSHA256  string
+	ownRead    bool
 }
 
 // BoardSpec is one item of boards: exactly one of Size (the scalar forms
@@ -80,6 +94,19 @@ type RuleSpec struct {
 	// OrderByN gives move orders for n×n boards by n mod 8 (keys 0..7);
 	// the residues it leaves out use Order.
 	OrderByN map[int]string `yaml:"order_by_n_mod_8"`
+
+	// Design factors (design.go): set where the file gives a list for the
+	// key (tie_break: [first, random]), nil otherwise. An entry with one,
+	// or with order: all or another of OrderFamilies, stands for every
+	// combination of the values: one rule per combination.
+	TieBreaks    []string `yaml:"-"`
+	Orders       []string `yaml:"-"` // orders, or names of OrderFamilies
+	MaxStepsList []int    `yaml:"-"`
+	NodeBudgets  []int64  `yaml:"-"`
+
+	order []sim.Move        // a design cell's order from a family, read already (Order is then "")
+	msgs  []string          // the YAML library's errors decoding the entry (UnmarshalYAML), reported by source.decode
+	at    map[string]string // where resolve places an error on a key (".order" → ".order[3]"): checkDesign's
 }
 
 // Outputs chooses what a run writes besides its summary tables.
@@ -112,7 +139,12 @@ type Claim struct {
 	// boards with n in a range; Share says more than that share of them
 	// meet the statement above; FirstFailure and FailingBelow are
 	// statements of their own, about where a deterministic rule fails.
-	Sizes        string   `yaml:"sizes"`
+	Sizes string `yaml:"sizes"`
+	// Except drops sizes from Sizes ("every n from 5 to 50 except 8":
+	// sizes: 5..50, except: [8]). Where the claim's source states its
+	// sizes (sources.yaml sizes, except), the claim must read them
+	// exactly so: one statement, one encoding.
+	Except       []int    `yaml:"except"`
 	Share        *float64 `yaml:"share"`
 	FirstFailure *int     `yaml:"first_failure"`
 	FailingBelow *float64 `yaml:"failing_below"`
@@ -144,6 +176,11 @@ type Claim struct {
 	// (sources.yaml: where: not verified); required for such a source, and
 	// shown beside the claim everywhere.
 	Unverified bool `yaml:"unverified"`
+	// Margin is this claim's equivalence margin against its source's
+	// published count (a difference of rates in (0, 1), declared before
+	// the data), in place of the source's own or the one its design gives
+	// (Publication.EquivalenceMargin).
+	Margin *float64 `yaml:"margin"`
 }
 
 // Figures lists the figure names that outputs.figures accepts.

@@ -79,6 +79,9 @@ func Parse(filename string, data []byte) (*Config, error) {
 	}
 	whole := src.wholeNumbers(covered)
 	errs = append(decErrs, whole...)
+	if !coveredBy("sources", covered) {
+		errs = append(errs, c.readOwnSources(filename)...)
+	}
 	for _, e := range errs {
 		covered = append(covered, e.Key)
 	}
@@ -235,12 +238,19 @@ func (s *source) decode(data []byte, c *Config) (errs Errors, covered []string) 
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
 	err := dec.Decode(c)
-	if err == nil || errors.Is(err, io.EOF) {
-		return nil, nil
-	}
 	var te *yaml.TypeError
-	if !errors.As(err, &te) {
+	if err != nil && !errors.Is(err, io.EOF) && !errors.As(err, &te) {
 		return Errors{s.yamlError(err)}, []string{""}
+	}
+	if te == nil {
+		te = &yaml.TypeError{}
+	}
+	for i := range c.Rules { // RuleSpec.UnmarshalYAML keeps its item and its errors here
+		te.Errors = append(te.Errors, c.Rules[i].msgs...)
+		c.Rules[i].msgs = nil
+	}
+	if len(te.Errors) == 0 {
+		return nil, nil
 	}
 	used := map[int]bool{}
 	for _, msg := range te.Errors {
@@ -640,6 +650,10 @@ func (s *source) wholeNumbers(covered []string) (errs Errors) {
 // validRange says which whole numbers an integer key accepts, or "" for a
 // key that is not one.
 func validRange(path string) string {
+	item := strings.HasSuffix(path, "]") && strings.HasPrefix(path, "rules[") // an item of a design's list
+	if item {
+		path = parent(path)
+	}
 	switch k := lastKey(path); {
 	case !reIntKey.MatchString(path):
 		return ""
@@ -669,7 +683,7 @@ func intRange(path string) (lo, hi *big.Int) {
 	return big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64)
 }
 
-var reIntKey = regexp.MustCompile(`^(seed|walks|walks\.(min|max)|rules\[\d+\]\.(max_steps|node_budget)|outputs\.row_group|boards\[\d+\]\.(from|to|step)|claims\[\d+\]\.degree|outputs\.figure_options\.size_curve\.references\[\d+\]\.(n|n_max))$`)
+var reIntKey = regexp.MustCompile(`^(seed|walks|walks\.(min|max)|rules\[\d+\]\.(max_steps|node_budget)(\[\d+\])?|outputs\.row_group|boards\[\d+\]\.(from|to|step)|claims\[\d+\]\.degree|outputs\.figure_options\.size_curve\.references\[\d+\]\.(n|n_max))$`)
 
 // coveredBy reports whether key lies at or under one of the covered keys
 // ("" covers everything).

@@ -32,12 +32,15 @@
 //	walks: 10000                  # walks per start square, per rule, per board (default 10000);
 //	                              # or {until: decided | half_width, min: 1000, max: 1e8, half_width: 0.001}:
 //	                              # run in rounds until every claim is decided or every square that precise
-//	rules:                        # at least one; rule names (sim.Rule.Name) must differ
+//	rules:                        # at least one; no two the same rule (name and parameters)
 //	  - name: warnsdorff          # random | warnsdorff | backtrack (or a full name, e.g. warnsdorff/pohl)
 //	    tie_break: first          # random | first | pohl | roth; default random
 //	                              # (backtrack: first | random, default first)
 //	    order: "(2,1) (1,2) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1)"
 //	                              # move order (default this one), for tie_break first and backtrack
+//	                              # tie_break, order, max_steps and node_budget may each be a list, and order
+//	                              # all (the 40,320 orders) or rotations: a design, one rule per combination
+//	                              # (docs/designs.md)
 //	    max_steps: 0              # random and warnsdorff: stop after N moves (0: no limit)
 //	    estimator: walks          # walks (default) | splitting: multilevel splitting for rare
 //	                              # successes (random, warnsdorff with a random tie; fixed walks only)
@@ -96,7 +99,19 @@
 // sources.yaml gives trials per board may add per_board: count: its
 // per-board statement is then read as the count the source saw in those
 // trials (stats.CountShare), not as the true rate (per_board: rate, the
-// default).
+// default), and judged on the joint probability of the stated pattern of
+// counts. except: [n, …] drops sizes from sizes ("every n from 5 to 50
+// except 8"); where the source states its sizes (sources.yaml sizes,
+// except), a claim on it must read them so.
+//
+// The top-level key sources: FILE names a sources file of the
+// experiment's own, relative to the experiment file, with the schema and
+// checks of experiments/sources.yaml (ids of the built-in file refused),
+// so that an installed binary tests a paper without a rebuild; its name,
+// SHA-256 and statements are part of the canonical config (hash,
+// manifest). A source's equivalence margin is declared (margin) or
+// derived from its design (trials at planning_rate, default 0.5), never
+// from its published count.
 //
 // # Errors
 //

@@ -46,7 +46,8 @@ func (rs RuleSpec) estimator() Estimator {
 // estimatorList returns the estimators of the rules, in ruleList's order.
 func (c *Config) estimatorList() []Estimator {
 	var out []Estimator
-	for _, rs := range c.Rules {
+	specs, _ := c.ruleCells()
+	for _, rs := range specs {
 		if _, ok := rs.resolve(nil, ""); ok {
 			out = append(out, rs.estimator())
 		}

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/knightwalk/knightwalk/sim"
 	"github.com/knightwalk/knightwalk/stats"
@@ -20,6 +21,7 @@ type Experiment struct {
 	Boards      []*sim.Board
 	Rules       []sim.Rule
 	Estimators  []Estimator // per rule: plain walks, or splitting (estimator.go)
+	Designs     []Design    // the rule entries that are designs (design.go), in file order
 	Starts      [][]int     // start squares per board, ascending
 	Walks       uint64      // walks per (board, rule, start); a sequential run's most
 	Sequential  *Sequential // walks: {until: ...}; nil for a fixed number of walks
@@ -39,12 +41,32 @@ type Experiment struct {
 	WorkHash   string    // ConfigHash without the description: keys checkpoints (Config.WorkHash)
 	Config     Canonical // the resolved config, for manifests
 	SourceFile string    // the experiment file's name
-	Source     []byte    // the experiment file as written, carried into shard parts
+	// OwnSources are the statements of the experiment's own sources file
+	// (key sources), beside the built-in ones (LookupSource).
+	OwnSources []Publication
+	Source     []byte // the experiment file as written, carried into shard parts
+}
+
+// Design is a rule entry that crosses lists of parameter values: its
+// cells are the rules Rules[First : First+N].
+type Design struct {
+	Key      string // the entry's key in the file, "rules[0]"
+	Rule     string // its rule name as written, "warnsdorff"
+	First, N int
 }
 
 // DefaultFamily is the Holm family of a claim that names none: every
 // claim of the run.
 const DefaultFamily = "all"
+
+// LookupSource returns the published statement id names: one of the
+// experiment's own sources file, or of the built-in one.
+func (e *Experiment) LookupSource(id string) (Publication, bool) {
+	if i := slices.IndexFunc(e.OwnSources, func(p Publication) bool { return p.ID == id }); i >= 0 {
+		return e.OwnSources[i], true
+	}
+	return LookupSource(id)
+}
 
 // Check is one claim resolved against the experiment: the rule it is about
 // (an index into Experiment.Rules), the boards (indices into
@@ -103,9 +125,20 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 	e := &Experiment{Name: c.Name, Description: c.Description, Seed: c.Seed, Boards: c.boardList(), Rules: c.ruleList(), Estimators: c.estimatorList(),
 		Walks: uint64(c.Walks), Sequential: c.Sequential, Confidence: c.Confidence, Method: method, Exact: c.Exact, ExactBudget: c.ExactBudget, ComparisonFamily: cmp.Or(c.ComparisonFamily, "question"),
 		PerWalk: c.Outputs.Walks, RowGroup: c.Outputs.RowGroup, Figures: slices.Clone(c.Outputs.Figures),
-		ConfigHash: c.Hash(), WorkHash: c.WorkHash(), Config: c.canonical(), SourceFile: file, Source: src}
+		ConfigHash: c.Hash(), WorkHash: c.WorkHash(), Config: c.canonical(), SourceFile: file, Source: src, OwnSources: c.OwnSources()}
 	for _, b := range e.Boards {
 		e.Starts = append(e.Starts, c.startSquares(b))
+	}
+	first := 0
+	for i, rs := range c.Rules {
+		n := int(rs.Cells())
+		if rs.IsDesign() {
+			e.Designs = append(e.Designs, Design{Key: c.fileKey(fmt.Sprintf("rules[%d]", i)), Rule: strings.TrimSpace(rs.Name), First: first, N: n})
+		}
+		first += n
+	}
+	if first != len(e.Rules) {
+		return nil, fmt.Errorf("config: %d rules resolved of %d cells: accepted by Validate but does not resolve", len(e.Rules), first)
 	}
 	for i, cl := range c.Claims {
 		ch, err := e.check(c, i, cl)
@@ -153,12 +186,15 @@ func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 	}
 	ch.Claim, _ = cl.statement()
 	ch.Set = cl.setClaim()
-	if p, ok := publication(cl.Source); ok {
+	if p, ok := c.publication(cl.Source); ok {
+		if cl.Margin != nil { // the claim's declared margin decides, as the source's would
+			p.Margin, p.PlanningRate = cl.Margin, nil
+		}
 		ch.Published = &p
-		ch.Compare = cl.comparesCount()
+		ch.Compare = c.comparesCount(cl)
 	}
 	if cl.PerBoard == "count" {
-		set, assumed, ok := cl.countSet()
+		set, assumed, ok := c.countSet(cl)
 		if !ok {
 			return ch, fmt.Errorf("config: %s: accepted by Validate but no count of its source's trials meets it", key)
 		}
@@ -191,17 +227,17 @@ func (cl Claim) statement() (stats.Claim, bool) {
 // that meet its per-board statement (per_board: count), and whether the
 // trials are assumed; ok is false where the source gives no trials, the
 // claim states nothing or no count meets it.
-func (cl Claim) countSet() (set stats.CountSet, assumed, ok bool) {
-	p, found := publication(cl.Source)
-	c, stated := cl.statement()
-	if !found || !stated || c.Validate() != nil {
+func (c *Config) countSet(cl Claim) (set stats.CountSet, assumed, ok bool) {
+	p, found := c.publication(cl.Source)
+	st, stated := cl.statement()
+	if !found || !stated || st.Validate() != nil {
 		return set, false, false
 	}
 	n, assumed, given := p.TrialsPer()
 	if !given {
 		return set, false, false
 	}
-	set, ok = stats.CountsMeeting(c, uint64(n))
+	set, ok = stats.CountsMeeting(st, uint64(n))
 	return set, assumed, ok
 }
 

@@ -116,6 +116,42 @@ func (c *Config) checkFigureOptions(k *checker, ruleNames []string) {
 	for i, r := range o.SizeCurve.References {
 		c.checkReference(k, fmt.Sprintf("%s.size_curve.references[%d]", key, i), r, ruleNames)
 	}
+	c.checkReferenceSegments(k, key+".size_curve.references", o.SizeCurve.References)
+}
+
+// checkReferenceSegments holds the reference lines of a statement whose
+// source states its sizes (sources.yaml sizes, except) to that encoding:
+// each line lies within one run of the sizes Publication.Segments gives
+// (a figure may draw part of a statement, never across a size it
+// excepts or beyond its range), as the claims on it read them.
+func (c *Config) checkReferenceSegments(k *checker, key string, refs []Reference) {
+	type group struct{ rule, source string }
+	lines := map[group][][2]int{} // per rule and source, its lines' sizes
+	first := map[group]int{}
+	var order []group
+	for i, r := range refs {
+		p, ok := c.publication(r.Source)
+		if !ok || p.Sizes == "" || r.Rate != nil {
+			continue
+		}
+		g := group{r.Rule, r.Source}
+		if _, seen := first[g]; !seen {
+			first[g] = i
+			order = append(order, g)
+		}
+		lines[g] = append(lines[g], [2]int{r.N, max(r.N, r.NMax)})
+	}
+	for _, g := range order {
+		p, _ := c.publication(g.source)
+		runs, _ := p.Segments()
+		for _, l := range lines[g] {
+			if !slices.ContainsFunc(runs, func(r [2]int) bool { return r[0] <= l[0] && l[1] <= r[1] }) {
+				k.errorf(fmt.Sprintf("%s[%d]", key, first[g]), "a line of %s for %s covers %d..%d, but the source states sizes %s%s, i.e. the runs %v; one statement has one encoding: draw lines within those runs",
+					g.source, g.rule, l[0], l[1], p.Sizes, exceptText(p.Except), runs)
+				break
+			}
+		}
+	}
 }
 
 func (c *Config) checkReference(k *checker, key string, r Reference, ruleNames []string) {
@@ -126,7 +162,7 @@ func (c *Config) checkReference(k *checker, key string, r Reference, ruleNames [
 	case err != nil || !slices.Contains(ruleNames, p.Name()):
 		k.errorf(key+".rule", "%q is not one of this experiment's rules; valid: %s", r.Rule, strings.Join(ruleNames, ", "))
 	}
-	checkReferenceSource(k, key+".source", r.Source)
+	c.checkReferenceSource(k, key+".source", r.Source)
 	if r.N < 1 || r.N > math.MaxInt32 {
 		k.errorf(key+".n", "%d is out of range; want the board size n ≥ 1 of an n×n board", r.N)
 	}
@@ -158,12 +194,12 @@ func (c *Config) checkReference(k *checker, key string, r Reference, ruleNames [
 // experiments/sources.yaml: a published value is written there once (who,
 // where, the words), and the legend is made from it. Free text, which
 // repeated the file and credited values to the wrong paper, is refused.
-func checkReferenceSource(k *checker, key, src string) {
-	if _, ok := publication(src); ok {
+func (c *Config) checkReferenceSource(k *checker, key, src string) {
+	if _, ok := c.publication(src); ok {
 		return
 	}
 	var ids []string
-	for _, p := range Published() {
+	for _, p := range c.allSources() {
 		ids = append(ids, p.ID)
 	}
 	what := "missing"

@@ -13,7 +13,7 @@ func TestFigureOptionsKeepHash(t *testing.T) {
     heatmap: {metric: mean-length, scale: log, range: [0.01, 1], failure_view: off}
     size_curve:
       classes: [center, all]
-      references: [{rule: warnsdorff, source: ganzfried-2004-98-to-25, n: 5, n_max: 25, at_least: 0.98}]
+      references: [{rule: warnsdorff, source: squirrel-cull-1996-85-under-50, n: 5, n_max: 25, at_least: 0.98}]
 `)
 	if plain.Hash() != styled.Hash() {
 		t.Errorf("figure options changed the hash")

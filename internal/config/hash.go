@@ -39,6 +39,19 @@ type Canonical struct {
 	ComparisonFamily string           `json:"comparison_family,omitempty"`
 	Outputs          CanonicalOutputs `json:"outputs"`
 	Claims           []CanonicalClaim `json:"claims"`
+	// Sources is the experiment's own sources file (key sources): its
+	// name as written, the SHA-256 of its bytes and the statements it
+	// holds, so that the hash changes with it and a rerun from the
+	// manifest compares with the same statements. Left out when the
+	// experiment names none, so that older hashes stay valid.
+	Sources *CanonicalSources `json:"sources,omitempty"`
+}
+
+// CanonicalSources records an experiment's own sources file.
+type CanonicalSources struct {
+	File       string        `json:"file"`
+	SHA256     string        `json:"sha256"`
+	Statements []Publication `json:"statements"`
 }
 
 // CanonicalSequential is a sequential run's walks mapping, defaults
@@ -70,6 +83,21 @@ type CanonicalRule struct {
 	// OrderByN: the move orders by n mod 8, keyed "0".."7"; left out when
 	// none, so that older hashes stay valid.
 	OrderByN map[string]string `json:"order_by_n_mod_8,omitempty"`
+	// Design is a design entry's lists (design.go), recorded as the entry
+	// rather than cell by cell (order: all is 40,320 rules); left out for
+	// a plain rule, so that older hashes stay valid. Name and the other
+	// fields are then the entry's fixed values as written.
+	Design *CanonicalDesign `json:"design,omitempty"`
+}
+
+// CanonicalDesign is a design entry's lists, each value as a plain rule
+// writes it (orders as "(2,1) (1,2) ...", family names as they are); a
+// key given as one value is left out here and held by CanonicalRule.
+type CanonicalDesign struct {
+	TieBreak   []string `json:"tie_break,omitempty"`
+	Order      []string `json:"order,omitempty"`
+	MaxSteps   []int    `json:"max_steps,omitempty"`
+	NodeBudget []int64  `json:"node_budget,omitempty"`
 }
 
 type CanonicalOutputs struct {
@@ -198,10 +226,17 @@ func (c *Config) canonical() Canonical {
 		}
 	}
 
-	ests := c.estimatorList()
-	for i, r := range c.ruleList() {
+	for _, rs := range c.Rules {
+		if rs.IsDesign() {
+			cn.Rules = append(cn.Rules, rs.canonicalDesign())
+			continue
+		}
+		r, ok := rs.resolve(nil, "")
+		if !ok {
+			continue
+		}
 		cr := CanonicalRule{Name: r.Name(), Order: canonicalOrder, MaxSteps: r.MaxSteps, Closed: r.Closed}
-		if e := ests[i]; e.Splitting {
+		if e := rs.estimator(); e.Splitting {
 			cr.Estimator, cr.Particles, cr.Replicates = "splitting", e.Particles, e.Replicates
 		}
 		if r.Kind == sim.Warnsdorff || r.Kind == sim.Backtrack {
@@ -260,8 +295,8 @@ func (c *Config) canonical() Canonical {
 		case cl.Above != nil:
 			cc.Statement, cc.Values = "above", []float64{*cl.Above}
 		}
-		if cl.comparesCount() {
-			p, _ := publication(cl.Source)
+		if c.comparesCount(cl) {
+			p, _ := c.publication(cl.Source)
 			k, n, assumed, _ := p.Count()
 			cc.Published = fmt.Sprintf("%d/%d", k, n)
 			if assumed {
@@ -270,12 +305,18 @@ func (c *Config) canonical() Canonical {
 			if p.Margin != nil { // a declared margin decides "reproduced"
 				cc.Published += fmt.Sprintf(" margin %v", *p.Margin)
 			}
+			if p.PlanningRate != nil { // so does a stated planning rate
+				cc.Published += fmt.Sprintf(" planning %v", *p.PlanningRate)
+			}
+			if cl.Margin != nil { // and the claim's own margin
+				cc.Published += fmt.Sprintf(" claim-margin %v", *cl.Margin)
+			}
 		}
 		switch set := cl.setClaim(); set.Kind {
 		case "share":
 			cc.Set = fmt.Sprintf("share %v", set.Share)
 			if cl.PerBoard == "count" {
-				set, assumed, _ := cl.countSet()
+				set, assumed, _ := c.countSet(cl)
 				cc.PerBoard = fmt.Sprintf("count %d..%d of %d", set.Lo, set.Hi, set.Trials)
 				if assumed {
 					cc.PerBoard += " assumed"
@@ -288,7 +329,9 @@ func (c *Config) canonical() Canonical {
 		}
 		cn.Claims = append(cn.Claims, cc)
 	}
-
+	if c.SourcesFile != "" {
+		cn.Sources = &CanonicalSources{File: c.SourcesFile, SHA256: c.ownSHA256, Statements: slices.Clone(c.ownSources)}
+	}
 	return cn
 }
 

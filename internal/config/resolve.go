@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/knightwalk/knightwalk/sim"
@@ -12,8 +13,9 @@ import (
 // checker collects the problems that resolving a Config finds. A nil
 // checker ignores them, so the accessors can share the resolving code.
 type checker struct {
-	c    *Config
-	errs Errors
+	c     *Config
+	errs  Errors
+	names map[string]int // rules per name (checkRules): a design's cells share one
 }
 
 func (k *checker) errorf(key, format string, args ...any) {
@@ -62,8 +64,9 @@ func (c *Config) boardList() []*sim.Board {
 // Rules with problems (see Validate) are left out.
 func (c *Config) ruleList() []sim.Rule {
 	var out []sim.Rule
-	for i, rs := range c.Rules {
-		if r, ok := rs.resolve(nil, fmt.Sprintf("rules[%d]", i)); ok {
+	specs, keys := c.ruleCells()
+	for i, rs := range specs {
+		if r, ok := rs.resolve(nil, keys[i]); ok {
 			out = append(out, r)
 		}
 	}
@@ -116,6 +119,9 @@ func (cl Claim) ruleName() string {
 func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 	ok = true
 	bad := func(sub, format string, args ...any) {
+		if at, ok := rs.at[sub]; ok {
+			sub = at
+		}
 		k.errorf(key+sub, format, args...)
 		ok = false
 	}
@@ -158,8 +164,11 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 			r.TieBreak = t
 		}
 	}
-	if rs.Order != "" {
-		order, err := sim.ParseOrder(rs.Order)
+	if rs.Order != "" || rs.order != nil {
+		order, err := rs.order, error(nil)
+		if order == nil {
+			order, err = sim.ParseOrder(rs.Order)
+		}
 		switch {
 		case !(r.Kind == sim.Warnsdorff && r.TieBreak.UsesOrder() || r.Kind == sim.Backtrack):
 			bad(".order", "a move order applies only to warnsdorff with a tie_break ending in first (first, pohl+first, roth+first, ...) and to backtrack, not %s", r.Name())
@@ -221,16 +230,24 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 var canonicalOrder = orderString(sim.CanonicalMoves[:])
 
 func orderString(order []sim.Move) string {
-	parts := make([]string, len(order))
+	b := make([]byte, 0, 8*len(order))
 	for i, m := range order {
-		parts[i] = fmt.Sprintf("(%d,%d)", m.DR, m.DC)
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, '(')
+		b = strconv.AppendInt(b, int64(m.DR), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(m.DC), 10)
+		b = append(b, ')')
 	}
-	return strings.Join(parts, " ")
+	return string(b)
 }
 
 // startSet is the resolved starts: every square, or the union of some
 // classes and some squares.
 type startSet struct {
+	cellsOK bool // the experiment is within MaxCells (checkCells), so its designs may be listed
 	all     bool
 	classes [len(sim.Classes)]bool
 	squares []rc

@@ -2,9 +2,12 @@ package config
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
 	"reflect"
 	"slices"
 	"strconv"
@@ -22,29 +25,64 @@ import (
 // experiments/sources.yaml holds every statement the committed
 // experiments check, once. Trials and Successes are per board.
 type Publication struct {
-	ID        string   `yaml:"id"`
-	Authors   string   `yaml:"authors"`
-	Year      int      `yaml:"year"`
-	Title     string   `yaml:"title"`
-	Venue     string   `yaml:"venue"`
-	Where     string   `yaml:"where"` // page, table or figure; "not given" where it names none
-	Via       string   `yaml:"via"`   // the source we read it in, when not the original
-	Statement string   `yaml:"statement"`
-	Rate      *float64 `yaml:"rate"`
-	Trials    *int64   `yaml:"trials"`
-	Successes *int64   `yaml:"successes"`
+	ID        string   `yaml:"id" json:"id,omitempty"`
+	Authors   string   `yaml:"authors" json:"authors,omitempty"`
+	Year      int      `yaml:"year" json:"year,omitempty"`
+	Title     string   `yaml:"title" json:"title,omitempty"`
+	Venue     string   `yaml:"venue" json:"venue,omitempty"`
+	Where     string   `yaml:"where" json:"where,omitempty"` // page, table or figure; "not given" where it names none
+	Via       string   `yaml:"via" json:"via,omitempty"`     // the source we read it in, when not the original
+	Statement string   `yaml:"statement" json:"statement,omitempty"`
+	Rate      *float64 `yaml:"rate" json:"rate,omitempty"`
+	Trials    *int64   `yaml:"trials" json:"trials,omitempty"`
+	Successes *int64   `yaml:"successes" json:"successes,omitempty"`
 	// AssumedTrials stands in for a trial count the publication does not
 	// give, for the comparison of our rate with the published one;
 	// Assumption says why that count.
-	AssumedTrials *int64 `yaml:"assumed_trials"`
-	Assumption    string `yaml:"assumption"`
+	AssumedTrials *int64 `yaml:"assumed_trials" json:"assumed_trials,omitempty"`
+	Assumption    string `yaml:"assumption" json:"assumption,omitempty"`
 	// Margin is the equivalence margin of a comparison with the published
 	// count: "reproduced" needs our rate within ±Margin of theirs, shown by
-	// two one-sided tests. Unset, it is what the source's own trials could
-	// resolve (stats.DefaultMargin). A source without trials (given or
-	// assumed) states MarginAssumption, why that margin.
-	Margin           *float64 `yaml:"margin"`
-	MarginAssumption string   `yaml:"margin_assumption"`
+	// two one-sided tests. Unset, it is what the source's design could
+	// resolve (stats.DefaultMargin of its trials at PlanningRate), never a
+	// function of the count it observed. A source without trials (given
+	// or assumed) states MarginAssumption, why that margin.
+	Margin           *float64 `yaml:"margin" json:"margin,omitempty"`
+	MarginAssumption string   `yaml:"margin_assumption" json:"margin_assumption,omitempty"`
+	// PlanningRate is the rate at which the source's design resolves the
+	// default margin (stats.DefaultMargin); unset, 1/2
+	// (stats.DefaultPlanningRate), where a count varies most. It is a
+	// statement about the design, made before the data: not the published
+	// rate.
+	PlanningRate *float64 `yaml:"planning_rate" json:"planning_rate,omitempty"`
+	// Sizes and Except are the n×n sizes a statement about a range of
+	// sizes covers, as published ("every n from 5 to 50 except 8": sizes
+	// 5..50, except [8]): the one encoding of the statement, which a claim
+	// on it (sizes, except) and a size curve's reference lines
+	// (Segments) must follow.
+	Sizes  string `yaml:"sizes" json:"sizes,omitempty"`
+	Except []int  `yaml:"except" json:"except,omitempty"`
+}
+
+// Segments returns the runs of consecutive sizes the statement covers
+// (Sizes less Except), [lo, hi] each: a size curve draws one reference
+// line per run. ok is false where the statement states no sizes.
+func (p Publication) Segments() (runs [][2]int, ok bool) {
+	sp, ok := parseSpan(p.Sizes)
+	if p.Sizes == "" || !ok {
+		return nil, false
+	}
+	for n := sp.lo; n <= sp.hi; n++ {
+		if slices.Contains(p.Except, n) {
+			continue
+		}
+		if len(runs) > 0 && runs[len(runs)-1][1] == n-1 {
+			runs[len(runs)-1][1] = n
+		} else {
+			runs = append(runs, [2]int{n, n})
+		}
+	}
+	return runs, true
 }
 
 // NotVerified reports whether we have not seen the statement's page
@@ -54,16 +92,27 @@ func (p Publication) NotVerified() bool { return strings.TrimSpace(p.Where) == "
 
 // EquivalenceMargin returns the margin of a comparison with the published
 // count at level alpha: the declared one, or stats.DefaultMargin of the
-// published count.
+// source's design (its trials, given or assumed, at its planning rate).
+// It never depends on the published count, so it is fixed before the data
+// and the equivalence tests keep their level.
 func (p Publication) EquivalenceMargin(alpha float64) float64 {
 	if p.Margin != nil {
 		return *p.Margin
 	}
-	k, n, _, ok := p.Count()
+	n, _, ok := p.TrialsPer()
 	if !ok {
 		return math.NaN()
 	}
-	return stats.DefaultMargin(uint64(k), uint64(n), alpha)
+	return stats.DefaultMargin(uint64(n), p.Planning(), alpha)
+}
+
+// Planning returns the source's planning rate, or
+// stats.DefaultPlanningRate where it states none.
+func (p Publication) Planning() float64 {
+	if p.PlanningRate != nil {
+		return *p.PlanningRate
+	}
+	return stats.DefaultPlanningRate
 }
 
 // Citation names the publication and place: "Ganzfried (2004), p. 4", or
@@ -188,6 +237,13 @@ func LookupSource(id string) (Publication, bool) {
 // ParseSources reads a file of published statements: one key, sources, a
 // list of them. Errors name the file, line and key, like Parse's.
 func ParseSources(file string, data []byte) ([]Publication, error) {
+	return parseSources(file, data, nil)
+}
+
+// parseSources is ParseSources; reserved (nil for the built-in file) says
+// which ids the file may not take: an experiment's own file may not take
+// the built-in ones.
+func parseSources(file string, data []byte, reserved func(id string) bool) ([]Publication, error) {
 	src := &source{file: file, rootLine: 1, lines: map[string]int{}}
 	root, errs := parseNode(src, data)
 	if errs != nil {
@@ -215,7 +271,7 @@ func ParseSources(file string, data []byte) ([]Publication, error) {
 	if len(f.Sources) == 0 {
 		k.errorf("sources", "no sources; want a list of published statements")
 	}
-	checkPublications(k, f.Sources)
+	checkPublications(k, f.Sources, reserved)
 	if errs := k.errs.sorted(); errs != nil {
 		return nil, errs.capped()
 	}
@@ -248,20 +304,86 @@ func sourcesTypeError(src *source, msg string) Error {
 	return src.yamlError(errors.New(msg))
 }
 
-// publication returns the statement a claim's source names, if any.
-func publication(id string) (Publication, bool) {
+// publication returns the statement a claim's source names, if any: one
+// of the experiment's own sources file, or of the built-in one.
+func (c *Config) publication(id string) (Publication, bool) {
 	if !IsSourceID(id) {
 		return Publication{}, false
+	}
+	if i := slices.IndexFunc(c.ownSources, func(p Publication) bool { return p.ID == id }); i >= 0 {
+		return c.ownSources[i], true
 	}
 	return LookupSource(id)
 }
 
+// allSources lists the statements a claim may name: the built-in ones,
+// then the experiment's own.
+func (c *Config) allSources() []Publication {
+	return append(slices.Clone(Published()), c.ownSources...)
+}
+
+// builtIn reports whether id is a statement of the built-in sources file.
+func builtIn(id string) bool {
+	_, ok := LookupSource(id)
+	return ok
+}
+
+// OwnSources returns the statements of the experiment's own sources file
+// (key sources; none where it names none).
+func (c *Config) OwnSources() []Publication { return slices.Clone(c.ownSources) }
+
+// readOwnSources reads the sources file the experiment file named file
+// names (key sources), relative to that file's directory: the schema and
+// checks of experiments/sources.yaml, and no id of the built-in file.
+// Errors name the sources file, its line and key.
+func (c *Config) readOwnSources(file string) Errors {
+	if c.SourcesFile == "" {
+		return nil
+	}
+	c.ownRead = true
+	path := c.SourcesFile
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(filepath.Dir(file), path)
+	}
+	key := Error{File: file, Key: "sources"}
+	if c.src != nil {
+		key.Line = c.src.line("sources")
+	}
+	if strings.TrimSpace(c.SourcesFile) == "" {
+		key.Msg = "empty; want the name of a sources file (the schema of experiments/sources.yaml), relative to this file"
+		return Errors{key}
+	}
+	data, err := ReadFile(path)
+	if err != nil {
+		key.Msg = fmt.Sprintf("cannot read the sources file %s: %v", path, err)
+		var es Errors
+		if errors.As(err, &es) && len(es) > 0 {
+			key.Msg = fmt.Sprintf("cannot read the sources file %s: %s", path, es[0].Msg)
+		}
+		return Errors{key}
+	}
+	list, err := parseSources(path, data, builtIn)
+	if err != nil {
+		var es Errors
+		if errors.As(err, &es) {
+			return es
+		}
+		key.Msg = err.Error()
+		return Errors{key}
+	}
+	sum := sha256.Sum256(data)
+	c.ownSources, c.ownSHA256 = list, hex.EncodeToString(sum[:])
+	return nil
+}
+
 // checkPublications checks a list of published statements.
-func checkPublications(k *checker, list []Publication) {
+func checkPublications(k *checker, list []Publication, reserved func(id string) bool) {
 	seen := map[string]string{}
 	for i, p := range list {
 		key := fmt.Sprintf("sources[%d]", i)
 		switch {
+		case reserved != nil && p.ID != "" && reserved(p.ID):
+			k.errorf(key+".id", "%q is the id of a statement built into this binary (experiments/sources.yaml); an experiment's own sources take ids of their own (e.g. %s-own)", p.ID, p.ID)
 		case p.ID == "":
 			k.errorf(key+".id", "missing; want an id of lower-case words joined by -, e.g. ganzfried-2004-n7")
 		case !IsSourceID(p.ID):
@@ -285,6 +407,15 @@ func checkPublications(k *checker, list []Publication) {
 			k.errorf(key+".year", "%d is not a year of publication; want e.g. 2004 (leave it out where it is not known)", p.Year)
 		}
 		checkCount(k, key, p)
+		if p.Sizes != "" {
+			if sp, ok := parseSpan(p.Sizes); !ok || sp.lo > sp.hi || sp.lo < 1 {
+				k.errorf(key+".sizes", "%q is not a size range; want LO..HI, e.g. 5..50", p.Sizes)
+			} else {
+				k.checkExceptList(key+".except", p.Except, sp)
+			}
+		} else if len(p.Except) > 0 {
+			k.errorf(key+".except", "except goes with sizes (the range it drops sizes of)")
+		}
 	}
 }
 
@@ -330,6 +461,14 @@ func checkCount(k *checker, key string, p Publication) {
 	} else if p.MarginAssumption != "" {
 		k.errorf(key+".margin_assumption", "a margin assumption goes with margin only")
 	}
+	if r := p.PlanningRate; r != nil {
+		switch {
+		case !(*r > 0 && *r < 1):
+			k.errorf(key+".planning_rate", "%v is not a planning rate; want a rate in (0, 1) the design was planned at (leave it out for 0.5, where a count varies most)", *r)
+		case p.Margin != nil:
+			k.errorf(key+".planning_rate", "a declared margin needs no planning rate; want margin or planning_rate, not both")
+		}
+	}
 }
 
 // checkSource checks a claim's source: an id names a known statement.
@@ -341,7 +480,7 @@ func (c *Config) checkSource(k *checker, key string, cl Claim) {
 		}
 		return
 	}
-	if p, ok := publication(src); ok {
+	if p, ok := c.publication(src); ok {
 		switch {
 		case p.NotVerified() && !cl.Unverified:
 			k.errorf(key+".unverified", "missing; source %s is marked \"where: not verified\" in sources.yaml (we have not seen its page), so a claim about it must say unverified: true, and is labelled so in tables, report and figures", src)
@@ -351,7 +490,7 @@ func (c *Config) checkSource(k *checker, key string, cl Claim) {
 		return
 	}
 	var ids []string
-	for _, p := range Published() {
+	for _, p := range c.allSources() {
 		ids = append(ids, p.ID)
 	}
 	hint := ""
@@ -421,8 +560,8 @@ func (c *Config) checkFamilies(k *checker) {
 // comparesCount reports whether a claim is compared with its source's
 // published count: a claim about one board at a time whose source gives
 // a rate and trials (or assumed trials).
-func (cl Claim) comparesCount() bool {
-	p, ok := publication(cl.Source)
+func (c *Config) comparesCount(cl Claim) bool {
+	p, ok := c.publication(cl.Source)
 	if !ok || cl.Sizes != "" || cl.Share != nil || cl.FirstFailure != nil || cl.FailingBelow != nil {
 		return false
 	}

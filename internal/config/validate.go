@@ -27,8 +27,8 @@ const MaxCells = 1_000_000
 // checkCells refuses, before anything is built, an experiment whose
 // boards × start squares × rules exceed MaxCells, with the count; start
 // classes are counted from the board's sides, never square by square.
-func (c *Config) checkCells(k *checker, boards []size, st startSet) {
-	rules := max(1, len(c.Rules))
+func (c *Config) checkCells(k *checker, boards []size, st startSet) bool {
+	rules := max(1, c.ruleCount())
 	var cells, largest float64
 	for _, b := range boards {
 		n := float64(b.rows) * float64(b.cols)
@@ -57,53 +57,97 @@ func (c *Config) checkCells(k *checker, boards []size, st startSet) {
 		if c.src != nil && c.src.lines["starts"] == 0 {
 			key, dflt = "boards", " (starts: all, the default)"
 		}
-		k.errorf(key, "%.4g start squares%s to run (%d boards × up to %.4g starts × %d rules); at most %d, each holding its own tallies: name fewer sizes or rules, or starts by class (corner, centre) or square", cells, dflt, len(boards), largest, rules, MaxCells)
+		k.errorf(key, "%.0f start squares%s to run (%d boards × up to %.0f starts × %.0f rules%s); at most %d, each holding its own tallies: name fewer sizes or rules, or starts by class (corner, centre) or square", cells, dflt, len(boards), largest, rules, c.designWords(), MaxCells)
+		return false
 	}
+	return true
 }
 
-// check does the work of Validate.
-func (c *Config) check() Errors {
-	k := &checker{c: c}
-
-	if msg := nameProblem(c.Name); msg != "" {
-		k.errorf("name", "%s", msg)
+// designWords says, for the cell budget's error, how many rules the
+// designs among the rules stand for.
+func (c *Config) designWords() string {
+	var parts []string
+	for i, rs := range c.Rules {
+		if rs.IsDesign() {
+			parts = append(parts, fmt.Sprintf("%s a design of %.0f", c.fileKey(fmt.Sprintf("rules[%d]", i)), rs.Cells()))
+		}
 	}
-	c.lengths(k)
-
-	if len(c.Boards) == 0 && !c.partial("boards") {
-		k.errorf("boards", "no boards; want at least one, e.g. [8x8]")
+	if parts == nil {
+		return ""
 	}
-	boards := c.sizes(k)
+	return ": " + strings.Join(parts, ", ")
+}
 
-	st := c.starts(k, boards)
-	c.checkCells(k, boards, st)
-
-	if c.Sequential != nil {
-		c.checkSequential(k)
-	} else if c.Walks < 1 || c.Walks > MaxWalks {
-		k.errorf("walks", "%d is out of range; want 1 to %.0e walks per start square, rule and board", c.Walks, float64(MaxWalks))
-	}
-
-	if len(c.Rules) == 0 && !c.partial("rules") {
-		k.errorf("rules", "no rules; want at least one, e.g. [{name: warnsdorff}]")
-	}
+// checkRules validates the rules, a design's lists without listing its
+// cells, and, where the experiment is within its cell budget (cellsOK),
+// that no two of its rules are the same rule. It returns the rules'
+// names, each once, in the file's order.
+func (c *Config) checkRules(k *checker, cellsOK bool) []string {
+	k.names = map[string]int{}
 	var ruleNames []string
-	firstAt := map[string]int{}
-	var sizes []size // the boards, expanded once for the rules that check them
+	firstAt := map[string]string{} // cell key → the entry that has it
+	var sizes []size               // the boards, expanded once for the rules that check them
 	for i, rs := range c.Rules {
 		key := fmt.Sprintf("rules[%d]", i)
-		r, ok := rs.resolve(k, key)
+		var r sim.Rule
+		var ok bool
+		if rs.IsDesign() {
+			r, ok = rs.checkDesign(k, key)
+		} else {
+			r, ok = rs.resolve(k, key)
+		}
 		if !ok {
 			continue
 		}
 		c.checkEstimator(k, key, rs, r)
-		n := r.Name()
-		if j, dup := firstAt[n]; dup {
-			k.errorf(key, "rule %s again (%s is %s too); rule names must differ within an experiment", n, c.fileKey(fmt.Sprintf("rules[%d]", j)), n)
-			continue
+		if cellsOK {
+			var cells []RuleSpec
+			if rs.IsDesign() {
+				cells = rs.cellSpecs()
+			}
+			dup := ""
+			for ci, cs := range cells {
+				x, good := cs.resolve(nil, key)
+				if ci == 0 {
+					r = x
+				}
+				if !good {
+					continue
+				}
+				if j, seen := firstAt[cellKey(x, cs)]; seen {
+					if dup == "" {
+						dup = fmt.Sprintf("its cell %s is also a rule of %s", cellKey(x, cs), j)
+					}
+					continue
+				}
+				k.names[x.Name()]++
+				firstAt[cellKey(x, cs)] = c.fileKey(key)
+			}
+			if cells == nil {
+				if j, seen := firstAt[cellKey(r, rs)]; seen {
+					dup = fmt.Sprintf("rule %s again (%s is %s too)", cellKey(r, rs), j, cellKey(r, rs))
+				} else {
+					k.names[r.Name()]++
+					firstAt[cellKey(r, rs)] = c.fileKey(key)
+				}
+			}
+			if dup != "" {
+				k.errorf(key, "%s; the rules of an experiment must differ in name or in a parameter (tie_break, order, max_steps, node_budget, estimator)", dup)
+				continue
+			}
 		}
-		firstAt[n] = i
-		ruleNames = append(ruleNames, n)
+		if n := r.Name(); !slices.Contains(ruleNames, n) {
+			ruleNames = append(ruleNames, n)
+		}
+		if rs.TieBreaks != nil {
+			for _, tb := range rs.TieBreaks {
+				if t, err := sim.ParseTieBreak(tb); err == nil && r.Kind == sim.Warnsdorff {
+					if n := "warnsdorff/" + t.String(); !slices.Contains(ruleNames, n) {
+						ruleNames = append(ruleNames, n)
+					}
+				}
+			}
+		}
 		if (r.HasOrdersMod8() || r.Custom != "") && sizes == nil {
 			sizes = c.sizes(nil)
 		}
@@ -141,7 +185,39 @@ func (c *Config) check() Errors {
 			}
 		}
 	}
+	return ruleNames
+}
 
+// check does the work of Validate.
+func (c *Config) check() Errors {
+	k := &checker{c: c}
+
+	if msg := nameProblem(c.Name); msg != "" {
+		k.errorf("name", "%s", msg)
+	}
+	c.lengths(k)
+	if c.SourcesFile != "" && !c.ownRead {
+		k.errorf("sources", "%q was not read; a sources file is read where the experiment file is parsed (Parse, Load), relative to it", c.SourcesFile)
+	}
+
+	if len(c.Boards) == 0 && !c.partial("boards") {
+		k.errorf("boards", "no boards; want at least one, e.g. [8x8]")
+	}
+	boards := c.sizes(k)
+
+	st := c.starts(k, boards)
+	st.cellsOK = c.checkCells(k, boards, st)
+
+	if c.Sequential != nil {
+		c.checkSequential(k)
+	} else if c.Walks < 1 || c.Walks > MaxWalks {
+		k.errorf("walks", "%d is out of range; want 1 to %.0e walks per start square, rule and board", c.Walks, float64(MaxWalks))
+	}
+
+	if len(c.Rules) == 0 && !c.partial("rules") {
+		k.errorf("rules", "no rules; want at least one, e.g. [{name: warnsdorff}]")
+	}
+	ruleNames := c.checkRules(k, st.cellsOK)
 	if !(c.Confidence > 0 && c.Confidence < 1) {
 		k.errorf("confidence", "%v is out of range; want a level strictly between 0 and 1, e.g. 0.95", c.Confidence)
 	}
@@ -168,6 +244,14 @@ func (c *Config) check() Errors {
 			k.errorf(key, "%s again (%s)", f, c.fileKey(fmt.Sprintf("outputs.figures[%d]", j)))
 		}
 		seenFig[f] = i
+	}
+	if len(c.Outputs.Figures) > 0 {
+		for _, n := range ruleNames {
+			if count := k.names[n]; count > 1 {
+				k.errorf("outputs.figures", "figures are drawn per board and rule name, and %d rules of this experiment are named %s (they differ in a parameter: a design); leave out figures (the tables hold every cell)", count, n)
+				break
+			}
+		}
 	}
 	if c.Outputs.RowGroup < 0 || c.Outputs.RowGroup > MaxRowGroup {
 		k.errorf("outputs.row_group", "%d is out of range; want 0 (the writer's default) to %d rows", c.Outputs.RowGroup, MaxRowGroup)
@@ -283,6 +367,8 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 		k.errorf(key+".rule", "%q is not a rule; valid: %s", cl.Rule, strings.Join(ruleNames, ", "))
 	case !slices.Contains(ruleNames, r.Name()):
 		k.errorf(key+".rule", "%s is not one of this experiment's rules; valid: %s", r.Name(), strings.Join(ruleNames, ", "))
+	case k.names[r.Name()] > 1:
+		k.errorf(key+".rule", "%s names %d rules of this experiment (they differ in a parameter: the cells of a design, or entries with their own order, max_steps or node_budget); a claim is about one rule: give that rule alone in an experiment of its own", r.Name(), k.names[r.Name()])
 	}
 
 	c.checkSetClaim(k, key, cl, boards)
@@ -344,7 +430,15 @@ func (c *Config) checkClaim(k *checker, key string, cl Claim, boards []size, rul
 			tests = append(tests, t.name)
 		}
 	}
-	if cl.comparesCount() {
+	if m := cl.Margin; m != nil {
+		switch {
+		case !c.comparesCount(cl):
+			k.errorf(key+".margin", "margin goes with a claim compared with its source's published count (a source id with a count, no statement of the claim's own)")
+		case !(*m > 0 && *m < 1):
+			k.errorf(key+".margin", "%v is not an equivalence margin; want a difference of rates in (0, 1), e.g. 0.05, declared before the data (leave it out for the source's)", *m)
+		}
+	}
+	if c.comparesCount(cl) {
 		if len(tests) > 0 {
 			k.errorf(key+"."+tests[0], "source %s gives a published count: leave out %s; the claim is compared with that count as two samples", cl.Source, strings.Join(tests, " and "))
 		}

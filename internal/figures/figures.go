@@ -79,6 +79,9 @@ func DrawWith(ctx context.Context, dir string, names, with []string) ([]Drawn, e
 	if err != nil {
 		return nil, err
 	}
+	if err := oneSpecPerName(dir, squares); err != nil {
+		return nil, err
+	}
 	// The report's figures section is rewritten after drawing: make sure
 	// there is one before drawing anything.
 	if _, err := os.Stat(filepath.Join(dir, results.ReportFile)); err != nil {
@@ -169,6 +172,21 @@ type group struct {
 	rows, cols int
 	rule       string
 	squares    []table.SquareRow
+}
+
+// oneSpecPerName refuses the squares of a run whose rules share a name (the
+// cells of a design): figures are drawn per board and rule name, and would
+// pool the cells.
+func oneSpecPerName(dir string, squares []table.SquareRow) error {
+	spec := map[string]string{}
+	for _, s := range squares {
+		if first, ok := spec[s.Rule]; !ok {
+			spec[s.Rule] = s.Params.Spec
+		} else if first != s.Params.Spec {
+			return fmt.Errorf("%s: rules %s and %s share the name %s (a design, docs/designs.md); figures are drawn per board and rule name and would pool them: read the tables instead", dir, first, s.Params.Spec, s.Rule)
+		}
+	}
+	return nil
 }
 
 func (d *drawer) groups() []group {

@@ -50,18 +50,22 @@ func StartsRate(squares []StartCount, conf float64, m stats.Method) stats.Summar
 }
 
 // equalWeightRate is the equal-weight mean of the rates ks[i]/ns[i] and
-// its interval at the effective sample size of that mean (uniformStart
-// says how and cites why).
+// its interval: the run's method on n_eff = p̄(1 − p̄)/V walks, with V the
+// variance of a walk from a uniformly random start (uniformStart says how
+// and why), so that the interval is the pooled one where squares ran equal
+// walks, whatever the allocation.
 func equalWeightRate(ks, ns []float64, conf float64, m stats.Method) stats.Summary {
+	k := float64(len(ks))
 	var p, adj, v float64
 	for i := range ks {
 		p += ks[i] / ns[i]
-		q := (ks[i] + 2) / (ns[i] + 4)
-		adj += q
-		v += q * (1 - q) / ns[i]
+		adj += (ks[i] + 2) / (ns[i] + 4)
 	}
-	k := float64(len(ks))
 	p, adj = p/k, adj/k
+	for i := range ks {
+		q := (ks[i] + 2) / (ns[i] + 4)
+		v += (q*(1-q) + (q-adj)*(q-adj)) / ns[i]
+	}
 	n := math.Round(adj * (1 - adj) / (v / (k * k)))
 	s := stats.Proportion{Successes: uint64(math.Round(p * n)), Trials: uint64(n)}.Interval(conf, m)
 	s.Center = p

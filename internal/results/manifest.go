@@ -26,7 +26,8 @@ const (
 	BoardsFile      = "boards.parquet"
 	ComparisonsFile = "comparisons.parquet"
 	ClaimsFile      = "claims.parquet"
-	WalksFile       = "walks.parquet" // the per-walk table, when asked for
+	WalksFile       = "walks.parquet"   // the per-walk table, when asked for
+	DesignsFile     = "designs.parquet" // the designs table, when the experiment has a design
 	ClaimsTeXFile   = "claims.tex"
 	ManifestFile    = "manifest.json"
 	ReportFile      = "report.md"
@@ -38,7 +39,7 @@ const (
 var TableFiles = []string{SquaresFile, LengthsFile, DeadEndsFile, ClassesFile, BoardsFile, ComparisonsFile, ClaimsFile}
 
 // Files are every file Write may put in a result directory.
-var Files = append(append([]string(nil), TableFiles...), WalksFile, ClaimsTeXFile, ManifestFile, ReportFile)
+var Files = append(append([]string(nil), TableFiles...), WalksFile, DesignsFile, ClaimsTeXFile, ManifestFile, ReportFile)
 
 // FigureExts are the extensions of the figure files the figure writer
 // puts in FiguresDir, and FigureIndexFile its gallery page: with Files,
@@ -172,6 +173,12 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 			return fmt.Errorf("writing %s: %w", files[i], err)
 		}
 	}
+	if t.Designs != nil {
+		if err := table.WriteDesigns(filepath.Join(dir, DesignsFile), t.Designs, md); err != nil {
+			return fmt.Errorf("writing %s: %w", DesignsFile, err)
+		}
+		files = append(files, DesignsFile)
+	}
 	if run.PerWalk {
 		files = append(files, WalksFile)
 	}
@@ -184,7 +191,7 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 		ToolVersion: md.ToolVersion, GitCommit: md.Build.Revision, Build: md.Build, Shard: run.Shard, Workers: run.Workers,
 		Units: run.Units, StartedAt: timestamp(run.Started), FinishedAt: timestamp(time.Now()), Seconds: run.Seconds,
 		Tables: files, Config: e.Config, Host: ReadHost()}
-	if !md.Build.HasVCS() {
+	if !md.Build.Traceable() {
 		m.Warnings = append(m.Warnings, buildinfo.NoVCSWarning)
 	}
 	for _, r := range t.Squares {

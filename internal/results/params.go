@@ -2,6 +2,7 @@ package results
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/table"
@@ -102,9 +103,16 @@ func moveOrder(order []sim.Move) string {
 	if order == nil {
 		order = sim.CanonicalMoves[:]
 	}
-	parts := make([]string, len(order))
+	b := make([]byte, 0, 8*len(order)) // without fmt: a design writes it for every row of 40,320 rules
 	for i, m := range order {
-		parts[i] = fmt.Sprintf("(%d,%d)", m.DR, m.DC)
+		if i > 0 {
+			b = append(b, ' ')
+		}
+		b = append(b, '(')
+		b = strconv.AppendInt(b, int64(m.DR), 10)
+		b = append(b, ',')
+		b = strconv.AppendInt(b, int64(m.DC), 10)
+		b = append(b, ')')
 	}
-	return strings.Join(parts, " ")
+	return string(b)
 }

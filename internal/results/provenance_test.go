@@ -86,7 +86,12 @@ func TestManifestHostAndVCS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, build := range []buildinfo.Info{{Revision: "0123abc", Modified: "true", GoVersion: "go1.26.0"}, {GoVersion: "go1.26.0"}} {
+	for _, build := range []buildinfo.Info{{Revision: "0123abc", Modified: "true", GoVersion: "go1.26.0"}, {GoVersion: "go1.26.0"},
+		// go install …/cmd/experiment@v0.1.0: no commit, but a version that names the code
+		{Module: buildinfo.ModulePath, ModuleVersion: "v0.1.0", GoVersion: "go1.26.0"},
+		// a module of your own that embeds the harness, built in its checkout
+		{Module: "example.com/lab", ModuleVersion: "v0.0.0-20261128021024-0123456789ab", Revision: "0123456789abcdef", Modified: "false",
+			HarnessModule: buildinfo.ModulePath, HarnessVersion: "v0.1.0"}} {
 		dir := t.TempDir()
 		if err := Write(dir, e, tab, RunInfo{Meta: Metadata(e, "v", build), Shard: "0/1", Workers: 1}); err != nil {
 			t.Fatal(err)
@@ -105,8 +110,8 @@ func TestManifestHostAndVCS(t *testing.T) {
 		}
 		rep, _ := os.ReadFile(filepath.Join(dir, ReportFile))
 		warned := bytes.Contains(rep, []byte("**Warning:** "+buildinfo.NoVCSWarning))
-		if build.HasVCS() {
-			if m.Build["vcs_modified"] != true || len(m.Warnings) != 0 || warned {
+		if build.Traceable() {
+			if m.Build["vcs_modified"] != (build.Modified == "true") && build.Modified != "" || len(m.Warnings) != 0 || warned {
 				t.Errorf("with VCS: vcs_modified %#v, warnings %q, report warns %v", m.Build["vcs_modified"], m.Warnings, warned)
 			}
 		} else if m.Build["vcs_modified"] != nil || len(m.Warnings) != 1 || !warned {
@@ -119,6 +124,9 @@ func TestManifestHostAndVCS(t *testing.T) {
 		}
 		if m.Host["cpus"].(float64) < 1 || m.Host["gomaxprocs"].(float64) < 1 || m.Host["kernel_path"] == "" {
 			t.Errorf("host %v", m.Host)
+		}
+		if got, want := m.Build["knightwalk_version"], build.HarnessVersion; want != "" && got != want || want == "" && got != nil {
+			t.Errorf("build.knightwalk_version %#v, want %q", got, want)
 		}
 		back, err := ReadManifest(dir)
 		if err != nil || back.Build != build {

@@ -62,8 +62,8 @@ func holmPublished(row *table.ClaimRow, conf float64) string {
 // literatureWords says a claim's verdict in the words of a replication
 // where its source is a published statement: consistent is reproduced,
 // refuted not reproduced (under the reading the row names).
-func literatureWords(row *table.ClaimRow) {
-	if _, ok := config.LookupSource(row.Source); !ok || row.Kind == "published" {
+func literatureWords(e *config.Experiment, row *table.ClaimRow) {
+	if _, ok := e.LookupSource(row.Source); !ok || row.Kind == "published" {
 		return
 	}
 	for _, v := range []*string{&row.Verdict, &row.VerdictHolm} {

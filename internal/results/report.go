@@ -25,8 +25,8 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	for _, bd := range s.Boards {
 		boards = append(boards, bd.String())
 	}
-	for _, r := range s.Rules {
-		rules = append(rules, "`"+r.Name()+"`")
+	for _, n := range ruleNames(s) {
+		rules = append(rules, "`"+n+"`")
 	}
 	walks := fmt.Sprintf("%d walks per start square", s.Walks)
 	if q := s.Sequential; q != nil {
@@ -41,7 +41,7 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	if len(t.Claims) > 0 {
 		b.WriteString("## Claims\n\n| claim | reading | source | rule | board | target | claimed | measured [interval] | exact | walks | decided by | verdict | p (Holm, family) | verdict (Holm) |\n|---|---|---|---|---|---|---|---|---|---:|---|---|---|---|\n")
 		for _, c := range t.Claims {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, ReadingName(c), ClaimSourceText(c), c.Rule, c.Board, c.Target,
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, ReadingName(c), claimSourceTextIn(s, c), c.Rule, c.Board, c.Target,
 				claimedText(c), MeasuredText(c), ExactText(c), c.Walks, c.DecidedBy, c.Verdict, HolmText(c), c.VerdictHolm)
 		}
 		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *bounds*, the certified bounds of an enumeration too large to finish (its least probable states dropped, their probability unresolved) lie wholly inside the claimed set or wholly outside it, with no sampling error either; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone; the last two columns adjust the sampled verdicts by Holm's method within each claim family (key `family`; by default all claims of the run), which bounds the chance of any wrong sampled verdict in a family by 1 − confidence. A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not. A claim on a published statement (its source an id of experiments/sources.yaml) says *reproduced* or *not reproduced*, under the reading named; one with a published count is *not reproduced* where the difference is significant, *reproduced* only where two one-sided tests show our rate within the source's equivalence margin of theirs, else *inconclusive*, with the difference the run could detect and the walks that would decide it (docs/design.md, Inference); a claim on a source marked *not verified* says so beside its source; a *fitted* reading was chosen because it reproduces the number and is no support.\n\n")
@@ -50,25 +50,36 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	writeCountShares(&b, t)
 	writeSequential(&b, s, t)
 	writeExactCoverage(&b, s, t)
+	if len(s.Rules) > maxReportRules {
+		writeDesignNote(&b, s)
+		writeDesigns(&b, s, t)
+		b.WriteString("\nTables: squares, lengths, deadends, classes, boards, comparisons, claims, designs (Parquet, see docs/tables.md); manifest.json records the config and timings.\n")
+		return b.String()
+	}
+	shared := sharedNames(s)
 	b.WriteString("## Success by start class\n\n| board | rule | group | squares | walks | success [interval] | closed [interval] | mean length |\n|---|---|---|---:|---:|---|---|---:|\n")
 	for _, c := range t.Classes {
 		if c.GroupBy != "class" {
 			continue
 		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %.2f |\n", c.Board, c.Rule, c.Group, c.Squares, c.Walks,
+		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %.2f |\n", c.Board, ruleLabel(c.Rule, c.Params.Spec, shared), c.Group, c.Squares, c.Walks,
 			pct3(c.SuccessRate, c.SuccessLo, c.SuccessHi), pct3(c.ClosedRate, c.ClosedLo, c.ClosedHi), c.LengthMean)
 	}
 	b.WriteString("\n## Success by start degree\n\n| board | rule | degree | squares | walks | success [interval] |\n|---|---|---:|---:|---:|---|\n")
 	for _, c := range t.Classes {
 		if c.GroupBy == "degree" {
-			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s |\n", c.Board, c.Rule, c.Group, c.Squares, c.Walks, pct3(c.SuccessRate, c.SuccessLo, c.SuccessHi))
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s |\n", c.Board, ruleLabel(c.Rule, c.Params.Spec, shared), c.Group, c.Squares, c.Walks, pct3(c.SuccessRate, c.SuccessLo, c.SuccessHi))
 		}
 	}
-	writeComparisons(&b, t.Comparisons, "groups", "\n## Class comparisons\n\n| board | rule | A | B |")
-	writeComparisons(&b, t.Comparisons, "rules", "\n## Rule comparisons\n\n| board | class | A | B |")
+	writeComparisons(&b, t.Comparisons, "groups", "\n## Class comparisons\n\n| board | rule | A | B |", shared)
+	writeComparisons(&b, t.Comparisons, "rules", "\n## Rule comparisons\n\n| board | class | A | B |", shared)
 	writeSweeps(&b, Sweeps(s, t.Squares))
 	writeShapes(&b, t.Squares)
 	writeGrids(&b, s, t.Squares)
+	if len(s.Designs) > 0 {
+		b.WriteString("\n")
+		writeDesigns(&b, s, t)
+	}
 	b.WriteString("\nTables: squares, lengths, deadends, classes, boards, comparisons, claims (Parquet, see docs/tables.md); manifest.json records the config and timings.\n")
 	return b.String()
 }
@@ -190,7 +201,7 @@ func writeSequential(b *strings.Builder, s *config.Experiment, t *Tables) {
 // writeComparisons adds the comparisons of one kind ("groups": classes
 // under one rule; "rules": rules on one class) under head, which names the
 // first four columns.
-func writeComparisons(b *strings.Builder, rows []table.ComparisonRow, kind, head string) {
+func writeComparisons(b *strings.Builder, rows []table.ComparisonRow, kind, head string, shared map[string]bool) {
 	n := 0
 	for _, c := range rows {
 		if c.Compare != kind {
@@ -200,9 +211,10 @@ func writeComparisons(b *strings.Builder, rows []table.ComparisonRow, kind, head
 			b.WriteString(head + " rate A | rate B | A − B [interval] | p-value | Holm p |\n|---|---|---|---|---:|---:|---|---:|---:|\n")
 		}
 		n++
-		by, a, bb := c.RuleA, c.GroupA, c.GroupB // classes of one rule
+		ra, rb := ruleLabel(c.RuleA, c.RuleSpecA, shared), ruleLabel(c.RuleB, c.RuleSpecB, shared)
+		by, a, bb := ra, c.GroupA, c.GroupB // classes of one rule
 		if kind == "rules" {
-			by, a, bb = c.GroupA, c.RuleA, c.RuleB // rules on one class
+			by, a, bb = c.GroupA, ra, rb // rules on one class
 		}
 		fmt.Fprintf(b, "| %s | %s | %s | %s | %.4f | %.4f | %+.4f [%+.4f, %+.4f] | %.3g | %.3g |\n",
 			c.Board, by, a, bb, c.RateA, c.RateB, c.Diff, c.DiffLo, c.DiffHi, c.PValue, c.PHolm)
@@ -215,22 +227,19 @@ func writeComparisons(b *strings.Builder, rows []table.ComparisonRow, kind, head
 // writeGrids adds a board-shaped success-rate table per (board, rule) for
 // boards small enough to read.
 func writeGrids(b *strings.Builder, s *config.Experiment, rows []table.SquareRow) {
-	type key struct{ board, rule string }
-	grid := map[key]map[[2]int32]float64{}
-	for _, r := range rows {
-		k := key{r.Board, r.Rule}
-		if grid[k] == nil {
-			grid[k] = map[[2]int32]float64{}
-		}
-		grid[k][[2]int32{r.StartRow, r.StartCol}] = r.SuccessRate
-	}
-	for _, bd := range s.Boards {
+	shared := sharedNames(s)
+	for bi, bd := range s.Boards {
 		if bd.Cols > 12 || bd.Rows > 12 {
 			continue
 		}
-		for _, r := range s.Rules {
-			g := grid[key{bd.String(), r.Name()}]
-			fmt.Fprintf(b, "\n## Success rate by start square: %s, %s\n\n|   |", bd, r.Name())
+		for ri, r := range s.Rules {
+			g := map[[2]int32]float64{}
+			if first := squareIndex(s, bi, ri); first >= 0 && first+len(s.Starts[bi]) <= len(rows) {
+				for _, sq := range rows[first : first+len(s.Starts[bi])] {
+					g[[2]int32{sq.StartRow, sq.StartCol}] = sq.SuccessRate
+				}
+			}
+			fmt.Fprintf(b, "\n## Success rate by start square: %s, %s\n\n|   |", bd, ruleLabel(r.Name(), Params(r).Spec, shared))
 			for c := 0; c < bd.Cols; c++ {
 				fmt.Fprintf(b, " %c |", 'a'+c)
 			}
@@ -250,6 +259,30 @@ func writeGrids(b *strings.Builder, s *config.Experiment, rows []table.SquareRow
 	}
 }
 
+// sharedNames returns the rule names that several rules of s share (the
+// cells of a design), which the report writes as their rule_spec.
+func sharedNames(s *config.Experiment) map[string]bool {
+	count := map[string]int{}
+	for _, r := range s.Rules {
+		count[r.Name()]++
+	}
+	shared := map[string]bool{}
+	for n, c := range count {
+		if c > 1 {
+			shared[n] = true
+		}
+	}
+	return shared
+}
+
+// ruleLabel is the rule's name, or its rule_spec where its name is shared.
+func ruleLabel(name, spec string, shared map[string]bool) string {
+	if shared[name] {
+		return spec
+	}
+	return name
+}
+
 // writeCountShares shows what decided each share claim read as its
 // source's counts (issue 32: a row saying "100 % of boards plausible" hid
 // that one size passed only through the α/Miss threshold): every size's
@@ -266,8 +299,8 @@ func writeCountShares(b *strings.Builder, t *Tables) {
 		if d.Reading != "" {
 			name += " (" + d.Reading + ")"
 		}
-		fmt.Fprintf(b, "**%s**: the source's count %s on more than the share of sizes stated, %d sizes. A true statement holds on at least %d of them, so it cannot miss any %d: a size is *rejected* where %d × P ≤ α = %.3g, i.e. P ≤ %.3g; the statement is not reproduced where at least %d sizes are rejected (p-value %s). P is the probability of such a count under our rate (the largest over our rate's confidence set where it is sampled).\n\n",
-			name, d.Count, r.Boards, r.Needed, r.Miss, r.Miss, d.Alpha, d.Alpha/float64(r.Miss), r.Miss, fmtP(r.PValue))
+		fmt.Fprintf(b, "**%s**: the source's count %s on more than the share of sizes stated, %d sizes, i.e. on at least %d of them. The statement is judged as a whole: the probability, under our rates, that the source's counts show that pattern is at most %s (the largest over our rates' confidence sets; the p-value) and at least %s (the smallest); it is *not reproduced* where the largest is ≤ α = %.3g, *reproduced* where the smallest is above α, else inconclusive. Each size alone, for reference: P is the probability of such a count under our rate (the largest over our rate's confidence set where it is sampled); a true statement cannot miss any %d sizes, so a size is *rejected* where %d × P ≤ α, i.e. P ≤ %.3g, and *plausible* where %d times its smallest P is above α.\n\n",
+			name, d.Count, r.Boards, r.Needed, fmtP(r.Joint), fmtP(r.JointLeast), d.Alpha, r.Miss, r.Miss, d.Alpha/float64(r.Miss), r.Miss)
 		fmt.Fprintf(b, "| board | P(count as stated) | × %d | our side | outcome |\n|---|---:|---:|---|---|\n", r.Miss)
 		near := 0
 		for i, bd := range d.Boards {
@@ -472,6 +505,20 @@ func SourceText(source string) string {
 // page is not verified (never a "published" statement without the word).
 func ClaimSourceText(c table.ClaimRow) string {
 	s := SourceText(c.Source)
+	if c.Unverified {
+		s += " (source not verified: we have not seen its page)"
+	}
+	return s
+}
+
+// claimSourceTextIn is ClaimSourceText with the statements of the
+// experiment's own sources file (key sources) spelled out too.
+func claimSourceTextIn(e *config.Experiment, c table.ClaimRow) string {
+	p, ok := e.LookupSource(c.Source)
+	if _, builtin := config.LookupSource(c.Source); !ok || builtin {
+		return ClaimSourceText(c)
+	}
+	s := fmt.Sprintf("%s: %s (the experiment's own sources file)", p.Citation(), p.Statement)
 	if c.Unverified {
 		s += " (source not verified: we have not seen its page)"
 	}

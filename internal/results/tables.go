@@ -33,6 +33,9 @@ type Tables struct {
 	Boards      []table.BoardRow
 	Comparisons []table.ComparisonRow
 	Claims      []table.ClaimRow
+	// Designs summarises each design per start square (nil when the
+	// experiment has none: then no designs table is written).
+	Designs []table.DesignRow
 	// CountShares says what decided each share claim read as its source's
 	// counts, size by size (the report's table of them).
 	CountShares []CountShareDetail
@@ -127,6 +130,7 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 		out.compareRules(e, b, slices.DeleteFunc(classes, func(c []side) bool { return c == nil }))
 	}
 	out.adjustHolm()
+	out.Designs = designRows(e, tally)
 	var err error
 	if out.Claims, err = claims(e, in); err != nil {
 		return out, err
@@ -189,7 +193,7 @@ func claims(e *config.Experiment, in Inputs) ([]table.ClaimRow, error) {
 	}
 	adjustClaims(out, e.Confidence)
 	for i := range out {
-		literatureWords(&out[i])
+		literatureWords(e, &out[i])
 	}
 	if e.Sequential != nil {
 		for i := range out {
@@ -419,17 +423,26 @@ func classGroups(b *sim.Board, starts []int) []group {
 
 // uniformStart is a group's success and closed rates from a uniformly
 // random start when its squares ran unequal walks (a sequential run stops
-// each square on its own; issue 32): the equal-weight mean of the
+// each square on its own; issue 32): the equal-weight mean p̄ of the
 // squares' rates, not the walk-weighted pooled rate, which a square that
-// ran longer would pull towards its own. The interval is the run's method
-// at the effective sample size of that mean, n_eff = p̃(1 − p̃)/V with
-// V = Σ p̃ᵢ(1 − p̃ᵢ)/nᵢ / k², p̃ᵢ = (xᵢ + 2)/(nᵢ + 4) and p̃ their mean, and
-// n_eff·mean successes (Korn & Graubard 1998, Survey Methodology 24,
-// 193–201; with equal rates it is Kish's k²/Σ(1/nᵢ), Survey Sampling
-// 1965, §11.7, and unlike that it does not under-cover squares of very
-// different rates and walks). ok
-// is false where every square ran the same walks (the pooled rate is the
-// mean already), for a deterministic rule and in fixed runs.
+// ran longer would pull towards its own. The interval is the one the
+// table gives the same rate where every square ran the same walks, so a
+// table has one interval method for a rate whatever the allocation: the
+// run's method on n_eff walks, n_eff = p̄(1 − p̄)/V, with
+//
+//	V = Σᵢ [pᵢ(1 − pᵢ) + (pᵢ − p̄)²]/nᵢ / k²,
+//
+// the variance of a walk from a uniformly random start, p̄(1 − p̄) =
+// mean of pᵢ(1 − pᵢ) + (pᵢ − p̄)², spread over the squares' walks. With
+// equal walks n (and unadjusted rates) it is p̄(1 − p̄)/(kn): n_eff = kn,
+// the pooled interval. (It was the effective sample size of the stratified mean, V =
+// Σ p̃ᵢ(1 − p̃ᵢ)/nᵢ/k², Korn & Graubard 1998, which leaves out the spread
+// between squares: 5× narrower than the pooled interval of the same rate
+// on 7×7, [49.701, 49.739] against [49.617, 49.821] %.) pᵢ are
+// Agresti–Coull adjusted, (xᵢ + 2)/(nᵢ + 4), in V only, so that a square
+// at 0 or 1 still has a spread. ok is false where every square ran the
+// same walks (the pooled rate is the mean already, and its interval this
+// one), for a deterministic rule and in fixed runs.
 func uniformStart(tally TallyOf, bi, ri int, squares []int, r sim.Rule, e *config.Experiment) (succ, closed stats.Summary, ok bool) {
 	if e.Sequential == nil || r.Deterministic() || len(squares) < 2 {
 		return succ, closed, false
@@ -562,10 +575,19 @@ type side struct {
 	t           *stats.Tally
 }
 
+// MaxComparedRules is the most rules whose every pair the comparisons
+// table compares: the most rule entries an experiment file may list.
+const MaxComparedRules = config.MaxRules
+
 // compareRules adds, per class of board b, the comparisons between every
 // two rules (in the experiment's order); classes[ri] are rule ri's classes.
+//
+// An experiment of more than MaxComparedRules rules (a design) gets none:
+// its pairs grow with the square of its cells (813 million for the
+// 40,320 move orders), and its questions are per factor (the design
+// table).
 func (out *Tables) compareRules(e *config.Experiment, b *sim.Board, classes [][]side) {
-	if len(classes) == 0 {
+	if len(classes) == 0 || len(e.Rules) > MaxComparedRules {
 		return
 	}
 	for ci := range classes[0] { // every rule has the same classes: the same start squares

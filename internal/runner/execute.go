@@ -76,11 +76,13 @@ func Execute(ctx context.Context, p *Plan, units iter.Seq[Unit], opts Options, d
 			defer running.Done()
 			// Walkers are reused across the units of a board but dropped
 			// when the board changes: units come board by board, and a
-			// sweep over many large boards cannot hold a walker for each.
+			// sweep over many large boards cannot hold a walker for each;
+			// nor can a design of 40,320 rules on one board (units come
+			// rule by rule), so at most maxWalkers are kept.
 			walkers, board := map[[2]int]*sim.Walker{}, -1
 			for j := range jobs {
 				u := j.u
-				if u.Board != board {
+				if u.Board != board || len(walkers) >= maxWalkers {
 					clear(walkers)
 					board = u.Board
 				}
@@ -120,6 +122,9 @@ func Execute(ctx context.Context, p *Plan, units iter.Seq[Unit], opts Options, d
 	})
 	return g.Wait()
 }
+
+// maxWalkers bounds the walkers a worker keeps for reuse.
+const maxWalkers = 64
 
 // checkEvery is how many walks a unit runs between looks at ctx.
 const checkEvery = 1 << 12

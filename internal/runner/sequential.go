@@ -298,20 +298,24 @@ func (d *decider) claimCells(ts *Tallies) (claimed, open map[Cell]bool, err erro
 // needs no more walks: its exact value is known, or its always-valid
 // interval at the claim's Bonferroni level (as results judges the share)
 // already decides the per-board statement; for a claim read as counts,
-// the board is rejected or reproduced (stats.CountShareResult.Settled). Each board's interval is valid
-// at any stopping time, so boards may stop one by one.
+// which is judged jointly over its boards, the claim is decided
+// (stats.CountShareResult.SettledAt). Each board's interval is valid at
+// any stopping time, so boards may stop one by one.
 func (d *decider) shareBoardSettled(ci int, ch config.Check, j int) bool {
 	tally := d.tallyFor(ci)
-	if ch.Count != nil { // read as the source's counts: the board's own test decides
+	if ch.Count != nil { // read as the source's counts: the joint test decides
 		r, err := results.CountShare(d.s, tally, d.exact, ch)
-		if err != nil || !r.Settled(j) {
+		if err != nil {
 			return false
 		}
-		// A rejected board stops only at the level its claim settles at
+		if r.IsExact[j] {
+			return true
+		}
+		// A refutation stops only at the level its claim settles at
 		// (OwnDecided: α/m), or the claim could stop on a verdict Holm then
-		// takes back; a board shown plausible stops as it is.
+		// takes back; a claim shown plausible stops as it is.
 		alpha := (1 - d.s.Confidence) / float64(max(1, d.family[ch.Family]))
-		return r.Adjusted[j] > 1-d.s.Confidence || r.Adjusted[j] <= alpha
+		return r.SettledAt(alpha)
 	}
 	sampled := 0
 	for k, bi := range ch.Boards {

@@ -82,6 +82,7 @@ var allTables = []tableInfo{
 	infoOf(walksSpec, WriteWalks, ReadWalks),
 	infoOf(exactSpec, WriteExact, ReadExact),
 	infoOf(countsSpec, WriteCounts, ReadCounts),
+	infoOf(designsSpec, WriteDesigns, ReadDesigns),
 }
 
 // genRows makes n rows in which every column of every row has its own value,

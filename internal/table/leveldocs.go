@@ -33,7 +33,7 @@ var levelTables = []struct {
 	{Squares, squaresSpec.levelColumns}, {Lengths, lengthsSpec.levelColumns}, {DeadEnds, deadEndsSpec.levelColumns},
 	{Classes, classesSpec.levelColumns}, {Boards, boardsSpec.levelColumns}, {Comparisons, comparisonsSpec.levelColumns},
 	{Claims, claimsSpec.levelColumns}, {Walks, walksSpec.levelColumns}, {Exact, exactSpec.levelColumns},
-	{Counts, countsSpec.levelColumns},
+	{Counts, countsSpec.levelColumns}, {Designs, designsSpec.levelColumns},
 }
 
 // LevelDocs is docs/tables.md's list of every categorical column's levels,

@@ -60,7 +60,15 @@ const (
 	keyGOARCH        = "goarch"
 	keyCPU           = "cpu"
 	keyConfig        = "config"
-	keyLevels        = LevelsKey // written by the writer from the columns' levels
+	// The keys of a binary built in another module (buildinfo.Info's
+	// Harness fields and the building module's path), written only when
+	// set, so that a build of this module writes the bytes it always did.
+	keyModule         = "module"
+	keyHarnessModule  = "knightwalk_module"
+	keyHarnessVersion = "knightwalk_version"
+	keyHarnessCommit  = "knightwalk_commit"
+	keyHarnessReplace = "knightwalk_replace"
+	keyLevels         = LevelsKey // written by the writer from the columns' levels
 	// keyArrowSchema is written by pqarrow (the serialized Arrow schema).
 	keyArrowSchema = "ARROW:schema"
 )
@@ -68,6 +76,7 @@ const (
 var reservedKeys = []string{
 	keySchemaVersion, keyTable, keyExperiment, keySeed, keyConfigHash, keyToolVersion, keyGitCommit,
 	keyVCSModified, keyGoVersion, keyModuleVersion, keyGOOS, keyGOARCH, keyCPU, keyConfig, keyLevels, keyArrowSchema,
+	keyModule, keyHarnessModule, keyHarnessVersion, keyHarnessCommit, keyHarnessReplace,
 }
 
 // pairs returns md as key-value pairs in a fixed order (reserved keys first,
@@ -88,6 +97,14 @@ func (md Metadata) pairs(table string) ([][2]string, error) {
 		{keyGOARCH, md.Build.GOARCH},
 		{keyCPU, md.Build.CPU},
 		{keyConfig, md.Config},
+	}
+	if b := md.Build; b.HarnessModule != "" {
+		for _, p := range [][2]string{{keyModule, b.Module}, {keyHarnessModule, b.HarnessModule},
+			{keyHarnessVersion, b.HarnessVersion}, {keyHarnessCommit, b.HarnessCommit}, {keyHarnessReplace, b.HarnessReplace}} {
+			if p[1] != "" {
+				kv = append(kv, p)
+			}
+		}
 	}
 	keys := make([]string, 0, len(md.Extra))
 	for k := range md.Extra {
@@ -151,6 +168,16 @@ func parseMetadata(keys, values []string, table string) (Metadata, error) {
 			md.Build.CPU = v
 		case keyConfig:
 			md.Config = v
+		case keyModule:
+			md.Build.Module = v
+		case keyHarnessModule:
+			md.Build.HarnessModule = v
+		case keyHarnessVersion:
+			md.Build.HarnessVersion = v
+		case keyHarnessCommit:
+			md.Build.HarnessCommit = v
+		case keyHarnessReplace:
+			md.Build.HarnessReplace = v
 		case keyArrowSchema, keyLevels:
 		default:
 			if md.Extra == nil {

@@ -35,6 +35,9 @@ func ReadComparisons(path string) ([]ComparisonRow, Metadata, error) {
 	return read(path, comparisonsSpec)
 }
 
+// ReadDesigns reads a designs table.
+func ReadDesigns(path string) ([]DesignRow, Metadata, error) { return read(path, designsSpec) }
+
 // ReadClaims reads a claims table.
 func ReadClaims(path string) ([]ClaimRow, Metadata, error) { return read(path, claimsSpec) }
 

@@ -12,7 +12,37 @@ const (
 	Claims      = "claims"
 	Walks       = "walks"
 	Counts      = "counts"
+	Designs     = "designs"
 )
+
+// DesignRow summarises one design (a rule entry that crosses lists of
+// parameter values, such as order: all) from one start square of one
+// board: its cells (rules) counted by how their walks from the square
+// ended. For a deterministic rule (warnsdorff/first: one walk per cell)
+// CellsFailing is the number of parameter values (move orders) under which
+// the rule fails from the square.
+type DesignRow struct {
+	Experiment  string
+	Board       string
+	Rows        int32
+	Cols        int32
+	Design      string // the entry's key in the experiment file: "rules[0]"
+	Rule        string // the entry's rule name as written: "warnsdorff"
+	Start       string
+	StartRow    int32
+	StartCol    int32
+	StartClass  string
+	StartDegree int32
+
+	Cells           int64 // rules of the design
+	CellsSucceeding int64 // cells every walk of which from the square is a tour
+	CellsFailing    int64 // cells with some walk from the square that is no tour: Cells − CellsSucceeding
+	CellsNever      int64 // cells no walk of which from the square is a tour
+	Walks           int64
+	Successes       int64
+	Closed          int64
+	Deterministic   bool // every cell draws nothing: one walk per cell decides it
+}
 
 // SquareRow is one row of the squares table: everything measured for one
 // (board, rule, start square).

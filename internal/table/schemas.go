@@ -273,3 +273,26 @@ func paramCols[R any](p func(*R) *RuleParams) []column[R] {
 		optStrCol("move_order", func(r *R) *string { return &p(r).MoveOrder }),
 	}
 }
+
+var designsSpec = newSpec(Designs, []column[DesignRow]{
+
+	dictCol("experiment", experimentOrder, func(r *DesignRow) *string { return &r.Experiment }),
+	dictCol("board", boardOrder, func(r *DesignRow) *string { return &r.Board }),
+	i32Col("rows", func(r *DesignRow) *int32 { return &r.Rows }),
+	i32Col("cols", func(r *DesignRow) *int32 { return &r.Cols }),
+	strCol("design", func(r *DesignRow) *string { return &r.Design }),
+	strCol("rule", func(r *DesignRow) *string { return &r.Rule }),
+	strCol("start", func(r *DesignRow) *string { return &r.Start }),
+	i32Col("start_row", func(r *DesignRow) *int32 { return &r.StartRow }),
+	i32Col("start_col", func(r *DesignRow) *int32 { return &r.StartCol }),
+	dictCol("start_class", classOrder, func(r *DesignRow) *string { return &r.StartClass }),
+	i32Col("start_degree", func(r *DesignRow) *int32 { return &r.StartDegree }),
+	i64Col("cells", func(r *DesignRow) *int64 { return &r.Cells }),
+	i64Col("cells_succeeding", func(r *DesignRow) *int64 { return &r.CellsSucceeding }),
+	i64Col("cells_failing", func(r *DesignRow) *int64 { return &r.CellsFailing }),
+	i64Col("cells_never", func(r *DesignRow) *int64 { return &r.CellsNever }),
+	i64Col("walks", func(r *DesignRow) *int64 { return &r.Walks }),
+	i64Col("successes", func(r *DesignRow) *int64 { return &r.Successes }),
+	i64Col("closed", func(r *DesignRow) *int64 { return &r.Closed }),
+	boolCol("deterministic", func(r *DesignRow) *bool { return &r.Deterministic }),
+}...)

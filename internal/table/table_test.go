@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
 	"math"
 	"os"
 	"path/filepath"
@@ -92,6 +94,10 @@ func TestMetadataRoundTrip(t *testing.T) {
 		{},
 		testMD,
 		{Seed: math.MaxUint64, Extra: map[string]string{"": "x"}}, // rejected below
+		// a binary built in another module records the harness it embeds
+		{Build: buildinfo.Info{Module: "example.com/lab", ModuleVersion: "v1.2.0", HarnessModule: buildinfo.ModulePath,
+			HarnessVersion: "v0.0.0-20261128021024-d1f1801abcde", HarnessCommit: "d1f1801abcde"}},
+		{Build: buildinfo.Info{Module: "example.com/lab", HarnessModule: buildinfo.ModulePath, HarnessReplace: "../knightwalk"}},
 	} {
 		path := filepath.Join(dir, "lengths.parquet")
 		err := WriteLengths(path, genRows(lengthsSpec, 3), md)
@@ -124,6 +130,49 @@ func TestMetadataRoundTrip(t *testing.T) {
 		if only.Seed != md.Seed || only.Experiment != md.Experiment {
 			t.Fatalf("ReadMetadata: got %+v, want %+v", only, md)
 		}
+	}
+}
+
+// TestHarnessKeysOnlyInOtherModules: the keys naming the embedded harness
+// are written only by a binary built in another module, so a build of this
+// module writes the bytes it always did; in a harness build they are
+// written beside the building module's path.
+func TestHarnessKeysOnlyInOtherModules(t *testing.T) {
+	keys := []string{"module", "knightwalk_module", "knightwalk_version", "knightwalk_commit", "knightwalk_replace"}
+	dir := t.TempDir()
+	own := testMD
+	own.Build.Module = buildinfo.ModulePath
+	other := testMD
+	other.Build = buildinfo.Info{Module: "example.com/lab", HarnessModule: buildinfo.ModulePath,
+		HarnessVersion: "v0.1.0", HarnessReplace: "example.com/fork"}
+	for i, tc := range []struct {
+		md   Metadata
+		want map[string]string // the keys present, of keys
+	}{
+		{own, map[string]string{}},
+		{other, map[string]string{"module": "example.com/lab", "knightwalk_module": buildinfo.ModulePath,
+			"knightwalk_version": "v0.1.0", "knightwalk_replace": "example.com/fork"}},
+	} {
+		path := filepath.Join(dir, fmt.Sprintf("squares%d.parquet", i))
+		if err := WriteSquares(path, genRows(squaresSpec, 2), tc.md); err != nil {
+			t.Fatal(err)
+		}
+		rdr, err := file.OpenParquetFile(path, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		kv := rdr.MetaData().KeyValueMetadata()
+		for _, k := range keys {
+			v := kv.FindValue(k)
+			want, ok := tc.want[k]
+			if (v != nil) != ok || v != nil && *v != want {
+				t.Errorf("case %d: key %q = %v, want %q (present %v)", i, k, v, want, ok)
+			}
+		}
+		rdr.Close()
+	}
+	if _, err := (Metadata{Extra: map[string]string{"knightwalk_version": "x"}}).pairs("squares"); err == nil {
+		t.Error("extra key knightwalk_version accepted: it is reserved")
 	}
 }
 

@@ -46,6 +46,11 @@ func WriteBoards(path string, rows []BoardRow, md Metadata) error {
 	return write(path, boardsSpec, rows, md)
 }
 
+// WriteDesigns writes the designs table to path.
+func WriteDesigns(path string, rows []DesignRow, md Metadata) error {
+	return write(path, designsSpec, rows, md)
+}
+
 // WriteComparisons writes the comparisons table to path.
 func WriteComparisons(path string, rows []ComparisonRow, md Metadata) error {
 	return write(path, comparisonsSpec, rows, md)
