@@ -51,7 +51,13 @@ type Report struct {
 	C           []Result  `json:"c,omitempty"`         // bench/c/kernels.c on the two 8x8 kernels
 	GoOverC     []float64 `json:"go_over_c,omitempty"` // speed ratios, on CPU time
 	CNote       string    `json:"c_note,omitempty"`
-	EndToEnd    Result    `json:"end_to_end"`
+	// OwnRules times rules of your own that copy the two 8x8 kernels'
+	// rules (Warnsdorff/random, random) through sim.Position, on the
+	// policy kernel behind the guard; OwnOverBuiltin is each one's CPU
+	// time per walk over the built-in's (Kernels[i]).
+	OwnRules       []Result  `json:"own_rules"`
+	OwnOverBuiltin []float64 `json:"own_over_builtin"`
+	EndToEnd       Result    `json:"end_to_end"`
 	// EndToEndRatio is end-to-end walks/s over kernel walks/s × workers, on
 	// wall time; EndToEndCPURatio the same on CPU time (the runner's process
 	// against the kernel's thread): the runner's own overhead, whatever share
@@ -107,6 +113,9 @@ func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Repor
 		}
 	}
 	var err error
+	if rep.OwnRules, rep.OwnOverBuiltin, err = ownRuleBench(rep.Kernels[:2], d); err != nil {
+		return nil, err
+	}
 	if rep.C, rep.GoOverC, rep.CNote, err = cBench(ctx, rep.Kernels[:2], d); err != nil {
 		return nil, err
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -58,5 +59,44 @@ func TestRun(t *testing.T) {
 	cancel()
 	if _, err := Run(ctx, time.Millisecond, 1, false); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: err = %v, want context.Canceled", err)
+	}
+}
+
+// TestOwnRules: the own-rule copies are timed beside the 8x8 kernels they
+// copy, with a ratio each; the Warnsdorff copy walks the walks of
+// warnsdorff/random (same streams), so its mean length is the built-in's.
+func TestOwnRules(t *testing.T) {
+	rep, err := Run(context.Background(), time.Millisecond, 1, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.OwnRules) != 2 || len(rep.OwnOverBuiltin) != 2 {
+		t.Fatalf("own rules %+v, ratios %v", rep.OwnRules, rep.OwnOverBuiltin)
+	}
+	for i, r := range rep.OwnRules {
+		if r.Rule != ownRules[i].Name || r.Board != "8x8" || r.Walks < 3 || rep.OwnOverBuiltin[i] <= 0 {
+			t.Errorf("own rule %d: %+v, ratio %v", i, r, rep.OwnOverBuiltin[i])
+		}
+	}
+	if err := registerOwn(); err != nil {
+		t.Fatal(err)
+	}
+	b := sim.MustBoard(8, 8)
+	br, _ := sim.ParseRule("warnsdorff/random")
+	or, _ := sim.ParseRule(ownRules[0].Name)
+	kw, _ := sim.NewWalker(b, br)
+	ow, err := sim.NewWalker(b, or)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kw.KeepPaths(true)
+	ow.KeepPaths(true)
+	for _, start := range []int{0, 27} {
+		key := sim.NewKey(3, b, br, start)
+		for i := range uint64(500) {
+			if ko, oo := kw.Walk(start, key, i), ow.Walk(start, key, i); !slices.Equal(ko.Path, oo.Path) {
+				t.Fatalf("from %s walk %d: built-in %v, own copy %v", b.SquareName(start), i, ko.Path, oo.Path)
+			}
+		}
 	}
 }

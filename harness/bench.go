@@ -33,7 +33,10 @@ on the PATH it also times plain Python versions of seed 000 and seed 001
 The two 8x8 kernels are also timed on every kernel path this CPU has
 (avx512, avx2, pdep16, scalar), forced, against the C versions;
 KNIGHTWALK_KERNEL forces the path of the other rows (default: auto, the
-fastest for each rule). --json adds the CPU's family, model and features.`,
+fastest for each rule). Two rules of your own that copy the 8x8 rules
+through sim.Position (bench/warnsdorff-random, bench/random) are timed
+beside them, with their CPU time per walk over the built-in's. --json adds
+the CPU's family, model and features.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			d := fs.Duration("time", time.Second, "time per kernel")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "workers for the end-to-end run")
@@ -79,6 +82,9 @@ func printBench(e *env, rep *bench.Report) {
 		r.Name += " " + r.Path
 		row(r)
 	}
+	for _, r := range rep.OwnRules {
+		row(r)
+	}
 	for _, r := range rep.C {
 		row(r)
 	}
@@ -90,6 +96,9 @@ func printBench(e *env, rep *bench.Report) {
 	fmt.Fprintf(e.stdout, "\nend-to-end / (kernel × workers): %.3f (on CPU time: %.3f)\n", rep.EndToEndRatio, rep.EndToEndCPURatio)
 	for i, r := range rep.OverScalar {
 		fmt.Fprintf(e.stdout, "kernel / previous scalar kernel, %s %s: %.2f×\n", rep.Kernels[i].Rule, rep.Kernels[i].Board, r)
+	}
+	for i, r := range rep.OwnOverBuiltin {
+		fmt.Fprintf(e.stdout, "own rule (%s) / built-in %s 8x8, CPU per walk: %.2f×\n", rep.OwnRules[i].Rule, rep.Kernels[i].Rule, r)
 	}
 	for i, r := range rep.GoOverC {
 		fmt.Fprintf(e.stdout, "Go kernel (%s) / C, %s 8x8: %.2f×\n", rep.Kernels[i].Path, rep.Kernels[i].Rule, r)

@@ -30,20 +30,23 @@ import (
 //     walks on two fresh policies and compares their answers (replay.go).
 //
 // The built-in rules never pass through it: their kernels do not call a
-// Policy. BenchmarkGuard measures what it adds to a call.
+// Policy. BenchmarkGuard measures what it adds to a call, BenchmarkPosition
+// each piece of a step, BenchmarkOwnRule whole walks of rules written
+// through Position beside the built-ins they copy.
 
 // guard is a rule's policy on one board behind the guard. Like the
 // policy, it is scratch state for one goroutine.
 type guard struct {
-	rule  Rule // as named in tables (backtrack/NAME for a search ordered by NAME)
-	name  string
-	b     *Board
-	pol   Policy
-	state Stateful
-	ties  tieReporter
-	det   bool       // answers of more than one square are refused
-	w     *callWatch // nil: a built-in rule's reference policy, trusted
-	start int        // the start last published to w
+	rule   Rule // as named in tables (backtrack/NAME for a search ordered by NAME)
+	name   string
+	b      *Board
+	pol    Policy
+	state  Stateful
+	ties   tieReporter
+	det    bool       // answers of more than one square are refused
+	w      *callWatch // nil: a built-in rule's reference policy, trusted
+	start  int        // the start last published to w
+	method int        // in a walk (walkCall): the method last called, for a panic's message
 }
 
 // Methods of a rule that the guard calls, as named in messages.
@@ -58,12 +61,15 @@ const (
 var callNames = [...]string{"Allowed", "Begin", "Moved", "New", "Boards"}
 
 // callWatch is what a CallWatch sees of a guard's calls: seq is odd while
-// a call is in progress, at says which call and where.
+// a call is in progress, at says which call and where. A walk of the
+// policy kernel (walkBegin, walkCall, walkEnd) keeps seq odd for the whole
+// walk and marks each call by at alone, which its visited count makes
+// unique within the walk: (seq, at) names one call either way.
 type callWatch struct {
+	at    uint64 // method<<60 | square<<30 | visited count; square 1<<30-1: no position (first: aligned for atomics)
 	rule  string
 	b     *Board
 	seq   atomic.Uint64
-	at    atomic.Uint64 // method<<60 | square<<30 | visited count; square 1<<30-1: no position
 	start atomic.Int64
 }
 
@@ -105,11 +111,32 @@ func (w *callWatch) enter(method int, p *Position) {
 	if p != nil {
 		at = uint64(method)<<60 | uint64(p.cur)<<30 | uint64(p.count)
 	}
-	w.at.Store(at)
+	atomic.StoreUint64(&w.at, at)
 	w.seq.Add(1)
 }
 
 func (w *callWatch) leave() { w.seq.Add(1) }
+
+// walkBegin, walkCall and walkEnd are enter and leave for a whole walk of
+// the policy kernel (policyKernel.walkGuarded): two atomic adds a walk and
+// one release store a call rather than two atomic adds and a store a call.
+// walkCall marks a call of method at p; between calls of one walk the
+// kernel runs only its own bounded code, so a watch that sees the same
+// (seq, at) for long sees one call that has not returned.
+func (g *guard) walkBegin(p *Position) {
+	if p.start != g.start {
+		g.start = p.start
+		g.w.start.Store(int64(p.start))
+	}
+	g.w.seq.Add(1)
+}
+
+func (g *guard) walkCall(method int, p *Position) {
+	g.method = method
+	storeRelease(&g.w.at, uint64(method)<<60|uint64(p.cur)<<30|uint64(p.count))
+}
+
+func (g *guard) walkEnd() { g.w.seq.Add(1) }
 
 // newGuard puts rule r's policy on b (the registered rule r.Custom) behind
 // the guard: New and Boards called through it, the policy checked, and on

@@ -254,8 +254,9 @@ func TestCallWatchStuck(t *testing.T) {
 
 // BenchmarkGuard is what the guard adds to a call of a rule of your own:
 // the same policy (the random walk's answer) called directly and through
-// the guard (watch marks, panic recovery, answer check), on a position
-// 10 squares into a walk on 8x8.
+// the guard (watch marks, panic recovery, answer check), one call at a
+// time and within a walk of the policy kernel, on a position 10 squares
+// into a walk on 8x8.
 func BenchmarkGuard(b *testing.B) {
 	registerOnce(b, CustomRule{Name: "guard/bench", New: func(*Board) Policy {
 		return PolicyFunc(func(p *Position, dst []int) []int { return p.Moves(p.Current(), dst) })
@@ -285,10 +286,20 @@ func BenchmarkGuard(b *testing.B) {
 		}
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/call")
 	})
-	b.Run("guarded", func(b *testing.B) {
+	b.Run("guarded", func(b *testing.B) { // one call on its own (exact enumeration, splitting, search)
 		for b.Loop() {
 			buf, _ = g.allowed(p, buf[:0])
 		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/call")
+	})
+	b.Run("in-walk", func(b *testing.B) { // a call of a policy-kernel walk (walkGuarded): the mark and the check
+		g.walkBegin(p)
+		for b.Loop() {
+			g.walkCall(callAllowed, p)
+			buf = g.pol.Allowed(p, buf[:0])
+			p.neighboursOnce(buf)
+		}
+		g.walkEnd()
 		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/call")
 	})
 }
@@ -301,7 +312,7 @@ func BenchmarkGuard(b *testing.B) {
 func TestAnswerCheckFastPath(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	r := Rule{Kind: Custom, Custom: "fast-path"}
-	for _, b := range []*Board{MustBoard(1, 1), MustBoard(3, 3), MustBoard(3, 4), MustBoard(4, 3), MustBoard(2, 7), MustBoard(5, 5), MustBoard(8, 8), MustBoard(6, 11), MustBoard(12, 5)} {
+	for _, b := range []*Board{MustBoard(1, 1), MustBoard(3, 3), MustBoard(3, 4), MustBoard(4, 3), MustBoard(2, 7), MustBoard(5, 5), MustBoard(8, 8), MustBoard(6, 11), MustBoard(12, 5), MustBoard(9, 14), MustBoard(13, 11)} {
 		p := newPosition(b)
 		n := b.Squares()
 		for trial := 0; trial < 3000; trial++ {
@@ -368,5 +379,44 @@ func TestWatchesPruned(t *testing.T) {
 	watches.Unlock()
 	if n > 5000 {
 		t.Errorf("%d watch entries kept after 20000 walkers", n)
+	}
+}
+
+// TestCallWatchSlowCallsNotStuck: calls that each take a while but return
+// are not a stuck call, even when every one is at the same position (the
+// centre of 3x3, where each walk is one call): the watch tells consecutive
+// walks' calls apart.
+func TestCallWatchSlowCallsNotStuck(t *testing.T) {
+	registerOnce(t, CustomRule{Name: "guard/slow", New: func(*Board) Policy {
+		return PolicyFunc(func(p *Position, dst []int) []int {
+			if p.VisitedCount() == 1 && p.Current() == 4 {
+				time.Sleep(30 * time.Millisecond)
+			}
+			return p.Moves(p.Current(), dst)
+		})
+	}})
+	b := MustBoard(3, 3)
+	r, _ := ParseRule("guard/slow")
+	w, err := NewWalker(b, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cw := NewCallWatch()
+	done := make(chan bool)
+	go func() {
+		defer close(done)
+		for i := range uint64(20) {
+			w.Walk(4, NewKey(1, b, r, 4), i)
+		}
+	}()
+	for {
+		select {
+		case <-done:
+			return
+		case <-time.After(5 * time.Millisecond):
+			if err := cw.Stuck(60 * time.Millisecond); err != nil {
+				t.Fatalf("calls that return reported stuck: %v", err)
+			}
+		}
 	}
 }

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"sync/atomic"
 	"time"
 )
 
@@ -9,13 +10,15 @@ import (
 // a rule that sleeps, blocks or loops would otherwise hold its worker,
 // and the command waiting for that worker, forever. A command polls Stuck
 // (every 100 ms, say) while it runs; the guard marks each call in progress
-// at the cost of two atomic adds and a store.
+// at the cost of two atomic adds and a store, or within a walk of the
+// policy kernel of one release store (two atomic adds a walk).
 type CallWatch struct {
 	seen map[*callWatch]seenCall
 }
 
 type seenCall struct {
 	seq   uint64
+	at    uint64
 	since time.Time
 	polls int
 }
@@ -45,13 +48,13 @@ func (cw *CallWatch) Stuck(d time.Duration) error {
 			continue
 		}
 		live = append(live, wp)
-		seq := w.seq.Load()
+		seq, at := w.seq.Load(), atomic.LoadUint64(&w.at)
 		s, ok := cw.seen[w]
 		switch {
 		case seq%2 == 0:
 			delete(cw.seen, w)
-		case !ok || s.seq != seq:
-			cw.seen[w] = seenCall{seq, now, 1}
+		case !ok || s.seq != seq || s.at != at:
+			cw.seen[w] = seenCall{seq, at, now, 1}
 		default:
 			s.polls++
 			cw.seen[w] = s
@@ -71,7 +74,7 @@ func (cw *CallWatch) Stuck(d time.Duration) error {
 
 // stuck describes w's call in progress, which has lasted at least took.
 func (w *callWatch) stuck(took time.Duration) *RuleError {
-	at := w.at.Load()
+	at := atomic.LoadUint64(&w.at)
 	method, sq, count := int(at>>60), int(at>>30&noSquare), int(at&noSquare)
 	b := w.b
 	where := b.String() + " board"

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 	"strings"
@@ -34,14 +35,30 @@ type Position struct {
 	cur     int
 	start   int
 
+	// Boards of at most 128 squares answer from bitboards: vis the
+	// visited squares (bit sq of word sq/64), nb[sq] the knight
+	// neighbours of sq (words = 1 on boards of at most 64 squares, 2 up
+	// to 128; 0: the padded layout below answers).
+	words int
+	vis   [2]uint64
+	nb    [][2]uint64
+
 	// pad is visited on the board padded by two squares of permanently
 	// visited border (as the general kernel lays it out), so that Moves
-	// and Degree look at a neighbour without a bounds check; off are the
-	// padded offsets of sortedMoves, step their offsets on the board.
-	pad  []bool
-	pc   int
-	off  [8]int
-	step [8]int
+	// and Degree look at a neighbour without a bounds check; padAt[sq] is
+	// sq's index in pad; off are the padded offsets of sortedMoves, step
+	// their offsets on the board.
+	pad   []bool
+	padAt []int32
+	pc    int
+	off   [8]int
+	step  [8]int
+
+	// deg[q] is the number of unvisited knight neighbours of padded
+	// square q, kept as squares are visited (boards of more than 128
+	// squares, where counting them afresh takes eight loads): Degree.
+	deg      []int8
+	degFresh []int8 // deg with nothing visited
 
 	trail []int32 // the visited squares, to undo them at the next reset
 
@@ -52,13 +69,33 @@ type Position struct {
 }
 
 func newPosition(b *Board) *Position {
-	p := &Position{board: b, visited: make([]bool, b.Squares()), pc: b.Cols + 4}
+	n := b.Squares()
+	p := &Position{board: b, visited: make([]bool, n), pc: b.Cols + 4}
 	p.pad = make([]bool, (b.Rows+4)*p.pc)
+	p.padAt = make([]int32, n)
+	for sq := range n {
+		r, c := b.RowCol(sq)
+		p.padAt[sq] = int32((r+2)*p.pc + c + 2)
+	}
 	for i, m := range sortedMoves {
 		p.off[i] = m.DR*p.pc + m.DC
 		p.step[i] = m.DR*b.Cols + m.DC
 	}
 	p.fillBorder()
+	if n > 128 {
+		p.deg = make([]int8, len(p.pad))
+		p.fillDegrees()
+		p.degFresh = slices.Clone(p.deg)
+	}
+	if n <= 128 {
+		p.words = 1 + (n-1)/64
+		p.nb = make([][2]uint64, n)
+		for sq := range n {
+			for _, t := range b.Neighbours(nil, sq) {
+				p.nb[sq][t/64] |= 1 << (t % 64)
+			}
+		}
+	}
 	if b.Cols > 4 {
 		p.moveOf = make([]int8, 4*b.Cols+5)
 		for i := range p.moveOf {
@@ -81,9 +118,41 @@ func (p *Position) fillBorder() {
 	}
 }
 
-func (p *Position) padOf(sq int) int {
-	r, c := p.board.RowCol(sq)
-	return (r+2)*p.pc + c + 2
+// fillDegrees counts deg afresh from pad (board squares only).
+func (p *Position) fillDegrees() {
+	for _, q := range p.padAt {
+		d := int8(8)
+		for i := range p.off {
+			d -= int8(b2i(p.pad[int(q)+p.off[i]]))
+		}
+		p.deg[q] = d
+	}
+}
+
+func (p *Position) padOf(sq int) int { return int(p.padAt[sq]) }
+
+// mark and unmark set and clear sq's visited state in every layout
+// (without the count, the current square or the trail).
+func (p *Position) mark(sq int) {
+	q := int(p.padAt[sq])
+	p.visited[sq], p.pad[q] = true, true
+	p.vis[sq>>6&1] |= 1 << (sq & 63)
+	if p.deg != nil {
+		for i := range p.off {
+			p.deg[q+p.off[i]]--
+		}
+	}
+}
+
+func (p *Position) unmark(sq int) {
+	q := int(p.padAt[sq])
+	p.visited[sq], p.pad[q] = false, false
+	p.vis[sq>>6&1] &^= 1 << (sq & 63)
+	if p.deg != nil {
+		for i := range p.off {
+			p.deg[q+p.off[i]]++
+		}
+	}
 }
 
 // Board returns the board.
@@ -98,7 +167,10 @@ func (p *Position) Start() int { return p.start }
 // Visited reports whether sq has been visited (the current square has).
 // Squares off the board count as visited.
 func (p *Position) Visited(sq int) bool {
-	return sq < 0 || sq >= len(p.visited) || p.visited[sq]
+	if p.words != 0 {
+		return uint(sq) >= uint(len(p.nb)) || p.vis[sq>>6&1]>>(sq&63)&1 != 0
+	}
+	return uint(sq) >= uint(len(p.visited)) || p.visited[sq]
 }
 
 // VisitedCount returns the number of visited squares, the current one
@@ -108,13 +180,32 @@ func (p *Position) VisitedCount() int { return p.count }
 // Moves appends to dst the unvisited knight neighbours of sq in ascending
 // square order and returns it.
 func (p *Position) Moves(sq int, dst []int) []int {
+	if p.words == 1 { // bitboards: the set bits are in ascending order
+		for u := p.nb[sq][0] &^ p.vis[0]; u != 0; u &= u - 1 {
+			dst = append(dst, bits.TrailingZeros64(u))
+		}
+		return dst
+	}
+	if p.words == 2 {
+		nb := &p.nb[sq]
+		for u := nb[0] &^ p.vis[0]; u != 0; u &= u - 1 {
+			dst = append(dst, bits.TrailingZeros64(u))
+		}
+		for u := nb[1] &^ p.vis[1]; u != 0; u &= u - 1 {
+			dst = append(dst, 64+bits.TrailingZeros64(u))
+		}
+		return dst
+	}
 	start := len(dst)
 	q := p.padOf(sq)
-	for i, o := range p.off {
-		if !p.pad[q+o] {
-			dst = append(dst, sq+p.step[i])
-		}
+	n := start
+	dst = slices.Grow(dst, 8)[:start+8]
+	out := (*[8]int)(dst[start:])
+	for i := range p.off { // branch-free: a branch on the board's contents mispredicts
+		out[n-start] = sq + p.step[i]
+		n += 1 - b2i(p.pad[q+p.off[i]])
 	}
+	dst = dst[:n]
 	if p.board.Cols <= 4 { // sortedMoves is ascending square order only on wider boards
 		slices.Sort(dst[start:])
 	}
@@ -124,13 +215,11 @@ func (p *Position) Moves(sq int, dst []int) []int {
 // Degree returns the number of unvisited knight neighbours of sq:
 // Warnsdorff's score.
 func (p *Position) Degree(sq int) int {
-	q, d := p.padOf(sq), 0
-	for _, o := range p.off {
-		if !p.pad[q+o] {
-			d++
-		}
+	if p.words != 0 {
+		nb := &p.nb[sq]
+		return bits.OnesCount64(nb[0]&^p.vis[0]) + bits.OnesCount64(nb[1]&^p.vis[1])
 	}
-	return d
+	return int(p.deg[p.padAt[sq]])
 }
 
 // MoveTo returns the square reached from sq by move m, or -1 off the board.
@@ -144,8 +233,15 @@ func (p *Position) MoveTo(sq int, m Move) int {
 
 // reset puts the position at the start of a walk from start.
 func (p *Position) reset(start int) {
-	for _, sq := range p.trail {
-		p.visited[sq], p.pad[p.padOf(int(sq))] = false, false
+	if p.deg != nil && len(p.trail) > len(p.deg)/32 { // a long walk: copying the fresh degrees is cheaper than unmarking
+		copy(p.deg, p.degFresh)
+		for _, sq := range p.trail {
+			p.visited[sq], p.pad[p.padAt[sq]] = false, false
+		}
+	} else {
+		for _, sq := range p.trail {
+			p.unmark(int(sq))
+		}
 	}
 	p.trail = p.trail[:0]
 	p.count = 0
@@ -155,7 +251,7 @@ func (p *Position) reset(start int) {
 
 // move visits sq and makes it current.
 func (p *Position) move(sq int) {
-	p.visited[sq], p.pad[p.padOf(sq)] = true, true
+	p.mark(sq)
 	p.trail = append(p.trail, int32(sq))
 	p.count++
 	p.cur = sq
@@ -164,8 +260,7 @@ func (p *Position) move(sq int) {
 // undo takes back the last move, making prev (the square before it)
 // current again: backtracking.
 func (p *Position) undo(prev int) {
-	sq := p.cur
-	p.visited[sq], p.pad[p.padOf(sq)] = false, false
+	p.unmark(p.cur)
 	p.trail = p.trail[:len(p.trail)-1]
 	p.count--
 	p.cur = prev
@@ -175,13 +270,18 @@ func (p *Position) undo(prev int) {
 func (p *Position) setVisited(visited func(sq int) bool, cur, start int) {
 	p.trail = p.trail[:0]
 	p.count = 0
+	p.vis = [2]uint64{}
 	for sq := range p.visited {
 		v := visited(sq)
-		p.visited[sq], p.pad[p.padOf(sq)] = v, v
+		p.visited[sq], p.pad[p.padAt[sq]] = v, v
 		if v {
+			p.vis[sq>>6&1] |= 1 << (sq & 63)
 			p.count++
 			p.trail = append(p.trail, int32(sq))
 		}
+	}
+	if p.deg != nil {
+		p.fillDegrees()
 	}
 	p.cur, p.start = cur, start
 }
@@ -437,10 +537,10 @@ func (w *warnsdorffPolicy) cornerDist2(sq int32) int {
 func (w *warnsdorffPolicy) lookahead(sq int32, k int) int {
 	p := w.p
 	var marked []int
-	mark := func(s int) { p.visited[s], p.pad[p.padOf(s)] = true, true; marked = append(marked, s) }
+	mark := func(s int) { p.mark(s); marked = append(marked, s) }
 	defer func() {
 		for _, s := range marked {
-			p.visited[s], p.pad[p.padOf(s)] = false, false
+			p.unmark(s)
 		}
 	}()
 	cur := int(sq)
@@ -555,6 +655,9 @@ func (p *Position) neighboursOnce(allowed []int) bool {
 	if len(allowed) > 8 {
 		return false
 	}
+	if p.words != 0 {
+		return p.neighboursOnceBits(allowed)
+	}
 	q := p.padOf(p.cur)
 	if p.moveOf == nil { // at most 4 columns: two moves may have one step, of which one lands on the board
 		var mask uint8
@@ -578,6 +681,7 @@ func (p *Position) neighboursOnce(allowed []int) bool {
 	}
 	var mask uint8
 	span := 2*p.board.Cols + 2
+	prev, ascending := -1, true
 	for _, sq := range allowed {
 		d := sq - p.cur + span
 		if d < 0 || d >= len(p.moveOf) {
@@ -588,6 +692,11 @@ func (p *Position) neighboursOnce(allowed []int) bool {
 			return false
 		}
 		mask |= 1 << i
+		ascending = ascending && sq > prev
+		prev = sq
+	}
+	if ascending { // sorted already (as Moves answers)
+		return true
 	}
 	k := 0 // sortedMoves is ascending square order here: rebuild from the mask
 	for i, st := range p.step {
@@ -595,6 +704,63 @@ func (p *Position) neighboursOnce(allowed []int) bool {
 			allowed[k] = p.cur + st
 			k++
 		}
+	}
+	return true
+}
+
+// neighboursOnceBits is neighboursOnce on the bitboards: each answer is a
+// bit of the current square's unvisited neighbours, set once; the sorted
+// answer is read back from the bits.
+func (p *Position) neighboursOnceBits(allowed []int) bool {
+	if p.words == 1 {
+		free, seen := p.nb[p.cur][0]&^p.vis[0], uint64(0)
+		prev := -1 // an ascending answer (as Moves gives) is sorted and has no repeat
+		for _, sq := range allowed {
+			if sq <= prev || sq >= 64 {
+				seen = free + 1 // not ascending: the general loop below decides
+				break
+			}
+			seen |= 1 << sq
+			prev = sq
+		}
+		if seen&^free == 0 {
+			return true
+		}
+		seen = 0
+		for _, sq := range allowed {
+			b := uint64(1) << (uint(sq) & 63)
+			if uint(sq) >= 64 || free&b == 0 || seen&b != 0 {
+				return false
+			}
+			seen |= b
+		}
+		for i := range allowed {
+			allowed[i] = bits.TrailingZeros64(seen)
+			seen &= seen - 1
+		}
+		return true
+	}
+	nb := &p.nb[p.cur]
+	free := [2]uint64{nb[0] &^ p.vis[0], nb[1] &^ p.vis[1]}
+	var seen [2]uint64
+	for _, sq := range allowed {
+		if uint(sq) >= uint(len(p.nb)) {
+			return false
+		}
+		w, b := sq>>6&1, uint64(1)<<(sq&63)
+		if free[w]&b == 0 || seen[w]&b != 0 {
+			return false
+		}
+		seen[w] |= b
+	}
+	k := 0
+	for u := seen[0]; u != 0; u &= u - 1 {
+		allowed[k] = bits.TrailingZeros64(u)
+		k++
+	}
+	for u := seen[1]; u != 0; u &= u - 1 {
+		allowed[k] = 64 + bits.TrailingZeros64(u)
+		k++
 	}
 	return true
 }

@@ -21,7 +21,7 @@ func TestBuiltinPoliciesMatchKernels(t *testing.T) {
 		"warnsdorff/roth+first", "warnsdorff/pohl+roth+random", "warnsdorff/pohlmin+first", "warnsdorff/pohlmin-before+random",
 		"warnsdorff/corner+first", "warnsdorff/edge", "warnsdorff/edge+corner+random", "warnsdorff/pohl+corner+first",
 		"warnsdorff/lookahead2+first", "warnsdorff/lookahead3", "warnsdorff/lookahead4+roth+first", "warnsdorff/corner+lookahead2+random"}
-	boards := [][2]int{{3, 4}, {4, 3}, {5, 5}, {6, 6}, {5, 9}, {8, 8}, {4, 16}, {9, 9}, {10, 10}}
+	boards := [][2]int{{3, 4}, {4, 3}, {5, 5}, {6, 6}, {5, 9}, {8, 8}, {4, 16}, {9, 9}, {10, 10}, {12, 11}}
 	reversed := slices.Clone(CanonicalMoves[:])
 	slices.Reverse(reversed)
 	for _, bs := range boards {

@@ -77,27 +77,102 @@ func (k *policyKernel) walk(start int, src *PCG, keep bool) Outcome {
 		return o
 	}
 	k.pos.reset(start)
-	if k.err = k.g.begin(k.pos); k.err != nil {
-		return o
+	path := k.pos.trail // a walk's path is its position's trail: it never backs up
+	if k.g.w != nil {
+		o.Ties, o.Stopped = k.walkGuarded(src)
+		path = k.pos.trail
+	} else {
+		k.path = append(k.path[:0], int32(start))
+		o.Ties, o.Stopped = k.walkSteps(src)
+		path = k.path
 	}
-	k.path = append(k.path[:0], int32(start))
-	for {
-		next, tie, stopped := k.step(src)
-		if next < 0 {
-			o.Stopped = stopped
-			break
-		}
-		if tie {
-			o.Ties++
-		}
-		k.path = append(k.path, int32(next))
-	}
-	o.Length = len(k.path)
+	o.Length = len(path)
 	o.End = k.pos.cur
 	o.Success = o.Length == k.b.Squares()
 	o.Closed = o.Success && o.Length > 1 && k.b.Adjacent(start, o.End)
 	if keep {
-		o.Path = append([]int32(nil), k.path...)
+		o.Path = append([]int32(nil), path...)
 	}
 	return o
+}
+
+// walkSteps is the walk of a built-in rule's reference policy, trusted:
+// step by step.
+func (k *policyKernel) walkSteps(src *PCG) (ties int, stopped bool) {
+	if k.err = k.g.begin(k.pos); k.err != nil {
+		return 0, false
+	}
+	for {
+		next, tie, stop := k.step(src)
+		if next < 0 {
+			return ties, stop
+		}
+		if tie {
+			ties++
+		}
+		k.path = append(k.path, int32(next))
+	}
+}
+
+// walkGuarded is the walk of a rule of your own, behind the guard for the
+// whole walk at once: the call watch marks the walk in progress and each
+// call by one release store (guard.walkCall), a panic in any call is
+// recovered here (once a walk, not once a call), and every answer is
+// checked as step checks it.
+func (k *policyKernel) walkGuarded(src *PCG) (ties int, stopped bool) {
+	g, p := k.g, k.pos
+	g.walkBegin(p)
+	defer func() {
+		g.walkEnd()
+		if v := recover(); v != nil {
+			k.err = g.recovered(g.method, p, v)
+			ties, stopped = 0, false
+		}
+	}()
+	if g.state != nil {
+		g.walkCall(callBegin, p)
+		g.state.Begin(p)
+	}
+	for {
+		g.walkCall(callAllowed, p)
+		buf := g.pol.Allowed(p, k.buf[:0])
+		k.buf = buf
+		m := len(buf)
+		ok := false
+		if p.words == 1 { // the bitboard check of an ascending answer, inline (neighboursOnceBits)
+			free, seen, prev := p.nb[p.cur][0]&^p.vis[0], uint64(0), -1
+			ok = true
+			for _, sq := range buf {
+				if sq <= prev || sq >= 64 {
+					ok = false
+					break
+				}
+				seen, prev = seen|1<<sq, sq
+			}
+			ok = ok && seen&^free == 0
+		}
+		if !ok && !p.neighboursOnce(buf) || g.det && m > 1 {
+			if k.err = answerProblem(&g.rule, p, k.buf, g.det); k.err != nil {
+				return ties, false
+			}
+		}
+		if m == 0 {
+			return ties, false
+		}
+		if p.count > k.maxSteps {
+			return ties, true
+		}
+		if g.tied(m) {
+			ties++
+		}
+		next := buf[0]
+		if m > 1 {
+			next = buf[Uniform(src, uint32(m))]
+		}
+		p.move(next)
+		if g.state != nil {
+			g.walkCall(callMoved, p)
+			g.state.Moved(p, next)
+		}
+	}
 }

@@ -1,0 +1,288 @@
+package sim
+
+import (
+	"runtime"
+	"slices"
+	"testing"
+)
+
+// Policy-written copies of the built-in walk rules: each written as a
+// researcher would write it, through the public Position only (Moves,
+// Degree, MoveTo, Board), registered as a rule of its own and so walked by
+// the policy kernel behind the guard. TestOwnRuleCopiesMatchBuiltins holds
+// them to the built-ins walk for walk; BenchmarkOwnRule times each beside
+// the built-in it copies, so that the ratio is tracked.
+var ownCopies = []struct{ name, builtin string }{
+	{"copy/random", "random"},
+	{"copy/warnsdorff-random", "warnsdorff/random"},
+	{"copy/warnsdorff-first", "warnsdorff/first"},
+	{"copy/warnsdorff-pohl", "warnsdorff/pohl"},
+	{"copy/warnsdorff-roth", "warnsdorff/roth"},
+}
+
+// warnsdorffCopy allows the unvisited neighbours of least degree, narrowed
+// by score (the least score survives; nil: no narrowing) and, with first,
+// to the one reached by the earliest move of CanonicalMoves.
+type warnsdorffCopy struct {
+	moves, tied []int
+	score       func(p *Position, sq int) int
+	first       bool
+}
+
+func (w *warnsdorffCopy) Allowed(p *Position, dst []int) []int {
+	w.moves = p.Moves(p.Current(), w.moves[:0])
+	best := 9
+	w.tied = w.tied[:0]
+	for _, sq := range w.moves {
+		if d := p.Degree(sq); d < best {
+			best, w.tied = d, append(w.tied[:0], sq)
+		} else if d == best {
+			w.tied = append(w.tied, sq)
+		}
+	}
+	if len(w.tied) > 1 && w.score != nil {
+		lo, keep := 1<<30, w.tied[:0]
+		scores := make([]int, 0, 8)
+		for _, sq := range w.tied {
+			scores = append(scores, w.score(p, sq))
+			lo = min(lo, scores[len(scores)-1])
+		}
+		for i, sq := range w.tied {
+			if scores[i] == lo {
+				keep = append(keep, sq)
+			}
+		}
+		w.tied = keep
+	}
+	if len(w.tied) > 1 && w.first {
+		for _, m := range CanonicalMoves {
+			if sq := p.MoveTo(p.Current(), m); slices.Contains(w.tied, sq) {
+				return append(dst, sq)
+			}
+		}
+	}
+	return append(dst, w.tied...)
+}
+
+func registerOwnCopies(tb testing.TB) {
+	registerOnce(tb, CustomRule{Name: "copy/random", New: func(*Board) Policy {
+		return PolicyFunc(func(p *Position, dst []int) []int { return p.Moves(p.Current(), dst) })
+	}})
+	pohl := func(p *Position, sq int) int {
+		var buf [8]int
+		s := 0
+		for _, t := range p.Moves(sq, buf[:0]) {
+			s += p.Degree(t)
+		}
+		return s
+	}
+	roth := func(p *Position, sq int) int { return -p.Board().CentreDist2(sq) } // farthest from the centre
+	for _, c := range []struct {
+		name  string
+		score func(*Position, int) int
+		first bool
+	}{{"copy/warnsdorff-random", nil, false}, {"copy/warnsdorff-first", nil, true}, {"copy/warnsdorff-pohl", pohl, false}, {"copy/warnsdorff-roth", roth, false}} {
+		registerOnce(tb, CustomRule{Name: c.name, New: func(*Board) Policy { return &warnsdorffCopy{score: c.score, first: c.first} }})
+	}
+}
+
+// TestOwnRuleCopiesMatchBuiltins: each policy-written copy walks the walks
+// of the built-in rule it copies (same streams), square for square.
+func TestOwnRuleCopiesMatchBuiltins(t *testing.T) {
+	registerOwnCopies(t)
+	for _, bs := range [][2]int{{5, 5}, {8, 8}, {7, 12}, {12, 12}} {
+		b := MustBoard(bs[0], bs[1])
+		for _, c := range ownCopies {
+			br, _ := ParseRule(c.builtin)
+			or, err := ParseRule(c.name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kw, _ := NewWalker(b, br)
+			ow, err := NewWalker(b, or)
+			if err != nil {
+				t.Fatal(err)
+			}
+			kw.KeepPaths(true)
+			ow.KeepPaths(true)
+			for _, start := range []int{0, b.Squares() / 2, b.Squares() - 1} {
+				key := NewKey(7, b, br, start)
+				for i := range uint64(200) {
+					ko, oo := kw.Walk(start, key, i), ow.Walk(start, key, i)
+					if !slices.Equal(ko.Path, oo.Path) {
+						t.Fatalf("%s %s from %s walk %d: built-in %v, copy %v (%v)", b, c.name, b.SquareName(start), i, ko.Path, oo.Path, ow.Err())
+					}
+				}
+			}
+		}
+	}
+}
+
+// ownRuleCases are the cases of the goal: 8x8 Warnsdorff/random from a1
+// and d4, the 8x8 random walk from every square, 100x100 Warnsdorff from
+// the corner, and the other copies on 8x8 from every square.
+var ownRuleCases = []struct {
+	name       string
+	rows, cols int
+	starts     []string // nil: every square
+	builtin    string
+	copy       string
+}{
+	{"8x8-warnsdorff-a1", 8, 8, []string{"a1"}, "warnsdorff/random", "copy/warnsdorff-random"},
+	{"8x8-warnsdorff-d4", 8, 8, []string{"d4"}, "warnsdorff/random", "copy/warnsdorff-random"},
+	{"8x8-random", 8, 8, nil, "random", "copy/random"},
+	{"100x100-warnsdorff-corner", 100, 100, []string{"r0c0"}, "warnsdorff/random", "copy/warnsdorff-random"},
+	{"8x8-first", 8, 8, nil, "warnsdorff/first", "copy/warnsdorff-first"},
+	{"8x8-pohl", 8, 8, nil, "warnsdorff/pohl", "copy/warnsdorff-pohl"},
+	{"8x8-roth", 8, 8, nil, "warnsdorff/roth", "copy/warnsdorff-roth"},
+}
+
+// BenchmarkOwnRule times each built-in rule (its kernel, auto path) and
+// its policy-written copy (the policy kernel behind the guard) on the same
+// walks, reporting thread CPU ns per walk and per step; the ratio of a
+// copy's cpu-ns/walk to its built-in's is what the rule interface costs.
+func BenchmarkOwnRule(b *testing.B) {
+	registerOwnCopies(b)
+	for _, c := range ownRuleCases {
+		bd := MustBoard(c.rows, c.cols)
+		var starts []int
+		for _, s := range c.starts {
+			sq, err := bd.ParseSquare(s)
+			if err != nil {
+				b.Fatal(err)
+			}
+			starts = append(starts, sq)
+		}
+		if starts == nil {
+			for s := range bd.Squares() {
+				starts = append(starts, s)
+			}
+		}
+		for _, which := range []string{"builtin", "copy"} {
+			b.Run(c.name+"/"+which, func(b *testing.B) {
+				br, _ := ParseRule(c.builtin)
+				r := br
+				if which == "copy" {
+					r, _ = ParseRule(c.copy)
+				}
+				w, err := NewWalker(bd, r)
+				if err != nil {
+					b.Fatal(err)
+				}
+				keys := make([]Key, len(starts))
+				for i, s := range starts {
+					keys[i] = NewKey(1, bd, br, s)
+				}
+				out := make([]Outcome, 256)
+				if bd.Squares() > 64 {
+					out = out[:1]
+				}
+				runtime.LockOSThread()
+				defer runtime.UnlockOSThread()
+				steps, walks := 0, 0
+				b.ResetTimer()
+				cpu0 := threadCPU()
+				for i := 0; walks < b.N; i++ {
+					j := i % len(starts)
+					run := out[:min(len(out), b.N-walks)]
+					w.WalkRange(starts[j], keys[j], uint64(walks), run)
+					for _, o := range run {
+						steps += o.Length - 1
+					}
+					walks += len(run)
+				}
+				cpu := threadCPU() - cpu0
+				if err := w.Err(); err != nil {
+					b.Fatal(err)
+				}
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N), "cpu-ns/walk")
+				b.ReportMetric(float64(cpu.Nanoseconds())/float64(max(steps, 1)), "cpu-ns/step")
+			})
+		}
+	}
+}
+
+// BenchmarkPosition is the cost of each piece a rule of your own calls or
+// passes through on a step, per call, on 8x8 (bitboards), 10x12 (two-word
+// bitboards) and 100x100 (the padded layout): Moves, Degree, Visited,
+// the answer check (neighboursOnce), and the call watch's mark of a call
+// in a walk (walkCall), over 256 positions of random-walk prefixes so
+// that no branch is predicted by repetition.
+func BenchmarkPosition(b *testing.B) {
+	registerOwnCopies(b)
+	for _, bs := range [][2]int{{8, 8}, {10, 12}, {100, 100}} {
+		bd := MustBoard(bs[0], bs[1])
+		var ps []*Position
+		src := &PCG{}
+		src.Seed(1, 2)
+		for range 256 {
+			p := newPosition(bd)
+			p.reset(int(Uniform(src, uint32(bd.Squares()))))
+			for k := Uniform(src, 30); k > 0; k-- {
+				m := p.Moves(p.cur, nil)
+				if len(m) == 0 {
+					break
+				}
+				p.move(m[Uniform(src, uint32(len(m)))])
+			}
+			ps = append(ps, p)
+		}
+		r, _ := ParseRule("copy/random")
+		g, err := newGuard(bd, r)
+		if err != nil {
+			b.Fatal(err)
+		}
+		buf := make([]int, 0, 16)
+		name := bd.String()
+		b.Run(name+"/Moves", func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				p := ps[i&255]
+				buf = p.Moves(p.cur, buf[:0])
+				i++
+			}
+		})
+		b.Run(name+"/Degree", func(b *testing.B) {
+			i, s := 0, 0
+			for b.Loop() {
+				p := ps[i&255]
+				s += p.Degree(p.cur)
+				i++
+			}
+			sink = s
+		})
+		b.Run(name+"/Visited", func(b *testing.B) {
+			i, s := 0, 0
+			for b.Loop() {
+				p := ps[i&255]
+				s += b2i(p.Visited(i % bd.Squares()))
+				i++
+			}
+			sink = s
+		})
+		answers := make([][]int, len(ps))
+		for i, p := range ps {
+			answers[i] = p.Moves(p.cur, nil)
+		}
+		b.Run(name+"/check", func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				p := ps[i&255]
+				buf = append(buf[:0], answers[i&255]...)
+				p.neighboursOnce(buf)
+				i++
+			}
+		})
+		g.walkBegin(ps[0])
+		b.Run(name+"/watch", func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				g.walkCall(callAllowed, ps[i&255])
+				i++
+			}
+		})
+		g.walkEnd()
+	}
+}
+
+var sink int
