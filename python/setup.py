@@ -121,7 +121,7 @@ def compile_binary(src: Path, go: str, out: Path, version: str) -> None:
     if v.returncode != 0 or first != ["experiment", version]:
         raise SystemExit(f"knightwalk: the binary built from {src} says {v.stdout.splitlines()[:1]} (exit "
                          f"{v.returncode}), but the package is version {version}: make harness/version.go's "
-                         "version and pyproject.toml's agree")
+                         "releaseVersion and pyproject.toml's version agree")
 
 
 class BuildPy(build_py):

@@ -21,7 +21,7 @@ def test_versions_agree() -> None:
     """The package's version is pyproject's, the Go tool's and the test
     binary's (a wheel's build refuses a binary of another version)."""
     pyproject = re.search(r'^version = "([^"]+)"', (ROOT / "python/pyproject.toml").read_text(), re.M)
-    go = re.search(r'^const version = "([^"]+)"', (ROOT / "harness/version.go").read_text(), re.M)
+    go = re.search(r'^const releaseVersion = "([^"]+)"', (ROOT / "harness/version.go").read_text(), re.M)
     assert pyproject and go
     assert kw.__version__ == pyproject.group(1) == go.group(1)
     assert kw.binary_version() == kw.__version__

@@ -171,9 +171,11 @@ def _uniform_interval(rate: Any, adj: Any, var: Any, k: Any, method: str, level:
     """The interval of an equal-weight mean ``rate`` of k squares' rates at
     its effective sample size, as the Go code gives the classes and boards
     of a sequential run (results.uniformStart): n_eff = p̃(1 − p̃)/V,
-    V = Σ p̃ᵢ(1 − p̃ᵢ)/nᵢ / k², p̃ᵢ = (xᵢ + 2)/(nᵢ + 4), p̃ their mean
-    (``adj``), the run's method at n_eff walks and round(n_eff·rate)
-    successes, widened to hold the rate (Korn & Graubard 1998)."""
+    V = Σ [p̃ᵢ(1 − p̃ᵢ) + (p̃ᵢ − p̃)²]/nᵢ / k², the variance of a walk from a
+    uniformly random start spread over the squares' walks (so that equal
+    walks give the pooled interval), p̃ᵢ = (xᵢ + 2)/(nᵢ + 4), p̃ their mean
+    (``adj``); the run's method at n_eff walks and round(n_eff·rate)
+    successes, widened to hold the rate."""
     import numpy as np
 
     with np.errstate(divide="ignore", invalid="ignore"):
@@ -185,6 +187,9 @@ def _uniform_interval(rate: Any, adj: Any, var: Any, k: Any, method: str, level:
     lo = np.where(np.isnan(lo), lo, np.fmin(lo, rate))
     hi = np.where(np.isnan(hi), hi, np.fmax(hi, rate))
     return lo, hi
+
+
+_PARTS = ("rate", "adj", "var", "qq", "qn", "inv")  # the sums a group's uniform-start interval needs
 
 
 def _pooled(agg: Any, rates: Sequence[tuple[str, str]], method: str, level: float) -> dict[str, Any]:
@@ -204,7 +209,11 @@ def _pooled(agg: Any, rates: Sequence[tuple[str, str]], method: str, level: floa
         if uniform.any():
             k = agg["k"].astype(np.float64)
             mean = agg[f"_{prefix}_rate"] / k
-            ulo, uhi = _uniform_interval(mean, agg[f"_{prefix}_adj"] / k, agg[f"_{prefix}_var"], k, method, level)
+            adj = agg[f"_{prefix}_adj"] / k
+            # Σ (q − adj)²/n = Σ q²/n − 2·adj·Σ q/n + adj²·Σ 1/n
+            var = (agg[f"_{prefix}_var"] + agg[f"_{prefix}_qq"] - 2 * adj * agg[f"_{prefix}_qn"]
+                   + adj * adj * agg[f"_{prefix}_inv"])
+            ulo, uhi = _uniform_interval(mean, adj, var, k, method, level)
             rate, lo, hi = (np.where(uniform, u, w) for u, w in ((mean, rate), (ulo, lo), (uhi, hi)))
         lo = np.where(agg["det"], np.nan, lo)
         hi = np.where(agg["det"], np.nan, hi)
@@ -268,14 +277,15 @@ def pool(df: Any, by: str | Sequence[str], method: str | None = None, level: flo
         for p, c in counts:
             q = (pl.col(c).cast(pl.Float64) + 2) / (w + 4)
             aggs += [(pl.col(c).cast(pl.Float64) / w).sum().alias(f"_{p}_rate"), q.sum().alias(f"_{p}_adj"),
-                     (q * (1 - q) / w).sum().alias(f"_{p}_var")]
+                     (q * (1 - q) / w).sum().alias(f"_{p}_var"), (q * q / w).sum().alias(f"_{p}_qq"),
+                     (q / w).sum().alias(f"_{p}_qn"), (1 / w).sum().alias(f"_{p}_inv")]
         g = df.group_by(keys, maintain_order=True).agg(aggs).sort(keys)
         agg = {"walks": g[walks].to_numpy(), "k": g["squares"].to_numpy(), "wmin": g["_wmin"].to_numpy(),
                "wmax": g["_wmax"].to_numpy(), "det": g["_det"].to_numpy().astype(bool),
                "sequential": g["_seq"].to_numpy().astype(bool)}
         for p, c in counts:
             agg[c] = g[c].to_numpy()
-            for part in ("rate", "adj", "var"):
+            for part in _PARTS:
                 agg[f"_{p}_{part}"] = g[f"_{p}_{part}"].to_numpy()
         out = _pooled(agg, counts, method, level)
         g = g.drop([c for c in g.columns if c.startswith("_")])
@@ -297,15 +307,16 @@ def pool(df: Any, by: str | Sequence[str], method: str | None = None, level: flo
             x = df[c].astype("float64").to_numpy(na_value=np.nan)
             q = (x + 2) / (wf + 4)
             work[f"_{p}_rate"], work[f"_{p}_adj"], work[f"_{p}_var"] = x / wf, q, q * (1 - q) / wf
+            work[f"_{p}_qq"], work[f"_{p}_qn"], work[f"_{p}_inv"] = q * q / wf, q / wf, 1 / wf
     how = {"squares": "sum", **{c: "sum" for c in sums}, "_wmin": "min", "_wmax": "max", "_det": "any", "_seq": "all",
-           **{f"_{p}_{part}": "sum" for p, _ in counts for part in ("rate", "adj", "var")}}
+           **{f"_{p}_{part}": "sum" for p, _ in counts for part in _PARTS}}
     g = work.groupby(keys, observed=True, as_index=False, sort=True).agg(how)
     agg = {"walks": g[walks].to_numpy(dtype=np.int64), "k": g["squares"].to_numpy(dtype=np.int64),
            "wmin": g["_wmin"].to_numpy(dtype=np.int64), "wmax": g["_wmax"].to_numpy(dtype=np.int64),
            "det": g["_det"].to_numpy(dtype=bool), "sequential": g["_seq"].to_numpy(dtype=bool)}
     for p, c in counts:
         agg[c] = g[c].to_numpy(dtype=np.int64)
-        for part in ("rate", "adj", "var"):
+        for part in _PARTS:
             agg[f"_{p}_{part}"] = g[f"_{p}_{part}"].to_numpy(dtype=np.float64)
     out = _pooled(agg, counts, method, level)
     g = g[[*keys, "squares", *sums]].copy()
