@@ -507,7 +507,7 @@ claims:
 // make the statement. Each is wrong at most α of the time, and the run as
 // a whole at most (F + k + r)·α.
 func TestSequentialFamilyError(t *testing.T) {
-	testenv.SkipUnlessSlow(t, "1000 simulated sequential runs with nine claims")
+	testenv.SkipUnlessSlow(t, "300 simulated sequential runs with nine claims")
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "own.yaml"), []byte(`sources:
   - {id: own-eq, authors: A. Author, title: T, where: p. 1, statement: "k of 100 at 7x7 c3", trials: 100, successes: 75}
@@ -576,7 +576,11 @@ sources: own.yaml
 	if math.Abs(mean-0.8) > 1e-12 {
 		t.Fatalf("6x6 mean rate %v: the claim all6 is not at its boundary", mean)
 	}
-	runs := 1000
+	// 300 runs: each run decides its published-count claims by Barnard's
+	// exact test at every round (about 0.9 CPU-s a run), so a thousand took
+	// 15 CPU-minutes of the slow suite; KNIGHTWALK_FWER_RUNS=1000 runs the
+	// full simulation (measured: every error at most 2.3 %).
+	runs := 300
 	if n, err := strconv.Atoi(os.Getenv("KNIGHTWALK_FWER_RUNS")); err == nil {
 		runs = n
 	}
