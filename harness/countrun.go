@@ -374,7 +374,7 @@ func printCounts(e *env, v countView, d time.Duration) {
 }
 
 // The memory a count may use, --max-memory, bounds the process's peak
-// resident memory (issue 33: a 1 GiB budget peaked at 1452 MB when the
+// resident memory (a 1 GiB budget peaked at 1452 MB when the
 // state tables alone were counted against it). What the tables do not
 // count is the runtime and program (about 30 MB), the layer being built
 // beside the one read, and the collector's headroom; so the tables get a

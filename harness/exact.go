@@ -129,14 +129,14 @@ not fit even in passes is enumerated again in memory, with bounds.`,
 					// board, rule and rule_spec after the columns that were there
 					// first, which keep their places; rule_spec (with the step limit
 					// and move order) is quoted, as it holds commas; the certified
-					// bounds last (issue 38)
+					// bounds last
 					spec := results.Params(r).Spec
 					fmt.Fprintln(e.stdout, "start,start_row,start_col,start_class,p_success,p_closed,p_stopped,mean_length,mean_ties,nodes,tree_nodes,board,rule,rule_spec,p_lower,p_upper,dropped")
 					for _, x := range res {
 						row, col := b.RowCol(x.Start)
 						fmt.Fprintf(e.stdout, "%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%.0f,%s,%s,%q,%s,%s,%d\n", b.SquareName(x.Start), row, col, b.Class(x.Start),
-							g17(x.PSuccess), g17(x.PClosed), g17(x.PStopped), g17(x.MeanLength), g17(x.MeanTies), x.Nodes, x.TreeNodes, b, r.Name(), spec,
-							g17(x.PLower()), g17(x.PUpper()), x.Dropped)
+							fullDigits(x.PSuccess), fullDigits(x.PClosed), fullDigits(x.PStopped), fullDigits(x.MeanLength), fullDigits(x.MeanTies), x.Nodes, x.TreeNodes, b, r.Name(), spec,
+							fullDigits(x.PLower()), fullDigits(x.PUpper()), x.Dropped)
 					}
 					return nil
 				}
@@ -306,5 +306,5 @@ func setFlags(fs *flag.FlagSet) string {
 	return strings.Join(parts, " ")
 }
 
-// g17 prints a probability with every significant digit float64 holds.
-func g17(x float64) string { return strconv.FormatFloat(x, 'g', 17, 64) }
+// fullDigits prints a probability with every significant digit float64 holds.
+func fullDigits(x float64) string { return strconv.FormatFloat(x, 'g', 17, 64) }

@@ -62,7 +62,7 @@ standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
 				if err := checkWorkers(*workers); err != nil {
 					return err
 				}
-				// An explicit 0 is a mistake, not "the default" (issue 33).
+				// An explicit 0 is a mistake, not "the default".
 				if *pilot < 2 {
 					return usagef("--pilot %d: want at least 2 walks per stage", *pilot)
 				}

@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/mathext"
 )
 
-// Share-of-boards statements read as what the source observed (issue 20).
+// Share-of-boards statements read as what the source observed.
 // "At least 98 % on every n ≤ 25, 100 trials per n" says that on each
 // size the source counted at least 98 successes of 100: a statement about
 // their counts, which carry their own sampling error, not about the true
@@ -176,7 +176,7 @@ type CountBoard struct {
 //     PValue = min(1, Miss·P_(Miss)): "not reproduced" at α exactly where
 //     at least Miss boards have Adjusted ≤ α.
 //   - A board is rejected where Adjusted ≤ α; reproduced only with
-//     evidence (issue 32): where Miss times the *smallest* probability
+//     evidence: where Miss times the *smallest* probability
 //     over our rate's confidence set is above α, so every rate our data
 //     allow makes the source's count plausible (our side exact: the same
 //     test at our rate); open otherwise. (It used to be "not rejected, and

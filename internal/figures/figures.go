@@ -279,7 +279,7 @@ func removeStaleTemps(out string) {
 
 // MaxFigureSquares bounds the boards drawn square by square (heatmaps, the
 // walk): their SVG and PDF hold a shape per square, so a 4096x4096 board
-// made a 766 MB SVG after minutes and gigabytes (issue 21); 200x200 is
+// made a 766 MB SVG after minutes and gigabytes; 200x200 is
 // about 4 MB and a second or two. Larger boards are reported with a note
 // and their tables are left to the size curve and the notebooks.
 const MaxFigureSquares = 200 * 200

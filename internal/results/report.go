@@ -251,7 +251,7 @@ func writeGrids(b *strings.Builder, s *config.Experiment, rows []table.SquareRow
 }
 
 // writeCountShares shows what decided each share claim read as its
-// source's counts (issue 32: a row saying "100 % of boards plausible" hid
+// source's counts (a row saying "100 % of boards plausible" hid
 // that one size passed only through the α/Miss threshold): every size's
 // probability of the stated count under our rate, that times Miss, the
 // threshold, and the size's outcome.

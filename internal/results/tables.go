@@ -419,7 +419,7 @@ func classGroups(b *sim.Board, starts []int) []group {
 
 // uniformStart is a group's success and closed rates from a uniformly
 // random start when its squares ran unequal walks (a sequential run stops
-// each square on its own; issue 32): the equal-weight mean of the
+// each square on its own): the equal-weight mean of the
 // squares' rates, not the walk-weighted pooled rate, which a square that
 // ran longer would pull towards its own. The interval is the run's method
 // at the effective sample size of that mean, n_eff = p̃(1 − p̃)/V with
@@ -453,7 +453,7 @@ func uniformStart(tally TallyOf, bi, ri int, squares []int, r sim.Rule, e *confi
 // pool pools the tallies of squares of (board, rule) as stats.Pool does,
 // merging them one at a time: a tally is two numbers per square of the
 // board, and holding every square's tally at once would take squares²
-// numbers (4.5 GB for the edge class of 130x130, issue 21); a missing
+// numbers (4.5 GB for the edge class of 130x130); a missing
 // tally is an incomplete run.
 func pool(tally TallyOf, bi, ri int, squares []int) (*stats.Tally, error) {
 	var out *stats.Tally

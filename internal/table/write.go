@@ -130,7 +130,7 @@ func create[R any](path string, s *spec[R], md Metadata, rows []R) (*fileWriter[
 	// The key-value metadata is the Arrow schema's metadata too, which the
 	// writer stores as the file's key-value pairs and inside ARROW:schema:
 	// Arrow readers (pyarrow's read_table, polars) take a file's schema
-	// metadata from ARROW:schema, and found none there (issue 35).
+	// metadata from ARROW:schema, and would find none there otherwise.
 	keys, vals := make([]string, len(kv)), make([]string, len(kv))
 	for i, p := range kv {
 		keys[i], vals[i] = p[0], p[1]
