@@ -48,20 +48,6 @@ type CountShareDetail struct {
 	Boards             []string
 }
 
-// Build turns the tallies of a complete run of e into table rows: squares,
-// histograms and dead ends per (board, rule, start), class and degree
-// aggregates, comparisons between classes, and claim verdicts.
-func Build(e *config.Experiment, tally TallyOf) (*Tables, error) {
-	return BuildWithExact(e, tally, nil)
-}
-
-// BuildWithExact is Build with exact values beside the estimates (exact
-// may be nil): the squares carry them, classes and boards their means,
-// and a claim whose squares all have one is decided by it.
-func BuildWithExact(e *config.Experiment, tally TallyOf, exact ExactOf) (*Tables, error) {
-	return BuildRun(e, Inputs{Tally: tally, Exact: exact})
-}
-
 // BoundsOf returns certified bounds on P(success) of start square start
 // of board index board under rule index rule, where the enumeration
 // dropped states (sim.Exact.PLower, PUpper).
@@ -150,18 +136,6 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 		out.CountShares = append(out.CountShares, d)
 	}
 	return out, nil
-}
-
-// Claims returns the claims table of e on the tallies: one row per claim
-// and board (one per set claim), in claim order, Holm-adjusted within
-// families. A sequential run decides its sampled verdicts by the
-// always-valid interval (Experiment.VerdictMethod) and looks at them after
-// every round (runner, sequential.go).
-func Claims(e *config.Experiment, tally TallyOf, exact ExactOf) ([]table.ClaimRow, error) {
-	if exact == nil {
-		exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
-	}
-	return claims(e, Inputs{Tally: tally, Exact: exact})
 }
 
 // ClaimsOf is Claims on inputs: a sequential run's claims judged on their

@@ -61,12 +61,6 @@ func WriteCounts(path string, rows []CountRow, md Metadata) error {
 	return write(path, countsSpec, rows, md)
 }
 
-// WriteWalks writes the walks table to path from a slice. For many walks use
-// a WalkWriter, which does not need them all in memory.
-func WriteWalks(path string, rows []WalkRow, md Metadata) error {
-	return write(path, walksSpec, rows, md)
-}
-
 func write[R any](path string, s *spec[R], rows []R, md Metadata) error {
 	// All levels up front, so every row group carries the same dictionaries
 	// and the schema's field metadata lists them in full.
