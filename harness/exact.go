@@ -4,6 +4,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -13,7 +14,6 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/knightwalk/knightwalk/internal/buildinfo"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/sim"
@@ -83,13 +83,8 @@ not fit even in passes is enumerated again in memory, with bounds.`,
 				if len(args) > 0 {
 					return usagef("exact takes no arguments, got %q", args)
 				}
-				switch {
-				case *format != "text" && *format != "csv" && *format != "parquet":
-					return usagef("--format %q: valid formats are text, csv, parquet", *format)
-				case *format == "parquet" && *outFile == "":
-					return usagef("--format parquet writes a file: name it with --out FILE")
-				case *format != "parquet" && *outFile != "":
-					return usagef("--out is for --format parquet; text and csv go to stdout")
+				if err := checkExactFormat(*format, *outFile); err != nil {
+					return err
 				}
 				r, err := rf.resolve()
 				if err != nil {
@@ -124,58 +119,68 @@ not fit even in passes is enumerated again in memory, with bounds.`,
 				}
 				switch *format {
 				case "parquet":
-					return writeExact(*outFile, b, r, res, fs)
+					return results.WriteExact(*outFile, b, r, res, version, "exact "+setFlags(fs))
 				case "csv":
-					// board, rule and rule_spec after the columns that were there
-					// first, which keep their places; rule_spec (with the step limit
-					// and move order) is quoted, as it holds commas; the certified
-					// bounds last
-					spec := results.Params(r).Spec
-					fmt.Fprintln(e.stdout, "start,start_row,start_col,start_class,p_success,p_closed,p_stopped,mean_length,mean_ties,nodes,tree_nodes,board,rule,rule_spec,p_lower,p_upper,dropped")
-					for _, x := range res {
-						row, col := b.RowCol(x.Start)
-						fmt.Fprintf(e.stdout, "%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%.0f,%s,%s,%q,%s,%s,%d\n", b.SquareName(x.Start), row, col, b.Class(x.Start),
-							fullDigits(x.PSuccess), fullDigits(x.PClosed), fullDigits(x.PStopped), fullDigits(x.MeanLength), fullDigits(x.MeanTies), x.Nodes, x.TreeNodes, b, r.Name(), spec,
-							fullDigits(x.PLower()), fullDigits(x.PUpper()), x.Dropped)
-					}
+					results.WriteExactCSV(e.stdout, b, r, res)
 					return nil
 				}
-				byStart := map[int]sim.Exact{}
-				var nodes int64
-				var bounded []sim.Exact
-				for _, x := range res {
-					byStart[x.Start] = x
-					nodes += x.Nodes
-					if !x.IsExact() {
-						bounded = append(bounded, x)
-					}
-				}
-				title := "exact P(success)"
-				if len(bounded) > 0 {
-					title = "exact P(success) (* certified bounds: the lower one shown)"
-				}
-				fmt.Fprintf(e.stdout, "%s, %s, %s\n\n", title, b, results.Params(r).Spec)
-				printGrid(e.stdout, b, func(sq int) string {
-					if x, ok := byStart[sq]; ok {
-						if !x.IsExact() {
-							return strconv.FormatFloat(x.PLower(), 'f', 4, 64) + "*"
-						}
-						return strconv.FormatFloat(x.PSuccess, 'f', 4, 64)
-					}
-					return ""
-				})
-				if len(bounded) > 0 {
-					fmt.Fprintln(e.stdout)
-				}
-				for _, x := range bounded {
-					fmt.Fprintf(e.stdout, "%s: P(success) in [%.10f, %.10f], width %.3g (%d states dropped)\n",
-						b.SquareName(x.Start), x.PLower(), x.PUpper(), x.PUpper()-x.PLower(), x.Dropped)
-				}
-				fmt.Fprintf(e.stdout, "\n%d start squares, %d states expanded, %.2fs\n", len(res), nodes, time.Since(t0).Seconds())
+				printExact(e.stdout, b, r, res, time.Since(t0))
 				return nil
 			}
 		},
 	}
+}
+
+// checkExactFormat refuses an unknown --format, and --out without parquet
+// or parquet without --out.
+func checkExactFormat(format, out string) error {
+	switch {
+	case format != "text" && format != "csv" && format != "parquet":
+		return usagef("--format %q: valid formats are text, csv, parquet", format)
+	case format == "parquet" && out == "":
+		return usagef("--format parquet writes a file: name it with --out FILE")
+	case format != "parquet" && out != "":
+		return usagef("--out is for --format parquet; text and csv go to stdout")
+	}
+	return nil
+}
+
+// printExact prints exact's text output: the board of P(success) (the
+// lower bound, starred, where only bounds are certified), the bounds, and
+// the work done.
+func printExact(w io.Writer, b *sim.Board, r sim.Rule, res []sim.Exact, elapsed time.Duration) {
+	byStart := map[int]sim.Exact{}
+	var nodes int64
+	var bounded []sim.Exact
+	for _, x := range res {
+		byStart[x.Start] = x
+		nodes += x.Nodes
+		if !x.IsExact() {
+			bounded = append(bounded, x)
+		}
+	}
+	title := "exact P(success)"
+	if len(bounded) > 0 {
+		title = "exact P(success) (* certified bounds: the lower one shown)"
+	}
+	fmt.Fprintf(w, "%s, %s, %s\n\n", title, b, results.Params(r).Spec)
+	printGrid(w, b, func(sq int) string {
+		if x, ok := byStart[sq]; ok {
+			if !x.IsExact() {
+				return strconv.FormatFloat(x.PLower(), 'f', 4, 64) + "*"
+			}
+			return strconv.FormatFloat(x.PSuccess, 'f', 4, 64)
+		}
+		return ""
+	})
+	if len(bounded) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, x := range bounded {
+		fmt.Fprintf(w, "%s: P(success) in [%.10f, %.10f], width %.3g (%d states dropped)\n",
+			b.SquareName(x.Start), x.PLower(), x.PUpper(), x.PUpper()-x.PLower(), x.Dropped)
+	}
+	fmt.Fprintf(w, "\n%d start squares, %d states expanded, %.2fs\n", len(res), nodes, elapsed.Seconds())
 }
 
 // exactCommandBudget is the command's default state budget per start: a
@@ -274,30 +279,6 @@ func checkExactSpill(dir string) error {
 	return os.Remove(f.Name())
 }
 
-// writeExact writes the exact values as the exact table (docs/tables.md):
-// the key columns and levels of the result tables, so they join them.
-func writeExact(path string, b *sim.Board, r sim.Rule, res []sim.Exact, fs *flag.FlagSet) error {
-	params := results.Params(r)
-	rows := make([]table.ExactRow, len(res))
-	for i, x := range res {
-		row, col := b.RowCol(x.Start)
-		rows[i] = table.ExactRow{
-			Key: table.StartKey{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
-				Start: b.SquareName(x.Start), StartRow: int32(row), StartCol: int32(col), StartClass: b.Class(x.Start).String()},
-			PSuccess: x.PSuccess, PClosed: x.PClosed, PStopped: x.PStopped, MeanLength: x.MeanLength, MeanTies: x.MeanTies,
-			Nodes: x.Nodes, TreeNodes: x.TreeNodes, Params: params,
-			PLower: x.PLower(), PUpper: x.PUpper(), Dropped: x.Dropped,
-		}
-	}
-	lv := table.Levels{Boards: []string{b.String()}, Rules: []string{r.Name()}}
-	if params.TieBreak != "" {
-		lv.TieBreaks = []string{params.TieBreak}
-	}
-	md := table.Metadata{ToolVersion: version, Build: buildinfo.Read(), Levels: lv,
-		Extra: map[string]string{"command": "exact " + setFlags(fs)}}
-	return table.WriteExact(path, rows, md)
-}
-
 // setFlags lists the flags given on the command line, as --name=value in
 // name order, for the metadata of a file a command writes.
 func setFlags(fs *flag.FlagSet) string {
@@ -305,6 +286,3 @@ func setFlags(fs *flag.FlagSet) string {
 	fs.Visit(func(f *flag.Flag) { parts = append(parts, fmt.Sprintf("--%s=%s", f.Name, f.Value)) })
 	return strings.Join(parts, " ")
 }
-
-// fullDigits prints a probability with every significant digit float64 holds.
-func fullDigits(x float64) string { return strconv.FormatFloat(x, 'g', 17, 64) }
