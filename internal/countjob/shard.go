@@ -256,6 +256,34 @@ func ReadPart(path string) (*Part, error) {
 // prints the board. Every check comes before anything is written.
 func Merge(e *Env, args []string, out, command string) error {
 	t0 := time.Now()
+	parts, err := readParts(args)
+	if err != nil {
+		return err
+	}
+	b, opt, units, err := checkParts(parts)
+	if err != nil {
+		return err
+	}
+	r, err := combineParts(parts, b, opt, units)
+	if err != nil {
+		return err
+	}
+	v := mergedView(parts, b, opt, units, r)
+	if out != "" {
+		if err := WriteParquet(e, out, v, command); err != nil {
+			return err
+		}
+	}
+	Print(e, v, time.Since(t0))
+	if out != "" {
+		fmt.Fprintf(e.Stderr, "experiment: merged %d count parts -> %s\n", len(parts), out)
+	}
+	return nil
+}
+
+// readParts reads the count parts args name (files, or directories of
+// them).
+func readParts(args []string) ([]*Part, error) {
 	var paths []string
 	for _, a := range args {
 		if fi, err := os.Stat(a); err == nil && fi.IsDir() {
@@ -268,36 +296,42 @@ func Merge(e *Env, args []string, out, command string) error {
 	for _, path := range paths {
 		p, err := ReadPart(path)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
-		return fmt.Errorf("merge: no count parts in %s", strings.Join(args, " "))
+		return nil, fmt.Errorf("merge: no count parts in %s", strings.Join(args, " "))
 	}
+	return parts, nil
+}
+
+// checkParts checks that parts are the N shards of one count, each once,
+// and returns its board, options and sweeps.
+func checkParts(parts []*Part) (*sim.Board, count.Options, []string, error) {
 	first := parts[0]
 	b, err := sim.ParseBoard(first.Board)
 	if err != nil {
-		return fmt.Errorf("%s: board %q: %v", first.path, first.Board, err)
+		return nil, count.Options{}, nil, fmt.Errorf("%s: board %q: %v", first.path, first.Board, err)
 	}
 	seen := map[int]string{}
 	for _, p := range parts {
 		if p.Board != first.Board || p.Kind != first.Kind || p.PairedEnds != first.PairedEnds || p.N != first.N {
-			return fmt.Errorf("%s is shard %s of a count of %s %s tours%s; %s is shard %s of %s %s tours%s: parts of different counts cannot be merged",
+			return nil, count.Options{}, nil, fmt.Errorf("%s is shard %s of a count of %s %s tours%s; %s is shard %s of %s %s tours%s: parts of different counts cannot be merged",
 				p.path, p.Shard, p.Board, p.Kind, PairedNote(p.PairedEnds), first.path, first.Shard, first.Board, first.Kind, PairedNote(first.PairedEnds))
 		}
 		if p.N < 1 || p.K < 0 || p.K >= p.N || p.Shard != fmt.Sprintf("%d/%d", p.K, p.N) {
-			return fmt.Errorf("%s: bad shard %q", p.path, p.Shard)
+			return nil, count.Options{}, nil, fmt.Errorf("%s: bad shard %q", p.path, p.Shard)
 		}
 		if seen[p.K] != "" {
-			return fmt.Errorf("shard %s given twice (%s and %s)", p.Shard, seen[p.K], p.path)
+			return nil, count.Options{}, nil, fmt.Errorf("shard %s given twice (%s and %s)", p.Shard, seen[p.K], p.path)
 		}
 		seen[p.K] = p.path
 	}
 	opt := count.Options{Closed: first.Kind == "closed", PairedEnds: first.PairedEnds, Shard: count.Shard{N: first.N}}
 	units, err := count.Units(b, opt)
 	if err != nil {
-		return err
+		return nil, count.Options{}, nil, err
 	}
 	var missing []string
 	for k := range first.N {
@@ -315,17 +349,23 @@ func Merge(e *Env, args []string, out, command string) error {
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("merge: %d of %d count parts given; missing %s", len(seen), first.N, strings.Join(missing, "; "))
+		return nil, count.Options{}, nil, fmt.Errorf("merge: %d of %d count parts given; missing %s", len(seen), first.N, strings.Join(missing, "; "))
 	}
+	return b, opt, units, nil
+}
+
+// combineParts adds the parts' pieces into the count, after checking that
+// each shard ran the sweeps this version deals it.
+func combineParts(parts []*Part, b *sim.Board, opt count.Options, units []string) (count.Result, error) {
 	var pieces []count.Piece
 	for _, p := range parts {
 		if want := shardUnits(units, runner.Shard{K: p.K, N: p.N}); strings.Join(want, "\n") != strings.Join(p.Units, "\n") {
-			return fmt.Errorf("%s: shard %s ran sweeps %q, this version deals it %q: parts of another version cannot be merged", p.path, p.Shard, p.Units, want)
+			return count.Result{}, fmt.Errorf("%s: shard %s ran sweeps %q, this version deals it %q: parts of another version cannot be merged", p.path, p.Shard, p.Units, want)
 		}
 		for _, pc := range p.Pieces {
 			n, ok := new(big.Int).SetString(pc.Count, 10)
 			if !ok || n.Sign() < 0 || n.BitLen() > 128 {
-				return fmt.Errorf("%s: piece %q: count %q is not a whole number below 2^128", p.path, pc.Key, pc.Count)
+				return count.Result{}, fmt.Errorf("%s: piece %q: count %q is not a whole number below 2^128", p.path, pc.Key, pc.Count)
 			}
 			lo := new(big.Int).And(n, new(big.Int).SetUint64(^uint64(0))).Uint64()
 			hi := new(big.Int).Rsh(n, 64).Uint64()
@@ -334,8 +374,14 @@ func Merge(e *Env, args []string, out, command string) error {
 	}
 	r, err := count.Combine(b, opt, pieces)
 	if err != nil {
-		return fmt.Errorf("merge of %d count parts: %w", len(parts), err)
+		return count.Result{}, fmt.Errorf("merge of %d count parts: %w", len(parts), err)
 	}
+	return r, nil
+}
+
+// mergedView is the merged count for printing, with the parts' work.
+func mergedView(parts []*Part, b *sim.Board, opt count.Options, units []string, r count.Result) View {
+	first := parts[0]
 	v := View{board: b, closed: opt.Closed, method: "frontier", perStart: make([]string, b.Squares())}
 	var secs, cpu float64
 	var rss int64
@@ -361,16 +407,7 @@ func Merge(e *Env, args []string, out, command string) error {
 			v.undirected = v.directed
 		}
 	}
-	if out != "" {
-		if err := WriteParquet(e, out, v, command); err != nil {
-			return err
-		}
-	}
-	Print(e, v, time.Since(t0))
-	if out != "" {
-		fmt.Fprintf(e.Stderr, "experiment: merged %d count parts -> %s\n", len(parts), out)
-	}
-	return nil
+	return v
 }
 
 func PairedNote(paired bool) string {
