@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"github.com/knightwalk/knightwalk/internal/cli"
 	"math/big"
-	"os"
 	"runtime/debug"
 	"strconv"
 	"sync/atomic"
@@ -138,7 +137,7 @@ func (q *Query) frontierResult(ctx context.Context, e *Env) (count.Result, error
 		l     count.Layer
 	}
 	var cur atomic.Pointer[status]
-	opt := count.Options{Closed: q.Closed, Starts: q.Starts, Workers: q.Workers, MaxMemory: countTables(q.MaxMemory), PairedEnds: q.Paired, Spill: q.Spill, Shard: q.Shard,
+	opt := count.Options{Closed: q.Closed, Starts: q.Starts, Workers: q.Workers, MaxMemory: cli.CountTables(q.MaxMemory), PairedEnds: q.Paired, Spill: q.Spill, Shard: q.Shard,
 		Progress: func(s string, l count.Layer) {
 			cur.Store(&status{s, l})
 			if q.Layers {
@@ -154,7 +153,7 @@ func (q *Query) frontierResult(ctx context.Context, e *Env) (count.Result, error
 		return count.Result{}, err
 	}
 	if q.Spill != "" {
-		err = checkSpill(b, q.Spill, states, countTables(q.MaxMemory))
+		err = checkSpill(b, q.Spill, states, cli.CountTables(q.MaxMemory))
 	} else {
 		err = q.checkMemory(&opt, states, bytes)
 	}
@@ -175,7 +174,7 @@ func (q *Query) frontierResult(ctx context.Context, e *Env) (count.Result, error
 	})
 	// Layers are dropped whole; let the collector return them before the
 	// heap passes the budget rather than at twice the live memory.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(gcLimit(q.MaxMemory)))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(cli.CountGCLimit(q.MaxMemory)))
 	r, err := count.Tours(ctx, b, opt)
 	stop()
 	if err != nil {
@@ -193,7 +192,7 @@ func (q *Query) frontierResult(ctx context.Context, e *Env) (count.Result, error
 // what brings 7x7 within a few GiB).
 func (q *Query) checkMemory(opt *count.Options, states float64, bytes int64) error {
 	b := q.Board
-	tables := countTables(q.MaxMemory)
+	tables := cli.CountTables(q.MaxMemory)
 	if bytes > tables && !q.Closed && !q.Paired {
 		paired := *opt
 		paired.PairedEnds = true
@@ -372,32 +371,4 @@ func Print(e *Env, v View, d time.Duration) {
 		fmt.Fprintf(e.Stdout, "up to symmetry (%d symmetries): %s\n", v.symmetries, v.unique)
 	}
 	fmt.Fprintf(e.Stdout, "%s: %s, %.2fs\n", v.method, v.work, d.Seconds())
-}
-
-// The memory a count may use, --max-memory, bounds the process's peak
-// resident memory (a 1 GiB budget peaked at 1452 MB when the
-// state tables alone were counted against it). What the tables do not
-// count is the runtime and program (about 30 MB), the layer being built
-// beside the one read, and the collector's headroom; so the tables get a
-// share of the budget (countTables) and the collector a soft limit below
-// it (gcLimit); a small budget keeps at least an eighth for the tables.
-// Both fractions are measured: TestBudgetsBoundPeakRSS.
-var (
-	tableShare = envFraction("KNIGHTWALK_COUNT_TABLE_SHARE", 0.6)
-	gcShare    = envFraction("KNIGHTWALK_COUNT_GC_SHARE", 0.85)
-)
-
-const runtimeBytes = 48 << 20
-
-func countTables(budget int64) int64 {
-	return max(budget/8, int64(float64(budget-runtimeBytes)*tableShare))
-}
-
-func gcLimit(budget int64) int64 { return int64(float64(budget) * gcShare) }
-
-func envFraction(name string, def float64) float64 {
-	if v, err := strconv.ParseFloat(os.Getenv(name), 64); err == nil && v > 0 && v <= 1 {
-		return v
-	}
-	return def
 }
