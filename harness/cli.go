@@ -9,13 +9,8 @@ import (
 
 // The command's shared helpers, under the names its files use.
 var (
-	isTerminal       = cli.IsTerminal
 	progressBar      = cli.ProgressBar
-	progressLine     = cli.ProgressLine
-	rate             = cli.Rate
-	formatSize       = cli.FormatSize
 	defaultMaxMemory = cli.DefaultMaxMemory
-	diskFree         = cli.DiskFree
 	printGrid        = cli.PrintGrid
 )
 
