@@ -96,35 +96,10 @@ stops it before anything is queued.`,
 			check := fs.Bool("check", false, "with --shard: check the flags, board and shard, print ok and exit without counting (deploy/slurm/submit-count.sh runs it before queueing)")
 			fs.BoolVar(&q.Force, "force", false, "frontier: start even when the estimate says the sweep will not fit --max-memory or the --spill disk (for measuring how far a count gets; the budget still stops it)")
 			return func(ctx context.Context, e *env, args []string) error {
+				if err := checkCountArgs(&q, args, *board, *start, *format, *out, *shardFlag, *check, int64(maxMem)); err != nil {
+					return err
+				}
 				ce := countEnv(e)
-				if len(args) > 0 {
-					return usagef("count takes no arguments, got %q", args)
-				}
-				if *check && *shardFlag == "" {
-					return usagef("--check is for --shard K/N --out PART (what a cluster task runs)")
-				}
-				if *shardFlag != "" {
-					if *out == "" || *format != "text" || *start != "" || q.Unique || q.Method == "search" {
-						return usagef("--shard K/N writes a part of a frontier count of every square to --out PART: give --out, and no --format, --start, --unique or --method search")
-					}
-				} else if err := checkCountFlags(*format, *out, q.Method, q.MaxNodes, int64(maxMem)); err != nil {
-					return err
-				}
-				if err := checkWorkers(q.Workers); err != nil {
-					return err
-				}
-				if err := checkSpillDir(q.Spill); err != nil {
-					return err
-				}
-				var err error
-				if q.Board, q.Starts, err = boardAndStarts(*board, *start); err != nil {
-					return err
-				}
-				q.All = *start == ""
-				if q.Unique && !q.Closed && !q.All {
-					return usagef("--unique counts open tours from every square; drop --start")
-				}
-				q.MaxMemory = int64(maxMem)
 				if *shardFlag != "" {
 					sh, err := runner.ParseShard(*shardFlag)
 					if err != nil {
@@ -157,6 +132,40 @@ stops it before anything is queued.`,
 			}
 		},
 	}
+}
+
+// checkCountArgs checks count's arguments and flags, every mistake a
+// usage error naming its flag, and fills in q's board, starts and budget.
+func checkCountArgs(q *countjob.Query, args []string, board, start, format, out, shard string, check bool, maxMem int64) error {
+	if len(args) > 0 {
+		return usagef("count takes no arguments, got %q", args)
+	}
+	if check && shard == "" {
+		return usagef("--check is for --shard K/N --out PART (what a cluster task runs)")
+	}
+	if shard != "" {
+		if out == "" || format != "text" || start != "" || q.Unique || q.Method == "search" {
+			return usagef("--shard K/N writes a part of a frontier count of every square to --out PART: give --out, and no --format, --start, --unique or --method search")
+		}
+	} else if err := checkCountFlags(format, out, q.Method, q.MaxNodes, maxMem); err != nil {
+		return err
+	}
+	if err := checkWorkers(q.Workers); err != nil {
+		return err
+	}
+	if err := checkSpillDir(q.Spill); err != nil {
+		return err
+	}
+	var err error
+	if q.Board, q.Starts, err = boardAndStarts(board, start); err != nil {
+		return err
+	}
+	q.All = start == ""
+	if q.Unique && !q.Closed && !q.All {
+		return usagef("--unique counts open tours from every square; drop --start")
+	}
+	q.MaxMemory = maxMem
+	return nil
 }
 
 func checkCountFlags(format, out, method string, maxNodes float64, maxMem int64) error {
