@@ -268,19 +268,6 @@ func (r *Result) countPaired(ctx context.Context, p *plan, sh Shard, sweepOf fun
 	return nil
 }
 
-// totalPaths counts the Hamiltonian paths in one sweep with both ends
-// free: slower than countOpen's per-start sweeps, kept as an independent
-// check of them.
-func totalPaths(ctx context.Context, b *sim.Board) (Count, error) {
-	p, err := newPlan(b)
-	if err != nil {
-		return Count{}, err
-	}
-	w := &sweep{plan: p, ends: [2]int{-1, -1}, workers: 2, bud: &budget{}}
-	defer w.bud.drain()
-	return w.run(ctx)
-}
-
 // sweepStarts counts the paths with an end at each of reps (ascending in
 // the sweep). Until square s is added, a sweep designating s differs from
 // one designating any later square in nothing (both hold one end in

@@ -252,3 +252,25 @@ func TestPairedEndsAgree(t *testing.T) {
 		}
 	}
 }
+
+// totalPaths counts the Hamiltonian paths in one sweep with both ends
+// free: slower than countOpen's per-start sweeps, kept as an independent
+// check of them.
+func totalPaths(ctx context.Context, b *sim.Board) (Count, error) {
+	p, err := newPlan(b)
+	if err != nil {
+		return Count{}, err
+	}
+	w := &sweep{plan: p, ends: [2]int{-1, -1}, workers: 2, bud: &budget{}}
+	defer w.bud.drain()
+	return w.run(ctx)
+}
+
+// count returns the count in slot j of shard i.
+func (l *layer) count(i, j int) Count {
+	c := Count{Lo: l.s[i].e[j].lo}
+	if l.wide {
+		c.Hi = l.s[i].hi[j]
+	}
+	return c
+}

@@ -34,21 +34,3 @@ func free[T slot | uint64](x []T) {
 	}
 	osFree(unsafe.Slice((*byte)(unsafe.Pointer(&x[:1][0])), size))
 }
-
-// shrink keeps the first n elements of a table from alloc and gives the
-// memory of the rest back where it can: whole pages of a mapped table,
-// or, in the Go heap, by copying a small table to one of its own size.
-// free still takes the result.
-func shrink[T slot | uint64](x []T, n int) []T {
-	size := int(unsafe.Sizeof(*new(T)))
-	if !mapped || cap(x)*size < mmapMin {
-		y := make([]T, n)
-		copy(y, x)
-		return y
-	}
-	b := unsafe.Slice((*byte)(unsafe.Pointer(&x[:1][0])), cap(x)*size)
-	if keep := (n*size + pageSize - 1) / pageSize * pageSize; keep < len(b) {
-		osDrop(b[keep:])
-	}
-	return x[:n]
-}

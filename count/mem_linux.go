@@ -78,9 +78,3 @@ func unmap(addr, n uintptr) {
 func osFree(b []byte) {
 	unmap(uintptr(unsafe.Pointer(&b[0])), uintptr(roundPage(len(b))))
 }
-
-// osDrop gives back the pages of b, the tail of a mapping, which stays
-// mapped (read again, they would be zero).
-func osDrop(b []byte) {
-	_ = syscall.Madvise(b, syscall.MADV_DONTNEED)
-}

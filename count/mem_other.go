@@ -10,5 +10,3 @@ var pageSize = 4096
 func osAlloc(int) ([]byte, error) { return nil, nil }
 
 func osFree([]byte) {}
-
-func osDrop([]byte) {}

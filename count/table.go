@@ -153,15 +153,6 @@ func (l *layer) slotBytes() int64 {
 	return 16
 }
 
-// count returns the count in slot j of shard i.
-func (l *layer) count(i, j int) Count {
-	c := Count{Lo: l.s[i].e[j].lo}
-	if l.wide {
-		c.Hi = l.s[i].hi[j]
-	}
-	return c
-}
-
 // hash is the SplitMix64 finaliser: its top bits pick the shard, the
 // bits below them the slot.
 func hash(z uint64) uint64 {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/config"
 )
 
@@ -50,11 +51,9 @@ func (c *checkedWriter) Write(p []byte) (int, error) {
 }
 
 // usageError marks mistakes in how the command was called (exit status 2).
-type usageError struct{ msg string }
+type usageError = cli.UsageError
 
-func (u usageError) Error() string { return u.msg }
-
-func usagef(format string, a ...any) error { return usageError{fmt.Sprintf(format, a...)} }
+var usagef = cli.Usagef
 
 func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	out := &checkedWriter{w: stdout}

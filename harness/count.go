@@ -7,10 +7,9 @@ import (
 	"runtime"
 	"time"
 
-	"github.com/knightwalk/knightwalk/count"
+	"github.com/knightwalk/knightwalk/internal/countjob"
 	"github.com/knightwalk/knightwalk/internal/runner"
 	"github.com/knightwalk/knightwalk/internal/table"
-	"github.com/knightwalk/knightwalk/sim"
 )
 
 // countCommand is `experiment count`; main.go lists it.
@@ -78,53 +77,29 @@ on Slurm; it first runs the same command with --check, which checks the
 flags, the board and the shard and exits without counting, so a mistake
 stops it before anything is queued.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
-			var q countQuery
+			var q countjob.Query
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 6x6 (required)")
-			fs.BoolVar(&q.closed, "closed", false, "count closed tours instead of open ones")
-			fs.BoolVar(&q.unique, "unique", false, "also count tours up to the board's symmetries (and reversal, for open tours)")
+			fs.BoolVar(&q.Closed, "closed", false, "count closed tours instead of open ones")
+			fs.BoolVar(&q.Unique, "unique", false, "also count tours up to the board's symmetries (and reversal, for open tours)")
 			start := fs.String("start", "", "only this start square, e.g. a1 (default: every square)")
-			fs.StringVar(&q.method, "method", "auto", "auto, search or frontier")
+			fs.StringVar(&q.Method, "method", "auto", "auto, search or frontier")
 			format := fs.String("format", "text", "output format: text, csv or parquet")
 			out := fs.String("out", "", "file to write with --format parquet, or the part of --shard (must not exist)")
-			fs.BoolVar(&q.paired, "paired-ends", false, "frontier, open tours: count by both ends of the path: on 6x6 a quarter of the memory for about the same time")
-			fs.BoolVar(&q.layers, "layers", false, "frontier: write the states and time after each square of each sweep to stderr (for measuring)")
-			fs.IntVar(&q.workers, "workers", runtime.GOMAXPROCS(0), "goroutines counting in parallel")
-			fs.Float64Var(&q.maxNodes, "max-nodes", defaultMaxNodes, "search: refuse a search estimated to expand more nodes than this (a worker expands about 10^7 a second)")
+			fs.BoolVar(&q.Paired, "paired-ends", false, "frontier, open tours: count by both ends of the path: on 6x6 a quarter of the memory for about the same time")
+			fs.BoolVar(&q.Layers, "layers", false, "frontier: write the states and time after each square of each sweep to stderr (for measuring)")
+			fs.IntVar(&q.Workers, "workers", runtime.GOMAXPROCS(0), "goroutines counting in parallel")
+			fs.Float64Var(&q.MaxNodes, "max-nodes", countjob.DefaultMaxNodes, "search: refuse a search estimated to expand more nodes than this (a worker expands about 10^7 a second)")
 			maxMem := byteSize(defaultMaxMemory())
 			fs.Var(&maxMem, "max-memory", "frontier: memory the state tables may take, e.g. 8GiB; the default is half the machine's memory, at most 4GiB")
-			fs.StringVar(&q.spill, "spill", "", "frontier: keep layers in files in this directory and build each in passes within --max-memory")
+			fs.StringVar(&q.Spill, "spill", "", "frontier: keep layers in files in this directory and build each in passes within --max-memory")
 			shardFlag := fs.String("shard", "", "frontier: run part K of N of the count's sweeps and write it to --out PART, for merge")
 			check := fs.Bool("check", false, "with --shard: check the flags, board and shard, print ok and exit without counting (deploy/slurm/submit-count.sh runs it before queueing)")
-			fs.BoolVar(&q.force, "force", false, "frontier: start even when the estimate says the sweep will not fit --max-memory or the --spill disk (for measuring how far a count gets; the budget still stops it)")
+			fs.BoolVar(&q.Force, "force", false, "frontier: start even when the estimate says the sweep will not fit --max-memory or the --spill disk (for measuring how far a count gets; the budget still stops it)")
 			return func(ctx context.Context, e *env, args []string) error {
-				if len(args) > 0 {
-					return usagef("count takes no arguments, got %q", args)
-				}
-				if *check && *shardFlag == "" {
-					return usagef("--check is for --shard K/N --out PART (what a cluster task runs)")
-				}
-				if *shardFlag != "" {
-					if *out == "" || *format != "text" || *start != "" || q.unique || q.method == "search" {
-						return usagef("--shard K/N writes a part of a frontier count of every square to --out PART: give --out, and no --format, --start, --unique or --method search")
-					}
-				} else if err := checkCountFlags(*format, *out, q.method, q.maxNodes, int64(maxMem)); err != nil {
+				if err := checkCountArgs(&q, args, *board, *start, *format, *out, *shardFlag, *check, int64(maxMem)); err != nil {
 					return err
 				}
-				if err := checkWorkers(q.workers); err != nil {
-					return err
-				}
-				if err := checkSpillDir(q.spill); err != nil {
-					return err
-				}
-				var err error
-				if q.board, q.starts, err = boardAndStarts(*board, *start); err != nil {
-					return err
-				}
-				q.all = *start == ""
-				if q.unique && !q.closed && !q.all {
-					return usagef("--unique counts open tours from every square; drop --start")
-				}
-				q.maxMemory = int64(maxMem)
+				ce := countEnv(e)
 				if *shardFlag != "" {
 					sh, err := runner.ParseShard(*shardFlag)
 					if err != nil {
@@ -137,26 +112,60 @@ stops it before anything is queued.`,
 						return err
 					}
 					if *check {
-						return q.checkShard(ctx, e, sh)
+						return q.CheckShard(ctx, ce, sh)
 					}
-					return q.shardPart(ctx, e, sh, *out)
+					return q.ShardPart(ctx, ce, sh, *out)
 				}
 				t0 := time.Now()
-				v, err := q.run(ctx, e)
+				v, err := q.Run(ctx, ce)
 				if err != nil {
 					return err
 				}
 				switch *format {
 				case "csv":
-					return writeCountsCSV(e, v)
+					return countjob.WriteCSV(ce, v)
 				case "parquet":
-					return writeCountsParquet(*out, v, "count "+setFlags(fs))
+					return countjob.WriteParquet(ce, *out, v, "count "+setFlags(fs))
 				}
-				printCounts(e, v, time.Since(t0))
+				countjob.Print(ce, v, time.Since(t0))
 				return nil
 			}
 		},
 	}
+}
+
+// checkCountArgs checks count's arguments and flags, every mistake a
+// usage error naming its flag, and fills in q's board, starts and budget.
+func checkCountArgs(q *countjob.Query, args []string, board, start, format, out, shard string, check bool, maxMem int64) error {
+	if len(args) > 0 {
+		return usagef("count takes no arguments, got %q", args)
+	}
+	if check && shard == "" {
+		return usagef("--check is for --shard K/N --out PART (what a cluster task runs)")
+	}
+	if shard != "" {
+		if out == "" || format != "text" || start != "" || q.Unique || q.Method == "search" {
+			return usagef("--shard K/N writes a part of a frontier count of every square to --out PART: give --out, and no --format, --start, --unique or --method search")
+		}
+	} else if err := checkCountFlags(format, out, q.Method, q.MaxNodes, maxMem); err != nil {
+		return err
+	}
+	if err := checkWorkers(q.Workers); err != nil {
+		return err
+	}
+	if err := checkSpillDir(q.Spill); err != nil {
+		return err
+	}
+	var err error
+	if q.Board, q.Starts, err = boardAndStarts(board, start); err != nil {
+		return err
+	}
+	q.All = start == ""
+	if q.Unique && !q.Closed && !q.All {
+		return usagef("--unique counts open tours from every square; drop --start")
+	}
+	q.MaxMemory = maxMem
+	return nil
 }
 
 func checkCountFlags(format, out, method string, maxNodes float64, maxMem int64) error {
@@ -202,79 +211,4 @@ func checkSpillDir(dir string) error {
 		return usagef("--spill %s: not a directory", dir)
 	}
 	return nil
-}
-
-// countQuery is one `experiment count` request.
-type countQuery struct {
-	board          *sim.Board
-	starts         []int
-	all            bool // every square asked for
-	closed, unique bool
-	layers, paired bool
-	method         string
-	workers        int
-	maxNodes       float64
-	maxMemory      int64
-	spill          string // directory for spilled layers; "" keeps them in memory
-	force          bool   // start a frontier sweep its estimate refuses
-	shard          count.Shard
-}
-
-// countView is a count from either method, for printing.
-type countView struct {
-	board      *sim.Board
-	closed     bool
-	method     string
-	perStart   []string // "" where not counted
-	directed   string   // "" when not every square was counted
-	undirected string
-	unique     string // "" unless asked for
-	symmetries int
-	work       string
-}
-
-// searchFast is the largest search estimate auto leaves to the search:
-// about a minute at nodeRate on 2 workers. Beyond it the frontier sweep
-// wins (6x6 open: search about 1 s, sweeps about 6 s of CPU; 7x7 open: search
-// about 10 hours).
-const searchFast = 1e9
-
-// run picks the method (see the command's help) and counts.
-func (q *countQuery) run(ctx context.Context, e *env) (countView, error) {
-	method := q.method
-	if method == "auto" {
-		switch {
-		case q.unique:
-			// the search where it is quick, else the sweep's total and
-			// the tours each symmetry fixes (Burnside's lemma)
-			method = "frontier"
-			est, err := sim.EstimateTourNodes(q.board, q.searchOptions())
-			if err == nil && est <= searchFast {
-				method = "search"
-			}
-		case q.closed || q.board.Squares() > sim.MaxCountSquares:
-			method = "frontier"
-		default:
-			method = "frontier"
-			est, err := sim.EstimateTourNodes(q.board, q.searchOptions())
-			if err == nil && est <= searchFast {
-				method = "search"
-			}
-		}
-	}
-	if method == "search" {
-		return q.search(ctx, e)
-	}
-	if q.unique && q.board.Squares() > sim.MaxCountSquares {
-		return countView{}, usagef("--unique on %s: the tours each symmetry fixes are counted on boards of at most %d squares", q.board, sim.MaxCountSquares)
-	}
-	return q.frontier(ctx, e)
-}
-
-func (q *countQuery) searchOptions() sim.CountOptions {
-	opt := sim.CountOptions{Closed: q.closed, Unique: q.unique, Workers: q.workers}
-	if !q.all {
-		opt.Starts = q.starts
-	}
-	return opt
 }

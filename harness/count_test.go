@@ -1,7 +1,6 @@
 package harness
 
 import (
-	"context"
 	"errors"
 	"os"
 	"path/filepath"
@@ -11,7 +10,6 @@ import (
 	"github.com/knightwalk/knightwalk/count"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/internal/testenv"
-	"github.com/knightwalk/knightwalk/sim"
 )
 
 func TestCountText(t *testing.T) {
@@ -109,26 +107,6 @@ func TestCountMethodsAgree(t *testing.T) {
 	out, _, err := runCmd(t, "count", "--board", "6x6", "--closed")
 	if err != nil || !strings.Contains(out, "closed tours (cycles): 9862\n") || !strings.Contains(out, "frontier: 1 frontier sweeps") {
 		t.Errorf("6x6 closed (auto picks the frontier): %v\n%s", err, out)
-	}
-}
-
-// TestCountSwitchesToPairedEnds: 7x7's single-end sweeps would not fit 6
-// GiB, paired ends would; the refusal comes only when neither fits.
-func TestCountSwitchesToPairedEnds(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel() // only the choice is wanted, not the count
-	var e env
-	var out, errOut strings.Builder
-	e.stdout, e.stderr = &out, &errOut
-	b, _ := sim.ParseBoard("7x7")
-	q := countQuery{board: b, method: "frontier", workers: 1, maxMemory: 6 << 30, all: true}
-	_, err := q.run(ctx, &e)
-	if !q.paired || !errors.Is(err, context.Canceled) {
-		t.Errorf("7x7 in 6 GiB: paired %v, err %v; want paired ends, then the cancellation", q.paired, err)
-	}
-	q = countQuery{board: b, method: "frontier", workers: 1, maxMemory: 1 << 30, all: true}
-	if _, err := q.run(ctx, &e); err == nil || !strings.Contains(err.Error(), "not started") {
-		t.Errorf("7x7 in 1 GiB: %v, want the refusal", err)
 	}
 }
 

@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/knightwalk/knightwalk/internal/countjob"
 	"os"
 	"path/filepath"
 	"strings"
@@ -77,7 +78,7 @@ func TestCountShardsMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p countPart
+	var p countjob.Part
 	if err := json.Unmarshal(b, &p); err != nil {
 		t.Fatal(err)
 	}

@@ -4,16 +4,13 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"os"
+	"github.com/knightwalk/knightwalk/internal/exactjob"
+	"io"
 	"runtime"
-	"runtime/debug"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"time"
 
-	"github.com/knightwalk/knightwalk/internal/buildinfo"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/sim"
@@ -83,13 +80,8 @@ not fit even in passes is enumerated again in memory, with bounds.`,
 				if len(args) > 0 {
 					return usagef("exact takes no arguments, got %q", args)
 				}
-				switch {
-				case *format != "text" && *format != "csv" && *format != "parquet":
-					return usagef("--format %q: valid formats are text, csv, parquet", *format)
-				case *format == "parquet" && *outFile == "":
-					return usagef("--format parquet writes a file: name it with --out FILE")
-				case *format != "parquet" && *outFile != "":
-					return usagef("--out is for --format parquet; text and csv go to stdout")
+				if err := checkExactFormat(*format, *outFile); err != nil {
+					return err
 				}
 				r, err := rf.resolve()
 				if err != nil {
@@ -102,7 +94,7 @@ not fit even in passes is enumerated again in memory, with bounds.`,
 				if err := checkWorkers(*workers); err != nil {
 					return err
 				}
-				if err := checkExactSpill(*spill); err != nil {
+				if err := exactjob.CheckSpill(*spill); err != nil {
 					return err
 				}
 				if *budget < 0 {
@@ -118,64 +110,74 @@ not fit even in passes is enumerated again in memory, with bounds.`,
 					}
 				}
 				t0 := time.Now()
-				res, err := exactWalks(ctx, e, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds, Spill: *spill}, *layers)
+				res, err := exactjob.Walks(ctx, e.stderr, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds, Spill: *spill}, *layers)
 				if err != nil {
 					return err
 				}
 				switch *format {
 				case "parquet":
-					return writeExact(*outFile, b, r, res, fs)
+					return results.WriteExact(*outFile, b, r, res, version, "exact "+setFlags(fs))
 				case "csv":
-					// board, rule and rule_spec after the columns that were there
-					// first, which keep their places; rule_spec (with the step limit
-					// and move order) is quoted, as it holds commas; the certified
-					// bounds last (issue 38)
-					spec := results.Params(r).Spec
-					fmt.Fprintln(e.stdout, "start,start_row,start_col,start_class,p_success,p_closed,p_stopped,mean_length,mean_ties,nodes,tree_nodes,board,rule,rule_spec,p_lower,p_upper,dropped")
-					for _, x := range res {
-						row, col := b.RowCol(x.Start)
-						fmt.Fprintf(e.stdout, "%s,%d,%d,%s,%s,%s,%s,%s,%s,%d,%.0f,%s,%s,%q,%s,%s,%d\n", b.SquareName(x.Start), row, col, b.Class(x.Start),
-							g17(x.PSuccess), g17(x.PClosed), g17(x.PStopped), g17(x.MeanLength), g17(x.MeanTies), x.Nodes, x.TreeNodes, b, r.Name(), spec,
-							g17(x.PLower()), g17(x.PUpper()), x.Dropped)
-					}
+					results.WriteExactCSV(e.stdout, b, r, res)
 					return nil
 				}
-				byStart := map[int]sim.Exact{}
-				var nodes int64
-				var bounded []sim.Exact
-				for _, x := range res {
-					byStart[x.Start] = x
-					nodes += x.Nodes
-					if !x.IsExact() {
-						bounded = append(bounded, x)
-					}
-				}
-				title := "exact P(success)"
-				if len(bounded) > 0 {
-					title = "exact P(success) (* certified bounds: the lower one shown)"
-				}
-				fmt.Fprintf(e.stdout, "%s, %s, %s\n\n", title, b, results.Params(r).Spec)
-				printGrid(e.stdout, b, func(sq int) string {
-					if x, ok := byStart[sq]; ok {
-						if !x.IsExact() {
-							return strconv.FormatFloat(x.PLower(), 'f', 4, 64) + "*"
-						}
-						return strconv.FormatFloat(x.PSuccess, 'f', 4, 64)
-					}
-					return ""
-				})
-				if len(bounded) > 0 {
-					fmt.Fprintln(e.stdout)
-				}
-				for _, x := range bounded {
-					fmt.Fprintf(e.stdout, "%s: P(success) in [%.10f, %.10f], width %.3g (%d states dropped)\n",
-						b.SquareName(x.Start), x.PLower(), x.PUpper(), x.PUpper()-x.PLower(), x.Dropped)
-				}
-				fmt.Fprintf(e.stdout, "\n%d start squares, %d states expanded, %.2fs\n", len(res), nodes, time.Since(t0).Seconds())
+				printExact(e.stdout, b, r, res, time.Since(t0))
 				return nil
 			}
 		},
 	}
+}
+
+// checkExactFormat refuses an unknown --format, and --out without parquet
+// or parquet without --out.
+func checkExactFormat(format, out string) error {
+	switch {
+	case format != "text" && format != "csv" && format != "parquet":
+		return usagef("--format %q: valid formats are text, csv, parquet", format)
+	case format == "parquet" && out == "":
+		return usagef("--format parquet writes a file: name it with --out FILE")
+	case format != "parquet" && out != "":
+		return usagef("--out is for --format parquet; text and csv go to stdout")
+	}
+	return nil
+}
+
+// printExact prints exact's text output: the board of P(success) (the
+// lower bound, starred, where only bounds are certified), the bounds, and
+// the work done.
+func printExact(w io.Writer, b *sim.Board, r sim.Rule, res []sim.Exact, elapsed time.Duration) {
+	byStart := map[int]sim.Exact{}
+	var nodes int64
+	var bounded []sim.Exact
+	for _, x := range res {
+		byStart[x.Start] = x
+		nodes += x.Nodes
+		if !x.IsExact() {
+			bounded = append(bounded, x)
+		}
+	}
+	title := "exact P(success)"
+	if len(bounded) > 0 {
+		title = "exact P(success) (* certified bounds: the lower one shown)"
+	}
+	fmt.Fprintf(w, "%s, %s, %s\n\n", title, b, results.Params(r).Spec)
+	printGrid(w, b, func(sq int) string {
+		if x, ok := byStart[sq]; ok {
+			if !x.IsExact() {
+				return strconv.FormatFloat(x.PLower(), 'f', 4, 64) + "*"
+			}
+			return strconv.FormatFloat(x.PSuccess, 'f', 4, 64)
+		}
+		return ""
+	})
+	if len(bounded) > 0 {
+		fmt.Fprintln(w)
+	}
+	for _, x := range bounded {
+		fmt.Fprintf(w, "%s: P(success) in [%.10f, %.10f], width %.3g (%d states dropped)\n",
+			b.SquareName(x.Start), x.PLower(), x.PUpper(), x.PUpper()-x.PLower(), x.Dropped)
+	}
+	fmt.Fprintf(w, "\n%d start squares, %d states expanded, %.2fs\n", len(res), nodes, elapsed.Seconds())
 }
 
 // exactCommandBudget is the command's default state budget per start: a
@@ -185,119 +187,6 @@ not fit even in passes is enumerated again in memory, with bounds.`,
 // layer keep).
 const exactCommandBudget = 1_000_000_000
 
-// exactWalks runs the enumeration with progress on a terminal, under a
-// soft memory limit for the Go runtime that matches the budget: the budget
-// counts the states, the limit keeps the garbage of a growing layer from
-// doubling the heap.
-func exactWalks(ctx context.Context, e *env, b *sim.Board, r sim.Rule, starts []int, opt sim.ExactOptions, layers bool) ([]sim.Exact, error) {
-	if opt.MaxMemory > 0 {
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(opt.MaxMemory))
-	}
-	var states atomic.Int64
-	stop := progressLine(e.stderr, func(d time.Duration) string {
-		n := states.Load()
-		if n == 0 {
-			return fmt.Sprintf("exact %s %s: sampling walks to estimate the memory needed, %.0fs", b, r.Name(), d.Seconds())
-		}
-		return fmt.Sprintf("exact %s %s: %d states expanded, %s states/s, %.0fs", b, r.Name(), n, rate(n, d), d.Seconds())
-	})
-	stop = sync.OnceFunc(stop)
-	defer stop()
-	opt.Progress = &states
-	var sp spillSummary
-	t0 := time.Now()
-	opt.Layers = func(l sim.ExactLayer) {
-		if opt.Spill != "" {
-			sp.add(l)
-		}
-		if layers {
-			sp.mu.Lock()
-			defer sp.mu.Unlock()
-			fmt.Fprintf(e.stderr, "exact %s %s from %s: path length %d: %d states, %d passes (%d rerun), disk %d bytes, %.1f s\n",
-				b, r.Name(), b.SquareName(l.Start), l.Depth, l.States, l.Runs, l.Retried, l.DiskBytes, time.Since(t0).Seconds())
-		}
-	}
-	res, err := sim.ExactWalks(ctx, b, r, starts, opt)
-	stop()
-	if err == nil && opt.Spill != "" {
-		fmt.Fprintf(e.stderr, "exact %s %s: spilled to %s: largest layer %d states, up to %d passes a step (%d passes in all, %d run again as two), peak disk %.1f MiB (%d bytes)\n",
-			b, r.Name(), opt.Spill, sp.maxStates, sp.maxRuns, sp.passes, sp.retried, float64(sp.maxDisk)/(1<<20), sp.maxDisk)
-	}
-	return res, err
-}
-
-// spillSummary gathers the steps of spilled enumerations (several starts
-// at once: the sum of their disks is an upper bound of the peak).
-type spillSummary struct {
-	mu                       sync.Mutex
-	maxStates, maxDisk       int64
-	maxRuns, passes, retried int
-	disk                     map[int]int64 // each start's disk now
-}
-
-func (s *spillSummary) add(l sim.ExactLayer) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.disk == nil {
-		s.disk = map[int]int64{}
-	}
-	s.disk[l.Start] = l.DiskBytes
-	var total int64
-	for _, d := range s.disk {
-		total += d
-	}
-	s.maxDisk = max(s.maxDisk, total)
-	s.maxStates = max(s.maxStates, l.States)
-	s.maxRuns = max(s.maxRuns, l.Runs)
-	s.passes += l.Runs + l.Retried
-	s.retried += l.Retried
-}
-
-// checkExactSpill refuses a --spill DIR that is missing, not a directory
-// or not writable, before any work, leaving nothing in it.
-func checkExactSpill(dir string) error {
-	if dir == "" {
-		return nil
-	}
-	fi, err := os.Stat(dir)
-	switch {
-	case err != nil:
-		return usagef("--spill %s: %v; give an existing directory the layers can be written to", dir, err)
-	case !fi.IsDir():
-		return usagef("--spill %s: not a directory; give an existing directory the layers can be written to", dir)
-	}
-	f, err := os.CreateTemp(dir, "knightwalk-exact-*.probe")
-	if err != nil {
-		return usagef("--spill %s: cannot write there (%v); give a directory the layers can be written to", dir, err)
-	}
-	f.Close()
-	return os.Remove(f.Name())
-}
-
-// writeExact writes the exact values as the exact table (docs/tables.md):
-// the key columns and levels of the result tables, so they join them.
-func writeExact(path string, b *sim.Board, r sim.Rule, res []sim.Exact, fs *flag.FlagSet) error {
-	params := results.Params(r)
-	rows := make([]table.ExactRow, len(res))
-	for i, x := range res {
-		row, col := b.RowCol(x.Start)
-		rows[i] = table.ExactRow{
-			Key: table.StartKey{Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
-				Start: b.SquareName(x.Start), StartRow: int32(row), StartCol: int32(col), StartClass: b.Class(x.Start).String()},
-			PSuccess: x.PSuccess, PClosed: x.PClosed, PStopped: x.PStopped, MeanLength: x.MeanLength, MeanTies: x.MeanTies,
-			Nodes: x.Nodes, TreeNodes: x.TreeNodes, Params: params,
-			PLower: x.PLower(), PUpper: x.PUpper(), Dropped: x.Dropped,
-		}
-	}
-	lv := table.Levels{Boards: []string{b.String()}, Rules: []string{r.Name()}}
-	if params.TieBreak != "" {
-		lv.TieBreaks = []string{params.TieBreak}
-	}
-	md := table.Metadata{ToolVersion: version, Build: buildinfo.Read(), Levels: lv,
-		Extra: map[string]string{"command": "exact " + setFlags(fs)}}
-	return table.WriteExact(path, rows, md)
-}
-
 // setFlags lists the flags given on the command line, as --name=value in
 // name order, for the metadata of a file a command writes.
 func setFlags(fs *flag.FlagSet) string {
@@ -305,6 +194,3 @@ func setFlags(fs *flag.FlagSet) string {
 	fs.Visit(func(f *flag.Flag) { parts = append(parts, fmt.Sprintf("--%s=%s", f.Name, f.Value)) })
 	return strings.Join(parts, " ")
 }
-
-// g17 prints a probability with every significant digit float64 holds.
-func g17(x float64) string { return strconv.FormatFloat(x, 'g', 17, 64) }

@@ -206,23 +206,6 @@ func manualText(doc string) string {
 	return string(pr.Text(p.Parse(doc)))
 }
 
-// manualComment is the manual as the package comment of cmd/experiment
-// (the text of doc.go before its package clause), in the canonical form
-// gofmt gives a doc comment.
-func manualComment() string {
-	var p comment.Parser
-	pr := &comment.Printer{}
-	var b strings.Builder
-	for _, l := range strings.Split(strings.TrimSuffix(string(pr.Comment(p.Parse(manualDoc()))), "\n"), "\n") {
-		if l == "" {
-			b.WriteString("//\n")
-			continue
-		}
-		b.WriteString("// " + l + "\n")
-	}
-	return strings.ReplaceAll(b.String(), "// \t", "//\t")
-}
-
 // wrapWords breaks s at spaces into lines of at most width columns (a
 // longer word stays whole), the lines after the first indented by indent.
 func wrapWords(s string, width int, indent string) []string {

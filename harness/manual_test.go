@@ -3,6 +3,7 @@ package harness
 import (
 	"bytes"
 	"flag"
+	"go/doc/comment"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -128,4 +129,21 @@ func TestCommandsPageSynopsis(t *testing.T) {
 	if block != want.String() {
 		t.Errorf("the synopsis of docs/commands.md is not the command table's usage lines; it should read:\n%s", want.String())
 	}
+}
+
+// manualComment is the manual as the package comment of cmd/experiment
+// (the text of doc.go before its package clause), in the canonical form
+// gofmt gives a doc comment.
+func manualComment() string {
+	var p comment.Parser
+	pr := &comment.Printer{}
+	var b strings.Builder
+	for _, l := range strings.Split(strings.TrimSuffix(string(pr.Comment(p.Parse(manualDoc()))), "\n"), "\n") {
+		if l == "" {
+			b.WriteString("//\n")
+			continue
+		}
+		b.WriteString("// " + l + "\n")
+	}
+	return strings.ReplaceAll(b.String(), "// \t", "//\t")
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/knightwalk/knightwalk/internal/countjob"
 	"strings"
 	"time"
 
@@ -44,11 +45,16 @@ the whole count, and prints the board.`,
 				if len(args) == 0 {
 					return usagef("merge: name the parts to merge")
 				}
-				if isCountPart(args[0]) {
+				if countjob.IsPart(args[0]) {
 					if *force {
 						return usagef("merge: --force is for a run's result directory; the counts table goes to a new file")
 					}
-					return mergeCounts(e, args, *out, strings.TrimSpace("merge "+setFlags(fs)+" "+strings.Join(args, " ")))
+					if *out != "" {
+						if err := checkCountFlags("parquet", *out, "frontier", 1, 1); err != nil {
+							return err
+						}
+					}
+					return countjob.Merge(countEnv(e), args, *out, strings.TrimSpace("merge "+setFlags(fs)+" "+strings.Join(args, " ")))
 				}
 				if len(args) == 1 {
 					first, ok, err := runner.RoundParts(args[0])
@@ -162,12 +168,12 @@ func mergeStatus(ctx context.Context, e *env, args []string) error {
 			s.Name, st.Rounds, st.MaxRounds, st.Running, st.Squares, st.Walks, st.Rounds+1, done, first.N, st.NextWalks)
 		return nil
 	}
-	if cps := countPartsIn(dir); len(cps) > 0 {
-		p, err := readCountPart(cps[0])
+	if cps := countjob.PartsIn(dir); len(cps) > 0 {
+		p, err := countjob.ReadPart(cps[0])
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(e.stdout, "count of %s %s tours%s: %d of %d parts done\n", p.Board, p.Kind, pairedNote(p.PairedEnds), len(cps), p.N)
+		fmt.Fprintf(e.stdout, "count of %s %s tours%s: %d of %d parts done\n", p.Board, p.Kind, countjob.PairedNote(p.PairedEnds), len(cps), p.N)
 		return nil
 	}
 	parts, err := runner.ReadParts([]string{dir})

@@ -3,6 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"errors"
+	"github.com/knightwalk/knightwalk/internal/rarejob"
 	"strings"
 	"testing"
 )
@@ -11,14 +12,14 @@ import (
 // covers the exact value, its plain comparison counts what it ran, and the
 // numbers do not depend on --workers.
 func TestRareJSON(t *testing.T) {
-	var reps []rareReport
+	var reps []rarejob.Report
 	for _, workers := range []string{"1", "2"} {
 		out, _, err := runCmd(t, "rare", "--board", "5x5", "--rule", "random", "--start", "a1", "--seed", "3",
 			"--particles", "300", "--replicates", "12", "--plain", "20000", "--workers", workers, "--format", "json")
 		if err != nil {
 			t.Fatal(err)
 		}
-		var r rareReport
+		var r rarejob.Report
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("%v in\n%s", err, out)
 		}

@@ -274,13 +274,6 @@ func lastLength(all []plotter.XYs) float64 {
 	return hi
 }
 
-// toLog10 replaces each y by its common logarithm.
-func toLog10(xys plotter.XYs) {
-	for i := range xys {
-		xys[i].Y = math.Log10(xys[i].Y)
-	}
-}
-
 // logFloor is the bottom of a log y axis: the power of ten at or below the
 // smallest positive fraction. Zero bins are drawn down to it.
 func logFloor(all []plotter.XYs) float64 {

@@ -8,7 +8,7 @@ import (
 // Auto-selection: which kernel path is fastest depends on the CPU in ways
 // no feature bit tells. On AMD Zen 3 (AVX2 and a fast PDEP, no AVX-512)
 // the 16 walks in flight in Go (PathPDEP16) measured 0.81× the scalar
-// kernel for Warnsdorff but 1.58× for the random walk (issue 25); on Zen 4
+// kernel for Warnsdorff but 1.58× for the random walk; on Zen 4
 // the AVX-512 rounds are the fastest for both; how the AVX2 rounds compare
 // on Zen 2 (256-bit instructions split in two) or Intel desktop parts is
 // unmeasured here. So the choice is measured, not tabled: the first walker

@@ -11,5 +11,6 @@
 // the same choices from the same random stream, so a walk does not depend on
 // which kernel ran it.
 //
-// The package imports nothing else of this project.
+// Of this project the package imports only internal/safeio, for the scratch
+// files an exact enumeration spills its layers to.
 package sim

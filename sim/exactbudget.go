@@ -63,7 +63,7 @@ type ExactOptions struct {
 // with it the process's peak stays within the budget
 // (harness.TestBudgetsBoundPeakRSS). Counting the states against
 // the whole budget let the peak pass it by a quarter (5.04 GB against 4
-// GiB, issue 21); four fifths of it, by 16 % at 512 MiB (issue 33).
+// GiB); four fifths of it, by 16 % at 512 MiB.
 func StatesMemory(budget int64) int64 {
 	return (budget - min(statesReserve, budget/2)) / 10 * 7
 }

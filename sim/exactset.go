@@ -28,13 +28,6 @@ type set128 = bitset[words128]
 func (s bitset[W]) with(sq int) bitset[W] { s.w[sq>>6] |= 1 << (sq & 63); return s }
 func (s bitset[W]) has(sq int) bool       { return s.w[sq>>6]>>(sq&63)&1 == 1 }
 
-func (s bitset[W]) and(t bitset[W]) bitset[W] {
-	for i := 0; i < len(s.w); i++ {
-		s.w[i] &= t.w[i]
-	}
-	return s
-}
-
 func (s bitset[W]) andNot(t bitset[W]) bitset[W] {
 	if len(s.w) == 2 { // the two-word path, unrolled (len is a constant)
 		s.w[0] &^= t.w[0]

@@ -49,7 +49,7 @@ const (
 	critRoth                    // keep the largest (squared) distance from the board centre
 	// critPohlMin keeps the smallest minimum of the degrees of the
 	// unvisited neighbours: Pohl's score read as a minimum rather than a
-	// sum (a reading of Pohl 1967 that issue 20 tests; 0 for a square with
+	// sum (a reading of Pohl 1967 that the experiments test; 0 for a square with
 	// no unvisited neighbour, as the sum is).
 	critPohlMin
 	// critPohlMinBefore is Pohl's minimum with the degrees counted before

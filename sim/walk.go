@@ -70,12 +70,6 @@ func NewPathWalker(b *Board, r Rule, p KernelPath) (*Walker, error) {
 	return newWalker(b, r, false, p)
 }
 
-// NewGeneralWalker is NewWalker forced onto the general kernel; tests and
-// benchmarks compare the two kernels with it.
-func NewGeneralWalker(b *Board, r Rule) (*Walker, error) {
-	return newWalker(b, r, true, PathScalar)
-}
-
 // NewPolicyWalker walks rule r through its Policy (Rule.Policy) rather than
 // a kernel: the reference that tests hold every kernel to.
 func NewPolicyWalker(b *Board, r Rule) (*Walker, error) {

@@ -17,7 +17,7 @@ const (
 	// nominal, at the price of a wider interval.
 	ClopperPearson
 	// ConfidenceSequence is the always-valid interval of sequential runs
-	// (cs.go): it covers the rate at every number of trials at once, so a
+	// (confseq.go): it covers the rate at every number of trials at once, so a
 	// run may stop whenever its counts decide.
 	ConfidenceSequence
 )

@@ -6,7 +6,7 @@ import (
 	"gonum.org/v1/gonum/stat/distuv"
 )
 
-// Verdicts on a published claim (issue 20): the words a replication uses.
+// Verdicts on a published claim: the words a replication uses.
 // Each is said under a named reading of the published statement.
 const (
 	Reproduced    = "reproduced"

@@ -1,6 +1,6 @@
 package stats
 
-// Claims over a set of boards (issue 16): "over 85 % on most boards with
+// Claims over a set of boards: "over 85 % on most boards with
 // n < 50" is a statement about how many boards meet a per-board claim, and
 // Roth's "first failure at n = 428", "fails for under 1 % of sizes below
 // 2000" are statements about the set of boards where a deterministic walk

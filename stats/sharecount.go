@@ -8,7 +8,7 @@ import (
 	"gonum.org/v1/gonum/mathext"
 )
 
-// Share-of-boards statements read as what the source observed (issue 20).
+// Share-of-boards statements read as what the source observed.
 // "At least 98 % on every n ≤ 25, 100 trials per n" says that on each
 // size the source counted at least 98 successes of 100: a statement about
 // their counts, which carry their own sampling error, not about the true

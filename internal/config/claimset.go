@@ -9,7 +9,7 @@ import (
 )
 
 // SetClaim is the part of a claim that speaks about a set of boards
-// (issue 16): how many of them meet the per-board statement, or where a
+// how many of them meet the per-board statement, or where a
 // deterministic rule's walk fails. Kind is "" for an ordinary claim.
 type SetClaim struct {
 	Kind         string  // "share", "first-failure" or "failing-share"; "" for none

@@ -274,14 +274,14 @@ var (
 // that two errors on one line go to two keys. cover is the key whose value
 // the error kept from decoding.
 func (s *source) typeError(msg string, used map[int]bool) (e Error, cover string) {
-	e, cover = s.typeError1(msg, used)
+	e, cover = s.rewriteMessage(msg, used)
 	if cover == "-" {
 		cover = e.Key
 	}
 	return e, cover
 }
 
-func (s *source) typeError1(msg string, used map[int]bool) (Error, string) {
+func (s *source) rewriteMessage(msg string, used map[int]bool) (Error, string) {
 	if m := reDupKey.FindStringSubmatch(msg); m != nil {
 		line, _ := strconv.Atoi(m[1])
 		name, err := strconv.Unquote(m[2])

@@ -79,8 +79,8 @@
 //
 // A claim whose source is an id of experiments/sources.yaml with a
 // published count (rate and trials, or assumed trials) states no rate of
-// its own: its rate is compared with that count (kind published). Readings
-// (issue 20): a claim may be listed several times with one id, each entry
+// its own: its rate is compared with that count (kind published). Readings:
+// a claim may be listed several times with one id, each entry
 // with its own reading name, rule and target and the same source and
 // statement; each is its own verdict.
 //

@@ -153,7 +153,7 @@ func (c *Config) Hash() string {
 // WorkHash is Hash of the config with its description left out: what
 // decides which walks a run makes and what they count. A checkpoint is
 // keyed by it, so that editing an interrupted experiment's description
-// does not discard its completed units (issue 33); outputs still carry
+// does not discard its completed units; outputs still carry
 // Hash.
 func (c *Config) WorkHash() string {
 	d := *c

@@ -20,7 +20,7 @@ import (
 	"github.com/knightwalk/knightwalk/stats"
 )
 
-// Publication is one published statement (issue 20): who said it, where,
+// Publication is one published statement: who said it, where,
 // and the count behind it where the publication gives one. The embedded
 // experiments/sources.yaml holds every statement the committed
 // experiments check, once. Trials and Successes are per board.
@@ -206,7 +206,7 @@ var published = sync.OnceValues(func() ([]Publication, error) {
 // CheckPublished reports what is wrong with the sources.yaml built into
 // this binary (a researcher's edit of experiments/sources.yaml, then go
 // run), with file, line and key, so that commands refuse to start with a
-// clear error instead of Published panicking mid-run (issue 33).
+// clear error instead of Published panicking mid-run.
 func CheckPublished() error {
 	_, err := published()
 	if err != nil {

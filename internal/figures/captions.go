@@ -60,7 +60,7 @@ func (d *drawer) rateCaption(g group, r rate, h plots.HeatmapData) string {
 	}
 	fmt.Fprintf(&b, "%s: %s.", what, drawnSpan(h, percent))
 	if ns := g.noStart(r); ns != nil && !h.Failure {
-		// Over which squares a board's rate is taken (issue 34: a title's
+		// Over which squares a board's rate is taken (a title's
 		// 0.076 % was over the 13 squares of the corners' colour, not the
 		// uniform start's 0.039 %).
 		fmt.Fprintf(&b, " Mean over the %d squares of the corners' colour %s; from a uniform start (every square) %s.",

@@ -33,22 +33,14 @@ type Drawn struct {
 	Caption string
 }
 
-// Draw draws the named figures (nil: those the manifest's config asks for)
+// DrawWith draws the named figures (nil: those the manifest's config asks for)
 // into dir/figures and returns what it wrote. A figure that cannot be
 // drawn from these tables (a convergence plot without the per-walk table)
-// is reported with a note, not an error.
-func Draw(dir string, names []string) ([]Drawn, error) {
-	return DrawContext(context.Background(), dir, names)
-}
-
-// DrawContext is Draw that stops, with ctx's error, before the next figure
-// file once ctx is done; files already written are whole (each is renamed
-// into place), and no temporary file is left behind.
-func DrawContext(ctx context.Context, dir string, names []string) ([]Drawn, error) {
-	return DrawWith(ctx, dir, names, nil)
-}
-
-// DrawWith is DrawContext for figures that set results side by side: the
+// is reported with a note, not an error. It stops, with ctx's error, before
+// the next figure file once ctx is done; files already written are whole
+// (each is renamed into place), and no temporary file is left behind.
+//
+// with is for figures that set results side by side: the
 // sweep strip draws the sweeps of the result directories with (read only)
 // below dir's own, e.g. a fitted move order's beside the canonical one's.
 // Only the sweep strip takes them; with other figures they are an error.
@@ -297,7 +289,7 @@ func removeStaleTemps(out string) {
 
 // MaxFigureSquares bounds the boards drawn square by square (heatmaps, the
 // walk): their SVG and PDF hold a shape per square, so a 4096x4096 board
-// made a 766 MB SVG after minutes and gigabytes (issue 21); 200x200 is
+// made a 766 MB SVG after minutes and gigabytes; 200x200 is
 // about 4 MB and a second or two. Larger boards are reported with a note
 // and their tables are left to the size curve and the notebooks.
 const MaxFigureSquares = 200 * 200

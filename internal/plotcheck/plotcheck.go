@@ -428,7 +428,7 @@ var (
 
 // CheckBridges reports, on a distribution of path lengths (an x axis
 // labelled "path length"), the lines that join two bars across a bar
-// with no walks, as if lengths that no walk had were walked (issue 34: a
+// with no walks, as if lengths that no walk had were walked (a
 // 7×7 line went from 37.5 to 41.5 across an empty 39.5, whose exact share
 // is 0.15 %). It reads the figure as drawn: lengths from the x axis's
 // tick labels; every coloured line within the axes, step outline or

@@ -243,8 +243,7 @@ func kernelPaths() string {
 // it unless its metadata names the run of m, the directory's manifest:
 // the same experiment and config hash (table name and schema version are
 // checked by the reader). A table copied in from another result is
-// otherwise drawn, listed and loaded as this run's without a word
-// (issue 33).
+// otherwise drawn, listed and loaded as this run's without a word.
 func ReadOf[R any](dir, file string, m *Manifest, read func(string) ([]R, table.Metadata, error)) ([]R, error) {
 	path := filepath.Join(dir, file)
 	rows, md, err := read(path)

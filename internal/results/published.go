@@ -9,7 +9,7 @@ import (
 )
 
 // comparePublished decides a claim row that states no rate of its own
-// against the published count of its source (issues 20, 32) in three
+// against the published count of its source in three
 // outcomes: not reproduced where the difference test rejects (the exact
 // binomial test of their k of n against our exact probability, or a
 // deterministic rule's rate, a count of starts, not a sample; else

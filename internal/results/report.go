@@ -284,7 +284,7 @@ func ruleLabel(name, spec string, shared map[string]bool) string {
 }
 
 // writeCountShares shows what decided each share claim read as its
-// source's counts (issue 32: a row saying "100 % of boards plausible" hid
+// source's counts (a row saying "100 % of boards plausible" hid
 // that one size passed only through the α/Miss threshold): every size's
 // probability of the stated count under our rate, that times Miss, the
 // threshold, and the size's outcome.

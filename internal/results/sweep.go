@@ -11,7 +11,7 @@ import (
 // Sweep is a deterministic rule's outcome from one start position over
 // every board of an experiment: for such a rule one walk per (board,
 // start) decides success, so the result is the set of boards where the
-// walk fails, not a rate (issue 16: Roth's "first failure at n = 428").
+// walk fails, not a rate (Roth's "first failure at n = 428").
 type Sweep struct {
 	Rule    string
 	Start   string // position relative to the board's edges: r0c0, r0cN, rNc0, rNcN, r2c1, ...

@@ -51,20 +51,6 @@ type CountShareDetail struct {
 	Boards             []string
 }
 
-// Build turns the tallies of a complete run of e into table rows: squares,
-// histograms and dead ends per (board, rule, start), class and degree
-// aggregates, comparisons between classes, and claim verdicts.
-func Build(e *config.Experiment, tally TallyOf) (*Tables, error) {
-	return BuildWithExact(e, tally, nil)
-}
-
-// BuildWithExact is Build with exact values beside the estimates (exact
-// may be nil): the squares carry them, classes and boards their means,
-// and a claim whose squares all have one is decided by it.
-func BuildWithExact(e *config.Experiment, tally TallyOf, exact ExactOf) (*Tables, error) {
-	return BuildRun(e, Inputs{Tally: tally, Exact: exact})
-}
-
 // BoundsOf returns certified bounds on P(success) of start square start
 // of board index board under rule index rule, where the enumeration
 // dropped states (sim.Exact.PLower, PUpper).
@@ -154,18 +140,6 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 		out.CountShares = append(out.CountShares, d)
 	}
 	return out, nil
-}
-
-// Claims returns the claims table of e on the tallies: one row per claim
-// and board (one per set claim), in claim order, Holm-adjusted within
-// families. A sequential run decides its sampled verdicts by the
-// always-valid interval (Experiment.VerdictMethod) and looks at them after
-// every round (runner, sequential.go).
-func Claims(e *config.Experiment, tally TallyOf, exact ExactOf) ([]table.ClaimRow, error) {
-	if exact == nil {
-		exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
-	}
-	return claims(e, Inputs{Tally: tally, Exact: exact})
 }
 
 // ClaimsOf is Claims on inputs: a sequential run's claims judged on their
@@ -423,7 +397,7 @@ func classGroups(b *sim.Board, starts []int) []group {
 
 // uniformStart is a group's success and closed rates from a uniformly
 // random start when its squares ran unequal walks (a sequential run stops
-// each square on its own; issue 32): the equal-weight mean p̄ of the
+// each square on its own): the equal-weight mean p̄ of the
 // squares' rates, not the walk-weighted pooled rate, which a square that
 // ran longer would pull towards its own. The interval is the one the
 // table gives the same rate where every square ran the same walks, so a
@@ -466,7 +440,7 @@ func uniformStart(tally TallyOf, bi, ri int, squares []int, r sim.Rule, e *confi
 // pool pools the tallies of squares of (board, rule) as stats.Pool does,
 // merging them one at a time: a tally is two numbers per square of the
 // board, and holding every square's tally at once would take squares²
-// numbers (4.5 GB for the edge class of 130x130, issue 21); a missing
+// numbers (4.5 GB for the edge class of 130x130); a missing
 // tally is an incomplete run.
 func pool(tally TallyOf, bi, ri int, squares []int) (*stats.Tally, error) {
 	var out *stats.Tally

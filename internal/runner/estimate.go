@@ -73,7 +73,7 @@ func EstimateRun(ctx context.Context, s *config.Experiment, shard Shard, workers
 			l.Interpolated = !sample[bi]
 			// Each unit also allocates and merges a tally of the board's
 			// size: on a 1x1000000 board that, not the walks, is the run
-			// (the estimate said 1.9 s for a run of hours; issue 33).
+			// (the estimate said 1.9 s for a run of hours).
 			unit := bySquares(s.Boards, units, bi)
 			ns += l.NsPerWalk*float64(l.Walks) + unit*float64(l.Units)
 			if l.Units > 0 {

@@ -115,7 +115,7 @@ func computeExact(ctx context.Context, s *config.Experiment, workers int, log io
 		for ri, r := range s.Rules {
 			if !exactWanted(s.Exact, b, r, len(s.Starts[bi])) {
 				if (s.Exact == "on" || bounds) && !r.Deterministic() && r.Kind != sim.Backtrack && b.Squares() > sim.ExactMaxSquares {
-					// asked for and not computed: say so (issue 33)
+					// asked for and not computed: say so
 					x.Notes = append(x.Notes, fmt.Sprintf("%s %s: no exact values: exact: %s enumerates boards of at most %d squares, and %s has %d", b, r.Name(), s.Exact, sim.ExactMaxSquares, b, b.Squares()))
 				}
 				continue

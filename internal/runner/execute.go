@@ -185,7 +185,7 @@ type Tallies struct {
 // cell's tally sparse between Adds: a dense tally is two numbers per square
 // however few walks it counts, so every start of an n×n board held dense
 // takes 16·n⁴ bytes (1.6 GB at 100x100; 200x200 with all starts was
-// killed for memory, issue 21). At 1024 squares the dense tallies of a
+// killed for memory). At 1024 squares the dense tallies of a
 // whole board take at most 16 MiB, and merging the many units of a small
 // board stays a plain addition.
 const sparseAbove = 1 << 10

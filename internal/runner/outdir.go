@@ -65,7 +65,7 @@ func prepareOutDir(dir, configHash string, force, resume bool, log io.Writer) (_
 		}
 		// A kill while tables were written leaves their temporary files;
 		// the tables are written again, so those would end up in the
-		// finished result (issue 33). We hold the lock: no writer is alive.
+		// finished result. We hold the lock: no writer is alive.
 		if err := removeStaleTemps(o.Partial); err != nil {
 			return nil, err
 		}

@@ -123,7 +123,7 @@ func mergedShards(t *testing.T, s *config.Experiment, n int) (*results.Tables, [
 	if err != nil {
 		t.Fatal(err)
 	}
-	merged, err := results.BuildWithExact(s, ts.Of, exact.Of)
+	merged, err := results.BuildRun(s, results.Inputs{Tally: ts.Of, Exact: exact.Of})
 	if err != nil {
 		t.Fatal(err)
 	}

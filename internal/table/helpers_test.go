@@ -256,3 +256,9 @@ func sameRow[R any](a, b R) bool {
 	}
 	return true
 }
+
+// WriteWalks writes the walks table to path from a slice. For many walks use
+// a WalkWriter, which does not need them all in memory.
+func WriteWalks(path string, rows []WalkRow, md Metadata) error {
+	return write(path, walksSpec, rows, md)
+}

@@ -102,7 +102,7 @@ func readFile[R any](path string, s *spec[R]) ([]R, Metadata, error) {
 // ReadWalksWhere reads the rows of a walks table for which keep is true,
 // decoding a batch of rows at a time: the per-walk table of a large run
 // holds millions of rows, and a figure that needs a few squares' walks
-// must not hold them all (issue 33: the convergence figure took 2.55 GB).
+// must not hold them all (the convergence figure once took 2.55 GB).
 func ReadWalksWhere(path string, keep func(*WalkRow) bool) ([]WalkRow, Metadata, error) {
 	rows, md, err := readFiltered(path, walksSpec, keep)
 	if err != nil {

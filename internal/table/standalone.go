@@ -102,7 +102,7 @@ func CheckReplace(path, name string, force bool) error {
 // written at path: its directory is missing, not a directory, or refuses
 // new files (probed with a temporary file, removed at once). Commands that
 // compute for minutes check --out with it first, instead of failing at
-// the end on a temporary file's name (issue 33).
+// the end on a temporary file's name.
 func CheckWritableDir(path string) error {
 	dir := filepath.Dir(path)
 	fi, err := os.Stat(dir)

@@ -54,9 +54,6 @@ func (ww *WalkWriter) flush() error {
 	return err
 }
 
-// Rows returns the number of rows written so far.
-func (ww *WalkWriter) Rows() uint64 { return ww.n }
-
 // Close writes the last row group and the footer and renames the file into
 // place. After an error nothing is left under either name.
 func (ww *WalkWriter) Close() error {

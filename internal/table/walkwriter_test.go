@@ -205,3 +205,6 @@ func TestWalkWriterFixedLevels(t *testing.T) {
 		t.Fatalf("dir holds %v", names)
 	}
 }
+
+// Rows returns the number of rows written so far.
+func (ww *WalkWriter) Rows() uint64 { return ww.n }

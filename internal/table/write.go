@@ -66,12 +66,6 @@ func WriteCounts(path string, rows []CountRow, md Metadata) error {
 	return write(path, countsSpec, rows, md)
 }
 
-// WriteWalks writes the walks table to path from a slice. For many walks use
-// a WalkWriter, which does not need them all in memory.
-func WriteWalks(path string, rows []WalkRow, md Metadata) error {
-	return write(path, walksSpec, rows, md)
-}
-
 func write[R any](path string, s *spec[R], rows []R, md Metadata) error {
 	// All levels up front, so every row group carries the same dictionaries
 	// and the schema's field metadata lists them in full.
@@ -135,7 +129,7 @@ func create[R any](path string, s *spec[R], md Metadata, rows []R) (*fileWriter[
 	// The key-value metadata is the Arrow schema's metadata too, which the
 	// writer stores as the file's key-value pairs and inside ARROW:schema:
 	// Arrow readers (pyarrow's read_table, polars) take a file's schema
-	// metadata from ARROW:schema, and found none there (issue 35).
+	// metadata from ARROW:schema, and would find none there otherwise.
 	keys, vals := make([]string, len(kv)), make([]string, len(kv))
 	for i, p := range kv {
 		keys[i], vals[i] = p[0], p[1]

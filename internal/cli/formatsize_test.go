@@ -1,4 +1,4 @@
-package harness
+package cli
 
 import "testing"
 
@@ -16,13 +16,13 @@ func TestFormatSize(t *testing.T) {
 		1536:       "1.5 KiB",
 		7 << 40:    "7 TiB",
 	} {
-		if got := formatSize(b); got != want {
-			t.Errorf("formatSize(%d) = %q, want %q", b, got, want)
+		if got := FormatSize(b); got != want {
+			t.Errorf("FormatSize(%d) = %q, want %q", b, got, want)
 		}
-		var s byteSize
+		var s ByteSize
 		if b >= 1<<20 {
-			if err := s.Set(formatSize(b)); err != nil {
-				t.Errorf("--max-memory %q: %v", formatSize(b), err)
+			if err := s.Set(FormatSize(b)); err != nil {
+				t.Errorf("--max-memory %q: %v", FormatSize(b), err)
 			}
 		}
 	}

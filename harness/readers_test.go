@@ -15,7 +15,7 @@ import (
 
 // bigSeedYAML is an experiment with the largest seed, 2^64-1, which a
 // reader decoding JSON numbers as float64 (JavaScript, R's jsonlite)
-// rounds to 18446744073709552000 (issue 35).
+// rounds to 18446744073709552000.
 const bigSeedYAML = `name: bigseed
 seed: 18446744073709551615
 boards: [3x4]
@@ -99,7 +99,7 @@ process.stdout.write(String(m.seed) + ' ' + String(m.config.seed))`, filepath.Jo
 
 // TestMergedProvenance: each part records its host, build, kernel path,
 // workers and times; the merged manifest lists them per shard and reports
-// the parts' compute time as throughput, not the merge's (issue 35).
+// the parts' compute time as throughput, not the merge's.
 func TestMergedProvenance(t *testing.T) {
 	tmp := t.TempDir()
 	cfg := filepath.Join(tmp, "bigseed.yaml")
@@ -158,7 +158,7 @@ func TestMergedProvenance(t *testing.T) {
 // rule_spec, the same in every table of a run and in `experiment exact`
 // with the same parameters; a join on (board, rule_spec, start) matches a
 // random walk with max_steps 6 to `exact --max-steps 6` row for row and
-// to an enumeration without a step limit not at all (issue 35).
+// to an enumeration without a step limit not at all.
 func TestRuleSpecJoin(t *testing.T) {
 	tmp := t.TempDir()
 	cfg := filepath.Join(tmp, "bigseed.yaml")

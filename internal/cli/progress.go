@@ -1,4 +1,4 @@
-package harness
+package cli
 
 import (
 	"fmt"
@@ -14,8 +14,8 @@ import (
 	"github.com/vbauerster/mpb/v8/decor"
 )
 
-// isTerminal reports whether w is a terminal, where progress is shown.
-func isTerminal(w io.Writer) bool {
+// IsTerminal reports whether w is a terminal, where progress is shown.
+func IsTerminal(w io.Writer) bool {
 	f, ok := w.(*os.File)
 	if !ok {
 		return false
@@ -24,10 +24,10 @@ func isTerminal(w io.Writer) bool {
 	return err == nil && fi.Mode()&os.ModeCharDevice != 0
 }
 
-// progressBar returns a live bar (walks done, walks/s, ETA) when w is a
+// ProgressBar returns a live bar (walks done, walks/s, ETA) when w is a
 // terminal, and nil otherwise so that the runner logs plain lines.
-func progressBar(w io.Writer) func(total uint64, done *atomic.Uint64) func() {
-	if !isTerminal(w) {
+func ProgressBar(w io.Writer) func(total uint64, done *atomic.Uint64) func() {
+	if !IsTerminal(w) {
 		return nil
 	}
 	return func(total uint64, done *atomic.Uint64) func() {
@@ -62,12 +62,12 @@ func progressBar(w io.Writer) func(total uint64, done *atomic.Uint64) func() {
 	}
 }
 
-// progressLine redraws one status line on w every 200 ms while work goes
+// ProgressLine redraws one status line on w every 200 ms while work goes
 // on, when w is a terminal; line renders it from the time elapsed. The
 // returned stop clears the line. Elsewhere (a file, a pipe, a test) it
 // writes nothing.
-func progressLine(w io.Writer, line func(elapsed time.Duration) string) (stop func()) {
-	if !isTerminal(w) {
+func ProgressLine(w io.Writer, line func(elapsed time.Duration) string) (stop func()) {
+	if !IsTerminal(w) {
 		return func() {}
 	}
 	t0 := time.Now()
@@ -91,20 +91,20 @@ func progressLine(w io.Writer, line func(elapsed time.Duration) string) (stop fu
 }
 
 // rate formats a count per second over elapsed.
-func rate(n int64, elapsed time.Duration) string {
+func Rate(n int64, elapsed time.Duration) string {
 	if elapsed <= 0 {
 		return "-"
 	}
 	return fmt.Sprintf("%.3g", float64(n)/elapsed.Seconds())
 }
 
-// byteSize is a flag holding a number of bytes, written as 4GiB, 512MiB,
+// ByteSize is a flag holding a number of bytes, written as 4GiB, 512MiB,
 // 1.5G (binary multiples either way) or a plain number of bytes.
-type byteSize int64
+type ByteSize int64
 
-func (b *byteSize) String() string { return formatSize(int64(*b)) }
+func (b *ByteSize) String() string { return FormatSize(int64(*b)) }
 
-func (b *byteSize) Set(s string) error {
+func (b *ByteSize) Set(s string) error {
 	t := strings.TrimSpace(s)
 	mult := 1.0
 	for _, u := range []struct {
@@ -120,14 +120,14 @@ func (b *byteSize) Set(s string) error {
 	if err != nil || !(v*mult >= 1<<20) || v*mult > 1<<60 {
 		return fmt.Errorf("%q: want a size from 1MiB to 1EiB, e.g. 4GiB or 512MiB", s)
 	}
-	*b = byteSize(v * mult)
+	*b = ByteSize(v * mult)
 	return nil
 }
 
-// formatSize writes a byte count in binary units for people: three
+// FormatSize writes a byte count in binary units for people: three
 // significant digits ("2.37 GiB", "9.6 MiB", "4 GiB"), as --max-memory
 // accepts it back.
-func formatSize(b int64) string {
+func FormatSize(b int64) string {
 	v, unit := float64(b), "B"
 	for _, u := range []string{"KiB", "MiB", "GiB", "TiB", "PiB", "EiB"} {
 		if v < 1024 {
@@ -139,56 +139,4 @@ func formatSize(b int64) string {
 		return fmt.Sprintf("%.0f %s", v, unit)
 	}
 	return fmt.Sprintf("%.3g %s", v, unit)
-}
-
-// defaultMaxMemory is what exact may hold unless told otherwise: half the
-// machine's physical memory, at most 4 GiB (when the machine's memory is
-// unknown, 4 GiB).
-func defaultMaxMemory() int64 {
-	const most = 4 << 30
-	if phys := physicalMemory(); phys > 0 {
-		return min(most, phys/2)
-	}
-	return most
-}
-
-// cgroupLimit returns the memory limit of this process's cgroup (v2), or 0.
-func cgroupLimit() int64 {
-	data, err := os.ReadFile("/sys/fs/cgroup/memory.max")
-	if err != nil {
-		return 0
-	}
-	v, err := strconv.ParseInt(strings.TrimSpace(string(data)), 10, 64)
-	if err != nil { // "max": no limit
-		return 0
-	}
-	return v
-}
-
-// physicalMemory returns the machine's memory in bytes from /proc/meminfo
-// (or the container's limit, if lower), or 0 where that is not available.
-func physicalMemory() int64 {
-	mem := memTotal()
-	if c := cgroupLimit(); c > 0 && (mem == 0 || c < mem) {
-		mem = c
-	}
-	return mem
-}
-
-func memTotal() int64 {
-	data, err := os.ReadFile("/proc/meminfo")
-	if err != nil {
-		return 0
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
-			f := strings.Fields(rest)
-			if len(f) == 2 && f[1] == "kB" {
-				if kb, err := strconv.ParseInt(f[0], 10, 64); err == nil {
-					return kb << 10
-				}
-			}
-		}
-	}
-	return 0
 }

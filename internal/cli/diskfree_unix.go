@@ -1,11 +1,11 @@
 //go:build unix
 
-package harness
+package cli
 
 import "syscall"
 
-// diskFree returns the bytes free to this user on the file system of dir.
-func diskFree(dir string) (int64, bool) {
+// DiskFree returns the bytes free to this user on the file system of dir.
+func DiskFree(dir string) (int64, bool) {
 	var st syscall.Statfs_t
 	if syscall.Statfs(dir, &st) != nil {
 		return 0, false

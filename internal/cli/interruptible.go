@@ -1,13 +1,13 @@
-package harness
+package cli
 
 import "context"
 
-// interruptible returns f's answer, or ctx's error as soon as ctx is done
+// Interruptible returns f's answer, or ctx's error as soon as ctx is done
 // (SIGINT, SIGTERM) while f still computes. It is for work that cannot see
 // ctx and writes nothing (reading, resolving and planning an experiment):
 // the command returns at once, saying it was interrupted, and the process
 // exits without waiting for f, which is left to finish unobserved.
-func interruptible[T any](ctx context.Context, f func() (T, error)) (T, error) {
+func Interruptible[T any](ctx context.Context, f func() (T, error)) (T, error) {
 	if err := ctx.Err(); err != nil {
 		var zero T
 		return zero, err

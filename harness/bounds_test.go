@@ -1,6 +1,6 @@
 package harness
 
-// Issue 21's audit, as regression tests: each case as it was found, and a
+// Limits found by auditing every command, as regression tests: each case as it was found, and a
 // table per class of fault (every command-line bound, every path that is
 // not a file, every figure whose size grows with the board).
 

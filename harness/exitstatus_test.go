@@ -1,6 +1,6 @@
 package harness
 
-// Issue 33's audit, as regression tests: an exit status that tells the
+// Exit statuses found by auditing every command, as regression tests: an exit status that tells the
 // truth. Each case as it was found, then the class it belongs to.
 
 import (
@@ -161,7 +161,7 @@ func TestHelpHelp(t *testing.T) {
 	}
 }
 
-// TestBudgetsBoundPeakRSS (slow; issue 33): --max-memory bounds the
+// TestBudgetsBoundPeakRSS (slow): --max-memory bounds the
 // process's peak resident memory, measured by the kernel (rusage) on the
 // command run as its own process: count peaked at 122 / 378 / 1452 MB for
 // budgets of 64 MiB / 256 MiB / 1 GiB, exact 6x6 from a1 at 604 MiB for
@@ -205,7 +205,7 @@ func lastLine(s string) string {
 	return l
 }
 
-// TestTableFromAnotherRunRefused (issue 33): a table copied into a result
+// TestTableFromAnotherRunRefused: a table copied into a result
 // from another run (another seed, so another config hash) is refused by
 // plot and claims, naming both runs, instead of being used as this run's.
 func TestTableFromAnotherRunRefused(t *testing.T) {
@@ -241,7 +241,7 @@ func TestTableFromAnotherRunRefused(t *testing.T) {
 	}
 }
 
-// TestRareRefusals (issue 33): rare refuses up front what its particles
+// TestRareRefusals: rare refuses up front what its particles
 // could not hold (4096x4096 passed 3 GB in 9 s), and an explicit zero
 // where a positive value is needed instead of silently using the default.
 func TestRareRefusals(t *testing.T) {
@@ -261,7 +261,7 @@ func TestRareRefusals(t *testing.T) {
 	}
 }
 
-// TestUpFrontRefusals (issue 33): exact and count check --out before
+// TestUpFrontRefusals: exact and count check --out before
 // computing (a missing directory failed after the work, naming a temp
 // file), and tour says a closed tour is impossible on an odd board
 // instead of spending the search's budget.

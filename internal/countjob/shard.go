@@ -1,4 +1,4 @@
-package harness
+package countjob
 
 import (
 	"bytes"
@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/knightwalk/knightwalk/internal/cli"
 	"io"
 	"math/big"
 	"os"
@@ -27,7 +28,7 @@ import (
 // count. It is its own small JSON file, apart from a run's part.json.
 const countPartFormat = "knightwalk-count-part/1"
 
-type countPart struct {
+type Part struct {
 	Format     string `json:"format"`
 	Board      string `json:"board"`
 	Kind       string `json:"kind"` // open or closed
@@ -72,41 +73,41 @@ type countPartSweep struct {
 	PeakBytes  int64   `json:"peak_table_bytes"`
 }
 
-func sealCountPart(p countPart) string {
+func sealCountPart(p Part) string {
 	p.Sum = ""
 	b, _ := json.Marshal(p)
 	h := sha256.Sum256(b)
 	return hex.EncodeToString(h[:])
 }
 
-func (q *countQuery) kind() string {
-	if q.closed {
+func (q *Query) kind() string {
+	if q.Closed {
 		return "closed"
 	}
 	return "open"
 }
 
-// shardPart runs shard sh of the count's sweeps and writes its part to out
+// ShardPart runs shard sh of the count's sweeps and writes its part to out
 // (a new file).
-func (q *countQuery) shardPart(ctx context.Context, e *env, sh runner.Shard, out string) error {
+func (q *Query) ShardPart(ctx context.Context, e *Env, sh runner.Shard, out string) error {
 	t0 := time.Now()
-	q.shard = count.Shard{K: sh.K, N: sh.N}
+	q.Shard = count.Shard{K: sh.K, N: sh.N}
 	r, err := q.frontierResult(ctx, e)
 	if err != nil {
-		opt := count.Options{Closed: q.closed, PairedEnds: q.paired, Shard: q.shard}
-		units, _ := count.Units(q.board, opt)
+		opt := count.Options{Closed: q.Closed, PairedEnds: q.Paired, Shard: q.Shard}
+		units, _ := count.Units(q.Board, opt)
 		return fmt.Errorf("count shard %s of %s (%s): %w; run this shard again: experiment count --board %s%s --shard %s --out %s",
-			sh, q.board, strings.Join(shardUnits(units, sh), ", "), err, q.board, q.flagsForShard(), sh, out)
+			sh, q.Board, strings.Join(shardUnits(units, sh), ", "), err, q.Board, q.flagsForShard(), sh, out)
 	}
-	opt := count.Options{Closed: q.closed, PairedEnds: q.paired, Shard: q.shard}
-	units, err := count.Units(q.board, opt)
+	opt := count.Options{Closed: q.Closed, PairedEnds: q.Paired, Shard: q.Shard}
+	units, err := count.Units(q.Board, opt)
 	if err != nil {
 		return err
 	}
-	p := countPart{Format: countPartFormat, Board: q.board.String(), Kind: q.kind(), PairedEnds: q.paired,
+	p := Part{Format: countPartFormat, Board: q.Board.String(), Kind: q.kind(), PairedEnds: q.Paired,
 		Shard: sh.String(), K: sh.K, N: sh.N, Units: shardUnits(units, sh), Seconds: time.Since(t0).Seconds(),
-		PeakStates: r.PeakStates, PeakTableBytes: r.PeakBytes, Workers: q.workers, MaxMemory: q.maxMemory,
-		ToolVersion: version, Build: buildinfo.Read()}
+		PeakStates: r.PeakStates, PeakTableBytes: r.PeakBytes, Workers: q.Workers, MaxMemory: q.MaxMemory,
+		ToolVersion: e.ToolVersion, Build: buildinfo.Read()}
 	if p.Units == nil {
 		p.Units = []string{}
 	}
@@ -130,33 +131,33 @@ func (q *countQuery) shardPart(ctx context.Context, e *env, sh runner.Shard, out
 	if err := writeNewFile(out, append(b, '\n')); err != nil {
 		return fmt.Errorf("count: --out %s: %w", out, err)
 	}
-	fmt.Fprintf(e.stderr, "experiment: count shard %s of %s: %d of %d sweeps (%s), %.1f s, peak %d states, %s of state tables, peak RSS %s -> %s\n",
-		sh, q.board, len(p.Units), len(units), strings.Join(p.Units, ", "), p.Seconds, p.PeakStates, mib(p.PeakTableBytes), mib(p.PeakRSSBytes), out)
+	fmt.Fprintf(e.Stderr, "experiment: count shard %s of %s: %d of %d sweeps (%s), %.1f s, peak %d states, %s of state tables, peak RSS %s -> %s\n",
+		sh, q.Board, len(p.Units), len(units), strings.Join(p.Units, ", "), p.Seconds, p.PeakStates, mib(p.PeakTableBytes), mib(p.PeakRSSBytes), out)
 	return nil
 }
 
-// checkShard is count --shard K/N --check: what the task would run,
+// CheckShard is count --shard K/N --check: what the task would run,
 // checked (flags, board, the shard's sweeps) without counting. Memory is
 // not checked: --max-memory's default is the machine's, and the machine
 // that queues is not the one that counts.
-func (q *countQuery) checkShard(ctx context.Context, e *env, sh runner.Shard) error {
-	units, err := interruptible(ctx, func() ([]string, error) { // a long thin board has many sweeps to list
-		return count.Units(q.board, count.Options{Closed: q.closed, PairedEnds: q.paired, Shard: count.Shard{K: sh.K, N: sh.N}})
+func (q *Query) CheckShard(ctx context.Context, e *Env, sh runner.Shard) error {
+	units, err := cli.Interruptible(ctx, func() ([]string, error) { // a long thin board has many sweeps to list
+		return count.Units(q.Board, count.Options{Closed: q.Closed, PairedEnds: q.Paired, Shard: count.Shard{K: sh.K, N: sh.N}})
 	})
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(e.stdout, "count shard %s of %s %s tours: ok (%d sweeps in all)\n", sh, q.board, q.kind(), len(units))
+	fmt.Fprintf(e.Stdout, "count shard %s of %s %s tours: ok (%d sweeps in all)\n", sh, q.Board, q.kind(), len(units))
 	return nil
 }
 
 // flagsForShard is the flags a rerun of this shard needs besides --board.
-func (q *countQuery) flagsForShard() string {
+func (q *Query) flagsForShard() string {
 	s := ""
-	if q.closed {
+	if q.Closed {
 		s += " --closed"
 	}
-	if q.paired {
+	if q.Paired {
 		s += " --paired-ends"
 	}
 	return s
@@ -197,14 +198,14 @@ func writeNewFile(path string, b []byte) error {
 	return err
 }
 
-// isCountPart reports whether path is (or is a directory of) count parts.
-func isCountPart(path string) bool {
+// IsPart reports whether path is (or is a directory of) count parts.
+func IsPart(path string) bool {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return false
 	}
 	if fi.IsDir() {
-		return len(countPartsIn(path)) > 0
+		return len(PartsIn(path)) > 0
 	}
 	f, err := os.Open(path)
 	if err != nil {
@@ -216,25 +217,25 @@ func isCountPart(path string) bool {
 	return bytes.Contains(head[:n], []byte(`"`+countPartFormat+`"`))
 }
 
-// countPartsIn lists the count parts directly in dir, in name order.
-func countPartsIn(dir string) []string {
+// PartsIn lists the count parts directly in dir, in name order.
+func PartsIn(dir string) []string {
 	ents, _ := os.ReadDir(dir)
 	var out []string
 	for _, e := range ents {
 		p := filepath.Join(dir, e.Name())
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") && isCountPart(p) {
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") && IsPart(p) {
 			out = append(out, p)
 		}
 	}
 	return out
 }
 
-func readCountPart(path string) (*countPart, error) {
+func ReadPart(path string) (*Part, error) {
 	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	var p countPart
+	var p Part
 	dec := json.NewDecoder(bytes.NewReader(b))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(&p); err != nil {
@@ -250,58 +251,87 @@ func readCountPart(path string) (*countPart, error) {
 	return &p, nil
 }
 
-// mergeCounts adds count parts (files, or directories of them) into the
+// Merge adds count parts (files, or directories of them) into the
 // counts table of one count, written to out (a new Parquet file), and
 // prints the board. Every check comes before anything is written.
-func mergeCounts(e *env, args []string, out, command string) error {
+func Merge(e *Env, args []string, out, command string) error {
 	t0 := time.Now()
+	parts, err := readParts(args)
+	if err != nil {
+		return err
+	}
+	b, opt, units, err := checkParts(parts)
+	if err != nil {
+		return err
+	}
+	r, err := combineParts(parts, b, opt, units)
+	if err != nil {
+		return err
+	}
+	v := mergedView(parts, b, opt, units, r)
 	if out != "" {
-		if err := checkCountFlags("parquet", out, "frontier", 1, 1); err != nil {
+		if err := WriteParquet(e, out, v, command); err != nil {
 			return err
 		}
 	}
+	Print(e, v, time.Since(t0))
+	if out != "" {
+		fmt.Fprintf(e.Stderr, "experiment: merged %d count parts -> %s\n", len(parts), out)
+	}
+	return nil
+}
+
+// readParts reads the count parts args name (files, or directories of
+// them).
+func readParts(args []string) ([]*Part, error) {
 	var paths []string
 	for _, a := range args {
 		if fi, err := os.Stat(a); err == nil && fi.IsDir() {
-			paths = append(paths, countPartsIn(a)...)
+			paths = append(paths, PartsIn(a)...)
 			continue
 		}
 		paths = append(paths, a)
 	}
-	var parts []*countPart
+	var parts []*Part
 	for _, path := range paths {
-		p, err := readCountPart(path)
+		p, err := ReadPart(path)
 		if err != nil {
-			return err
+			return nil, err
 		}
 		parts = append(parts, p)
 	}
 	if len(parts) == 0 {
-		return fmt.Errorf("merge: no count parts in %s", strings.Join(args, " "))
+		return nil, fmt.Errorf("merge: no count parts in %s", strings.Join(args, " "))
 	}
+	return parts, nil
+}
+
+// checkParts checks that parts are the N shards of one count, each once,
+// and returns its board, options and sweeps.
+func checkParts(parts []*Part) (*sim.Board, count.Options, []string, error) {
 	first := parts[0]
 	b, err := sim.ParseBoard(first.Board)
 	if err != nil {
-		return fmt.Errorf("%s: board %q: %v", first.path, first.Board, err)
+		return nil, count.Options{}, nil, fmt.Errorf("%s: board %q: %v", first.path, first.Board, err)
 	}
 	seen := map[int]string{}
 	for _, p := range parts {
 		if p.Board != first.Board || p.Kind != first.Kind || p.PairedEnds != first.PairedEnds || p.N != first.N {
-			return fmt.Errorf("%s is shard %s of a count of %s %s tours%s; %s is shard %s of %s %s tours%s: parts of different counts cannot be merged",
-				p.path, p.Shard, p.Board, p.Kind, pairedNote(p.PairedEnds), first.path, first.Shard, first.Board, first.Kind, pairedNote(first.PairedEnds))
+			return nil, count.Options{}, nil, fmt.Errorf("%s is shard %s of a count of %s %s tours%s; %s is shard %s of %s %s tours%s: parts of different counts cannot be merged",
+				p.path, p.Shard, p.Board, p.Kind, PairedNote(p.PairedEnds), first.path, first.Shard, first.Board, first.Kind, PairedNote(first.PairedEnds))
 		}
 		if p.N < 1 || p.K < 0 || p.K >= p.N || p.Shard != fmt.Sprintf("%d/%d", p.K, p.N) {
-			return fmt.Errorf("%s: bad shard %q", p.path, p.Shard)
+			return nil, count.Options{}, nil, fmt.Errorf("%s: bad shard %q", p.path, p.Shard)
 		}
 		if seen[p.K] != "" {
-			return fmt.Errorf("shard %s given twice (%s and %s)", p.Shard, seen[p.K], p.path)
+			return nil, count.Options{}, nil, fmt.Errorf("shard %s given twice (%s and %s)", p.Shard, seen[p.K], p.path)
 		}
 		seen[p.K] = p.path
 	}
 	opt := count.Options{Closed: first.Kind == "closed", PairedEnds: first.PairedEnds, Shard: count.Shard{N: first.N}}
 	units, err := count.Units(b, opt)
 	if err != nil {
-		return err
+		return nil, count.Options{}, nil, err
 	}
 	var missing []string
 	for k := range first.N {
@@ -319,17 +349,23 @@ func mergeCounts(e *env, args []string, out, command string) error {
 		}
 	}
 	if len(missing) > 0 {
-		return fmt.Errorf("merge: %d of %d count parts given; missing %s", len(seen), first.N, strings.Join(missing, "; "))
+		return nil, count.Options{}, nil, fmt.Errorf("merge: %d of %d count parts given; missing %s", len(seen), first.N, strings.Join(missing, "; "))
 	}
+	return b, opt, units, nil
+}
+
+// combineParts adds the parts' pieces into the count, after checking that
+// each shard ran the sweeps this version deals it.
+func combineParts(parts []*Part, b *sim.Board, opt count.Options, units []string) (count.Result, error) {
 	var pieces []count.Piece
 	for _, p := range parts {
 		if want := shardUnits(units, runner.Shard{K: p.K, N: p.N}); strings.Join(want, "\n") != strings.Join(p.Units, "\n") {
-			return fmt.Errorf("%s: shard %s ran sweeps %q, this version deals it %q: parts of another version cannot be merged", p.path, p.Shard, p.Units, want)
+			return count.Result{}, fmt.Errorf("%s: shard %s ran sweeps %q, this version deals it %q: parts of another version cannot be merged", p.path, p.Shard, p.Units, want)
 		}
 		for _, pc := range p.Pieces {
 			n, ok := new(big.Int).SetString(pc.Count, 10)
 			if !ok || n.Sign() < 0 || n.BitLen() > 128 {
-				return fmt.Errorf("%s: piece %q: count %q is not a whole number below 2^128", p.path, pc.Key, pc.Count)
+				return count.Result{}, fmt.Errorf("%s: piece %q: count %q is not a whole number below 2^128", p.path, pc.Key, pc.Count)
 			}
 			lo := new(big.Int).And(n, new(big.Int).SetUint64(^uint64(0))).Uint64()
 			hi := new(big.Int).Rsh(n, 64).Uint64()
@@ -338,9 +374,15 @@ func mergeCounts(e *env, args []string, out, command string) error {
 	}
 	r, err := count.Combine(b, opt, pieces)
 	if err != nil {
-		return fmt.Errorf("merge of %d count parts: %w", len(parts), err)
+		return count.Result{}, fmt.Errorf("merge of %d count parts: %w", len(parts), err)
 	}
-	v := countView{board: b, closed: opt.Closed, method: "frontier", perStart: make([]string, b.Squares())}
+	return r, nil
+}
+
+// mergedView is the merged count for printing, with the parts' work.
+func mergedView(parts []*Part, b *sim.Board, opt count.Options, units []string, r count.Result) View {
+	first := parts[0]
+	v := View{board: b, closed: opt.Closed, method: "frontier", perStart: make([]string, b.Squares())}
 	var secs, cpu float64
 	var rss int64
 	for _, p := range parts {
@@ -365,19 +407,10 @@ func mergeCounts(e *env, args []string, out, command string) error {
 			v.undirected = v.directed
 		}
 	}
-	if out != "" {
-		if err := writeCountsParquet(out, v, command); err != nil {
-			return err
-		}
-	}
-	printCounts(e, v, time.Since(t0))
-	if out != "" {
-		fmt.Fprintf(e.stderr, "experiment: merged %d count parts -> %s\n", len(parts), out)
-	}
-	return nil
+	return v
 }
 
-func pairedNote(paired bool) string {
+func PairedNote(paired bool) string {
 	if paired {
 		return " by paired ends"
 	}

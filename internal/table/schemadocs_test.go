@@ -13,7 +13,7 @@ const (
 )
 
 // TestLevelDocs: docs/tables.md's level lists are LevelDocs, generated
-// from the writer's orders, table by table (issue 35: claims' verdicts
+// from the writer's orders, table by table (claims' verdicts
 // missed published, reproduced and not reproduced when written by hand).
 func TestLevelDocs(t *testing.T) {
 	b, err := os.ReadFile(docsPath)
@@ -50,7 +50,7 @@ func TestLevelDocs(t *testing.T) {
 
 // TestSchemaMetadataInArrowSchema: the file's key-value metadata is also
 // the stored Arrow schema's, which Arrow readers (pyarrow's read_table)
-// take as the table's metadata (issue 35: it was None there).
+// take as the table's metadata (it was None there).
 func TestSchemaMetadataInArrowSchema(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "squares.parquet")
 	if err := WriteSquares(path, nil, testMD); err != nil {

@@ -1,4 +1,4 @@
-package harness
+package cli
 
 import (
 	"context"
@@ -16,14 +16,14 @@ func TestInterruptibleReturnsOnCancel(t *testing.T) {
 	defer close(release)
 	go func() { time.Sleep(50 * time.Millisecond); cancel() }()
 	start := time.Now()
-	_, err := interruptible(ctx, func() (int, error) { <-release; return 1, nil })
+	_, err := Interruptible(ctx, func() (int, error) { <-release; return 1, nil })
 	if !errors.Is(err, context.Canceled) {
 		t.Fatalf("err %v; want context.Canceled", err)
 	}
 	if took := time.Since(start); took > 2*time.Second {
 		t.Errorf("returned after %v; want at once after the cancel", took)
 	}
-	if v, err := interruptible(context.Background(), func() (int, error) { return 7, nil }); v != 7 || err != nil {
+	if v, err := Interruptible(context.Background(), func() (int, error) { return 7, nil }); v != 7 || err != nil {
 		t.Errorf("uncancelled: %d, %v; want 7, nil", v, err)
 	}
 }

@@ -1,12 +1,12 @@
-package harness
+package countjob
 
 import (
 	"context"
 	"encoding/csv"
 	"errors"
 	"fmt"
+	"github.com/knightwalk/knightwalk/internal/cli"
 	"math/big"
-	"os"
 	"runtime/debug"
 	"strconv"
 	"sync/atomic"
@@ -20,20 +20,20 @@ import (
 
 // search counts by backtracking: estimates the search, refuses it when the
 // estimate passes maxNodes, and otherwise runs it with progress.
-func (q *countQuery) search(ctx context.Context, e *env) (countView, error) {
-	b, opt := q.board, q.searchOptions()
+func (q *Query) search(ctx context.Context, e *Env) (View, error) {
+	b, opt := q.Board, q.searchOptions()
 	est, err := sim.EstimateTourNodes(b, opt)
 	if err != nil {
-		return countView{}, err
+		return View{}, err
 	}
-	if est > q.maxNodes {
-		return countView{}, fmt.Errorf("count on %s: about %.2g search nodes (estimated from random probes of the search), %s at %.0e nodes/s on %d workers; over --max-nodes %.3g, so not started (raise --max-nodes to try anyway, or use --method frontier without --unique)",
-			b, est, humanDuration(est/(nodeRate*float64(opt.Workers))), nodeRate, opt.Workers, q.maxNodes)
+	if est > q.MaxNodes {
+		return View{}, fmt.Errorf("count on %s: about %.2g search nodes (estimated from random probes of the search), %s at %.0e nodes/s on %d workers; over --max-nodes %.3g, so not started (raise --max-nodes to try anyway, or use --method frontier without --unique)",
+			b, est, humanDuration(est/(nodeRate*float64(opt.Workers))), nodeRate, opt.Workers, q.MaxNodes)
 	}
 	var nodes atomic.Int64
-	stop := progressLine(e.stderr, func(d time.Duration) string {
+	stop := cli.ProgressLine(e.Stderr, func(d time.Duration) string {
 		n := nodes.Load()
-		line := fmt.Sprintf("count %s: %.3g of about %.3g search nodes, %s nodes/s", b, float64(n), est, rate(n, d))
+		line := fmt.Sprintf("count %s: %.3g of about %.3g search nodes, %s nodes/s", b, float64(n), est, cli.Rate(n, d))
 		if n > 0 && float64(n) < est {
 			line += ", about " + humanDuration(d.Seconds()*(est-float64(n))/float64(n)) + " left"
 		}
@@ -43,9 +43,9 @@ func (q *countQuery) search(ctx context.Context, e *env) (countView, error) {
 	opt.Progress = &nodes
 	tc, err := sim.CountTours(ctx, b, opt)
 	if err != nil {
-		return countView{}, err
+		return View{}, err
 	}
-	v := countView{board: b, closed: tc.Closed, method: "search", perStart: make([]string, b.Squares()),
+	v := View{board: b, closed: tc.Closed, method: "search", perStart: make([]string, b.Squares()),
 		symmetries: tc.Symmetries, work: fmt.Sprintf("%d search nodes", tc.Nodes)}
 	for _, s := range tc.Starts {
 		v.perStart[s] = strconv.FormatInt(tc.PerStart[s], 10)
@@ -64,36 +64,36 @@ func (q *countQuery) search(ctx context.Context, e *env) (countView, error) {
 
 // frontier counts with the transfer-matrix sweep, showing the sweep, the
 // square and the states on stderr.
-func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
-	b := q.board
+func (q *Query) frontier(ctx context.Context, e *Env) (View, error) {
+	b := q.Board
 	r, err := q.frontierResult(ctx, e)
 	if err != nil {
-		return countView{}, err
+		return View{}, err
 	}
-	v := countView{board: b, closed: q.closed, method: "frontier", perStart: make([]string, b.Squares())}
+	v := View{board: b, closed: q.Closed, method: "frontier", perStart: make([]string, b.Squares())}
 	v.work = fmt.Sprintf("%d frontier sweeps, peak %d states and %.3g MiB of state tables", r.Sweeps, r.PeakStates, float64(r.PeakBytes)/(1<<20))
-	if q.paired {
+	if q.Paired {
 		v.work += ", paired ends"
 	}
 	for _, s := range r.Starts {
 		v.perStart[s] = r.PerStart[s].String()
 	}
 	switch {
-	case q.closed:
+	case q.Closed:
 		v.undirected = r.Tours.String()
-		if q.all {
+		if q.All {
 			v.directed = r.Tours.Mul64(2 * uint64(b.Squares())).String()
 		}
-	case q.all:
+	case q.All:
 		v.directed = r.Tours.String()
 		v.undirected = r.Tours.Half().String()
 		if b.Squares() == 1 {
 			v.undirected = v.directed // the one-square path is its own reverse
 		}
 	}
-	if q.unique {
-		if err := uniqueBySweep(ctx, &v, b, q.closed, r.Tours); err != nil {
-			return countView{}, err
+	if q.Unique {
+		if err := uniqueBySweep(ctx, &v, b, q.Closed, r.Tours); err != nil {
+			return View{}, err
 		}
 	}
 	return v, nil
@@ -103,7 +103,7 @@ func (q *countQuery) frontier(ctx context.Context, e *env) (countView, error) {
 // Burnside's lemma: (total + the tours each other symmetry fixes) / |G|
 // for cycles; for open tours, with reversal, (directed + Σ fixed) / 2|G|
 // (sim.FixedTours: the fixed tours are searched on the folded board).
-func uniqueBySweep(ctx context.Context, v *countView, b *sim.Board, closed bool, total count.Count) error {
+func uniqueBySweep(ctx context.Context, v *View, b *sim.Board, closed bool, total count.Count) error {
 	fixed, err := sim.FixedTours(ctx, b, closed)
 	if err != nil {
 		return err
@@ -128,58 +128,58 @@ func uniqueBySweep(ctx context.Context, v *countView, b *sim.Board, closed bool,
 	return nil
 }
 
-// frontierResult runs the sweep (or q.shard of its sweeps) with its
+// frontierResult runs the sweep (or q.Shard of its sweeps) with its
 // estimate's checks and the progress line.
-func (q *countQuery) frontierResult(ctx context.Context, e *env) (count.Result, error) {
-	b := q.board
+func (q *Query) frontierResult(ctx context.Context, e *Env) (count.Result, error) {
+	b := q.Board
 	type status struct {
 		sweep string
 		l     count.Layer
 	}
 	var cur atomic.Pointer[status]
-	opt := count.Options{Closed: q.closed, Starts: q.starts, Workers: q.workers, MaxMemory: countTables(q.maxMemory), PairedEnds: q.paired, Spill: q.spill, Shard: q.shard,
+	opt := count.Options{Closed: q.Closed, Starts: q.Starts, Workers: q.Workers, MaxMemory: cli.CountTables(q.MaxMemory), PairedEnds: q.Paired, Spill: q.Spill, Shard: q.Shard,
 		Progress: func(s string, l count.Layer) {
 			cur.Store(&status{s, l})
-			if q.layers {
+			if q.Layers {
 				line := fmt.Sprintf("count %s: sweep %s square %d/%d states %d tables %d bytes (peak %d)", b, s, l.Step, l.Steps, l.States, l.Bytes, l.PeakBytes)
-				if q.spill != "" {
+				if q.Spill != "" {
 					line += fmt.Sprintf(" disk %d bytes passes %d", l.DiskBytes, l.Passes)
 				}
-				fmt.Fprintf(e.stderr, "%s %.1f s\n", line, l.Elapsed.Seconds())
+				fmt.Fprintf(e.Stderr, "%s %.1f s\n", line, l.Elapsed.Seconds())
 			}
 		}}
 	states, bytes, err := count.Estimate(b, opt)
 	if err != nil {
 		return count.Result{}, err
 	}
-	if q.spill != "" {
-		err = checkSpill(b, q.spill, states, countTables(q.maxMemory))
+	if q.Spill != "" {
+		err = checkSpill(b, q.Spill, states, cli.CountTables(q.MaxMemory))
 	} else {
 		err = q.checkMemory(&opt, states, bytes)
 	}
 	if err != nil {
 		var r refusal
-		if !q.force || !errors.As(err, &r) {
+		if !q.Force || !errors.As(err, &r) {
 			return count.Result{}, err
 		}
-		fmt.Fprintf(e.stderr, "%s; started anyway (--force): --max-memory %s still stops it\n", r.what, formatSize(q.maxMemory))
+		fmt.Fprintf(e.Stderr, "%s; started anyway (--force): --max-memory %s still stops it\n", r.what, cli.FormatSize(q.MaxMemory))
 	}
-	stop := progressLine(e.stderr, func(d time.Duration) string {
+	stop := cli.ProgressLine(e.Stderr, func(d time.Duration) string {
 		s := cur.Load()
 		if s == nil {
 			return fmt.Sprintf("count %s: frontier sweep starting", b)
 		}
 		return fmt.Sprintf("count %s: sweep %s, square %d of %d, %.3g states, %s of state tables, %.0f s",
-			b, s.sweep, s.l.Step, s.l.Steps, float64(s.l.States), formatSize(s.l.Bytes), d.Seconds())
+			b, s.sweep, s.l.Step, s.l.Steps, float64(s.l.States), cli.FormatSize(s.l.Bytes), d.Seconds())
 	})
 	// Layers are dropped whole; let the collector return them before the
 	// heap passes the budget rather than at twice the live memory.
-	defer debug.SetMemoryLimit(debug.SetMemoryLimit(gcLimit(q.maxMemory)))
+	defer debug.SetMemoryLimit(debug.SetMemoryLimit(cli.CountGCLimit(q.MaxMemory)))
 	r, err := count.Tours(ctx, b, opt)
 	stop()
 	if err != nil {
 		if errors.Is(err, count.ErrBudget) {
-			return count.Result{}, fmt.Errorf("%w (the state tables' share of --max-memory %s; the rest is kept for the program, so the process stays within it: raise --max-memory, or count fewer start squares)", err, formatSize(q.maxMemory))
+			return count.Result{}, fmt.Errorf("%w (the state tables' share of --max-memory %s; the rest is kept for the program, so the process stays within it: raise --max-memory, or count fewer start squares)", err, cli.FormatSize(q.MaxMemory))
 		}
 		return count.Result{}, err
 	}
@@ -190,25 +190,25 @@ func (q *countQuery) frontierResult(ctx context.Context, e *env) (count.Result, 
 // not fit --max-memory, after trying paired ends for open tours (which
 // hold several times fewer states for about the same time on 6x6, and are
 // what brings 7x7 within a few GiB).
-func (q *countQuery) checkMemory(opt *count.Options, states float64, bytes int64) error {
-	b := q.board
-	tables := countTables(q.maxMemory)
-	if bytes > tables && !q.closed && !q.paired {
+func (q *Query) checkMemory(opt *count.Options, states float64, bytes int64) error {
+	b := q.Board
+	tables := cli.CountTables(q.MaxMemory)
+	if bytes > tables && !q.Closed && !q.Paired {
 		paired := *opt
 		paired.PairedEnds = true
 		if ps, pb, err := count.Estimate(b, paired); err == nil && pb <= tables {
-			*opt, states, bytes, q.paired = paired, ps, pb, true
+			*opt, states, bytes, q.Paired = paired, ps, pb, true
 		}
 	}
 	if bytes <= tables {
 		return nil
 	}
 	hint := "raise --max-memory, or keep the layers on disk with --spill DIR, or --force to measure how far it gets"
-	if !q.closed && !q.paired {
+	if !q.Closed && !q.Paired {
 		hint += ", or count with --paired-ends, which holds fewer states"
 	}
 	return refusal{fmt.Sprintf("count on %s: about %.2g frontier states at the widest layer, about %.3g GiB of state tables and %s at %.0e states/s; over the %s of tables --max-memory %s leaves beside the program",
-		b, states, float64(bytes)/(1<<30), humanDuration(states*sweepSteps/stateRate), stateRate, formatSize(tables), formatSize(q.maxMemory)), hint}
+		b, states, float64(bytes)/(1<<30), humanDuration(states*sweepSteps/stateRate), stateRate, cli.FormatSize(tables), cli.FormatSize(q.MaxMemory)), hint}
 }
 
 // refusal is a frontier count its estimate turns down before it starts:
@@ -229,19 +229,19 @@ func (r refusal) Error() string {
 // least one shard of the layer being written (a 256th).
 func checkSpill(b *sim.Board, dir string, states float64, tables int64) error {
 	disk := int64(states * 2 * 16 * 1.25)
-	if free, ok := diskFree(dir); ok && free < disk {
+	if free, ok := cli.DiskFree(dir); ok && free < disk {
 		return refusal{fmt.Sprintf("count on %s: about %.2g frontier states at the widest layer need about %.3g GiB on disk for two layers; --spill %s has %.3g GiB free",
 			b, states, float64(disk)/(1<<30), dir, float64(free)/(1<<30)), "--force to measure how far it gets"}
 	}
 	if shard := int64(states * 48 / 256); shard > tables {
 		return refusal{fmt.Sprintf("count on %s: about %.2g frontier states at the widest layer; the %s of tables --max-memory leaves cannot hold a 256th of their tables (%.3g MiB)",
-			b, states, formatSize(tables), float64(shard)/(1<<20)), "raise --max-memory"}
+			b, states, cli.FormatSize(tables), float64(shard)/(1<<20)), "raise --max-memory"}
 	}
 	return nil
 }
 
 // countRows turns a count into rows of the counts table.
-func countRows(v countView) ([]table.CountRow, error) {
+func countRows(v View) ([]table.CountRow, error) {
 	b := v.board
 	kind := "open"
 	if v.closed {
@@ -280,12 +280,12 @@ func countRows(v countView) ([]table.CountRow, error) {
 	return rows, nil
 }
 
-func writeCountsCSV(e *env, v countView) error {
+func WriteCSV(e *Env, v View) error {
 	rows, err := countRows(v)
 	if err != nil {
 		return err
 	}
-	w := csv.NewWriter(e.stdout)
+	w := csv.NewWriter(e.Stdout)
 	w.Write([]string{"board", "rows", "cols", "start", "kind", "count"})
 	for _, r := range rows {
 		w.Write([]string{r.Board, strconv.Itoa(int(r.Rows)), strconv.Itoa(int(r.Cols)), r.Start, r.Kind, strconv.FormatInt(r.Count, 10)})
@@ -294,15 +294,15 @@ func writeCountsCSV(e *env, v countView) error {
 	return w.Error()
 }
 
-// writeCountsParquet writes the counts table to path; command is the
+// WriteParquet writes the counts table to path; command is the
 // command line that made it (as exact's: the command and its flags), and
 // count_method how the tours were counted (search or frontier).
-func writeCountsParquet(path string, v countView, command string) error {
+func WriteParquet(e *Env, path string, v View, command string) error {
 	rows, err := countRows(v)
 	if err != nil {
 		return err
 	}
-	md := table.Metadata{Experiment: "count", ToolVersion: version, Build: buildinfo.Read(),
+	md := table.Metadata{Experiment: "count", ToolVersion: e.ToolVersion, Build: buildinfo.Read(),
 		Levels: table.Levels{Boards: []string{v.board.String()}},
 		Extra:  map[string]string{"command": command, "count_method": v.method}}
 	if err := table.WriteCounts(path, rows, md); err != nil {
@@ -319,10 +319,10 @@ const (
 	sweepSteps = 10
 )
 
-// defaultMaxNodes is the largest search count starts without being told
+// DefaultMaxNodes is the largest search count starts without being told
 // to: about three hours on one core (7x7, about 7·10^11 nodes, needs
 // --max-nodes).
-const defaultMaxNodes = 1e11
+const DefaultMaxNodes = 1e11
 
 // nodeRate is about how many search nodes a worker expands a second, for
 // the estimate in count's refusal.
@@ -344,59 +344,31 @@ func humanDuration(sec float64) string {
 	return fmt.Sprintf("%.2g years", sec/(365.25*86400))
 }
 
-func printCounts(e *env, v countView, d time.Duration) {
+func Print(e *Env, v View, d time.Duration) {
 	b := v.board
 	if v.closed {
-		fmt.Fprintf(e.stdout, "directed closed tours from each start square, %s\n\n", b)
+		fmt.Fprintf(e.Stdout, "directed closed tours from each start square, %s\n\n", b)
 	} else {
-		fmt.Fprintf(e.stdout, "directed open tours from each start square, %s\n\n", b)
+		fmt.Fprintf(e.Stdout, "directed open tours from each start square, %s\n\n", b)
 	}
-	printGrid(e.stdout, b, func(sq int) string { return v.perStart[sq] })
-	fmt.Fprintln(e.stdout)
+	cli.PrintGrid(e.Stdout, b, func(sq int) string { return v.perStart[sq] })
+	fmt.Fprintln(e.Stdout)
 	if v.directed != "" {
 		what := "directed tours"
 		if v.closed {
 			what = "directed closed tours, by start square"
 		}
-		fmt.Fprintf(e.stdout, "%s: %s\n", what, v.directed)
+		fmt.Fprintf(e.Stdout, "%s: %s\n", what, v.directed)
 	}
 	if v.undirected != "" {
 		what := "undirected tours"
 		if v.closed {
 			what = "closed tours (cycles)"
 		}
-		fmt.Fprintf(e.stdout, "%s: %s\n", what, v.undirected)
+		fmt.Fprintf(e.Stdout, "%s: %s\n", what, v.undirected)
 	}
 	if v.unique != "" {
-		fmt.Fprintf(e.stdout, "up to symmetry (%d symmetries): %s\n", v.symmetries, v.unique)
+		fmt.Fprintf(e.Stdout, "up to symmetry (%d symmetries): %s\n", v.symmetries, v.unique)
 	}
-	fmt.Fprintf(e.stdout, "%s: %s, %.2fs\n", v.method, v.work, d.Seconds())
-}
-
-// The memory a count may use, --max-memory, bounds the process's peak
-// resident memory (issue 33: a 1 GiB budget peaked at 1452 MB when the
-// state tables alone were counted against it). What the tables do not
-// count is the runtime and program (about 30 MB), the layer being built
-// beside the one read, and the collector's headroom; so the tables get a
-// share of the budget (countTables) and the collector a soft limit below
-// it (gcLimit); a small budget keeps at least an eighth for the tables.
-// Both fractions are measured: TestBudgetsBoundPeakRSS.
-var (
-	tableShare = envFraction("KNIGHTWALK_COUNT_TABLE_SHARE", 0.6)
-	gcShare    = envFraction("KNIGHTWALK_COUNT_GC_SHARE", 0.85)
-)
-
-const runtimeBytes = 48 << 20
-
-func countTables(budget int64) int64 {
-	return max(budget/8, int64(float64(budget-runtimeBytes)*tableShare))
-}
-
-func gcLimit(budget int64) int64 { return int64(float64(budget) * gcShare) }
-
-func envFraction(name string, def float64) float64 {
-	if v, err := strconv.ParseFloat(os.Getenv(name), 64); err == nil && v > 0 && v <= 1 {
-		return v
-	}
-	return def
+	fmt.Fprintf(e.Stdout, "%s: %s, %.2fs\n", v.method, v.work, d.Seconds())
 }

@@ -14,7 +14,7 @@ import (
 // TestLegacyPartsStillMerge: a part written before seeds were JSON strings
 // and parts carried provenance (a bare-number seed, no "provenance", sealed
 // over that JSON) still reads and merges; one edited after sealing does
-// not (issue 35).
+// not.
 func TestLegacyPartsStillMerge(t *testing.T) {
 	s := testSpec(t)
 	tmp := t.TempDir()

@@ -1,0 +1,14 @@
+// Package cli holds what the experiment command and the packages that do
+// its work share: the usage mistake that exits with status 2, progress on a
+// terminal, sizes for people and the memory and disk a command may use.
+package cli
+
+import "fmt"
+
+// UsageError marks mistakes in how the command was called (exit status 2).
+type UsageError struct{ Msg string }
+
+func (u UsageError) Error() string { return u.Msg }
+
+// Usagef is a UsageError with a formatted message.
+func Usagef(format string, a ...any) error { return UsageError{fmt.Sprintf(format, a...)} }

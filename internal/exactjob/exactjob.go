@@ -1,0 +1,108 @@
+// Package exactjob does the work of `experiment exact` around the
+// enumeration (sim.ExactWalks): progress on a terminal, the Go runtime's
+// memory limit matched to the budget, the spill directory's checks and
+// what the spilled layers took.
+package exactjob
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"runtime/debug"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/knightwalk/knightwalk/internal/cli"
+	"github.com/knightwalk/knightwalk/sim"
+)
+
+// Walks runs the enumeration with progress on a terminal, under a
+// soft memory limit for the Go runtime that matches the budget: the budget
+// counts the states, the limit keeps the garbage of a growing layer from
+// doubling the heap.
+func Walks(ctx context.Context, stderr io.Writer, b *sim.Board, r sim.Rule, starts []int, opt sim.ExactOptions, layers bool) ([]sim.Exact, error) {
+	if opt.MaxMemory > 0 {
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(opt.MaxMemory))
+	}
+	var states atomic.Int64
+	stop := cli.ProgressLine(stderr, func(d time.Duration) string {
+		n := states.Load()
+		if n == 0 {
+			return fmt.Sprintf("exact %s %s: sampling walks to estimate the memory needed, %.0fs", b, r.Name(), d.Seconds())
+		}
+		return fmt.Sprintf("exact %s %s: %d states expanded, %s states/s, %.0fs", b, r.Name(), n, cli.Rate(n, d), d.Seconds())
+	})
+	stop = sync.OnceFunc(stop)
+	defer stop()
+	opt.Progress = &states
+	var sp spillSummary
+	t0 := time.Now()
+	opt.Layers = func(l sim.ExactLayer) {
+		if opt.Spill != "" {
+			sp.add(l)
+		}
+		if layers {
+			sp.mu.Lock()
+			defer sp.mu.Unlock()
+			fmt.Fprintf(stderr, "exact %s %s from %s: path length %d: %d states, %d passes (%d rerun), disk %d bytes, %.1f s\n",
+				b, r.Name(), b.SquareName(l.Start), l.Depth, l.States, l.Runs, l.Retried, l.DiskBytes, time.Since(t0).Seconds())
+		}
+	}
+	res, err := sim.ExactWalks(ctx, b, r, starts, opt)
+	stop()
+	if err == nil && opt.Spill != "" {
+		fmt.Fprintf(stderr, "exact %s %s: spilled to %s: largest layer %d states, up to %d passes a step (%d passes in all, %d run again as two), peak disk %.1f MiB (%d bytes)\n",
+			b, r.Name(), opt.Spill, sp.maxStates, sp.maxRuns, sp.passes, sp.retried, float64(sp.maxDisk)/(1<<20), sp.maxDisk)
+	}
+	return res, err
+}
+
+// spillSummary gathers the steps of spilled enumerations (several starts
+// at once: the sum of their disks is an upper bound of the peak).
+type spillSummary struct {
+	mu                       sync.Mutex
+	maxStates, maxDisk       int64
+	maxRuns, passes, retried int
+	disk                     map[int]int64 // each start's disk now
+}
+
+func (s *spillSummary) add(l sim.ExactLayer) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.disk == nil {
+		s.disk = map[int]int64{}
+	}
+	s.disk[l.Start] = l.DiskBytes
+	var total int64
+	for _, d := range s.disk {
+		total += d
+	}
+	s.maxDisk = max(s.maxDisk, total)
+	s.maxStates = max(s.maxStates, l.States)
+	s.maxRuns = max(s.maxRuns, l.Runs)
+	s.passes += l.Runs + l.Retried
+	s.retried += l.Retried
+}
+
+// CheckSpill refuses a --spill DIR that is missing, not a directory
+// or not writable, before any work, leaving nothing in it.
+func CheckSpill(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	fi, err := os.Stat(dir)
+	switch {
+	case err != nil:
+		return cli.Usagef("--spill %s: %v; give an existing directory the layers can be written to", dir, err)
+	case !fi.IsDir():
+		return cli.Usagef("--spill %s: not a directory; give an existing directory the layers can be written to", dir)
+	}
+	f, err := os.CreateTemp(dir, "knightwalk-exact-*.probe")
+	if err != nil {
+		return cli.Usagef("--spill %s: cannot write there (%v); give a directory the layers can be written to", dir, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
