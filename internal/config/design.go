@@ -224,7 +224,7 @@ func (rs RuleSpec) checkDesign(k *checker, key string) (sim.Rule, bool) {
 	if len(orders) > 0 {
 		first.Order = strings.TrimSpace(orders[0])
 		if _, fam := orderFamilySize[first.Order]; fam {
-			first.Order = orderString(familyOrders(first.Order)[0])
+			first.Order = OrderString(familyOrders(first.Order)[0])
 		}
 	}
 	sub := func(name string, list bool, i int) map[string]string {
@@ -275,7 +275,7 @@ func (rs RuleSpec) checkDesign(k *checker, key string) (sim.Rule, bool) {
 				ok = false
 				continue
 			}
-			norm = orderString(m)
+			norm = OrderString(m)
 		}
 		if j, dup := seen[norm]; dup {
 			k.errorf(key+at, "%s again (order[%d]); every cell of a design must be a different rule", o, j)
@@ -346,11 +346,11 @@ func cellKey(r sim.Rule, rs RuleSpec) string {
 		if o == nil {
 			o = sim.CanonicalMoves[:]
 		}
-		b.WriteString(";order=" + orderString(o))
+		b.WriteString(";order=" + OrderString(o))
 	}
 	for res, o := range r.OrdersMod8 {
 		if o != nil {
-			fmt.Fprintf(&b, ";order_%d=%s", res, orderString(o))
+			fmt.Fprintf(&b, ";order_%d=%s", res, OrderString(o))
 		}
 	}
 	if r.Kind == sim.Backtrack {
@@ -460,7 +460,7 @@ func (rs RuleSpec) canonicalDesign() CanonicalRule {
 			return s
 		}
 		if m, err := sim.ParseOrder(s); err == nil {
-			return orderString(m)
+			return OrderString(m)
 		}
 		return s
 	}

@@ -17,10 +17,10 @@ func TestOrderFamilies(t *testing.T) {
 	}
 	seen := map[string]bool{}
 	for _, o := range all {
-		if _, err := sim.ParseOrder(orderString(o)); err != nil {
+		if _, err := sim.ParseOrder(OrderString(o)); err != nil {
 			t.Fatalf("%v: %v", o, err)
 		}
-		seen[orderString(o)] = true
+		seen[OrderString(o)] = true
 	}
 	if len(seen) != 40320 {
 		t.Errorf("all: %d distinct orders", len(seen))

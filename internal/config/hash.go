@@ -243,14 +243,14 @@ func (c *Config) canonical() Canonical {
 			cr.TieBreak = r.TieBreak.String()
 		}
 		if r.Order != nil {
-			cr.Order = orderString(r.Order)
+			cr.Order = OrderString(r.Order)
 		}
 		for res, o := range r.OrdersMod8 {
 			if o != nil {
 				if cr.OrderByN == nil {
 					cr.OrderByN = map[string]string{}
 				}
-				cr.OrderByN[strconv.Itoa(res)] = orderString(o)
+				cr.OrderByN[strconv.Itoa(res)] = OrderString(o)
 			}
 		}
 		if r.Kind == sim.Backtrack {

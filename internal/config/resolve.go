@@ -227,9 +227,12 @@ func (rs RuleSpec) resolve(k *checker, key string) (r sim.Rule, ok bool) {
 	return r, ok
 }
 
-var canonicalOrder = orderString(sim.CanonicalMoves[:])
+var canonicalOrder = OrderString(sim.CanonicalMoves[:])
 
-func orderString(order []sim.Move) string {
+// OrderString writes a move order as "(2,1) (1,2) ...", as experiment
+// files and the resolved configuration write it (without fmt: a design
+// writes it for every row of 40,320 rules).
+func OrderString(order []sim.Move) string {
 	b := make([]byte, 0, 8*len(order))
 	for i, m := range order {
 		if i > 0 {

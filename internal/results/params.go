@@ -2,9 +2,9 @@ package results
 
 import (
 	"fmt"
-	"strconv"
 	"strings"
 
+	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/sim"
 )
@@ -103,16 +103,5 @@ func moveOrder(order []sim.Move) string {
 	if order == nil {
 		order = sim.CanonicalMoves[:]
 	}
-	b := make([]byte, 0, 8*len(order)) // without fmt: a design writes it for every row of 40,320 rules
-	for i, m := range order {
-		if i > 0 {
-			b = append(b, ' ')
-		}
-		b = append(b, '(')
-		b = strconv.AppendInt(b, int64(m.DR), 10)
-		b = append(b, ',')
-		b = strconv.AppendInt(b, int64(m.DC), 10)
-		b = append(b, ')')
-	}
-	return string(b)
+	return config.OrderString(order)
 }
