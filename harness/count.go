@@ -125,7 +125,7 @@ stops it before anything is queued.`,
 				case "csv":
 					return countjob.WriteCSV(ce, v)
 				case "parquet":
-					return countjob.WriteParquet(ce, *out, v, "count "+setFlags(fs))
+					return countjob.WriteParquet(ce, *out, v)
 				}
 				countjob.Print(ce, v, time.Since(t0))
 				return nil

@@ -6,7 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"github.com/knightwalk/knightwalk/internal/countjob"
-	"strings"
 	"time"
 
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
@@ -54,7 +53,7 @@ the whole count, and prints the board.`,
 							return err
 						}
 					}
-					return countjob.Merge(countEnv(e), args, *out, strings.TrimSpace("merge "+setFlags(fs)+" "+strings.Join(args, " ")))
+					return countjob.Merge(countEnv(e), args, *out)
 				}
 				if len(args) == 1 {
 					first, ok, err := runner.RoundParts(args[0])

@@ -294,17 +294,17 @@ func WriteCSV(e *Env, v View) error {
 	return w.Error()
 }
 
-// WriteParquet writes the counts table to path; command is the
-// command line that made it (as exact's: the command and its flags), and
+// WriteParquet writes the counts table to path, with command, the count
+// the table holds as the command that recomputes it (v.Command), and
 // count_method how the tours were counted (search or frontier).
-func WriteParquet(e *Env, path string, v View, command string) error {
+func WriteParquet(e *Env, path string, v View) error {
 	rows, err := countRows(v)
 	if err != nil {
 		return err
 	}
 	md := table.Metadata{Experiment: "count", ToolVersion: e.ToolVersion, Build: buildinfo.Read(),
 		Levels: table.Levels{Boards: []string{v.board.String()}},
-		Extra:  map[string]string{"command": command, "count_method": v.method}}
+		Extra:  map[string]string{"command": v.Command(), "count_method": v.method}}
 	if err := table.WriteCounts(path, rows, md); err != nil {
 		return fmt.Errorf("count: --out %s: %w", path, err)
 	}
@@ -371,4 +371,31 @@ func Print(e *Env, v View, d time.Duration) {
 		fmt.Fprintf(e.Stdout, "up to symmetry (%d symmetries): %s\n", v.symmetries, v.unique)
 	}
 	fmt.Fprintf(e.Stdout, "%s: %s, %.2fs\n", v.method, v.work, d.Seconds())
+}
+
+// Command is the count v holds, as the command that counts it again:
+// "count --board=RxC", with --closed, --unique, and --start=SQ where one
+// square was counted. It names what was counted, not how (method, memory,
+// shards, output), so a count merged from shards records the same
+// command as the whole count and its table is the same bytes.
+func (v View) Command() string {
+	c := "count --board=" + v.board.String()
+	if v.closed {
+		c += " --closed"
+	}
+	if v.unique != "" {
+		c += " --unique"
+	}
+	if v.directed == "" {
+		var counted []int
+		for i, s := range v.perStart {
+			if s != "" {
+				counted = append(counted, i)
+			}
+		}
+		if len(counted) == 1 {
+			c += " --start=" + v.board.SquareName(counted[0])
+		}
+	}
+	return c
 }

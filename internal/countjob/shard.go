@@ -254,7 +254,7 @@ func ReadPart(path string) (*Part, error) {
 // Merge adds count parts (files, or directories of them) into the
 // counts table of one count, written to out (a new Parquet file), and
 // prints the board. Every check comes before anything is written.
-func Merge(e *Env, args []string, out, command string) error {
+func Merge(e *Env, args []string, out string) error {
 	t0 := time.Now()
 	parts, err := readParts(args)
 	if err != nil {
@@ -270,7 +270,7 @@ func Merge(e *Env, args []string, out, command string) error {
 	}
 	v := mergedView(parts, b, opt, units, r)
 	if out != "" {
-		if err := WriteParquet(e, out, v, command); err != nil {
+		if err := WriteParquet(e, out, v); err != nil {
 			return err
 		}
 	}
