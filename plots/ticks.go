@@ -112,7 +112,10 @@ func (log10Ticks) Ticks(min, max float64) []plot.Tick {
 				continue
 			}
 			t := plot.Tick{Value: v}
-			if powers < 2 && (m == 2 || m == 5) {
+			// a label at the axis's right end (a curve that ends at 200
+			// walks) would stick out of the figure, half of it past the
+			// frame: the tick stays, unlabelled
+			if powers < 2 && (m == 2 || m == 5) && v < max-1e-9 {
 				t.Label = strconv.FormatFloat(float64(m)*math.Pow(10, k), 'f', -1, 64)
 			}
 			ts = append(ts, t)
