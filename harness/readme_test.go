@@ -100,7 +100,7 @@ func TestReadmeResults(t *testing.T) {
 // what the tool measures: every value, exact value, what decided it and
 // the verdict.
 func TestReadmePublishedClaims(t *testing.T) {
-	testenv.SkipUnlessSlow(t, "the published claims of "+claimsPage+" (six experiments, about 11 CPU-minutes)")
+	testenv.SkipUnlessSlow(t, "the published claims of "+claimsPage+" (five experiments, about 10 CPU-minutes)")
 	text := docPage(t, claimsPage)
 	var dirs []string
 	ids := map[string]string{}
@@ -137,7 +137,9 @@ func TestReadmePublishedClaims(t *testing.T) {
 }
 
 // publishedExperiments are the literature runs of docs/claims.md, in its order.
-var publishedExperiments = []string{"literature", "literature-small", "literature-large", "pohl-original", "roth-sweep", "roth-sweep-ostar"}
+// literature-large is left out: read jointly, its count statement takes
+// over 25 CPU-minutes to decide (docs/claims.md says so).
+var publishedExperiments = []string{"literature", "literature-small", "pohl-original", "roth-sweep", "roth-sweep-ostar"}
 
 // TestReadmeProse: the numbers and orderings the results prose states
 // (docs/claims.md, its figure captions in docs/figures.md, and the figure
