@@ -121,22 +121,10 @@ func writeFailingGrid(b *strings.Builder, bd *sim.Board, rows []table.DesignRow)
 	for _, r := range rows {
 		g[[2]int32{r.StartRow, r.StartCol}] = r.CellsFailing
 	}
-	b.WriteString("|   |")
-	for c := 0; c < bd.Cols; c++ {
-		fmt.Fprintf(b, " %c |", 'a'+c)
-	}
-	b.WriteString("\n|---|" + strings.Repeat("---:|", bd.Cols) + "\n")
-	for row := bd.Rows - 1; row >= 0; row-- {
-		fmt.Fprintf(b, "| **%d** |", row+1)
-		for c := 0; c < bd.Cols; c++ {
-			if v, ok := g[[2]int32{int32(row), int32(c)}]; ok {
-				fmt.Fprintf(b, " %d |", v)
-			} else {
-				b.WriteString(" |")
-			}
-		}
-		b.WriteString("\n")
-	}
+	writeBoardTable(b, bd, func(row, col int) (string, bool) {
+		v, ok := g[[2]int32{int32(row), int32(col)}]
+		return fmt.Sprintf("%d", v), ok
+	})
 }
 
 // everyStart reports whether every walk of rule ri on board bi is a tour,
@@ -170,4 +158,25 @@ func list(items []string, n int) string {
 		return strings.Join(items[:n], ", ") + fmt.Sprintf(", … (%d in all)", len(items))
 	}
 	return strings.Join(items, ", ")
+}
+
+// writeBoardTable writes a board-shaped Markdown table, the top rank
+// first: cell gives a square's text, or false for an empty cell.
+func writeBoardTable(b *strings.Builder, bd *sim.Board, cell func(row, col int) (string, bool)) {
+	b.WriteString("|   |")
+	for c := 0; c < bd.Cols; c++ {
+		fmt.Fprintf(b, " %c |", 'a'+c)
+	}
+	b.WriteString("\n|---|" + strings.Repeat("---:|", bd.Cols) + "\n")
+	for row := bd.Rows - 1; row >= 0; row-- {
+		fmt.Fprintf(b, "| **%d** |", row+1)
+		for c := 0; c < bd.Cols; c++ {
+			if v, ok := cell(row, c); ok {
+				fmt.Fprintf(b, " %s |", v)
+			} else {
+				b.WriteString(" |")
+			}
+		}
+		b.WriteString("\n")
+	}
 }

@@ -239,22 +239,11 @@ func writeGrids(b *strings.Builder, s *config.Experiment, rows []table.SquareRow
 					g[[2]int32{sq.StartRow, sq.StartCol}] = sq.SuccessRate
 				}
 			}
-			fmt.Fprintf(b, "\n## Success rate by start square: %s, %s\n\n|   |", bd, ruleLabel(r.Name(), Params(r).Spec, shared))
-			for c := 0; c < bd.Cols; c++ {
-				fmt.Fprintf(b, " %c |", 'a'+c)
-			}
-			b.WriteString("\n|---|" + strings.Repeat("---:|", bd.Cols) + "\n")
-			for row := bd.Rows - 1; row >= 0; row-- {
-				fmt.Fprintf(b, "| **%d** |", row+1)
-				for c := 0; c < bd.Cols; c++ {
-					if v, ok := g[[2]int32{int32(row), int32(c)}]; ok {
-						fmt.Fprintf(b, " %.3f |", v)
-					} else {
-						b.WriteString(" |")
-					}
-				}
-				b.WriteString("\n")
-			}
+			fmt.Fprintf(b, "\n## Success rate by start square: %s, %s\n\n", bd, ruleLabel(r.Name(), Params(r).Spec, shared))
+			writeBoardTable(b, bd, func(row, col int) (string, bool) {
+				v, ok := g[[2]int32{int32(row), int32(col)}]
+				return fmt.Sprintf("%.3f", v), ok
+			})
 		}
 	}
 }
