@@ -8,10 +8,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
-	"syscall"
 	"time"
 
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/procstat"
 	"github.com/knightwalk/knightwalk/internal/runner"
 	"github.com/knightwalk/knightwalk/sim"
 )
@@ -162,10 +162,7 @@ func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Repor
 	if python {
 		rep.Python, rep.PythonRatios, rep.PythonNote = pythonBench(ctx, rep.Kernels[:2], d)
 	}
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		rep.PeakRSSMiB = float64(ru.Maxrss) / 1024 // Linux reports KiB
-	}
+	rep.PeakRSSMiB = float64(procstat.PeakRSSBytes()) / (1 << 20)
 	return rep, nil
 }
 

@@ -2,10 +2,13 @@ package harness
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
+	"syscall"
 	"testing"
 
 	"github.com/knightwalk/knightwalk/harness/testdata/audit/badrules"
@@ -14,6 +17,9 @@ import (
 // TestMain lets the test binary act as the experiment command itself when
 // KNIGHTWALK_BE_MAIN is set, so tests can start real processes of it.
 func TestMain(m *testing.M) {
+	if f := os.Getenv("KNIGHTWALK_MEASURE_RSS"); f != "" {
+		os.Exit(measureRSS(f))
+	}
 	if os.Getenv("KNIGHTWALK_BE_MAIN") == "1" {
 		if os.Getenv("KNIGHTWALK_BAD_RULES") == "1" { // the audit corpus's misbehaving rules
 			if err := badrules.Register(); err != nil {
@@ -32,6 +38,79 @@ func proc(t *testing.T, env []string, args ...string) *exec.Cmd {
 	c := exec.Command(os.Args[0], args...)
 	c.Env = append(append(os.Environ(), "KNIGHTWALK_BE_MAIN=1"), env...)
 	return c
+}
+
+// procRSS is proc for a test that reads the command's peak resident
+// memory: the process started is a small wrapper (this test binary again)
+// that runs the command as its own child and reports the child's peak.
+// Asking the kernel about a direct child is wrong here: Linux carries the
+// parent's high-water mark into a child's ru_maxrss at exec, so once this
+// test binary had grown to 2.7 GB every command it started "peaked at
+// 2778 MiB" (CI, 2026-11-28), even `version`. The wrapper is a fresh exec
+// of a few MiB, so its child's figure is the command's own. peak() is
+// valid after the process has been waited for.
+func procRSS(t *testing.T, env []string, args ...string) (c *exec.Cmd, peak func() int64) {
+	t.Helper()
+	f := filepath.Join(t.TempDir(), "maxrss")
+	c = exec.Command(os.Args[0], args...)
+	c.Env = append(append(os.Environ(), "KNIGHTWALK_MEASURE_RSS="+f), env...)
+	return c, func() int64 {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatalf("the measuring wrapper wrote no peak: %v", err)
+		}
+		n, err := strconv.ParseInt(string(b), 10, 64)
+		if err != nil {
+			t.Fatalf("the measuring wrapper wrote %q: %v", b, err)
+		}
+		return n
+	}
+}
+
+// measureRSS runs the command (this binary as experiment) as a child with
+// this process's arguments and standard files, forwards interrupts to it,
+// writes its peak resident memory in bytes to file and returns its exit
+// status.
+func measureRSS(file string) int {
+	env := []string{"KNIGHTWALK_BE_MAIN=1"}
+	for _, kv := range os.Environ() {
+		if !bytes.HasPrefix([]byte(kv), []byte("KNIGHTWALK_MEASURE_RSS=")) {
+			env = append(env, kv)
+		}
+	}
+	c := exec.Command(os.Args[0], os.Args[1:]...)
+	c.Env, c.Stdin, c.Stdout, c.Stderr = env, os.Stdin, os.Stdout, os.Stderr
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt, syscall.SIGTERM)
+	if err := c.Start(); err != nil {
+		os.Stderr.WriteString("measure: " + err.Error() + "\n")
+		return 99
+	}
+	go func() {
+		for s := range sig {
+			c.Process.Signal(s)
+		}
+	}()
+	err := c.Wait()
+	code := 0
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
+		code = ee.ExitCode()
+		if ws, ok := ee.Sys().(syscall.WaitStatus); ok && ws.Signaled() {
+			code = 128 + int(ws.Signal())
+		}
+	} else if err != nil {
+		os.Stderr.WriteString("measure: " + err.Error() + "\n")
+		return 99
+	}
+	ru, ok := c.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 99
+	}
+	if err := os.WriteFile(file, []byte(strconv.FormatInt(int64(ru.Maxrss)*1024, 10)), 0o644); err != nil { // KiB on Linux
+		return 99
+	}
+	return code
 }
 
 // TestClusterShards runs N shard processes of the command the way Slurm

@@ -182,13 +182,12 @@ func TestBudgetsBoundPeakRSS(t *testing.T) {
 		// in memory 9x9 from a1 needs some 150 MiB; spilled it fits 128
 		{128 << 20, []string{"exact", "--board", "9x9", "--start", "a1", "--max-memory", "128MiB", "--spill", spill, "--workers", "2"}},
 	} {
-		p := proc(t, nil, c.args...)
+		p, maxrss := procRSS(t, nil, c.args...)
 		out, _ := p.CombinedOutput()
-		ru, ok := p.ProcessState.SysUsage().(*syscall.Rusage)
-		if !ok {
+		if _, ok := p.ProcessState.SysUsage().(*syscall.Rusage); !ok {
 			t.Skip("no rusage on this system")
 		}
-		peak := ru.Maxrss * 1024 // KiB on Linux
+		peak := maxrss()
 		t.Logf("%v: peak %.0f MiB of %d MiB (%s)", c.args, float64(peak)/(1<<20), c.budget>>20, lastLine(string(out)))
 		if float64(peak) > 1.05*float64(c.budget) {
 			t.Errorf("%v: peak resident memory %.0f MiB, over the budget of %d MiB", c.args, float64(peak)/(1<<20), c.budget>>20)
@@ -329,7 +328,7 @@ func TestAuditCorpus(t *testing.T) {
 		if sigint {
 			env = append(env, "KNIGHTWALK_RULE_TIMEOUT=0") // only the signal may stop it
 		}
-		p := proc(t, env, args...)
+		p, maxrss := procRSS(t, env, args...)
 		var stderr strings.Builder
 		p.Stderr = &stderr
 		if full {
@@ -362,8 +361,8 @@ func TestAuditCorpus(t *testing.T) {
 		if fmt.Sprint(code) != want || !strings.Contains(stderr.String(), phrase) {
 			t.Errorf("cases.txt:%d: %q: exit %d, stderr %q; want exit %s and %q", i+1, args, code, stderr.String(), want, phrase)
 		}
-		if ru, ok := p.ProcessState.SysUsage().(*syscall.Rusage); ok && ru.Maxrss*1024 > 1<<30 {
-			t.Errorf("cases.txt:%d: %q peaked at %d MiB", i+1, args, ru.Maxrss>>10)
+		if peak := maxrss(); peak > 1<<30 {
+			t.Errorf("cases.txt:%d: %q peaked at %d MiB", i+1, args, peak>>20)
 		}
 		if took > 10*time.Second || bad && took > 5*time.Second {
 			t.Errorf("cases.txt:%d: %q took %v", i+1, args, took)

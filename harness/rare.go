@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/knightwalk/knightwalk/internal/procstat"
 	"github.com/knightwalk/knightwalk/internal/rarejob"
 	"runtime"
 	"strconv"
@@ -80,7 +81,7 @@ standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
 				}
 				o.Seed, o.Target, o.Particles, o.Replicates = *seed, *target, *particles, *replicates
 				o.Pilot, o.LevelFraction, o.Confidence, o.Workers, o.MaxMemory = *pilot, *frac, *conf, *workers, int64(maxMem)
-				t0, cpu0 := time.Now(), rarejob.CPUSeconds()
+				t0, cpu0 := time.Now(), procstat.CPUSeconds()
 				res, err := rare.Estimate(ctx, o)
 				var re *sim.RuleError
 				if err != nil {
@@ -89,14 +90,14 @@ standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
 					}
 					return usagef("rare: %v", err)
 				}
-				rep := rarejob.NewReport(o, res, time.Since(t0).Seconds(), rarejob.CPUSeconds()-cpu0)
+				rep := rarejob.NewReport(o, res, time.Since(t0).Seconds(), procstat.CPUSeconds()-cpu0)
 				if *plainWalks > 0 {
-					cpu1 := rarejob.CPUSeconds()
+					cpu1 := procstat.CPUSeconds()
 					pr, err := rare.Plain(ctx, o, *plainWalks)
 					if err != nil {
 						return err
 					}
-					rep.AddPlain(pr, rarejob.CPUSeconds()-cpu1)
+					rep.AddPlain(pr, procstat.CPUSeconds()-cpu1)
 				}
 				if *format == "json" {
 					enc := json.NewEncoder(e.stdout)

@@ -7,17 +7,17 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"github.com/knightwalk/knightwalk/internal/cli"
 	"io"
 	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"time"
 
 	"github.com/knightwalk/knightwalk/count"
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/cli"
+	"github.com/knightwalk/knightwalk/internal/procstat"
 	"github.com/knightwalk/knightwalk/internal/runner"
 	"github.com/knightwalk/knightwalk/sim"
 )
@@ -118,11 +118,7 @@ func (q *Query) ShardPart(ctx context.Context, e *Env, sh runner.Shard, out stri
 	for _, s := range r.SweepStats {
 		p.Sweeps = append(p.Sweeps, countPartSweep{s.Sweep, s.Steps, s.PeakStates, s.States, s.Seconds, s.PeakBytes})
 	}
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) == nil {
-		p.PeakRSSBytes = int64(ru.Maxrss) * 1024 // KiB on Linux
-		p.CPUSeconds = time.Duration(syscall.TimevalToNsec(ru.Utime) + syscall.TimevalToNsec(ru.Stime)).Seconds()
-	}
+	p.PeakRSSBytes, p.CPUSeconds = procstat.PeakRSSBytes(), procstat.CPUSeconds()
 	p.Sum = sealCountPart(p)
 	b, err := json.MarshalIndent(p, "", " ")
 	if err != nil {

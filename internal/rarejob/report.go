@@ -9,8 +9,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"syscall"
-	"time"
 
 	"github.com/knightwalk/knightwalk/rare"
 )
@@ -131,13 +129,4 @@ func joinInts64(xs []int64) string {
 		s[i] = strconv.FormatInt(x, 10)
 	}
 	return strings.Join(s, " ")
-}
-
-// CPUSeconds is the process's user and system CPU time so far.
-func CPUSeconds() float64 {
-	var ru syscall.Rusage
-	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano()).Seconds()
 }
