@@ -10,6 +10,7 @@ import (
 
 	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/manual"
 )
 
 // command is one subcommand: its name, usage line, short help and its own
@@ -77,14 +78,14 @@ func run(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 func dispatch(ctx context.Context, stdout, stderr io.Writer, args []string) error {
 	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" {
 		if len(args) > 2 {
-			return usagef("help takes at most one command name, got %q (usage: experiment help %s)", args[1:], helpUsage)
+			return usagef("help takes at most one command name, got %q (usage: experiment help %s)", args[1:], manual.HelpUsage)
 		}
 		if len(args) == 2 {
 			switch topic := args[1]; topic {
 			case "help", "-h", "-help", "--help":
-				fmt.Fprint(stdout, manualText(helpManual))
+				fmt.Fprint(stdout, manual.Text(manual.Help))
 			case "all":
-				fmt.Fprint(stdout, manualText(manualDoc()))
+				fmt.Fprint(stdout, manual.Text(manualDoc()))
 			default:
 				c := lookup(topic)
 				if c == nil {
@@ -94,7 +95,7 @@ func dispatch(ctx context.Context, stdout, stderr io.Writer, args []string) erro
 			}
 			return nil
 		}
-		fmt.Fprint(stdout, manualText(manualOverview()))
+		fmt.Fprint(stdout, manual.Text(manual.Overview(manualCommands())))
 		if len(args) == 0 {
 			return usagef("no command given")
 		}
@@ -198,25 +199,10 @@ func lookup(name string) *command {
 	return nil
 }
 
-// helpUsage and helpManual are the help command's own usage and manual
-// (experiment help help).
-const helpUsage = "[COMMAND | all]"
-
-const helpManual = `Usage:
-
-	experiment help [COMMAND | all]
-
-Prints the manual: with no argument its overview (the commands, exit
-status, environment, examples), with a command's name that command's
-section (its usage, what it does, its flags; 'experiment COMMAND -h' prints
-the same), and with all the whole manual, as 'go doc ./cmd/experiment'
-prints it.
-`
-
 // printCommandHelp prints a command's section of the manual, as
 // 'experiment help COMMAND' and 'experiment COMMAND -h' both do.
 func printCommandHelp(w io.Writer, c *command) {
-	fmt.Fprint(w, manualText(commandManual(c)))
+	fmt.Fprint(w, manual.Text(manual.Section(c.manualCommand())))
 }
 
 // maxWorkers bounds --workers: each worker holds its own search or walk

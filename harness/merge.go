@@ -5,11 +5,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/knightwalk/knightwalk/internal/countjob"
 	"time"
 
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/countjob"
+	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/runner"
 )
@@ -20,16 +21,7 @@ func mergeCommand() *command {
 		name:  "merge",
 		usage: "--out DIR [--force] PART... | --out FILE COUNTPART... | --status PARTS",
 		short: "combine the parts of a sharded run into the tables of one run",
-		long: `Reads the parts written by 'experiment run --shard K/N' (their directories or
-part.json files), checks that they are all N shards of one config and seed,
-and writes the same tables, report and manifest that one unsharded run of the
-experiment writes, value for value.
-
-Given the parts of 'experiment count --shard K/N --out PART' (files, or a
-directory of them), checks that they are all N shards of one count (board,
-open or closed, paired ends) and writes its counts table to --out FILE (a
-new Parquet file; docs/tables.md), the same as 'count --format parquet' of
-the whole count, and prints the board.`,
+		long:  manual.Merge,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			out := fs.String("out", "", "result directory to write (required)")
 			force := fs.Bool("force", false, "replace an existing result directory that experiment wrote")

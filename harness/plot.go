@@ -8,6 +8,7 @@ import (
 
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/figures"
+	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/runner"
 )
@@ -18,13 +19,7 @@ func plotCommand() *command {
 		name:  "plot",
 		usage: "DIR [--figure NAME,...] [--with DIR2,...]",
 		short: "redraw a result directory's figures from its tables alone",
-		long: `Draws the figures of a finished run from its Parquet tables and manifest.json
-into DIR/figures (PNG, SVG and PDF; the walk figure also as an animated GIF)
-and updates the figures section of DIR/report.md. No walks are run; the walk
-figure replays walk 0 from the seed. --with DIR2,... (with --figure
-sweep-strip) draws the sweeps of other results below DIR's, each row
-named by its move order, e.g. a fitted order's beside the canonical
-order's; those directories are only read. Figures: ` + strings.Join(config.Figures, ", ") + `.`,
+		long:  manual.Plot,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			which := fs.String("figure", "", "comma-separated figures to draw (default: those the experiment asked for; 'all' for every one)")
 			withDirs := fs.String("with", "", "comma-separated result directories whose sweeps the sweep-strip figure draws beside DIR's")

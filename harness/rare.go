@@ -6,13 +6,14 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"github.com/knightwalk/knightwalk/internal/procstat"
-	"github.com/knightwalk/knightwalk/internal/rarejob"
 	"runtime"
 	"strconv"
 	"strings"
 	"time"
 
+	"github.com/knightwalk/knightwalk/internal/manual"
+	"github.com/knightwalk/knightwalk/internal/procstat"
+	"github.com/knightwalk/knightwalk/internal/rarejob"
 	"github.com/knightwalk/knightwalk/rare"
 	"github.com/knightwalk/knightwalk/sim"
 )
@@ -23,17 +24,7 @@ func rareCommand() *command {
 		name:  "rare",
 		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--seed S] [--target L] [--particles N] [--replicates R] [--levels auto|L1,L2,...] [--pilot N] [--level-fraction F] [--confidence C] [--plain WALKS] [--workers N] [--max-memory SIZE] [--format text|json]",
 		short: "estimate a rare success probability by multilevel splitting",
-		long: `Estimates P(success) (or, with --target, P(path length reaches L)) of one
-randomised walk rule from one start square by fixed-effort multilevel
-splitting on path length (docs/design.md, "Rare events"): unbiased, with the
-standard error and Student t interval of --replicates independent
-replicates. It reaches probabilities far below what plain sampling can
-resolve, e.g. Warnsdorff/random from a corner of 400x400.
-
-The levels are chosen by a pilot run on streams of its own (--levels auto),
-or given. The same flags and seed give the same estimate for any --workers.
-It also prints what plain sampling would need for the same relative
-standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
+		long:  manual.Rare,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			var rf ruleFlags
 			rf.register(fs, "warnsdorff")

@@ -14,6 +14,7 @@ import (
 
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/runner"
 )
@@ -24,24 +25,7 @@ func runCommand() *command {
 		name:  "run",
 		usage: "[FILE | NAME | DIR/manifest.json] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N [--round R]] [--dry-run] [--quiet]",
 		short: "run an experiment and write its tables, report and manifest",
-		long: `Runs the experiment in FILE (or a committed experiment by NAME, or with no
-argument the embedded default: seed 000's claims on 8x8) and writes
-results/<name>/ (or --out DIR): Parquet tables, report.md, manifest.json.
-The directory appears only when the run completes; an interrupted run can
-be continued with --resume. --shard K/N runs slice K of N, counting from 0
-(0/4, 1/4, 2/4, 3/4), and writes a part for 'experiment merge'.
-A sequential run (walks: {until: ...}) is sharded round by round: --shard
-K/N --round R --out PARTS runs shard K of round R into PARTS/round-R/part-K
-(without --round, the first round without this shard's part), replaying
-the decisions of the rounds before from their parts; 'experiment merge
---out DIR PARTS' writes the result once the rounds decide the run, and
-until then says which round to run next (exit status 3).
---dry-run prints the plan and its estimated time from short calibration
-walks: on at most 12 boards per rule, spread over the sizes; the other
-boards' costs are interpolated by their squares (marked "by size").
-A result's DIR/manifest.json (or the config key of one of its tables,
-saved as a file) runs exactly that configuration again: the same tables,
-byte for byte, on the same machine and binary.`,
+		long:  manual.Run,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			out := fs.String("out", "", "result directory (default results/<name>, or results/<name>.shard-K-of-N for a shard)")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "walks run in parallel on this many goroutines")

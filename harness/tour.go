@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/sim"
 )
 
@@ -17,21 +18,7 @@ func tourCommand() *command {
 		name:  "tour",
 		usage: "--board RxC --start SQ [--rule NAME] [--tie-break TB] [--order MOVES] [--max-steps N] [--node-budget N] [--seed S] [--walk W] [--format text|csv|json]",
 		short: "show one walk as a numbered board, replaying walk W of a run exactly",
-		long: `Runs one walk and prints it: text, a board with each square numbered by
-when the walk visited it (1 the start, "." never), then the outcome; csv,
-one row per square in visiting order (step,square,row,col); json, the walk
-with its squares in order (seed and walk as decimal strings, which
-JavaScript reads exactly).
-
-The walk is walk index --walk of (--seed, board, rule, start), drawn from
-the same stream as in a run (docs/design.md, the random-stream contract),
-so a walk from a walks table is replayed exactly: pass the experiment's
-seed and the row's rule, start and walk. --rule backtrack/closed searches
-for a closed tour.
-
-Exit status 0 when the walk is a full tour (every square visited; for
-backtrack/closed, a closed one), 1 when it is not (the outcome on stderr),
-2 for a usage mistake.`,
+		long:  manual.Tour,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			var rf ruleFlags
 			rf.register(fs, "warnsdorff")

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/runner"
 
 	"go.yaml.in/yaml/v3"
@@ -19,14 +20,7 @@ func validateCommand() *command {
 		name:  "validate",
 		usage: "FILE...",
 		short: "check experiment files without running them",
-		long: `Decodes and validates each experiment file (or committed experiment name) and
-reports every error with its file, line and key; prints the plan's size for
-files that are valid. A sources file (experiments/sources.yaml: the
-publications the claims cite) is checked as one, so 'validate
-experiments/*.yaml' checks every file there. Exit status 1 when any file
-is invalid. Validation takes time in proportion to the file, not to the
-boards' areas (a sweep over n = 5..2000 from the corners takes well under
-a second), and stops on SIGINT or SIGTERM.`,
+		long:  manual.Validate,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) == 0 {
