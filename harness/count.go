@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/countjob"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/runner"
@@ -101,7 +102,7 @@ func checkCountArgs(q *countjob.Query, args []string, board, start, format, out,
 		return err
 	}
 	var err error
-	if q.Board, q.Starts, err = boardAndStarts(board, start); err != nil {
+	if q.Board, q.Starts, err = cli.BoardAndStarts(board, start); err != nil {
 		return err
 	}
 	q.All = start == ""

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/exactjob"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/results"
@@ -25,8 +26,8 @@ func exactCommand() *command {
 		short: "exact success probabilities by enumerating every branch of a walk",
 		long:  manual.Exact,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
-			var rf ruleFlags
-			rf.register(fs, "warnsdorff")
+			var rf cli.RuleFlags
+			rf.Register(fs, "warnsdorff")
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 8x8 (required)")
 			start := fs.String("start", "", "only this start square, e.g. a1 (default: every square)")
 			format := fs.String("format", "text", "output format: text, csv or parquet (parquet needs --out)")
@@ -46,11 +47,11 @@ func exactCommand() *command {
 				if err := checkExactFormat(*format, *outFile); err != nil {
 					return err
 				}
-				r, err := rf.resolve()
+				r, err := rf.Resolve()
 				if err != nil {
 					return err
 				}
-				b, starts, err := boardAndStarts(*board, *start)
+				b, starts, err := cli.BoardAndStarts(*board, *start)
 				if err != nil {
 					return err
 				}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/procstat"
 	"github.com/knightwalk/knightwalk/internal/rarejob"
@@ -26,8 +27,8 @@ func rareCommand() *command {
 		short: "estimate a rare success probability by multilevel splitting",
 		long:  manual.Rare,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
-			var rf ruleFlags
-			rf.register(fs, "warnsdorff")
+			var rf cli.RuleFlags
+			rf.Register(fs, "warnsdorff")
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 400x400 (required)")
 			start := fs.String("start", "", "start square, e.g. a1, or r0c0 on boards wider than 26 columns (default: the corner (0,0))")
 			seed := fs.Uint64("seed", 1, "seed of the random streams")
@@ -104,15 +105,15 @@ func rareCommand() *command {
 
 // rareOptions parses the board, rule, start and levels flags; every
 // mistake is a usage error naming its flag.
-func rareOptions(rf *ruleFlags, board, start, levels string) (rare.Options, error) {
-	b, starts, err := boardAndStarts(board, start)
+func rareOptions(rf *cli.RuleFlags, board, start, levels string) (rare.Options, error) {
+	b, starts, err := cli.BoardAndStarts(board, start)
 	if err != nil {
 		return rare.Options{}, err
 	}
 	if start == "" {
 		starts = []int{0}
 	}
-	r, err := rf.resolve()
+	r, err := rf.Resolve()
 	if err != nil {
 		return rare.Options{}, err
 	}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/results"
@@ -52,7 +53,7 @@ func runCommand() *command {
 					if shard, err = runner.ParseShard(*shardFlag); err != nil {
 						return usagef("--shard: %v", err)
 					}
-				} else if s, from, ok, err := shardFromEnv(getenv); err != nil {
+				} else if s, from, ok, err := cli.ShardFromEnv(getenv); err != nil {
 					return err
 				} else if ok {
 					shard = s

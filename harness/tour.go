@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strconv"
 
+	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/sim"
 )
@@ -20,8 +21,8 @@ func tourCommand() *command {
 		short: "show one walk as a numbered board, replaying walk W of a run exactly",
 		long:  manual.Tour,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
-			var rf ruleFlags
-			rf.register(fs, "warnsdorff")
+			var rf cli.RuleFlags
+			rf.Register(fs, "warnsdorff")
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 8x8 (required)")
 			start := fs.String("start", "", "start square, e.g. a1 (required)")
 			nodeBudget := fs.Int64("node-budget", 0, "backtrack: squares the search may enter (0: the default budget)")
@@ -38,11 +39,11 @@ func tourCommand() *command {
 				if *start == "" {
 					return usagef("--start is required, e.g. --start a1")
 				}
-				b, starts, err := boardAndStarts(*board, *start)
+				b, starts, err := cli.BoardAndStarts(*board, *start)
 				if err != nil {
 					return err
 				}
-				r, err := rf.resolve()
+				r, err := rf.Resolve()
 				if err != nil {
 					return err
 				}
