@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knightwalk/knightwalk/internal/expfile"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/internal/testenv"
@@ -163,7 +164,7 @@ func TestReadmeProse(t *testing.T) {
 	}
 	// Closed tours: the six starts run, and every other square of the
 	// board enumerated for the figure.
-	s, err := loadExperiment("closed-tours")
+	s, err := expfile.Load("closed-tours")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -15,6 +15,7 @@ import (
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
 	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/expfile"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/runner"
@@ -63,7 +64,7 @@ func runCommand() *command {
 				if len(args) == 1 {
 					arg = args[0]
 				}
-				s, err := interruptible(ctx, func() (*config.Experiment, error) { return loadExperiment(arg) })
+				s, err := interruptible(ctx, func() (*config.Experiment, error) { return expfile.Load(arg) })
 				if err != nil {
 					return err
 				}

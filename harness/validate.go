@@ -8,10 +8,9 @@ import (
 	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/expfile"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/runner"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // validateCommand is `experiment validate`; main.go lists it.
@@ -28,7 +27,7 @@ func validateCommand() *command {
 				}
 				bad := 0
 				for _, a := range args {
-					if n, ok, err := validateSources(a); ok {
+					if n, ok, err := expfile.Sources(a); ok {
 						if err != nil {
 							fmt.Fprintln(e.stderr, err)
 							bad++
@@ -37,7 +36,7 @@ func validateCommand() *command {
 						}
 						continue
 					}
-					s, err := interruptible(ctx, func() (*config.Experiment, error) { return loadExperiment(a) })
+					s, err := interruptible(ctx, func() (*config.Experiment, error) { return expfile.Load(a) })
 					if ctx.Err() != nil {
 						return ctx.Err()
 					}
@@ -92,24 +91,4 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// validateSources checks FILE when it is a sources file (its one
-// top-level key is sources, as experiments/sources.yaml), so that
-// `validate experiments/*.yaml` checks every file there; ok is false for
-// anything else, left to the experiment reader.
-func validateSources(arg string) (n int, ok bool, err error) {
-	if !fileExists(arg) {
-		return 0, false, nil
-	}
-	data, err := config.ReadFile(arg)
-	if err != nil {
-		return 0, false, nil
-	}
-	var top map[string]any
-	if yaml.Unmarshal(data, &top) != nil || len(top) != 1 || top["sources"] == nil {
-		return 0, false, nil
-	}
-	pubs, err := config.ParseSources(arg, data)
-	return len(pubs), true, err
 }
