@@ -7,9 +7,9 @@ import (
 	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/config"
-	"github.com/knightwalk/knightwalk/internal/figures"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/runjob"
 	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
@@ -50,7 +50,7 @@ func plotCommand() *command {
 					return err
 				}
 				defer release()
-				drawn, err := drawFigures(ctx, args[0], names, with)
+				drawn, err := runjob.DrawFigures(ctx, args[0], names, with)
 				if ctx.Err() != nil {
 					return fmt.Errorf("plot interrupted by a signal: the figures written so far are whole files, %s was not updated; run plot again to finish", results.ReportFile)
 				}
@@ -67,26 +67,5 @@ func plotCommand() *command {
 				return nil
 			}
 		},
-	}
-}
-
-// drawFigures draws into dir and updates its report.
-func drawFigures(ctx context.Context, dir string, names, with []string) ([]figures.Drawn, error) {
-	drawn, err := figures.DrawWith(ctx, dir, names, with)
-	if err != nil {
-		return nil, err
-	}
-	return drawn, figures.UpdateReport(dir, drawn)
-}
-
-// figuresHook draws an experiment's figures into a finished result
-// directory before it is renamed into place (nil when it asks for none).
-func figuresHook(figs []string) func(dir string) error {
-	if len(figs) == 0 {
-		return nil
-	}
-	return func(dir string) error {
-		_, err := drawFigures(context.Background(), dir, figs, nil)
-		return err
 	}
 }
