@@ -3,20 +3,15 @@ package harness
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/manual"
-	"github.com/knightwalk/knightwalk/internal/procstat"
 	"github.com/knightwalk/knightwalk/internal/rarejob"
 	"github.com/knightwalk/knightwalk/rare"
-	"github.com/knightwalk/knightwalk/sim"
 )
 
 // rareCommand is `experiment rare`; main.go lists it.
@@ -48,24 +43,8 @@ func rareCommand() *command {
 				if len(args) > 0 {
 					return usagef("rare takes no arguments, got %q", args)
 				}
-				if *format != "text" && *format != "json" {
-					return usagef("--format %q: valid formats are text, json", *format)
-				}
-				if err := checkWorkers(*workers); err != nil {
+				if err := checkRareFlags(*format, *workers, *pilot, *frac, *conf, *plainWalks); err != nil {
 					return err
-				}
-				// An explicit 0 is a mistake, not "the default".
-				if *pilot < 2 {
-					return usagef("--pilot %d: want at least 2 walks per stage", *pilot)
-				}
-				if !(*frac > 0 && *frac < 1) {
-					return usagef("--level-fraction %g: want a fraction strictly between 0 and 1, e.g. %g", *frac, rare.DefaultLevelFraction)
-				}
-				if !(*conf > 0 && *conf < 1) {
-					return usagef("--confidence %g: want a level strictly between 0 and 1, e.g. 0.95", *conf)
-				}
-				if *plainWalks < 0 {
-					return usagef("--plain %d: want a number of walks, or 0 for none", *plainWalks)
 				}
 				o, err := rareOptions(&rf, *board, *start, *levels)
 				if err != nil {
@@ -73,23 +52,9 @@ func rareCommand() *command {
 				}
 				o.Seed, o.Target, o.Particles, o.Replicates = *seed, *target, *particles, *replicates
 				o.Pilot, o.LevelFraction, o.Confidence, o.Workers, o.MaxMemory = *pilot, *frac, *conf, *workers, int64(maxMem)
-				t0, cpu0 := time.Now(), procstat.CPUSeconds()
-				res, err := rare.Estimate(ctx, o)
-				var re *sim.RuleError
+				rep, err := rarejob.Run(ctx, o, *plainWalks)
 				if err != nil {
-					if ctx.Err() != nil || errors.As(err, &re) { // a rule of your own at fault, not the command line
-						return fmt.Errorf("rare: %w", err)
-					}
-					return usagef("rare: %v", err)
-				}
-				rep := rarejob.NewReport(o, res, time.Since(t0).Seconds(), procstat.CPUSeconds()-cpu0)
-				if *plainWalks > 0 {
-					cpu1 := procstat.CPUSeconds()
-					pr, err := rare.Plain(ctx, o, *plainWalks)
-					if err != nil {
-						return err
-					}
-					rep.AddPlain(pr, procstat.CPUSeconds()-cpu1)
+					return err
 				}
 				if *format == "json" {
 					enc := json.NewEncoder(e.stdout)
@@ -128,4 +93,29 @@ func rareOptions(rf *cli.RuleFlags, board, start, levels string) (rare.Options, 
 		}
 	}
 	return o, nil
+}
+
+// checkRareFlags refuses rare's flags out of range, each a usage error
+// naming its flag.
+func checkRareFlags(format string, workers, pilot int, frac, conf float64, plainWalks int64) error {
+	if format != "text" && format != "json" {
+		return usagef("--format %q: valid formats are text, json", format)
+	}
+	if err := checkWorkers(workers); err != nil {
+		return err
+	}
+	// An explicit 0 is a mistake, not "the default".
+	if pilot < 2 {
+		return usagef("--pilot %d: want at least 2 walks per stage", pilot)
+	}
+	if !(frac > 0 && frac < 1) {
+		return usagef("--level-fraction %g: want a fraction strictly between 0 and 1, e.g. %g", frac, rare.DefaultLevelFraction)
+	}
+	if !(conf > 0 && conf < 1) {
+		return usagef("--confidence %g: want a level strictly between 0 and 1, e.g. 0.95", conf)
+	}
+	if plainWalks < 0 {
+		return usagef("--plain %d: want a number of walks, or 0 for none", plainWalks)
+	}
+	return nil
 }
