@@ -168,21 +168,21 @@ func tableDigest(path string) (string, error) {
 func readRows(path string) (rows any, md table.Metadata, err error) {
 	switch filepath.Base(path) {
 	case results.SquaresFile:
-		rows, md, err = table.ReadSquares(path)
+		rows, md, err = table.Read[table.SquareRow](path)
 	case results.LengthsFile:
-		rows, md, err = table.ReadLengths(path)
+		rows, md, err = table.Read[table.LengthRow](path)
 	case results.DeadEndsFile:
-		rows, md, err = table.ReadDeadEnds(path)
+		rows, md, err = table.Read[table.DeadEndRow](path)
 	case results.ClassesFile:
-		rows, md, err = table.ReadClasses(path)
+		rows, md, err = table.Read[table.ClassRow](path)
 	case results.BoardsFile:
-		rows, md, err = table.ReadBoards(path)
+		rows, md, err = table.Read[table.BoardRow](path)
 	case results.ComparisonsFile:
-		rows, md, err = table.ReadComparisons(path)
+		rows, md, err = table.Read[table.ComparisonRow](path)
 	case results.ClaimsFile:
-		rows, md, err = table.ReadClaims(path)
+		rows, md, err = table.Read[table.ClaimRow](path)
 	case results.WalksFile:
-		rows, md, err = table.ReadWalks(path)
+		rows, md, err = table.Read[table.WalkRow](path)
 	default:
 		return nil, md, fmt.Errorf("%s: not a table", path)
 	}

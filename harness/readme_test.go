@@ -49,7 +49,7 @@ func TestReadmeResults(t *testing.T) {
 	if _, _, err := runCmd(t, "run", "claims-8x8", "--out", dir, "--quiet"); err != nil {
 		t.Fatal(err)
 	}
-	claims, _, err := table.ReadClaims(filepath.Join(dir, "claims.parquet"))
+	claims, _, err := table.Read[table.ClaimRow](filepath.Join(dir, "claims.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -113,7 +113,7 @@ func TestReadmePublishedClaims(t *testing.T) {
 		if _, _, err := runCmd(t, "run", name, "--out", dir, "--quiet"); err != nil {
 			t.Fatal(err)
 		}
-		claims, _, err := table.ReadClaims(filepath.Join(dir, "claims.parquet"))
+		claims, _, err := table.Read[table.ClaimRow](filepath.Join(dir, "claims.parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}
