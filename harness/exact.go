@@ -33,7 +33,7 @@ func exactCommand() *command {
 			format := fs.String("format", "text", "output format: text, csv or parquet (parquet needs --out)")
 			outFile := fs.String("out", "", "the Parquet file --format parquet writes")
 			force := fs.Bool("force", false, "replace --out if it is an exact table that experiment wrote")
-			budget := fs.Int64("budget", exactCommandBudget, "most states to expand per start square (about a million a second on one core; the memory, --max-memory, is what bounds most enumerations)")
+			budget := fs.Int64("budget", exactjob.DefaultBudget, "most states to expand per start square (about a million a second on one core; the memory, --max-memory, is what bounds most enumerations)")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "start squares enumerated in parallel")
 			maxMem := byteSize(defaultMaxMemory())
 			bounds := fs.Bool("bounds", false, "where a start would pass --budget or --max-memory, drop its least probable states and give certified bounds on P(success) instead of refusing")
@@ -62,10 +62,10 @@ func exactCommand() *command {
 					return err
 				}
 				if *budget < 0 {
-					return usagef("--budget must be 0 (the default, %d) or positive", exactCommandBudget)
+					return usagef("--budget must be 0 (the default, %d) or positive", exactjob.DefaultBudget)
 				}
 				if *budget == 0 {
-					*budget = exactCommandBudget
+					*budget = exactjob.DefaultBudget
 				}
 				if *format == "parquet" {
 					// refused before the enumeration, which may take long
@@ -143,13 +143,6 @@ func printExact(w io.Writer, b *sim.Board, r sim.Rule, res []sim.Exact, elapsed 
 	}
 	fmt.Fprintf(w, "\n%d start squares, %d states expanded, %.2fs\n", len(res), nodes, elapsed.Seconds())
 }
-
-// exactCommandBudget is the command's default state budget per start: a
-// time limit of some twenty minutes, well past 10x10 from a1 (136.5 million
-// states, 100 CPU-s, within 4 GiB); what stops larger enumerations is
-// --max-memory (or, with --bounds, what the memory and budget let each
-// layer keep).
-const exactCommandBudget = 1_000_000_000
 
 // setFlags lists the flags given on the command line, as --name=value in
 // name order, for the metadata of a file a command writes.

@@ -19,7 +19,7 @@ import (
 
 // The Kubernetes manifests in deploy/k8s have never run on a real cluster
 // here; this test checks what they rely on against the binary itself: the
-// Job fields, the shard each completion index gets from shardFromEnv, the
+// Job fields, the shard each completion index gets from cli.ShardFromEnv, the
 // arguments as the command's own flag sets parse them, and that the merge
 // reads the directory the shards write, on the same volume.
 

@@ -18,6 +18,13 @@ import (
 	"github.com/knightwalk/knightwalk/sim"
 )
 
+// DefaultBudget is the command's default state budget per start: a
+// time limit of some twenty minutes, well past 10x10 from a1 (136.5 million
+// states, 100 CPU-s, within 4 GiB); what stops larger enumerations is
+// --max-memory (or, with --bounds, what the memory and budget let each
+// layer keep).
+const DefaultBudget = 1_000_000_000
+
 // Walks runs the enumeration with progress on a terminal, under a
 // soft memory limit for the Go runtime that matches the budget: the budget
 // counts the states, the limit keeps the garbage of a growing layer from
