@@ -209,9 +209,9 @@ func partExperiment(p *runner.Part) (*config.Experiment, error) {
 	return s, nil
 }
 
-// Merge merges the parts named by args into the result directory opts'
-// out, or the parts of a count into the counts table out; a parts
-// directory of a sequential run's rounds as MergeRounds does.
+// Merge merges the parts of a sharded run named by args into the result
+// directory out, as one run writes it, and prints its claims; a single
+// parts directory of a sequential run's rounds is merged by MergeRounds.
 func Merge(ctx context.Context, o Options, stderr io.Writer, args []string, out string) error {
 	if len(args) == 1 {
 		first, ok, err := runner.RoundParts(args[0])
