@@ -6,6 +6,7 @@ package exactjob
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,6 +60,10 @@ func Walks(ctx context.Context, stderr io.Writer, b *sim.Board, r sim.Rule, star
 	}
 	res, err := sim.ExactWalks(ctx, b, r, starts, opt)
 	stop()
+	if errors.Is(err, sim.ErrMemory) && opt.Spill == "" && !opt.Bounds {
+		// 10x10 from its centre needs this: its largest layer is some 60 million states
+		err = fmt.Errorf("%w; or keep the layers on disk with --spill DIR, where memory then bounds one pass over a layer, not the layer (docs/exact.md)", err)
+	}
 	if err == nil && opt.Spill != "" {
 		fmt.Fprintf(stderr, "exact %s %s: spilled to %s: largest layer %d states, up to %d passes a step (%d passes in all, %d run again as two), peak disk %.1f MiB (%d bytes)\n",
 			b, r.Name(), opt.Spill, sp.maxStates, sp.maxRuns, sp.passes, sp.retried, float64(sp.maxDisk)/(1<<20), sp.maxDisk)
