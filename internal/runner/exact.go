@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/exactstore"
 	"github.com/knightwalk/knightwalk/sim"
 )
 
@@ -113,6 +114,15 @@ func computeExact(ctx context.Context, s *config.Experiment, workers int, log io
 			budget = cmp.Or(s.ExactBudget, sim.DefaultExactBudget)
 		}
 		for ri, r := range s.Rules {
+			if stored, err := storedExact(s.Exact, b, r, s.Starts[bi]); err != nil {
+				return nil, err
+			} else if stored != nil {
+				for i, start := range s.Starts[bi] {
+					x.cells[Cell{bi, ri, start}] = stored[i]
+				}
+				x.Notes = append(x.Notes, fmt.Sprintf("%s %s: exact values stored with the program (one enumeration per orbit of the board's symmetries; docs/exact.md), not enumerated in this run; `experiment exact --board %s --start SQ --spill DIR` enumerates any square again", b, r.Name(), b))
+				continue
+			}
 			if !exactWanted(s.Exact, b, r, len(s.Starts[bi])) {
 				if (s.Exact == "on" || bounds) && !r.Deterministic() && r.Kind != sim.Backtrack && b.Squares() > sim.ExactMaxSquares {
 					// asked for and not computed: say so
@@ -139,6 +149,26 @@ func computeExact(ctx context.Context, s *config.Experiment, workers int, log io
 		}
 	}
 	return x, nil
+}
+
+// storedExact returns the stored exact results of rule r on b from starts
+// where exact values are asked for (any mode but off) and the store holds
+// (b, r) (internal/exactstore: 10x10 Warnsdorff with random tie-breaks);
+// nil where it does not. The store is used whenever it holds a (board,
+// rule), so a square's value never depends on the experiment around it.
+func storedExact(mode string, b *sim.Board, r sim.Rule, starts []int) ([]sim.Exact, error) {
+	if mode == "off" {
+		return nil, nil
+	}
+	out := make([]sim.Exact, len(starts))
+	for i, start := range starts {
+		e, ok, err := exactstore.Lookup(b, r, start)
+		if err != nil || !ok {
+			return nil, err
+		}
+		out[i] = e
+	}
+	return out, nil
 }
 
 // exactCache keeps the exact results computed in this process: they depend

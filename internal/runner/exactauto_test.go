@@ -102,3 +102,51 @@ func TestExactAutoRule(t *testing.T) {
 		}
 	}
 }
+
+// TestExactStored: 10x10 with warnsdorff/random, which auto never
+// enumerates, takes every square's exact values from the store under auto,
+// on and bounds, with a note saying so, and none under off; the random
+// walk and a deterministic rule on 10x10 take none.
+func TestExactStored(t *testing.T) {
+	for _, mode := range []string{"auto", "on", "bounds", "off"} {
+		s := specOf(t, "name: stored\nseed: 1\nboards: [10x10]\nstarts: all\nwalks: 2\nexact: "+mode+"\nrules: [{name: warnsdorff}, {name: warnsdorff, tie_break: first}]\n")
+		x, err := computeExact(context.Background(), s, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := s.Boards[0]
+		e5, _ := b.ParseSquare("e5")
+		f6, _ := b.ParseSquare("f6")
+		got, ok := x.Of(0, 0, f6)
+		if mode == "off" {
+			if ok || len(x.Notes) != 0 {
+				t.Errorf("exact: off: 10x10 f6 exact %v, notes %q", ok, x.Notes)
+			}
+			continue
+		}
+		centre, _ := x.Of(0, 0, e5)
+		if !ok || got.PSuccess != 0.9778980182677935 || centre.PSuccess != got.PSuccess {
+			t.Errorf("exact: %s: 10x10 f6 %v %v, e5 %v; want the stored 0.9778980182677935", mode, ok, got.PSuccess, centre.PSuccess)
+		}
+		n := 0
+		for sq := range b.Squares() {
+			if _, ok := x.Of(0, 0, sq); ok {
+				n++
+			}
+			if _, ok := x.Of(0, 1, sq); ok {
+				t.Errorf("exact: %s: warnsdorff/first on 10x10 has an exact value at %s", mode, b.SquareName(sq))
+			}
+		}
+		if n != 100 || len(x.Notes) != 1 || !strings.Contains(x.Notes[0], "stored with the program") {
+			t.Errorf("exact: %s: %d exact squares, notes %q; want 100 and a note on the store", mode, n, x.Notes)
+		}
+		// the dead ends are f6's own: e5's map turned by the symmetry
+		var sum float64
+		for _, p := range got.DeadEnds {
+			sum += p
+		}
+		if d := sum - (1 - got.PSuccess); math.Abs(d) > 1e-12 || got.DeadEnds[f6] != 0 {
+			t.Errorf("exact: %s: f6's dead ends sum to %v (want 1 - P(success)), %v on f6 itself", mode, sum, got.DeadEnds[f6])
+		}
+	}
+}
