@@ -56,9 +56,10 @@ const (
 	callMoved
 	callNew
 	callBoards
+	callLanes
 )
 
-var callNames = [...]string{"Allowed", "Begin", "Moved", "New", "Boards"}
+var callNames = [...]string{"Allowed", "Begin", "Moved", "New", "Boards", "AllowedLanes"}
 
 // callWatch is what a CallWatch sees of a guard's calls: seq is odd while
 // a call is in progress, at says which call and where. A walk of the
