@@ -11,9 +11,9 @@ type policyKernel struct {
 	pos         *Position
 	path        []int32
 	buf         []int
-	err         error // the first RuleError; every walk after it is refused
+	err         error       // the first RuleError; every walk after it is refused
 	lanes       *laneKernel // a LanePolicy on at most 64 squares: WalkRange runs walkLanes
-	searchState       // backtrack/NAME only (newSearchKernel)
+	searchState             // backtrack/NAME only (newSearchKernel)
 }
 
 func newPolicyKernel(b *Board, r Rule) (*policyKernel, error) {
