@@ -86,6 +86,16 @@ func (l *Lanes) MinDegree(j int, set uint64) uint64 {
 	return minDegree(set, l.Degree[3][j], l.Degree[2][j], l.Degree[1][j], l.Degree[0][j])
 }
 
+// MinDegrees sets dst[j] to MinDegree(j, set[j]) for every lane j, in one
+// loop (dst may be set): Warnsdorff's rule is l.MinDegrees(&l.Allowed,
+// &l.Free).
+func (l *Lanes) MinDegrees(dst, set *[LaneCount]uint64) {
+	d := &l.Degree
+	for j := range LaneCount {
+		dst[j] = minDegree(set[j], d[3][j], d[2][j], d[1][j], d[0][j])
+	}
+}
+
 // DegreeIs returns the squares of set whose degree in lane j's walk is d.
 func (l *Lanes) DegreeIs(j int, set uint64, d int) uint64 {
 	for i := range 4 {
@@ -108,6 +118,7 @@ type laneKernel struct {
 	n        int
 	maxSteps int
 	pdep     bool // select by PDEP (else nthBit)
+	avx512   bool // the check and the move by AVX-512 (lanes_amd64.s)
 
 	hi, lo [LaneCount]uint64 // each walk's stream
 	ties   [LaneCount]int
@@ -135,6 +146,7 @@ func newLaneKernel(b *Board, pol LanePolicy, maxSteps int) *laneKernel {
 	k.l.board, k.l.nb = b, &k.nb
 	p, _ := KernelPathFromEnv() // an unknown path failed NewWalker already
 	k.pdep = cpuHas.bmi2 && p != PathScalar
+	k.avx512 = cpuHas.avx512 && cpuHas.bmi2 && (p == PathAuto || p == PathAVX512)
 	return k
 }
 
@@ -183,35 +195,35 @@ func (pk *policyKernel) walkLanes(start int, key Key, lo uint64, out []Outcome) 
 	for j := range LaneCount {
 		k.begin(j, start, key, lo)
 	}
-	k.move()
+	k.moveAll()
 	l, nb := &k.l, &k.nb
 	limit := k.maxSteps < k.n
 	det := g.det
 	for round := uint64(0); ; round++ {
 		storeRelease(&g.w.at, callLanes<<60|noSquare<<30|round&noSquare)
 		k.pol.AllowedLanes(l)
-		var bad, multi uint64
 		var ended uint32
-		nd := 0
-		for j := range LaneCount {
-			a := l.Allowed[j]
-			bad |= a &^ l.Free[j]
-			multi |= a & (a - 1)
-			end := a == 0
+		var nd int
+		if k.avx512 {
+			maxSteps := uint64(64) // no limit
 			if limit {
-				end = end || bits.OnesCount64(l.Visited[j]) > k.maxSteps
+				maxSteps = uint64(k.maxSteps)
 			}
-			ended |= uint32(b2i(end)) << j
-			d := b2i(a&(a-1) != 0 && !end)
-			k.draw[nd&(LaneCount-1)] = uint8(j)
-			nd += d
-			k.ties[j] += d
-			k.set[j] = a
-			k.idx[j] = 0
-		}
-		if bad != 0 || det && multi != 0 {
-			pk.err = k.problem(pk, det)
-			return
+			e, draw, bad := laneCheckAVX512(k, maxSteps)
+			if bad&1 != 0 || det && bad&2 != 0 {
+				pk.err = k.problem(pk, det)
+				return
+			}
+			ended = uint32(e)
+			for ; draw != 0; draw &= draw - 1 {
+				k.draw[nd] = uint8(bits.TrailingZeros64(draw))
+				nd++
+			}
+		} else {
+			if nd, ended = k.check(limit, det); nd < 0 {
+				pk.err = k.problem(pk, det)
+				return
+			}
 		}
 		for _, j := range k.draw[:nd] {
 			j &= LaneCount - 1
@@ -223,6 +235,7 @@ func (pk *policyKernel) walkLanes(start int, key Key, lo uint64, out []Outcome) 
 			}
 			k.hi[j], k.lo[j] = h, s
 			k.idx[j] = uint32(prod >> 32)
+			k.ties[j]++
 		}
 		for ; ended != 0; ended &= ended - 1 {
 			j := bits.TrailingZeros32(ended)
@@ -238,16 +251,52 @@ func (pk *policyKernel) walkLanes(start int, key Key, lo uint64, out []Outcome) 
 			}
 			k.begin(j, start, key, lo)
 		}
-		if k.pdep {
+		if k.pdep && nd > 3 { // PDEP on every lane (most drew: the random walk)
 			pdepSelect(&k.set, &k.idx)
+			k.idx = [LaneCount]uint32{} // the lanes that do not draw take their one square
 		} else {
 			for _, j := range k.draw[:nd] {
 				j &= LaneCount - 1
 				k.set[j] = nthBit(k.set[j], k.idx[j])
+				k.idx[j] = 0
 			}
 		}
-		k.move()
+		k.moveAll()
 	}
+}
+
+// check is laneCheckAVX512 in Go: it copies every lane's answer to k.set,
+// lists the lanes that must draw in k.draw and returns how many, and the
+// lanes whose walk ends; -1 when some answer is one that no walk may take.
+func (k *laneKernel) check(limit, det bool) (nd int, ended uint32) {
+	l := &k.l
+	var bad, multi uint64
+	for j := range LaneCount {
+		a := l.Allowed[j]
+		bad |= a &^ l.Free[j]
+		multi |= a & (a - 1)
+		end := a == 0
+		if limit {
+			end = end || bits.OnesCount64(l.Visited[j]) > k.maxSteps
+		}
+		ended |= uint32(b2i(end)) << j
+		k.draw[nd&(LaneCount-1)] = uint8(j)
+		nd += b2i(a&(a-1) != 0 && !end)
+		k.set[j] = a
+	}
+	if bad != 0 || det && multi != 0 {
+		return -1, 0
+	}
+	return nd, ended
+}
+
+// moveAll is move, by AVX-512 where k.avx512.
+func (k *laneKernel) moveAll() {
+	if k.avx512 {
+		laneMoveAVX512(k)
+		return
+	}
+	k.move()
 }
 
 // move moves every lane into its square in k.set (one bit), bringing

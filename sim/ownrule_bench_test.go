@@ -22,6 +22,7 @@ var ownCopies = []struct{ name, builtin string }{
 	{"copy/warnsdorff-roth", "warnsdorff/roth"},
 	{"lanes/random", "random"},
 	{"lanes/warnsdorff-random", "warnsdorff/random"},
+	{"lanes/warnsdorff-random-each", "warnsdorff/random"},
 }
 
 // The lane form of the copies of random and warnsdorff/random: the
@@ -32,12 +33,19 @@ type randomLanes struct{}
 func (randomLanes) Allowed(p *Position, dst []int) []int { return p.Moves(p.Current(), dst) }
 func (randomLanes) AllowedLanes(l *Lanes)                { l.Allowed = l.Free }
 
-type warnsdorffLanes struct{ warnsdorffCopy }
+type warnsdorffLanes struct {
+	warnsdorffCopy
+	each bool
+}
 
 func (w *warnsdorffLanes) AllowedLanes(l *Lanes) {
-	for j := range LaneCount {
-		l.Allowed[j] = l.MinDegree(j, l.Free[j])
+	if w.each {
+		for j := range LaneCount {
+			l.Allowed[j] = l.MinDegree(j, l.Free[j])
+		}
+		return
 	}
+	l.MinDegrees(&l.Allowed, &l.Free)
 }
 
 // warnsdorffCopy allows the unvisited neighbours of least degree, narrowed
@@ -87,6 +95,7 @@ func (w *warnsdorffCopy) Allowed(p *Position, dst []int) []int {
 func registerOwnCopies(tb testing.TB) {
 	registerOnce(tb, CustomRule{Name: "lanes/random", New: func(*Board) Policy { return randomLanes{} }})
 	registerOnce(tb, CustomRule{Name: "lanes/warnsdorff-random", New: func(*Board) Policy { return &warnsdorffLanes{} }})
+	registerOnce(tb, CustomRule{Name: "lanes/warnsdorff-random-each", New: func(*Board) Policy { return &warnsdorffLanes{each: true} }})
 	registerOnce(tb, CustomRule{Name: "copy/random", New: func(*Board) Policy {
 		return PolicyFunc(func(p *Position, dst []int) []int { return p.Moves(p.Current(), dst) })
 	}})
@@ -202,6 +211,7 @@ var ownRuleCases = []struct {
 	{"100x100-warnsdorff-corner", 100, 100, []string{"r0c0"}, "warnsdorff/random", "copy/warnsdorff-random"},
 	{"8x8-warnsdorff-a1-lanes", 8, 8, []string{"a1"}, "warnsdorff/random", "lanes/warnsdorff-random"},
 	{"8x8-warnsdorff-d4-lanes", 8, 8, []string{"d4"}, "warnsdorff/random", "lanes/warnsdorff-random"},
+	{"8x8-warnsdorff-d4-lanes-each", 8, 8, []string{"d4"}, "warnsdorff/random", "lanes/warnsdorff-random-each"},
 	{"8x8-random-lanes", 8, 8, nil, "random", "lanes/random"},
 	{"100x100-warnsdorff-corner-lanes", 100, 100, []string{"r0c0"}, "warnsdorff/random", "lanes/warnsdorff-random"},
 	{"8x8-first", 8, 8, nil, "warnsdorff/first", "copy/warnsdorff-first"},
