@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"os"
 	"reflect"
 	"runtime"
 	"slices"
@@ -152,9 +153,18 @@ func TestOwnRuleCopiesMatchBuiltins(t *testing.T) {
 // TestOwnRuleCopiesMatchBuiltinsInRanges: the same through WalkRange, where
 // a LanePolicy walks in lanes on boards of up to 64 squares: every outcome
 // (length, end, ties, stopped, success, closed) the built-in's, with and
-// without max_steps, for ranges of every size around LaneCount.
+// without max_steps, for ranges of every size around LaneCount, on every
+// kernel path (the lanes' check and move by AVX-512 on avx512 and auto,
+// in Go on the others).
 func TestOwnRuleCopiesMatchBuiltinsInRanges(t *testing.T) {
 	registerOwnCopies(t)
+	for _, path := range KernelPaths() {
+		t.Setenv(KernelEnv, string(path))
+		testCopiesInRanges(t)
+	}
+}
+
+func testCopiesInRanges(t *testing.T) {
 	for _, bs := range [][2]int{{5, 5}, {8, 8}, {7, 9}, {3, 4}, {12, 12}} {
 		b := MustBoard(bs[0], bs[1])
 		for _, c := range ownCopies {
@@ -185,7 +195,7 @@ func TestOwnRuleCopiesMatchBuiltinsInRanges(t *testing.T) {
 								oo[i].Ties = ko[i].Ties // a rule of your own counts answers of two squares or more; the built-in counts ties before its tie-break
 							}
 							if !reflect.DeepEqual(ko[i], oo[i]) {
-								t.Fatalf("%s %s max_steps %d from %s, %d walks, walk %d: built-in %+v, copy %+v", b, c.name, maxSteps, b.SquareName(start), n, i, ko[i], oo[i])
+								t.Fatalf("%s %s on %s, max_steps %d from %s, %d walks, walk %d: built-in %+v, copy %+v", b, c.name, os.Getenv(KernelEnv), maxSteps, b.SquareName(start), n, i, ko[i], oo[i])
 							}
 						}
 					}
