@@ -61,7 +61,7 @@ type Report struct {
 	OwnRules       []Result    `json:"own_rules"`
 	OwnOverBuiltin []float64   `json:"own_over_builtin"`
 	OwnOverPath    [][]float64 `json:"own_over_path"`
-	EndToEnd       Result    `json:"end_to_end"`
+	EndToEnd       Result      `json:"end_to_end"`
 	// EndToEndRatio is end-to-end walks/s over kernel walks/s × workers, on
 	// wall time; EndToEndCPURatio the same on CPU time (the runner's process
 	// against the kernel's thread): the runner's own overhead, whatever share
