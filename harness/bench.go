@@ -33,10 +33,12 @@ on the PATH it also times plain Python versions of seed 000 and seed 001
 The two 8x8 kernels are also timed on every kernel path this CPU has
 (avx512, avx2, pdep16, scalar), forced, against the C versions;
 KNIGHTWALK_KERNEL forces the path of the other rows (default: auto, the
-fastest for each rule). Two rules of your own that copy the 8x8 rules
-through sim.Position (bench/warnsdorff-random, bench/random) are timed
-beside them, with their CPU time per walk over the built-in's. --json adds
-the CPU's family, model and features.`,
+fastest for each rule). Four rules of your own that copy the 8x8 rules
+are timed beside them: through sim.Position, one walk a call
+(bench/warnsdorff-random, bench/random), and in lanes, 16 walks a call
+(bench/warnsdorff-random-lanes, bench/random-lanes), each with its CPU
+time per walk over the built-in's, on the path that ran it and on each
+path forced. --json adds the CPU's family, model and features.`,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			d := fs.Duration("time", time.Second, "time per kernel")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "workers for the end-to-end run")
@@ -98,7 +100,14 @@ func printBench(e *env, rep *bench.Report) {
 		fmt.Fprintf(e.stdout, "kernel / previous scalar kernel, %s %s: %.2f×\n", rep.Kernels[i].Rule, rep.Kernels[i].Board, r)
 	}
 	for i, r := range rep.OwnOverBuiltin {
-		fmt.Fprintf(e.stdout, "own rule (%s) / built-in %s 8x8, CPU per walk: %.2f×\n", rep.OwnRules[i].Rule, rep.Kernels[i].Rule, r)
+		k := rep.Kernels[i%2] // the own rules copy the two 8x8 kernels, one walk a call then in lanes
+		fmt.Fprintf(e.stdout, "own rule (%s) / built-in %s 8x8 (%s), CPU per walk: %.2f×", rep.OwnRules[i].Rule, k.Rule, k.Path, r)
+		if i < len(rep.OwnOverPath) {
+			for p, pr := range rep.OwnOverPath[i] {
+				fmt.Fprintf(e.stdout, "; over %s forced %.2f×", rep.PathKernels[2*p+i%2].Path, pr)
+			}
+		}
+		fmt.Fprintln(e.stdout)
 	}
 	for i, r := range rep.GoOverC {
 		fmt.Fprintf(e.stdout, "Go kernel (%s) / C, %s 8x8: %.2f×\n", rep.Kernels[i].Path, rep.Kernels[i].Rule, r)
