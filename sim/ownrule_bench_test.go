@@ -230,9 +230,11 @@ var ownRuleCases = []struct {
 }
 
 // BenchmarkOwnRule times each built-in rule (its kernel, auto path) and
-// its policy-written copy (the policy kernel behind the guard) on the same
-// walks, reporting thread CPU ns per walk and per step; the ratio of a
-// copy's cpu-ns/walk to its built-in's is what the rule interface costs.
+// its policy-written copy (the policy kernel behind the guard; the cases
+// ending -lanes the copy in lanes, and the built-in also on each path
+// forced: builtin-avx512, ...) on the same walks, reporting thread CPU ns
+// per walk and per step; the ratio of a copy's cpu-ns/walk to its
+// built-in's is what the rule interface costs.
 func BenchmarkOwnRule(b *testing.B) {
 	registerOwnCopies(b)
 	for _, c := range ownRuleCases {
@@ -250,7 +252,13 @@ func BenchmarkOwnRule(b *testing.B) {
 				starts = append(starts, s)
 			}
 		}
-		for _, which := range []string{"builtin", "copy"} {
+		whichs := []string{"builtin", "copy"}
+		if bd.Squares() <= 64 && strings.HasSuffix(c.name, "-lanes") { // the built-in on each path forced, beside
+			for _, p := range KernelPaths() {
+				whichs = append(whichs, "builtin-"+string(p))
+			}
+		}
+		for _, which := range whichs {
 			b.Run(c.name+"/"+which, func(b *testing.B) {
 				br, _ := ParseRule(c.builtin)
 				r := br
@@ -258,6 +266,9 @@ func BenchmarkOwnRule(b *testing.B) {
 					r, _ = ParseRule(c.copy)
 				}
 				w, err := NewWalker(bd, r)
+				if p, ok := strings.CutPrefix(which, "builtin-"); ok {
+					w, err = NewPathWalker(bd, r, KernelPath(p))
+				}
 				if err != nil {
 					b.Fatal(err)
 				}
