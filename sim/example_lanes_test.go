@@ -31,10 +31,14 @@ func (w *warnsdorffLanes) AllowedLanes(l *sim.Lanes) {
 	}
 }
 
-// ExampleLanePolicy registers a rule in lanes and walks it beside the
-// built-in it copies, on the same streams: the same walks.
-func ExampleLanePolicy() {
+// A program registers its rules once, at start.
+func init() {
 	sim.MustRegister(sim.CustomRule{Name: "example/warnsdorff-lanes", New: func(*sim.Board) sim.Policy { return &warnsdorffLanes{} }})
+}
+
+// ExampleLanePolicy walks a rule in lanes beside the built-in it copies,
+// on the same streams: the same walks.
+func ExampleLanePolicy() {
 	b := sim.MustBoard(8, 8)
 	builtin, _ := sim.ParseRule("warnsdorff/random")
 	mine, _ := sim.ParseRule("example/warnsdorff-lanes")
