@@ -120,6 +120,14 @@ type laneKernel struct {
 	pdep     bool // select by PDEP (else nthBit)
 	avx512   bool // the check and the move by AVX-512 (lanes_amd64.s)
 
+	// The walks as the kernel keeps them: l shows a copy, rewritten by
+	// every move, so that a rule that writes to it changes nothing but
+	// its own answer (checked against free).
+	cur     [LaneCount]int
+	visited [LaneCount]uint64
+	free    [LaneCount]uint64
+	degree  [4][LaneCount]uint64
+
 	hi, lo [LaneCount]uint64 // each walk's stream
 	ties   [LaneCount]int
 	slot   [LaneCount]int    // index in the output; -1 for a filler walk past the end
@@ -161,9 +169,9 @@ func (k *laneKernel) begin(j int, start int, key Key, lo uint64) {
 	k.slot[j] = slot
 	k.hi[j], k.lo[j] = key.Seeds(lo + uint64(slot))
 	k.ties[j] = 0
-	k.l.Visited[j] = 0
+	k.visited[j] = 0
 	for i := range 4 {
-		k.l.Degree[i][j] = k.planes[i]
+		k.degree[i][j] = k.planes[i]
 	}
 	k.set[j] = 1 << start
 	k.idx[j] = 0
@@ -241,8 +249,8 @@ func (pk *policyKernel) walkLanes(start int, key Key, lo uint64, out []Outcome) 
 			j := bits.TrailingZeros32(ended)
 			if slot := k.slot[j]; slot >= 0 {
 				o := &out[slot]
-				cur := l.Cur[j]
-				*o = Outcome{Start: start, Length: bits.OnesCount64(l.Visited[j]), End: cur, Ties: k.ties[j], Stopped: k.set[j] != 0}
+				cur := k.cur[j]
+				*o = Outcome{Start: start, Length: bits.OnesCount64(k.visited[j]), End: cur, Ties: k.ties[j], Stopped: k.set[j] != 0}
 				o.Success = o.Length == k.n
 				o.Closed = o.Success && k.n > 1 && nb[start]>>cur&1 != 0
 				if k.done++; k.done == len(out) {
@@ -273,11 +281,11 @@ func (k *laneKernel) check(limit, det bool) (nd int, ended uint32) {
 	var bad, multi uint64
 	for j := range LaneCount {
 		a := l.Allowed[j]
-		bad |= a &^ l.Free[j]
+		bad |= a &^ k.free[j]
 		multi |= a & (a - 1)
 		end := a == 0
 		if limit {
-			end = end || bits.OnesCount64(l.Visited[j]) > k.maxSteps
+			end = end || bits.OnesCount64(k.visited[j]) > k.maxSteps
 		}
 		ended |= uint32(b2i(end)) << j
 		k.draw[nd&(LaneCount-1)] = uint8(j)
@@ -306,18 +314,19 @@ func (k *laneKernel) move() {
 	for j := range LaneCount {
 		b := k.set[j]
 		cur := bits.TrailingZeros64(b|1<<63) & 63 // b has one square: the OR drops the test for 0
-		v := l.Visited[j] | b
-		l.Visited[j] = v
-		l.Cur[j] = cur
+		v := k.visited[j] | b
+		k.visited[j], l.Visited[j] = v, v
+		k.cur[j], l.Cur[j] = cur, cur
 		n := nb[cur]
-		l.Free[j] = n &^ v
+		k.free[j], l.Free[j] = n&^v, n&^v
 		// cur's neighbours lose one unvisited neighbour: a bit-sliced
 		// decrement of their degrees
-		p0, p1, p2, p3 := l.Degree[0][j], l.Degree[1][j], l.Degree[2][j], l.Degree[3][j]
+		p0, p1, p2, p3 := k.degree[0][j], k.degree[1][j], k.degree[2][j], k.degree[3][j]
 		p0, n = p0^n, n&^p0
 		p1, n = p1^n, n&^p1
 		p2, n = p2^n, n&^p2
 		p3 ^= n
+		k.degree[0][j], k.degree[1][j], k.degree[2][j], k.degree[3][j] = p0, p1, p2, p3
 		l.Degree[0][j], l.Degree[1][j], l.Degree[2][j], l.Degree[3][j] = p0, p1, p2, p3
 	}
 }
@@ -328,7 +337,7 @@ func (k *laneKernel) problem(pk *policyKernel, det bool) error {
 	l := &k.l
 	for j := range LaneCount {
 		a := l.Allowed[j]
-		if a&^l.Free[j] == 0 && (!det || a&(a-1) == 0) {
+		if a&^k.free[j] == 0 && (!det || a&(a-1) == 0) {
 			continue
 		}
 		p := k.position(pk.pos, j)
@@ -350,8 +359,8 @@ func (k *laneKernel) problem(pk *policyKernel, det bool) error {
 
 // position sets p to lane j's position.
 func (k *laneKernel) position(p *Position, j int) *Position {
-	v := k.l.Visited[j]
-	p.setVisited(func(sq int) bool { return v>>sq&1 != 0 }, k.l.Cur[j], k.l.start)
+	v := k.visited[j]
+	p.setVisited(func(sq int) bool { return v>>sq&1 != 0 }, k.cur[j], k.l.start)
 	return p
 }
 

@@ -12,6 +12,13 @@
 #define VISITED (laneKernel_l+Lanes_Visited)
 #define CUR (laneKernel_l+Lanes_Cur)
 #define DEGREE (laneKernel_l+Lanes_Degree)
+#define PFREE laneKernel_free
+#define PVISITED laneKernel_visited
+#define PCUR laneKernel_cur
+#define PDEGREE laneKernel_degree
+
+// The kernel keeps the walks in its own fields (PCUR, PVISITED, PFREE,
+// PDEGREE); MOVE also writes them to the Lanes the rule reads.
 
 // CHECK(B, ended, draw): Z0 the answers, copied to set; Z20 collects the
 // squares answered that are not free, Z21 the answers of two squares or
@@ -19,7 +26,7 @@
 // or more than maxSteps visited: Z29), draw those that must draw.
 #define CHECK(B, ended, draw) \
 	VMOVDQU64 ALLOWED+B(DI), Z0; \
-	VMOVDQU64 FREE+B(DI), Z1; \
+	VMOVDQU64 PFREE+B(DI), Z1; \
 	VMOVDQU64 Z0, laneKernel_set+B(DI); \
 	VPANDNQ   Z0, Z1, Z2; \
 	VPORQ     Z2, Z20, Z20; \
@@ -28,7 +35,7 @@
 	VPORQ     Z3, Z21, Z21; \
 	VPTESTMQ  Z3, Z3, K4; \
 	VPTESTNMQ Z0, Z0, K2; \
-	VMOVDQU64 VISITED+B(DI), Z4; \
+	VMOVDQU64 PVISITED+B(DI), Z4; \
 	VPOPCNTQ  Z4, Z5; \
 	VPCMPUQ   $6, Z29, Z5, K3; \
 	KORB      K2, K3, K2; \
@@ -72,20 +79,23 @@ TEXT ·laneCheckAVX512(SB), NOSPLIT, $0-40
 // square's neighbours).
 #define MOVE(B) \
 	VMOVDQU64 laneKernel_set+B(DI), Z0; \
-	VPORQ     VISITED+B(DI), Z0, Z1; \
+	VPORQ     PVISITED+B(DI), Z0, Z1; \
+	VMOVDQU64 Z1, PVISITED+B(DI); \
 	VMOVDQU64 Z1, VISITED+B(DI); \
 	VPLZCNTQ  Z0, Z2; \
 	VPSUBQ    Z2, Z31, Z2; \
+	VMOVDQU64 Z2, PCUR+B(DI); \
 	VMOVDQU64 Z2, CUR+B(DI); \
 	KXNORB    K1, K1, K1; \
 	VPXORQ    Z3, Z3, Z3; \
 	VPGATHERQQ (SI)(Z2*8), K1, Z3; \
 	VPANDNQ   Z3, Z1, Z4; \
+	VMOVDQU64 Z4, PFREE+B(DI); \
 	VMOVDQU64 Z4, FREE+B(DI); \
-	VMOVDQU64 (DEGREE+0*8*const_LaneCount+B)(DI), Z5; \
-	VMOVDQU64 (DEGREE+1*8*const_LaneCount+B)(DI), Z6; \
-	VMOVDQU64 (DEGREE+2*8*const_LaneCount+B)(DI), Z7; \
-	VMOVDQU64 (DEGREE+3*8*const_LaneCount+B)(DI), Z8; \
+	VMOVDQU64 (PDEGREE+0*8*const_LaneCount+B)(DI), Z5; \
+	VMOVDQU64 (PDEGREE+1*8*const_LaneCount+B)(DI), Z6; \
+	VMOVDQU64 (PDEGREE+2*8*const_LaneCount+B)(DI), Z7; \
+	VMOVDQU64 (PDEGREE+3*8*const_LaneCount+B)(DI), Z8; \
 	VPXORQ    Z3, Z5, Z9; \
 	VPANDNQ   Z3, Z5, Z3; \
 	VPXORQ    Z3, Z6, Z10; \
@@ -93,6 +103,10 @@ TEXT ·laneCheckAVX512(SB), NOSPLIT, $0-40
 	VPXORQ    Z3, Z7, Z11; \
 	VPANDNQ   Z3, Z7, Z3; \
 	VPXORQ    Z3, Z8, Z12; \
+	VMOVDQU64 Z9, (PDEGREE+0*8*const_LaneCount+B)(DI); \
+	VMOVDQU64 Z10, (PDEGREE+1*8*const_LaneCount+B)(DI); \
+	VMOVDQU64 Z11, (PDEGREE+2*8*const_LaneCount+B)(DI); \
+	VMOVDQU64 Z12, (PDEGREE+3*8*const_LaneCount+B)(DI); \
 	VMOVDQU64 Z9, (DEGREE+0*8*const_LaneCount+B)(DI); \
 	VMOVDQU64 Z10, (DEGREE+1*8*const_LaneCount+B)(DI); \
 	VMOVDQU64 Z11, (DEGREE+2*8*const_LaneCount+B)(DI); \

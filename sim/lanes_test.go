@@ -2,6 +2,7 @@ package sim
 
 import (
 	"errors"
+	"reflect"
 	"strings"
 	"sync"
 	"testing"
@@ -41,6 +42,10 @@ func TestLanesGuard(t *testing.T) {
 		{"lanes/visited", false, func(l *Lanes, j int) uint64 { return l.Neighbours(l.Cur[j]) }, "in AllowedLanes returned "},
 		{"lanes/not-knight", false, func(l *Lanes, j int) uint64 { return l.Free[j] | 1<<((l.Cur[j]+1)%64) }, "which is not a knight's move from "},
 		{"lanes/off-board", false, func(l *Lanes, j int) uint64 { return l.Free[j] | 1<<60 }, "returned square 60, which is off the board (0..35)"},
+		{"lanes/scribble", false, func(l *Lanes, j int) uint64 { // writes to what it is shown, then answers visited squares
+			l.Free[j], l.Visited[j] = ^uint64(0), 0
+			return l.Neighbours(l.Cur[j])
+		}, "which is visited already"},
 		{"lanes/panic", false, func(l *Lanes, j int) uint64 {
 			if l.Visited[j]&(1<<30) != 0 {
 				panic("lanes boom")
@@ -169,5 +174,39 @@ func TestLanesWatchStuck(t *testing.T) {
 	<-done
 	if err := cw.Stuck(0); err != nil {
 		t.Errorf("after the call returned: %v", err)
+	}
+}
+
+// scribbleRandom is the random walk in lanes that then overwrites what it
+// was shown.
+type scribbleRandom struct{ randomLanes }
+
+func (scribbleRandom) AllowedLanes(l *Lanes) {
+	l.Allowed = l.Free
+	l.Free, l.Visited, l.Cur = [LaneCount]uint64{}, [LaneCount]uint64{}, [LaneCount]int{}
+	l.Degree[0], l.Degree[3] = l.Degree[3], l.Degree[0]
+}
+
+// TestLanesScribbleHarmless: a rule that writes to the lanes it is shown
+// changes nothing but its own answer: the walks are the built-in's.
+func TestLanesScribbleHarmless(t *testing.T) {
+	registerOnce(t, CustomRule{Name: "lanes/random-scribble", New: func(*Board) Policy { return scribbleRandom{} }})
+	b := MustBoard(8, 8)
+	br, _ := ParseRule("random")
+	or, _ := ParseRule("lanes/random-scribble")
+	for _, path := range KernelPaths() {
+		t.Setenv(KernelEnv, string(path))
+		kw, _ := NewWalker(b, br)
+		ow, err := NewWalker(b, or)
+		if err != nil {
+			t.Fatal(err)
+		}
+		key := NewKey(3, b, br, 9)
+		ko, oo := make([]Outcome, 200), make([]Outcome, 200)
+		kw.WalkRange(9, key, 0, ko)
+		ow.WalkRange(9, key, 0, oo)
+		if err := ow.Err(); err != nil || !reflect.DeepEqual(ko, oo) {
+			t.Fatalf("%s: %v; built-in %v, copy %v", path, err, ko[:3], oo[:3])
+		}
 	}
 }
