@@ -181,6 +181,15 @@ func testCopiesInRanges(t *testing.T) {
 				if want := b.Squares() <= 64 && strings.HasPrefix(c.name, "lanes/"); lanes != want {
 					t.Fatalf("%s %s: in lanes %v, want %v", b, c.name, lanes, want)
 				}
+				want := PathPolicy
+				if p, _ := KernelPathFromEnv(); lanes && (p == PathAuto || p == PathAVX512) && cpuHas.avx512 {
+					want = PathLanesAVX512
+				} else if lanes {
+					want = PathLanes
+				}
+				if ow.KernelPath() != want {
+					t.Fatalf("%s %s on %s: path %s, want %s", b, c.name, os.Getenv(KernelEnv), ow.KernelPath(), want)
+				}
 				for _, start := range []int{0, b.Squares() / 2, b.Squares() - 1} {
 					key := NewKey(7, b, br, start)
 					for _, n := range []int{1, 7, 8, 15, 16, 17, 300} {
