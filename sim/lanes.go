@@ -6,7 +6,8 @@ import (
 	"slices"
 )
 
-// Rules of your own in lanes (docs/rules.md, "The lane form").
+// Rules of your own in lanes (docs/rules.md, "A rule in lanes: 16 walks a
+// call").
 //
 // A Policy answers one position a call: on 8×8 the call, Moves, a Degree
 // per neighbour and the branches that compare them cost about ten times a
