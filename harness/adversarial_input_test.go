@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/cli"
 )
 
 // TestExactRefusesCertainFailure: 8x8 with the random rule would need tens
@@ -162,7 +163,7 @@ func TestShardConvention(t *testing.T) {
 		{map[string]string{"JOB_COMPLETION_INDEX": "0", "KNIGHTWALK_SHARDS": "4"}, "0/4"},
 		{map[string]string{"JOB_COMPLETION_INDEX": "3", "KNIGHTWALK_SHARDS": "4"}, "3/4"},
 	} {
-		s, from, ok, err := shardFromEnv(func(k string) string { return c.env[k] })
+		s, from, ok, err := cli.ShardFromEnv(func(k string) string { return c.env[k] })
 		if err != nil || !ok || s.String() != c.want || from == "" {
 			t.Errorf("%v: shard %v from %q (%v, %v); want %s", c.env, s, from, ok, err, c.want)
 		}

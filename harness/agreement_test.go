@@ -101,7 +101,7 @@ func TestValidateRunAgreement(t *testing.T) {
 			if vErr != nil || rErr != nil {
 				t.Fatalf("%s: validate: %v %s; run: %v", tc.claim, vErr, verr, rErr)
 			}
-			got, _, err := table.ReadClaims(filepath.Join(out, "claims.parquet"))
+			got, _, err := table.Read[table.ClaimRow](filepath.Join(out, "claims.parquet"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/knightwalk/knightwalk/bench"
+	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/sim"
 )
 
@@ -24,21 +25,7 @@ func benchCommand() *command {
 		name:  "bench",
 		usage: "[--time D] [--workers N] [--json] [--no-python]",
 		short: "measure the walk kernels, the end-to-end runner and a plain Python baseline",
-		long: `Runs a fixed set of kernels on one goroutine (8x8 Warnsdorff/random, 8x8
-random rule, 50x50, 200x200 and 1000x1000 Warnsdorff/random) and the
-end-to-end runner on --workers goroutines, and prints walks/s, ns per walk
-and per step, the end-to-end over kernel ratio and peak memory. With python3
-on the PATH it also times plain Python versions of seed 000 and seed 001
-(bench/knight_py.py) and reports the speed ratio measured in the same run.
-The two 8x8 kernels are also timed on every kernel path this CPU has
-(avx512, avx2, pdep16, scalar), forced, against the C versions;
-KNIGHTWALK_KERNEL forces the path of the other rows (default: auto, the
-fastest for each rule). Four rules of your own that copy the 8x8 rules
-are timed beside them: through sim.Position, one walk a call
-(bench/warnsdorff-random, bench/random), and in lanes, 16 walks a call
-(bench/warnsdorff-random-lanes, bench/random-lanes), each with its CPU
-time per walk over the built-in's, on the path that ran it and on each
-path forced. --json adds the CPU's family, model and features.`,
+		long:  manual.Bench,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			d := fs.Duration("time", time.Second, "time per kernel")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "workers for the end-to-end run")

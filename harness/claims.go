@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/results"
 )
 
@@ -15,19 +16,7 @@ func claimsCommand() *command {
 		name:  "claims",
 		usage: "DIR...",
 		short: "print the claims of result directories as one Markdown table",
-		long: `Reads the claims table of each result directory and prints one Markdown
-table of them all, in order: the claim, its reading (the name the
-experiment gives it; "fitted" where it was chosen because it reproduces
-the number), its source, how it was read (rule, target, boards and
-walks), what was measured, the exact value where known, what decided the
-verdict (exact, walk or sample), the verdict, and the verdicts adjusted by
-Holm within each claim family. Then the claim × reading matrix: each
-claim's verdict under each reading, and under how many of its readings
-that are not fitted it holds (a claim read in several experiments is
-gathered from all the directories: one claim id and reading must state
-the same thing in every directory, and each directory is named once). The
-"Published claims" table of docs/claims.md is this command's output on the
-literature runs, so it cannot drift from what the tool measures.`,
+		long:  manual.Claims,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) == 0 {

@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"os"
 
 	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/countjob"
@@ -26,3 +27,6 @@ func interruptible[T any](ctx context.Context, f func() (T, error)) (T, error) {
 func countEnv(e *env) *countjob.Env {
 	return &countjob.Env{Stdout: e.stdout, Stderr: e.stderr, ToolVersion: version}
 }
+
+// getenv reads the cluster's shard variables (cli.ShardFromEnv).
+var getenv = os.Getenv

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/knightwalk/knightwalk/harness/testdata/audit/badrules"
+	"github.com/knightwalk/knightwalk/internal/cli"
 )
 
 // TestMain lets the test binary act as the experiment command itself when
@@ -165,11 +166,11 @@ func TestShardFromEnvErrors(t *testing.T) {
 		{"JOB_COMPLETION_INDEX": "0"},
 		{"JOB_COMPLETION_INDEX": "5", "KNIGHTWALK_SHARDS": "2"},
 	} {
-		if _, _, _, err := shardFromEnv(func(k string) string { return env[k] }); err == nil {
+		if _, _, _, err := cli.ShardFromEnv(func(k string) string { return env[k] }); err == nil {
 			t.Errorf("%v: want an error", env)
 		}
 	}
-	if s, _, ok, err := shardFromEnv(func(string) string { return "" }); ok || err != nil || s.N != 1 {
+	if s, _, ok, err := cli.ShardFromEnv(func(string) string { return "" }); ok || err != nil || s.N != 1 {
 		t.Errorf("no variables: %v %v %v", s, ok, err)
 	}
 }

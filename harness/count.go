@@ -7,7 +7,9 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/countjob"
+	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/runner"
 	"github.com/knightwalk/knightwalk/internal/table"
 )
@@ -18,64 +20,7 @@ func countCommand() *command {
 		name:  "count",
 		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--force] [--paired-ends] [--layers] [--shard K/N --out PART [--check]]",
 		short: "exact numbers of knight's tours from each start square",
-		long: `Counts every knight's tour exactly. Open tours by default: the number of
-directed tours that start on each square. With --closed, the number of
-directed tours from each square that end a knight's move from it (twice the
-closed tours, the same on every square).
-
-Two methods (--method):
-  search    backtracking over bitboards (sim.CountTours): boards of at most
-            64 squares, enumerating tours one by one; --unique by Burnside's
-            lemma over the tours it finds.
-  frontier  a transfer-matrix sweep (package count): boards whose shorter
-            side is at most 8, time and memory governed by the number of
-            frontier states, not of tours (7x7 open, 8x8 closed); --unique
-            (boards of at most 64 squares) by Burnside's lemma from its total
-            and the tours each symmetry fixes, searched on the board folded
-            by the symmetry (a fixed tour is determined by half of it or
-            less).
-  auto      (default) for --unique, the search where its estimate is at
-            most 10^9 nodes, else the frontier; otherwise frontier for closed
-            tours and for boards of more than 64 squares, and for open tours
-            the search when its estimate is at most 10^9 nodes (under about a
-            minute on 2 cores; 6x6 and smaller), the frontier beyond (7x7).
-
-text: a board-shaped table of the per-start counts, then the totals.
-csv and parquet: the counts table (docs/tables.md): board, rows, cols,
-start, kind, count; one row per counted square, then the totals (start
-empty). parquet needs --out, a new file.
-
-The search refuses up front a count estimated over --max-nodes (from random
-probes of its tree); the frontier sweep is refused up front when its
-estimated widest layer would not fit --max-memory (open tours switch to
---paired-ends first when that would fit: 7x7), and stops as soon as its
-state tables would pass it. With --spill DIR the sweep keeps its layers in
-files in DIR (removed as they are made, so none outlives the run) and writes
-each layer in as many passes as --max-memory requires: the memory then costs
-time instead of bounding what can be counted (8x8 closed: see docs/performance.md,
-Counting tours); it is refused up front when DIR lacks the disk space for
-two layers. --force starts a sweep that its estimate refuses (the estimate
-is an order of magnitude; to measure how far a count gets): the budget
-still stops it when a table would pass --max-memory, and a full disk stops
-it with the files already gone. Progress goes to stderr on a terminal (--layers:
-one line per square and sweep, anywhere); Ctrl-C stops either within a
-fraction of a second.
-
---shard K/N --out PART runs part K of N (from 0) of the frontier count's
-independent sweeps and writes what they counted, with each sweep's states,
-time and memory, to PART (a new JSON file); 'experiment merge --out FILE
-PART...' adds the N parts into the counts table of one count (every
-square). Open tours per start: the sweep of each orbit of start squares;
-by paired ends: the sweep of each first end with its branches. They are
-dealt in sweep order in a serpentine (to shards 0, 1, ..., N-1, then N-1,
-..., 0, and so on), so the expensive early ones are spread out. Closed tours are one sweep: each shard keeps the
-states of every N-th of the layer's 256 hash shards after 7/12 of the
-squares; balanced, but the states meet again, so each shard still handles
-most of the sweep's states (80 % of them on 6x8 in 4 shards): it spreads
-memory, not time. deploy/slurm/submit-count.sh queues the shards and the merge
-on Slurm; it first runs the same command with --check, which checks the
-flags, the board and the shard and exits without counting, so a mistake
-stops it before anything is queued.`,
+		long:  manual.Count,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			var q countjob.Query
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 6x6 (required)")
@@ -157,7 +102,7 @@ func checkCountArgs(q *countjob.Query, args []string, board, start, format, out,
 		return err
 	}
 	var err error
-	if q.Board, q.Starts, err = boardAndStarts(board, start); err != nil {
+	if q.Board, q.Starts, err = cli.BoardAndStarts(board, start); err != nil {
 		return err
 	}
 	q.All = start == ""

@@ -174,7 +174,7 @@ func TestCountParquet(t *testing.T) {
 	if _, _, err := runCmd(t, "count", "--board", "5x6", "--closed", "--format", "parquet", "--out", path); err != nil {
 		t.Fatal(err)
 	}
-	rows, md, err := table.ReadCounts(path)
+	rows, md, err := table.Read[table.CountRow](path)
 	if err != nil {
 		t.Fatal(err)
 	}

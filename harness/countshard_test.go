@@ -51,11 +51,11 @@ func TestCountShardsMerge(t *testing.T) {
 	if !strings.Contains(out, fmt.Sprintf("directed tours: %d\n", total)) {
 		t.Errorf("merge printed\n%s", out)
 	}
-	want, _, err := table.ReadCounts(one)
+	want, _, err := table.Read[table.CountRow](one)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, md, err := table.ReadCounts(merged)
+	got, md, err := table.Read[table.CountRow](merged)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -170,7 +170,7 @@ func TestCountMergeRefuses(t *testing.T) {
 // counts: every key the file holds.
 func countsMeta(t *testing.T, path string) string {
 	t.Helper()
-	_, md, err := table.ReadCounts(path)
+	_, md, err := table.Read[table.CountRow](path)
 	if err != nil {
 		t.Fatal(err)
 	}

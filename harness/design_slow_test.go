@@ -19,7 +19,7 @@ func TestMarateckOrders(t *testing.T) {
 	if _, _, err := runCmd(t, "run", "marateck-orders", "--out", filepath.Join(tmp, "m"), "--quiet"); err != nil {
 		t.Fatal(err)
 	}
-	rows, _, err := table.ReadDesigns(filepath.Join(tmp, "m", "designs.parquet"))
+	rows, _, err := table.Read[table.DesignRow](filepath.Join(tmp, "m", "designs.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -37,7 +37,7 @@ func TestMarateckOrders(t *testing.T) {
 	if _, _, err := runCmd(t, "run", corners, "--out", filepath.Join(tmp, "c"), "--quiet"); err != nil {
 		t.Fatal(err)
 	}
-	rows, _, err = table.ReadDesigns(filepath.Join(tmp, "c", "designs.parquet"))
+	rows, _, err = table.Read[table.DesignRow](filepath.Join(tmp, "c", "designs.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -50,11 +50,11 @@ func TestDesignTables(t *testing.T) {
 	if _, _, err := runCmd(t, "run", "testdata/design.yaml", "--out", out, "--quiet"); err != nil {
 		t.Fatal(err)
 	}
-	squares, _, err := table.ReadSquares(filepath.Join(out, "squares.parquet"))
+	squares, _, err := table.Read[table.SquareRow](filepath.Join(out, "squares.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	designs, _, err := table.ReadDesigns(filepath.Join(out, "designs.parquet"))
+	designs, _, err := table.Read[table.DesignRow](filepath.Join(out, "designs.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +107,7 @@ func TestDesignTables(t *testing.T) {
 	if _, _, err := runCmd(t, "run", own, "--out", filepath.Join(tmp, "own"), "--quiet"); err != nil {
 		t.Fatal(err)
 	}
-	alone, _, err := table.ReadSquares(filepath.Join(tmp, "own", "squares.parquet"))
+	alone, _, err := table.Read[table.SquareRow](filepath.Join(tmp, "own", "squares.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -23,7 +23,7 @@ func TestExactParquet(t *testing.T) {
 	if _, _, err := runCmd(t, "exact", "--board", "5x5", "--format", "parquet", "--out", path); err != nil {
 		t.Fatal(err)
 	}
-	rows, md, err := table.ReadExact(path)
+	rows, md, err := table.Read[table.ExactRow](path)
 	if err != nil {
 		t.Fatal(err)
 	}

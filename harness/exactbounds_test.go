@@ -45,7 +45,7 @@ func TestExactBoundsCommand(t *testing.T) {
 	if _, _, err := runCmd(t, "exact", "--board", "8x8", "--start", "a1", "--budget", "30000", "--bounds", "--format", "parquet", "--out", path); err != nil {
 		t.Fatal(err)
 	}
-	rows, _, err := table.ReadExact(path)
+	rows, _, err := table.Read[table.ExactRow](path)
 	if err != nil || len(rows) != 1 || rows[0].PLower != lo || rows[0].PUpper != hi || rows[0].Dropped == 0 || rows[0].PSuccess != lo {
 		t.Errorf("parquet: %v %+v, want [%g, %g]", err, rows, lo, hi)
 	}
@@ -53,7 +53,7 @@ func TestExactBoundsCommand(t *testing.T) {
 	if _, _, err := runCmd(t, "exact", "--board", "6x6", "--bounds", "--format", "parquet", "--out", exact); err != nil {
 		t.Fatal(err)
 	}
-	rows, _, err = table.ReadExact(exact)
+	rows, _, err = table.Read[table.ExactRow](exact)
 	for _, r := range rows {
 		if r.PLower != r.PSuccess || r.PUpper != r.PSuccess || r.Dropped != 0 {
 			t.Errorf("6x6 %s with room: %+v, want p_lower = p_upper = p_success", r.Key.Start, r)

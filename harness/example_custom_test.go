@@ -46,7 +46,7 @@ func Example_customRule() {
 		fmt.Println(err)
 		return
 	}
-	rows, _, _ := table.ReadSquares(filepath.Join(out, "squares.parquet"))
+	rows, _, _ := table.Read[table.SquareRow](filepath.Join(out, "squares.parquet"))
 	tours := 0
 	for _, r := range rows {
 		tours += int(r.Successes)

@@ -15,6 +15,7 @@ import (
 
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/expfile"
 	"github.com/knightwalk/knightwalk/internal/figures"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/runner"
@@ -39,7 +40,7 @@ func TestExampleUpToDate(t *testing.T) {
 		checkExampleBoards(t)
 		return
 	}
-	s, err := loadExperiment("example")
+	s, err := expfile.Load("example")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -71,7 +72,7 @@ func TestExampleUpToDate(t *testing.T) {
 // on its 9x9 and 10x10 boards alone, whose rows must be the committed
 // rows of those boards in every table.
 func checkExampleBoards(t *testing.T) {
-	file, data, err := readExperiment("example")
+	file, data, err := expfile.Read("example")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -81,7 +82,7 @@ func checkExampleBoards(t *testing.T) {
 		t.Fatalf("%s no longer has %q and its claims last: update checkExampleBoards", file, boards)
 	}
 	text = strings.Replace(text, boards, "boards: [9x9, 10x10]\n", 1) + "\n"
-	cfg, err := parseConfig(file, []byte(text))
+	cfg, err := expfile.Parse(file, []byte(text))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -167,21 +168,21 @@ func tableDigest(path string) (string, error) {
 func readRows(path string) (rows any, md table.Metadata, err error) {
 	switch filepath.Base(path) {
 	case results.SquaresFile:
-		rows, md, err = table.ReadSquares(path)
+		rows, md, err = table.Read[table.SquareRow](path)
 	case results.LengthsFile:
-		rows, md, err = table.ReadLengths(path)
+		rows, md, err = table.Read[table.LengthRow](path)
 	case results.DeadEndsFile:
-		rows, md, err = table.ReadDeadEnds(path)
+		rows, md, err = table.Read[table.DeadEndRow](path)
 	case results.ClassesFile:
-		rows, md, err = table.ReadClasses(path)
+		rows, md, err = table.Read[table.ClassRow](path)
 	case results.BoardsFile:
-		rows, md, err = table.ReadBoards(path)
+		rows, md, err = table.Read[table.BoardRow](path)
 	case results.ComparisonsFile:
-		rows, md, err = table.ReadComparisons(path)
+		rows, md, err = table.Read[table.ComparisonRow](path)
 	case results.ClaimsFile:
-		rows, md, err = table.ReadClaims(path)
+		rows, md, err = table.Read[table.ClaimRow](path)
 	case results.WalksFile:
-		rows, md, err = table.ReadWalks(path)
+		rows, md, err = table.Read[table.WalkRow](path)
 	default:
 		return nil, md, fmt.Errorf("%s: not a table", path)
 	}

@@ -15,6 +15,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/testenv"
 )
@@ -107,7 +108,7 @@ func TestValueFlagNeverTakesAPositional(t *testing.T) {
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	fs.Int("n", 0, "")
 	fs.String("out", "", "")
-	got, err := interleaved(fs, []string{"pos", "--n", "-1", "--out=-x"})
+	got, err := cli.Interleaved(fs, []string{"pos", "--n", "-1", "--out=-x"})
 	if err != nil || strings.Join(got, " ") != "--n -1 --out=-x pos" {
 		t.Fatalf("interleaved: got %q, %v", got, err)
 	}
@@ -387,7 +388,7 @@ func TestDoubleDashEndsFlags(t *testing.T) {
 	fs := flag.NewFlagSet("x", flag.ContinueOnError)
 	force := fs.Bool("force", false, "")
 	fs.String("out", "", "")
-	got, err := interleaved(fs, []string{"a", "--out", "o", "--", "--force", "-x.yaml"})
+	got, err := cli.Interleaved(fs, []string{"a", "--out", "o", "--", "--force", "-x.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -14,11 +14,12 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/knightwalk/knightwalk/experiments"
+	"github.com/knightwalk/knightwalk/internal/cli"
 )
 
 // The Kubernetes manifests in deploy/k8s have never run on a real cluster
 // here; this test checks what they rely on against the binary itself: the
-// Job fields, the shard each completion index gets from shardFromEnv, the
+// Job fields, the shard each completion index gets from cli.ShardFromEnv, the
 // arguments as the command's own flag sets parse them, and that the merge
 // reads the directory the shards write, on the same volume.
 
@@ -121,7 +122,7 @@ func parseCommand(args []string) (*flag.FlagSet, error) {
 	fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	c.flags(fs)
-	flagArgs, err := interleaved(fs, args[1:])
+	flagArgs, err := cli.Interleaved(fs, args[1:])
 	if err != nil {
 		return nil, fmt.Errorf("%q: %v", args, err)
 	}
@@ -243,7 +244,7 @@ func shardOut(c k8sContainer, k, n int) (string, error) {
 	// Kubernetes sets JOB_COMPLETION_INDEX in every pod of an Indexed Job.
 	// Args are expanded from the declared env only, which does not depend
 	// on how a Kubernetes version injects it.
-	sh, from, ok, err := shardFromEnv(func(v string) string {
+	sh, from, ok, err := cli.ShardFromEnv(func(v string) string {
 		if x, ok := env[v]; ok || v != "JOB_COMPLETION_INDEX" {
 			return x
 		}

@@ -43,7 +43,7 @@ func TestReproducedLevelThroughTheTool(t *testing.T) {
 	if _, stderr, err := runCmd(t, "run", file, "--out", out, "--quiet"); err != nil {
 		t.Fatalf("%v\n%s", err, stderr)
 	}
-	rows, _, err := table.ReadClaims(filepath.Join(out, "claims.parquet"))
+	rows, _, err := table.Read[table.ClaimRow](filepath.Join(out, "claims.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -7,8 +7,9 @@ import (
 	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/config"
-	"github.com/knightwalk/knightwalk/internal/figures"
+	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/runjob"
 	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
@@ -18,13 +19,7 @@ func plotCommand() *command {
 		name:  "plot",
 		usage: "DIR [--figure NAME,...] [--with DIR2,...]",
 		short: "redraw a result directory's figures from its tables alone",
-		long: `Draws the figures of a finished run from its Parquet tables and manifest.json
-into DIR/figures (PNG, SVG and PDF; the walk figure also as an animated GIF)
-and updates the figures section of DIR/report.md. No walks are run; the walk
-figure replays walk 0 from the seed. --with DIR2,... (with --figure
-sweep-strip) draws the sweeps of other results below DIR's, each row
-named by its move order, e.g. a fitted order's beside the canonical
-order's; those directories are only read. Figures: ` + strings.Join(config.Figures, ", ") + `.`,
+		long:  manual.Plot,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			which := fs.String("figure", "", "comma-separated figures to draw (default: those the experiment asked for; 'all' for every one)")
 			withDirs := fs.String("with", "", "comma-separated result directories whose sweeps the sweep-strip figure draws beside DIR's")
@@ -55,7 +50,7 @@ order's; those directories are only read. Figures: ` + strings.Join(config.Figur
 					return err
 				}
 				defer release()
-				drawn, err := drawFigures(ctx, args[0], names, with)
+				drawn, err := runjob.DrawFigures(ctx, args[0], names, with)
 				if ctx.Err() != nil {
 					return fmt.Errorf("plot interrupted by a signal: the figures written so far are whole files, %s was not updated; run plot again to finish", results.ReportFile)
 				}
@@ -72,26 +67,5 @@ order's; those directories are only read. Figures: ` + strings.Join(config.Figur
 				return nil
 			}
 		},
-	}
-}
-
-// drawFigures draws into dir and updates its report.
-func drawFigures(ctx context.Context, dir string, names, with []string) ([]figures.Drawn, error) {
-	drawn, err := figures.DrawWith(ctx, dir, names, with)
-	if err != nil {
-		return nil, err
-	}
-	return drawn, figures.UpdateReport(dir, drawn)
-}
-
-// figuresHook draws an experiment's figures into a finished result
-// directory before it is renamed into place (nil when it asks for none).
-func figuresHook(figs []string) func(dir string) error {
-	if len(figs) == 0 {
-		return nil
-	}
-	return func(dir string) error {
-		_, err := drawFigures(context.Background(), dir, figs, nil)
-		return err
 	}
 }

@@ -3,18 +3,15 @@ package harness
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
-	"fmt"
-	"github.com/knightwalk/knightwalk/internal/procstat"
-	"github.com/knightwalk/knightwalk/internal/rarejob"
 	"runtime"
 	"strconv"
 	"strings"
-	"time"
 
+	"github.com/knightwalk/knightwalk/internal/cli"
+	"github.com/knightwalk/knightwalk/internal/manual"
+	"github.com/knightwalk/knightwalk/internal/rarejob"
 	"github.com/knightwalk/knightwalk/rare"
-	"github.com/knightwalk/knightwalk/sim"
 )
 
 // rareCommand is `experiment rare`; main.go lists it.
@@ -23,20 +20,10 @@ func rareCommand() *command {
 		name:  "rare",
 		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--seed S] [--target L] [--particles N] [--replicates R] [--levels auto|L1,L2,...] [--pilot N] [--level-fraction F] [--confidence C] [--plain WALKS] [--workers N] [--max-memory SIZE] [--format text|json]",
 		short: "estimate a rare success probability by multilevel splitting",
-		long: `Estimates P(success) (or, with --target, P(path length reaches L)) of one
-randomised walk rule from one start square by fixed-effort multilevel
-splitting on path length (docs/design.md, "Rare events"): unbiased, with the
-standard error and Student t interval of --replicates independent
-replicates. It reaches probabilities far below what plain sampling can
-resolve, e.g. Warnsdorff/random from a corner of 400x400.
-
-The levels are chosen by a pilot run on streams of its own (--levels auto),
-or given. The same flags and seed give the same estimate for any --workers.
-It also prints what plain sampling would need for the same relative
-standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
+		long:  manual.Rare,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
-			var rf ruleFlags
-			rf.register(fs, "warnsdorff")
+			var rf cli.RuleFlags
+			rf.Register(fs, "warnsdorff")
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 400x400 (required)")
 			start := fs.String("start", "", "start square, e.g. a1, or r0c0 on boards wider than 26 columns (default: the corner (0,0))")
 			seed := fs.Uint64("seed", 1, "seed of the random streams")
@@ -56,24 +43,8 @@ standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
 				if len(args) > 0 {
 					return usagef("rare takes no arguments, got %q", args)
 				}
-				if *format != "text" && *format != "json" {
-					return usagef("--format %q: valid formats are text, json", *format)
-				}
-				if err := checkWorkers(*workers); err != nil {
+				if err := checkRareFlags(*format, *workers, *pilot, *frac, *conf, *plainWalks); err != nil {
 					return err
-				}
-				// An explicit 0 is a mistake, not "the default".
-				if *pilot < 2 {
-					return usagef("--pilot %d: want at least 2 walks per stage", *pilot)
-				}
-				if !(*frac > 0 && *frac < 1) {
-					return usagef("--level-fraction %g: want a fraction strictly between 0 and 1, e.g. %g", *frac, rare.DefaultLevelFraction)
-				}
-				if !(*conf > 0 && *conf < 1) {
-					return usagef("--confidence %g: want a level strictly between 0 and 1, e.g. 0.95", *conf)
-				}
-				if *plainWalks < 0 {
-					return usagef("--plain %d: want a number of walks, or 0 for none", *plainWalks)
 				}
 				o, err := rareOptions(&rf, *board, *start, *levels)
 				if err != nil {
@@ -81,23 +52,9 @@ standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
 				}
 				o.Seed, o.Target, o.Particles, o.Replicates = *seed, *target, *particles, *replicates
 				o.Pilot, o.LevelFraction, o.Confidence, o.Workers, o.MaxMemory = *pilot, *frac, *conf, *workers, int64(maxMem)
-				t0, cpu0 := time.Now(), procstat.CPUSeconds()
-				res, err := rare.Estimate(ctx, o)
-				var re *sim.RuleError
+				rep, err := rarejob.Run(ctx, o, *plainWalks)
 				if err != nil {
-					if ctx.Err() != nil || errors.As(err, &re) { // a rule of your own at fault, not the command line
-						return fmt.Errorf("rare: %w", err)
-					}
-					return usagef("rare: %v", err)
-				}
-				rep := rarejob.NewReport(o, res, time.Since(t0).Seconds(), procstat.CPUSeconds()-cpu0)
-				if *plainWalks > 0 {
-					cpu1 := procstat.CPUSeconds()
-					pr, err := rare.Plain(ctx, o, *plainWalks)
-					if err != nil {
-						return err
-					}
-					rep.AddPlain(pr, procstat.CPUSeconds()-cpu1)
+					return err
 				}
 				if *format == "json" {
 					enc := json.NewEncoder(e.stdout)
@@ -113,15 +70,15 @@ standard error: (1-p)/(p·RSE²) walks of the pilot's measured mean length.`,
 
 // rareOptions parses the board, rule, start and levels flags; every
 // mistake is a usage error naming its flag.
-func rareOptions(rf *ruleFlags, board, start, levels string) (rare.Options, error) {
-	b, starts, err := boardAndStarts(board, start)
+func rareOptions(rf *cli.RuleFlags, board, start, levels string) (rare.Options, error) {
+	b, starts, err := cli.BoardAndStarts(board, start)
 	if err != nil {
 		return rare.Options{}, err
 	}
 	if start == "" {
 		starts = []int{0}
 	}
-	r, err := rf.resolve()
+	r, err := rf.Resolve()
 	if err != nil {
 		return rare.Options{}, err
 	}
@@ -136,4 +93,29 @@ func rareOptions(rf *ruleFlags, board, start, levels string) (rare.Options, erro
 		}
 	}
 	return o, nil
+}
+
+// checkRareFlags refuses rare's flags out of range, each a usage error
+// naming its flag.
+func checkRareFlags(format string, workers, pilot int, frac, conf float64, plainWalks int64) error {
+	if format != "text" && format != "json" {
+		return usagef("--format %q: valid formats are text, json", format)
+	}
+	if err := checkWorkers(workers); err != nil {
+		return err
+	}
+	// An explicit 0 is a mistake, not "the default".
+	if pilot < 2 {
+		return usagef("--pilot %d: want at least 2 walks per stage", pilot)
+	}
+	if !(frac > 0 && frac < 1) {
+		return usagef("--level-fraction %g: want a fraction strictly between 0 and 1, e.g. %g", frac, rare.DefaultLevelFraction)
+	}
+	if !(conf > 0 && conf < 1) {
+		return usagef("--confidence %g: want a level strictly between 0 and 1, e.g. 0.95", conf)
+	}
+	if plainWalks < 0 {
+		return usagef("--plain %d: want a number of walks, or 0 for none", plainWalks)
+	}
+	return nil
 }

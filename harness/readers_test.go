@@ -169,7 +169,7 @@ func TestRuleSpecJoin(t *testing.T) {
 	if _, _, err := runCmd(t, "run", cfg, "--out", dir, "--quiet"); err != nil {
 		t.Fatal(err)
 	}
-	sq, _, err := table.ReadSquares(filepath.Join(dir, "squares.parquet"))
+	sq, _, err := table.Read[table.SquareRow](filepath.Join(dir, "squares.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,15 +189,15 @@ func TestRuleSpecJoin(t *testing.T) {
 			}
 		}
 	}
-	ls, _, _ := table.ReadLengths(filepath.Join(dir, "lengths.parquet"))
+	ls, _, _ := table.Read[table.LengthRow](filepath.Join(dir, "lengths.parquet"))
 	check("lengths", len(ls), func(i int) (string, string) { return ls[i].Rule, ls[i].Params.Spec })
-	de, _, _ := table.ReadDeadEnds(filepath.Join(dir, "deadends.parquet"))
+	de, _, _ := table.Read[table.DeadEndRow](filepath.Join(dir, "deadends.parquet"))
 	check("deadends", len(de), func(i int) (string, string) { return de[i].Rule, de[i].Params.Spec })
-	cl, _, _ := table.ReadClasses(filepath.Join(dir, "classes.parquet"))
+	cl, _, _ := table.Read[table.ClassRow](filepath.Join(dir, "classes.parquet"))
 	check("classes", len(cl), func(i int) (string, string) { return cl[i].Rule, cl[i].Params.Spec })
-	bd, _, _ := table.ReadBoards(filepath.Join(dir, "boards.parquet"))
+	bd, _, _ := table.Read[table.BoardRow](filepath.Join(dir, "boards.parquet"))
 	check("boards", len(bd), func(i int) (string, string) { return bd[i].Rule, bd[i].Params.Spec })
-	cm, _, _ := table.ReadComparisons(filepath.Join(dir, "comparisons.parquet"))
+	cm, _, _ := table.Read[table.ComparisonRow](filepath.Join(dir, "comparisons.parquet"))
 	check("comparisons a", len(cm), func(i int) (string, string) { return cm[i].RuleA, cm[i].RuleSpecA })
 	check("comparisons b", len(cm), func(i int) (string, string) { return cm[i].RuleB, cm[i].RuleSpecB })
 	if len(ls) == 0 || len(bd) == 0 || len(cm) == 0 {
@@ -223,7 +223,7 @@ func TestRuleSpecJoin(t *testing.T) {
 		if _, _, err := runCmd(t, args...); err != nil {
 			t.Fatal(err)
 		}
-		ex, _, err := table.ReadExact(out)
+		ex, _, err := table.Read[table.ExactRow](out)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knightwalk/knightwalk/internal/expfile"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/internal/testenv"
@@ -48,7 +49,7 @@ func TestReadmeResults(t *testing.T) {
 	if _, _, err := runCmd(t, "run", "claims-8x8", "--out", dir, "--quiet"); err != nil {
 		t.Fatal(err)
 	}
-	claims, _, err := table.ReadClaims(filepath.Join(dir, "claims.parquet"))
+	claims, _, err := table.Read[table.ClaimRow](filepath.Join(dir, "claims.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,7 +113,7 @@ func TestReadmePublishedClaims(t *testing.T) {
 		if _, _, err := runCmd(t, "run", name, "--out", dir, "--quiet"); err != nil {
 			t.Fatal(err)
 		}
-		claims, _, err := table.ReadClaims(filepath.Join(dir, "claims.parquet"))
+		claims, _, err := table.Read[table.ClaimRow](filepath.Join(dir, "claims.parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -163,7 +164,7 @@ func TestReadmeProse(t *testing.T) {
 	}
 	// Closed tours: the six starts run, and every other square of the
 	// board enumerated for the figure.
-	s, err := loadExperiment("closed-tours")
+	s, err := expfile.Load("closed-tours")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -35,7 +35,7 @@ func TestReadmeBoundsDemo(t *testing.T) {
 		if _, _, err := runCmd(t, "run", path, "--out", out, "--quiet"); err != nil {
 			t.Fatal(err)
 		}
-		rows, _, err := table.ReadClaims(filepath.Join(out, "claims.parquet"))
+		rows, _, err := table.Read[table.ClaimRow](filepath.Join(out, "claims.parquet"))
 		if err != nil || len(rows) != 1 {
 			t.Fatalf("%s: %v, %d claim rows", name, err, len(rows))
 		}

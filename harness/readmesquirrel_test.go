@@ -22,7 +22,7 @@ func TestReadmeSquirrelCull7Mod8(t *testing.T) {
 	if _, _, err := runCmd(t, "run", "squirrel-cull-7-mod-8", "--out", out, "--quiet"); err != nil {
 		t.Fatal(err)
 	}
-	claims, _, err := table.ReadClaims(filepath.Join(out, "claims.parquet"))
+	claims, _, err := table.Read[table.ClaimRow](filepath.Join(out, "claims.parquet"))
 	if err != nil || len(claims) != 2 {
 		t.Fatalf("%v, %d claim rows", err, len(claims))
 	}
@@ -31,7 +31,7 @@ func TestReadmeSquirrelCull7Mod8(t *testing.T) {
 			t.Errorf("%s (%s): %s", c.ID, c.Reading, c.VerdictHolm)
 		}
 	}
-	squares, _, err := table.ReadSquares(filepath.Join(out, "squares.parquet"))
+	squares, _, err := table.Read[table.SquareRow](filepath.Join(out, "squares.parquet"))
 	if err != nil || len(squares) != 2*246 {
 		t.Fatalf("%v, %d square rows", err, len(squares))
 	}

@@ -29,7 +29,7 @@ func TestRunSmall(t *testing.T) {
 			t.Errorf("missing %s", f)
 		}
 	}
-	rows, md, err := table.ReadSquares(filepath.Join(dir, "squares.parquet"))
+	rows, md, err := table.Read[table.SquareRow](filepath.Join(dir, "squares.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -43,7 +43,7 @@ func TestRunSmall(t *testing.T) {
 	if _, _, err := runCmd(t, "run", "testdata/small.yaml", "--out", dir, "--quiet", "--force", "--workers", "1"); err != nil {
 		t.Fatal(err)
 	}
-	again, _, _ := table.ReadSquares(filepath.Join(dir, "squares.parquet"))
+	again, _, _ := table.Read[table.SquareRow](filepath.Join(dir, "squares.parquet"))
 	if fmt.Sprintf("%#v", again) != fmt.Sprintf("%#v", rows) { // %#v: NaN (a null mean) equals NaN
 		t.Error("--workers 1 after --workers 2: squares differ")
 	}

@@ -3,11 +3,13 @@ package harness
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"strconv"
 
+	"github.com/knightwalk/knightwalk/internal/cli"
+	"github.com/knightwalk/knightwalk/internal/manual"
+	"github.com/knightwalk/knightwalk/internal/tourjob"
 	"github.com/knightwalk/knightwalk/sim"
 )
 
@@ -17,24 +19,10 @@ func tourCommand() *command {
 		name:  "tour",
 		usage: "--board RxC --start SQ [--rule NAME] [--tie-break TB] [--order MOVES] [--max-steps N] [--node-budget N] [--seed S] [--walk W] [--format text|csv|json]",
 		short: "show one walk as a numbered board, replaying walk W of a run exactly",
-		long: `Runs one walk and prints it: text, a board with each square numbered by
-when the walk visited it (1 the start, "." never), then the outcome; csv,
-one row per square in visiting order (step,square,row,col); json, the walk
-with its squares in order (seed and walk as decimal strings, which
-JavaScript reads exactly).
-
-The walk is walk index --walk of (--seed, board, rule, start), drawn from
-the same stream as in a run (docs/design.md, the random-stream contract),
-so a walk from a walks table is replayed exactly: pass the experiment's
-seed and the row's rule, start and walk. --rule backtrack/closed searches
-for a closed tour.
-
-Exit status 0 when the walk is a full tour (every square visited; for
-backtrack/closed, a closed one), 1 when it is not (the outcome on stderr),
-2 for a usage mistake.`,
+		long:  manual.Tour,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
-			var rf ruleFlags
-			rf.register(fs, "warnsdorff")
+			var rf cli.RuleFlags
+			rf.Register(fs, "warnsdorff")
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 8x8 (required)")
 			start := fs.String("start", "", "start square, e.g. a1 (required)")
 			nodeBudget := fs.Int64("node-budget", 0, "backtrack: squares the search may enter (0: the default budget)")
@@ -51,11 +39,11 @@ backtrack/closed, a closed one), 1 when it is not (the outcome on stderr),
 				if *start == "" {
 					return usagef("--start is required, e.g. --start a1")
 				}
-				b, starts, err := boardAndStarts(*board, *start)
+				b, starts, err := cli.BoardAndStarts(*board, *start)
 				if err != nil {
 					return err
 				}
-				r, err := rf.resolve()
+				r, err := rf.Resolve()
 				if err != nil {
 					return err
 				}
@@ -63,51 +51,20 @@ backtrack/closed, a closed one), 1 when it is not (the outcome on stderr),
 					return usagef("--node-budget is a positive number of squares for --rule backtrack")
 				}
 				r.NodeBudget = *nodeBudget
-				if r.Closed && b.Squares() > 1 && b.Squares()%2 == 1 {
-					// A knight alternates colours, so a closed tour has as
-					// many squares of each: none exists on an odd board, and
-					// the search would only spend its budget finding that out.
-					return fmt.Errorf("tour: %s asks for a closed tour, and %s has %d squares: a knight's move changes colour, so a closed tour needs an even number of squares; none exists (ask for an open tour with --rule backtrack)", r.Name(), b, b.Squares())
-				}
-				w, err := sim.NewWalker(b, r)
-				var re *sim.RuleError
-				if errors.As(err, &re) { // a rule of your own at fault, not the command line
-					return fmt.Errorf("tour: %w", err)
-				}
+				o, err := tourjob.Walk(b, r, starts[0], *seed, *walk)
 				if err != nil {
-					return usagef("%v", err)
-				}
-				w.KeepPaths(true)
-				o := w.Walk(starts[0], sim.NewKey(*seed, b, r, starts[0]), *walk)
-				if err := w.Err(); err != nil {
-					return fmt.Errorf("tour: %w", err)
+					return err
 				}
 				if err := printTour(e, b, r, *seed, *walk, o, *format); err != nil {
 					return err
 				}
 				if !o.Success || r.Closed && !o.Closed {
-					return fmt.Errorf("tour: walk %d of %s from %s (seed %d) is not a full tour: %s", *walk, r.Name(), b.SquareName(o.Start), *seed, tourOutcome(b, o))
+					return fmt.Errorf("tour: walk %d of %s from %s (seed %d) is not a full tour: %s", *walk, r.Name(), b.SquareName(o.Start), *seed, tourjob.Outcome(b, o))
 				}
 				return nil
 			}
 		},
 	}
-}
-
-// tourOutcome says how a walk ended, in words.
-func tourOutcome(b *sim.Board, o sim.Outcome) string {
-	n := b.Squares()
-	switch {
-	case o.Closed:
-		return fmt.Sprintf("a closed tour, %d squares", n)
-	case o.Success:
-		return fmt.Sprintf("an open tour, %d squares", n)
-	case o.BudgetExceeded:
-		return fmt.Sprintf("the search gave up at its node budget after %d nodes (deepest path %d of %d squares)", o.Nodes, o.Length, n)
-	case o.Stopped:
-		return fmt.Sprintf("stopped at --max-steps after %d of %d squares, on %s", o.Length, n, b.SquareName(o.End))
-	}
-	return fmt.Sprintf("a dead end on %s after %d of %d squares", b.SquareName(o.End), o.Length, n)
 }
 
 func printTour(e *env, b *sim.Board, r sim.Rule, seed, walk uint64, o sim.Outcome, format string) error {
@@ -143,6 +100,6 @@ func printTour(e *env, b *sim.Board, r sim.Rule, seed, walk uint64, o sim.Outcom
 	}
 	fmt.Fprintf(e.stdout, "walk %d of %s from %s on %s, seed %d\n\n", walk, r.Name(), b.SquareName(o.Start), b, seed)
 	printGrid(e.stdout, b, func(sq int) string { return step[sq] })
-	fmt.Fprintf(e.stdout, "\n%s\n", tourOutcome(b, o))
+	fmt.Fprintf(e.stdout, "\n%s\n", tourjob.Outcome(b, o))
 	return nil
 }

@@ -23,7 +23,7 @@ func TestTourReplaysWalksTable(t *testing.T) {
 	if _, _, err := runCmd(t, "run", cfg, "--out", out, "--quiet"); err != nil {
 		t.Fatal(err)
 	}
-	rows, _, err := table.ReadWalks(filepath.Join(out, "walks.parquet"))
+	rows, _, err := table.Read[table.WalkRow](filepath.Join(out, "walks.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}

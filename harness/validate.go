@@ -8,9 +8,9 @@ import (
 	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/expfile"
+	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/runner"
-
-	"go.yaml.in/yaml/v3"
 )
 
 // validateCommand is `experiment validate`; main.go lists it.
@@ -19,14 +19,7 @@ func validateCommand() *command {
 		name:  "validate",
 		usage: "FILE...",
 		short: "check experiment files without running them",
-		long: `Decodes and validates each experiment file (or committed experiment name) and
-reports every error with its file, line and key; prints the plan's size for
-files that are valid. A sources file (experiments/sources.yaml: the
-publications the claims cite) is checked as one, so 'validate
-experiments/*.yaml' checks every file there. Exit status 1 when any file
-is invalid. Validation takes time in proportion to the file, not to the
-boards' areas (a sweep over n = 5..2000 from the corners takes well under
-a second), and stops on SIGINT or SIGTERM.`,
+		long:  manual.Validate,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) == 0 {
@@ -34,7 +27,7 @@ a second), and stops on SIGINT or SIGTERM.`,
 				}
 				bad := 0
 				for _, a := range args {
-					if n, ok, err := validateSources(a); ok {
+					if n, ok, err := expfile.Sources(a); ok {
 						if err != nil {
 							fmt.Fprintln(e.stderr, err)
 							bad++
@@ -43,7 +36,7 @@ a second), and stops on SIGINT or SIGTERM.`,
 						}
 						continue
 					}
-					s, err := interruptible(ctx, func() (*config.Experiment, error) { return loadExperiment(a) })
+					s, err := interruptible(ctx, func() (*config.Experiment, error) { return expfile.Load(a) })
 					if ctx.Err() != nil {
 						return ctx.Err()
 					}
@@ -98,24 +91,4 @@ func plural(n int, what string) string {
 		return "1 " + what
 	}
 	return fmt.Sprintf("%d %ss", n, what)
-}
-
-// validateSources checks FILE when it is a sources file (its one
-// top-level key is sources, as experiments/sources.yaml), so that
-// `validate experiments/*.yaml` checks every file there; ok is false for
-// anything else, left to the experiment reader.
-func validateSources(arg string) (n int, ok bool, err error) {
-	if !fileExists(arg) {
-		return 0, false, nil
-	}
-	data, err := config.ReadFile(arg)
-	if err != nil {
-		return 0, false, nil
-	}
-	var top map[string]any
-	if yaml.Unmarshal(data, &top) != nil || len(top) != 1 || top["sources"] == nil {
-		return 0, false, nil
-	}
-	pubs, err := config.ParseSources(arg, data)
-	return len(pubs), true, err
 }

@@ -17,6 +17,7 @@ import (
 	"testing"
 
 	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/expfile"
 	"github.com/knightwalk/knightwalk/internal/runner"
 	"github.com/knightwalk/knightwalk/internal/testenv"
 	"github.com/knightwalk/knightwalk/sim"
@@ -46,7 +47,7 @@ func TestClaimsDecidedByWhatDecidesThem(t *testing.T) {
 			if c.name == "claims-8x8" {
 				testenv.SkipUnlessSlow(t, "claims-8x8's exact values and 77,000 walks (15 s)")
 			}
-			s, err := loadExperiment(c.name)
+			s, err := expfile.Load(c.name)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/manual"
 )
 
 // releaseVersion is the version of this module's latest release, the
@@ -42,16 +43,7 @@ func versionCommand() *command {
 		name:  "version",
 		usage: "",
 		short: "print the tool, module, VCS and Go versions this binary was built with",
-		long: `Prints what the binary's build info records: the module and its version,
-the VCS revision and time, whether the working tree had local changes, and
-the Go version. Results record the same revision as git_commit; "unknown"
-means the binary was built without VCS information (go build -buildvcs=false,
-or outside a git checkout). A binary built in another module (a program that
-registers its own rules and calls harness.Main) also prints the harness it
-embeds: knightwalk's module path, version, the commit a pseudo-version names,
-and the replacement a replace directive put in its place, as its results
-record them (knightwalk_module, knightwalk_version, knightwalk_commit,
-knightwalk_replace).`,
+		long:  manual.Version,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {

@@ -112,31 +112,31 @@ const (
 )
 
 // ReadSquares reads a squares table file.
-func ReadSquares(path string) ([]SquareRow, Metadata, error) { return table.ReadSquares(path) }
+func ReadSquares(path string) ([]SquareRow, Metadata, error) { return table.Read[SquareRow](path) }
 
 // ReadLengths reads a lengths table file.
-func ReadLengths(path string) ([]LengthRow, Metadata, error) { return table.ReadLengths(path) }
+func ReadLengths(path string) ([]LengthRow, Metadata, error) { return table.Read[LengthRow](path) }
 
 // ReadDeadEnds reads a deadends table file.
-func ReadDeadEnds(path string) ([]DeadEndRow, Metadata, error) { return table.ReadDeadEnds(path) }
+func ReadDeadEnds(path string) ([]DeadEndRow, Metadata, error) { return table.Read[DeadEndRow](path) }
 
 // ReadClasses reads a classes table file.
-func ReadClasses(path string) ([]ClassRow, Metadata, error) { return table.ReadClasses(path) }
+func ReadClasses(path string) ([]ClassRow, Metadata, error) { return table.Read[ClassRow](path) }
 
 // ReadBoards reads a boards table file.
-func ReadBoards(path string) ([]BoardRow, Metadata, error) { return table.ReadBoards(path) }
+func ReadBoards(path string) ([]BoardRow, Metadata, error) { return table.Read[BoardRow](path) }
 
 // ReadComparisons reads a comparisons table file.
 func ReadComparisons(path string) ([]ComparisonRow, Metadata, error) {
-	return table.ReadComparisons(path)
+	return table.Read[ComparisonRow](path)
 }
 
 // ReadClaims reads a claims table file.
-func ReadClaims(path string) ([]ClaimRow, Metadata, error) { return table.ReadClaims(path) }
+func ReadClaims(path string) ([]ClaimRow, Metadata, error) { return table.Read[ClaimRow](path) }
 
 // ReadWalks reads a whole walks table file into memory; a large run's
 // holds millions of rows, so prefer ReadWalksWhere.
-func ReadWalks(path string) ([]WalkRow, Metadata, error) { return table.ReadWalks(path) }
+func ReadWalks(path string) ([]WalkRow, Metadata, error) { return table.Read[WalkRow](path) }
 
 // ReadWalksWhere reads the rows of a walks table file for which keep is
 // true, decoding a batch of rows at a time, so only those rows are held.
@@ -145,10 +145,10 @@ func ReadWalksWhere(path string, keep func(*WalkRow) bool) ([]WalkRow, Metadata,
 }
 
 // ReadExact reads a table `experiment exact --format parquet` wrote.
-func ReadExact(path string) ([]ExactRow, Metadata, error) { return table.ReadExact(path) }
+func ReadExact(path string) ([]ExactRow, Metadata, error) { return table.Read[ExactRow](path) }
 
 // ReadCounts reads a table `experiment count --format parquet` wrote.
-func ReadCounts(path string) ([]CountRow, Metadata, error) { return table.ReadCounts(path) }
+func ReadCounts(path string) ([]CountRow, Metadata, error) { return table.Read[CountRow](path) }
 
 // ReadMetadata reads the metadata of any table file without its rows and
 // without checking its schema version or table name (Metadata.SchemaVersion
@@ -178,37 +178,37 @@ func Open(dir string) (*Result, error) {
 
 // Squares reads the directory's squares table.
 func (r *Result) Squares() ([]SquareRow, error) {
-	return results.ReadOf(r.Dir, SquaresFile, r.Manifest, table.ReadSquares)
+	return results.ReadOf(r.Dir, SquaresFile, r.Manifest, table.Read[SquareRow])
 }
 
 // Lengths reads the directory's lengths table.
 func (r *Result) Lengths() ([]LengthRow, error) {
-	return results.ReadOf(r.Dir, LengthsFile, r.Manifest, table.ReadLengths)
+	return results.ReadOf(r.Dir, LengthsFile, r.Manifest, table.Read[LengthRow])
 }
 
 // DeadEnds reads the directory's deadends table.
 func (r *Result) DeadEnds() ([]DeadEndRow, error) {
-	return results.ReadOf(r.Dir, DeadEndsFile, r.Manifest, table.ReadDeadEnds)
+	return results.ReadOf(r.Dir, DeadEndsFile, r.Manifest, table.Read[DeadEndRow])
 }
 
 // Classes reads the directory's classes table.
 func (r *Result) Classes() ([]ClassRow, error) {
-	return results.ReadOf(r.Dir, ClassesFile, r.Manifest, table.ReadClasses)
+	return results.ReadOf(r.Dir, ClassesFile, r.Manifest, table.Read[ClassRow])
 }
 
 // Boards reads the directory's boards table.
 func (r *Result) Boards() ([]BoardRow, error) {
-	return results.ReadOf(r.Dir, BoardsFile, r.Manifest, table.ReadBoards)
+	return results.ReadOf(r.Dir, BoardsFile, r.Manifest, table.Read[BoardRow])
 }
 
 // Comparisons reads the directory's comparisons table.
 func (r *Result) Comparisons() ([]ComparisonRow, error) {
-	return results.ReadOf(r.Dir, ComparisonsFile, r.Manifest, table.ReadComparisons)
+	return results.ReadOf(r.Dir, ComparisonsFile, r.Manifest, table.Read[ComparisonRow])
 }
 
 // Claims reads the directory's claims table.
 func (r *Result) Claims() ([]ClaimRow, error) {
-	return results.ReadOf(r.Dir, ClaimsFile, r.Manifest, table.ReadClaims)
+	return results.ReadOf(r.Dir, ClaimsFile, r.Manifest, table.Read[ClaimRow])
 }
 
 // Walks reads the rows of the directory's per-walk table for which keep is

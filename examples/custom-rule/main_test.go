@@ -39,7 +39,7 @@ func cmd(t *testing.T, env []string, args ...string) []byte {
 // are covered by its Monte Carlo intervals; exact and tour know the rule.
 func TestExampleRunsEverywhere(t *testing.T) {
 	one := sameEverywhere(t, "testdata/small.yaml", "squares", "classes", "boards", "lengths", "deadends", "claims")
-	rows, _, err := table.ReadSquares(filepath.Join(one, "squares.parquet"))
+	rows, _, err := table.Read[table.SquareRow](filepath.Join(one, "squares.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +100,7 @@ func sameEverywhere(t *testing.T, file string, tables ...string) string {
 // the same for any number of workers or shards, every search a tour.
 func TestExampleOrdersBacktracking(t *testing.T) {
 	one := sameEverywhere(t, "testdata/backtrack.yaml", "squares", "boards", "lengths")
-	rows, _, err := table.ReadSquares(filepath.Join(one, "squares.parquet"))
+	rows, _, err := table.Read[table.SquareRow](filepath.Join(one, "squares.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}

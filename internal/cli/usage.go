@@ -1,6 +1,10 @@
 // Package cli holds what the experiment command and the packages that do
-// its work share: the usage mistake that exits with status 2, progress on a
-// terminal, sizes for people and the memory and disk a command may use.
+// its work share: the usage mistake that exits with status 2, the parsing
+// of its arguments (flags after positional ones, the rule, board and start
+// flags, the shard a cluster's array job names), the output whose failed
+// write fails the command, the watch over calls into rules of your own,
+// progress on a terminal, sizes for people and the memory and disk a
+// command may use.
 package cli
 
 import "fmt"

@@ -240,15 +240,6 @@ func Default() Config {
 	}
 }
 
-// Load reads and parses the experiment file at path; errors name path.
-func Load(path string) (*Config, error) {
-	data, err := ReadFile(path)
-	if err != nil {
-		return nil, err
-	}
-	return Parse(path, data)
-}
-
 // readWait is how long ReadFile waits for a FIFO or device to deliver.
 var readWait = 5 * time.Second
 

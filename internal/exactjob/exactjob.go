@@ -6,6 +6,7 @@ package exactjob
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -17,6 +18,13 @@ import (
 	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/sim"
 )
+
+// DefaultBudget is the command's default state budget per start: a
+// time limit of some twenty minutes, well past 10x10 from a1 (136.5 million
+// states, 100 CPU-s, within 4 GiB); what stops larger enumerations is
+// --max-memory (or, with --bounds, what the memory and budget let each
+// layer keep).
+const DefaultBudget = 1_000_000_000
 
 // Walks runs the enumeration with progress on a terminal, under a
 // soft memory limit for the Go runtime that matches the budget: the budget
@@ -52,6 +60,10 @@ func Walks(ctx context.Context, stderr io.Writer, b *sim.Board, r sim.Rule, star
 	}
 	res, err := sim.ExactWalks(ctx, b, r, starts, opt)
 	stop()
+	if errors.Is(err, sim.ErrMemory) && opt.Spill == "" && !opt.Bounds {
+		// 10x10 from its centre needs this: its largest layer is some 60 million states
+		err = fmt.Errorf("%w; or keep the layers on disk with --spill DIR, where memory then bounds one pass over a layer, not the layer (docs/exact.md)", err)
+	}
 	if err == nil && opt.Spill != "" {
 		fmt.Fprintf(stderr, "exact %s %s: spilled to %s: largest layer %d states, up to %d passes a step (%d passes in all, %d run again as two), peak disk %.1f MiB (%d bytes)\n",
 			b, r.Name(), opt.Spill, sp.maxStates, sp.maxRuns, sp.passes, sp.retried, float64(sp.maxDisk)/(1<<20), sp.maxDisk)

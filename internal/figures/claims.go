@@ -28,7 +28,7 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return []Drawn{{Name: "claims", Note: "no claims table: no claims panel"}}, nil
 	}
-	claims, err := results.ReadOf(d.dir, results.ClaimsFile, d.m, table.ReadClaims)
+	claims, err := results.ReadOf(d.dir, results.ClaimsFile, d.m, table.Read[table.ClaimRow])
 	if err != nil {
 		return nil, err
 	}

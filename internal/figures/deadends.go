@@ -17,7 +17,7 @@ import (
 // symmetry as the success maps are (heatmap.pool_symmetric, symmetric
 // rules), where that leaves the expected map unchanged.
 func (d *drawer) deadEnds() ([]Drawn, error) {
-	rows, _, err := table.ReadDeadEnds(filepath.Join(d.dir, results.DeadEndsFile))
+	rows, _, err := table.Read[table.DeadEndRow](filepath.Join(d.dir, results.DeadEndsFile))
 	if err != nil {
 		return nil, err
 	}

@@ -67,7 +67,7 @@ func DrawWith(ctx context.Context, dir string, names, with []string) ([]Drawn, e
 	if err != nil {
 		return nil, err
 	}
-	squares, err := results.ReadOf(dir, results.SquaresFile, m, table.ReadSquares)
+	squares, err := results.ReadOf(dir, results.SquaresFile, m, table.Read[table.SquareRow])
 	if err != nil {
 		return nil, err
 	}
@@ -149,7 +149,7 @@ func readSweepSources(names, with []string) ([]sweepSource, error) {
 		if err := checkManifest(w, m); err != nil {
 			return nil, err
 		}
-		sq, err := results.ReadOf(w, results.SquaresFile, m, table.ReadSquares)
+		sq, err := results.ReadOf(w, results.SquaresFile, m, table.Read[table.SquareRow])
 		if err != nil {
 			return nil, err
 		}

@@ -330,7 +330,7 @@ func (d *drawer) exactMeanLengths(g group) []float64 {
 // square that has exact shares for all its lengths.
 func (d *drawer) exactShares() (map[[3]string]float64, error) {
 	d.lengthsOnce.Do(func() {
-		rows, err := results.ReadOf(d.dir, results.LengthsFile, d.m, table.ReadLengths)
+		rows, err := results.ReadOf(d.dir, results.LengthsFile, d.m, table.Read[table.LengthRow])
 		if err != nil {
 			d.lengthsErr = err
 			return

@@ -17,7 +17,7 @@ import (
 // lengthDistributions draws, per (board, rule), the path-length
 // distribution of each start class, over every length a walk can have.
 func (d *drawer) lengthDistributions() ([]Drawn, error) {
-	rows, err := results.ReadOf(d.dir, results.LengthsFile, d.m, table.ReadLengths)
+	rows, err := results.ReadOf(d.dir, results.LengthsFile, d.m, table.Read[table.LengthRow])
 	if err != nil {
 		return nil, err
 	}

@@ -173,11 +173,11 @@ func TestRefereeFreshRuns(t *testing.T) {
 			for _, p := range append(append(checkPooledNumbers(tb, drawn, data), checkFileNames(data)...), checkConvergenceEnds(data)...) {
 				t.Error(p)
 			}
-			squares, _, err := table.ReadSquares(filepath.Join(dir, results.SquaresFile))
+			squares, _, err := table.Read[table.SquareRow](filepath.Join(dir, results.SquaresFile))
 			if err != nil {
 				t.Fatal(err)
 			}
-			lengths, _, err := table.ReadLengths(filepath.Join(dir, results.LengthsFile))
+			lengths, _, err := table.Read[table.LengthRow](filepath.Join(dir, results.LengthsFile))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -27,11 +27,11 @@ type tables struct {
 
 func readTables(t *testing.T, dir string) tables {
 	t.Helper()
-	b, _, err := table.ReadBoards(filepath.Join(dir, results.BoardsFile))
+	b, _, err := table.Read[table.BoardRow](filepath.Join(dir, results.BoardsFile))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, _, err := table.ReadSquares(filepath.Join(dir, results.SquaresFile))
+	s, _, err := table.Read[table.SquareRow](filepath.Join(dir, results.SquaresFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,7 @@
-// Package rarejob is what `experiment rare` reports of a splitting
-// estimate (package rare): the estimate, its effort, and what plain
-// sampling would need for the same relative standard error.
+// Package rarejob does the work of `experiment rare`: it runs a splitting
+// estimate (package rare), with plain walks beside it when asked, and
+// reports the estimate, its effort, and what plain sampling would need for
+// the same relative standard error.
 package rarejob
 
 import (

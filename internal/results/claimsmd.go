@@ -21,7 +21,7 @@ func GatherClaims(dirs []string) ([]table.ClaimRow, error) {
 		if err != nil {
 			return nil, err
 		}
-		r, err := ReadOf(dir, ClaimsFile, m, table.ReadClaims)
+		r, err := ReadOf(dir, ClaimsFile, m, table.Read[table.ClaimRow])
 		if err != nil {
 			return nil, err
 		}

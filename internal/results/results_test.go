@@ -96,7 +96,7 @@ func TestBuildAndWrite(t *testing.T) {
 		m.Config.Rules[0].Name != "warnsdorff/pohl" || !reflect.DeepEqual(m.Config.Outputs.Figures, []string{"success-heatmap", "walk"}) {
 		t.Errorf("manifest read back: %+v", m)
 	}
-	back, md, err := table.ReadClaims(filepath.Join(dir, ClaimsFile))
+	back, md, err := table.Read[table.ClaimRow](filepath.Join(dir, ClaimsFile))
 	// %#v compares NaN (null) values equal, as reflect.DeepEqual does not.
 	if err != nil || fmt.Sprintf("%#v", back) != fmt.Sprintf("%#v", tab.Claims) || md.ConfigHash != e.ConfigHash {
 		t.Errorf("claims read back: %v", err)

@@ -150,7 +150,7 @@ func TestCancelAndResume(t *testing.T) {
 		t.Fatalf("a cancelled run left %s", dir)
 	}
 	resumeLike(t, s, dir, 3, full)
-	sq, _, err := table.ReadSquares(filepath.Join(dir, "squares.parquet"))
+	sq, _, err := table.Read[table.SquareRow](filepath.Join(dir, "squares.parquet"))
 	if err != nil || !sameValues(sq, full.Tables.Squares) {
 		t.Fatalf("squares.parquet read back: %v", err)
 	}
@@ -173,7 +173,7 @@ func TestPerWalkTable(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		rows, _, err := table.ReadWalks(filepath.Join(dir, "walks.parquet"))
+		rows, _, err := table.Read[table.WalkRow](filepath.Join(dir, "walks.parquet"))
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -83,7 +83,7 @@ func TestSequentialRun(t *testing.T) {
 		}
 		if first == nil {
 			first = sum
-			rows, _, err := table.ReadWalks(filepath.Join(dir, "walks.parquet"))
+			rows, _, err := table.Read[table.WalkRow](filepath.Join(dir, "walks.parquet"))
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -44,7 +44,7 @@ func TestWalkOutcomes(t *testing.T) {
 	if _, err := Run(context.Background(), s, RunOptions{Out: dir, Workers: 2, Shard: All}); err != nil {
 		t.Fatal(err)
 	}
-	walks, _, err := table.ReadWalks(filepath.Join(dir, "walks.parquet"))
+	walks, _, err := table.Read[table.WalkRow](filepath.Join(dir, "walks.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -77,11 +77,11 @@ func TestWalkOutcomes(t *testing.T) {
 			t.Errorf("no walk has outcome %s: the test does not cover it", o)
 		}
 	}
-	squares, _, err := table.ReadSquares(filepath.Join(dir, "squares.parquet"))
+	squares, _, err := table.Read[table.SquareRow](filepath.Join(dir, "squares.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	deadends, _, err := table.ReadDeadEnds(filepath.Join(dir, "deadends.parquet"))
+	deadends, _, err := table.Read[table.DeadEndRow](filepath.Join(dir, "deadends.parquet"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,7 +57,7 @@ func TestFailedWriteKeepsOldFile(t *testing.T) {
 	if err := WriteDeadEnds(path, bad, Metadata{}); err == nil {
 		t.Fatal("invalid UTF-8 accepted")
 	}
-	got, md, err := ReadDeadEnds(path)
+	got, md, err := Read[DeadEndRow](path)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,17 +72,17 @@ func infoOf[R any](s *spec[R], wr func(string, []R, Metadata) error, rd func(str
 }
 
 var allTables = []tableInfo{
-	infoOf(squaresSpec, WriteSquares, ReadSquares),
-	infoOf(lengthsSpec, WriteLengths, ReadLengths),
-	infoOf(deadEndsSpec, WriteDeadEnds, ReadDeadEnds),
-	infoOf(classesSpec, WriteClasses, ReadClasses),
-	infoOf(boardsSpec, WriteBoards, ReadBoards),
-	infoOf(comparisonsSpec, WriteComparisons, ReadComparisons),
-	infoOf(claimsSpec, WriteClaims, ReadClaims),
-	infoOf(walksSpec, WriteWalks, ReadWalks),
-	infoOf(exactSpec, WriteExact, ReadExact),
-	infoOf(countsSpec, WriteCounts, ReadCounts),
-	infoOf(designsSpec, WriteDesigns, ReadDesigns),
+	infoOf(squaresSpec, WriteSquares, Read[SquareRow]),
+	infoOf(lengthsSpec, WriteLengths, Read[LengthRow]),
+	infoOf(deadEndsSpec, WriteDeadEnds, Read[DeadEndRow]),
+	infoOf(classesSpec, WriteClasses, Read[ClassRow]),
+	infoOf(boardsSpec, WriteBoards, Read[BoardRow]),
+	infoOf(comparisonsSpec, WriteComparisons, Read[ComparisonRow]),
+	infoOf(claimsSpec, WriteClaims, Read[ClaimRow]),
+	infoOf(walksSpec, WriteWalks, Read[WalkRow]),
+	infoOf(exactSpec, WriteExact, Read[ExactRow]),
+	infoOf(countsSpec, WriteCounts, Read[CountRow]),
+	infoOf(designsSpec, WriteDesigns, Read[DesignRow]),
 }
 
 // genRows makes n rows in which every column of every row has its own value,

@@ -15,37 +15,47 @@ import (
 // readBatchRows is how many rows are decoded at a time.
 const readBatchRows = 1 << 16
 
-// ReadSquares reads a squares table.
-func ReadSquares(path string) ([]SquareRow, Metadata, error) { return read(path, squaresSpec) }
-
-// ReadLengths reads a lengths table.
-func ReadLengths(path string) ([]LengthRow, Metadata, error) { return read(path, lengthsSpec) }
-
-// ReadDeadEnds reads a deadends table.
-func ReadDeadEnds(path string) ([]DeadEndRow, Metadata, error) { return read(path, deadEndsSpec) }
-
-// ReadClasses reads a classes table.
-func ReadClasses(path string) ([]ClassRow, Metadata, error) { return read(path, classesSpec) }
-
-// ReadBoards reads a boards table.
-func ReadBoards(path string) ([]BoardRow, Metadata, error) { return read(path, boardsSpec) }
-
-// ReadComparisons reads a comparisons table.
-func ReadComparisons(path string) ([]ComparisonRow, Metadata, error) {
-	return read(path, comparisonsSpec)
+// Row is the row type of one of the tables: Read[R] reads the table of
+// rows R.
+type Row interface {
+	SquareRow | LengthRow | DeadEndRow | ClassRow | BoardRow | ComparisonRow |
+		ClaimRow | WalkRow | ExactRow | CountRow | DesignRow
 }
 
-// ReadDesigns reads a designs table.
-func ReadDesigns(path string) ([]DesignRow, Metadata, error) { return read(path, designsSpec) }
+// Read reads a table file of rows R into memory, refusing a file that
+// holds another table or another schema version (ReadWalksWhere reads
+// part of a large walks table).
+func Read[R Row](path string) ([]R, Metadata, error) { return read(path, specOf[R]()) }
 
-// ReadClaims reads a claims table.
-func ReadClaims(path string) ([]ClaimRow, Metadata, error) { return read(path, claimsSpec) }
-
-// ReadCounts reads a counts table into memory.
-func ReadCounts(path string) ([]CountRow, Metadata, error) { return read(path, countsSpec) }
-
-// ReadWalks reads a walks table into memory.
-func ReadWalks(path string) ([]WalkRow, Metadata, error) { return read(path, walksSpec) }
+// specOf is the spec of the table of rows R.
+func specOf[R Row]() *spec[R] {
+	var s any
+	switch any(*new(R)).(type) {
+	case SquareRow:
+		s = squaresSpec
+	case LengthRow:
+		s = lengthsSpec
+	case DeadEndRow:
+		s = deadEndsSpec
+	case ClassRow:
+		s = classesSpec
+	case BoardRow:
+		s = boardsSpec
+	case ComparisonRow:
+		s = comparisonsSpec
+	case ClaimRow:
+		s = claimsSpec
+	case WalkRow:
+		s = walksSpec
+	case ExactRow:
+		s = exactSpec
+	case CountRow:
+		s = countsSpec
+	case DesignRow:
+		s = designsSpec
+	}
+	return s.(*spec[R])
+}
 
 // ReadMetadata returns the metadata of any table file without reading its rows.
 func ReadMetadata(path string) (Metadata, error) {

@@ -68,9 +68,6 @@ func WriteExact(path string, rows []ExactRow, md Metadata) error {
 	return write(path, exactSpec, rows, md)
 }
 
-// ReadExact reads an exact table.
-func ReadExact(path string) ([]ExactRow, Metadata, error) { return read(path, exactSpec) }
-
 // CheckReplace says whether a command may write table name to path: yes
 // when nothing is there; with force, also over a file that holds that
 // table as this package wrote it; never over anything else (a user's file

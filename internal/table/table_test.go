@@ -62,7 +62,7 @@ func TestRoundTripSquaresExample(t *testing.T) {
 	if err := WriteSquares(path, rows, Metadata{Seed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	got, md, err := ReadSquares(path)
+	got, md, err := Read[SquareRow](path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -79,7 +79,7 @@ func TestNaNRoundTrips(t *testing.T) {
 	if err := WriteClasses(path, rows, Metadata{}); err != nil {
 		t.Fatal(err)
 	}
-	got, _, err := ReadClasses(path)
+	got, _, err := Read[ClassRow](path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -110,7 +110,7 @@ func TestMetadataRoundTrip(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		_, got, err := ReadLengths(path)
+		_, got, err := Read[LengthRow](path)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -249,13 +249,13 @@ func TestReadWrongTable(t *testing.T) {
 	if err := WriteLengths(path, genRows(lengthsSpec, 2), Metadata{}); err != nil {
 		t.Fatal(err)
 	}
-	if _, _, err := ReadDeadEnds(path); err == nil || !strings.Contains(err.Error(), `"lengths"`) {
+	if _, _, err := Read[DeadEndRow](path); err == nil || !strings.Contains(err.Error(), `"lengths"`) {
 		t.Fatalf("reading lengths as deadends: err = %v", err)
 	}
 }
 
 func TestReadMissingFile(t *testing.T) {
-	if _, _, err := ReadSquares(filepath.Join(t.TempDir(), "none.parquet")); err == nil {
+	if _, _, err := Read[SquareRow](filepath.Join(t.TempDir(), "none.parquet")); err == nil {
 		t.Fatal("no error")
 	}
 }
@@ -276,12 +276,12 @@ func TestInvalidUTF8Rejected(t *testing.T) {
 // schema_version existed, copied from an old results/example) and files of
 // other versions are refused with the version found and the one expected.
 func TestReadOldSchemaVersion(t *testing.T) {
-	_, _, err := ReadClaims(filepath.Join("testdata", "v1-claims.parquet"))
+	_, _, err := Read[ClaimRow](filepath.Join("testdata", "v1-claims.parquet"))
 	if err == nil || !strings.Contains(err.Error(), fmt.Sprintf("v1-claims.parquet: schema version 1 (no schema_version key), but this tool reads version %d", SchemaVersion)) {
 		t.Fatalf("reading a version 1 file: err = %v", err)
 	}
 	// read as another table, the version is still what is reported
-	if _, _, err := ReadSquares(filepath.Join("testdata", "v1-claims.parquet")); err == nil || !strings.Contains(err.Error(), "schema version 1") {
+	if _, _, err := Read[SquareRow](filepath.Join("testdata", "v1-claims.parquet")); err == nil || !strings.Contains(err.Error(), "schema version 1") {
 		t.Fatalf("reading a version 1 file as squares: err = %v", err)
 	}
 	md, err := ReadMetadata(filepath.Join("testdata", "v1-claims.parquet"))

@@ -66,7 +66,7 @@ func TestWalkWriterRowGroups(t *testing.T) {
 		t.Fatalf("row groups %v, want %v", sizes, want)
 	}
 
-	got, md, err := ReadWalks(path)
+	got, md, err := Read[WalkRow](path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -114,7 +114,7 @@ func TestWalkWriterEmpty(t *testing.T) {
 	if err := ww.Close(); err != nil {
 		t.Fatal(err)
 	}
-	got, md, err := ReadWalks(path)
+	got, md, err := Read[WalkRow](path)
 	if err != nil || len(got) != 0 || md.Seed != testMD.Seed {
 		t.Fatalf("got %d rows, %+v, %v", len(got), md, err)
 	}

@@ -1,21 +1,20 @@
-package harness
+package cli
 
 import (
 	"fmt"
-	"os"
 	"strconv"
 
 	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
-// shardFromEnv picks the shard from a cluster's array-job variables when
+// ShardFromEnv picks the shard from a cluster's array-job variables when
 // no --shard flag is given, in --shard's convention (K/N, K from 0 to N-1):
 // Slurm job arrays (K = SLURM_ARRAY_TASK_ID - SLURM_ARRAY_TASK_MIN, N =
 // SLURM_ARRAY_TASK_COUNT) and Kubernetes Indexed Jobs (K =
 // JOB_COMPLETION_INDEX, N = KNIGHTWALK_SHARDS, which the Job manifest sets
 // to its completions). from names the variables and their values, for the
 // log. It returns ok=false when neither is present.
-func shardFromEnv(getenv func(string) string) (runner.Shard, string, bool, error) {
+func ShardFromEnv(getenv func(string) string) (runner.Shard, string, bool, error) {
 	if id := getenv("SLURM_ARRAY_TASK_ID"); id != "" {
 		k, err1 := strconv.Atoi(id)
 		n, err2 := strconv.Atoi(getenv("SLURM_ARRAY_TASK_COUNT"))
@@ -50,5 +49,3 @@ func shardFromEnv(getenv func(string) string) (runner.Shard, string, bool, error
 	}
 	return runner.All, "", false, nil
 }
-
-var getenv = os.Getenv

@@ -1,4 +1,4 @@
-package harness
+package cli
 
 import (
 	"context"
@@ -43,9 +43,9 @@ func ruleCallLimit() (time.Duration, error) {
 	return d, nil
 }
 
-// watchRules runs body(ctx) for command name, and returns its error, or
+// WatchRules runs body(ctx) for command name, and returns its error, or
 // the error of a call into a rule of your own that does not return.
-func watchRules(ctx context.Context, name string, body func(context.Context) error) error {
+func WatchRules(ctx context.Context, name string, body func(context.Context) error) error {
 	limit, err := ruleCallLimit()
 	if err != nil {
 		return err

@@ -1,4 +1,4 @@
-package harness
+package cli
 
 import (
 	"strings"
@@ -6,14 +6,15 @@ import (
 	"github.com/knightwalk/knightwalk/sim"
 )
 
-// ruleFlags are the flags that pick a walk rule, shared by the commands
-// that take one.
-type ruleFlags struct {
+// RuleFlags are the flags that pick a walk rule, shared by the commands
+// that take one: Register declares them, Resolve reads them.
+type RuleFlags struct {
 	rule, tieBreak, order string
 	maxSteps              int
 }
 
-func (f *ruleFlags) register(fs interface {
+// Register declares the flags on fs, def the default --rule.
+func (f *RuleFlags) Register(fs interface {
 	StringVar(*string, string, string, string)
 	IntVar(*int, string, int, string)
 }, def string) {
@@ -23,15 +24,15 @@ func (f *ruleFlags) register(fs interface {
 	fs.IntVar(&f.maxSteps, "max-steps", 0, "stop each walk after this many moves (0: no limit)")
 }
 
-// resolve turns the flags into a rule; bad values are usage mistakes.
-func (f *ruleFlags) resolve() (sim.Rule, error) {
+// Resolve turns the flags into a rule; bad values are usage mistakes.
+func (f *RuleFlags) Resolve() (sim.Rule, error) {
 	name := f.rule
 	if f.tieBreak != "" {
 		if strings.Contains(name, "/") || name != "warnsdorff" && name != "backtrack" {
-			return sim.Rule{}, usagef("--tie-break goes with --rule warnsdorff (or backtrack), not %q", name)
+			return sim.Rule{}, Usagef("--tie-break goes with --rule warnsdorff (or backtrack), not %q", name)
 		}
 		if _, err := sim.ParseTieBreak(f.tieBreak); err != nil {
-			return sim.Rule{}, usagef("--tie-break: %v", err)
+			return sim.Rule{}, Usagef("--tie-break: %v", err)
 		}
 		if name == "warnsdorff" {
 			name += "/" + f.tieBreak
@@ -39,7 +40,7 @@ func (f *ruleFlags) resolve() (sim.Rule, error) {
 	}
 	r, err := sim.ParseRule(name)
 	if err != nil {
-		return sim.Rule{}, usagef("--rule: %v", err)
+		return sim.Rule{}, Usagef("--rule: %v", err)
 	}
 	if r.Kind == sim.Backtrack && f.tieBreak != "" {
 		r.TieBreak, _ = sim.ParseTieBreak(f.tieBreak)
@@ -48,27 +49,27 @@ func (f *ruleFlags) resolve() (sim.Rule, error) {
 		// As an experiment file's order: key; a random tie-break has no
 		// order to follow, and silently ignoring it misleads.
 		if !(r.Kind == sim.Warnsdorff && r.TieBreak.UsesOrder() || r.Kind == sim.Backtrack) {
-			return sim.Rule{}, usagef("--order applies only to warnsdorff with a tie-break ending in first (--tie-break first, pohl+first, roth+first, ...) and to backtrack, not %s", r.Name())
+			return sim.Rule{}, Usagef("--order applies only to warnsdorff with a tie-break ending in first (--tie-break first, pohl+first, roth+first, ...) and to backtrack, not %s", r.Name())
 		}
 		if r.Order, err = sim.ParseOrder(f.order); err != nil {
-			return sim.Rule{}, usagef("--order: %v", err)
+			return sim.Rule{}, Usagef("--order: %v", err)
 		}
 	}
 	r.MaxSteps = f.maxSteps
 	if err := r.Validate(); err != nil {
-		return sim.Rule{}, usagef("%v", err)
+		return sim.Rule{}, Usagef("%v", err)
 	}
 	return r, nil
 }
 
-// boardAndStarts parses --board and --start: all squares when start is "".
-func boardAndStarts(board, start string) (*sim.Board, []int, error) {
+// BoardAndStarts parses --board and --start: all squares when start is "".
+func BoardAndStarts(board, start string) (*sim.Board, []int, error) {
 	if board == "" {
-		return nil, nil, usagef("--board is required, e.g. --board 8x8")
+		return nil, nil, Usagef("--board is required, e.g. --board 8x8")
 	}
 	b, err := sim.ParseBoard(board)
 	if err != nil {
-		return nil, nil, usagef("--board: %v", err)
+		return nil, nil, Usagef("--board: %v", err)
 	}
 	if start == "" {
 		all := make([]int, b.Squares())
@@ -79,7 +80,7 @@ func boardAndStarts(board, start string) (*sim.Board, []int, error) {
 	}
 	sq, err := b.ParseSquare(start)
 	if err != nil {
-		return nil, nil, usagef("--start: %v", err)
+		return nil, nil, Usagef("--start: %v", err)
 	}
 	return b, []int{sq}, nil
 }

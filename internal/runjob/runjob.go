@@ -1,0 +1,344 @@
+// Package runjob does the work of `experiment run` and `experiment merge`
+// around the runner: the result directory a run writes by default, the
+// plan and estimate of a dry run, a sequential run's rounds run shard by
+// shard and merged, the parts merged into one result, how far the parts
+// are, the figures drawn before a result is renamed into place, and the
+// claims table both commands print.
+package runjob
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"path/filepath"
+	"text/tabwriter"
+	"time"
+
+	"github.com/knightwalk/knightwalk/internal/buildinfo"
+	"github.com/knightwalk/knightwalk/internal/cli"
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/internal/countjob"
+	"github.com/knightwalk/knightwalk/internal/figures"
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/runner"
+)
+
+// OutDir is the directory a run of s writes: out, cleaned ("new/" names
+// new, not a parent to create), or by default results/<name>, with
+// .parts-of-N for a sequential run's rounds and .shard-K-of-N for a shard.
+func OutDir(s *config.Experiment, shard runner.Shard, out string) string {
+	if out != "" {
+		return filepath.Clean(out)
+	}
+	dir := filepath.Join("results", s.Name)
+	switch {
+	case s.Sequential != nil && shard.N > 1:
+		dir += fmt.Sprintf(".parts-of-%d", shard.N)
+	case shard.N > 1:
+		dir += fmt.Sprintf(".shard-%d-of-%d", shard.K, shard.N)
+	}
+	return dir
+}
+
+// Options are what a run or merge writes and where it talks: the
+// version stamped into its outputs; Say, its notes (stderr, or
+// io.Discard for --quiet); Out, its result (the claims table); Log, the
+// runner's log and progress (nil for --quiet).
+type Options struct {
+	Version       string
+	Say, Out, Log io.Writer
+	Workers       int
+	Force, Resume bool
+}
+
+// runOptions are the runner's options for a run of s into dir.
+func (o Options) runOptions(s *config.Experiment, shard runner.Shard, dir string, build buildinfo.Info) runner.RunOptions {
+	opts := runner.RunOptions{Out: dir, Force: o.Force, Resume: o.Resume, Workers: o.Workers, Shard: shard,
+		Meta: results.Metadata(s, o.Version, build)}
+	if o.Log != nil {
+		opts.Log = o.Log
+		opts.Progress = cli.ProgressBar(o.Log)
+	}
+	return opts
+}
+
+// Run runs shard of s into dir and prints the claims it decided; for a
+// sequential run split into shards, round r of shard (the first round
+// without this shard's part for r = 0) into the parts directory dir.
+func Run(ctx context.Context, o Options, s *config.Experiment, shard runner.Shard, r int, dir string, build buildinfo.Info) error {
+	opts := o.runOptions(s, shard, dir, build)
+	if s.Sequential != nil && shard.N > 1 {
+		return runRound(ctx, o, s, opts, r)
+	}
+	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
+		return err
+	}
+	opts.BeforeCommit = FiguresHook(s.Figures)
+	p, err := runner.NewPlan(s)
+	if err != nil {
+		return err
+	}
+	if q := s.Sequential; q != nil {
+		fmt.Fprintf(o.Say, "experiment: %s: sequential (until %s), %d to %d walks per start square, on %d workers -> %s\n",
+			s.Name, q.Until, q.Min, q.Max, o.Workers, dir)
+	} else {
+		fmt.Fprintf(o.Say, "experiment: %s: %d walks in %d units on %d workers (shard %s) -> %s\n",
+			s.Name, p.Walks(shard, -1, -1), p.ShardLen(shard), o.Workers, shard, dir)
+	}
+	sum, err := runner.Run(ctx, s, opts)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(o.Say, "experiment: %d walks in %.2fs (%.3g walks/s) -> %s\n", sum.Walks, sum.Seconds, float64(sum.Walks)/sum.Seconds, sum.Dir)
+	if sum.Tables != nil {
+		PrintClaims(o.Out, sum.Tables)
+	}
+	return nil
+}
+
+// runRound runs a round of a shard of a sequential run into the parts
+// directory opts.Out (runner.RunRound): round r, or the next one for r = 0.
+func runRound(ctx context.Context, o Options, s *config.Experiment, opts runner.RunOptions, r int) error {
+	sh, parts := opts.Shard, opts.Out
+	if r == 0 {
+		r = runner.NextRound(parts, sh.K)
+	}
+	opts.Resume, opts.Round = false, r
+	sum, err := runner.Run(ctx, s, opts)
+	if err != nil {
+		return fmt.Errorf("round %d, shard %s: %w (to resubmit it: experiment run %s --shard %s --round %d --out %s)", r, sh, err, s.Name, sh, r, parts)
+	}
+	if sum.Walks > 0 {
+		fmt.Fprintf(o.Say, "experiment: round %d, shard %s: %d walks in %.2fs -> %s\n", r, sh, sum.Walks, sum.Seconds, sum.Dir)
+	}
+	return nil
+}
+
+// PrintClaims prints the claims of t as a table, nothing when it has none.
+func PrintClaims(w io.Writer, t *results.Tables) {
+	if len(t.Claims) == 0 {
+		return
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "claim\trule\tboard\ttarget\tclaimed\tmeasured [interval]\texact\tdecided by\tverdict\tverdict (Holm)")
+	for _, c := range t.Claims {
+		exact := ""
+		if !math.IsNaN(c.Exact) {
+			exact = fmt.Sprintf("%.6f", c.Exact)
+		} else if !math.IsNaN(c.ExactLower) && !math.IsNaN(c.ExactUpper) {
+			exact = fmt.Sprintf("[%.6g, %.6g] certified", c.ExactLower, c.ExactUpper)
+		}
+		measured := fmt.Sprintf("%.4f [%.4f, %.4f]", c.Measured, c.Lo, c.Hi)
+		if !math.IsNaN(c.CSLo) { // a sequential run: the always-valid interval decides
+			measured = fmt.Sprintf("%.4f [%.4f, %.4f] always valid", c.Measured, c.CSLo, c.CSHi)
+		} else if math.IsNaN(c.Lo) {
+			measured = fmt.Sprintf("%.4f", c.Measured)
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%.4g, %.4g]\t%s\t%s\t%s\t%s\t%s\n", c.ID, c.Rule, c.Board, c.Target,
+			c.ClaimedLo, c.ClaimedHi, measured, exact, c.DecidedBy, c.Verdict, c.VerdictHolm)
+	}
+	tw.Flush()
+}
+
+// DryRun prints the plan of shard and runner.EstimateRun's estimate.
+func DryRun(ctx context.Context, w io.Writer, s *config.Experiment, shard runner.Shard, workers int) error {
+	est, err := runner.EstimateRun(ctx, s, shard, workers)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "experiment %s: %d boards, %d rules, %d walks per start square\n", s.Name, len(s.Boards), len(s.Rules), s.Walks)
+	for _, l := range est.Lines {
+		how := ""
+		if l.Interpolated {
+			how = " (by size)"
+		}
+		fmt.Fprintf(w, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk%s\n", l.Board, l.Rule.Name(), l.Starts, l.Units, l.Walks, l.NsPerWalk, how)
+	}
+	fmt.Fprintf(w, "total: %d units, %d walks (shard %s); estimated %s on %d workers\n", est.Units, est.Walks, shard,
+		time.Duration(est.Seconds*float64(time.Second)).Round(time.Millisecond), workers)
+	return nil
+}
+
+// DryRunSequential prints runner.EstimateSequential's forecast.
+func DryRunSequential(ctx context.Context, w io.Writer, s *config.Experiment, workers int) error {
+	est, err := runner.EstimateSequential(ctx, s, workers)
+	if err != nil {
+		return err
+	}
+	q := s.Sequential
+	fmt.Fprintf(w, "experiment %s: sequential until %s, %d to %d walks per start square; pilot of %d walks (%d per square) in %.2fs\n",
+		s.Name, q.Until, q.Min, q.Max, est.PilotWalks, q.Min, est.PilotSeconds)
+	for _, l := range est.Lines {
+		fmt.Fprintf(w, "  %-9s %-18s %4d starts %14d walks forecast (max %d)  ~%.0f ns/walk\n", l.Board, l.Rule, l.Starts, l.Walks, l.MaxWalks, l.NsPerWalk)
+	}
+	fmt.Fprintf(w, "total: %d walks forecast, %.3g %% of the %d of max walks everywhere; estimated %s on %d workers (a forecast from the pilot's rates, not a bound)\n",
+		est.Walks, 100*float64(est.Walks)/float64(est.MaxWalks), est.MaxWalks, time.Duration(est.Seconds*float64(time.Second)).Round(time.Millisecond), workers)
+	return nil
+}
+
+// WarnDeterministic says which rules are deterministic: each runs one walk
+// per start (Experiment.WalksFor), since every further walk would repeat
+// the first; walks applies to the other rules.
+func WarnDeterministic(w io.Writer, s *config.Experiment) {
+	if s.Walks <= 1 {
+		return
+	}
+	for ri, r := range s.Rules {
+		if r.Deterministic() {
+			fmt.Fprintf(w, "experiment: %s is deterministic: it runs %d walk per start (every further walk would repeat it; walks: %d applies to the other rules)\n", r.Name(), s.WalksFor(ri), s.Walks)
+		}
+	}
+}
+
+// partExperiment is the experiment a part ran, from the file it carries.
+func partExperiment(p *runner.Part) (*config.Experiment, error) {
+	cfg, err := config.Parse(p.ConfigFile, []byte(p.ConfigYAML))
+	if err != nil {
+		return nil, fmt.Errorf("the parts' experiment file no longer validates: %w", err)
+	}
+	s, err := config.Resolve(cfg, p.ConfigFile, []byte(p.ConfigYAML))
+	if err != nil {
+		return nil, fmt.Errorf("the parts' experiment file no longer validates: %w", err)
+	}
+	if s.ConfigHash != p.ConfigHash {
+		return nil, fmt.Errorf("the parts were written by a version that hashes this config differently (%.12s, now %.12s)", p.ConfigHash, s.ConfigHash)
+	}
+	return s, nil
+}
+
+// Merge merges the parts of a sharded run named by args into the result
+// directory out, as one run writes it, and prints its claims; a single
+// parts directory of a sequential run's rounds is merged by MergeRounds.
+func Merge(ctx context.Context, o Options, stderr io.Writer, args []string, out string) error {
+	if len(args) == 1 {
+		first, ok, err := runner.RoundParts(args[0])
+		if err != nil {
+			return err
+		}
+		if ok {
+			return MergeRounds(ctx, o, stderr, args[0], first, out)
+		}
+	}
+	parts, err := runner.ReadParts(args)
+	if err != nil {
+		return err
+	}
+	s, err := partExperiment(parts[0])
+	if err != nil {
+		return err
+	}
+	t0 := time.Now()
+	ts := runner.NewTallies()
+	if err := runner.MergeInto(s, ts, parts); err != nil {
+		return err
+	}
+	build := readBuild(stderr)
+	opts := runner.RunOptions{Out: out, Force: o.Force, Workers: 1, Shard: runner.All,
+		Meta: results.Metadata(s, o.Version, build), BeforeCommit: FiguresHook(s.Figures)}
+	sum, err := runner.WriteMerged(ctx, s, opts, ts, parts, time.Since(t0).Seconds())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stderr, "experiment: merged %d parts -> %s\n", len(parts), sum.Dir)
+	PrintClaims(o.Out, sum.Tables)
+	return nil
+}
+
+// readBuild is the binary's build info, saying on w when it names no
+// commit (the results cannot be traced to one).
+func readBuild(w io.Writer) buildinfo.Info {
+	build := buildinfo.Read()
+	if !build.Traceable() {
+		fmt.Fprintf(w, "experiment: %s\n", buildinfo.NoVCSNote)
+	}
+	return build
+}
+
+// MergeRounds merges the rounds of a sequential run split into shards
+// (runner.MergeRounds): the result directory once they decide the run;
+// before, the run's progress and the next round to run, with exit status 3.
+func MergeRounds(ctx context.Context, o Options, stderr io.Writer, parts string, first *runner.Part, out string) error {
+	s, err := partExperiment(first)
+	if err != nil {
+		return err
+	}
+	build := readBuild(stderr)
+	opts := runner.RunOptions{Out: out, Force: o.Force, Workers: 1, Shard: runner.All,
+		Meta: results.Metadata(s, o.Version, build), BeforeCommit: FiguresHook(s.Figures)}
+	sum, st, err := runner.MergeRounds(ctx, s, parts, first.N, opts)
+	if err != nil {
+		if errors.Is(err, runner.ErrNotDecided) {
+			fmt.Fprintf(o.Out, "rounds merged: %d of at most %d; squares still running: %d of %d; walks so far: %d in %d units; next round: %d, %d walks in %d shards\n",
+				st.Rounds, st.MaxRounds, st.Running, st.Squares, st.Walks, st.Units, st.Rounds+1, st.NextWalks, first.N)
+		}
+		return err
+	}
+	fmt.Fprintf(stderr, "experiment: merged %d rounds of %d shards (%d walks, %d units) -> %s\n", st.Rounds, first.N, st.Walks, st.Units, sum.Dir)
+	PrintClaims(o.Out, sum.Tables)
+	return nil
+}
+
+// Status prints how far the parts in a directory are: for a
+// sequential run's rounds, the rounds merged, the squares still running
+// and the next round's parts done; for count or run parts, the parts done.
+func Status(ctx context.Context, w io.Writer, dir string) error {
+	first, ok, err := runner.RoundParts(dir)
+	if err != nil {
+		return err
+	}
+	if ok {
+		s, err := partExperiment(first)
+		if err != nil {
+			return err
+		}
+		st, done, err := runner.RoundsProgress(ctx, s, dir, first.N)
+		if err != nil {
+			return err
+		}
+		if st.Running == 0 {
+			fmt.Fprintf(w, "%s: decided after round %d of at most %d (%d walks in %d units): merge it\n", s.Name, st.Rounds, st.MaxRounds, st.Walks, st.Units)
+			return nil
+		}
+		fmt.Fprintf(w, "%s: rounds merged: %d of at most %d; squares still running: %d of %d; walks so far: %d; round %d: %d of %d parts done (%d walks)\n",
+			s.Name, st.Rounds, st.MaxRounds, st.Running, st.Squares, st.Walks, st.Rounds+1, done, first.N, st.NextWalks)
+		return nil
+	}
+	if cps := countjob.PartsIn(dir); len(cps) > 0 {
+		p, err := countjob.ReadPart(cps[0])
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(w, "count of %s %s tours%s: %d of %d parts done\n", p.Board, p.Kind, countjob.PairedNote(p.PairedEnds), len(cps), p.N)
+		return nil
+	}
+	parts, err := runner.ReadParts([]string{dir})
+	if err != nil && len(parts) == 0 {
+		return fmt.Errorf("merge --status %s: %w", dir, err)
+	}
+	fmt.Fprintf(w, "%s: %d of %d parts done\n", parts[0].Experiment, len(parts), parts[0].N)
+	return nil
+}
+
+// DrawFigures draws into dir and updates its report.
+func DrawFigures(ctx context.Context, dir string, names, with []string) ([]figures.Drawn, error) {
+	drawn, err := figures.DrawWith(ctx, dir, names, with)
+	if err != nil {
+		return nil, err
+	}
+	return drawn, figures.UpdateReport(dir, drawn)
+}
+
+// FiguresHook draws an experiment's figures into a finished result
+// directory before it is renamed into place (nil when it asks for none).
+func FiguresHook(figs []string) func(dir string) error {
+	if len(figs) == 0 {
+		return nil
+	}
+	return func(dir string) error {
+		_, err := DrawFigures(context.Background(), dir, figs, nil)
+		return err
+	}
+}
