@@ -53,11 +53,15 @@ type Report struct {
 	CNote       string    `json:"c_note,omitempty"`
 	// OwnRules times rules of your own that copy the two 8x8 kernels'
 	// rules (Warnsdorff/random, random) through sim.Position, on the
-	// policy kernel behind the guard; OwnOverBuiltin is each one's CPU
-	// time per walk over the built-in's (Kernels[i]).
-	OwnRules       []Result  `json:"own_rules"`
-	OwnOverBuiltin []float64 `json:"own_over_builtin"`
-	EndToEnd       Result    `json:"end_to_end"`
+	// policy kernel behind the guard, one walk a call, then the same in
+	// lanes (sim.LanePolicy, 16 walks a call); OwnOverBuiltin is each
+	// one's CPU time per walk over the built-in's (Kernels[i%2], on the
+	// path KernelEnv asks for), OwnOverPath[i][p] over the built-in's on
+	// path p forced (PathKernels[2p+i%2]).
+	OwnRules       []Result    `json:"own_rules"`
+	OwnOverBuiltin []float64   `json:"own_over_builtin"`
+	OwnOverPath    [][]float64 `json:"own_over_path"`
+	EndToEnd       Result      `json:"end_to_end"`
 	// EndToEndRatio is end-to-end walks/s over kernel walks/s × workers, on
 	// wall time; EndToEndCPURatio the same on CPU time (the runner's process
 	// against the kernel's thread): the runner's own overhead, whatever share
@@ -116,6 +120,7 @@ func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Repor
 	if rep.OwnRules, rep.OwnOverBuiltin, err = ownRuleBench(rep.Kernels[:2], d); err != nil {
 		return nil, err
 	}
+	rep.OwnOverPath = ownOverPaths(rep.OwnRules, rep.PathKernels)
 	if rep.C, rep.GoOverC, rep.CNote, err = cBench(ctx, rep.Kernels[:2], d); err != nil {
 		return nil, err
 	}

@@ -70,12 +70,15 @@ func TestOwnRules(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(rep.OwnRules) != 2 || len(rep.OwnOverBuiltin) != 2 {
-		t.Fatalf("own rules %+v, ratios %v", rep.OwnRules, rep.OwnOverBuiltin)
+	if len(rep.OwnRules) != 4 || len(rep.OwnOverBuiltin) != 4 || len(rep.OwnOverPath) != 4 {
+		t.Fatalf("own rules %+v, ratios %v, %v", rep.OwnRules, rep.OwnOverBuiltin, rep.OwnOverPath)
 	}
 	for i, r := range rep.OwnRules {
 		if r.Rule != ownRules[i].Name || r.Board != "8x8" || r.Walks < 3 || rep.OwnOverBuiltin[i] <= 0 {
 			t.Errorf("own rule %d: %+v, ratio %v", i, r, rep.OwnOverBuiltin[i])
+		}
+		if len(rep.OwnOverPath[i]) != len(sim.KernelPaths()) || slices.Min(rep.OwnOverPath[i]) <= 0 {
+			t.Errorf("own rule %d over each path: %v", i, rep.OwnOverPath[i])
 		}
 	}
 	if err := registerOwn(); err != nil {
@@ -96,6 +99,25 @@ func TestOwnRules(t *testing.T) {
 		for i := range uint64(500) {
 			if ko, oo := kw.Walk(start, key, i), ow.Walk(start, key, i); !slices.Equal(ko.Path, oo.Path) {
 				t.Fatalf("from %s walk %d: built-in %v, own copy %v", b.SquareName(start), i, ko.Path, oo.Path)
+			}
+		}
+	}
+	// the copies in lanes walk the built-ins' walks, in ranges as timed
+	for i, c := range ownRules[2:] {
+		br, _ := sim.ParseRule(kernels[i].rule)
+		or, _ := sim.ParseRule(c.Name)
+		kw, _ := sim.NewWalker(b, br)
+		ow, err := sim.NewWalker(b, or)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, start := range []int{0, 27} {
+			key := sim.NewKey(3, b, br, start)
+			ko, oo := make([]sim.Outcome, 256), make([]sim.Outcome, 256)
+			kw.WalkRange(start, key, 0, ko)
+			ow.WalkRange(start, key, 0, oo)
+			if err := ow.Err(); err != nil || !slices.EqualFunc(ko, oo, func(a, b sim.Outcome) bool { return a.Length == b.Length && a.End == b.End && a.Ties == b.Ties }) {
+				t.Fatalf("%s from %s: the copy in lanes walks other walks (%v)", c.Name, b.SquareName(start), err)
 			}
 		}
 	}

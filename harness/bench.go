@@ -87,7 +87,14 @@ func printBench(e *env, rep *bench.Report) {
 		fmt.Fprintf(e.stdout, "kernel / previous scalar kernel, %s %s: %.2f×\n", rep.Kernels[i].Rule, rep.Kernels[i].Board, r)
 	}
 	for i, r := range rep.OwnOverBuiltin {
-		fmt.Fprintf(e.stdout, "own rule (%s) / built-in %s 8x8, CPU per walk: %.2f×\n", rep.OwnRules[i].Rule, rep.Kernels[i].Rule, r)
+		k := rep.Kernels[i%2] // the own rules copy the two 8x8 kernels, one walk a call then in lanes
+		fmt.Fprintf(e.stdout, "own rule (%s) / built-in %s 8x8 (%s), CPU per walk: %.2f×", rep.OwnRules[i].Rule, k.Rule, k.Path, r)
+		if i < len(rep.OwnOverPath) {
+			for p, pr := range rep.OwnOverPath[i] {
+				fmt.Fprintf(e.stdout, "; over %s forced %.2f×", rep.PathKernels[2*p+i%2].Path, pr)
+			}
+		}
+		fmt.Fprintln(e.stdout)
 	}
 	for i, r := range rep.GoOverC {
 		fmt.Fprintf(e.stdout, "Go kernel (%s) / C, %s 8x8: %.2f×\n", rep.Kernels[i].Path, rep.Kernels[i].Rule, r)

@@ -9,7 +9,8 @@ import (
 
 // The guard: every call sim makes into a rule of your own (its New and
 // Boards, its policy's Allowed, and a Stateful policy's Begin and Moved)
-// goes through one small layer, whatever calls it: the walk kernel, the
+// goes through one small layer, whatever calls it (a LanePolicy's
+// AllowedLanes too: lanes.go): the walk kernel, the
 // stepper of rare splitting, exact enumeration in memory or spilled,
 // backtracking ordered by the rule, and so tour and the dry run's
 // calibration. The guard
@@ -56,9 +57,10 @@ const (
 	callMoved
 	callNew
 	callBoards
+	callLanes
 )
 
-var callNames = [...]string{"Allowed", "Begin", "Moved", "New", "Boards"}
+var callNames = [...]string{"Allowed", "Begin", "Moved", "New", "Boards", "AllowedLanes"}
 
 // callWatch is what a CallWatch sees of a guard's calls: seq is odd while
 // a call is in progress, at says which call and where. A walk of the

@@ -78,7 +78,9 @@ func (w *callWatch) stuck(took time.Duration) *RuleError {
 	method, sq, count := int(at>>60), int(at>>30&noSquare), int(at&noSquare)
 	b := w.b
 	where := b.String() + " board"
-	if sq != noSquare {
+	if start := int(w.start.Load()); method == callLanes && start >= 0 && start < b.Squares() {
+		where = fmt.Sprintf("%s board, %d walks from %s in flight", b, LaneCount, b.SquareName(start))
+	} else if sq != noSquare {
 		start := int(w.start.Load())
 		if sq < b.Squares() && start >= 0 && start < b.Squares() {
 			where = fmt.Sprintf("%s board, on %s after %d squares (start %s)", b, b.SquareName(sq), count, b.SquareName(start))

@@ -32,6 +32,13 @@ const (
 	// PathGeneral is not a choice: it names the kernel of boards over 64
 	// squares (and of backtracking) in reports.
 	PathGeneral KernelPath = "general"
+	// PathPolicy and PathLanes are not choices either: they name, in
+	// reports, the policy kernel of a rule of your own, one walk a call,
+	// and its lanes (a LanePolicy on at most 64 squares, walkLanes; with
+	// the check and the move by AVX-512: PathLanesAVX512).
+	PathPolicy      KernelPath = "policy"
+	PathLanes       KernelPath = "lanes"
+	PathLanesAVX512 KernelPath = "lanes-avx512"
 )
 
 // KernelEnv is the environment variable that forces a kernel path:
@@ -159,8 +166,17 @@ var (
 )
 
 // KernelPath returns the path the walker's WalkRange runs on (PathGeneral
-// on boards over 64 squares and for backtracking).
+// on boards over 64 squares and for backtracking; for a rule of your own
+// PathPolicy, or PathLanes or PathLanesAVX512 where it runs in lanes).
 func (w *Walker) KernelPath() KernelPath {
+	switch {
+	case w.pol != nil && w.pol.lanes != nil && w.pol.lanes.avx512:
+		return PathLanesAVX512
+	case w.pol != nil && w.pol.lanes != nil:
+		return PathLanes
+	case w.pol != nil && w.rule.Kind != Backtrack:
+		return PathPolicy
+	}
 	if w.fast == nil {
 		return PathGeneral
 	}

@@ -1,8 +1,11 @@
 package sim
 
 import (
+	"os"
+	"reflect"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -18,6 +21,32 @@ var ownCopies = []struct{ name, builtin string }{
 	{"copy/warnsdorff-first", "warnsdorff/first"},
 	{"copy/warnsdorff-pohl", "warnsdorff/pohl"},
 	{"copy/warnsdorff-roth", "warnsdorff/roth"},
+	{"lanes/random", "random"},
+	{"lanes/warnsdorff-random", "warnsdorff/random"},
+	{"lanes/warnsdorff-random-each", "warnsdorff/random"},
+}
+
+// The lane form of the copies of random and warnsdorff/random: the
+// per-walk copies above for Allowed, and AllowedLanes over every walk in
+// flight, as a researcher would write it (docs/rules.md).
+type randomLanes struct{}
+
+func (randomLanes) Allowed(p *Position, dst []int) []int { return p.Moves(p.Current(), dst) }
+func (randomLanes) AllowedLanes(l *Lanes)                { l.Allowed = l.Free }
+
+type warnsdorffLanes struct {
+	warnsdorffCopy
+	each bool
+}
+
+func (w *warnsdorffLanes) AllowedLanes(l *Lanes) {
+	if w.each {
+		for j := range LaneCount {
+			l.Allowed[j] = l.MinDegree(j, l.Free[j])
+		}
+		return
+	}
+	l.MinDegrees(&l.Allowed, &l.Free)
 }
 
 // warnsdorffCopy allows the unvisited neighbours of least degree, narrowed
@@ -65,6 +94,9 @@ func (w *warnsdorffCopy) Allowed(p *Position, dst []int) []int {
 }
 
 func registerOwnCopies(tb testing.TB) {
+	registerOnce(tb, CustomRule{Name: "lanes/random", New: func(*Board) Policy { return randomLanes{} }})
+	registerOnce(tb, CustomRule{Name: "lanes/warnsdorff-random", New: func(*Board) Policy { return &warnsdorffLanes{} }})
+	registerOnce(tb, CustomRule{Name: "lanes/warnsdorff-random-each", New: func(*Board) Policy { return &warnsdorffLanes{each: true} }})
 	registerOnce(tb, CustomRule{Name: "copy/random", New: func(*Board) Policy {
 		return PolicyFunc(func(p *Position, dst []int) []int { return p.Moves(p.Current(), dst) })
 	}})
@@ -118,6 +150,70 @@ func TestOwnRuleCopiesMatchBuiltins(t *testing.T) {
 	}
 }
 
+// TestOwnRuleCopiesMatchBuiltinsInRanges: the same through WalkRange, where
+// a LanePolicy walks in lanes on boards of up to 64 squares: every outcome
+// (length, end, ties, stopped, success, closed) the built-in's, with and
+// without max_steps, for ranges of every size around LaneCount, on every
+// kernel path (the lanes' check and move by AVX-512 on avx512 and auto,
+// in Go on the others).
+func TestOwnRuleCopiesMatchBuiltinsInRanges(t *testing.T) {
+	registerOwnCopies(t)
+	for _, path := range KernelPaths() {
+		t.Setenv(KernelEnv, string(path))
+		testCopiesInRanges(t)
+	}
+}
+
+func testCopiesInRanges(t *testing.T) {
+	for _, bs := range [][2]int{{5, 5}, {8, 8}, {7, 9}, {3, 4}, {12, 12}} {
+		b := MustBoard(bs[0], bs[1])
+		for _, c := range ownCopies {
+			for _, maxSteps := range []int{0, 9} {
+				br, _ := ParseRule(c.builtin)
+				or, _ := ParseRule(c.name)
+				br.MaxSteps, or.MaxSteps = maxSteps, maxSteps
+				kw, _ := NewWalker(b, br)
+				ow, err := NewWalker(b, or)
+				if err != nil {
+					t.Fatal(err)
+				}
+				lanes := ow.pol.lanes != nil
+				if want := b.Squares() <= 64 && strings.HasPrefix(c.name, "lanes/"); lanes != want {
+					t.Fatalf("%s %s: in lanes %v, want %v", b, c.name, lanes, want)
+				}
+				want := PathPolicy
+				if p, _ := KernelPathFromEnv(); lanes && (p == PathAuto || p == PathAVX512) && cpuHas.avx512 {
+					want = PathLanesAVX512
+				} else if lanes {
+					want = PathLanes
+				}
+				if ow.KernelPath() != want {
+					t.Fatalf("%s %s on %s: path %s, want %s", b, c.name, os.Getenv(KernelEnv), ow.KernelPath(), want)
+				}
+				for _, start := range []int{0, b.Squares() / 2, b.Squares() - 1} {
+					key := NewKey(7, b, br, start)
+					for _, n := range []int{1, 7, 8, 15, 16, 17, 300} {
+						ko, oo := make([]Outcome, n), make([]Outcome, n)
+						kw.WalkRange(start, key, 1000, ko)
+						ow.WalkRange(start, key, 1000, oo)
+						if err := ow.Err(); err != nil {
+							t.Fatal(err)
+						}
+						for i := range ko {
+							if br.Kind == Warnsdorff && br.TieBreak != TieRandom {
+								oo[i].Ties = ko[i].Ties // a rule of your own counts answers of two squares or more; the built-in counts ties before its tie-break
+							}
+							if !reflect.DeepEqual(ko[i], oo[i]) {
+								t.Fatalf("%s %s on %s, max_steps %d from %s, %d walks, walk %d: built-in %+v, copy %+v", b, c.name, os.Getenv(KernelEnv), maxSteps, b.SquareName(start), n, i, ko[i], oo[i])
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // ownRuleCases are the cases of the goal: 8x8 Warnsdorff/random from a1
 // and d4, the 8x8 random walk from every square, 100x100 Warnsdorff from
 // the corner, and the other copies on 8x8 from every square.
@@ -132,15 +228,22 @@ var ownRuleCases = []struct {
 	{"8x8-warnsdorff-d4", 8, 8, []string{"d4"}, "warnsdorff/random", "copy/warnsdorff-random"},
 	{"8x8-random", 8, 8, nil, "random", "copy/random"},
 	{"100x100-warnsdorff-corner", 100, 100, []string{"r0c0"}, "warnsdorff/random", "copy/warnsdorff-random"},
+	{"8x8-warnsdorff-a1-lanes", 8, 8, []string{"a1"}, "warnsdorff/random", "lanes/warnsdorff-random"},
+	{"8x8-warnsdorff-d4-lanes", 8, 8, []string{"d4"}, "warnsdorff/random", "lanes/warnsdorff-random"},
+	{"8x8-warnsdorff-d4-lanes-each", 8, 8, []string{"d4"}, "warnsdorff/random", "lanes/warnsdorff-random-each"},
+	{"8x8-random-lanes", 8, 8, nil, "random", "lanes/random"},
+	{"100x100-warnsdorff-corner-lanes", 100, 100, []string{"r0c0"}, "warnsdorff/random", "lanes/warnsdorff-random"},
 	{"8x8-first", 8, 8, nil, "warnsdorff/first", "copy/warnsdorff-first"},
 	{"8x8-pohl", 8, 8, nil, "warnsdorff/pohl", "copy/warnsdorff-pohl"},
 	{"8x8-roth", 8, 8, nil, "warnsdorff/roth", "copy/warnsdorff-roth"},
 }
 
 // BenchmarkOwnRule times each built-in rule (its kernel, auto path) and
-// its policy-written copy (the policy kernel behind the guard) on the same
-// walks, reporting thread CPU ns per walk and per step; the ratio of a
-// copy's cpu-ns/walk to its built-in's is what the rule interface costs.
+// its policy-written copy (the policy kernel behind the guard; the cases
+// ending -lanes the copy in lanes, and the built-in also on each path
+// forced: builtin-avx512, ...) on the same walks, reporting thread CPU ns
+// per walk and per step; the ratio of a copy's cpu-ns/walk to its
+// built-in's is what the rule interface costs.
 func BenchmarkOwnRule(b *testing.B) {
 	registerOwnCopies(b)
 	for _, c := range ownRuleCases {
@@ -158,7 +261,13 @@ func BenchmarkOwnRule(b *testing.B) {
 				starts = append(starts, s)
 			}
 		}
-		for _, which := range []string{"builtin", "copy"} {
+		whichs := []string{"builtin", "copy"}
+		if bd.Squares() <= 64 && strings.HasSuffix(c.name, "-lanes") { // the built-in on each path forced, beside
+			for _, p := range KernelPaths() {
+				whichs = append(whichs, "builtin-"+string(p))
+			}
+		}
+		for _, which := range whichs {
 			b.Run(c.name+"/"+which, func(b *testing.B) {
 				br, _ := ParseRule(c.builtin)
 				r := br
@@ -166,6 +275,9 @@ func BenchmarkOwnRule(b *testing.B) {
 					r, _ = ParseRule(c.copy)
 				}
 				w, err := NewWalker(bd, r)
+				if p, ok := strings.CutPrefix(which, "builtin-"); ok {
+					w, err = NewPathWalker(bd, r, KernelPath(p))
+				}
 				if err != nil {
 					b.Fatal(err)
 				}

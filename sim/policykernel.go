@@ -11,8 +11,9 @@ type policyKernel struct {
 	pos         *Position
 	path        []int32
 	buf         []int
-	err         error // the first RuleError; every walk after it is refused
-	searchState       // backtrack/NAME only (newSearchKernel)
+	err         error       // the first RuleError; every walk after it is refused
+	lanes       *laneKernel // a LanePolicy on at most 64 squares: WalkRange runs walkLanes
+	searchState             // backtrack/NAME only (newSearchKernel)
 }
 
 func newPolicyKernel(b *Board, r Rule) (*policyKernel, error) {
@@ -29,6 +30,9 @@ func newPolicyKernel(b *Board, r Rule) (*policyKernel, error) {
 	k := &policyKernel{b: b, rule: r, g: g, maxSteps: r.MaxSteps, pos: newPosition(b)}
 	if k.maxSteps == 0 || k.maxSteps > b.Squares() {
 		k.maxSteps = b.Squares()
+	}
+	if lp, ok := g.pol.(LanePolicy); ok && r.Kind == Custom && g.w != nil && g.state == nil && b.Squares() <= 64 {
+		k.lanes = newLaneKernel(b, lp, k.maxSteps)
 	}
 	return k, nil
 }

@@ -19,7 +19,9 @@ import (
 // for different --workers, and exact enumeration, which merges walks
 // reaching the same position, would be wrong. The replay also meets most
 // wrong answers and panics before a command writes anything. It costs at
-// most 3·replayWalks·replaySteps+1 calls and 3 New, once per rule and board.
+// most 3·replayWalks·replaySteps+1 calls and 3 New (a LanePolicy: a New and
+// a call of AllowedLanes per LaneCount positions more), once per rule and
+// board.
 const (
 	replayWalks = 3
 	replaySteps = 48
@@ -182,6 +184,21 @@ func replay(b *Board, r Rule, c CustomRule) error {
 	for i := range starts {
 		if err := forward(three, i); err != nil {
 			return err
+		}
+	}
+	// four: a LanePolicy's AllowedLanes, where Monte Carlo walks ask it,
+	// on the same positions, each walk's in lanes: its answers must be
+	// Allowed's
+	if lp, ok := one.pol.(LanePolicy); ok && r.Kind == Custom && one.state == nil && n <= 64 {
+		four, err := makeGuard(b, r, c)
+		if err != nil {
+			return err
+		}
+		lp = four.pol.(LanePolicy)
+		for i := range starts {
+			if err := replayLanes(four, lp, len(answers[i]), func(j int) *Position { at(i, j); return p }, func(j int) []int { return answers[i][j] }); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

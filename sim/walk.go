@@ -183,13 +183,22 @@ func (w *Walker) WalkFrom(start int, src *PCG) Outcome {
 // WalkRange writes to out[i] the outcome of walk lo+i from start for every
 // i: exactly what Walk(start, key, lo+i) returns, but on boards of at most
 // 64 squares computed on the walker's KernelPath, 16 walks at a time
-// (without paths: a walker that keeps paths walks one at a time).
+// (without paths: a walker that keeps paths walks one at a time); a rule
+// of your own whose policy is a LanePolicy runs there in lanes, 16 walks
+// at a time through AllowedLanes, when out holds at least laneMinWalks
+// walks (fewer would leave most lanes walking fillers).
 func (w *Walker) WalkRange(start int, key Key, lo uint64, out []Outcome) {
 	if start < 0 || start >= w.board.Squares() {
 		panic(fmt.Sprintf("sim: start square %d off the %s board", start, w.board))
 	}
 	if w.fast != nil && w.fast.batched && !w.keepPath && !w.previous {
 		w.fast.walkBatch(start, key, lo, out)
+		return
+	}
+	if w.pol != nil && w.pol.lanes != nil && !w.keepPath && len(out) >= laneMinWalks && w.pol.lanes.nb[start] != 0 {
+		if w.pol.err == nil {
+			w.pol.walkLanes(start, key, lo, out)
+		}
 		return
 	}
 	for i := range out {

@@ -182,10 +182,12 @@ on the PATH it also times plain Python versions of seed 000 and seed 001
 The two 8x8 kernels are also timed on every kernel path this CPU has
 (avx512, avx2, pdep16, scalar), forced, against the C versions;
 KNIGHTWALK_KERNEL forces the path of the other rows (default: auto, the
-fastest for each rule). Two rules of your own that copy the 8x8 rules
-through sim.Position (bench/warnsdorff-random, bench/random) are timed
-beside them, with their CPU time per walk over the built-in's. --json adds
-the CPU's family, model and features.`
+fastest for each rule). Four rules of your own that copy the 8x8 rules
+are timed beside them: through sim.Position, one walk a call
+(bench/warnsdorff-random, bench/random), and in lanes, 16 walks a call
+(bench/warnsdorff-random-lanes, bench/random-lanes), each with its CPU
+time per walk over the built-in's, on the path that ran it and on each
+path forced. --json adds the CPU's family, model and features.`
 
 // Validate is the long text of `experiment validate`.
 const Validate = `Decodes and validates each experiment file (or committed experiment name) and

@@ -83,6 +83,17 @@ var Rules = []sim.CustomRule{
 		}
 		return dst
 	})},
+	{Name: "bad/lanes-visited", Doc: "answers as the random walk, but in lanes (sim.LanePolicy) allows visited squares on walks from c3 (a start the replay does not walk)", New: func(*sim.Board) sim.Policy {
+		return lanes{func(l *sim.Lanes, j int) uint64 { return l.Neighbours(l.Cur[j]) }}
+	}},
+	{Name: "bad/lanes-sleep", Doc: "answers as the random walk, but in lanes (sim.LanePolicy) never returns on walks from c3", New: func(*sim.Board) sim.Policy {
+		return lanes{func(l *sim.Lanes, j int) uint64 {
+			for {
+				time.Sleep(time.Hour)
+			}
+		}}
+	}},
+	{Name: "bad/lanes-disagree", Doc: "allows its first square in Allowed and every free square in lanes (sim.LanePolicy)", New: func(*sim.Board) sim.Policy { return disagree{} }},
 	{Name: "bad/hidden-state", Doc: "counts its calls, across walks too, and answers by the count's parity", New: func(*sim.Board) sim.Policy {
 		calls := 0
 		return sim.PolicyFunc(func(p *sim.Position, dst []int) []int {
@@ -112,6 +123,36 @@ type statefulAll struct{ steps int }
 func (s *statefulAll) Allowed(p *sim.Position, dst []int) []int { return moves(p, dst) }
 func (s *statefulAll) Begin(*sim.Position)                      { s.steps = 0 }
 func (s *statefulAll) Moved(*sim.Position, int)                 { s.steps++ }
+
+// lanes is the random walk in both forms, except that in lanes on walks
+// from c3 (square 14 of 6x6) it answers bad(l, j).
+type lanes struct {
+	bad func(l *sim.Lanes, j int) uint64
+}
+
+func (lanes) Allowed(p *sim.Position, dst []int) []int { return moves(p, dst) }
+
+func (r lanes) AllowedLanes(l *sim.Lanes) {
+	for j := range sim.LaneCount {
+		l.Allowed[j] = l.Free[j]
+		if l.Start() == 14 && l.Board().Cols == 6 {
+			l.Allowed[j] = r.bad(l, j)
+		}
+	}
+}
+
+// disagree allows its first square in Allowed, every free square in lanes.
+type disagree struct{}
+
+func (disagree) Allowed(p *sim.Position, dst []int) []int {
+	start := len(dst)
+	if dst = moves(p, dst); len(dst) > start+1 {
+		dst = dst[:start+1]
+	}
+	return dst
+}
+
+func (disagree) AllowedLanes(l *sim.Lanes) { l.Allowed = l.Free }
 
 // Register registers every rule of Rules.
 func Register() error {
