@@ -102,7 +102,7 @@ func writeDesigns(b *strings.Builder, s *config.Experiment, t *Tables) {
 			}
 			var all []string
 			for ri := d.First; ri < d.First+d.N; ri++ {
-				if everyStart(t.Squares, s, bi, ri) {
+				if t.cells != nil && t.allSucceed[[2]int{bi, ri}] || t.cells == nil && everyStart(t.Squares, s, bi, ri) {
 					all = append(all, "`"+Params(s.Rules[ri]).Spec+"`")
 				}
 			}

@@ -39,7 +39,32 @@ type Tables struct {
 	// CountShares says what decided each share claim read as its source's
 	// counts, size by size (the report's table of them).
 	CountShares []CountShareDetail
+
+	// cells, where set, are the inputs the squares, lengths and deadends
+	// rows are made from as Write writes them, a (board, rule) at a time:
+	// Squares, Lengths and DeadEnds are then empty (StreamsRows).
+	cells *Inputs
+	// allSucceed, with cells, says per (board, rule) whether every walk
+	// from every start square is a tour (the report's list for designs);
+	// Write fills it.
+	allSucceed map[[2]int]bool
+	sums       squareSums // with cells, the sums of the rows Write wrote
 }
+
+// StreamsRows reports whether the squares, lengths and deadends rows of
+// a run of e are made as they are written, never held all at once: a run
+// of more than maxReportRules rules (a design), whose report needs none
+// of its rows, in a run of a fixed number of walks. A design of 40,320
+// move orders from 64 squares has 2.58 million cells: their rows held
+// took about 2.5 kB each. The files are the same, byte for byte, either
+// way.
+func StreamsRows(e *config.Experiment) bool {
+	return streamRows && len(e.Rules) > maxReportRules && e.Sequential == nil
+}
+
+// streamRows is false only in the tests that compare the streamed tables
+// with the same tables written from rows held in memory.
+var streamRows = true
 
 // CountShareDetail is one share claim read as counts, as decided: per
 // board its probability of the stated count under our rate, that times
@@ -88,11 +113,16 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 	}
 	tally, exact := in.Tally, in.Exact
 	out := &Tables{}
+	if StreamsRows(e) {
+		out.cells = &in
+	}
 	for bi, b := range e.Boards {
 		classes := make([][]side, len(e.Rules)) // per rule, its class groups
 		for ri, r := range e.Rules {
-			if err := out.addStarts(e, in, bi, ri); err != nil {
-				return nil, err
+			if out.cells == nil {
+				if err := out.addStarts(e, in, bi, ri); err != nil {
+					return nil, err
+				}
 			}
 			if splitting(e, ri) { // classes, boards and comparisons pool walks: none here
 				continue
