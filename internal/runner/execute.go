@@ -173,6 +173,12 @@ type Tallies struct {
 	mu     sync.Mutex
 	m      map[Cell]*stats.Tally
 	sparse map[Cell]*sparseTally
+	// one holds the cells of small boards that have counted one walk so
+	// far, as that walk: a deterministic rule's cell (one walk decides it)
+	// takes 40 bytes here instead of a dense tally's two numbers per
+	// square (1 kB on 8x8), so a design's millions of cells fit. A second
+	// tally of the cell moves it to m.
+	one map[Cell]oneWalk
 
 	// last is the latest dense copy Of made of a sparse cell: building the
 	// tables asks for a cell several times in a row (its square, its
@@ -191,7 +197,7 @@ type Tallies struct {
 const sparseAbove = 1 << 10
 
 func NewTallies() *Tallies {
-	return &Tallies{m: map[Cell]*stats.Tally{}, sparse: map[Cell]*sparseTally{}}
+	return &Tallies{m: map[Cell]*stats.Tally{}, sparse: map[Cell]*sparseTally{}, one: map[Cell]oneWalk{}}
 }
 
 // Add merges t into the tally of k.
@@ -211,7 +217,18 @@ func (ts *Tallies) Add(k Cell, t *stats.Tally) error {
 	}
 	cur := ts.m[k]
 	if cur == nil {
+		o, first := ts.one[k]
+		if !first && t.Walks == 1 {
+			if w, ok := oneWalkOf(t); ok {
+				ts.one[k] = w
+				return nil
+			}
+		}
 		cur = stats.NewTally(t.Squares())
+		if first {
+			delete(ts.one, k)
+			o.addTo(cur)
+		}
 		ts.m[k] = cur
 	}
 	return cur.Merge(t)
@@ -233,6 +250,11 @@ func (ts *Tallies) Of(board, rule, start int) *stats.Tally {
 			panic("runner: " + err.Error())
 		}
 		ts.last, ts.lastCell = t, k
+		return t
+	}
+	if o, ok := ts.one[k]; ok {
+		t := stats.NewTally(int(o.squares))
+		o.addTo(t)
 		return t
 	}
 	return ts.m[k]
