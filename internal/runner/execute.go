@@ -137,7 +137,11 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 	if opts.PerWalk {
 		r.Walks = make([]sim.Outcome, 0, u.Hi-u.Lo)
 	}
-	var buf [256]sim.Outcome
+	// Several walks at a time (the kernel keeps some in flight), but no
+	// more than the unit has: the buffer escapes to the heap, and 256
+	// outcomes are 20 kB to allocate and clear for a unit of one walk (a
+	// deterministic rule's cell), most of the time of a design's units.
+	buf := make([]sim.Outcome, min(256, u.Hi-u.Lo))
 	defer w.StopOn(ctx)()
 	for lo := u.Lo; lo < u.Hi; lo += checkEvery {
 		if err := ctx.Err(); err != nil {
@@ -145,7 +149,6 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 		}
 		hi := min(lo+checkEvery, u.Hi)
 		for i := lo; i < hi; i += uint64(len(buf)) {
-			// Several walks at a time: the kernel keeps some in flight.
 			out := buf[:min(uint64(len(buf)), hi-i)]
 			w.WalkRange(u.Start, key, i, out)
 			if w.Stopped() {
