@@ -308,6 +308,7 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 	tally, exact := in.Tally, in.Exact
 	b, r := e.Boards[bi], e.Rules[ri]
 	params := Params(r)
+	bname, rname := b.String(), r.Name()
 	for _, start := range e.Starts[bi] {
 		if splitting(e, ri) {
 			sr, err := splitSquareRow(e, in, bi, ri, start)
@@ -321,7 +322,7 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 		if t == nil {
 			return fmt.Errorf("no results for %s %s from %s: the run is incomplete", b, r.Name(), b.SquareName(start))
 		}
-		sr := squareRow(b, r, start, t, e)
+		sr := squareRow(b, r, params, start, t, e)
 		sr.Estimator = table.EstimatorWalks
 		sr.ExactSuccess, sr.ExactClosed = math.NaN(), math.NaN()
 		if x, ok := exact(bi, ri, start); ok {
@@ -344,14 +345,14 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 				share = x.Lengths[l]
 			}
 			if c > 0 || share > 0 {
-				out.Lengths = append(out.Lengths, table.LengthRow{Experiment: e.Name, Params: params, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+				out.Lengths = append(out.Lengths, table.LengthRow{Experiment: e.Name, Params: params, Board: bname, Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: rname,
 					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), Length: int32(l), Count: int64(c), ExactShare: share})
 			}
 		}
 		for end, c := range t.DeadEnds {
 			if c > 0 {
 				er, ec := b.RowCol(end)
-				out.DeadEnds = append(out.DeadEnds, table.DeadEndRow{Experiment: e.Name, Params: params, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+				out.DeadEnds = append(out.DeadEnds, table.DeadEndRow{Experiment: e.Name, Params: params, Board: bname, Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: rname,
 					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), End: b.SquareName(end), EndRow: int32(er), EndCol: int32(ec), Count: int64(c)})
 			}
 		}
@@ -495,7 +496,9 @@ func pool(tally TallyOf, bi, ri int, squares []int) (*stats.Tally, error) {
 	return out, nil
 }
 
-func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Experiment) table.SquareRow {
+// squareRow is the squares row of start under rule r, whose parameters
+// (Params(r), made once per rule: a design has millions of rows) are params.
+func squareRow(b *sim.Board, r sim.Rule, params table.RuleParams, start int, t *stats.Tally, e *config.Experiment) table.SquareRow {
 	row, col := b.RowCol(start)
 	sum := summarize(t, r, e)
 	l := sum.Length
@@ -507,7 +510,7 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 		nodes, backtracks = float64(t.NodeSum)/w, float64(t.BacktrackSum)/w
 	}
 	sr := table.SquareRow{
-		Experiment: e.Name, Params: Params(r),
+		Experiment: e.Name, Params: params,
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 		Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col),
 		StartClass: b.Class(start).String(), StartDegree: int32(b.Degree(start)),
@@ -548,6 +551,16 @@ func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Exper
 // rule left undefined (null in the tables): its walk from a start is one
 // path, so its rates are exact counts of starts, not samples.
 func summarize(t *stats.Tally, r sim.Rule, e *config.Experiment) stats.Rates {
+	if r.Deterministic() && t.Walks > 0 {
+		// no interval, so none is computed: a design's millions of
+		// one-walk cells spent most of their row's time on the intervals
+		// (and their warnings) this drops
+		rate := func(p stats.Proportion) stats.Summary {
+			return stats.Summary{Center: p.Estimate(), Lo: math.NaN(), Hi: math.NaN(), Confidence: e.Confidence, Method: e.Method}
+		}
+		return stats.Rates{Walks: t.Walks, Successes: t.Successes, Closed: t.Closed,
+			Success: rate(t.SuccessRate()), ClosedTour: rate(t.ClosedRate()), Length: t.LengthStats()}
+	}
 	sum := stats.Summarize(t, e.Confidence, e.Method)
 	if r.Deterministic() {
 		for _, s := range []*stats.Summary{&sum.Success, &sum.ClosedTour} {
