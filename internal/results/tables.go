@@ -127,15 +127,21 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 			if splitting(e, ri) { // classes, boards and comparisons pool walks: none here
 				continue
 			}
-			var err error
-			if classes[ri], err = out.addGroups(e, tally, exact, b, bi, r, ri); err != nil {
+			params := Params(r) // once per rule: a design's rules have many rows each
+			sides, err := out.addGroups(e, tally, exact, b, bi, r, ri, params)
+			if err != nil {
 				return nil, err
 			}
-			t, err := pool(tally, bi, ri, e.Starts[bi])
+			if len(e.Rules) <= MaxComparedRules { // compareRules compares them; past it, it makes no comparisons
+				classes[ri] = sides
+			}
+			// the board's pool is its classes' (they partition its start
+			// squares), not every square's tally taken again
+			t, err := poolSides(sides)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", b, r.Name(), err)
 			}
-			row := boardRow(b, r, len(e.Starts[bi]), t, e)
+			row := boardRow(b, r, params, len(e.Starts[bi]), t, e)
 			row.ExactSuccess = exactMean(exact, bi, ri, e.Starts[bi])
 			if s, c, ok := uniformStart(tally, bi, ri, e.Starts[bi], r, e); ok {
 				row.SuccessRate, row.SuccessLo, row.SuccessHi = s.Center, s.Lo, s.Hi
@@ -362,7 +368,7 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 
 // addGroups adds the class and degree rows of (board, rule) and the
 // comparisons between its classes, and returns its classes pooled.
-func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf, b *sim.Board, bi int, r sim.Rule, ri int) ([]side, error) {
+func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf, b *sim.Board, bi int, r sim.Rule, ri int, params table.RuleParams) ([]side, error) {
 	groups := classGroups(b, e.Starts[bi])
 	var classes []side
 	for _, g := range groups {
@@ -370,7 +376,7 @@ func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf,
 		if err != nil {
 			return nil, fmt.Errorf("%s %s %s %s: %w", b, r.Name(), g.by, g.name, err)
 		}
-		row := classRow(b, r, g, t, e)
+		row := classRow(b, r, params, g, t, e)
 		row.ExactSuccess = exactMean(exact, bi, ri, g.squares)
 		if s, c, ok := uniformStart(tally, bi, ri, g.squares, r, e); ok {
 			row.SuccessRate, row.SuccessLo, row.SuccessHi = s.Center, s.Lo, s.Hi
@@ -378,7 +384,7 @@ func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf,
 		}
 		out.Classes = append(out.Classes, row)
 		if g.by == "class" {
-			classes = append(classes, side{rule: r.Name(), spec: Params(r).Spec, group: g.name, t: t})
+			classes = append(classes, side{rule: r.Name(), spec: params.Spec, group: g.name, t: t})
 		}
 	}
 	for i := range classes {
@@ -387,6 +393,21 @@ func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf,
 		}
 	}
 	return classes, nil
+}
+
+// poolSides adds up the tallies of a rule's class groups, which partition
+// its start squares: the pool of every start square.
+func poolSides(sides []side) (*stats.Tally, error) {
+	if len(sides) == 0 {
+		return nil, fmt.Errorf("stats: pool: no tallies (empty class?)")
+	}
+	out := stats.NewTally(sides[0].t.Squares())
+	for i, s := range sides {
+		if err := out.Merge(s.t); err != nil {
+			return nil, fmt.Errorf("stats: pool: class %d: %w", i, err)
+		}
+	}
+	return out, nil
 }
 
 // group is a set of start squares pooled into one aggregate.
@@ -534,10 +555,10 @@ func squareRow(b *sim.Board, r sim.Rule, params table.RuleParams, start int, t *
 	return sr
 }
 
-func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Experiment) table.ClassRow {
+func classRow(b *sim.Board, r sim.Rule, params table.RuleParams, g group, t *stats.Tally, e *config.Experiment) table.ClassRow {
 	sum := summarize(t, r, e)
 	return table.ClassRow{
-		Experiment: e.Name, Params: Params(r),
+		Experiment: e.Name, Params: params,
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 		GroupBy: g.by, Group: g.name, Squares: int32(len(g.squares)),
 		Walks: int64(t.Walks), Successes: int64(t.Successes),
@@ -702,14 +723,14 @@ func (out *Tables) adjustHolm() {
 	}
 }
 
-func boardRow(b *sim.Board, r sim.Rule, squares int, t *stats.Tally, e *config.Experiment) table.BoardRow {
+func boardRow(b *sim.Board, r sim.Rule, params table.RuleParams, squares int, t *stats.Tally, e *config.Experiment) table.BoardRow {
 	sum := summarize(t, r, e)
 	var failed uint64 // dead ends, and searches that gave up at their deepest end
 	for _, c := range t.DeadEnds {
 		failed += c
 	}
 	return table.BoardRow{
-		Experiment: e.Name, Params: Params(r),
+		Experiment: e.Name, Params: params,
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(), Squares: int32(squares),
 		Walks: int64(t.Walks), Successes: int64(t.Successes),
 		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
