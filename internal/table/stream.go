@@ -9,10 +9,16 @@ import "fmt"
 // its categorical columns is among the levels md.Levels and the columns'
 // fixed vocabularies give (the run's boards, rules and tie-breaks: all a
 // run's rows use); a row with another value is refused. Its memory does
-// not grow with the rows. It is not safe for concurrent use.
+// not grow with the rows: it holds at most two row groups, one being
+// filled while the other is encoded. It is not safe for concurrent use.
 type RowWriter[R any] struct {
 	w   *fileWriter[R]
 	buf []R
+	// spare is the buffer the row group being encoded was in, free once
+	// busy says so: a row group is encoded and written on a goroutine of
+	// its own while the next is filled, one at a time, in order.
+	spare []R
+	busy  chan error // nil when no row group is being written
 }
 
 // NewSquaresWriter starts streaming the squares table to path.
@@ -56,10 +62,37 @@ func (rw *RowWriter[R]) Write(rows ...R) error {
 	return nil
 }
 
+// flush starts writing the buffered rows as a row group, once the one
+// before is written, and returns that one's error.
 func (rw *RowWriter[R]) flush() error {
-	err := rw.w.writeBatch(rw.buf)
-	clear(rw.buf) // drop string references
-	rw.buf = rw.buf[:0]
+	if err := rw.wait(); err != nil {
+		return err
+	}
+	if len(rw.buf) == 0 {
+		return nil
+	}
+	full := rw.buf
+	if rw.spare == nil {
+		rw.spare = make([]R, 0, cap(full))
+	}
+	rw.buf, rw.spare = rw.spare, full
+	rw.busy = make(chan error, 1)
+	go func(done chan<- error) {
+		err := rw.w.writeBatch(full)
+		clear(full) // drop string references
+		done <- err
+	}(rw.busy)
+	return nil
+}
+
+// wait waits for the row group being written, and returns its error.
+func (rw *RowWriter[R]) wait() error {
+	if rw.busy == nil {
+		return nil
+	}
+	err := <-rw.busy
+	rw.busy = nil
+	rw.spare = rw.spare[:0]
 	return err
 }
 
@@ -69,16 +102,21 @@ func (rw *RowWriter[R]) Close() error {
 	if rw.w.done {
 		return fmt.Errorf("table: %s: already closed", rw.w.path)
 	}
-	if err := rw.flush(); err != nil {
+	err := rw.flush()
+	if werr := rw.wait(); err == nil {
+		err = werr
+	}
+	if err != nil {
 		rw.w.abort()
 		return err
 	}
-	rw.buf = nil
+	rw.buf, rw.spare = nil, nil
 	return rw.w.commit()
 }
 
 // Abort discards the file; after Close it does nothing.
 func (rw *RowWriter[R]) Abort() {
+	rw.wait()
 	rw.w.abort()
-	rw.buf = nil
+	rw.buf, rw.spare = nil, nil
 }
