@@ -12,30 +12,37 @@ import (
 )
 
 // TestDesignShardsMerge: the shards of a design merge into the tables of
-// one run, byte for byte, the designs table included.
+// one run, byte for byte, the designs table included; also for a design
+// past 24 rules, whose rows stream as they are written.
 func TestDesignShardsMerge(t *testing.T) {
-	tmp := t.TempDir()
-	one := filepath.Join(tmp, "one")
-	if _, _, err := runCmd(t, "run", "testdata/design.yaml", "--out", one, "--quiet", "--workers", "2"); err != nil {
-		t.Fatal(err)
-	}
-	var parts []string
-	for k := range 3 {
-		d := filepath.Join(tmp, "part"+string(rune('0'+k)))
-		if _, _, err := runCmd(t, "run", "testdata/design.yaml", "--shard", string(rune('0'+k))+"/3", "--out", d, "--quiet", "--workers", "1"); err != nil {
+	for _, file := range []string{"testdata/design.yaml", "testdata/design-streamed.yaml"} {
+		tmp := t.TempDir()
+		one := filepath.Join(tmp, "one")
+		if _, _, err := runCmd(t, "run", file, "--out", one, "--quiet", "--workers", "2"); err != nil {
 			t.Fatal(err)
 		}
-		parts = append(parts, d)
-	}
-	merged := filepath.Join(tmp, "merged")
-	if _, _, err := runCmd(t, append([]string{"merge", "--out", merged}, parts...)...); err != nil {
-		t.Fatal(err)
-	}
-	for _, name := range []string{"squares", "lengths", "deadends", "classes", "boards", "comparisons", "claims", "designs"} {
-		a, _ := os.ReadFile(filepath.Join(one, name+".parquet"))
-		b, _ := os.ReadFile(filepath.Join(merged, name+".parquet"))
-		if len(a) == 0 || !bytes.Equal(a, b) {
-			t.Errorf("%s.parquet: merged shards differ from one run", name)
+		var parts []string
+		for k := range 3 {
+			d := filepath.Join(tmp, "part"+string(rune('0'+k)))
+			if _, _, err := runCmd(t, "run", file, "--shard", string(rune('0'+k))+"/3", "--out", d, "--quiet", "--workers", "1"); err != nil {
+				t.Fatal(err)
+			}
+			parts = append(parts, d)
+		}
+		merged := filepath.Join(tmp, "merged")
+		if _, _, err := runCmd(t, append([]string{"merge", "--out", merged}, parts...)...); err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range []string{"squares", "lengths", "deadends", "classes", "boards", "comparisons", "claims", "designs", "report"} {
+			ext := ".parquet"
+			if name == "report" {
+				ext = ".md"
+			}
+			a, _ := os.ReadFile(filepath.Join(one, name+ext))
+			b, _ := os.ReadFile(filepath.Join(merged, name+ext))
+			if len(a) == 0 || !bytes.Equal(a, b) {
+				t.Errorf("%s: %s%s: merged shards differ from one run", file, name, ext)
+			}
 		}
 	}
 }

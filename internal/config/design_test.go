@@ -113,11 +113,41 @@ func TestDesignBudget(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "b.yaml:3: starts: 0 start squares") && !strings.Contains(err.Error(), "rules[0] a design of 1128960") {
 		t.Fatalf("got %v", err)
 	}
-	if !strings.Contains(err.Error(), "at most 1000000") {
+	if !strings.Contains(err.Error(), "at most 4 GiB") {
 		t.Errorf("no budget in %v", err)
 	}
 	if d := time.Since(start); d > 5*time.Second {
 		t.Errorf("refusing took %v", d)
+	}
+}
+
+// TestDesignMemoryBudget: a design (more than MaxReportRules rules, a
+// fixed number of walks) streams its rows, so its cells are bounded by
+// their memory, not by MaxCells: every move order from every square of
+// 8x8 (2,580,480 cells of one walk) passes, with walks: 1 or with the
+// default walks (a deterministic rule walks once); a design of 307,200
+// cells of a random rule on 32x32, each holding a tally of 16 kB, and the
+// sequential Marateck design, held to MaxCells, are refused, naming their
+// size and budget.
+func TestDesignMemoryBudget(t *testing.T) {
+	for _, walks := range []string{"walks: 1\n", ""} {
+		mustParse(t, "name: m\nboards: [8x8]\nstarts: all\n"+walks+"rules: [{name: warnsdorff, tie_break: first, order: all}]\n")
+	}
+	for _, c := range []struct{ yaml, want string }{
+		{"name: m\nboards: [32x32]\nstarts: all\nwalks: 2\nrules: [{name: random, max_steps: [%s]}]\n", "307200 start squares to run (1 boards × up to 1024 starts × 300 rules: rules[0] a design of 300) would hold about 5.0 GiB; at most 4 GiB"},
+		{"name: m\nboards: [8x8]\nstarts: all\nwalks: {until: 0.01, max: 10}\nrules: [{name: warnsdorff, tie_break: first, order: all}]\n", "at most 1000000"},
+	} {
+		y := c.yaml
+		if strings.Contains(y, "%s") {
+			var steps []string
+			for i := range 300 {
+				steps = append(steps, fmt.Sprint(i+1))
+			}
+			y = fmt.Sprintf(y, strings.Join(steps, ", "))
+		}
+		if _, err := Parse("m.yaml", []byte(y)); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%.80s: %v; want %q", y, err, c.want)
+		}
 	}
 }
 

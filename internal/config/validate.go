@@ -18,18 +18,42 @@ func (c *Config) Validate() error {
 	return nil
 }
 
-// MaxCells bounds an experiment's (board, rule, start square) cells: each
-// holds a tally and work units, and resolving the experiment lists every
-// start square, so boards: [{sizes: 3000..3100}] with starts: all (909
-// million cells) took 12 GB in validate before any check refused it.
+// MaxCells bounds the (board, rule, start square) cells of an experiment
+// whose tables hold a row per cell in memory (at most MaxReportRules
+// rules, or a sequential run): each holds a tally, work units and its
+// rows, and resolving the experiment lists every start square, so boards:
+// [{sizes: 3000..3100}] with starts: all (909 million cells) took 12 GB in
+// validate before any check refused it.
 const MaxCells = 1_000_000
 
+// MaxReportRules is the most rules whose per-rule sections the report
+// writes. A run of a fixed number of walks with more rules (a design)
+// needs none of its per-cell rows at once: it writes the squares, lengths
+// and deadends tables as it makes their rows, and its cells are bounded
+// by their memory (MaxCellMemory), not by MaxCells.
+const MaxReportRules = 24
+
+// MaxCellMemory bounds the memory a design's cells may take, counted at
+// cellBytes each plus, for a cell of more than one walk, its dense tally
+// (two 8-byte numbers per square): the default memory budget of count and
+// exact (4 GiB). A cell of one walk (a deterministic rule, or walks: 1)
+// is kept as that walk; the 40,320 move orders from the 64 squares of
+// 8x8 (2,580,480 cells of one walk) peaked at 1.77 GB, 690 bytes a cell.
+const MaxCellMemory = 4 << 30
+
+// cellBytes is what MaxCellMemory counts for a cell besides its tally:
+// the 690 bytes measured, with room to spare.
+const cellBytes = 1024
+
 // checkCells refuses, before anything is built, an experiment whose
-// boards × start squares × rules exceed MaxCells, with the count; start
+// boards × start squares × rules exceed its budget, with the count:
+// MaxCells, or for a design that streams its rows MaxCellMemory; start
 // classes are counted from the board's sides, never square by square.
 func (c *Config) checkCells(k *checker, boards []size, st startSet) bool {
 	rules := max(1, c.ruleCount())
-	var cells, largest float64
+	streams := rules > MaxReportRules && c.Sequential == nil
+	oneWalk := c.oneWalkRules()
+	var cells, largest, bytes float64
 	for _, b := range boards {
 		n := float64(b.rows) * float64(b.cols)
 		var per float64
@@ -51,16 +75,54 @@ func (c *Config) checkCells(k *checker, boards []size, st startSet) bool {
 		per = min(per, n)
 		cells += per * float64(rules)
 		largest = max(largest, per)
+		bytes += per * (rules*cellBytes + (rules-oneWalk)*16*(n+1))
 	}
-	if cells > MaxCells {
-		key, dflt := "starts", ""
-		if c.src != nil && c.src.lines["starts"] == 0 {
-			key, dflt = "boards", " (starts: all, the default)"
-		}
+	if !streams && cells > MaxCells {
+		key, dflt := c.cellsKey()
 		k.errorf(key, "%.0f start squares%s to run (%d boards × up to %.0f starts × %.0f rules%s); at most %d, each holding its own tallies: name fewer sizes or rules, or starts by class (corner, centre) or square", cells, dflt, len(boards), largest, rules, c.designWords(), MaxCells)
 		return false
 	}
+	if streams && bytes > MaxCellMemory {
+		key, dflt := c.cellsKey()
+		k.errorf(key, "%.0f start squares%s to run (%d boards × up to %.0f starts × %.0f rules%s) would hold about %.1f GiB; at most %d GiB (a cell takes %d bytes, and one of more than one walk its tally too, 16 bytes a square): name fewer sizes or rules, or starts by class (corner, centre) or square", cells, dflt, len(boards), largest, rules, c.designWords(), bytes/(1<<30), MaxCellMemory>>30, cellBytes)
+		return false
+	}
 	return true
+}
+
+// cellsKey is the key the cell budget's error names, and what it adds
+// where starts are the default.
+func (c *Config) cellsKey() (key, dflt string) {
+	if c.src != nil && c.src.lines["starts"] == 0 {
+		return "boards", " (starts: all, the default)"
+	}
+	return "starts", ""
+}
+
+// oneWalkRules counts the rules (designs cell by cell) that run one walk
+// per start square: every rule when walks is 1, else the deterministic
+// ones (warnsdorff and backtrack with a tie-break ending in first), which
+// Experiment.WalksFor gives one walk. A rule that does not resolve counts
+// as more than one walk (its errors are reported by checkRules).
+func (c *Config) oneWalkRules() float64 {
+	if c.Sequential == nil && c.Walks == 1 {
+		return c.ruleCount()
+	}
+	var n float64
+	for _, rs := range c.Rules {
+		ties := orOne(rs.TieBreaks, rs.TieBreak)
+		for _, tb := range ties {
+			one := rs
+			one.TieBreaks, one.Orders, one.MaxStepsList, one.NodeBudgets = nil, nil, nil, nil
+			one.TieBreak, one.Order = tb, ""
+			one.MaxSteps = orOne(rs.MaxStepsList, rs.MaxSteps)[0]
+			one.NodeBudget = orOne(rs.NodeBudgets, rs.NodeBudget)[0]
+			if r, ok := one.resolve(nil, "rules"); ok && r.Deterministic() {
+				n += rs.Cells() / float64(len(ties))
+			}
+		}
+	}
+	return n
 }
 
 // designWords says, for the cell budget's error, how many rules the

@@ -53,7 +53,7 @@ func designRows(e *config.Experiment, tally TallyOf) []table.DesignRow {
 // maxReportRules is the most rules whose per-rule sections (classes,
 // degrees, grids) the report writes; a design past it gets its summary
 // instead, the tables holding every cell.
-const maxReportRules = 24
+const maxReportRules = config.MaxReportRules
 
 // ruleNames returns the experiment's rule names for the report's header:
 // each once, with the number of rules of that name where several share it
@@ -102,7 +102,7 @@ func writeDesigns(b *strings.Builder, s *config.Experiment, t *Tables) {
 			}
 			var all []string
 			for ri := d.First; ri < d.First+d.N; ri++ {
-				if everyStart(t.Squares, s, bi, ri) {
+				if t.cells != nil && t.allSucceed[[2]int{bi, ri}] || t.cells == nil && everyStart(t.Squares, s, bi, ri) {
 					all = append(all, "`"+Params(s.Rules[ri]).Spec+"`")
 				}
 			}

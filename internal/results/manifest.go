@@ -160,10 +160,18 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 		md = Metadata(e, md.ToolVersion, md.Build)
 	}
 	files := slices.Clone(TableFiles)
+	var cellErrs [3]error // the squares, lengths and deadends tables
+	if t.cells != nil {
+		cellErrs = t.streamCells(dir, e, md)
+	} else {
+		cellErrs = [3]error{
+			table.WriteSquares(filepath.Join(dir, files[0]), t.Squares, md),
+			table.WriteLengths(filepath.Join(dir, files[1]), t.Lengths, md),
+			table.WriteDeadEnds(filepath.Join(dir, files[2]), t.DeadEnds, md),
+		}
+	}
 	for i, err := range []error{
-		table.WriteSquares(filepath.Join(dir, files[0]), t.Squares, md),
-		table.WriteLengths(filepath.Join(dir, files[1]), t.Lengths, md),
-		table.WriteDeadEnds(filepath.Join(dir, files[2]), t.DeadEnds, md),
+		cellErrs[0], cellErrs[1], cellErrs[2],
 		table.WriteClasses(filepath.Join(dir, files[3]), t.Classes, md),
 		table.WriteBoards(filepath.Join(dir, files[4]), t.Boards, md),
 		table.WriteComparisons(filepath.Join(dir, files[5]), t.Comparisons, md),
@@ -194,11 +202,8 @@ func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 	if !md.Build.Traceable() {
 		m.Warnings = append(m.Warnings, buildinfo.NoVCSWarning)
 	}
-	for _, r := range t.Squares {
-		m.Walks += config.U64(r.Walks)
-		m.Successes += config.U64(r.Successes)
-		m.Closed += config.U64(r.Closed)
-	}
+	sums := t.squareSums()
+	m.Walks, m.Successes, m.Closed = config.U64(sums.walks), config.U64(sums.successes), config.U64(sums.closed)
 	if run.Seconds > 0 {
 		m.WalksPerSec = float64(run.Walks) / run.Seconds
 	}

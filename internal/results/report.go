@@ -49,7 +49,7 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 
 	writeCountShares(&b, t)
 	writeSequential(&b, s, t)
-	writeExactCoverage(&b, s, t)
+	writeExactCoverage(&b, s, t, t.squareSums())
 	if len(s.Rules) > maxReportRules {
 		writeDesignNote(&b, s)
 		writeDesigns(&b, s, t)
@@ -362,17 +362,8 @@ func exactText(x float64) string {
 // writeExactCoverage says how many squares have exact values, how many of
 // their sampled intervals cover them (about the confidence level of them
 // should), and which (board, rule)s did not fit the enumeration.
-func writeExactCoverage(b *strings.Builder, s *config.Experiment, t *Tables) {
-	var exact, covered int
-	for _, r := range t.Squares {
-		if math.IsNaN(r.ExactSuccess) || math.IsNaN(r.SuccessLo) {
-			continue
-		}
-		exact++
-		if r.SuccessLo <= r.ExactSuccess && r.ExactSuccess <= r.SuccessHi {
-			covered++
-		}
-	}
+func writeExactCoverage(b *strings.Builder, s *config.Experiment, t *Tables, sums squareSums) {
+	exact, covered := sums.exact, sums.covered
 	if exact == 0 && len(t.ExactNotes) == 0 {
 		return
 	}

@@ -39,7 +39,32 @@ type Tables struct {
 	// CountShares says what decided each share claim read as its source's
 	// counts, size by size (the report's table of them).
 	CountShares []CountShareDetail
+
+	// cells, where set, are the inputs the squares, lengths and deadends
+	// rows are made from as Write writes them, a (board, rule) at a time:
+	// Squares, Lengths and DeadEnds are then empty (StreamsRows).
+	cells *Inputs
+	// allSucceed, with cells, says per (board, rule) whether every walk
+	// from every start square is a tour (the report's list for designs);
+	// Write fills it.
+	allSucceed map[[2]int]bool
+	sums       squareSums // with cells, the sums of the rows Write wrote
 }
+
+// StreamsRows reports whether the squares, lengths and deadends rows of
+// a run of e are made as they are written, never held all at once: a run
+// of more than maxReportRules rules (a design), whose report needs none
+// of its rows, in a run of a fixed number of walks. A design of 40,320
+// move orders from 64 squares has 2.58 million cells: their rows held
+// took about 2.5 kB each. The files are the same, byte for byte, either
+// way.
+func StreamsRows(e *config.Experiment) bool {
+	return streamRows && len(e.Rules) > maxReportRules && e.Sequential == nil
+}
+
+// streamRows is false only in the tests that compare the streamed tables
+// with the same tables written from rows held in memory.
+var streamRows = true
 
 // CountShareDetail is one share claim read as counts, as decided: per
 // board its probability of the stated count under our rate, that times
@@ -88,24 +113,35 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 	}
 	tally, exact := in.Tally, in.Exact
 	out := &Tables{}
+	if StreamsRows(e) {
+		out.cells = &in
+	}
 	for bi, b := range e.Boards {
 		classes := make([][]side, len(e.Rules)) // per rule, its class groups
 		for ri, r := range e.Rules {
-			if err := out.addStarts(e, in, bi, ri); err != nil {
-				return nil, err
+			if out.cells == nil {
+				if err := out.addStarts(e, in, bi, ri); err != nil {
+					return nil, err
+				}
 			}
 			if splitting(e, ri) { // classes, boards and comparisons pool walks: none here
 				continue
 			}
-			var err error
-			if classes[ri], err = out.addGroups(e, tally, exact, b, bi, r, ri); err != nil {
+			params := Params(r) // once per rule: a design's rules have many rows each
+			sides, err := out.addGroups(e, tally, exact, b, bi, r, ri, params)
+			if err != nil {
 				return nil, err
 			}
-			t, err := pool(tally, bi, ri, e.Starts[bi])
+			if len(e.Rules) <= MaxComparedRules { // compareRules compares them; past it, it makes no comparisons
+				classes[ri] = sides
+			}
+			// the board's pool is its classes' (they partition its start
+			// squares), not every square's tally taken again
+			t, err := poolSides(sides)
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", b, r.Name(), err)
 			}
-			row := boardRow(b, r, len(e.Starts[bi]), t, e)
+			row := boardRow(b, r, params, len(e.Starts[bi]), t, e)
 			row.ExactSuccess = exactMean(exact, bi, ri, e.Starts[bi])
 			if s, c, ok := uniformStart(tally, bi, ri, e.Starts[bi], r, e); ok {
 				row.SuccessRate, row.SuccessLo, row.SuccessHi = s.Center, s.Lo, s.Hi
@@ -278,6 +314,7 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 	tally, exact := in.Tally, in.Exact
 	b, r := e.Boards[bi], e.Rules[ri]
 	params := Params(r)
+	bname, rname := b.String(), r.Name()
 	for _, start := range e.Starts[bi] {
 		if splitting(e, ri) {
 			sr, err := splitSquareRow(e, in, bi, ri, start)
@@ -291,7 +328,7 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 		if t == nil {
 			return fmt.Errorf("no results for %s %s from %s: the run is incomplete", b, r.Name(), b.SquareName(start))
 		}
-		sr := squareRow(b, r, start, t, e)
+		sr := squareRow(b, r, params, start, t, e)
 		sr.Estimator = table.EstimatorWalks
 		sr.ExactSuccess, sr.ExactClosed = math.NaN(), math.NaN()
 		if x, ok := exact(bi, ri, start); ok {
@@ -314,14 +351,14 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 				share = x.Lengths[l]
 			}
 			if c > 0 || share > 0 {
-				out.Lengths = append(out.Lengths, table.LengthRow{Experiment: e.Name, Params: params, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+				out.Lengths = append(out.Lengths, table.LengthRow{Experiment: e.Name, Params: params, Board: bname, Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: rname,
 					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), Length: int32(l), Count: int64(c), ExactShare: share})
 			}
 		}
 		for end, c := range t.DeadEnds {
 			if c > 0 {
 				er, ec := b.RowCol(end)
-				out.DeadEnds = append(out.DeadEnds, table.DeadEndRow{Experiment: e.Name, Params: params, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
+				out.DeadEnds = append(out.DeadEnds, table.DeadEndRow{Experiment: e.Name, Params: params, Board: bname, Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: rname,
 					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), End: b.SquareName(end), EndRow: int32(er), EndCol: int32(ec), Count: int64(c)})
 			}
 		}
@@ -331,7 +368,7 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 
 // addGroups adds the class and degree rows of (board, rule) and the
 // comparisons between its classes, and returns its classes pooled.
-func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf, b *sim.Board, bi int, r sim.Rule, ri int) ([]side, error) {
+func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf, b *sim.Board, bi int, r sim.Rule, ri int, params table.RuleParams) ([]side, error) {
 	groups := classGroups(b, e.Starts[bi])
 	var classes []side
 	for _, g := range groups {
@@ -339,7 +376,7 @@ func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf,
 		if err != nil {
 			return nil, fmt.Errorf("%s %s %s %s: %w", b, r.Name(), g.by, g.name, err)
 		}
-		row := classRow(b, r, g, t, e)
+		row := classRow(b, r, params, g, t, e)
 		row.ExactSuccess = exactMean(exact, bi, ri, g.squares)
 		if s, c, ok := uniformStart(tally, bi, ri, g.squares, r, e); ok {
 			row.SuccessRate, row.SuccessLo, row.SuccessHi = s.Center, s.Lo, s.Hi
@@ -347,7 +384,7 @@ func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf,
 		}
 		out.Classes = append(out.Classes, row)
 		if g.by == "class" {
-			classes = append(classes, side{rule: r.Name(), spec: Params(r).Spec, group: g.name, t: t})
+			classes = append(classes, side{rule: r.Name(), spec: params.Spec, group: g.name, t: t})
 		}
 	}
 	for i := range classes {
@@ -356,6 +393,21 @@ func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf,
 		}
 	}
 	return classes, nil
+}
+
+// poolSides adds up the tallies of a rule's class groups, which partition
+// its start squares: the pool of every start square.
+func poolSides(sides []side) (*stats.Tally, error) {
+	if len(sides) == 0 {
+		return nil, fmt.Errorf("stats: pool: no tallies (empty class?)")
+	}
+	out := stats.NewTally(sides[0].t.Squares())
+	for i, s := range sides {
+		if err := out.Merge(s.t); err != nil {
+			return nil, fmt.Errorf("stats: pool: class %d: %w", i, err)
+		}
+	}
+	return out, nil
 }
 
 // group is a set of start squares pooled into one aggregate.
@@ -465,7 +517,9 @@ func pool(tally TallyOf, bi, ri int, squares []int) (*stats.Tally, error) {
 	return out, nil
 }
 
-func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Experiment) table.SquareRow {
+// squareRow is the squares row of start under rule r, whose parameters
+// (Params(r), made once per rule: a design has millions of rows) are params.
+func squareRow(b *sim.Board, r sim.Rule, params table.RuleParams, start int, t *stats.Tally, e *config.Experiment) table.SquareRow {
 	row, col := b.RowCol(start)
 	sum := summarize(t, r, e)
 	l := sum.Length
@@ -477,7 +531,7 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 		nodes, backtracks = float64(t.NodeSum)/w, float64(t.BacktrackSum)/w
 	}
 	sr := table.SquareRow{
-		Experiment: e.Name, Params: Params(r),
+		Experiment: e.Name, Params: params,
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 		Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col),
 		StartClass: b.Class(start).String(), StartDegree: int32(b.Degree(start)),
@@ -501,10 +555,10 @@ func squareRow(b *sim.Board, r sim.Rule, start int, t *stats.Tally, e *config.Ex
 	return sr
 }
 
-func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Experiment) table.ClassRow {
+func classRow(b *sim.Board, r sim.Rule, params table.RuleParams, g group, t *stats.Tally, e *config.Experiment) table.ClassRow {
 	sum := summarize(t, r, e)
 	return table.ClassRow{
-		Experiment: e.Name, Params: Params(r),
+		Experiment: e.Name, Params: params,
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 		GroupBy: g.by, Group: g.name, Squares: int32(len(g.squares)),
 		Walks: int64(t.Walks), Successes: int64(t.Successes),
@@ -518,6 +572,16 @@ func classRow(b *sim.Board, r sim.Rule, g group, t *stats.Tally, e *config.Exper
 // rule left undefined (null in the tables): its walk from a start is one
 // path, so its rates are exact counts of starts, not samples.
 func summarize(t *stats.Tally, r sim.Rule, e *config.Experiment) stats.Rates {
+	if r.Deterministic() && t.Walks > 0 {
+		// no interval, so none is computed: a design's millions of
+		// one-walk cells spent most of their row's time on the intervals
+		// (and their warnings) this drops
+		rate := func(p stats.Proportion) stats.Summary {
+			return stats.Summary{Center: p.Estimate(), Lo: math.NaN(), Hi: math.NaN(), Confidence: e.Confidence, Method: e.Method}
+		}
+		return stats.Rates{Walks: t.Walks, Successes: t.Successes, Closed: t.Closed,
+			Success: rate(t.SuccessRate()), ClosedTour: rate(t.ClosedRate()), Length: t.LengthStats()}
+	}
 	sum := stats.Summarize(t, e.Confidence, e.Method)
 	if r.Deterministic() {
 		for _, s := range []*stats.Summary{&sum.Success, &sum.ClosedTour} {
@@ -659,14 +723,14 @@ func (out *Tables) adjustHolm() {
 	}
 }
 
-func boardRow(b *sim.Board, r sim.Rule, squares int, t *stats.Tally, e *config.Experiment) table.BoardRow {
+func boardRow(b *sim.Board, r sim.Rule, params table.RuleParams, squares int, t *stats.Tally, e *config.Experiment) table.BoardRow {
 	sum := summarize(t, r, e)
 	var failed uint64 // dead ends, and searches that gave up at their deepest end
 	for _, c := range t.DeadEnds {
 		failed += c
 	}
 	return table.BoardRow{
-		Experiment: e.Name, Params: Params(r),
+		Experiment: e.Name, Params: params,
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(), Squares: int32(squares),
 		Walks: int64(t.Walks), Successes: int64(t.Successes),
 		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,

@@ -12,6 +12,7 @@ import (
 	"math/bits"
 	"os"
 	"path/filepath"
+	"time"
 
 	"github.com/knightwalk/knightwalk/stats"
 )
@@ -64,7 +65,16 @@ type checkpoint struct {
 	f    *os.File
 	w    *bufio.Writer
 	hash string
+	// flushed is when Add last wrote its buffer to the file: it does so
+	// at most every flushEvery, not once a unit (a design's millions of
+	// one-walk units spent more time in write calls than in their walks);
+	// Close writes the rest, and a run killed outright loses at most the
+	// units of the last flushEvery, which --resume runs again.
+	flushed time.Time
 }
+
+// flushEvery is how often Add writes the checkpoint's buffered records.
+const flushEvery = 100 * time.Millisecond
 
 // openCheckpoint starts a new checkpoint in dir.
 func openCheckpoint(dir string, h checkpointHeader) (*checkpoint, error) {
@@ -257,7 +267,11 @@ func (c *checkpoint) Add(r Result) error {
 	if err := c.write(checkpointRecord{body, seal(c.hash, b)}); err != nil {
 		return err
 	}
-	return c.w.Flush()
+	if now := time.Now(); now.Sub(c.flushed) >= flushEvery {
+		c.flushed = now
+		return c.w.Flush()
+	}
+	return nil
 }
 
 func (c *checkpoint) write(v any) error {

@@ -137,7 +137,11 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 	if opts.PerWalk {
 		r.Walks = make([]sim.Outcome, 0, u.Hi-u.Lo)
 	}
-	var buf [256]sim.Outcome
+	// Several walks at a time (the kernel keeps some in flight), but no
+	// more than the unit has: the buffer escapes to the heap, and 256
+	// outcomes are 20 kB to allocate and clear for a unit of one walk (a
+	// deterministic rule's cell), most of the time of a design's units.
+	buf := make([]sim.Outcome, min(256, u.Hi-u.Lo))
 	defer w.StopOn(ctx)()
 	for lo := u.Lo; lo < u.Hi; lo += checkEvery {
 		if err := ctx.Err(); err != nil {
@@ -145,7 +149,6 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 		}
 		hi := min(lo+checkEvery, u.Hi)
 		for i := lo; i < hi; i += uint64(len(buf)) {
-			// Several walks at a time: the kernel keeps some in flight.
 			out := buf[:min(uint64(len(buf)), hi-i)]
 			w.WalkRange(u.Start, key, i, out)
 			if w.Stopped() {
@@ -173,6 +176,12 @@ type Tallies struct {
 	mu     sync.Mutex
 	m      map[Cell]*stats.Tally
 	sparse map[Cell]*sparseTally
+	// one holds the cells of small boards that have counted one walk so
+	// far, as that walk: a deterministic rule's cell (one walk decides it)
+	// takes 40 bytes here instead of a dense tally's two numbers per
+	// square (1 kB on 8x8), so a design's millions of cells fit. A second
+	// tally of the cell moves it to m.
+	one map[Cell]oneWalk
 
 	// last is the latest dense copy Of made of a sparse cell: building the
 	// tables asks for a cell several times in a row (its square, its
@@ -191,7 +200,7 @@ type Tallies struct {
 const sparseAbove = 1 << 10
 
 func NewTallies() *Tallies {
-	return &Tallies{m: map[Cell]*stats.Tally{}, sparse: map[Cell]*sparseTally{}}
+	return &Tallies{m: map[Cell]*stats.Tally{}, sparse: map[Cell]*sparseTally{}, one: map[Cell]oneWalk{}}
 }
 
 // Add merges t into the tally of k.
@@ -211,7 +220,18 @@ func (ts *Tallies) Add(k Cell, t *stats.Tally) error {
 	}
 	cur := ts.m[k]
 	if cur == nil {
+		o, first := ts.one[k]
+		if !first && t.Walks == 1 {
+			if w, ok := oneWalkOf(t); ok {
+				ts.one[k] = w
+				return nil
+			}
+		}
 		cur = stats.NewTally(t.Squares())
+		if first {
+			delete(ts.one, k)
+			o.addTo(cur)
+		}
 		ts.m[k] = cur
 	}
 	return cur.Merge(t)
@@ -233,6 +253,11 @@ func (ts *Tallies) Of(board, rule, start int) *stats.Tally {
 			panic("runner: " + err.Error())
 		}
 		ts.last, ts.lastCell = t, k
+		return t
+	}
+	if o, ok := ts.one[k]; ok {
+		t := stats.NewTally(int(o.squares))
+		o.addTo(t)
 		return t
 	}
 	return ts.m[k]

@@ -63,6 +63,11 @@ func (ts *Tallies) mergeInto(dst *Tallies) error {
 			return err
 		}
 	}
+	for c := range ts.one {
+		if err := dst.Add(c, ts.Of(c.Board, c.Rule, c.Start)); err != nil {
+			return err
+		}
+	}
 	for c := range ts.sparse {
 		if err := dst.Add(c, ts.Of(c.Board, c.Rule, c.Start)); err != nil {
 			return err

@@ -102,3 +102,89 @@ func mergeBins(a, b [][2]uint64) [][2]uint64 {
 	}
 	return out
 }
+
+// oneWalk is a tally of exactly one walk on a board of at most
+// sparseAbove squares, as the walk's outcome: Tallies keeps a cell in this
+// form until a second tally of it comes.
+type oneWalk struct {
+	ties, nodes, backtracks uint64
+	squares, length, end    int16 // end: -1 where the walk is no dead end
+	flags                   uint8
+}
+
+const (
+	oneSuccess = 1 << iota
+	oneClosed
+	oneStopped
+	oneBudget
+)
+
+// oneWalkOf returns the one walk t counts (t.Walks == 1), and false where
+// t is not the tally of a single walk as stats.Tally.Add writes one.
+func oneWalkOf(t *stats.Tally) (oneWalk, bool) {
+	n := t.Squares()
+	if t.Walks != 1 || n > sparseAbove {
+		return oneWalk{}, false
+	}
+	w := oneWalk{squares: int16(n), length: -1, end: -1, ties: t.TieSum, nodes: t.NodeSum, backtracks: t.BacktrackSum}
+	for l, c := range t.Lengths {
+		switch {
+		case c == 0:
+		case c == 1 && w.length < 0:
+			w.length = int16(l)
+		default:
+			return oneWalk{}, false
+		}
+	}
+	for e, c := range t.DeadEnds {
+		switch {
+		case c == 0:
+		case c == 1 && w.end < 0:
+			w.end = int16(e)
+		default:
+			return oneWalk{}, false
+		}
+	}
+	for _, f := range []struct {
+		n   uint64
+		bit uint8
+	}{{t.Successes, oneSuccess}, {t.Closed, oneClosed}, {t.Stopped, oneStopped}, {t.BudgetExceeded, oneBudget}} {
+		switch f.n {
+		case 0:
+		case 1:
+			w.flags |= f.bit
+		default:
+			return oneWalk{}, false
+		}
+	}
+	ended := 0 // a walk is a success, stopped or a dead end: exactly one
+	for _, b := range []bool{w.flags&oneSuccess != 0, w.flags&oneStopped != 0, w.end >= 0} {
+		if b {
+			ended++
+		}
+	}
+	if w.length < 0 || ended != 1 || w.flags&oneClosed != 0 && w.flags&oneSuccess == 0 {
+		return oneWalk{}, false
+	}
+	return w, true
+}
+
+// addTo adds the walk's counts into t, a tally of its board.
+func (w oneWalk) addTo(t *stats.Tally) {
+	t.Walks++
+	t.Lengths[w.length]++
+	if w.end >= 0 {
+		t.DeadEnds[w.end]++
+	}
+	for _, f := range []struct {
+		n   *uint64
+		bit uint8
+	}{{&t.Successes, oneSuccess}, {&t.Closed, oneClosed}, {&t.Stopped, oneStopped}, {&t.BudgetExceeded, oneBudget}} {
+		if w.flags&f.bit != 0 {
+			*f.n++
+		}
+	}
+	t.TieSum += w.ties
+	t.NodeSum += w.nodes
+	t.BacktrackSum += w.backtracks
+}

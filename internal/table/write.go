@@ -148,6 +148,15 @@ func create[R any](path string, s *spec[R], md Metadata, rows []R) (*fileWriter[
 	opts := []parquet.WriterProperty{
 		parquet.WithCompression(compress.Codecs.Zstd),
 		parquet.WithMaxRowGroupLength(1 << 30), // row groups are ours to cut
+		// A column chunk whose dictionary outgrows the limit falls back to
+		// plain encoding, and the writer then lists the chunk's two data
+		// encodings in the footer in Go map order: the same rows gave
+		// files differing in 4 bytes from run to run (the rule_spec of a
+		// design's 40,320 rules in a 65,536-row group). No chunk reaches
+		// this limit (a row group is at most batchRows rows, or the walks
+		// table's row_group), so none falls back; chunks whose dictionary
+		// stayed under the old 1 MiB limit are written as before.
+		parquet.WithDictionaryPageSizeLimit(1 << 40),
 	}
 	for _, c := range s.plain {
 		opts = append(opts, parquet.WithDictionaryFor(c, false))
