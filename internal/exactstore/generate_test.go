@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -105,6 +106,15 @@ func TestGenerate(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// sortOrbits puts the orbits in the order of their squares.
+func (f *File) sortOrbits(b *sim.Board) {
+	slices.SortFunc(f.Orbits, func(x, y Orbit) int {
+		sx, _ := b.ParseSquare(x.Start)
+		sy, _ := b.ParseSquare(y.Start)
+		return sx - sy
+	})
 }
 
 // orbitOf is what the store keeps of an enumeration's result.

@@ -183,15 +183,6 @@ func representative(syms [][]int32, sq int) (rep int, sym []int32) {
 	panic("exactstore: no symmetry maps a square's orbit representative to it") // the identity always does
 }
 
-// sortOrbits puts the orbits in the order of their squares.
-func (f *File) sortOrbits(b *sim.Board) {
-	slices.SortFunc(f.Orbits, func(x, y Orbit) int {
-		sx, _ := b.ParseSquare(x.Start)
-		sy, _ := b.ParseSquare(y.Start)
-		return sx - sy
-	})
-}
-
 // check says what is wrong with a file as read: an unknown board or rule,
 // an orbit that is not one's first square, a distribution of the wrong
 // length or that does not sum to 1, orbits missing.
