@@ -8,6 +8,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"syscall"
 	"testing"
 
@@ -75,7 +76,7 @@ func procRSS(t *testing.T, env []string, args ...string) (c *exec.Cmd, peak func
 func measureRSS(file string) int {
 	env := []string{"KNIGHTWALK_BE_MAIN=1"}
 	for _, kv := range os.Environ() {
-		if !bytes.HasPrefix([]byte(kv), []byte("KNIGHTWALK_MEASURE_RSS=")) {
+		if !strings.HasPrefix(kv, "KNIGHTWALK_MEASURE_RSS=") {
 			env = append(env, kv)
 		}
 	}
