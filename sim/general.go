@@ -36,19 +36,11 @@ type genKernel struct {
 const visitedBit = 0x80
 
 func newGenKernel(b *Board, r Rule) *genKernel {
-	k := &genKernel{b: b, rule: r, maxSteps: r.MaxSteps, pc: b.Cols + 4}
+	k := &genKernel{b: b, pc: b.Cols + 4}
 	n := b.Squares()
-	if k.maxSteps == 0 || k.maxSteps > n {
-		k.maxSteps = n
-	}
-	order := r.orderOn(b)
+	k.setRule(r)
 	for i, m := range sortedMoves {
 		k.off[i] = m.DR*k.pc + m.DC
-		for j, o := range order {
-			if o == m {
-				k.rank[i] = uint8(j)
-			}
-		}
 	}
 	k.st = make([]uint8, (b.Rows+4)*k.pc)
 	for i := range k.st {
@@ -65,6 +57,24 @@ func newGenKernel(b *Board, r Rule) *genKernel {
 		k.next = make([]uint8, n)
 	}
 	return k
+}
+
+// setRule makes r the kernel's rule: its step limit and move order. The
+// board's state does not depend on the rule, so a kernel between walks can
+// take another rule of the same kind (retarget).
+func (k *genKernel) setRule(r Rule) {
+	k.rule, k.maxSteps = r, r.MaxSteps
+	if n := k.b.Squares(); k.maxSteps == 0 || k.maxSteps > n {
+		k.maxSteps = n
+	}
+	order := r.orderOn(k.b)
+	for i, m := range sortedMoves {
+		for j, o := range order {
+			if o == m {
+				k.rank[i] = uint8(j)
+			}
+		}
+	}
 }
 
 func (k *genKernel) pad(sq int) int {

@@ -255,3 +255,59 @@ func TestKnightSelect(t *testing.T) {
 		}
 	}
 }
+
+// TestRetarget requires a general-kernel walker retargeted to another rule
+// of its kind (tie-break, move order, step limit) to walk exactly as a
+// walker built for that rule, in any sequence of retargets, and refuses
+// the changes it cannot make (another kind, a bitboard walker).
+func TestRetarget(t *testing.T) {
+	b := MustBoard(11, 13)
+	orders := []string{"", "(1,2) (2,1) (2,-1) (1,-2) (-1,-2) (-2,-1) (-2,1) (-1,2)", "(-2,1) (-2,-1) (1,2) (-1,-2) (-1,2) (2,-1) (1,-2) (2,1)"}
+	var rules []Rule
+	for _, name := range []string{"warnsdorff/first", "warnsdorff/roth+first", "warnsdorff/pohl+first", "warnsdorff/random", "warnsdorff/roth"} {
+		for _, o := range orders {
+			for _, maxSteps := range []int{0, 30} {
+				r, err := ParseRule(name)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if o != "" {
+					if r.Order, err = ParseOrder(o); err != nil {
+						t.Fatal(err)
+					}
+				}
+				r.MaxSteps = maxSteps
+				rules = append(rules, r)
+			}
+		}
+	}
+	w, err := NewWalker(b, rules[len(rules)-1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for pass := range 2 {
+		for i, r := range rules {
+			if !w.Retarget(r) {
+				t.Fatalf("pass %d: %s not retargeted", pass, r.Name())
+			}
+			fresh, _ := NewWalker(b, r)
+			for _, start := range []int{0, 6, 70, 142} {
+				key := NewKey(5, b, r, start)
+				for idx := range uint64(3) {
+					a, f := w.Walk(start, key, idx), fresh.Walk(start, key, idx)
+					if fmt.Sprint(a) != fmt.Sprint(f) {
+						t.Fatalf("pass %d rule %d %s start %d walk %d: retargeted %+v, fresh %+v", pass, i, r.Name(), start, idx, a, f)
+					}
+				}
+			}
+		}
+	}
+	random, _ := ParseRule("random")
+	if w.Retarget(random) {
+		t.Error("a warnsdorff walker took the random walk")
+	}
+	small, _ := NewWalker(MustBoard(8, 8), rules[0])
+	if small.Retarget(rules[1]) {
+		t.Error("a bitboard walker reported a retarget")
+	}
+}

@@ -74,13 +74,14 @@ func SummarizeLengths(hist []uint64) LengthStats {
 		v, _ := new(big.Rat).SetFrac(num, den).Float64()
 		sd = math.Sqrt(v)
 	}
+	// The quantiles lie in [minL, maxL]: searched there alone, a tally
+	// of one walk on a board of 183,184 squares is one bin, not five
+	// scans of all of them.
+	in := hist[minL : maxL+1]
+	q := func(num uint64) int { return minL + Quantile(in, num, 100) }
 	return LengthStats{
 		N: n, Mean: mean, SD: sd, Min: minL, Max: maxL,
-		P05:    Quantile(hist, 5, 100),
-		P25:    Quantile(hist, 25, 100),
-		Median: Quantile(hist, 50, 100),
-		P75:    Quantile(hist, 75, 100),
-		P95:    Quantile(hist, 95, 100),
+		P05: q(5), P25: q(25), Median: q(50), P75: q(75), P95: q(95),
 	}
 }
 

@@ -79,21 +79,34 @@ func Execute(ctx context.Context, p *Plan, units iter.Seq[Unit], opts Options, d
 			// sweep over many large boards cannot hold a walker for each;
 			// nor can a design of 40,320 rules on one board (units come
 			// rule by rule), so at most maxWalkers are kept.
+			// A unit whose rule has no walker yet takes over the last
+			// one used, where it differs only in parameters
+			// (sim.Walker.Retarget): a design's cells on a large board
+			// then share one walker instead of building the board's
+			// state for each.
 			walkers, board := map[[2]int]*sim.Walker{}, -1
+			var last [2]int
 			for j := range jobs {
 				u := j.u
 				if u.Board != board || len(walkers) >= maxWalkers {
 					clear(walkers)
 					board = u.Board
 				}
-				w := walkers[[2]int{u.Board, u.Rule}]
+				key := [2]int{u.Board, u.Rule}
+				w := walkers[key]
 				if w == nil {
-					var err error
-					if w, err = sim.NewWalker(p.Exp.Boards[u.Board], p.Exp.Rules[u.Rule]); err != nil {
-						return err
+					if prev := walkers[last]; prev != nil && prev.Retarget(p.Exp.Rules[u.Rule]) {
+						delete(walkers, last)
+						w = prev
+					} else {
+						var err error
+						if w, err = sim.NewWalker(p.Exp.Boards[u.Board], p.Exp.Rules[u.Rule]); err != nil {
+							return err
+						}
 					}
-					walkers[[2]int{u.Board, u.Rule}] = w
+					walkers[key] = w
 				}
+				last = key
 				r, err := runUnit(ctx, p.Exp, u, w, opts)
 				if err != nil {
 					return err

@@ -26,11 +26,27 @@ type sparseTally struct {
 	DeadEnds       [][2]uint64 `json:"deadends"`
 }
 
+// sparse lists the non-zero bins of h, ascending. It skips empty runs
+// eight bins at a time: a unit of one walk on a 428x428 board has two
+// non-zero bins among 366,370, and scanning them one by one was a tenth
+// of a design's run.
 func sparse(h []uint64) [][2]uint64 {
 	out := [][2]uint64{}
-	for i, c := range h {
-		if c != 0 {
-			out = append(out, [2]uint64{uint64(i), c})
+	i := 0
+	for ; i+8 <= len(h); i += 8 {
+		c := h[i : i+8 : i+8]
+		if c[0]|c[1]|c[2]|c[3]|c[4]|c[5]|c[6]|c[7] == 0 {
+			continue
+		}
+		for j, x := range c {
+			if x != 0 {
+				out = append(out, [2]uint64{uint64(i + j), x})
+			}
+		}
+	}
+	for ; i < len(h); i++ {
+		if h[i] != 0 {
+			out = append(out, [2]uint64{uint64(i), h[i]})
 		}
 	}
 	return out
