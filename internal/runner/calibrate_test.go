@@ -35,3 +35,41 @@ func TestCalibrationSample(t *testing.T) {
 		t.Errorf("%d boards: %d measured, want all", len(few), len(got))
 	}
 }
+
+// TestDesignSample: a dry run of a design times at most
+// maxDesignCalibrated of its cells (its first and last among them; all of
+// a small one) and every plain rule; the cells it does not time cost the
+// mean of those it does, so every line of the 40,320 orders has a cost.
+func TestDesignSample(t *testing.T) {
+	s := specOf(t, "name: d\nboards: [8x8]\nstarts: [a1]\nwalks: 1\nrules:\n  - {name: warnsdorff, tie_break: first, order: all}\n  - {name: random}\n  - {name: warnsdorff, tie_break: pohl+first, order: rotations}\n")
+	design, sampled := designSample(s)
+	count := map[int]int{}
+	for ri, d := range design {
+		if sampled[ri] {
+			count[d]++
+		}
+	}
+	if count[0] != maxDesignCalibrated || !sampled[0] || !sampled[40319] || count[-1] != 1 || count[1] != 8 {
+		t.Fatalf("timed per design %v; first %v, last %v", count, sampled[0], sampled[40319])
+	}
+	if design[40320] != -1 || design[40321] != 1 {
+		t.Fatalf("designs of the rules after the first: %d, %d", design[40320], design[40321])
+	}
+	small := specOf(t, "name: d\nboards: [6x6]\nstarts: [a1]\nwalks: 1\nrules:\n  - {name: warnsdorff, tie_break: first, order: rotations, max_steps: [0, 9]}\n")
+	est, err := EstimateRun(t.Context(), small, All, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	timed := 0
+	for _, l := range est.Lines {
+		if !(l.NsPerWalk > 0) {
+			t.Fatalf("%s: no cost (%v)", l.Rule.Name(), l.NsPerWalk)
+		}
+		if l.Sampled {
+			timed++
+		}
+	}
+	if len(est.Lines) != 16 || timed != maxDesignCalibrated {
+		t.Errorf("%d lines, %d timed; want 16, %d", len(est.Lines), timed, maxDesignCalibrated)
+	}
+}

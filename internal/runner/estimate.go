@@ -24,6 +24,12 @@ type EstimateLine struct {
 	// Interpolated: NsPerWalk comes from the measured boards nearest in
 	// size, not from walks on this board (calibrationSample).
 	Interpolated bool
+	// Design is the index in Experiment.Designs of the design whose cell
+	// the rule is, -1 for a plain rule; Sampled says the cell was
+	// calibrated (designSample), else NsPerWalk is the mean of those that
+	// were.
+	Design  int
+	Sampled bool
 }
 
 // Estimate is what `run --dry-run` prints: the plan of one shard and the
@@ -58,18 +64,46 @@ func EstimateRun(ctx context.Context, s *config.Experiment, shard Shard, workers
 	}
 	var ns, longest float64
 	est.Lines = make([]EstimateLine, len(s.Boards)*len(s.Rules)) // the plan's order: board, then rule
+	design, sampled := designSample(s)
+	perWalks := make([]map[int]float64, len(s.Rules))
 	for ri, r := range s.Rules {
-		perWalk := map[int]float64{}
+		if !sampled[ri] {
+			continue
+		}
+		perWalks[ri] = map[int]float64{}
 		for bi := range sample {
 			per, err := calibrate(ctx, s.Boards[bi], r, s.Starts[bi])
 			if err != nil {
 				return nil, err
 			}
-			perWalk[bi] = per
+			perWalks[ri][bi] = per
+		}
+	}
+	// a design's cells not calibrated cost the mean of those that were
+	means := make([]map[int]float64, len(s.Designs))
+	for di, d := range s.Designs {
+		means[di] = map[int]float64{}
+		n := 0
+		for ri := d.First; ri < d.First+d.N; ri++ {
+			if sampled[ri] {
+				n++
+				for bi, v := range perWalks[ri] {
+					means[di][bi] += v
+				}
+			}
+		}
+		for bi := range means[di] {
+			means[di][bi] /= float64(n)
+		}
+	}
+	for ri, r := range s.Rules {
+		perWalk := perWalks[ri]
+		if !sampled[ri] {
+			perWalk = means[design[ri]]
 		}
 		for bi, b := range s.Boards {
 			l := EstimateLine{Board: b, Rule: r, Starts: len(s.Starts[bi]), Units: p.BoardRuleUnits(shard, bi, ri),
-				Walks: p.Walks(shard, bi, ri), NsPerWalk: bySquares(s.Boards, perWalk, bi)}
+				Walks: p.Walks(shard, bi, ri), NsPerWalk: bySquares(s.Boards, perWalk, bi), Design: design[ri], Sampled: sampled[ri]}
 			l.Interpolated = !sample[bi]
 			// Each unit also allocates and merges a tally of the board's
 			// size: on a 1x1000000 board that, not the walks, is the run
@@ -84,6 +118,33 @@ func EstimateRun(ctx context.Context, s *config.Experiment, shard Shard, workers
 	}
 	est.Seconds = max(ns/float64(max(workers, 1)), longest) / 1e9
 	return est, nil
+}
+
+// maxDesignCalibrated is the most cells of a design a dry run measures:
+// 100 ms of walks for each of the 40,320 orders of order: all took 67
+// minutes before printing anything.
+const maxDesignCalibrated = 8
+
+// designSample returns, per rule, the index of its design in s.Designs
+// (-1 for a plain rule) and whether a dry run calibrates it: every plain
+// rule, and of a design at most maxDesignCalibrated cells spread evenly
+// over it, its first and last among them.
+func designSample(s *config.Experiment) (design []int, sampled []bool) {
+	design, sampled = make([]int, len(s.Rules)), make([]bool, len(s.Rules))
+	for ri := range design {
+		design[ri], sampled[ri] = -1, true
+	}
+	for di, d := range s.Designs {
+		for ri := d.First; ri < d.First+d.N; ri++ {
+			design[ri], sampled[ri] = di, d.N <= maxDesignCalibrated
+		}
+		if d.N > maxDesignCalibrated {
+			for i := range maxDesignCalibrated {
+				sampled[d.First+i*(d.N-1)/(maxDesignCalibrated-1)] = true
+			}
+		}
+	}
+	return design, sampled
 }
 
 // maxCalibrated is the most boards a dry run measures per rule. A sweep
