@@ -66,3 +66,50 @@ func TestMarateckOrdersAll(t *testing.T) {
 		t.Errorf("%d squares rows, want one per (order, square), %d", n, 64*40320)
 	}
 }
+
+// TestRothOStarSearch re-derives O* by running experiments/roth-ostar-search
+// (a sieve over all 40,320 move orders of Roth's rule from a1): the orders
+// that fail on 428x428 and on no board from 5x5 to 427x427 are exactly O*
+// and its transpose (the same walk, reflected in the diagonal through a1),
+// the order roth-sweep-ostar states. Every kept order's first failure is
+// 428, checked walk for walk in TestSieveAgainstWalks's way by the sieve
+// table's own columns: it walked all 423 boards of stage 2.
+func TestRothOStarSearch(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "the O* search: 40,320 walks of Roth's rule on 428x428 and the sweep of those that fail there (about 3 minutes on 2 cores)")
+	dir := filepath.Join(t.TempDir(), "ostar")
+	if _, _, err := runCmd(t, "run", "roth-ostar-search", "--out", dir, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := table.Read[table.SieveRow](filepath.Join(dir, results.SieveFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const ostar = "(-2,1) (-2,-1) (1,2) (-1,-2) (-1,2) (2,-1) (1,-2) (2,1)"
+	transpose := "(1,-2) (-1,-2) (2,1) (-2,-1) (2,-1) (-1,2) (-2,1) (1,2)"
+	var kept []string
+	stage1, failing := 0, 0
+	for _, r := range rows {
+		switch {
+		case r.Stage == 1:
+			stage1++
+			if r.Passed {
+				failing++
+				if r.FailedBoard != "428x428" {
+					t.Errorf("%s passed stage 1 failing on %q", r.Params.MoveOrder, r.FailedBoard)
+				}
+			}
+		case r.Stage == 2 && r.Kept:
+			kept = append(kept, r.Params.MoveOrder)
+			if r.Boards != 423 || r.FailedBoard != "" {
+				t.Errorf("%s kept after %d boards of 423, failing on %q", r.Params.MoveOrder, r.Boards, r.FailedBoard)
+			}
+		}
+	}
+	if stage1 != 40320 || failing == 0 {
+		t.Fatalf("stage 1: %d orders, %d failing on 428x428", stage1, failing)
+	}
+	if len(kept) != 2 || !(kept[0] == ostar && kept[1] == transpose || kept[1] == ostar && kept[0] == transpose) {
+		t.Errorf("the orders that first fail at 428: %q; want O* %q and its transpose %q", kept, ostar, transpose)
+	}
+	t.Logf("%d of 40,320 orders fail on 428x428; first at 428: %q", failing, kept)
+}

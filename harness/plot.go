@@ -35,8 +35,12 @@ func plotCommand() *command {
 				default:
 					names = strings.Split(*which, ",")
 				}
-				if _, err := results.ReadManifest(args[0]); err != nil {
+				m, err := results.ReadManifest(args[0])
+				if err != nil {
 					return err // before the lock file beside it is made
+				}
+				if err := results.NotForSieve(args[0], m, "draw"); err != nil {
+					return err
 				}
 				var with []string
 				if *withDirs != "" {

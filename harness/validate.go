@@ -10,6 +10,7 @@ import (
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/expfile"
 	"github.com/knightwalk/knightwalk/internal/manual"
+	"github.com/knightwalk/knightwalk/internal/runjob"
 	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
@@ -46,6 +47,10 @@ func validateCommand() *command {
 						continue
 					}
 					file := s.SourceFile
+					if s.Sieve != nil { // its plan is its stages', not every board's units
+						fmt.Fprintf(e.stdout, "%s: ok: %s, %s\n", file, s.Name, runjob.SieveSize(s))
+						continue
+					}
 					p, err := interruptible(ctx, func() (*runner.Plan, error) { return runner.NewPlan(s) })
 					if ctx.Err() != nil {
 						return ctx.Err()

@@ -37,6 +37,21 @@ func FromCanonical(file string, cn Canonical) (*Config, error) {
 	for _, b := range cn.Boards {
 		c.Boards = append(c.Boards, BoardSpec{Size: b})
 	}
+	if len(cn.Sieve) > 0 { // each board its own entry, in its stage
+		i := 0
+		for st, stage := range cn.Sieve {
+			for range stage.Boards {
+				if i >= len(c.Boards) || stage.Boards < 1 {
+					return nil, fail("sieve: its stages take %d boards or a stage none; boards lists %d", i+1, len(cn.Boards))
+				}
+				c.Boards[i].Keep, c.Boards[i].stage = stage.Keep, st+1
+				i++
+			}
+		}
+		if i != len(c.Boards) {
+			return nil, fail("sieve: its stages take %d boards; boards lists %d", i, len(cn.Boards))
+		}
+	}
 	c.Starts = Starts{"all"}
 	if !cn.Starts.All {
 		c.Starts = append(append(Starts{}, cn.Starts.Classes...), cn.Starts.Squares...)

@@ -72,7 +72,12 @@ type BoardSpec struct {
 	Rows  string `yaml:"rows"`
 	Cols  string `yaml:"cols"`
 
+	// Keep makes the experiment a sieve (sieve.go): the cells this
+	// entry's boards keep, fails or succeeds.
+	Keep string `yaml:"keep"`
+
 	stepGiven bool // step was written, so step: 0 is refused rather than taken for the default
+	stage     int  // a sieve's stage + 1, as a manifest records it (FromCanonical); 0: the entry's own
 }
 
 // Starts lists the start squares: "all", class names (corner, edge, centre,

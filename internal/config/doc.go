@@ -27,6 +27,9 @@
 //	  - {sizes: 10..100, step: 10}
 //	  - {from: 5, to: 60, step: 5}  # square boards 5x5, 10x10, … 60x60
 //	  - {rows: 5..10, cols: 8}    # rectangles; rows and cols are N or LO..HI, step applies to both
+//	                              # keep: fails | succeeds on every entry makes a sieve: each entry a stage
+//	                              # that keeps the cells (rule, start square) whose walk fails on some board
+//	                              # of it, or succeeds on every one; walks: 1, squares named (docs/designs.md)
 //	starts: all                   # default; or a list of squares (a1, r0c0) and
 //	                              # classes (corner, edge, centre, interior)
 //	walks: 10000                  # walks per start square, per rule, per board (default 10000);

@@ -20,11 +20,12 @@ type Experiment struct {
 	Seed        uint64
 	Boards      []*sim.Board
 	Rules       []sim.Rule
-	Estimators  []Estimator // per rule: plain walks, or splitting (estimator.go)
-	Designs     []Design    // the rule entries that are designs (design.go), in file order
-	Starts      [][]int     // start squares per board, ascending
-	Walks       uint64      // walks per (board, rule, start); a sequential run's most
-	Sequential  *Sequential // walks: {until: ...}; nil for a fixed number of walks
+	Estimators  []Estimator  // per rule: plain walks, or splitting (estimator.go)
+	Designs     []Design     // the rule entries that are designs (design.go), in file order
+	Sieve       []SieveStage // a sieve's stages (sieve.go); nil for any other experiment
+	Starts      [][]int      // start squares per board, ascending
+	Walks       uint64       // walks per (board, rule, start); a sequential run's most
+	Sequential  *Sequential  // walks: {until: ...}; nil for a fixed number of walks
 	Confidence  float64
 	Method      stats.Method
 	Exact       string // auto, on, bounds or off (ExactModes)
@@ -128,6 +129,21 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 		ConfigHash: c.Hash(), WorkHash: c.WorkHash(), Config: c.canonical(), SourceFile: file, Source: src, OwnSources: c.OwnSources()}
 	for _, b := range e.Boards {
 		e.Starts = append(e.Starts, c.startSquares(b))
+	}
+	if c.IsSieve() {
+		keeps, stages := c.sieveStages()
+		bi := 0
+		for i, keep := range keeps {
+			st := SieveStage{Key: c.fileKey(fmt.Sprintf("boards[%d]", i)), Keep: keep}
+			for range stages[i] {
+				st.Boards = append(st.Boards, bi)
+				bi++
+			}
+			e.Sieve = append(e.Sieve, st)
+		}
+		if bi != len(e.Boards) {
+			return nil, fmt.Errorf("config: a sieve of %d boards resolved %d: accepted by Validate but does not resolve", bi, len(e.Boards))
+		}
 	}
 	first := 0
 	for i, rs := range c.Rules {

@@ -45,6 +45,17 @@ type Canonical struct {
 	// manifest compares with the same statements. Left out when the
 	// experiment names none, so that older hashes stay valid.
 	Sources *CanonicalSources `json:"sources,omitempty"`
+	// Sieve is a sieve's stages (sieve.go), in order: each keeps what its
+	// boards entry's keep says and takes the next Boards boards of
+	// Boards. Left out for any other experiment, so that older hashes
+	// stay valid.
+	Sieve []CanonicalStage `json:"sieve,omitempty"`
+}
+
+// CanonicalStage is one stage of a sieve.
+type CanonicalStage struct {
+	Keep   string `json:"keep"`
+	Boards int    `json:"boards"`
 }
 
 // CanonicalSources records an experiment's own sources file.
@@ -204,6 +215,12 @@ func (c *Config) canonical() Canonical {
 	}
 	for _, s := range sizes {
 		cn.Boards = append(cn.Boards, s.String())
+	}
+	if c.IsSieve() {
+		keeps, stages := c.sieveStages()
+		for i, k := range keeps {
+			cn.Sieve = append(cn.Sieve, CanonicalStage{Keep: k, Boards: len(stages[i])})
+		}
 	}
 
 	st := c.starts(nil, nil)

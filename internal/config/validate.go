@@ -268,7 +268,11 @@ func (c *Config) check() Errors {
 	boards := c.sizes(k)
 
 	st := c.starts(k, boards)
-	st.cellsOK = c.checkCells(k, boards, st)
+	if c.IsSieve() {
+		st.cellsOK = c.checkSieve(k, st)
+	} else {
+		st.cellsOK = c.checkCells(k, boards, st)
+	}
 
 	if c.Sequential != nil {
 		c.checkSequential(k)

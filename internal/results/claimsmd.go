@@ -21,6 +21,9 @@ func GatherClaims(dirs []string) ([]table.ClaimRow, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := NotForSieve(dir, m, "gather"); err != nil {
+			return nil, err
+		}
 		r, err := ReadOf(dir, ClaimsFile, m, table.Read[table.ClaimRow])
 		if err != nil {
 			return nil, err

@@ -14,6 +14,7 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"strings"
 	"text/tabwriter"
 	"time"
 
@@ -77,6 +78,15 @@ func Run(ctx context.Context, o Options, s *config.Experiment, shard runner.Shar
 		return err
 	}
 	opts.BeforeCommit = FiguresHook(s.Figures)
+	if s.Sieve != nil {
+		fmt.Fprintf(o.Say, "experiment: %s: %s, on %d workers -> %s\n", s.Name, SieveSize(s), o.Workers, dir)
+		sum, err := runner.Run(ctx, s, opts)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(o.Say, "experiment: %d walks in %.2fs (%.3g walks/s) -> %s\n", sum.Walks, sum.Seconds, float64(sum.Walks)/sum.Seconds, sum.Dir)
+		return nil
+	}
 	p, err := runner.NewPlan(s)
 	if err != nil {
 		return err
@@ -97,6 +107,28 @@ func Run(ctx context.Context, o Options, s *config.Experiment, shard runner.Shar
 		PrintClaims(o.Out, sum.Tables)
 	}
 	return nil
+}
+
+// SieveSize says what a sieve walks: its cells and stages, and the walks
+// it makes at most (every cell on every board of every stage; it stops
+// each cell's walks in a stage at its first failure).
+func SieveSize(s *config.Experiment) string {
+	cells := len(s.Rules) * len(s.Starts[0])
+	var stages []string
+	for _, st := range s.Sieve {
+		stages = append(stages, fmt.Sprintf("%s keep %s on %s", st.Key, st.Keep, count(len(st.Boards), "board")))
+	}
+	return fmt.Sprintf("a sieve of %s (%s × %s) in %s (%s), at most %s",
+		count(cells, "cell"), count(len(s.Rules), "rule"), count(len(s.Starts[0]), "start square"), count(len(s.Sieve), "stage"),
+		strings.Join(stages, "; "), count(cells*len(s.Boards), "walk"))
+}
+
+// count writes n things: "1 board", "423 boards".
+func count(n int, thing string) string {
+	if n == 1 {
+		return "1 " + thing
+	}
+	return fmt.Sprintf("%d %ss", n, thing)
 }
 
 // runRound runs a round of a shard of a sequential run into the parts
@@ -145,17 +177,47 @@ func PrintClaims(w io.Writer, t *results.Tables) {
 
 // DryRun prints the plan of shard and runner.EstimateRun's estimate.
 func DryRun(ctx context.Context, w io.Writer, s *config.Experiment, shard runner.Shard, workers int) error {
+	if s.Sieve != nil {
+		fmt.Fprintf(w, "experiment %s: %s\nno time estimate: which cells walk a board depends on their walks on the boards before it\n", s.Name, SieveSize(s))
+		return nil
+	}
 	est, err := runner.EstimateRun(ctx, s, shard, workers)
 	if err != nil {
 		return err
 	}
 	fmt.Fprintf(w, "experiment %s: %d boards, %d rules, %d walks per start square\n", s.Name, len(s.Boards), len(s.Rules), s.Walks)
-	for _, l := range est.Lines {
+	for i := 0; i < len(est.Lines); i++ {
+		l := est.Lines[i]
 		how := ""
 		if l.Interpolated {
 			how = " (by size)"
 		}
-		fmt.Fprintf(w, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk%s\n", l.Board, l.Rule.Name(), l.Starts, l.Units, l.Walks, l.NsPerWalk, how)
+		if l.Design < 0 {
+			fmt.Fprintf(w, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk%s\n", l.Board, l.Rule.Name(), l.Starts, l.Units, l.Walks, l.NsPerWalk, how)
+			continue
+		}
+		// a design's cells on this board, as one line: their sums, and
+		// the mean cost of a walk over the cells
+		d := s.Designs[l.Design]
+		var units int
+		var walks uint64
+		var ns float64
+		sampled := 0
+		for _, c := range est.Lines[i : i+d.N] {
+			units += c.Units
+			walks += c.Walks
+			ns += c.NsPerWalk * float64(c.Walks)
+			if c.Sampled {
+				sampled++
+			}
+		}
+		i += d.N - 1
+		mean := 0.0
+		if walks > 0 {
+			mean = ns / float64(walks)
+		}
+		name := fmt.Sprintf("%s (%s, %d cells)", d.Key, d.Rule, d.N)
+		fmt.Fprintf(w, "  %-9s %-18s %4d starts %6d units %14d walks  ~%.0f ns/walk (%d cells timed)%s\n", l.Board, name, l.Starts, units, walks, mean, sampled, how)
 	}
 	fmt.Fprintf(w, "total: %d units, %d walks (shard %s); estimated %s on %d workers\n", est.Units, est.Walks, shard,
 		time.Duration(est.Seconds*float64(time.Second)).Round(time.Millisecond), workers)

@@ -51,6 +51,9 @@ type Completed struct {
 // Run runs the plan of s (or its shard) and writes the results: the
 // tables, report and manifest of internal/results, or for a shard its part.
 func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, error) {
+	if s.Sieve != nil {
+		return runSieve(ctx, s, o)
+	}
 	started := time.Now()
 	if s.Sequential != nil && o.Shard.N > 1 && o.Round > 0 {
 		return RunRound(ctx, s, o)

@@ -83,6 +83,7 @@ var allTables = []tableInfo{
 	infoOf(exactSpec, WriteExact, Read[ExactRow]),
 	infoOf(countsSpec, WriteCounts, Read[CountRow]),
 	infoOf(designsSpec, WriteDesigns, Read[DesignRow]),
+	infoOf(sieveSpec, WriteSieve, Read[SieveRow]),
 }
 
 // genRows makes n rows in which every column of every row has its own value,

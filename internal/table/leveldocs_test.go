@@ -34,6 +34,7 @@ var levelTables = []struct {
 	{Classes, classesSpec.levelColumns}, {Boards, boardsSpec.levelColumns}, {Comparisons, comparisonsSpec.levelColumns},
 	{Claims, claimsSpec.levelColumns}, {Walks, walksSpec.levelColumns}, {Exact, exactSpec.levelColumns},
 	{Counts, countsSpec.levelColumns}, {Designs, designsSpec.levelColumns},
+	{Sieve, sieveSpec.levelColumns},
 }
 
 // LevelDocs is docs/tables.md's list of every categorical column's levels,

@@ -19,7 +19,7 @@ const readBatchRows = 1 << 16
 // rows R.
 type Row interface {
 	SquareRow | LengthRow | DeadEndRow | ClassRow | BoardRow | ComparisonRow |
-		ClaimRow | WalkRow | ExactRow | CountRow | DesignRow
+		ClaimRow | WalkRow | ExactRow | CountRow | DesignRow | SieveRow
 }
 
 // Read reads a table file of rows R into memory, refusing a file that
@@ -53,6 +53,8 @@ func specOf[R Row]() *spec[R] {
 		s = countsSpec
 	case DesignRow:
 		s = designsSpec
+	case SieveRow:
+		s = sieveSpec
 	}
 	return s.(*spec[R])
 }

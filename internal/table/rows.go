@@ -13,7 +13,34 @@ const (
 	Walks       = "walks"
 	Counts      = "counts"
 	Designs     = "designs"
+	Sieve       = "sieve"
 )
+
+// SieveRow is one stage of a sieve for one cell: a rule and a start
+// square, followed from board to board (docs/designs.md, "Sieves"). The
+// cell's walks on the stage's boards, in the order given, stop at its
+// first failure; Passed says whether it met the stage's keep and went on.
+type SieveRow struct {
+	Experiment string
+	Stage      int32  // from 1
+	Keep       string // fails or succeeds
+	Rule       string
+	Start      string // the square as rNcM, the same square on every board
+	StartRow   int32
+	StartCol   int32
+	Boards     int32 // boards of the stage the cell walked
+	Steps      int64 // squares visited by those walks
+	// FailedBoard is the first board of the stage where the cell's walk
+	// failed, with its sides and the failing walk's length; null where
+	// none did.
+	FailedBoard  string
+	FailedRows   NullInt64
+	FailedCols   NullInt64
+	FailedLength NullInt64
+	Passed       bool // met the stage's keep: went on to the next stage
+	Kept         bool // passed every stage: the sieve keeps the cell (on each of its rows)
+	Params       RuleParams
+}
 
 // DesignRow summarises one design (a rule entry that crosses lists of
 // parameter values, such as order: all) from one start square of one

@@ -296,3 +296,23 @@ var designsSpec = newSpec(Designs, []column[DesignRow]{
 	i64Col("closed", func(r *DesignRow) *int64 { return &r.Closed }),
 	boolCol("deterministic", func(r *DesignRow) *bool { return &r.Deterministic }),
 }...)
+
+var sieveSpec = newSpec(Sieve,
+	slices.Concat([]column[SieveRow]{
+		dictCol("experiment", experimentOrder, func(r *SieveRow) *string { return &r.Experiment }),
+		i32Col("stage", func(r *SieveRow) *int32 { return &r.Stage }),
+		strCol("keep", func(r *SieveRow) *string { return &r.Keep }),
+		dictCol("rule", ruleOrder, func(r *SieveRow) *string { return &r.Rule }),
+		strCol("start", func(r *SieveRow) *string { return &r.Start }),
+		i32Col("start_row", func(r *SieveRow) *int32 { return &r.StartRow }),
+		i32Col("start_col", func(r *SieveRow) *int32 { return &r.StartCol }),
+		i32Col("boards", func(r *SieveRow) *int32 { return &r.Boards }),
+		i64Col("steps", func(r *SieveRow) *int64 { return &r.Steps }),
+		optStrCol("failed_board", func(r *SieveRow) *string { return &r.FailedBoard }),
+		optI64Col("failed_rows", func(r *SieveRow) *NullInt64 { return &r.FailedRows }),
+		optI64Col("failed_cols", func(r *SieveRow) *NullInt64 { return &r.FailedCols }),
+		optI64Col("failed_length", func(r *SieveRow) *NullInt64 { return &r.FailedLength }),
+		boolCol("passed", func(r *SieveRow) *bool { return &r.Passed }),
+		boolCol("kept", func(r *SieveRow) *bool { return &r.Kept }),
+	}, paramCols(func(r *SieveRow) *RuleParams { return &r.Params }))...,
+)

@@ -51,6 +51,11 @@ func WriteDesigns(path string, rows []DesignRow, md Metadata) error {
 	return write(path, designsSpec, rows, md)
 }
 
+// WriteSieve writes the sieve table to path.
+func WriteSieve(path string, rows []SieveRow, md Metadata) error {
+	return write(path, sieveSpec, rows, md)
+}
+
 // WriteComparisons writes the comparisons table to path.
 func WriteComparisons(path string, rows []ComparisonRow, md Metadata) error {
 	return write(path, comparisonsSpec, rows, md)

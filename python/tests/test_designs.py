@@ -38,3 +38,37 @@ def test_design_loads(tmp_path: Path) -> None:
     failing = first.assign(failed=first["successes"] < first["walks"]).groupby("start")["failed"].sum()
     w = d[d["design"] == "rules[0]"].set_index("start")["cells_failing"]
     assert (w.sort_index() == failing.sort_index()).all()
+
+
+SIEVE = """name: pysieve
+seed: 3
+boards:
+  - {sizes: "9", keep: succeeds}
+  - {rows: "5..7", cols: "5..8", keep: fails}
+starts: [r0c0, r1c2]
+walks: 1
+rules:
+  - {name: warnsdorff, tie_break: [first, roth+first], order: rotations}
+"""
+
+
+def test_sieve_loads(tmp_path: Path) -> None:
+    """A sieve's result is its sieve table: one row per (cell, stage
+    entered), the kept cells marked on each, the move order a column."""
+    src = tmp_path / "s.yaml"
+    src.write_text(SIEVE)
+    out = tmp_path / "s"
+    subprocess.run([kw.find_binary(), "run", str(src), "--out", str(out), "--quiet"], check=True)
+    t = kw.load(out)
+    assert list(t) == ["sieve"]
+    s = t["sieve"]
+    first = s[s["stage"] == 1]
+    assert len(first) == 16 * 2
+    second = s[s["stage"] == 2]
+    assert len(second) == int(first["passed"].sum())
+    kept = second[second["passed"]]
+    assert set(s[s["kept"]]["rule_spec"]) == set(kept["rule_spec"])
+    # a failing board's sides are integers, null where no walk failed
+    assert (second["failed_board"].isna() == second["failed_rows"].isna()).all()
+    assert kept["failed_rows"].notna().all()
+    assert s.groupby("move_order")["stage"].count().sum() == len(s)

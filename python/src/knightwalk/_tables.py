@@ -151,7 +151,7 @@ def _read(path: Path) -> pa.Table:
 
 # Tables the binary writes, and the tables written outside a result
 # directory (by experiment exact and experiment count).
-TABLES = ("squares", "lengths", "deadends", "classes", "boards", "comparisons", "claims", "walks", "exact", "counts", "designs")
+TABLES = ("squares", "lengths", "deadends", "classes", "boards", "comparisons", "claims", "walks", "exact", "counts", "designs", "sieve")
 
 
 def _check_file(path: Path, want: str | None = None) -> dict[str, Any]:
