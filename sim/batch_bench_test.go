@@ -94,7 +94,13 @@ func BenchmarkKernel8x8WarnsdorffScalar(b *testing.B) {
 }
 func BenchmarkKernel8x8WarnsdorffBatch(b *testing.B) { benchKernel(b, 8, 8, "warnsdorff/random", true) }
 func BenchmarkKernel8x8RandomScalar(b *testing.B)    { benchKernel(b, 8, 8, "random", false) }
-func BenchmarkKernel8x8RandomBatch(b *testing.B)     { benchKernel(b, 8, 8, "random", true) }
+
+// The deterministic first tie-break, as a design of move orders walks it
+// (marateck-orders-all: 2,580,480 walks of it).
+func BenchmarkKernel8x8WarnsdorffFirstBatch(b *testing.B) {
+	benchKernel(b, 8, 8, "warnsdorff/first", true)
+}
+func BenchmarkKernel8x8RandomBatch(b *testing.B) { benchKernel(b, 8, 8, "random", true) }
 
 // Batch runs the path auto-selection picks; GoRounds, AVX2 and AVX512
 // force a path (PathPDEP16: the batched kernel with its rounds in Go).

@@ -424,6 +424,23 @@ func (f *fastTies) moveRank(sq int32) int {
 // narrowTies applies the rule's chain to the tied squares of the mask tied
 // and returns the survivors as a mask.
 func (k *fastKernel) narrowTies(tied uint64, cur int, visited uint64) uint64 {
+	chain := k.rule.TieBreak.chain()
+	if len(chain) > 0 && chain[0] == critFirst {
+		// The move order decides at once (every move from cur has its own
+		// rank): the lowest rank among the tied squares, without scoring
+		// them one by one through the chain (a fifth of the 40,320 orders
+		// from every square of 8x8 went there).
+		k.ties.cur = cur
+		k.ties.moveRank(0) // builds the ranks on first use
+		r := &k.ties.rank[cur]
+		best, bestRank := 0, uint8(255)
+		for m := tied; m != 0; m &= m - 1 {
+			if s := bits.TrailingZeros64(m); r[s] < bestRank {
+				best, bestRank = s, r[s]
+			}
+		}
+		return 1 << uint(best)
+	}
 	var sq [8]int32
 	n := 0
 	for m := tied; m != 0; m &= m - 1 {
@@ -431,7 +448,7 @@ func (k *fastKernel) narrowTies(tied uint64, cur int, visited uint64) uint64 {
 		n++
 	}
 	k.ties.cur, k.ties.visited = cur, visited
-	n = narrowTies(k.rule.TieBreak.chain(), sq[:n], &k.ties)
+	n = narrowTies(chain, sq[:n], &k.ties)
 	var out uint64
 	for _, s := range sq[:n] {
 		out |= 1 << s

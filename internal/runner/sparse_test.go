@@ -1,9 +1,13 @@
 package runner
 
 import (
+	"bufio"
+	"bytes"
+	"encoding/json"
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"time"
 )
 
 // TestSparseBins holds sparse, which skips empty runs eight bins at a
@@ -28,6 +32,48 @@ func TestSparseBins(t *testing.T) {
 			if got := sparse(h); !slices.Equal(got, want) && !(len(got) == 0 && len(want) == 0) {
 				t.Fatalf("len %d: sparse %v, want %v", n, got, want)
 			}
+		}
+	}
+}
+
+// TestCheckpointJSON holds the checkpoint's hand-written JSON to
+// json.Marshal, byte for byte, body and record, for tallies with empty,
+// nil and long histograms and counts up to 2^64 − 1: a checkpoint written
+// either way resumes either way.
+func TestCheckpointJSON(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	bins := func(n int) [][2]uint64 {
+		if n < 0 {
+			return nil
+		}
+		out := [][2]uint64{}
+		for i := range n {
+			out = append(out, [2]uint64{uint64(i) * 7, rng.Uint64()})
+		}
+		return out
+	}
+	for trial := range 200 {
+		b := checkpointBody{Unit: rng.IntN(1 << 40), Tally: sparseTally{Squares: rng.IntN(1 << 24), Walks: rng.Uint64(), Successes: ^uint64(0),
+			Closed: rng.Uint64N(10), Stopped: 0, TieSum: rng.Uint64(), NodeSum: rng.Uint64(), BacktrackSum: rng.Uint64(), BudgetExceeded: rng.Uint64(),
+			Lengths: bins(rng.IntN(12) - 1), DeadEnds: bins(rng.IntN(12) - 1)}}
+		want, err := json.Marshal(b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := b.appendJSON(nil); string(got) != string(want) {
+			t.Fatalf("trial %d:\n got %s\nwant %s", trial, got, want)
+		}
+		rec, _ := json.Marshal(checkpointRecord{b, seal("h", want)})
+		var out bytes.Buffer
+		c := &checkpoint{hash: "h"}
+		c.w = bufio.NewWriter(&out)
+		c.flushed = time.Now()
+		if err := c.addBody(b); err != nil {
+			t.Fatal(err)
+		}
+		c.w.Flush()
+		if out.String() != string(rec)+"\n" {
+			t.Fatalf("trial %d record:\n got %s\nwant %s", trial, out.String(), rec)
 		}
 	}
 }
