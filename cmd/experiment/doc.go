@@ -420,7 +420,9 @@
 // figure replays walk 0 from the seed. --with DIR2,... (with --figure
 // sweep-strip) draws the sweeps of other results below DIR's, each row
 // named by its move order, e.g. a fitted order's beside the canonical
-// order's; those directories are only read. Figures: success-heatmap, closed-heatmap, length-heatmap, deadend-heatmap, length-distribution, size-curve, convergence, walk, sweep-strip, claims.
+// order's; those directories are only read. design-map draws a design's
+// failing cells per start square from the designs table alone (a design's
+// runs take no other figure). Figures: success-heatmap, closed-heatmap, length-heatmap, deadend-heatmap, length-distribution, size-curve, convergence, walk, sweep-strip, claims, design-map.
 //
 // Flags:
 //

@@ -191,7 +191,7 @@ type Claim struct {
 // Figures lists the figure names that outputs.figures accepts.
 var Figures = []string{
 	"success-heatmap", "closed-heatmap", "length-heatmap", "deadend-heatmap",
-	"length-distribution", "size-curve", "convergence", "walk", "sweep-strip", "claims",
+	"length-distribution", "size-curve", "convergence", "walk", "sweep-strip", "claims", "design-map",
 }
 
 // ExactModes lists what exact accepts: auto computes exact values where the

@@ -311,13 +311,16 @@ func (c *Config) check() Errors {
 		}
 		seenFig[f] = i
 	}
-	if len(c.Outputs.Figures) > 0 {
+	if slices.ContainsFunc(c.Outputs.Figures, func(f string) bool { return f != "design-map" }) {
 		for _, n := range ruleNames {
 			if count := k.names[n]; count > 1 {
-				k.errorf("outputs.figures", "figures are drawn per board and rule name, and %d rules of this experiment are named %s (they differ in a parameter: a design); leave out figures (the tables hold every cell)", count, n)
+				k.errorf("outputs.figures", "figures are drawn per board and rule name, and %d rules of this experiment are named %s (they differ in a parameter: a design); leave out figures but design-map, which draws a design's failing cells per start square (the tables hold every cell)", count, n)
 				break
 			}
 		}
+	}
+	if i, ok := seenFig["design-map"]; ok && !slices.ContainsFunc(c.Rules, RuleSpec.IsDesign) {
+		k.errorf(fmt.Sprintf("outputs.figures[%d]", i), "design-map draws a design's failing cells per start square, and no rule entry here is a design (a list of tie_break, order, max_steps or node_budget values, or order: all or rotations)")
 	}
 	if c.Outputs.RowGroup < 0 || c.Outputs.RowGroup > MaxRowGroup {
 		k.errorf("outputs.row_group", "%d is out of range; want 0 (the writer's default) to %d rows", c.Outputs.RowGroup, MaxRowGroup)

@@ -206,7 +206,9 @@ and updates the figures section of DIR/report.md. No walks are run; the walk
 figure replays walk 0 from the seed. --with DIR2,... (with --figure
 sweep-strip) draws the sweeps of other results below DIR's, each row
 named by its move order, e.g. a fitted order's beside the canonical
-order's; those directories are only read. Figures: ` + strings.Join(config.Figures, ", ") + `.`
+order's; those directories are only read. design-map draws a design's
+failing cells per start square from the designs table alone (a design's
+runs take no other figure). Figures: ` + strings.Join(config.Figures, ", ") + `.`
 
 // Version is the long text of `experiment version`.
 const Version = `Prints what the binary's build info records: the module and its version,
