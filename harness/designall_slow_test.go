@@ -2,6 +2,7 @@ package harness
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"testing"
 
@@ -64,6 +65,11 @@ func TestMarateckOrdersAll(t *testing.T) {
 	defer f.Close()
 	if n := f.NumRows(); n != 64*40320 {
 		t.Errorf("%d squares rows, want one per (order, square), %d", n, 64*40320)
+	}
+	for _, ext := range []string{"png", "svg", "pdf"} {
+		if _, err := os.Stat(filepath.Join(dir, "figures", "design-map_8x8_rules0."+ext)); err != nil {
+			t.Errorf("the design map: %v", err)
+		}
 	}
 }
 
