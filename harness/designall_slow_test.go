@@ -3,6 +3,7 @@ package harness
 import (
 	"fmt"
 	"os"
+	"slices"
 	"path/filepath"
 	"testing"
 
@@ -118,4 +119,71 @@ func TestRothOStarSearch(t *testing.T) {
 		t.Errorf("the orders that first fail at 428: %q; want O* %q and its transpose %q", kept, ostar, transpose)
 	}
 	t.Logf("%d of 40,320 orders fail on 428x428; first at 428: %q", failing, kept)
+}
+
+// TestRothNaturalOrders runs experiments/roth-natural-orders (a sieve of
+// Roth's rule under the 24 natural move orders from a1, n = 5..450): every
+// order fails, none first at 428, the number Roth gives. The experiment
+// stands for all four corners by the board's symmetry (the rule and the
+// family of orders are symmetric): checked here by a design of the same
+// orders from the four corners on n = 5..60, where each corner's first
+// failures, order by order, are a permutation of a1's from the sieve.
+func TestRothNaturalOrders(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "Roth's rule under the 24 natural orders to their first failures (seconds)")
+	dir := filepath.Join(t.TempDir(), "nat")
+	if _, _, err := runCmd(t, "run", "roth-natural-orders", "--out", dir, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	rows, _, err := table.Read[table.SieveRow](filepath.Join(dir, results.SieveFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var a1 []int64
+	for _, r := range rows {
+		if !r.FailedRows.Valid || r.Kept {
+			t.Errorf("%s: never fails on n = 5..450 (kept %v)", r.Params.MoveOrder, r.Kept)
+			continue
+		}
+		if n := r.FailedRows.Int64; n == 428 {
+			t.Errorf("%s first fails at 428", r.Params.MoveOrder)
+		} else if n <= 60 {
+			a1 = append(a1, n)
+		}
+	}
+	if len(rows) != 24 || len(a1) == 0 {
+		t.Fatalf("%d orders, %d first failing by n = 60", len(rows), len(a1))
+	}
+	slices.Sort(a1)
+	file := filepath.Join(t.TempDir(), "corners.yaml")
+	if err := os.WriteFile(file, []byte("name: corners\nseed: 428\nboards: [{sizes: 5..60}]\nstarts: [corner]\nwalks: 1\nrules: [{name: warnsdorff, tie_break: roth+first, order: natural}]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "corners")
+	if _, _, err := runCmd(t, "run", file, "--out", out, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	squares, _, err := table.Read[table.SquareRow](filepath.Join(out, results.SquaresFile))
+	if err != nil {
+		t.Fatal(err)
+	}
+	first := map[[3]string]int64{} // (order, corner): first failing n
+	for _, s := range squares {
+		corner := fmt.Sprintf("%v,%v", s.StartRow == 0, s.StartCol == 0)
+		k := [3]string{s.Params.MoveOrder, corner}
+		if s.Successes == 0 && (first[k] == 0 || int64(s.Rows) < first[k]) {
+			first[k] = int64(s.Rows)
+		}
+	}
+	for _, corner := range []string{"true,true", "true,false", "false,true", "false,false"} {
+		var got []int64
+		for k, n := range first {
+			if k[1] == corner {
+				got = append(got, n)
+			}
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, a1) {
+			t.Errorf("corner (row 0, col 0 = %s): first failures %v by n = 60, a1's from the sieve %v", corner, got, a1)
+		}
+	}
 }

@@ -27,18 +27,24 @@ import (
 
 // OrderFamilies are the named families of move orders that order accepts,
 // as its value or as an item of its list: all is every permutation of the
-// 8 moves, rotations the 8 rotations of the move circle.
-var OrderFamilies = []string{"all", "rotations"}
+// 8 moves, rotations the 8 rotations of the move circle, natural the 24
+// orders a person writes down (familyOrders).
+var OrderFamilies = []string{"all", "rotations", "natural"}
 
 // orderFamilySize is the number of orders of each family.
-var orderFamilySize = map[string]int{"all": 40320, "rotations": 8}
+var orderFamilySize = map[string]int{"all": 40320, "rotations": 8, "natural": 24}
 
 // familyOrders returns the orders of a family: all is the 8! permutations
 // of sim.CanonicalMoves in lexicographic order of their positions in it
 // (the first is the canonical order, the last its reverse); rotations are
 // the canonical order started at each of its moves in turn (the moves are
 // listed around the circle, so each rotation starts at one move and turns
-// the same way).
+// the same way). natural are the 24 orders a person writes down: the
+// rotations; the circle the other way round from each move (the reversed
+// canonical order's rotations); and the 8 lexicographic orders, the moves
+// sorted by row step then column step, or column step then row step, each
+// ascending or descending (rows first, then columns; ascending before
+// descending).
 func familyOrders(name string) [][]sim.Move {
 	var out [][]sim.Move
 	switch name {
@@ -61,6 +67,33 @@ func familyOrders(name string) [][]sim.Move {
 				o[i] = sim.CanonicalMoves[(s+i)%8]
 			}
 			out = append(out, o)
+		}
+	case "natural":
+		out = familyOrders("rotations")
+		for s := range 8 {
+			o := make([]sim.Move, 8)
+			for i := range 8 {
+				o[i] = sim.CanonicalMoves[(s+8-i)%8]
+			}
+			out = append(out, o)
+		}
+		for _, rowsFirst := range []bool{true, false} {
+			for _, a := range []int{1, -1} {
+				for _, b := range []int{1, -1} {
+					o := slices.Clone(sim.CanonicalMoves[:])
+					slices.SortFunc(o, func(x, y sim.Move) int {
+						kx, ky := [2]int{a * x.DR, b * x.DC}, [2]int{a * y.DR, b * y.DC}
+						if !rowsFirst {
+							kx, ky = [2]int{a * x.DC, b * x.DR}, [2]int{a * y.DC, b * y.DR}
+						}
+						if kx[0] != ky[0] {
+							return kx[0] - ky[0]
+						}
+						return kx[1] - ky[1]
+					})
+					out = append(out, o)
+				}
+			}
 		}
 	}
 	return out

@@ -34,6 +34,57 @@ func TestOrderFamilies(t *testing.T) {
 	if len(rot) != 8 || !slices.Equal(rot[0], sim.CanonicalMoves[:]) || rot[3][0] != sim.CanonicalMoves[3] || rot[3][7] != sim.CanonicalMoves[2] {
 		t.Errorf("rotations: %v", rot)
 	}
+	// natural: the rotations, the circle the other way round (each order
+	// a rotation of the reversed canonical order), and the moves sorted
+	// by their steps, 24 distinct orders
+	nat := familyOrders("natural")
+	if len(nat) != orderFamilySize["natural"] || len(nat) != 24 {
+		t.Fatalf("natural: %d orders", len(nat))
+	}
+	distinct := map[string]bool{}
+	for _, o := range nat {
+		distinct[OrderString(o)] = true
+	}
+	if len(distinct) != 24 {
+		t.Errorf("natural: %d distinct orders", len(distinct))
+	}
+	for i, o := range nat[:8] {
+		if !slices.Equal(o, rot[i]) {
+			t.Errorf("natural[%d] = %v, want rotation %v", i, o, rot[i])
+		}
+	}
+	isRotation := func(o, of []sim.Move) bool {
+		for s := range 8 {
+			if slices.Equal(o, append(slices.Clone(of[s:]), of[:s]...)) {
+				return true
+			}
+		}
+		return false
+	}
+	for _, o := range nat[8:16] {
+		if !isRotation(o, rev) {
+			t.Errorf("%v is not the circle the other way round", o)
+		}
+	}
+	want := [][2]int{{1, 1}, {1, -1}, {-1, 1}, {-1, -1}}
+	for j, o := range nat[16:] {
+		rowsFirst, sign := j < 4, want[j%4]
+		key := func(m sim.Move) [2]int {
+			if rowsFirst {
+				return [2]int{sign[0] * m.DR, sign[1] * m.DC}
+			}
+			return [2]int{sign[0] * m.DC, sign[1] * m.DR}
+		}
+		for i := 1; i < 8; i++ {
+			a, b := key(o[i-1]), key(o[i])
+			if a[0] > b[0] || a[0] == b[0] && a[1] >= b[1] {
+				t.Errorf("lexicographic order %d %v: %v before %v", j, o, o[i-1], o[i])
+			}
+		}
+	}
+	if nat[16][0] != (sim.Move{DR: -2, DC: -1}) || nat[20][0] != (sim.Move{DR: -1, DC: -2}) {
+		t.Errorf("lexicographic orders start %v, %v", nat[16][0], nat[20][0])
+	}
 }
 
 // TestDesignCells: a design entry stands for every combination of its

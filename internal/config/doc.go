@@ -42,7 +42,7 @@
 //	    order: "(2,1) (1,2) (-1,2) (-2,1) (-2,-1) (-1,-2) (1,-2) (2,-1)"
 //	                              # move order (default this one), for tie_break first and backtrack
 //	                              # tie_break, order, max_steps and node_budget may each be a list, and order
-//	                              # all (the 40,320 orders) or rotations: a design, one rule per combination
+//	                              # all (the 40,320 orders), rotations (8) or natural (24): a design, one rule per combination
 //	                              # (docs/designs.md)
 //	    max_steps: 0              # random and warnsdorff: stop after N moves (0: no limit)
 //	    estimator: walks          # walks (default) | splitting: multilevel splitting for rare
