@@ -132,8 +132,12 @@ func sieveReport(e *config.Experiment, stages []SieveStage, rows []table.SieveRo
 	if d := strings.TrimSpace(e.Description); d != "" {
 		fmt.Fprintf(&b, "%s\n\n", d)
 	}
-	fmt.Fprintf(&b, "A sieve of %d rules × %d start squares = %d cells; seed %d; config %.12s.\n\n",
-		len(e.Rules), len(e.Starts[0]), len(e.Rules)*len(e.Starts[0]), e.Seed, e.ConfigHash)
+	squares := fmt.Sprintf("%d start squares", len(e.Starts[0]))
+	if len(e.Starts[0]) == 1 {
+		squares = "1 start square"
+	}
+	fmt.Fprintf(&b, "A sieve of %d rules × %s = %d cells; seed %d; config %.12s.\n\n",
+		len(e.Rules), squares, len(e.Rules)*len(e.Starts[0]), e.Seed, e.ConfigHash)
 	for _, w := range warnings {
 		fmt.Fprintf(&b, "**Warning:** %s.\n\n", w)
 	}
