@@ -61,6 +61,7 @@ var gallery = []galleryEntry{
 	{experiment: "roth-sweep-corners", figure: "sweep-strip_roth-sweep-corners", small: smallRothSweep,
 		with: []string{"roth-sweep-ostar"}, redraw: "sweep-strip",
 		note: "Gallery run: n = 5…500 of the committed experiments' 5…2000 (the full sweeps take about 20 CPU-minutes; the Roth section of docs/claims.md shows them)."},
+	{experiment: "marateck-orders-all", figure: "design-map_8x8_rules0"},
 }
 
 // galleryIndex is the gallery's page: every figure with the caption its
