@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"os"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -42,6 +43,8 @@ func runSieve(ctx context.Context, s *config.Experiment, o RunOptions) (*Complet
 	t0 := time.Now()
 	out, walks, err := sieve(ctx, s, o)
 	if err != nil {
+		// nothing in DIR.partial can be resumed: it goes
+		os.RemoveAll(dir.Partial)
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("cancelled: %s left unchanged; a sieve is run again from the start", dir.Final)
 		}

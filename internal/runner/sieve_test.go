@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/knightwalk/knightwalk/internal/config"
@@ -150,5 +151,16 @@ func TestSieveRefusesShardsAndResume(t *testing.T) {
 	}
 	if _, err := os.Stat(dir); !os.IsNotExist(err) {
 		t.Errorf("refused runs left %s: %v", dir, err)
+	}
+	// cancelled, it leaves nothing behind: there is nothing to resume
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := Run(ctx, s, RunOptions{Out: dir, Workers: 2}); err == nil || !strings.Contains(err.Error(), "cancelled") {
+		t.Errorf("a cancelled sieve: %v", err)
+	}
+	for _, p := range []string{dir, dir + ".partial"} {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("a cancelled sieve left %s: %v", p, err)
+		}
 	}
 }
