@@ -3,8 +3,8 @@ package figures
 import (
 	"fmt"
 	"math"
-	"strings"
 	"slices"
+	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
