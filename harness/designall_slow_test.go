@@ -3,8 +3,8 @@ package harness
 import (
 	"fmt"
 	"os"
-	"slices"
 	"path/filepath"
+	"slices"
 	"testing"
 
 	"github.com/apache/arrow-go/v18/parquet/file"
