@@ -3,10 +3,12 @@ package runner
 import (
 	"bytes"
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/knightwalk/knightwalk/internal/config"
@@ -161,6 +163,45 @@ func TestSieveRefusesShardsAndResume(t *testing.T) {
 	for _, p := range []string{dir, dir + ".partial"} {
 		if _, err := os.Stat(p); !os.IsNotExist(err) {
 			t.Errorf("a cancelled sieve left %s: %v", p, err)
+		}
+	}
+}
+
+var registerSievePanic = sync.OnceValue(func() error {
+	return sim.Register(sim.CustomRule{Name: "runnertest/sievepanic", Doc: "panics on walks from b2 once they reach 5 squares",
+		New: func(*sim.Board) sim.Policy {
+			return sim.PolicyFunc(func(p *sim.Position, dst []int) []int {
+				if p.Start() == p.Board().Square(1, 1) && p.VisitedCount() >= 5 { // past the first use's check (corners, centre)
+					panic("runnertest: a bug")
+				}
+				return p.Moves(p.Current(), dst)
+			})
+		}})
+})
+
+// TestSieveRuleOfYourOwnFails: a rule of your own that breaks its
+// contract in a sieve (it lies about being deterministic, or panics)
+// stops the sieve with the rule's error, naming it, and leaves nothing
+// behind, as a run does.
+func TestSieveRuleOfYourOwnFails(t *testing.T) {
+	if err := registerSum2(); err != nil {
+		t.Fatal(err)
+	}
+	if err := registerSievePanic(); err != nil {
+		t.Fatal(err)
+	}
+	for _, rule := range []string{"runnertest/liar", "runnertest/sievepanic"} {
+		s := specOf(t, "name: s\nseed: 1\nwalks: 1\nstarts: [r1c1]\nrules: [{name: "+rule+"}]\nboards:\n  - {sizes: \"6..9\", keep: succeeds}\n")
+		dir := filepath.Join(t.TempDir(), "out")
+		_, err := Run(context.Background(), s, RunOptions{Out: dir, Workers: 2})
+		var re *sim.RuleError
+		if !errors.As(err, &re) || !strings.Contains(err.Error(), rule) {
+			t.Errorf("%s: err = %v", rule, err)
+		}
+		for _, d := range []string{dir, dir + ".partial"} {
+			if _, err := os.Stat(d); !os.IsNotExist(err) {
+				t.Errorf("%s: %s written: %v", rule, d, err)
+			}
 		}
 	}
 }
