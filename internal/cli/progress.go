@@ -31,35 +31,50 @@ func ProgressBar(w io.Writer) func(total uint64, done *atomic.Uint64) func() {
 		return nil
 	}
 	return func(total uint64, done *atomic.Uint64) func() {
-		p := mpb.New(mpb.WithOutput(w), mpb.WithWidth(40), mpb.WithRefreshRate(150*time.Millisecond))
-		t0 := time.Now()
-		eta := func(s decor.Statistics) string { // runner.ETA: "unknown" until a walk has finished
-			return "  ETA " + runner.ETA(uint64(max(0, s.Current)), uint64(max(0, s.Total)), time.Since(t0))
-		}
-		bar := p.AddBar(int64(total),
-			mpb.PrependDecorators(decor.Name("walks "), decor.CountersNoUnit("%d / %d")),
-			mpb.AppendDecorators(decor.AverageSpeed(0, " %.0f walks/s"), decor.Any(eta)))
-		stop := make(chan struct{})
-		finished := make(chan struct{})
-		go func() {
-			defer close(finished)
-			t := time.NewTicker(100 * time.Millisecond)
-			defer t.Stop()
-			for {
-				select {
-				case <-stop:
-					bar.SetCurrent(int64(done.Load()))
-					if done.Load() < total {
-						bar.Abort(false)
-					}
-					return
-				case <-t.C:
-					bar.SetCurrent(int64(done.Load()))
-				}
-			}
-		}()
-		return func() { close(stop); <-finished; p.Wait() }
+		return bar(w, total, done)
 	}
+}
+
+// bar draws the live bar on w, whatever w is, until the returned stop,
+// which always ends it: completed when done reached total, aborted
+// otherwise. mpb waits for a bar of total 0 to complete, which none does
+// of itself, so nothing is drawn for no walks: stop must never wait on a
+// count that may be zero.
+func bar(w io.Writer, total uint64, done *atomic.Uint64) func() {
+	if total == 0 {
+		return func() {}
+	}
+	p := mpb.New(mpb.WithOutput(w), mpb.WithWidth(40), mpb.WithRefreshRate(150*time.Millisecond))
+	t0 := time.Now()
+	eta := func(s decor.Statistics) string { // runner.ETA: "unknown" until a walk has finished
+		return "  ETA " + runner.ETA(uint64(max(0, s.Current)), uint64(max(0, s.Total)), time.Since(t0))
+	}
+	b := p.AddBar(int64(total),
+		mpb.PrependDecorators(decor.Name("walks "), decor.CountersNoUnit("%d / %d")),
+		mpb.AppendDecorators(decor.AverageSpeed(0, " %.0f walks/s"), decor.Any(eta)))
+	stop := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(100 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-stop:
+				d := done.Load()
+				b.SetCurrent(int64(d)) // completes a bar of total > 0 at d >= total
+				if d < total {
+					b.Abort(false)
+				} else {
+					b.EnableTriggerComplete() // and one of total 0
+				}
+				return
+			case <-t.C:
+				b.SetCurrent(int64(done.Load()))
+			}
+		}
+	}()
+	return func() { close(stop); <-finished; p.Wait() }
 }
 
 // ProgressLine redraws one status line on w every 200 ms while work goes

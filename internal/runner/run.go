@@ -322,7 +322,14 @@ func ETA(done, total uint64, elapsed time.Duration) string {
 	return time.Duration(left * float64(time.Second)).Round(time.Second).String()
 }
 
+// startProgress shows how far n has come of total until the returned
+// stop. Nothing is shown of no walks (a sieve's stage that no cell
+// entered, a resume with every unit done): a display waiting for a count
+// of 0 to complete would never end.
 func startProgress(ctx context.Context, o RunOptions, n *atomic.Uint64, total uint64) func() {
+	if total == 0 {
+		return func() {}
+	}
 	if o.Progress != nil {
 		return o.Progress(total, n)
 	}
