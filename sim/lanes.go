@@ -138,6 +138,10 @@ type laneKernel struct {
 	out    []Outcome         // the walks of this call of walkLanes
 	next   int               // next slot to start
 	done   int               // slots filled
+
+	rc    *replayCheck       // nil: no walk replayed
+	track uint32             // the lanes whose walk is replayed (sampledStream, or walk 0)
+	paths [LaneCount][]int32 // their squares, start first
 }
 
 // newLaneKernel returns the lanes of pol on b (at most 64 squares).
@@ -169,6 +173,14 @@ func (k *laneKernel) begin(j int, start int, key Key, lo uint64) {
 	}
 	k.slot[j] = slot
 	k.hi[j], k.lo[j] = key.Seeds(lo + uint64(slot))
+	if k.rc != nil {
+		if slot >= 0 && (lo+uint64(slot) == 0 || sampledStream(k.hi[j])) {
+			k.track |= 1 << j
+			k.paths[j] = k.paths[j][:0]
+		} else {
+			k.track &^= 1 << j
+		}
+	}
 	k.ties[j] = 0
 	k.visited[j] = 0
 	for i := range 4 {
@@ -188,6 +200,7 @@ func (pk *policyKernel) walkLanes(start int, key Key, lo uint64, out []Outcome) 
 	k, g := pk.lanes, pk.g
 	k.l.start = start
 	k.out, k.next, k.done = out, 0, 0
+	k.track = 0
 	if g.start != start {
 		g.start = start
 		g.w.start.Store(int64(start))
@@ -205,6 +218,7 @@ func (pk *policyKernel) walkLanes(start int, key Key, lo uint64, out []Outcome) 
 		k.begin(j, start, key, lo)
 	}
 	k.moveAll()
+	k.trackMoves()
 	l, nb := &k.l, &k.nb
 	limit := k.maxSteps < k.n
 	det := g.det
@@ -254,6 +268,9 @@ func (pk *policyKernel) walkLanes(start int, key Key, lo uint64, out []Outcome) 
 				*o = Outcome{Start: start, Length: bits.OnesCount64(k.visited[j]), End: cur, Ties: k.ties[j], Stopped: k.set[j] != 0}
 				o.Success = o.Length == k.n
 				o.Closed = o.Success && k.n > 1 && nb[start]>>cur&1 != 0
+				if k.track>>j&1 != 0 {
+					k.rc.keepLaneWalk(slot, k.paths[j])
+				}
 				if k.done++; k.done == len(out) {
 					return
 				}
@@ -271,6 +288,16 @@ func (pk *policyKernel) walkLanes(start int, key Key, lo uint64, out []Outcome) 
 			}
 		}
 		k.moveAll()
+		k.trackMoves()
+	}
+}
+
+// trackMoves appends to the path of each lane whose walk is replayed the
+// square it has just moved into.
+func (k *laneKernel) trackMoves() {
+	for t := k.track; t != 0; t &= t - 1 {
+		j := bits.TrailingZeros32(t)
+		k.paths[j] = append(k.paths[j], int32(k.cur[j]))
 	}
 }
 

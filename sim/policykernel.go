@@ -11,9 +11,10 @@ type policyKernel struct {
 	pos         *Position
 	path        []int32
 	buf         []int
-	err         error       // the first RuleError; every walk after it is refused
-	lanes       *laneKernel // a LanePolicy on at most 64 squares: WalkRange runs walkLanes
-	searchState             // backtrack/NAME only (newSearchKernel)
+	err         error        // the first RuleError; every walk after it is refused
+	lanes       *laneKernel  // a LanePolicy on at most 64 squares: WalkRange runs walkLanes
+	check       *replayCheck // a rule of your own: a sample of its walks replayed (replaycheck.go)
+	searchState              // backtrack/NAME only (newSearchKernel)
 }
 
 func newPolicyKernel(b *Board, r Rule) (*policyKernel, error) {
@@ -31,8 +32,10 @@ func newPolicyKernel(b *Board, r Rule) (*policyKernel, error) {
 	if k.maxSteps == 0 || k.maxSteps > b.Squares() {
 		k.maxSteps = b.Squares()
 	}
+	k.check = newReplayCheck(k)
 	if lp, ok := g.pol.(LanePolicy); ok && r.Kind == Custom && g.w != nil && g.state == nil && b.Squares() <= 64 {
 		k.lanes = newLaneKernel(b, lp, k.maxSteps)
+		k.lanes.rc = k.check
 	}
 	return k, nil
 }

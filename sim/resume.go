@@ -3,6 +3,7 @@ package sim
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 )
 
 // Stepper runs one walk of a walk rule (random or Warnsdorff, any
@@ -126,22 +127,10 @@ func (s *Stepper) Err() error {
 // draws that genKernel.walk makes at the same state.
 func (s *Stepper) Advance(src *PCG, until int) bool {
 	if s.pk != nil {
-		for s.length < until {
-			if s.ended || s.pk.err != nil {
-				return false
-			}
-			next, tie, stopped := s.pk.step(src)
-			if next < 0 {
-				s.ended, s.stopped = true, stopped
-				return false
-			}
-			if tie {
-				s.ties++
-			}
-			s.cur = next
-			s.length++
+		if rc := s.pk.check; rc != nil && !s.ended && s.pk.err == nil && sampledStream(src.hi) {
+			return s.advanceChecked(src, until)
 		}
-		return true
+		return s.advancePolicy(s.pk, src, until)
 	}
 	k := s.k
 	for s.length < until {
@@ -171,6 +160,72 @@ func (s *Stepper) Advance(src *PCG, until int) bool {
 		s.length++
 	}
 	return true
+}
+
+// advancePolicy is Advance for a rule of your own, through pk.
+func (s *Stepper) advancePolicy(pk *policyKernel, src *PCG, until int) bool {
+	for s.length < until {
+		if s.ended || pk.err != nil {
+			return false
+		}
+		next, tie, stopped := pk.step(src)
+		if next < 0 {
+			s.ended, s.stopped = true, stopped
+			return false
+		}
+		if tie {
+			s.ties++
+		}
+		s.cur = next
+		s.length++
+	}
+	return true
+}
+
+// advanceChecked is advancePolicy for a segment in the replay check's
+// sample (replaycheck.go: 1 in 64 by its stream): the segment is walked
+// again from the same position through a fresh policy, drawing from the
+// same stream, and must take the same squares, ties and end.
+func (s *Stepper) advanceChecked(src *PCG, until int) bool {
+	pk := s.pk
+	p := pk.pos
+	rc := pk.check
+	rc.visited = append(rc.visited[:0], p.visited...)
+	from := *s
+	from0, src0, before := p.String(), *src, len(p.trail)
+	reached := s.advancePolicy(pk, src, until)
+	if pk.err != nil {
+		return reached
+	}
+	rk, err := pk.fresh()
+	if err != nil {
+		pk.err = err
+		return false
+	}
+	rk.pos.setVisited(func(sq int) bool { return rc.visited[sq] }, from.cur, from.start)
+	again := from
+	again.pk = rk
+	src1 := src0
+	again.advancePolicy(rk, &src1, until)
+	if rk.err != nil {
+		pk.err = rk.err
+		return false
+	}
+	path, path2 := p.trail[before:], rk.pos.trail[len(rk.pos.trail)-(again.length-from.length):]
+	if slices.Equal(path, path2) && again.ties == s.ties && again.ended == s.ended && again.stopped == s.stopped && src1 == *src {
+		return reached
+	}
+	got := Outcome{Ties: s.ties - from.ties, Stopped: s.stopped}
+	o := Outcome{Ties: again.ties - from.ties, Stopped: again.stopped}
+	// the paths from the segment's first square: its first step is step 1
+	cur := int32(from.cur)
+	path, path2 = append([]int32{cur}, path...), append([]int32{cur}, path2...)
+	e := pk.replayProblem(fmt.Sprintf("a walk of the splitting estimator, continued from the %s with its stream,", from0), from.start, path, path2, got, o, false)
+	if re, ok := e.(*RuleError); ok {
+		re.Position = from0 + ", the segment's first square counted as its step 0"
+	}
+	pk.err = e
+	return false
 }
 
 // Outcome describes the walk so far as Walk would once it ended (Path is

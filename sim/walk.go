@@ -180,9 +180,21 @@ func (w *Walker) KeepPaths(keep bool) { w.keepPath = keep }
 
 // Walk runs walk number idx of the stream family key from start: the walk
 // that every run of the same (seed, board, rule, start, idx) repeats.
+//
+// A walk of a rule of your own in the replay check's sample (walk 0, and
+// 1 in 64 by its stream: replaycheck.go) is walked again through Allowed
+// on a fresh policy; one that does not replay stops the walker (Err).
 func (w *Walker) Walk(start int, key Key, idx uint64) Outcome {
-	w.pcg.Seed(key.Seeds(idx))
-	return w.WalkFrom(start, &w.pcg)
+	hi, lo := key.Seeds(idx)
+	w.pcg.Seed(hi, lo)
+	o := w.WalkFrom(start, &w.pcg)
+	if pk := w.pol; pk != nil && pk.check != nil && pk.err == nil && (idx == 0 || sampledStream(hi)) {
+		if err := pk.replayWalk(start, idx, hi, lo, pk.pos.trail, o, false); err != nil {
+			pk.err = err
+			return Outcome{Start: start}
+		}
+	}
+	return o
 }
 
 // WalkFrom runs one walk from start drawing from src.
@@ -219,6 +231,9 @@ func (w *Walker) WalkRange(start int, key Key, lo uint64, out []Outcome) {
 	if w.pol != nil && w.pol.lanes != nil && !w.keepPath && len(out) >= laneMinWalks && w.pol.lanes.nb[start] != 0 {
 		if w.pol.err == nil {
 			w.pol.walkLanes(start, key, lo, out)
+		}
+		if w.pol.err == nil && w.pol.check != nil {
+			w.pol.err = w.pol.replayLaneWalks(start, key, lo, out)
 		}
 		return
 	}
