@@ -194,8 +194,12 @@ func (rs RuleSpec) cellSpecs() []RuleSpec {
 	return out
 }
 
+// orOne returns a design's list, or the one value of a plain entry. An
+// empty list, which checkDesign refuses, counts as the one value, so that
+// whatever reads a cell before that error is reported (the cell budget's
+// count, the first cell) never indexes an empty list.
 func orOne[T any](list []T, one T) []T {
-	if list != nil {
+	if len(list) > 0 {
 		return list
 	}
 	return []T{one}

@@ -236,3 +236,34 @@ rules:
 		t.Errorf("claim on a design: %v", err)
 	}
 }
+
+// TestDesignEmptyListEveryWalks: every parameter a design lists, given as
+// an empty list, is refused by name under any number of walks and in a
+// sieve; max_steps: [] and node_budget: [] panicked (index out of range,
+// counting the cells of one walk) unless walks was 1.
+func TestDesignEmptyListEveryWalks(t *testing.T) {
+	for _, key := range designKeys {
+		for _, head := range []string{
+			"boards: [8x8]\nwalks: 1\n",
+			"boards: [8x8]\nwalks: 10\n",
+			"boards: [8x8]\n",
+			"boards: [8x8]\nstarts: [a1]\nwalks: {until: 0.01, max: 10}\n",
+			"boards: [{sizes: \"5..6\", keep: succeeds}]\nstarts: [a1]\nwalks: 1\n",
+		} {
+			for _, rule := range []string{"warnsdorff", "random", "backtrack"} {
+				y := fmt.Sprintf("name: s\n%srules: [{name: %s, %s: []}]\n", head, rule, key)
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							t.Errorf("%q: panicked: %v", y, p)
+						}
+					}()
+					_, err := Parse("s.yaml", []byte(y))
+					if want := "rules[0]." + key + ": an empty list"; err == nil || !strings.Contains(err.Error(), want) {
+						t.Errorf("%q: got %v, want %q", y, err, want)
+					}
+				}()
+			}
+		}
+	}
+}
