@@ -22,7 +22,7 @@ import (
 func exactCommand() *command {
 	return &command{
 		name:  "exact",
-		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--format text|csv|parquet] [--out FILE] [--force] [--budget N] [--workers N] [--max-memory SIZE] [--spill DIR] [--layers] [--bounds]",
+		usage: "--board RxC [--rule R] [--tie-break T] [--order O] [--max-steps N] [--start SQ] [--format text|csv|parquet] [--out FILE] [--force] [--budget N] [--workers N] [--max-memory SIZE] [--spill DIR] [--layers] [--bounds] [--enumerate]",
 		short: "exact success probabilities by enumerating every branch of a walk",
 		long:  manual.Exact,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
@@ -38,6 +38,7 @@ func exactCommand() *command {
 			maxMem := byteSize(defaultMaxMemory())
 			bounds := fs.Bool("bounds", false, "where a start would pass --budget or --max-memory, drop its least probable states and give certified bounds on P(success) instead of refusing")
 			spill := fs.String("spill", "", "keep the layers in files in this directory and build each in passes within --max-memory")
+			enumerate := fs.Bool("enumerate", false, "enumerate even where the program stores the values (internal/exactstore: 10x10 warnsdorff/random), which are otherwise given, saying so")
 			layers := fs.Bool("layers", false, "write each layer's states, passes, disk and time to stderr (for measuring)")
 			fs.Var(&maxMem, "max-memory", "memory the enumeration's states may take, shared by the workers, e.g. 512MiB; the default is half the machine's memory, at most 4GiB")
 			return func(ctx context.Context, e *env, args []string) error {
@@ -74,18 +75,28 @@ func exactCommand() *command {
 					}
 				}
 				t0 := time.Now()
-				res, err := exactjob.Walks(ctx, e.stderr, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds, Spill: *spill}, *layers)
-				if err != nil {
+				var res []sim.Exact
+				stored := false
+				if !*enumerate {
+					if res, stored, err = exactjob.Stored(b, r, starts); err != nil {
+						return err
+					}
+				}
+				command := "exact " + setFlags(fs)
+				if stored {
+					fmt.Fprintf(e.stderr, "experiment: exact %s %s: %s; --enumerate enumerates again\n", b, r.Name(), exactjob.StoredNote)
+					command += " (" + exactjob.StoredNote + ")"
+				} else if res, err = exactjob.Walks(ctx, e.stderr, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds, Spill: *spill}, *layers); err != nil {
 					return err
 				}
 				switch *format {
 				case "parquet":
-					return results.WriteExact(*outFile, b, r, res, version, "exact "+setFlags(fs))
+					return results.WriteExact(*outFile, b, r, res, version, command)
 				case "csv":
 					results.WriteExactCSV(e.stdout, b, r, res)
 					return nil
 				}
-				printExact(e.stdout, b, r, res, time.Since(t0))
+				printExact(e.stdout, b, r, res, stored, time.Since(t0))
 				return nil
 			}
 		},
@@ -109,7 +120,7 @@ func checkExactFormat(format, out string) error {
 // printExact prints exact's text output: the board of P(success) (the
 // lower bound, starred, where only bounds are certified), the bounds, and
 // the work done.
-func printExact(w io.Writer, b *sim.Board, r sim.Rule, res []sim.Exact, elapsed time.Duration) {
+func printExact(w io.Writer, b *sim.Board, r sim.Rule, res []sim.Exact, stored bool, elapsed time.Duration) {
 	byStart := map[int]sim.Exact{}
 	var nodes int64
 	var bounded []sim.Exact
@@ -140,6 +151,10 @@ func printExact(w io.Writer, b *sim.Board, r sim.Rule, res []sim.Exact, elapsed 
 	for _, x := range bounded {
 		fmt.Fprintf(w, "%s: P(success) in [%.10f, %.10f], width %.3g (%d states dropped)\n",
 			b.SquareName(x.Start), x.PLower(), x.PUpper(), x.PUpper()-x.PLower(), x.Dropped)
+	}
+	if stored {
+		fmt.Fprintf(w, "\n%d start squares %s (%d states expanded when they were enumerated), %.2fs\n", len(res), exactjob.StoredNote, nodes, elapsed.Seconds())
+		return
 	}
 	fmt.Fprintf(w, "\n%d start squares, %d states expanded, %.2fs\n", len(res), nodes, elapsed.Seconds())
 }

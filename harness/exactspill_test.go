@@ -83,7 +83,7 @@ func TestExactSpillBadDir(t *testing.T) {
 // unnamed, in that directory when it was killed.
 func TestExactSpillKilled(t *testing.T) {
 	dir := t.TempDir()
-	p := proc(t, nil, "exact", "--board", "10x10", "--start", "a1", "--spill", dir, "--max-memory", "256MiB", "--workers", "1")
+	p := proc(t, nil, "exact", "--board", "10x10", "--start", "a1", "--enumerate", "--spill", dir, "--max-memory", "256MiB", "--workers", "1")
 	if err := p.Start(); err != nil {
 		t.Fatal(err)
 	}

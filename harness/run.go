@@ -20,7 +20,7 @@ import (
 func runCommand() *command {
 	return &command{
 		name:  "run",
-		usage: "[FILE | NAME | DIR/manifest.json] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N [--round R]] [--dry-run] [--quiet]",
+		usage: "[FILE | NAME | DIR/manifest.json] [--out DIR] [--workers N] [--force] [--resume] [--shard K/N [--round R]] [--dry-run] [--check] [--quiet]",
 		short: "run an experiment and write its tables, report and manifest",
 		long:  manual.Run,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
@@ -31,6 +31,7 @@ func runCommand() *command {
 			shardFlag := fs.String("shard", "", "run only slice K of N, K counting from 0 (0/4 is the first of 4); default from SLURM_ARRAY_TASK_ID/COUNT or JOB_COMPLETION_INDEX")
 			round := fs.Int("round", 0, "sequential run with --shard: run this round (from 1) into the parts directory --out; default the first round without this shard's part")
 			dry := fs.Bool("dry-run", false, "print the plan and an estimated time, run nothing")
+			check := fs.Bool("check", false, "check what this run (with --shard, this shard) would refuse, print ok and run nothing, estimating nothing (deploy/slurm/submit.sh runs it before queueing)")
 			quiet := fs.Bool("quiet", false, "print nothing on success (errors still go to stderr)")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 1 {
@@ -65,7 +66,7 @@ func runCommand() *command {
 				}
 				runjob.WarnDeterministic(say, s) // a note, not an error: --quiet silences it
 				build := buildinfo.Read()
-				if !build.Traceable() && !*dry {
+				if !build.Traceable() && !*dry && !*check {
 					fmt.Fprintf(say, "experiment: %s\n", buildinfo.NoVCSNote)
 				}
 				if *round != 0 && (s.Sequential == nil || shard.N <= 1) {
@@ -73,6 +74,18 @@ func runCommand() *command {
 				}
 				if *round < 0 {
 					return usagef("--round %d: rounds count from 1", *round)
+				}
+				if *check && *dry {
+					return usagef("--check and --dry-run: give one (--dry-run checks too, then estimates)")
+				}
+				if *check || *dry {
+					// what the run would refuse, refused before any estimate
+					if err := runner.CheckShard(s, shard); err != nil {
+						return err
+					}
+				}
+				if *check {
+					return runjob.Check(e.stdout, s, shard)
 				}
 				if *dry && s.Sequential != nil {
 					return runjob.DryRunSequential(ctx, e.stdout, s, *workers)

@@ -287,6 +287,7 @@
 //	                 [--max-steps N] [--start SQ] [--format text|csv|parquet]
 //	                 [--out FILE] [--force] [--budget N] [--workers N]
 //	                 [--max-memory SIZE] [--spill DIR] [--layers] [--bounds]
+//	                 [--enumerate]
 //
 // Exact success probabilities by enumerating every branch of a walk.
 //
@@ -298,6 +299,12 @@
 // to --out FILE, whose board, rule and start columns join the result tables
 // with no cast). Boards of at most 640 squares (25x25); the random rule only
 // on small boards (or with --max-steps).
+//
+// Where the program stores the exact values (internal/exactstore: 10x10
+// warnsdorff/random, one enumeration per orbit of the board's symmetries,
+// 694 million states from e5), exact gives them at once, as a run with
+// exact values does, and says they are the stored ones; --enumerate
+// enumerates again.
 //
 // The states held at once are counted against --max-memory: a start whose
 // layers certainly cannot fit (estimated from sampled walks, e.g. 8x8 with the
@@ -342,6 +349,9 @@
 //	    most states to expand per start square (about a million a second on one
 //	    core; the memory, --max-memory, is what bounds most enumerations)
 //	    (default 1000000000)
+//	--enumerate
+//	    enumerate even where the program stores the values (internal/exactstore:
+//	    10x10 warnsdorff/random), which are otherwise given, saying so
 //	--force
 //	    replace --out if it is an exact table that experiment wrote
 //	--format string
@@ -513,7 +523,7 @@
 //
 //	experiment run [FILE | NAME | DIR/manifest.json] [--out DIR] [--workers N]
 //	               [--force] [--resume] [--shard K/N [--round R]] [--dry-run]
-//	               [--quiet]
+//	               [--check] [--quiet]
 //
 // Run an experiment and write its tables, report and manifest.
 //
@@ -532,12 +542,21 @@
 // --dry-run prints the plan and its estimated time from short calibration
 // walks: on at most 12 boards per rule, spread over the sizes; the other
 // boards' costs are interpolated by their squares (marked "by size").
+// --check (with --shard K/N, what a cluster task runs) refuses what the run
+// would refuse, walking and estimating nothing: a sieve split into shards,
+// more shards than work units (the largest round's, for a sequential run), a
+// rule that fails its checks; deploy/slurm/submit.sh runs it before queueing.
+// --dry-run refuses the same before it estimates.
 // A result's DIR/manifest.json (or the config key of one of its tables,
 // saved as a file) runs exactly that configuration again: the same tables,
 // byte for byte, on the same machine and binary.
 //
 // Flags:
 //
+//	--check
+//	    check what this run (with --shard, this shard) would refuse, print ok
+//	    and run nothing, estimating nothing (deploy/slurm/submit.sh runs it
+//	    before queueing)
 //	--dry-run
 //	    print the plan and an estimated time, run nothing
 //	--force

@@ -25,6 +25,11 @@ usage="usage: $0 BOARD SHARDS PARTS_DIR OUT_FILE [SBATCH_OPTION...]"
 BOARD=$1 SHARDS=$2 PARTS=$3 OUT=$4
 shift 4
 [[ $SHARDS =~ ^[1-9][0-9]*$ ]] || { echo "$0: SHARDS must be a whole number of at least 1, got '$SHARDS'" >&2; exit 2; }
+# Slurm's largest array (MaxArraySize, at most 4000001) bounds SHARDS before
+# any arithmetic, which would wrap past 2^63; the binary's check below
+# bounds it by the work there is to share.
+{ [ ${#SHARDS} -le 7 ] && [ "$SHARDS" -le 4000001 ]; } ||
+  { echo "$0: SHARDS $SHARDS: at most 4000001 (the largest array Slurm allows), and no more than the work there is to share: nothing queued" >&2; exit 2; }
 BIN=${BIN:-./experiment}
 [ -x "$BIN" ] || { echo "$0: BIN=$BIN is not an executable file: build the binary first (CGO_ENABLED=0 go build -o experiment ./cmd/experiment) or set BIN" >&2; exit 2; }
 [ -e "$OUT" ] && { echo "$0: $OUT already exists: the merge writes only a new file; choose another OUT_FILE or remove it" >&2; exit 2; }

@@ -38,6 +38,11 @@ usage="usage: $0 EXPERIMENT SHARDS PARTS_DIR OUT_DIR [SBATCH_OPTION...]"
 EXPERIMENT=$1 SHARDS=$2 PARTS=$3 OUT=$4
 shift 4
 [[ $SHARDS =~ ^[1-9][0-9]*$ ]] || { echo "$0: SHARDS must be a whole number of at least 1, got '$SHARDS'" >&2; exit 2; }
+# Slurm's largest array (MaxArraySize, at most 4000001) bounds SHARDS before
+# any arithmetic, which would wrap past 2^63; the binary's check below
+# bounds it by the work there is to share.
+{ [ ${#SHARDS} -le 7 ] && [ "$SHARDS" -le 4000001 ]; } ||
+  { echo "$0: SHARDS $SHARDS: at most 4000001 (the largest array Slurm allows), and no more than the work there is to share: nothing queued" >&2; exit 2; }
 BIN=${BIN:-./experiment}
 [ -x "$BIN" ] || { echo "$0: BIN=$BIN is not an executable file: build the binary first (CGO_ENABLED=0 go build -o experiment ./cmd/experiment) or set BIN" >&2; exit 2; }
 [ -e "$OUT" ] && { echo "$0: $OUT already exists: the merge would refuse to overwrite it; choose another OUT_DIR or remove it" >&2; exit 2; }
@@ -46,6 +51,19 @@ BIN=${BIN:-./experiment}
 # line, key), instead of queueing tasks that fail at once.
 if ! report=$("$BIN" validate "$EXPERIMENT"); then
   echo "$0: $EXPERIMENT does not validate (above): nothing queued" >&2
+  exit 1
+fi
+# A sieve's stages depend on each other: it runs whole, in one process,
+# and writes a result, not a part for merge.sbatch, whatever SHARDS is.
+if grep -q "a sieve of" <<<"$report"; then
+  echo "$0: $EXPERIMENT is a sieve: it runs whole, in one process (its stages depend on each other), not as array tasks; run it as one job, e.g. sbatch --wrap \"$BIN run $EXPERIMENT --out $OUT\": nothing queued" >&2
+  exit 1
+fi
+# What the array's tasks run, checked by the binary (run --check --shard):
+# a sieve (it runs whole), more shards than work units, anything a task
+# would refuse stops here with the binary's own message.
+if ! "$BIN" run "$EXPERIMENT" --check --quiet --shard "0/$SHARDS" >/dev/null; then
+  echo "$0: the array's tasks would fail (above): nothing queued" >&2
   exit 1
 fi
 # The jobs may start in another directory (--chdir): give them absolute paths.

@@ -92,6 +92,13 @@ func (q *Query) kind() string {
 func (q *Query) ShardPart(ctx context.Context, e *Env, sh runner.Shard, out string) error {
 	t0 := time.Now()
 	q.Shard = count.Shard{K: sh.K, N: sh.N}
+	all, err := count.Units(q.Board, count.Options{Closed: q.Closed, PairedEnds: q.Paired, Shard: q.Shard})
+	if err != nil {
+		return err
+	}
+	if err := q.checkShards(sh, len(all)); err != nil {
+		return err
+	}
 	r, err := q.frontierResult(ctx, e)
 	if err != nil {
 		opt := count.Options{Closed: q.Closed, PairedEnds: q.Paired, Shard: q.Shard}
@@ -143,7 +150,24 @@ func (q *Query) CheckShard(ctx context.Context, e *Env, sh runner.Shard) error {
 	if err != nil {
 		return err
 	}
+	if err := q.checkShards(sh, len(units)); err != nil {
+		return err
+	}
 	fmt.Fprintf(e.Stdout, "count shard %s of %s %s tours: ok (%d sweeps in all)\n", sh, q.Board, q.kind(), len(units))
+	return nil
+}
+
+// checkShards refuses more shards than the count has sweeps to share
+// among them: a shard past the sweeps would count nothing.
+func (q *Query) checkShards(sh runner.Shard, sweeps int) error {
+	if sh.N > sweeps {
+		paired := ""
+		if q.Paired {
+			paired = " with --paired-ends"
+		}
+		return fmt.Errorf("count --shard %s: %d shards, but counting %s %s tours%s takes %d sweeps: at most %d shards (a shard past the sweeps would count nothing)",
+			sh, sh.N, q.Board, q.kind(), paired, sweeps, sweeps)
+	}
 	return nil
 }
 

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/knightwalk/knightwalk/internal/cli"
+	"github.com/knightwalk/knightwalk/internal/exactstore"
 	"github.com/knightwalk/knightwalk/sim"
 )
 
@@ -25,6 +26,27 @@ import (
 // --max-memory (or, with --bounds, what the memory and budget let each
 // layer keep).
 const DefaultBudget = 1_000_000_000
+
+// StoredNote is what a command says of values it took from the store.
+const StoredNote = "from the stored values (one enumeration per orbit of the board's symmetries, stored with the program: internal/exactstore, docs/exact.md), not enumerated"
+
+// Stored returns the stored exact results of r on b from every one of
+// starts, and true, where the store holds (b, r) (internal/exactstore:
+// 10x10 Warnsdorff with random tie-breaks); false where it does not. The
+// store holds every orbit of a board it holds, so it answers for every
+// start or for none. A run takes the same values (internal/runner), so a
+// square's value is the same from every command.
+func Stored(b *sim.Board, r sim.Rule, starts []int) ([]sim.Exact, bool, error) {
+	out := make([]sim.Exact, len(starts))
+	for i, start := range starts {
+		e, ok, err := exactstore.Lookup(b, r, start)
+		if err != nil || !ok {
+			return nil, false, err
+		}
+		out[i] = e
+	}
+	return out, true, nil
+}
 
 // Walks runs the enumeration with progress on a terminal, under a
 // soft memory limit for the Go runtime that matches the budget: the budget

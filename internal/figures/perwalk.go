@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/knightwalk/knightwalk/internal/exactstore"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/plots"
@@ -106,14 +108,25 @@ type convergenceData struct {
 	start table.SquareRow
 }
 
-// exact returns the exact success probability from start, when a small
-// enumeration gives it.
+// exact returns the exact success probability from start: the run's own
+// (its squares table, which holds the stored values of internal/exactstore
+// where the run took them), else the store's, else a small enumeration's.
 func (d *drawer) exact(g group, s table.SquareRow) (float64, bool) {
+	if !math.IsNaN(s.ExactSuccess) {
+		return s.ExactSuccess, true
+	}
 	b, r, ok := d.boardRule(g)
-	if !ok || b.Squares() > 64 || r.Kind == sim.Backtrack {
+	if !ok {
 		return 0, false
 	}
-	e, err := sim.ExactWalk(context.Background(), b, r, b.Square(int(s.StartRow), int(s.StartCol)), 2_000_000)
+	sq := b.Square(int(s.StartRow), int(s.StartCol))
+	if e, ok, err := exactstore.Lookup(b, r, sq); err == nil && ok {
+		return e.PSuccess, true
+	}
+	if b.Squares() > 64 || r.Kind == sim.Backtrack {
+		return 0, false
+	}
+	e, err := sim.ExactWalk(context.Background(), b, r, sq, 2_000_000)
 	if err != nil {
 		return 0, false
 	}

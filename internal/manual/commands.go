@@ -25,6 +25,11 @@ until then says which round to run next (exit status 3).
 --dry-run prints the plan and its estimated time from short calibration
 walks: on at most 12 boards per rule, spread over the sizes; the other
 boards' costs are interpolated by their squares (marked "by size").
+--check (with --shard K/N, what a cluster task runs) refuses what the run
+would refuse, walking and estimating nothing: a sieve split into shards,
+more shards than work units (the largest round's, for a sequential run), a
+rule that fails its checks; deploy/slurm/submit.sh runs it before queueing.
+--dry-run refuses the same before it estimates.
 A result's DIR/manifest.json (or the config key of one of its tables,
 saved as a file) runs exactly that configuration again: the same tables,
 byte for byte, on the same machine and binary.`
@@ -98,6 +103,12 @@ rule; parquet: the same rows as the exact table of docs/tables.md, written
 to --out FILE, whose board, rule and start columns join the result tables
 with no cast). Boards of at most 640 squares (25x25); the random rule only
 on small boards (or with --max-steps).
+
+Where the program stores the exact values (internal/exactstore: 10x10
+warnsdorff/random, one enumeration per orbit of the board's symmetries,
+694 million states from e5), exact gives them at once, as a run with
+exact values does, and says they are the stored ones; --enumerate
+enumerates again.
 
 The states held at once are counted against --max-memory: a start whose
 layers certainly cannot fit (estimated from sampled walks, e.g. 8x8 with the

@@ -175,6 +175,30 @@ func PrintClaims(w io.Writer, t *results.Tables) {
 	tw.Flush()
 }
 
+// Check is `run --check`: what a run of shard of s would refuse before it
+// walks (runner.CheckShard, which the caller has run, and the rules' own
+// check), then one line saying it is ok and how many units the shard
+// runs; nothing is estimated or run.
+func Check(w io.Writer, s *config.Experiment, shard runner.Shard) error {
+	if err := runner.CheckRules(s); err != nil {
+		return err
+	}
+	if s.Sieve != nil {
+		_, err := fmt.Fprintf(w, "experiment %s: ok: %s (runs whole)\n", s.Name, SieveSize(s))
+		return err
+	}
+	p, err := runner.NewPlan(s)
+	if err != nil {
+		return err
+	}
+	if s.Sequential != nil {
+		_, err = fmt.Fprintf(w, "experiment %s, shard %s: ok (sequential until %s, %d units up to the max, in rounds)\n", s.Name, shard, s.Sequential.Until, p.Len())
+		return err
+	}
+	_, err = fmt.Fprintf(w, "experiment %s, shard %s: ok (%d of %d units, %d walks)\n", s.Name, shard, p.ShardLen(shard), p.Len(), p.Walks(shard, -1, -1))
+	return err
+}
+
 // DryRun prints the plan of shard and runner.EstimateRun's estimate.
 func DryRun(ctx context.Context, w io.Writer, s *config.Experiment, shard runner.Shard, workers int) error {
 	if s.Sieve != nil {

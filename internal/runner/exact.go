@@ -120,7 +120,7 @@ func computeExact(ctx context.Context, s *config.Experiment, workers int, log io
 				for i, start := range s.Starts[bi] {
 					x.cells[Cell{bi, ri, start}] = stored[i]
 				}
-				x.Notes = append(x.Notes, fmt.Sprintf("%s %s: exact values stored with the program (one enumeration per orbit of the board's symmetries; docs/exact.md), not enumerated in this run; `experiment exact --board %s --start SQ --spill DIR` enumerates any square again", b, r.Name(), b))
+				x.Notes = append(x.Notes, fmt.Sprintf("%s %s: exact values stored with the program (one enumeration per orbit of the board's symmetries; docs/exact.md), not enumerated in this run; `experiment exact --board %s` gives the same values, and with `--enumerate --start SQ --spill DIR` enumerates any square again", b, r.Name(), b))
 				continue
 			}
 			if !exactWanted(s.Exact, b, r, len(s.Starts[bi])) {

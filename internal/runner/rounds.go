@@ -308,8 +308,8 @@ var ErrNotDecided = errors.New("not decided yet")
 // before the round, it writes nothing.
 func RunRound(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, error) {
 	started := time.Now()
-	if s.PerWalk {
-		return nil, fmt.Errorf("%s: --shard with --round: a sequential run split into rounds does not write the per-walk table (outputs.walks); run it whole, or drop outputs.walks", s.Name)
+	if err := CheckShard(s, o.Shard); err != nil { // the per-walk table, the shards past the first round's units
+		return nil, err
 	}
 	parts, sh, r := o.Out, o.Shard, o.Round
 	if o.Meta.Experiment == "" {

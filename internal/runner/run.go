@@ -61,6 +61,9 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	if err := ShardSequential(s, o.Shard); err != nil {
 		return nil, err
 	}
+	if err := CheckShard(s, o.Shard); err != nil {
+		return nil, err
+	}
 	if o.Meta.Experiment == "" { // every table names its run, so readers can check it against the manifest
 		o.Meta = results.Metadata(s, o.Meta.ToolVersion, o.Meta.Build)
 	}
