@@ -127,32 +127,69 @@ def _plain(col: Any) -> Any:
     return col
 
 
+def _interval_of(md: dict[str, Any]) -> tuple[str, float] | None:
+    """(method, level) of a run's metadata: a manifest (its ``config``) or
+    a table file's key-value metadata; None where it names none."""
+    cfg = md.get("config") if isinstance(md.get("config"), dict) else None
+    if cfg and cfg.get("interval") and cfg.get("confidence") is not None:
+        return cfg["interval"], float(cfg["confidence"])
+    if md.get("interval") and md.get("confidence") is not None:
+        return md["interval"], float(md["confidence"])
+    return None
+
+
+def _run_intervals(df: Any = None, run: Any = None) -> dict[str | None, tuple[str, float]]:
+    """The interval method and level of each run a frame holds, by the
+    run's label (its ``run`` column), or under None for a frame of one run:
+    from ``run`` (a result directory or :func:`knightwalk.metadata`'s dict;
+    for a frame of several runs, a list of result directories or a dict from
+    a label to one, as :func:`knightwalk.load` took them) or else the
+    frame's ``attrs`` (pandas, from :func:`knightwalk.load`)."""
+    found: dict[str | None, tuple[str, float]] = {}
+    if run is not None:
+        from ._tables import _runs_of, metadata
+
+        if isinstance(run, dict) and ("config" in run or "interval" in run):
+            runs, single = None, run
+        else:
+            runs, single = _runs_of(run)
+        if runs is None:
+            got = _interval_of(single if isinstance(single, dict) else metadata(single))
+            if got:
+                found[None] = got
+        else:
+            for label, d in runs:
+                got = _interval_of(metadata(d))
+                if got is None:
+                    raise ValueError(f"pool: run {label!r} ({d}): its manifest names no interval")
+                found[label] = got
+    else:
+        attrs = getattr(df, "attrs", None) or {}
+        if "metadata" in attrs:
+            got = _interval_of(attrs["metadata"])
+            if got:
+                found[None] = got
+        for label, md in (attrs.get("runs") or {}).items():
+            got = _interval_of(md)
+            if got:
+                found[label] = got
+    if not found:
+        raise ValueError("pool: which interval? the frame carries no run metadata (polars frames, or a frame built by hand): "
+                         "pass method= and level=, or run=<result directory> (for several runs, the list or dict of "
+                         "result directories kw.load took)")
+    return found
+
+
 def method_of(df: Any = None, run: Any = None) -> tuple[str, float]:
     """The interval method and confidence level of the run a frame was
     loaded from: its ``attrs`` (pandas, from :func:`knightwalk.load`), or
-    ``run`` (a result directory or :func:`knightwalk.metadata`'s dict);
-    one method and level shared by every run a stacked frame holds."""
-    found = set()
-    if run is not None:
-        from ._tables import metadata
-
-        md = metadata(run) if not isinstance(run, dict) else run
-        cfg = md.get("config") or {}
-        if cfg:
-            found.add((cfg.get("interval"), float(cfg.get("confidence"))))
-        elif "interval" in md:
-            found.add((md.get("interval"), float(md.get("confidence"))))
-    else:
-        attrs = getattr(df, "attrs", None) or {}
-        mds = [attrs["metadata"]] if "metadata" in attrs else list((attrs.get("runs") or {}).values())
-        for md in mds:
-            if md.get("interval") and md.get("confidence"):
-                found.add((md["interval"], float(md["confidence"])))
-    if not found:
-        raise ValueError("pool: which interval? the frame carries no run metadata (polars frames, or a frame built by hand): "
-                         "pass method= and level=, or run=<result directory>")
+    ``run`` (a result directory or :func:`knightwalk.metadata`'s dict, or
+    the result directories of a stacked frame); one method and level
+    shared by every run the frame holds (:func:`pool` pools runs of
+    different intervals each by its own)."""
+    found = set(_run_intervals(df, run).values())
     if len(found) > 1:
-        raise ValueError(f"pool: the frame's runs use different intervals ({sorted(found)}): pass method= and level=")
+        raise ValueError(f"the frame's runs use different intervals ({sorted(found)}): pass method= and level=")
     return next(iter(found))
 
 
@@ -242,24 +279,105 @@ def pool(df: Any, by: str | Sequence[str], method: str | None = None, level: flo
     ``pool(squares, ["board", "rule", "start_class"])`` the classes table's
     class rows, on fixed and sequential runs alike. A row is of a
     sequential run when its ``stop`` column is set (null in a fixed run);
-    ``sequential=True`` or ``False`` says so for a frame without one.
+    ``sequential=True`` or ``False`` says so for a frame without one. A
+    group that holds squares of a sequential run and of a fixed one (a
+    frame of several runs pooled without ``run`` in ``by``) is refused:
+    no one rule is either run's.
 
     ``method`` and ``level`` default to the run's (a pandas frame from
     :func:`knightwalk.load` carries them in ``attrs``; for polars, pass
-    ``run=`` the result directory, or both). A group with a deterministic
+    ``run=`` the result directory, or for several runs the list or dict of
+    directories :func:`knightwalk.load` took, or both). A frame of runs of
+    different methods or levels is pooled run by run, each group by its own
+    run's; a group that holds rows of runs that differ in them is refused,
+    naming it and the runs (pass ``method=`` and ``level=`` to pool it
+    anyway). A group with a deterministic
     row (the ``deterministic`` column: a rule that draws nothing) has a
     rate but no interval (``success_lo``, ``success_hi`` null), as in the
     tables: its walks are not a sample.
     """
-    if method is None or level is None:
-        m, lv = method_of(df, run)
-        method = method if method is not None else m
-        level = level if level is not None else lv
-    _check(method, level)
     keys = [by] if isinstance(by, str) else list(by)
     for col in [*keys, walks, successes]:
         if col not in df.columns:
             raise KeyError(f"pool: no column {col!r}; the frame has {', '.join(map(str, df.columns))}")
+    if method is not None and level is not None:
+        _check(method, level)
+        return _pool_one(df, keys, method, level, walks, successes, sequential)
+    by_run = {label: (method or m, level if level is not None else lv) for label, (m, lv) in _run_intervals(df, run).items()}
+    for m, lv in set(by_run.values()):
+        _check(m, lv)
+    if len(set(by_run.values())) == 1:
+        m, lv = next(iter(by_run.values()))
+        return _pool_one(df, keys, m, lv, walks, successes, sequential)
+    return _pool_by_interval(df, keys, by_run, walks, successes, sequential)
+
+
+def _pool_by_interval(df: Any, keys: list[str], by_run: dict[Any, tuple[str, float]], walks: str, successes: str,
+                      sequential: bool | None) -> Any:
+    """pool over a frame of runs of different intervals: each run's rows
+    pooled by its own method and level; refused where a group holds rows
+    of runs that differ in them, naming the group and the runs."""
+    polars = type(df).__module__.startswith("polars")
+    if "run" not in df.columns:
+        raise ValueError(f"pool: the frame's runs use different intervals ({sorted(set(by_run.values()))}) and the frame "
+                         "has no run column to tell their rows apart: pass method= and level=")
+    if polars:
+        import polars as pl
+
+        labels = df.get_column("run").cast(pl.String).to_list()
+        key_rows = list(df.select(keys).iter_rows())
+    else:
+        labels = [None if v is None or v != v else str(v) for v in df["run"].tolist()]
+        key_rows = list(df[keys].itertuples(index=False, name=None))
+    unknown = sorted({str(r) for r in labels if r not in by_run})
+    if unknown:
+        raise ValueError(f"pool: no interval known for run {', '.join(unknown)} (the frame names {', '.join(map(str, by_run))}): "
+                         "pass method= and level=, or run= every result directory")
+    groups: dict[tuple[Any, ...], dict[tuple[str, float], set[str]]] = {}
+    for key, label in zip(key_rows, labels):
+        groups.setdefault(key, {}).setdefault(by_run[label], set()).add(label)
+    for key, ivs in groups.items():
+        if len(ivs) > 1:
+            what = "; ".join(f"{', '.join(sorted(rs))}: {m} at {lv:g}" for (m, lv), rs in sorted(ivs.items()))
+            raise ValueError(f"pool: the group {dict(zip(keys, key))} holds rows of runs with different intervals ({what}): "
+                             "no one interval covers it; pool each run apart (add 'run' to by) or pass method= and level=")
+    parts = []
+    for iv in sorted(set(by_run.values())):
+        rows = [by_run[label] == iv for label in labels]
+        if not any(rows):
+            continue
+        if polars:
+            sub = df.filter(pl.Series(rows))
+        else:
+            sub = df[rows]
+        parts.append(_pool_one(sub, keys, iv[0], iv[1], walks, successes, sequential))
+    if polars:
+        return pl.concat(parts).sort(keys, maintain_order=True)
+    import pandas as pd
+
+    out = pd.concat(parts, ignore_index=True).sort_values(keys, kind="stable").reset_index(drop=True)
+    out.attrs = {"intervals": {label: {"method": m, "level": lv} for label, (m, lv) in by_run.items()}}
+    return out
+
+
+def _refuse_mixed(groups: list[tuple[Any, ...]], mixed: Any, keys: list[str]) -> None:
+    """Refuses groups that hold squares of a sequential run (``stop`` set)
+    and of a fixed one (``stop`` null): the tables pool a sequential run's
+    squares by the equal-weight mean of their rates, at its effective
+    sample size, and a fixed run's by walks; no one rule is either run's."""
+    import numpy as np
+
+    bad = [groups[i] for i in np.flatnonzero(mixed)]
+    if bad:
+        more = f" (and {len(bad) - 1} more)" if len(bad) > 1 else ""
+        raise ValueError(f"pool: the group {dict(zip(keys, bad[0]))}{more} holds squares of a sequential run (walks: {{until: ...}}, "
+                         "pooled by the equal-weight mean of its squares' rates) and of a fixed run (pooled by walks): "
+                         "no one rule is either run's; pool each run apart (add 'run' to by), or pass sequential= to choose one rule")
+
+
+def _pool_one(df: Any, keys: list[str], method: str, level: float, walks: str, successes: str,
+              sequential: bool | None) -> Any:
+    """pool with one interval method and level for every row."""
     counts = [(p, c if c != "successes" else successes) for p, c in _RATES if c in df.columns or c == "successes"]
     det = "deterministic" in df.columns
     has_stop = "stop" in df.columns and sequential is None
@@ -273,13 +391,15 @@ def pool(df: Any, by: str | Sequence[str], method: str | None = None, level: flo
         aggs = [pl.len().alias("squares"), *(pl.col(c).sum() for c in sums),
                 pl.col(walks).min().alias("_wmin"), pl.col(walks).max().alias("_wmax"),
                 (pl.col("deterministic").any() if det else pl.lit(False)).alias("_det"),
-                (pl.col("stop").is_not_null().all() if has_stop else pl.lit(seq_const)).alias("_seq")]
+                (pl.col("stop").is_not_null().all() if has_stop else pl.lit(seq_const)).alias("_seq"),
+                (pl.col("stop").is_not_null().any() if has_stop else pl.lit(seq_const)).alias("_seqany")]
         for p, c in counts:
             q = (pl.col(c).cast(pl.Float64) + 2) / (w + 4)
             aggs += [(pl.col(c).cast(pl.Float64) / w).sum().alias(f"_{p}_rate"), q.sum().alias(f"_{p}_adj"),
                      (q * (1 - q) / w).sum().alias(f"_{p}_var"), (q * q / w).sum().alias(f"_{p}_qq"),
                      (q / w).sum().alias(f"_{p}_qn"), (1 / w).sum().alias(f"_{p}_inv")]
         g = df.group_by(keys, maintain_order=True).agg(aggs).sort(keys)
+        _refuse_mixed(list(g.select(keys).iter_rows()), g["_seqany"].to_numpy() & ~g["_seq"].to_numpy(), keys)
         agg = {"walks": g[walks].to_numpy(), "k": g["squares"].to_numpy(), "wmin": g["_wmin"].to_numpy(),
                "wmax": g["_wmax"].to_numpy(), "det": g["_det"].to_numpy().astype(bool),
                "sequential": g["_seq"].to_numpy().astype(bool)}
@@ -302,15 +422,18 @@ def pool(df: Any, by: str | Sequence[str], method: str | None = None, level: flo
     work["_wmin"] = work["_wmax"] = df[walks]
     work["_det"] = df["deterministic"].astype(bool) if det else False
     work["_seq"] = df["stop"].notna().to_numpy() if has_stop else seq_const
+    work["_seqany"] = work["_seq"]
     with np.errstate(divide="ignore", invalid="ignore"):
         for p, c in counts:
             x = df[c].astype("float64").to_numpy(na_value=np.nan)
             q = (x + 2) / (wf + 4)
             work[f"_{p}_rate"], work[f"_{p}_adj"], work[f"_{p}_var"] = x / wf, q, q * (1 - q) / wf
             work[f"_{p}_qq"], work[f"_{p}_qn"], work[f"_{p}_inv"] = q * q / wf, q / wf, 1 / wf
-    how = {"squares": "sum", **{c: "sum" for c in sums}, "_wmin": "min", "_wmax": "max", "_det": "any", "_seq": "all",
+    how = {"squares": "sum", **{c: "sum" for c in sums}, "_wmin": "min", "_wmax": "max", "_det": "any", "_seq": "all", "_seqany": "any",
            **{f"_{p}_{part}": "sum" for p, _ in counts for part in _PARTS}}
     g = work.groupby(keys, observed=True, as_index=False, sort=True).agg(how)
+    _refuse_mixed(list(g[keys].itertuples(index=False, name=None)),
+                  g["_seqany"].to_numpy(dtype=bool) & ~g["_seq"].to_numpy(dtype=bool), keys)
     agg = {"walks": g[walks].to_numpy(dtype=np.int64), "k": g["squares"].to_numpy(dtype=np.int64),
            "wmin": g["_wmin"].to_numpy(dtype=np.int64), "wmax": g["_wmax"].to_numpy(dtype=np.int64),
            "det": g["_det"].to_numpy(dtype=bool), "sequential": g["_seq"].to_numpy(dtype=bool)}
