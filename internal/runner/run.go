@@ -141,6 +141,14 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("cancelled while writing the tables: %s left unchanged; all units are done and kept in %s for --resume", dir.Final, dir.Partial)
 		}
+		var re *sim.RuleError
+		if errors.As(err, &re) && !o.Resume {
+			// a rule of your own failed while the tables were made (its
+			// splitting estimates): as above, its units are suspect
+			if rerr := os.RemoveAll(dir.Partial); rerr == nil {
+				return nil, fmt.Errorf("%w; nothing was written (the units done are removed)", err)
+			}
+		}
 		return nil, err
 	}
 	if err := dir.commit(); err != nil {

@@ -6,9 +6,11 @@
 package badrules
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"strconv"
+	"sync/atomic"
 	"time"
 
 	"github.com/knightwalk/knightwalk/sim"
@@ -110,6 +112,64 @@ var Rules = []sim.CustomRule{
 			return dst
 		})
 	}},
+	{Name: "bad/lanes-drift", Doc: "Warnsdorff's rule in both forms (sim.LanePolicy), but its AllowedLanes allows every free square from its 11th call on", New: func(*sim.Board) sim.Policy { return &drift{} }},
+	{Name: "bad/lanes-rare", Doc: "Warnsdorff's rule in both forms (sim.LanePolicy), but in lanes on e5 after exactly 45 squares it allows every free square", New: func(*sim.Board) sim.Policy { return rare{} }},
+	{Name: "bad/global-counter", Doc: "the random walk, but once a counter shared by all its policies passes 5000 calls, every third call allows only its first square", New: policy(func(p *sim.Position, dst []int) []int {
+		start := len(dst)
+		dst = moves(p, dst)
+		if n := globalCalls.Add(1); n > 5000 && n%3 == 0 && len(dst) > start+1 {
+			dst = dst[:start+1]
+		}
+		return dst
+	})},
+}
+
+// globalCalls is bad/global-counter's count of calls, shared by every
+// policy (and walk, and worker) of the process.
+var globalCalls atomic.Int64
+
+// warnsdorff allows the unvisited neighbours of least degree.
+func warnsdorff(p *sim.Position, dst []int) []int {
+	best, n := 9, len(dst)
+	for _, sq := range p.Moves(p.Current(), nil) {
+		if d := p.Degree(sq); d < best {
+			best, dst = d, append(dst[:n], sq)
+		} else if d == best {
+			dst = append(dst, sq)
+		}
+	}
+	return dst
+}
+
+// drift is Warnsdorff's rule whose lanes form turns into the random walk
+// after 10 calls: past the replay at the rule's first use (a call per 16
+// positions of its few walks), deep in the run.
+type drift struct{ calls int }
+
+func (*drift) Allowed(p *sim.Position, dst []int) []int { return warnsdorff(p, dst) }
+
+func (d *drift) AllowedLanes(l *sim.Lanes) {
+	if d.calls++; d.calls > 10 {
+		l.Allowed = l.Free
+		return
+	}
+	l.MinDegrees(&l.Allowed, &l.Free)
+}
+
+// rare is Warnsdorff's rule whose lanes form disagrees only on e5 (square
+// 36 of 8x8) after exactly 45 squares: about 1 walk from a1 in 23, which
+// the replay at the rule's first use (3 walks) does not meet.
+type rare struct{}
+
+func (rare) Allowed(p *sim.Position, dst []int) []int { return warnsdorff(p, dst) }
+
+func (rare) AllowedLanes(l *sim.Lanes) {
+	l.MinDegrees(&l.Allowed, &l.Free)
+	for j := range sim.LaneCount {
+		if l.Cur[j] == 36 && bits.OnesCount64(l.Visited[j]) == 45 {
+			l.Allowed[j] = l.Free[j]
+		}
+	}
 }
 
 func policy(f func(p *sim.Position, dst []int) []int) func(*sim.Board) sim.Policy {
