@@ -4,11 +4,17 @@ package harness
 // signal, as real processes.
 
 import (
+	"errors"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 // waitOrKill waits for c (started) at most limit, killing it past that.
@@ -51,5 +57,72 @@ func TestSieveStageOfNoCellsWithProgress(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(out, "sieve.parquet")); err != nil {
 		t.Fatalf("the sieve wrote no table: %v", err)
+	}
+}
+
+// termWithin sends SIGTERM to c (started) and fails unless it exits with
+// status 1 within limit.
+func termWithin(t *testing.T, c *exec.Cmd, stderr *strings.Builder, limit time.Duration) {
+	t.Helper()
+	if err := c.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatalf("the command ended before the signal: %v; stderr %s", err, stderr)
+	}
+	err, took, ok := waitOrKill(c, limit+10*time.Second)
+	if !ok || took > limit {
+		t.Fatalf("the command ended %v after SIGTERM (killed: %v); want within %v", took, !ok, limit)
+	}
+	if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 1 {
+		t.Fatalf("after SIGTERM: %v, want exit status 1; stderr %s", err, stderr)
+	}
+}
+
+// TestTermWhilePlanningALargeDesign: SIGTERM while a design of 2.58
+// million cells is read and planned stops the run within 2 s, and leaves
+// nothing in the output directory (no result, .partial or .lock).
+func TestTermWhilePlanningALargeDesign(t *testing.T) {
+	for _, delay := range []time.Duration{100 * time.Millisecond, 300 * time.Millisecond} {
+		out := t.TempDir()
+		var stderr strings.Builder
+		c := proc(t, nil, "run", "testdata/audit/silent/design-8x8-all.yaml", "--out", filepath.Join(out, "r"), "--quiet")
+		c.Stderr = &stderr
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(delay)
+		termWithin(t, c, &stderr, 2*time.Second)
+		if left, _ := os.ReadDir(out); len(left) > 0 {
+			t.Errorf("SIGTERM after %v left %s in the output directory; stderr %s", delay, left[0].Name(), &stderr)
+		}
+	}
+}
+
+// TestTermWhileWritingADesign: SIGTERM once a design of a million cells
+// writes its tables (into DIR.partial) stops it within 2 s, with no
+// result directory: the tables took 40 s and the signal was not heard.
+func TestTermWhileWritingADesign(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "a million walks, then the signal while their tables are written")
+	out := t.TempDir()
+	r := filepath.Join(out, "r")
+	var stderr strings.Builder
+	c := proc(t, nil, "run", "testdata/audit/silent/design-5x5-all.yaml", "--out", r, "--quiet")
+	c.Stderr = &stderr
+	if err := c.Start(); err != nil {
+		t.Fatal(err)
+	}
+	for t0 := time.Now(); ; time.Sleep(20 * time.Millisecond) {
+		if _, err := os.Stat(filepath.Join(r+".partial", results.SquaresFile)); err == nil {
+			break
+		}
+		if time.Since(t0) > 3*time.Minute {
+			c.Process.Kill()
+			t.Fatalf("no %s after 3 minutes; stderr %s", results.SquaresFile, &stderr)
+		}
+	}
+	termWithin(t, c, &stderr, 2*time.Second)
+	if _, err := os.Stat(r); !os.IsNotExist(err) {
+		t.Errorf("a result directory after SIGTERM: %v", err)
+	}
+	if !strings.Contains(stderr.String(), "cancelled while writing the tables") {
+		t.Errorf("stderr %s; want it to say the writing was cancelled", &stderr)
 	}
 }

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"github.com/knightwalk/knightwalk/internal/safeio"
@@ -155,40 +156,62 @@ type RunInfo struct {
 // Write writes the tables, claims.tex (when there are claims), manifest.json
 // and report.md of a run of e into dir.
 func Write(dir string, e *config.Experiment, t *Tables, run RunInfo) error {
+	return WriteContext(context.Background(), dir, e, t, run)
+}
+
+// WriteContext is Write stopping with ctx's error once ctx is done,
+// between tables and, for rows made as they are written, between one
+// (board, rule)'s rows and the next; what it wrote is then incomplete,
+// and dir is for the caller to remove.
+func WriteContext(ctx context.Context, dir string, e *config.Experiment, t *Tables, run RunInfo) error {
 	md := run.Meta
 	if md.Experiment == "" { // every table names its run (ReadOf checks it)
 		md = Metadata(e, md.ToolVersion, md.Build)
 	}
 	files := slices.Clone(TableFiles)
-	var cellErrs [3]error // the squares, lengths and deadends tables
+	var writes []func() error // each table's, in files' order
 	if t.cells != nil {
-		cellErrs = t.streamCells(dir, e, md)
-	} else {
-		cellErrs = [3]error{
-			table.WriteSquares(filepath.Join(dir, files[0]), t.Squares, md),
-			table.WriteLengths(filepath.Join(dir, files[1]), t.Lengths, md),
-			table.WriteDeadEnds(filepath.Join(dir, files[2]), t.DeadEnds, md),
+		var cellErrs [3]error // the squares, lengths and deadends tables
+		done := false
+		for i := range cellErrs {
+			writes = append(writes, func() error {
+				if !done {
+					cellErrs, done = t.streamCells(ctx, dir, e, md), true
+				}
+				return cellErrs[i]
+			})
 		}
+	} else {
+		writes = append(writes,
+			func() error { return table.WriteSquares(filepath.Join(dir, files[0]), t.Squares, md) },
+			func() error { return table.WriteLengths(filepath.Join(dir, files[1]), t.Lengths, md) },
+			func() error { return table.WriteDeadEnds(filepath.Join(dir, files[2]), t.DeadEnds, md) })
 	}
-	for i, err := range []error{
-		cellErrs[0], cellErrs[1], cellErrs[2],
-		table.WriteClasses(filepath.Join(dir, files[3]), t.Classes, md),
-		table.WriteBoards(filepath.Join(dir, files[4]), t.Boards, md),
-		table.WriteComparisons(filepath.Join(dir, files[5]), t.Comparisons, md),
-		table.WriteClaims(filepath.Join(dir, files[6]), t.Claims, md),
-	} {
-		if err != nil {
+	writes = append(writes,
+		func() error { return table.WriteClasses(filepath.Join(dir, files[3]), t.Classes, md) },
+		func() error { return table.WriteBoards(filepath.Join(dir, files[4]), t.Boards, md) },
+		func() error { return table.WriteComparisons(filepath.Join(dir, files[5]), t.Comparisons, md) },
+		func() error { return table.WriteClaims(filepath.Join(dir, files[6]), t.Claims, md) })
+	if t.Designs != nil {
+		files = append(files, DesignsFile)
+		writes = append(writes, func() error { return table.WriteDesigns(filepath.Join(dir, DesignsFile), t.Designs, md) })
+	}
+	for i, write := range writes {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if err := write(); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
 			return fmt.Errorf("writing %s: %w", files[i], err)
 		}
 	}
-	if t.Designs != nil {
-		if err := table.WriteDesigns(filepath.Join(dir, DesignsFile), t.Designs, md); err != nil {
-			return fmt.Errorf("writing %s: %w", DesignsFile, err)
-		}
-		files = append(files, DesignsFile)
-	}
 	if run.PerWalk {
 		files = append(files, WalksFile)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
 	}
 	if len(t.Claims) > 0 {
 		if err := os.WriteFile(filepath.Join(dir, ClaimsTeXFile), []byte(claimsLaTeX(t.Claims, e.Confidence)), 0o644); err != nil {

@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"math"
 	"path/filepath"
 
@@ -46,7 +47,7 @@ func (t *Tables) squareSums() squareSums {
 // dir, making the rows of one (board, rule) at a time from t.cells, and
 // returns each table's error (as the slice writers would). It fills
 // t.sums and t.allSucceed.
-func (t *Tables) streamCells(dir string, e *config.Experiment, md table.Metadata) [3]error {
+func (t *Tables) streamCells(ctx context.Context, dir string, e *config.Experiment, md table.Metadata) [3]error {
 	var errs [3]error
 	sums := &t.sums
 	*sums = squareSums{}
@@ -72,6 +73,10 @@ func (t *Tables) streamCells(dir string, e *config.Experiment, md table.Metadata
 	var rows Tables // one (board, rule)'s rows, its storage reused
 	for bi := range e.Boards {
 		for ri := range e.Rules {
+			if err := ctx.Err(); err != nil {
+				errs[0] = err
+				return errs
+			}
 			rows.Squares, rows.Lengths, rows.DeadEnds = rows.Squares[:0], rows.Lengths[:0], rows.DeadEnds[:0]
 			if err := rows.addStarts(e, *t.cells, bi, ri); err != nil {
 				errs[0] = err

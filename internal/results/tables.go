@@ -1,6 +1,7 @@
 package results
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"slices"
@@ -108,6 +109,13 @@ type Inputs struct {
 
 // BuildRun builds the tables of a run from in.
 func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
+	return BuildRunContext(context.Background(), e, in)
+}
+
+// BuildRunContext is BuildRun stopping with ctx's error once ctx is
+// done: a design of 40,320 rules takes seconds to build, and a signal
+// must not wait for it.
+func BuildRunContext(ctx context.Context, e *config.Experiment, in Inputs) (*Tables, error) {
 	if in.Exact == nil {
 		in.Exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
 	}
@@ -119,6 +127,9 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 	for bi, b := range e.Boards {
 		classes := make([][]side, len(e.Rules)) // per rule, its class groups
 		for ri, r := range e.Rules {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 			if out.cells == nil {
 				if err := out.addStarts(e, in, bi, ri); err != nil {
 					return nil, err

@@ -97,6 +97,9 @@ func EstimateRun(ctx context.Context, s *config.Experiment, shard Shard, workers
 		}
 	}
 	for ri, r := range s.Rules {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
 		perWalk := perWalks[ri]
 		if !sampled[ri] {
 			perWalk = means[design[ri]]

@@ -75,6 +75,9 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	if err := CheckRules(s); err != nil {
 		return nil, err
 	}
+	if err := ctx.Err(); err != nil { // planned, and nothing written yet
+		return nil, err
+	}
 	dir, err := prepareOutDir(o.Out, workKey(s), o.Force, o.Resume, o.Log)
 	if err != nil {
 		return nil, err
@@ -112,6 +115,12 @@ func Run(ctx context.Context, s *config.Experiment, o RunOptions) (*Completed, e
 	if err != nil {
 		st.closeWalks()
 		if ctx.Err() != nil {
+			if !o.Resume && len(st.done)+st.finished == 0 {
+				// nothing a rerun could resume: leave nothing behind
+				if rerr := os.RemoveAll(dir.Partial); rerr == nil {
+					return nil, fmt.Errorf("cancelled before any unit finished: %w; nothing was written", ctx.Err())
+				}
+			}
 			if st.keepDone {
 				return nil, fmt.Errorf("cancelled: %s left unchanged; %d units done are kept in %s for --resume", dir.Final, len(st.done), dir.Partial)
 			}
@@ -300,13 +309,13 @@ func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOp
 		e, ok := split[Cell{board, rule, start}]
 		return e, ok
 	}
-	if sum.Tables, err = results.BuildRun(s, seq.inputs(results.Inputs{Tally: ts.Of, Exact: exact.Of, Bounds: exact.Bounds, Stop: stop, Split: splitOf})); err != nil {
+	if sum.Tables, err = results.BuildRunContext(ctx, s, seq.inputs(results.Inputs{Tally: ts.Of, Exact: exact.Of, Bounds: exact.Bounds, Stop: stop, Split: splitOf})); err != nil {
 		return err
 	}
 	sum.Tables.ExactNotes = exact.Notes
 	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds, Started: sum.Started,
 		PerWalk: perWalk, Shards: sum.shards}
-	if err := results.Write(dir, s, sum.Tables, run); err != nil {
+	if err := results.WriteContext(ctx, dir, s, sum.Tables, run); err != nil {
 		return err
 	}
 	if o.BeforeCommit != nil {
