@@ -18,7 +18,7 @@ import (
 func countCommand() *command {
 	return &command{
 		name:  "count",
-		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--force] [--paired-ends] [--layers] [--shard K/N --out PART [--check]]",
+		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier|sample] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--force] [--paired-ends] [--layers] [--shard K/N --out PART [--check]] [sample: --confidence C --precision R --max-time D --samples N --seed S --proposal P --tail T --per-start]",
 		short: "exact numbers of knight's tours from each start square",
 		long:  manual.Count,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
@@ -27,7 +27,8 @@ func countCommand() *command {
 			fs.BoolVar(&q.Closed, "closed", false, "count closed tours instead of open ones")
 			fs.BoolVar(&q.Unique, "unique", false, "also count tours up to the board's symmetries (and reversal, for open tours)")
 			start := fs.String("start", "", "only this start square, e.g. a1 (default: every square)")
-			fs.StringVar(&q.Method, "method", "auto", "auto, search or frontier")
+			fs.StringVar(&q.Method, "method", "auto", "auto, search or frontier (exact counts), or sample (an estimate by importance sampling, with an interval)")
+			sf := sampleFlags(fs)
 			format := fs.String("format", "text", "output format: text, csv or parquet")
 			out := fs.String("out", "", "file to write with --format parquet, or the part of --shard (must not exist)")
 			fs.BoolVar(&q.Paired, "paired-ends", false, "frontier, open tours: count by both ends of the path: on 6x6 a quarter of the memory for about the same time")
@@ -41,6 +42,12 @@ func countCommand() *command {
 			check := fs.Bool("check", false, "with --shard: check the flags, board and shard, print ok and exit without counting (deploy/slurm/submit-count.sh runs it before queueing)")
 			fs.BoolVar(&q.Force, "force", false, "frontier: start even when the estimate says the sweep will not fit --max-memory or the --spill disk (for measuring how far a count gets; the budget still stops it)")
 			return func(ctx context.Context, e *env, args []string) error {
+				if q.Method == "sample" {
+					return runSampleCount(ctx, e, &q, sf, args, *board, *start, *format, *out, *shardFlag, *check)
+				}
+				if sf.set(fs) {
+					return usagef("--confidence, --precision, --max-time, --samples, --seed, --proposal, --tail and --per-start are for --method sample")
+				}
 				if err := checkCountArgs(&q, args, *board, *start, *format, *out, *shardFlag, *check, int64(maxMem)); err != nil {
 					return err
 				}

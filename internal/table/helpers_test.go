@@ -84,6 +84,7 @@ var allTables = []tableInfo{
 	infoOf(countsSpec, WriteCounts, Read[CountRow]),
 	infoOf(designsSpec, WriteDesigns, Read[DesignRow]),
 	infoOf(sieveSpec, WriteSieve, Read[SieveRow]),
+	infoOf(tourEstimatesSpec, WriteTourEstimates, Read[TourEstimateRow]),
 }
 
 // genRows makes n rows in which every column of every row has its own value,

@@ -19,7 +19,7 @@ const readBatchRows = 1 << 16
 // rows R.
 type Row interface {
 	SquareRow | LengthRow | DeadEndRow | ClassRow | BoardRow | ComparisonRow |
-		ClaimRow | WalkRow | ExactRow | CountRow | DesignRow | SieveRow
+		ClaimRow | WalkRow | ExactRow | CountRow | DesignRow | SieveRow | TourEstimateRow
 }
 
 // Read reads a table file of rows R into memory, refusing a file that
@@ -55,6 +55,8 @@ func specOf[R Row]() *spec[R] {
 		s = designsSpec
 	case SieveRow:
 		s = sieveSpec
+	case TourEstimateRow:
+		s = tourEstimatesSpec
 	}
 	return s.(*spec[R])
 }

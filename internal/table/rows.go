@@ -14,6 +14,8 @@ const (
 	Counts      = "counts"
 	Designs     = "designs"
 	Sieve       = "sieve"
+	// TourEstimates is written by `experiment count --method sample`.
+	TourEstimates = "tour_estimates"
 )
 
 // SieveRow is one stage of a sieve for one cell: a rule and a start
@@ -400,6 +402,35 @@ type RuleParams struct {
 	MaxSteps   NullInt64 // random and warnsdorff: the step limit; null when there is none
 	NodeBudget NullInt64 // backtrack: the node budget
 	MoveOrder  string    // warnsdorff/first and backtrack: the move order, "(2,1) (1,2) ..."
+}
+
+// TourEstimateRow is one row of the tour_estimates table written by
+// `experiment count --method sample`: a number of knight's tours
+// estimated by sequential importance sampling, with its interval and the
+// diagnostics that say whether to trust it (docs/counting.md).
+type TourEstimateRow struct {
+	Board      string // "8x8"
+	Rows       int32
+	Cols       int32
+	Kind       string // open or closed, counted as in the counts table
+	Start      string // "a1", or "all" for the whole board
+	Proposal   string // "uniform" or "softmin(beta=B)"
+	Tail       int32  // the last squares counted exactly
+	Estimate   float64
+	Lo         float64
+	Hi         float64
+	Confidence float64
+	Samples    int64 // walks drawn
+	Blocks     int64 // independent blocks (one walk from each start counted)
+	Tours      int64 // walks that ended in a tour
+	RelSE      float64
+	ESS        float64
+	MaxShare   float64
+	KL         float64
+	CDSamples  float64
+	Trusted    bool
+	Warning    string // "" (null) when Trusted
+	Seconds    float64
 }
 
 // CountRow is one row of the counts table written by `experiment count`:

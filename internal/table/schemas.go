@@ -262,6 +262,31 @@ var countsSpec = newSpec(Counts,
 	i64Col("count", func(r *CountRow) *int64 { return &r.Count }),
 )
 
+var tourEstimatesSpec = newSpec(TourEstimates,
+	dictCol("board", boardOrder, func(r *TourEstimateRow) *string { return &r.Board }),
+	i32Col("rows", func(r *TourEstimateRow) *int32 { return &r.Rows }),
+	i32Col("cols", func(r *TourEstimateRow) *int32 { return &r.Cols }),
+	strCol("kind", func(r *TourEstimateRow) *string { return &r.Kind }),
+	strCol("start", func(r *TourEstimateRow) *string { return &r.Start }),
+	strCol("proposal", func(r *TourEstimateRow) *string { return &r.Proposal }),
+	i32Col("tail", func(r *TourEstimateRow) *int32 { return &r.Tail }),
+	f64Col("estimate", func(r *TourEstimateRow) *float64 { return &r.Estimate }),
+	f64Col("lo", func(r *TourEstimateRow) *float64 { return &r.Lo }),
+	f64Col("hi", func(r *TourEstimateRow) *float64 { return &r.Hi }),
+	f64Col("confidence", func(r *TourEstimateRow) *float64 { return &r.Confidence }),
+	i64Col("samples", func(r *TourEstimateRow) *int64 { return &r.Samples }),
+	i64Col("blocks", func(r *TourEstimateRow) *int64 { return &r.Blocks }),
+	i64Col("tours", func(r *TourEstimateRow) *int64 { return &r.Tours }),
+	f64Col("rel_se", func(r *TourEstimateRow) *float64 { return &r.RelSE }),
+	f64Col("ess", func(r *TourEstimateRow) *float64 { return &r.ESS }),
+	f64Col("max_share", func(r *TourEstimateRow) *float64 { return &r.MaxShare }),
+	f64Col("kl", func(r *TourEstimateRow) *float64 { return &r.KL }),
+	f64Col("cd_samples", func(r *TourEstimateRow) *float64 { return &r.CDSamples }),
+	boolCol("trusted", func(r *TourEstimateRow) *bool { return &r.Trusted }),
+	optStrCol("warning", func(r *TourEstimateRow) *string { return &r.Warning }),
+	f64Col("seconds", func(r *TourEstimateRow) *float64 { return &r.Seconds }),
+)
+
 // paramCols are the rule-parameter columns that end every table with a rule
 // column (see RuleParams).
 func paramCols[R any](p func(*R) *RuleParams) []column[R] {

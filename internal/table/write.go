@@ -71,6 +71,11 @@ func WriteCounts(path string, rows []CountRow, md Metadata) error {
 	return write(path, countsSpec, rows, md)
 }
 
+// WriteTourEstimates writes the tour_estimates table to path.
+func WriteTourEstimates(path string, rows []TourEstimateRow, md Metadata) error {
+	return write(path, tourEstimatesSpec, rows, md)
+}
+
 func write[R any](path string, s *spec[R], rows []R, md Metadata) error {
 	// All levels up front, so every row group carries the same dictionaries
 	// and the schema's field metadata lists them in full.

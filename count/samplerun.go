@@ -1,0 +1,487 @@
+package count
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"math/big"
+	"sync"
+	"time"
+
+	"gonum.org/v1/gonum/stat/distuv"
+
+	"github.com/knightwalk/knightwalk/sim"
+)
+
+// SampleOptions says what Sample estimates and how long it may take.
+type SampleOptions struct {
+	Closed   bool
+	Start    int  // the one start square, or -1 for the whole board
+	PerStart bool // with Start -1: also a row per square
+	Proposal Proposal
+	Tail     int // count the last this many squares exactly (0: sample every step)
+	Seed     uint64
+	Workers  int // goroutines; at least 1
+
+	Confidence float64       // of the intervals, in (0, 1)
+	Precision  float64       // stop once the half-width is at most this × the estimate (0: never)
+	MaxTime    time.Duration // stop at the last whole chunk before this (0: never)
+	Samples    int64         // stop at this many walks, rounded up to whole chunks (0: never)
+	Shard      Shard         // run only the chunks i with i mod N == K (needs Samples)
+
+	// Progress, when not nil, is called with the estimate after each round.
+	Progress func(SampleEstimate)
+}
+
+// A sampled count is made of chunks: chunk i holds blocks i·B … i·B+B-1 of
+// its board, and a block is one walk from each start square the estimate
+// covers (every square, for the whole board's open tours: a stratified
+// sample whose block sum estimates the total), so the blocks are
+// independent and identically distributed. A chunk's sums are added in
+// float64 in walk order by one goroutine, and the chunks' sums are added
+// exactly (big.Float with room for every bit), so the estimate is the
+// same for any number of workers or shards.
+const chunkWalks = 4096
+
+// sumPrec is the mantissa of the exact sums: a walk's weight is at least
+// 1 and below 2^400 (a tour of 400 squares, each step at most 8 ways), so
+// the squares of block sums stay within 2^1000 and every sum below is
+// exact.
+const sumPrec = 1600
+
+// chunkSums is what one chunk adds up.
+type chunkSums struct {
+	blocks, walks, tours int64
+	s1, s2               float64   // the block sums and their squares
+	w2, wlogw            float64   // walk level: Σ w², Σ w·log w (w in units of the estimate)
+	max                  float64   // the largest walk weight
+	per, per2            []float64 // per start square (PerStart)
+}
+
+// SampleSums is the exact total of a set of chunks; parts of shards add.
+type SampleSums struct {
+	Chunks               []int // the chunks added, ascending
+	Blocks, Walks, Tours int64
+	S1, S2, W2, WLogW    *big.Float
+	Max                  float64
+	Per, Per2            []*big.Float
+}
+
+func newBig() *big.Float { return new(big.Float).SetPrec(sumPrec) }
+
+func newSums(perStart int) *SampleSums {
+	s := &SampleSums{S1: newBig(), S2: newBig(), W2: newBig(), WLogW: newBig()}
+	for range perStart {
+		s.Per = append(s.Per, newBig())
+		s.Per2 = append(s.Per2, newBig())
+	}
+	return s
+}
+
+func (s *SampleSums) add(i int, c *chunkSums) {
+	s.Chunks = append(s.Chunks, i)
+	s.Blocks += c.blocks
+	s.Walks += c.walks
+	s.Tours += c.tours
+	s.S1.Add(s.S1, big.NewFloat(c.s1))
+	s.S2.Add(s.S2, big.NewFloat(c.s2))
+	s.W2.Add(s.W2, big.NewFloat(c.w2))
+	s.WLogW.Add(s.WLogW, big.NewFloat(c.wlogw))
+	s.Max = max(s.Max, c.max)
+	for j := range s.Per {
+		s.Per[j].Add(s.Per[j], big.NewFloat(c.per[j]))
+		s.Per2[j].Add(s.Per2[j], big.NewFloat(c.per2[j]))
+	}
+}
+
+// Merge adds o's chunks to s; a chunk in both is an error.
+func (s *SampleSums) Merge(o *SampleSums) error {
+	seen := make(map[int]bool, len(s.Chunks))
+	for _, i := range s.Chunks {
+		seen[i] = true
+	}
+	for _, i := range o.Chunks {
+		if seen[i] {
+			return fmt.Errorf("chunk %d is in two parts", i)
+		}
+	}
+	s.Chunks = append(s.Chunks, o.Chunks...)
+	sortInts(s.Chunks)
+	s.Blocks += o.Blocks
+	s.Walks += o.Walks
+	s.Tours += o.Tours
+	for _, p := range [][2]*big.Float{{s.S1, o.S1}, {s.S2, o.S2}, {s.W2, o.W2}, {s.WLogW, o.WLogW}} {
+		p[0].Add(p[0], p[1])
+	}
+	s.Max = max(s.Max, o.Max)
+	if len(s.Per) != len(o.Per) {
+		return errors.New("parts with and without per-square sums")
+	}
+	for j := range s.Per {
+		s.Per[j].Add(s.Per[j], o.Per[j])
+		s.Per2[j].Add(s.Per2[j], o.Per2[j])
+	}
+	return nil
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+// SampleEstimate is a sampled count with its interval and diagnostics.
+type SampleEstimate struct {
+	Board      string
+	Closed     bool
+	Start      string // a square, or "all"
+	Proposal   string
+	Estimate   float64
+	Lo, Hi     float64
+	Confidence float64
+	// Samples is the walks drawn, Blocks the independent blocks they make
+	// (one walk from each start square counted), Tours the walks that
+	// ended in a tour.
+	Samples, Blocks, Tours int64
+	// RelSE is the standard error over the estimate; ESS is Kong's
+	// effective sample size of the walks' weights, (Σw)²/Σw²; MaxShare is
+	// the largest walk weight over the sum; KL estimates the divergence of
+	// the uniform distribution on tours from the proposal's, and
+	// CDSamples = exp(KL) is Chatterjee & Diaconis's sample size (2018,
+	// Theorem 1.1: about exp(KL) samples are necessary and sufficient).
+	RelSE, ESS, MaxShare, KL, CDSamples float64
+	// Warning is "" when the diagnostics raise nothing, else why the
+	// interval should not be trusted.
+	Warning string
+	Seed    uint64
+	Seconds float64
+}
+
+// Trusted reports whether the diagnostics raise nothing.
+func (e SampleEstimate) Trusted() bool { return e.Warning == "" }
+
+// SampleResult is the whole estimate and, with PerStart, one per square.
+type SampleResult struct {
+	All      SampleEstimate
+	PerStart []SampleEstimate
+	Sums     *SampleSums
+}
+
+// sampler is the fixed layout of one sampled count.
+type sampler struct {
+	b           *sim.Board
+	opt         SampleOptions
+	starts      []int   // the start squares of a block
+	factor      float64 // a walk's weight times this is in units of the estimate
+	chunkBlocks int
+	key         uint64
+	noCycle     bool // closed on a board with no square of degree 2: no cycle
+}
+
+func newSampler(b *sim.Board, opt SampleOptions) (*sampler, error) {
+	if opt.Workers < 1 {
+		return nil, errors.New("count: sample: want at least one worker")
+	}
+	if !(opt.Confidence > 0 && opt.Confidence < 1) {
+		return nil, fmt.Errorf("count: sample: confidence %v: want a level in (0, 1)", opt.Confidence)
+	}
+	if err := opt.Shard.check(); err != nil {
+		return nil, err
+	}
+	if opt.Shard.split() && (opt.Samples <= 0 || opt.Precision > 0 || opt.MaxTime > 0) {
+		return nil, errors.New("count: sample: a shard runs a fixed number of samples: give the samples, and no precision or time limit")
+	}
+	if opt.Samples <= 0 && opt.Precision <= 0 && opt.MaxTime <= 0 {
+		return nil, errors.New("count: sample: give a number of samples, a precision or a time limit")
+	}
+	if opt.Start >= b.Squares() {
+		return nil, fmt.Errorf("count: sample: start %d is off the %s board", opt.Start, b)
+	}
+	s := &sampler{b: b, opt: opt, factor: 1}
+	switch {
+	case opt.Closed:
+		k := newWalker(b, opt.Proposal)
+		s.noCycle = !k.setClosed()
+		s.starts = []int{k.closedFrom}
+		if opt.Start >= 0 {
+			s.factor = 2 // directed closed tours from any square: both ways round each cycle
+		}
+	case opt.Start >= 0:
+		s.starts = []int{opt.Start}
+	default:
+		for q := range b.Squares() {
+			s.starts = append(s.starts, q)
+		}
+	}
+	s.chunkBlocks = max(1, chunkWalks/len(s.starts))
+	kind := "open"
+	if opt.Closed {
+		kind = "closed"
+	}
+	k := sim.Mix64(opt.Seed)
+	for _, v := range [...]uint64{uint64(b.Rows), uint64(b.Cols), sim.FNV1a64("tours/" + kind)} {
+		k = sim.Mix64(k ^ v)
+	}
+	s.key = k
+	return s, nil
+}
+
+// chunk draws chunk i's walks with k.
+func (s *sampler) chunk(k *walker, i int, rng *sim.PCG) *chunkSums {
+	c := &chunkSums{}
+	n := uint64(s.b.Squares())
+	per := s.opt.PerStart && s.opt.Start < 0 && !s.opt.Closed
+	if per {
+		c.per, c.per2 = make([]float64, n), make([]float64, n)
+	}
+	// a walk's weight in units of the whole estimate: with one walk from
+	// each of the block's starts the block sum estimates the total, and
+	// the walk alone, times the starts, estimates it too (a uniform start)
+	wf := s.factor * float64(len(s.starts))
+	for j := range s.chunkBlocks {
+		blk := uint64(i*s.chunkBlocks + j)
+		var bsum float64
+		for _, st := range s.starts {
+			w := 0.0
+			if !s.noCycle {
+				idx := blk
+				if !s.opt.Closed {
+					idx = blk*n + uint64(st) // walk w of square st is the same in a one-square count
+				}
+				rng.Seed(sim.Mix64(s.key^idx), sim.Mix64(s.key+idx+0x9e3779b97f4a7c15))
+				w = k.walk(st, rng) * s.factor
+			}
+			c.walks++
+			bsum += w
+			if w > 0 {
+				c.tours++
+				u := w * wf
+				c.w2 += u * u
+				c.wlogw += u * math.Log(u)
+				c.max = max(c.max, u)
+			}
+			if per {
+				c.per[st] += w
+				c.per2[st] += w * w
+			}
+		}
+		c.blocks++
+		c.s1 += bsum
+		c.s2 += bsum * bsum
+	}
+	return c
+}
+
+// Sample estimates the tours of b by sequential importance sampling (see
+// sample.go), in rounds of chunks: the first of 16 chunks, each next a
+// quarter larger, stopping after the round whose estimate meets the
+// precision (and raises no warning), reaches the samples, or, at the
+// time limit, at the last chunk before which every chunk is done. The
+// chunks a round runs and the decisions at its end depend only on the
+// options, so the estimate is the same for any number of workers.
+func Sample(ctx context.Context, b *sim.Board, opt SampleOptions) (SampleResult, error) {
+	s, err := newSampler(b, opt)
+	if err != nil {
+		return SampleResult{}, err
+	}
+	t0 := time.Now()
+	var deadline <-chan time.Time
+	if opt.MaxTime > 0 {
+		tm := time.NewTimer(opt.MaxTime)
+		defer tm.Stop()
+		deadline = tm.C
+	}
+	perN := 0
+	if opt.PerStart && opt.Start < 0 && !opt.Closed {
+		perN = b.Squares()
+	}
+	sums := newSums(perN)
+	limit := math.MaxInt
+	if opt.Samples > 0 {
+		per := int64(s.chunkBlocks * len(s.starts))
+		limit = int((opt.Samples + per - 1) / per)
+	}
+	next, done := 0, 0
+	for done < limit {
+		next = min(limit, max(16, done+(done+3)/4))
+		var ids []int
+		for i := done; i < next; i++ {
+			if !opt.Shard.split() || i%opt.Shard.N == opt.Shard.K {
+				ids = append(ids, i)
+			}
+		}
+		res, timedOut, err := s.round(ctx, ids, deadline)
+		if err != nil {
+			return SampleResult{}, err
+		}
+		for j, i := range ids {
+			if res[j] == nil {
+				break // the time limit: keep the prefix of whole chunks
+			}
+			sums.add(i, res[j])
+		}
+		done = next
+		r := s.result(sums, time.Since(t0))
+		if opt.Progress != nil {
+			opt.Progress(r.All)
+		}
+		if timedOut {
+			break
+		}
+		if opt.Precision > 0 && r.All.Trusted() && r.All.Hi-r.All.Lo <= 2*opt.Precision*r.All.Estimate {
+			break
+		}
+		if s.noCycle {
+			break // no walk can close: the estimate is 0 exactly
+		}
+	}
+	return s.result(sums, time.Since(t0)), nil
+}
+
+// SampleFromSums is the estimate of the chunks sums holds, as Sample
+// would give it for them (merge adds shards' sums).
+func SampleFromSums(b *sim.Board, opt SampleOptions, sums *SampleSums, d time.Duration) (SampleResult, error) {
+	opt.Shard = Shard{}
+	s, err := newSampler(b, opt)
+	if err != nil {
+		return SampleResult{}, err
+	}
+	return s.result(sums, d), nil
+}
+
+// round runs the chunks ids on the workers; at the deadline it stops, and
+// the chunks not done are nil.
+func (s *sampler) round(ctx context.Context, ids []int, deadline <-chan time.Time) ([]*chunkSums, bool, error) {
+	res := make([]*chunkSums, len(ids))
+	stop := make(chan struct{})
+	var once sync.Once
+	timedOut := false
+	go func() {
+		select {
+		case <-deadline:
+			timedOut = true
+			once.Do(func() { close(stop) })
+		case <-ctx.Done():
+			once.Do(func() { close(stop) })
+		case <-stop:
+		}
+	}()
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range s.opt.Workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			k := newWalker(s.b, s.opt.Proposal)
+			k.tail = s.opt.Tail
+			if s.opt.Closed {
+				k.setClosed()
+			}
+			rng := sim.NewPCG(0, 0)
+			for j := range work {
+				res[j] = s.chunk(k, ids[j], rng)
+			}
+		}()
+	}
+feed:
+	for j := range ids {
+		select {
+		case work <- j:
+		case <-stop:
+			break feed
+		}
+	}
+	close(work)
+	wg.Wait()
+	once.Do(func() { close(stop) })
+	if err := ctx.Err(); err != nil {
+		return nil, false, err
+	}
+	return res, timedOut, nil
+}
+
+// result turns the sums into the estimates.
+func (s *sampler) result(sums *SampleSums, d time.Duration) SampleResult {
+	start := "all"
+	if s.opt.Start >= 0 {
+		start = s.b.SquareName(s.opt.Start)
+	}
+	r := SampleResult{Sums: sums}
+	r.All = s.estimate(start, sums.S1, sums.S2, sums.Blocks, sums)
+	r.All.Seconds = d.Seconds()
+	for q := range sums.Per {
+		e := s.estimate(s.b.SquareName(q), sums.Per[q], sums.Per2[q], sums.Blocks, nil)
+		e.Seconds = r.All.Seconds
+		r.PerStart = append(r.PerStart, e)
+	}
+	return r
+}
+
+func f64(x *big.Float) float64 { v, _ := x.Float64(); return v }
+
+// estimate is the mean of n block sums with its normal interval, and
+// with walk-level sums (all != nil) the diagnostics.
+func (s *sampler) estimate(start string, s1, s2 *big.Float, blocks int64, all *SampleSums) SampleEstimate {
+	e := SampleEstimate{Board: s.b.String(), Closed: s.opt.Closed, Start: start, Proposal: s.opt.Proposal.Name(),
+		Confidence: s.opt.Confidence, Seed: s.opt.Seed}
+	e.Blocks = blocks
+	if blocks == 0 {
+		e.Warning = "no samples"
+		return e
+	}
+	nb := new(big.Float).SetPrec(sumPrec).SetInt64(blocks)
+	mean := new(big.Float).SetPrec(sumPrec).Quo(s1, nb)
+	e.Estimate = f64(mean)
+	// the sample variance of the block sums: (S2 - S1²/n) / (n-1), exact until the last rounding
+	v := new(big.Float).SetPrec(sumPrec).Mul(s1, s1)
+	v.Quo(v, nb)
+	v.Sub(s2, v)
+	var sd float64
+	if blocks > 1 {
+		sd = math.Sqrt(math.Max(0, f64(v)/float64(blocks-1)) / float64(blocks))
+	}
+	z := distuv.UnitNormal.Quantile(1 - (1-s.opt.Confidence)/2)
+	e.Lo, e.Hi = math.Max(0, e.Estimate-z*sd), e.Estimate+z*sd
+	if e.Estimate > 0 {
+		e.RelSE = sd / e.Estimate
+	}
+	if all == nil {
+		e.Samples, e.Warning = blocks, "per-square rows: see the whole board's diagnostics"
+		return e
+	}
+	e.Samples, e.Tours = all.Walks, all.Tours
+	// walk level: weights u = w·starts·factor, whose mean is the estimate too
+	wsum := e.Estimate * float64(all.Walks) // Σu = starts·S1 and walks = starts·blocks
+	if wsum > 0 {
+		w2 := f64(all.W2)
+		e.ESS = wsum * wsum / w2
+		e.MaxShare = all.Max / wsum
+		e.KL = math.Max(0, f64(all.WLogW)/wsum-math.Log(e.Estimate))
+		e.CDSamples = math.Exp(e.KL)
+	}
+	e.Warning = s.warning(e)
+	return e
+}
+
+// warning says why the interval should not be trusted yet: too few tours
+// drawn, one walk carrying a large share of the estimate (Kong 1992's
+// effective sample size being its reciprocal's kin), or fewer samples than
+// Chatterjee & Diaconis's exp(KL) (2018, Theorem 1.1).
+func (s *sampler) warning(e SampleEstimate) string {
+	switch {
+	case s.noCycle:
+		return ""
+	case e.Tours == 0:
+		return "no walk reached a tour: the count may be 0 or far beyond the sample"
+	case e.Tours < 100:
+		return fmt.Sprintf("only %d walks reached a tour (want 100)", e.Tours)
+	case e.MaxShare > 0.01:
+		return fmt.Sprintf("one walk carries %.1f%% of the estimate (want at most 1%%): the weights' tail is not resolved", 100*e.MaxShare)
+	case float64(e.Samples) < 10*e.CDSamples:
+		return fmt.Sprintf("%d samples, under 10 × exp(KL) = %.3g (Chatterjee & Diaconis's sample size)", e.Samples, 10*e.CDSamples)
+	}
+	return ""
+}
