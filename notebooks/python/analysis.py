@@ -55,6 +55,7 @@
 # %%
 import json
 import os
+import re
 import sys
 import tempfile
 from pathlib import Path
@@ -126,8 +127,10 @@ print(f"figures: {FIGURES}")
 
 
 def slug(text):
-    """A file-name-safe form of a board or rule name: warnsdorff/random -> warnsdorff-random."""
-    return str(text).replace("/", "-")
+    """A file-name-safe form of a board or rule name: warnsdorff/random ->
+    warnsdorff-random; a design cell's rule_spec
+    (warnsdorff/first;order=(2,1)(1,2)...) -> warnsdorff-first-order-2-1-1-2..."""
+    return re.sub(r"[^A-Za-z0-9._]+", "-", str(text)).strip("-")
 
 
 def save(fig, name):
@@ -324,13 +327,36 @@ RULE = os.environ.get("KNIGHTWALK_RULE") or "warnsdorff/random"
 # the categories are in their stored order: boards by size, rules as the
 # experiment lists them; keep those present
 boards = [b for b in squares["board"].cat.categories if (squares["board"] == b).any()]
-rules = [r for r in squares["rule"].cat.categories if (squares["rule"] == r).any()]
+# a rule is its rule_spec (docs/tables.md: the experiment and rule_spec name
+# a rule): the cells of a design share a rule name (warnsdorff/first) and
+# differ in their parameters (order=...), so every grouping below is by
+# rule_spec, in the experiment's order (the squares table's rows are in
+# plan order: board, then rule)
+rules = list(dict.fromkeys(squares["rule_spec"].astype(str)))
 if BOARD not in boards:
     print(f"board {BOARD} is not in these results; using {boards[-1]}")
     BOARD = boards[-1]
 if RULE not in rules:
-    print(f"rule {RULE} is not in these results; using {rules[0]}")
-    RULE = rules[0]
+    named = [spec for spec in rules if (squares.loc[squares["rule_spec"] == spec, "rule"].astype(str) == RULE).any()]
+    print(f"rule {RULE} is not a rule_spec of these results; using {(named or rules)[0]}")
+    RULE = (named or rules)[0]
+# figures with a panel or a line per rule show at most this many (a
+# design has hundreds or thousands of cells); the printed tables hold all
+RULE_INDEX = {r: i for i, r in enumerate(rules)}
+
+
+def by_rule(df, *more):
+    """df sorted by its rules in the experiment's order, then by the
+    columns more (categories: boards by size, classes in their order)."""
+    df = df.copy()
+    df["rule_order"] = df["rule_spec"].astype(str).map(RULE_INDEX)
+    return df.sort_values(["rule_order", *more], kind="stable").drop(columns="rule_order")
+
+
+MAX_SHOWN = 6
+shown = rules[:MAX_SHOWN]
+if len(rules) > len(shown):
+    print(f"{len(rules)} rules (rule_spec): the figures with one panel or line per rule show the first {len(shown)}")
 print(f"boards: {', '.join(boards)}; rules: {', '.join(rules)}")
 
 
@@ -356,7 +382,7 @@ def rate_text(rate, lo, hi, digits=1):
     return f"{rate:.{digits}%} [{lo:.{digits}%}, {hi:.{digits}%}]"
 
 
-one = squares[(squares["board"] == BOARD) & (squares["rule"] == RULE)]
+one = squares[(squares["board"] == BOARD) & (squares["rule_spec"] == RULE)]
 rows, cols = int(one["rows"].iloc[0]), int(one["cols"].iloc[0])
 grid = np.full((rows, cols), np.nan)
 grid[one["start_row"].to_numpy(dtype=int), one["start_col"].to_numpy(dtype=int)] = \
@@ -409,9 +435,9 @@ CLASS_ORDER = (list(squares["start_class"].cat.categories)
 by_class = classes[(classes["board"] == BOARD) & (classes["group_by"] == "class")].copy()
 
 # one panel per rule, each with its own y range, so that the intervals show
-fig, axes = plt.subplots(1, len(rules), figsize=(4 * len(rules), 3.5), squeeze=False)
-for ax, rule in zip(axes[0], rules):
-    d = by_class[by_class["rule"] == rule].set_index("group").reindex(CLASS_ORDER).dropna(how="all")
+fig, axes = plt.subplots(1, len(shown), figsize=(4 * len(shown), 3.5), squeeze=False)
+for ax, rule in zip(axes[0], shown):
+    d = by_class[by_class["rule_spec"] == rule].set_index("group").reindex(CLASS_ORDER).dropna(how="all")
     x = [CLASS_ORDER.index(g) for g in d.index]
     rate = d["success_rate"].to_numpy(dtype=float)
     yerr = np.vstack([rate - d["success_lo"].to_numpy(dtype=float),
@@ -426,8 +452,8 @@ fig.tight_layout()
 save(fig, f"classes_{slug(BOARD)}")
 
 print(f"{BOARD}, success by start class:")
-for _, row in by_class.sort_values(["rule", "group"]).iterrows():  # categories: rules as listed, classes in order
-    print(f"  {row['rule']:<18} {row['group']:<9} {int(row['squares']):>3} squares "
+for _, row in by_rule(by_class, "group").iterrows():  # categories: rules as listed, classes in order
+    print(f"  {row['rule_spec']:<18} {row['group']:<9} {int(row['squares']):>3} squares "
           f"{int(row['walks']):>7} walks  {rate_text(row['success_rate'], row['success_lo'], row['success_hi'], 2)}")
 
 here = comparisons[comparisons["board"] == BOARD]
@@ -451,7 +477,7 @@ assert np.allclose(comparisons["rate_a"], comparisons["successes_a"] / compariso
 
 print("\nclaims:")
 for _, row in claims.iterrows():
-    print(f"  {row['id']} ({row['source']}): {row['rule']} {row['board']} {row['target']} "
+    print(f"  {row['id']} ({row['source']}): {row['rule_spec']} {row['board']} {row['target']} "
           f"claimed [{row['claimed_lo']:.3f}, {row['claimed_hi']:.3f}], measured "
           f"{rate_text(row['measured'], row['lo'], row['hi'])} ({row['decided_by']}) -> {row['verdict']}")
 
@@ -481,11 +507,11 @@ for _, row in claims.iterrows():
 # they must be those found in the files above; a deterministic rule's
 # groups get a rate and no interval, as in the tables
 assert kw.method_of(squares) == (METHOD, CONFIDENCE)
-pooled = kw.pool(squares, ["rule", "board", "rows", "cols"])
-pooled = pooled.sort_values(["rule", "board"]).reset_index(drop=True)  # categories: rules as listed, boards by size
+pooled = kw.pool(squares, ["rule_spec", "board", "rows", "cols"])
+pooled = by_rule(pooled, "board").reset_index(drop=True)  # categories: rules as listed, boards by size
 assert list(pooled.drop_duplicates("board").sort_values("board")["board"].astype(str)) == \
     [b for b in squares["board"].cat.categories if b in set(pooled["board"].astype(str))]
-unequal = squares.groupby(["board", "rule"], observed=True)["walks"].nunique().gt(1).sum()
+unequal = squares.groupby(["board", "rule_spec"], observed=True)["walks"].nunique().gt(1).sum()
 print(f"(board, rule) pairs whose squares ran unequal walks: {unequal}"
       + (" (a sequential run: equal-weight means)" if unequal else ""))
 
@@ -510,19 +536,19 @@ def largest_difference(merged, suffix):
 # the check against the boards table: the same counts, rates and intervals
 check = pooled.copy()
 check["pooled_walks"] = check["walks"]
-bt = boards_table.merge(check[["board", "rule", "pooled_walks", "success_rate", "success_lo", "success_hi"]],
-                        on=["board", "rule"], validate="one_to_one", suffixes=("", "_pooled"))
+bt = boards_table.merge(check[["board", "rule_spec", "pooled_walks", "success_rate", "success_lo", "success_hi"]],
+                        on=["board", "rule_spec"], validate="one_to_one", suffixes=("", "_pooled"))
 assert len(bt) == len(boards_table) and (bt["walks"] == bt["pooled_walks"]).all()
 worst = largest_difference(bt, "_pooled")
 print(f"{METHOD} rates and intervals recomputed for {len(bt)} boards: largest difference from the boards table {worst:.1e}")
 assert worst < 1e-12, "the package's pooled rates disagree with the boards table"
 
 # the check against the classes table: pool squares by class, compare
-check = kw.pool(squares, ["board", "rule", "start_class"])
+check = kw.pool(squares, ["board", "rule_spec", "start_class"])
 ref = classes[classes["group_by"] == "class"].copy()
 ref["start_class"] = ref["group"].astype(str)
 check["start_class"] = check["start_class"].astype(str)
-check = ref.merge(check, on=["board", "rule", "start_class"], suffixes=("", "_pooled"), validate="one_to_one")
+check = ref.merge(check, on=["board", "rule_spec", "start_class"], suffixes=("", "_pooled"), validate="one_to_one")
 assert len(check) == len(ref)
 worst = largest_difference(check, "_pooled")
 print(f"{METHOD} rates and intervals recomputed for {len(check)} classes: "
@@ -533,8 +559,8 @@ assert worst < 1e-12, "the package's pooled rates disagree with the classes tabl
 # number of squares instead (labelled), so none is silently left out
 all_square = bool((pooled["rows"] == pooled["cols"]).all())
 fig, ax = plt.subplots(figsize=(6, 4))
-for rule in rules:
-    d = pooled[pooled["rule"] == rule]
+for rule in shown:
+    d = pooled[pooled["rule_spec"] == rule]
     x = floats(d["rows"]) if all_square else floats(d["rows"] * d["cols"])
     rate = floats(d["success_rate"])
     ax.errorbar(x, rate, yerr=np.vstack([rate - floats(d["success_lo"]), floats(d["success_hi"]) - rate]),
@@ -551,7 +577,7 @@ save(fig, "size-curve")
 
 print("success by board, all start squares pooled:")
 for _, row in pooled.iterrows():
-    print(f"  {row['rule']:<18} {row['board']:>6} {int(row['walks']):>7} walks "
+    print(f"  {row['rule_spec']:<18} {row['board']:>6} {int(row['walks']):>7} walks "
           f"{rate_text(row['success_rate'], row['success_lo'], row['success_hi'], 2)}")
 
 # %% [markdown]
@@ -566,13 +592,13 @@ for _, row in pooled.iterrows():
 # divide by the class's walks.
 
 # %%
-KEY_COLUMNS = ["board", "rows", "cols", "rule", "start", "start_row", "start_col"]
+KEY_COLUMNS = ["board", "rows", "cols", "rule_spec", "start", "start_row", "start_col"]
 LENGTH_RULE = "random" if "random" in rules else RULE
 
 joined = lengths.merge(squares[KEY_COLUMNS + ["start_class"]], on=KEY_COLUMNS,
                        how="inner", validate="many_to_one")
 assert len(joined) == len(lengths), "every lengths row has its square"
-one = joined[(joined["board"] == BOARD) & (joined["rule"] == LENGTH_RULE)]
+one = joined[(joined["board"] == BOARD) & (joined["rule_spec"] == LENGTH_RULE)]
 dist = one.groupby(["start_class", "length"], as_index=False)[["count"]].sum()
 cells = rows * cols
 
@@ -598,7 +624,7 @@ ax.set_title(f"Path-length distribution, {BOARD}, {LENGTH_RULE}")
 ax.legend()
 save(fig, f"length-distribution_{slug(BOARD)}_{slug(LENGTH_RULE)}")
 
-means = classes[(classes["board"] == BOARD) & (classes["rule"] == LENGTH_RULE)
+means = classes[(classes["board"] == BOARD) & (classes["rule_spec"] == LENGTH_RULE)
                 & (classes["group_by"] == "class")]
 print("  the classes table's mean lengths: "
       + ", ".join(f"{g} {m:.2f}" for g, m in zip(means["group"], means["length_mean"])))
@@ -616,14 +642,14 @@ print("  the classes table's mean lengths: "
 # outcome counts per board; the `walks` table has each walk's `outcome`.
 
 # %%
-ends = deadends[(deadends["board"] == BOARD) & (deadends["rule"] == RULE)]
+ends = deadends[(deadends["board"] == BOARD) & (deadends["rule_spec"] == RULE)]
 traps = ends.groupby("end", as_index=False)[["count"]].sum().sort_values("count", ascending=False)
 at_dead_end = int(traps["count"].sum())
-sel = squares[(squares["board"] == BOARD) & (squares["rule"] == RULE)]
+sel = squares[(squares["board"] == BOARD) & (squares["rule_spec"] == RULE)]
 stopped = int(sel["stopped"].sum())
 failed = int((sel["walks"] - sel["successes"]).sum())  # int64: never wraps
 assert failed == at_dead_end + stopped, "failed walks = dead ends (incl. over budget) + stopped"
-b = boards_table[(boards_table["board"] == BOARD) & (boards_table["rule"] == RULE)].iloc[0]
+b = boards_table[(boards_table["board"] == BOARD) & (boards_table["rule_spec"] == RULE)].iloc[0]
 assert (b["dead_ends"] + b["budget_exceeded"], b["stopped"]) == (at_dead_end, stopped)
 print(f"{BOARD}, {RULE}: {failed} failed walks: {int(b['dead_ends'])} at a dead end, "
       f"{stopped} stopped by max_steps, {int(b['budget_exceeded'])} over the node budget")
@@ -678,9 +704,10 @@ else:
     # every rule of the run, replayed by the package (kw.replay) with the
     # row's own parameters, end squares named as the table names them
     replayed = 0
-    for (rule_name,), group in walks_table[walks_table["board"] == BOARD].groupby(["rule"], observed=True):
+    for (spec,), group in walks_table[walks_table["board"] == BOARD].groupby(["rule_spec"], observed=True):
+        rule_name = str(group["rule"].iloc[0])
         for _, row in group.sort_values(["start", "walk"]).head(4).iterrows():
-            w = kw.replay(seed, rows, cols, str(rule_name), int(row["start_row"]), int(row["start_col"]), int(row["walk"]),
+            w = kw.replay(seed, rows, cols, rule_name, int(row["start_row"]), int(row["start_col"]), int(row["walk"]),
                           max_steps=0 if pd.isna(row["max_steps"]) else int(row["max_steps"]),
                           order=None if pd.isna(row["move_order"]) else str(row["move_order"]),
                           node_budget=None if pd.isna(row["node_budget"]) else int(row["node_budget"]),
@@ -691,14 +718,14 @@ else:
             replayed += 1
     print(f"kw.replay: {replayed} walks of every rule on {BOARD} match the walks table (start, end, length, outcome)")
 
-    counts = walks_table.groupby(["board", "rule", "start"], observed=True, as_index=False)[["success"]].sum()
-    counts = counts.merge(squares, on=["board", "rule", "start"])
+    counts = walks_table.groupby(["board", "rule_spec", "start"], observed=True, as_index=False)[["success"]].sum()
+    counts = counts.merge(squares, on=["board", "rule_spec", "start"])
     agree = (counts["success"] == counts["successes"]).all()
     print(f"walks table vs squares: successes per start square "
           f"{'agree' if agree else 'DISAGREE'} for {len(counts)} squares")
     # groupby, not pd.crosstab: crosstab drops the (board, rule) rows of
     # categories whose outcomes miss a level
-    outcomes = (walks_table.groupby(["board", "rule"], observed=True)["outcome"]
+    outcomes = (walks_table.groupby(["board", "rule_spec"], observed=True)["outcome"]
                 .value_counts().unstack(fill_value=0))
     outcomes = outcomes[[c for c in walks_table["outcome"].cat.categories if c in outcomes.columns]]
     print("\noutcomes per board and rule (walks table):")

@@ -70,7 +70,9 @@ def test_outcomes_for_every_rule(printed: str) -> None:
     block = printed.split("outcomes per board and rule (walks table):")[1].split("\n\n")[0]
     for board in ("3x4", "4x5", "3x27"):
         assert board in block
-    rules = re.findall(r"(?:^|\s)(warnsdorff/random|warnsdorff/first|random)\s+\d", block, re.M)
+    # rules are named by rule_spec (a design's cells share a rule name):
+    # warnsdorff/first;order=(2,1)... here
+    rules = re.findall(r"(?:^|\s)(warnsdorff/random|warnsdorff/first|random)(?:;\S*)?\s+\d", block, re.M)
     for rule in ("warnsdorff/random", "warnsdorff/first", "random"):
         assert rules.count(rule) == 3, block
 
@@ -106,6 +108,8 @@ def test_r_notebook_labels(r_printed: str) -> None:
     # the pooled table by board size and without an interval for a deterministic rule
     block = r_printed.split("pooled by board (by size)")[1].split("\n\n")[1]  # the table after its caption
     rows = [[c.strip() for c in line.strip("|").split("|")] for line in block.splitlines() if line.startswith("|")][2:]
+    for r in rows:  # the rule_spec's rule: warnsdorff/first;order=(2,1)... is warnsdorff/first
+        r[0] = r[0].split(";")[0]
     assert [r[1] for r in rows if r[0] == "warnsdorff/random"] == ["3x4", "4x5", "3x27"], block
     assert all(r[5] == "NA" and r[6] == "NA" for r in rows if r[0] == "warnsdorff/first"), block
     assert all(r[5] != "NA" for r in rows if r[0] != "warnsdorff/first"), block
