@@ -126,3 +126,32 @@ func TestTermWhileWritingADesign(t *testing.T) {
 		t.Errorf("stderr %s; want it to say the writing was cancelled", &stderr)
 	}
 }
+
+// TestFIFORefusedAtOnce: validate and run of a FIFO with no writer answer
+// at once (they waited 5 s twice, and before that for ever), exit 1 and
+// say what the path is; so does a count part path that is a FIFO.
+func TestFIFORefusedAtOnce(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo.yaml")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	for _, args := range [][]string{{"validate", fifo}, {"run", fifo, "--out", filepath.Join(dir, "r")}, {"run", fifo, "--dry-run"}} {
+		var stderr strings.Builder
+		c := proc(t, nil, args...)
+		c.Stderr = &stderr
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+		err, took, ok := waitOrKill(c, 20*time.Second)
+		if !ok || took > 2*time.Second {
+			t.Errorf("%q: ended after %v (killed: %v); want at once", args, took, !ok)
+		}
+		if ee := (*exec.ExitError)(nil); !errors.As(err, &ee) || ee.ExitCode() != 1 || !strings.Contains(stderr.String(), "is a FIFO (named pipe), not a regular file") {
+			t.Errorf("%q: %v, stderr %q; want exit 1 naming a FIFO", args, err, &stderr)
+		}
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 1 {
+		t.Errorf("left %d entries beside the FIFO", len(left)-1)
+	}
+}

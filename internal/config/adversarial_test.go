@@ -51,47 +51,14 @@ func TestLoadRefusesLargeFiles(t *testing.T) {
 	wantRefusal(t, err, filepath.Join(dir, "missing.yaml"), "no such file")
 }
 
-// TestLoadDevZero reads an endless device: the limit, not the device,
-// ends the read.
+// TestLoadDevZero: an endless device is refused before it is opened,
+// as everything that is not a regular file is (issue 53).
 func TestLoadDevZero(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
 	}
 	_, err := Load("/dev/zero")
-	wantRefusal(t, err, "/dev/zero", "more than 1048576 bytes")
-}
-
-// TestLoadFIFO reads a pipe whose writer never stops.
-func TestLoadFIFO(t *testing.T) {
-	if runtime.GOOS == "windows" {
-		t.Skip("no FIFOs")
-	}
-	fifo := filepath.Join(t.TempDir(), "fifo.yaml")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("mkfifo: %v", err)
-	}
-	done := make(chan struct{})
-	go func() {
-		f, err := os.OpenFile(fifo, os.O_WRONLY, 0)
-		if err != nil {
-			return
-		}
-		defer f.Close()
-		chunk := []byte(strings.Repeat("# endless\n", 1000))
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			if _, err := f.Write(chunk); err != nil {
-				return // the reader stopped reading: closed pipe
-			}
-		}
-	}()
-	_, err := Load(fifo)
-	close(done)
-	wantRefusal(t, err, fifo, "more than 1048576 bytes")
+	wantRefusal(t, err, "/dev/zero", "is a character device, not a regular file, and is not read; want an experiment file (YAML)")
 }
 
 // TestHugeBoardList: a board list of a megabyte is refused by counting its
@@ -188,25 +155,38 @@ func TestManyMistakes(t *testing.T) {
 	wantRefusal(t, err, "entries.yaml", "keys and list items; an experiment file holds at most 20000")
 }
 
-// TestLoadFIFONoWriter: a FIFO that no process writes to is refused after
-// readWait instead of blocking in open(2) for ever (issue 21).
+// TestLoadFIFONoWriter: a FIFO, with no writer (open(2) of it blocks
+// for ever) or with one, is refused at once before it is opened, naming
+// what it is and what is wanted, as an experiment file and as a sources
+// file (issue 21 waited 5 s, twice, for a writer; issue 53).
 func TestLoadFIFONoWriter(t *testing.T) {
-	fifo := filepath.Join(t.TempDir(), "silent.yaml")
+	if runtime.GOOS == "windows" {
+		t.Skip("no FIFOs")
+	}
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "silent.yaml")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
 		t.Skipf("mkfifo: %v", err)
 	}
-	defer func(d time.Duration) { readWait = d }(readWait)
-	readWait = 200 * time.Millisecond
-	done := make(chan error, 1)
-	go func() { _, err := Load(fifo); done <- err }()
-	select {
-	case err := <-done:
-		wantRefusal(t, err, fifo, "no writer")
-	case <-time.After(10 * time.Second):
-		t.Fatal("Load blocked on a FIFO with no writer")
+	exp := filepath.Join(dir, "e.yaml")
+	if err := os.WriteFile(exp, []byte("name: e\nboards: [5x5]\nrules: [{name: random}]\nsources: silent.yaml\n"), 0o644); err != nil {
+		t.Fatal(err)
 	}
-	// Release the goroutine still blocked in open(2).
-	if f, err := os.OpenFile(fifo, os.O_WRONLY|syscall.O_NONBLOCK, 0); err == nil {
-		f.Close()
+	for _, c := range []struct{ path, want string }{
+		{fifo, "silent.yaml: is a FIFO (named pipe), not a regular file, and is not read; want an experiment file (YAML)"},
+		{exp, "cannot read the sources file " + fifo + ": is a FIFO (named pipe), not a regular file, and is not read; want a sources file (YAML)"},
+	} {
+		t0 := time.Now()
+		done := make(chan error, 1)
+		go func() { _, err := Load(c.path); done <- err }()
+		select {
+		case err := <-done:
+			wantRefusal(t, err, c.path, c.want)
+		case <-time.After(10 * time.Second):
+			t.Fatalf("%s: Load blocked on a FIFO with no writer", c.path)
+		}
+		if d := time.Since(t0); d > time.Second {
+			t.Errorf("%s: refused after %v; want at once", c.path, d)
+		}
 	}
 }

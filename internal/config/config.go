@@ -5,10 +5,10 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"reflect"
 	"slices"
-	"time"
+
+	"github.com/knightwalk/knightwalk/internal/safeio"
 
 	"go.yaml.in/yaml/v3"
 
@@ -245,81 +245,47 @@ func Default() Config {
 	}
 }
 
-// readWait is how long ReadFile waits for a FIFO or device to deliver.
-var readWait = 5 * time.Second
-
-// openBounded opens path for reading, waiting at most readWait: open(2)
-// of a FIFO blocks until a writer opens it, and a FIFO with no writer
-// would otherwise hang the command for ever (and, blocked in a system
-// call, past its signals). The open of a FIFO runs on its own goroutine;
-// if no writer comes, that goroutine stays blocked until the process
-// ends, which for the command is at once.
-func openBounded(path string) (*os.File, error) {
-	if fi, err := os.Stat(path); err != nil || fi.Mode()&fs.ModeNamedPipe == 0 {
-		return os.Open(path)
-	}
-	type opened struct {
-		f   *os.File
-		err error
-	}
-	ch := make(chan opened, 1)
-	go func() {
-		f, err := os.Open(path)
-		ch <- opened{f, err}
-	}()
-	select {
-	case o := <-ch:
-		return o.f, o.err
-	case <-time.After(readWait):
-		go func() { // close it should a writer come after all
-			if o := <-ch; o.f != nil {
-				o.f.Close()
-			}
-		}()
-		return nil, errNoWriter
-	}
+// ReadFile reads an experiment file of at most MaxFileBytes. Anything
+// that is not a regular file (a directory, a FIFO, a device such as
+// /dev/zero, a socket) is refused before it is opened, so no path can
+// block the command (a FIFO with no writer) or feed it for ever; a file
+// over the limit is refused before it is read. The error is an Errors
+// naming path.
+func ReadFile(path string) ([]byte, error) {
+	return readFileOf(path, "an experiment file")
 }
 
-var errNoWriter = errors.New("a FIFO that no writer opened")
-
-// ReadFile reads an experiment file of at most MaxFileBytes. A regular file
-// over the limit is refused before it is read; anything else (a device such
-// as /dev/zero, a FIFO) is read through a limit and refused once it passes
-// it, so memory stays bounded whatever path is given. The error is an
-// Errors naming path.
-func ReadFile(path string) ([]byte, error) {
-	tooBig := func(what string) error {
-		return Errors{{File: path, Msg: fmt.Sprintf("%s; an experiment file holds at most %d bytes (1 MiB)", what, MaxFileBytes)}}
+// readFileOf is ReadFile for a file of the kind what ("an experiment
+// file", "a sources file"), which its errors name.
+func readFileOf(path, what string) ([]byte, error) {
+	tooBig := func(size string) error {
+		return Errors{{File: path, Msg: fmt.Sprintf("%s; %s holds at most %d bytes (1 MiB)", size, what, MaxFileBytes)}}
 	}
-	f, err := openBounded(path)
-	if errors.Is(err, errNoWriter) {
-		return nil, Errors{{File: path, Msg: fmt.Sprintf("a FIFO that no writer opened within %v; want an experiment file (YAML)", readWait)}}
+	want := "want " + what + " (YAML)"
+	fi, err := safeio.CheckRegular(path)
+	switch {
+	case fi != nil && fi.IsDir():
+		return nil, Errors{{File: path, Msg: "is a directory; " + want}}
+	case fi != nil && err != nil:
+		return nil, Errors{{File: path, Msg: fmt.Sprintf("is %s, not a regular file, and is not read; %s", safeio.Kind(fi.Mode()), want)}}
+	case err != nil:
+		return nil, Errors{{File: path, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
+	case fi.Size() > MaxFileBytes:
+		return nil, tooBig(fmt.Sprintf("%d bytes", fi.Size()))
+	}
+	f, err := safeio.OpenRegular(path)
+	if errors.Is(err, safeio.ErrNotRegular) { // replaced since the check
+		return nil, Errors{{File: path, Msg: "not a regular file, and is not read; " + want}}
 	}
 	if err != nil {
 		return nil, Errors{{File: path, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
 	}
 	defer f.Close()
-	// A FIFO or device that gives nothing for a while is refused rather
-	// than waited on for ever (a FIFO with no writer, a silent terminal).
-	f.SetReadDeadline(time.Now().Add(readWait))
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, Errors{{File: path, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
-	}
-	switch {
-	case fi.IsDir():
-		return nil, Errors{{File: path, Msg: "is a directory; want an experiment file (YAML)"}}
-	case fi.Mode().IsRegular() && fi.Size() > MaxFileBytes:
-		return nil, tooBig(fmt.Sprintf("%d bytes", fi.Size()))
-	}
 	data, err := io.ReadAll(io.LimitReader(f, MaxFileBytes+1))
-	if errors.Is(err, os.ErrDeadlineExceeded) {
-		return nil, Errors{{File: path, Msg: fmt.Sprintf("not a regular file, and it gave no complete experiment within %v (a FIFO with no writer?); want an experiment file (YAML)", readWait)}}
-	}
 	if err != nil {
 		return nil, Errors{{File: path, Msg: fmt.Sprintf("cannot read: %v", unwrapPath(err))}}
 	}
-	if len(data) > MaxFileBytes {
+	if len(data) > MaxFileBytes { // grown since the check
 		return nil, tooBig(fmt.Sprintf("more than %d bytes", MaxFileBytes))
 	}
 	return data, nil

@@ -353,7 +353,7 @@ func (c *Config) readOwnSources(file string) Errors {
 		key.Msg = "empty; want the name of a sources file (the schema of experiments/sources.yaml), relative to this file"
 		return Errors{key}
 	}
-	data, err := ReadFile(path)
+	data, err := readFileOf(path, "a sources file")
 	if err != nil {
 		key.Msg = fmt.Sprintf("cannot read the sources file %s: %v", path, err)
 		var es Errors

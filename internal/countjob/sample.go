@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/knightwalk/knightwalk/internal/safeio"
 	"io"
 	"math/big"
 	"os"
@@ -261,7 +262,7 @@ func hasFormat(path, format string) bool {
 	if err != nil || !fi.Mode().IsRegular() {
 		return false
 	}
-	f, err := os.Open(path)
+	f, err := safeio.OpenRegular(path)
 	if err != nil {
 		return false
 	}
@@ -284,7 +285,7 @@ func sampleParts(dir string) []string {
 }
 
 func readSamplePart(path string) (*SamplePart, error) {
-	b, err := os.ReadFile(path)
+	b, err := safeio.ReadRegular(path, maxPartBytes)
 	if err != nil {
 		return nil, err
 	}

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
+	"github.com/knightwalk/knightwalk/internal/safeio"
 	"io"
 	"math/big"
 	"os"
@@ -218,6 +219,10 @@ func writeNewFile(path string, b []byte) error {
 	return err
 }
 
+// maxPartBytes bounds a count part read into memory: a part is a few
+// tables of counts, far below it.
+const maxPartBytes = 1 << 30
+
 // IsPart reports whether path is (or is a directory of) count parts.
 func IsPart(path string) bool {
 	fi, err := os.Stat(path)
@@ -227,7 +232,7 @@ func IsPart(path string) bool {
 	if fi.IsDir() {
 		return len(PartsIn(path)) > 0
 	}
-	f, err := os.Open(path)
+	f, err := safeio.OpenRegular(path) // a FIFO or device is no part, and is not opened
 	if err != nil {
 		return false
 	}
@@ -251,7 +256,7 @@ func PartsIn(dir string) []string {
 }
 
 func ReadPart(path string) (*Part, error) {
-	b, err := os.ReadFile(path)
+	b, err := safeio.ReadRegular(path, maxPartBytes)
 	if err != nil {
 		return nil, err
 	}

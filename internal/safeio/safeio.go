@@ -9,6 +9,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"syscall"
 )
@@ -17,11 +18,51 @@ import (
 // file (a FIFO, a device, a socket, a directory).
 var ErrNotRegular = errors.New("not a regular file")
 
-// OpenRegular opens path for reading if it is a regular file. The open
-// itself is non-blocking, so a FIFO with no writer is refused at once
+// CheckRegular returns path's FileInfo (symbolic links followed) before
+// anything opens it, and, for a path that is not a regular file, an error
+// wrapping ErrNotRegular that says what it is (Kind): a FIFO, a device, a
+// socket or a directory is never opened, so none can block or feed the
+// tool for ever. The FileInfo is returned with that error.
+func CheckRegular(path string) (fs.FileInfo, error) {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return fi, &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w: %s", ErrNotRegular, Kind(fi.Mode()))}
+	}
+	return fi, nil
+}
+
+// Kind names what a file of mode m is, for a message: "a directory", "a
+// FIFO (named pipe)", "a character device" and so on.
+func Kind(m fs.FileMode) string {
+	switch t := m.Type(); {
+	case t == 0:
+		return "a regular file"
+	case t&fs.ModeDir != 0:
+		return "a directory"
+	case t&fs.ModeNamedPipe != 0:
+		return "a FIFO (named pipe)"
+	case t&fs.ModeSocket != 0:
+		return "a socket"
+	case t&fs.ModeCharDevice != 0:
+		return "a character device"
+	case t&fs.ModeDevice != 0:
+		return "a block device"
+	default:
+		return "not a regular file (" + t.String() + ")"
+	}
+}
+
+// OpenRegular opens path for reading if it is a regular file, which
+// CheckRegular says before the open. The open itself is non-blocking, so a FIFO with no writer is refused at once
 // instead of blocking in open(2); O_NONBLOCK has no effect on reads of a
 // regular file.
 func OpenRegular(path string) (*os.File, error) {
+	if _, err := CheckRegular(path); err != nil {
+		return nil, err
+	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err
@@ -33,7 +74,7 @@ func OpenRegular(path string) (*os.File, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		f.Close()
-		return nil, &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w (%v)", ErrNotRegular, fi.Mode().Type())}
+		return nil, &os.PathError{Op: "open", Path: path, Err: fmt.Errorf("%w: %s", ErrNotRegular, Kind(fi.Mode()))}
 	}
 	return f, nil
 }
