@@ -69,6 +69,11 @@ func runCommand() *command {
 				if !build.Traceable() && !*dry && !*check {
 					fmt.Fprintf(say, "experiment: %s\n", buildinfo.NoVCSNote)
 				}
+				roundGiven := false // --round 0 is refused, not taken for the default
+				fs.Visit(func(f *flag.Flag) { roundGiven = roundGiven || f.Name == "round" })
+				if roundGiven && *round < 1 {
+					return usagef("--round %d: rounds count from 1", *round)
+				}
 				if *round != 0 && (s.Sequential == nil || shard.N <= 1) {
 					return usagef("--round is for a sequential run (walks: {until: ...}) split with --shard K/N")
 				}

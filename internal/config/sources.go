@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"os"
 	"path/filepath"
 	"reflect"
 	"slices"
@@ -362,6 +363,14 @@ func (c *Config) readOwnSources(file string) Errors {
 		}
 		return Errors{key}
 	}
+	if what := experimentKeys(data); what != "" {
+		// each of its keys would be "unknown" to the sources schema
+		key.Msg = fmt.Sprintf("%s is an experiment file (it has %s), not a sources file; want a file whose one top-level key is sources (the schema of experiments/sources.yaml)", path, what)
+		if same(path, file) {
+			key.Msg = fmt.Sprintf("%s names this experiment file itself; want a sources file, whose one top-level key is sources (the schema of experiments/sources.yaml)", c.SourcesFile)
+		}
+		return Errors{key}
+	}
 	list, err := parseSources(path, data, builtIn)
 	if err != nil {
 		var es Errors
@@ -617,4 +626,27 @@ func (c *Config) checkReadings(k *checker) {
 // that 0 of 100 trials leaves plausible.
 func sameStatement(a, b Claim) bool {
 	return a.Source == b.Source && a.Family == b.Family
+}
+
+// experimentKeys names the keys of an experiment file that data has at
+// its top level (name, boards, rules), "" when it has none.
+func experimentKeys(data []byte) string {
+	var top map[string]any
+	if yaml.Unmarshal(data, &top) != nil {
+		return ""
+	}
+	var have []string
+	for _, k := range []string{"name", "boards", "rules"} {
+		if _, ok := top[k]; ok {
+			have = append(have, k)
+		}
+	}
+	return strings.Join(have, ", ")
+}
+
+// same reports whether paths a and b name one file.
+func same(a, b string) bool {
+	fa, err1 := os.Stat(a)
+	fb, err2 := os.Stat(b)
+	return err1 == nil && err2 == nil && os.SameFile(fa, fb)
 }
