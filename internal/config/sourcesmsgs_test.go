@@ -21,7 +21,9 @@ func TestSourcesFileMessages(t *testing.T) {
 		}
 		return p
 	}
-	exp := func(src string) string { return "name: e\nboards: [5x5]\nrules: [{name: random}]\nsources: " + src + "\n" }
+	exp := func(src string) string {
+		return "name: e\nboards: [5x5]\nrules: [{name: random}]\nsources: " + src + "\n"
+	}
 	write("other.yaml", exp("x.yaml"))
 	write("big.yaml", strings.Repeat("#", 2*MaxFileBytes))
 	if err := os.Mkdir(filepath.Join(dir, "srcdir"), 0o755); err != nil {
