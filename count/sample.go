@@ -71,13 +71,13 @@ func ParseProposal(s string) (Proposal, error) {
 	return Proposal{}, fmt.Errorf("proposal %q: valid proposals are uniform, softmin, softmin:B (B from 0 to 20)", s)
 }
 
-// DefaultProposal is softmin with β = 0.5; docs/counting.md has the
+// DefaultProposal is softmin with β = 0.3; docs/counting.md has the
 // measured relative variance per CPU-second that chose it.
-var DefaultProposal = Proposal{Beta: 0.5}
+var DefaultProposal = Proposal{Beta: 0.3}
 
 // DefaultTail is how many squares at the end of a walk are counted
 // exactly by default (docs/counting.md: the measurements that chose it).
-const DefaultTail = 12
+const DefaultTail = 20
 
 // walker draws sampled walks on one board. Its arrays are padded by two
 // squares on every side, so a move off the board lands on a square marked

@@ -15,6 +15,9 @@ func (k *walker) expectation(cur, left, ones int) float64 {
 	if left == 0 {
 		return 1
 	}
+	if left <= k.tail {
+		return k.complete(cur, left, ones)
+	}
 	var cand [8]int
 	var cd [8]int8
 	na, K, sum, done := k.options(cur, left, ones, &cand, &cd)
@@ -46,7 +49,8 @@ func (k *walker) expectation(cur, left, ones int) float64 {
 // against the frontier sweep's counts, per start square and closed.
 func TestSampleExpectationExact(t *testing.T) {
 	boards := [][2]int{{3, 4}, {4, 4}, {3, 7}, {4, 5}, {5, 5}, {3, 8}}
-	for _, p := range []Proposal{{}, {Beta: 0.7}, DefaultProposal, {Beta: 4}} {
+	for i, p := range []Proposal{{}, {Beta: 0.7}, DefaultProposal, {Beta: 4}} {
+		tail := []int{0, 3, 0, 7}[i]
 		for _, rc := range boards {
 			b := sim.MustBoard(rc[0], rc[1])
 			for _, closed := range []bool{false, true} {
@@ -61,6 +65,7 @@ func TestSampleExpectationExact(t *testing.T) {
 					t.Fatal(err)
 				}
 				k := newWalker(b, p)
+				k.tail = tail
 				if closed {
 					if !k.setClosed() {
 						t.Fatalf("%s: no square of degree 2", b)
@@ -88,5 +93,143 @@ func TestSampleExpectationExact(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+func sampleOpts(closed bool) SampleOptions {
+	return SampleOptions{Closed: closed, Start: -1, Proposal: DefaultProposal, Tail: DefaultTail, Seed: 7, Workers: 1,
+		Confidence: 0.999, Samples: 150_000}
+}
+
+// TestSampleWorkersAndShardsAgree: the same seed gives the same estimate,
+// bit for bit, for any number of workers, and three shards' sums merged
+// give exactly the estimate of one run.
+func TestSampleWorkersAndShardsAgree(t *testing.T) {
+	ctx := context.Background()
+	b := sim.MustBoard(5, 6)
+	for _, closed := range []bool{false, true} {
+		opt := sampleOpts(closed)
+		opt.PerStart = !closed
+		one, err := Sample(ctx, b, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opt.Workers = 3
+		three, err := Sample(ctx, b, opt)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameEstimate(one, three) {
+			t.Errorf("closed=%v: 1 worker %+v, 3 workers %+v", closed, one.All, three.All)
+		}
+		var sums *SampleSums
+		for k := range 3 {
+			o := opt
+			o.Shard = Shard{K: k, N: 3}
+			r, err := Sample(ctx, b, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if sums == nil {
+				sums = r.Sums
+			} else if err := sums.Merge(r.Sums); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := sums.Merge(sums); err == nil {
+			t.Error("merging a part twice: no error")
+		}
+		merged, err := SampleFromSums(b, opt, sums, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !sameEstimate(one, merged) {
+			t.Errorf("closed=%v: one run %+v, merged shards %+v", closed, one.All, merged.All)
+		}
+	}
+}
+
+func sameEstimate(a, b SampleResult) bool {
+	eq := func(x, y SampleEstimate) bool {
+		x.Seconds, y.Seconds = 0, 0
+		return x == y
+	}
+	if !eq(a.All, b.All) || len(a.PerStart) != len(b.PerStart) {
+		return false
+	}
+	for i := range a.PerStart {
+		if !eq(a.PerStart[i], b.PerStart[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSampleCoversExact: with fixed seeds, the 99.9 % intervals of the
+// whole board, its squares and the closed tours cover the frontier's
+// exact counts.
+func TestSampleCoversExact(t *testing.T) {
+	ctx := context.Background()
+	for _, rc := range [][2]int{{5, 5}, {5, 6}, {4, 7}} {
+		b := sim.MustBoard(rc[0], rc[1])
+		for _, closed := range []bool{false, true} {
+			opt := sampleOpts(closed)
+			opt.PerStart = !closed
+			r, err := Sample(ctx, b, opt)
+			if err != nil {
+				t.Fatal(err)
+			}
+			o := Options{Closed: closed}
+			if !closed {
+				for s := range b.Squares() {
+					o.Starts = append(o.Starts, s)
+				}
+			}
+			want, err := Tours(ctx, b, o)
+			if err != nil {
+				t.Fatal(err)
+			}
+			w := float64(want.Tours.Big().Int64())
+			if a := r.All; !(a.Lo <= w && w <= a.Hi) || !a.Trusted() || (w == 0) != (a.Zero != "") {
+				t.Errorf("%s closed=%v: %v [%v, %v] (%s), exact %v", b, closed, a.Estimate, a.Lo, a.Hi, a.Warning, w)
+			}
+			miss := 0
+			for s, e := range r.PerStart {
+				if x := float64(want.PerStart[s].Big().Int64()); e.Trusted() && !(e.Lo <= x && x <= e.Hi) {
+					miss++
+				}
+			}
+			if miss > 0 {
+				t.Errorf("%s: %d of %d squares' 99.9%% intervals miss", b, miss, len(r.PerStart))
+			}
+		}
+	}
+}
+
+// TestNoToursTheorems holds the theorems that make a count 0 without a
+// walk (noTours) to the frontier's counts on every board they cover here.
+func TestNoToursTheorems(t *testing.T) {
+	ctx := context.Background()
+	for m := 1; m <= 5; m++ {
+		for n := m; m*n <= 30 || m == 3 && n <= 12 || m <= 2 && n <= 12; n++ {
+			b := sim.MustBoard(m, n)
+			for _, closed := range []bool{false, true} {
+				r, err := Tours(ctx, b, Options{Closed: closed})
+				if err != nil {
+					t.Fatal(err)
+				}
+				zero := r.Tours.Big().Sign() == 0
+				if why := noTours(m, n, closed); (why != "") != zero {
+					t.Errorf("%s closed=%v: %d tours, noTours says %q", b, closed, r.Tours.Big(), why)
+				}
+			}
+		}
+	}
+	r, err := Sample(ctx, sim.MustBoard(5, 5), sampleOpts(true))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if a := r.All; a.Estimate != 0 || a.Hi != 0 || a.Zero == "" || !a.Trusted() || a.Samples != 0 {
+		t.Errorf("5x5 closed: %+v, want 0 exactly by a theorem, no walk drawn", a)
 	}
 }

@@ -57,6 +57,7 @@ type chunkSums struct {
 	w2, wlogw            float64   // walk level: Σ w², Σ w·log w (w in units of the estimate)
 	max                  float64   // the largest walk weight
 	per, per2            []float64 // per start square (PerStart)
+	perTours             []int64
 }
 
 // SampleSums is the exact total of a set of chunks; parts of shards add.
@@ -66,6 +67,7 @@ type SampleSums struct {
 	S1, S2, W2, WLogW    *big.Float
 	Max                  float64
 	Per, Per2            []*big.Float
+	PerTours             []int64
 }
 
 func newBig() *big.Float { return new(big.Float).SetPrec(sumPrec) }
@@ -75,6 +77,7 @@ func newSums(perStart int) *SampleSums {
 	for range perStart {
 		s.Per = append(s.Per, newBig())
 		s.Per2 = append(s.Per2, newBig())
+		s.PerTours = append(s.PerTours, 0)
 	}
 	return s
 }
@@ -92,6 +95,7 @@ func (s *SampleSums) add(i int, c *chunkSums) {
 	for j := range s.Per {
 		s.Per[j].Add(s.Per[j], big.NewFloat(c.per[j]))
 		s.Per2[j].Add(s.Per2[j], big.NewFloat(c.per2[j]))
+		s.PerTours[j] += c.perTours[j]
 	}
 }
 
@@ -115,12 +119,13 @@ func (s *SampleSums) Merge(o *SampleSums) error {
 		p[0].Add(p[0], p[1])
 	}
 	s.Max = max(s.Max, o.Max)
-	if len(s.Per) != len(o.Per) {
+	if len(s.Per) != len(o.Per) || len(s.PerTours) != len(o.PerTours) {
 		return errors.New("parts with and without per-square sums")
 	}
 	for j := range s.Per {
 		s.Per[j].Add(s.Per[j], o.Per[j])
 		s.Per2[j].Add(s.Per2[j], o.Per2[j])
+		s.PerTours[j] += o.PerTours[j]
 	}
 	return nil
 }
@@ -156,6 +161,9 @@ type SampleEstimate struct {
 	// Warning is "" when the diagnostics raise nothing, else why the
 	// interval should not be trusted.
 	Warning string
+	// Zero, when not "", is the theorem by which the count is 0 exactly
+	// (no walk is drawn).
+	Zero    string
 	Seed    uint64
 	Seconds float64
 }
@@ -178,7 +186,41 @@ type sampler struct {
 	factor      float64 // a walk's weight times this is in units of the estimate
 	chunkBlocks int
 	key         uint64
-	noCycle     bool // closed on a board with no square of degree 2: no cycle
+	zero        string // why the board has no tour of the kind asked, or ""
+}
+
+// noTours says why an rows×cols board has no tour of the kind asked, or
+// "" when it has some. Open tours: Cull & De Curtins (1978) and Conrad et
+// al. (1994, Discrete Applied Math. 50): with m ≤ n, an open tour exists
+// unless m ∈ {1, 2} (but 1×1), m = 3 and n ∈ {3, 5, 6}, or m = n = 4.
+// Closed tours: Schwenk (1991, Math. Magazine 64): none when m and n are
+// both odd, m ∈ {1, 2, 4}, or m = 3 and n ∈ {4, 6, 8}.
+func noTours(rows, cols int, closed bool) string {
+	m, n := min(rows, cols), max(rows, cols)
+	if closed {
+		switch {
+		case m == 1 && n == 1:
+			return "one square closes no cycle"
+		case m%2 == 1 && n%2 == 1:
+			return "Schwenk (1991): no closed tour when both sides are odd"
+		case m == 1 || m == 2 || m == 4:
+			return fmt.Sprintf("Schwenk (1991): no closed tour on a board with a side of %d", m)
+		case m == 3 && (n == 4 || n == 6 || n == 8):
+			return fmt.Sprintf("Schwenk (1991): no closed tour on 3x%d", n)
+		}
+		return ""
+	}
+	switch {
+	case m == 1 && n == 1:
+		return ""
+	case m == 1 || m == 2:
+		return fmt.Sprintf("Conrad et al. (1994): no open tour on a board with a side of %d", m)
+	case m == 3 && (n == 3 || n == 5 || n == 6):
+		return fmt.Sprintf("Conrad et al. (1994): no open tour on 3x%d", n)
+	case m == 4 && n == 4:
+		return "Conrad et al. (1994): no open tour on 4x4"
+	}
+	return ""
 }
 
 func newSampler(b *sim.Board, opt SampleOptions) (*sampler, error) {
@@ -201,10 +243,13 @@ func newSampler(b *sim.Board, opt SampleOptions) (*sampler, error) {
 		return nil, fmt.Errorf("count: sample: start %d is off the %s board", opt.Start, b)
 	}
 	s := &sampler{b: b, opt: opt, factor: 1}
+	s.zero = noTours(b.Rows, b.Cols, opt.Closed)
 	switch {
 	case opt.Closed:
 		k := newWalker(b, opt.Proposal)
-		s.noCycle = !k.setClosed()
+		if !k.setClosed() {
+			s.zero = "no square has exactly two neighbours"
+		}
 		s.starts = []int{k.closedFrom}
 		if opt.Start >= 0 {
 			s.factor = 2 // directed closed tours from any square: both ways round each cycle
@@ -235,7 +280,7 @@ func (s *sampler) chunk(k *walker, i int, rng *sim.PCG) *chunkSums {
 	n := uint64(s.b.Squares())
 	per := s.opt.PerStart && s.opt.Start < 0 && !s.opt.Closed
 	if per {
-		c.per, c.per2 = make([]float64, n), make([]float64, n)
+		c.per, c.per2, c.perTours = make([]float64, n), make([]float64, n), make([]int64, n)
 	}
 	// a walk's weight in units of the whole estimate: with one walk from
 	// each of the block's starts the block sum estimates the total, and
@@ -246,7 +291,7 @@ func (s *sampler) chunk(k *walker, i int, rng *sim.PCG) *chunkSums {
 		var bsum float64
 		for _, st := range s.starts {
 			w := 0.0
-			if !s.noCycle {
+			if s.zero == "" {
 				idx := blk
 				if !s.opt.Closed {
 					idx = blk*n + uint64(st) // walk w of square st is the same in a one-square count
@@ -266,6 +311,9 @@ func (s *sampler) chunk(k *walker, i int, rng *sim.PCG) *chunkSums {
 			if per {
 				c.per[st] += w
 				c.per2[st] += w * w
+				if w > 0 {
+					c.perTours[st]++
+				}
 			}
 		}
 		c.blocks++
@@ -299,6 +347,9 @@ func Sample(ctx context.Context, b *sim.Board, opt SampleOptions) (SampleResult,
 		perN = b.Squares()
 	}
 	sums := newSums(perN)
+	if s.zero != "" {
+		return s.result(sums, time.Since(t0)), nil // a theorem says 0: no walk to draw
+	}
 	limit := math.MaxInt
 	if opt.Samples > 0 {
 		per := int64(s.chunkBlocks * len(s.starts))
@@ -334,8 +385,8 @@ func Sample(ctx context.Context, b *sim.Board, opt SampleOptions) (SampleResult,
 		if opt.Precision > 0 && r.All.Trusted() && r.All.Hi-r.All.Lo <= 2*opt.Precision*r.All.Estimate {
 			break
 		}
-		if s.noCycle {
-			break // no walk can close: the estimate is 0 exactly
+		if s.zero != "" {
+			break // the count is 0, a theorem says: no walk draws a tour
 		}
 	}
 	return s.result(sums, time.Since(t0)), nil
@@ -415,6 +466,8 @@ func (s *sampler) result(sums *SampleSums, d time.Duration) SampleResult {
 	for q := range sums.Per {
 		e := s.estimate(s.b.SquareName(q), sums.Per[q], sums.Per2[q], sums.Blocks, nil)
 		e.Seconds = r.All.Seconds
+		e.Tours = sums.PerTours[q]
+		e.Warning = s.warning(e)
 		r.PerStart = append(r.PerStart, e)
 	}
 	return r
@@ -426,8 +479,11 @@ func f64(x *big.Float) float64 { v, _ := x.Float64(); return v }
 // with walk-level sums (all != nil) the diagnostics.
 func (s *sampler) estimate(start string, s1, s2 *big.Float, blocks int64, all *SampleSums) SampleEstimate {
 	e := SampleEstimate{Board: s.b.String(), Closed: s.opt.Closed, Start: start, Proposal: s.opt.Proposal.Name(),
-		Confidence: s.opt.Confidence, Seed: s.opt.Seed}
+		Confidence: s.opt.Confidence, Seed: s.opt.Seed, Zero: s.zero}
 	e.Blocks = blocks
+	if s.zero != "" {
+		return e
+	}
 	if blocks == 0 {
 		e.Warning = "no samples"
 		return e
@@ -449,7 +505,7 @@ func (s *sampler) estimate(start string, s1, s2 *big.Float, blocks int64, all *S
 		e.RelSE = sd / e.Estimate
 	}
 	if all == nil {
-		e.Samples, e.Warning = blocks, "per-square rows: see the whole board's diagnostics"
+		e.Samples = blocks // one walk from the square a block
 		return e
 	}
 	e.Samples, e.Tours = all.Walks, all.Tours
@@ -472,12 +528,14 @@ func (s *sampler) estimate(start string, s1, s2 *big.Float, blocks int64, all *S
 // Chatterjee & Diaconis's exp(KL) (2018, Theorem 1.1).
 func (s *sampler) warning(e SampleEstimate) string {
 	switch {
-	case s.noCycle:
+	case s.zero != "":
 		return ""
 	case e.Tours == 0:
 		return "no walk reached a tour: the count may be 0 or far beyond the sample"
 	case e.Tours < 100:
 		return fmt.Sprintf("only %d walks reached a tour (want 100)", e.Tours)
+	case e.ESS == 0:
+		return "" // a square's row: its tours drawn are all it has (see the board's row)
 	case e.MaxShare > 0.01:
 		return fmt.Sprintf("one walk carries %.1f%% of the estimate (want at most 1%%): the weights' tail is not resolved", 100*e.MaxShare)
 	case float64(e.Samples) < 10*e.CDSamples:

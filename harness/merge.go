@@ -33,6 +33,15 @@ func mergeCommand() *command {
 				if len(args) == 0 {
 					return usagef("merge: name the parts to merge")
 				}
+				if countjob.IsSamplePart(args[0]) {
+					if *force {
+						return usagef("merge: --force is for a run's result directory; the tour_estimates table goes to a new file")
+					}
+					if err := checkCountFlags("parquet", *out, "frontier", 1, 1); err != nil {
+						return err
+					}
+					return countjob.MergeSample(countEnv(e), args, *out)
+				}
 				if countjob.IsPart(args[0]) {
 					if *force {
 						return usagef("merge: --force is for a run's result directory; the counts table goes to a new file")

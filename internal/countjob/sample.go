@@ -76,7 +76,7 @@ func (v SampleView) rows() []table.TourEstimateRow {
 		return table.TourEstimateRow{Board: v.b.String(), Rows: int32(v.b.Rows), Cols: int32(v.b.Cols), Kind: kindOf(v.opt.Closed),
 			Start: s.Start, Proposal: s.Proposal, Tail: int32(v.opt.Tail), Estimate: s.Estimate, Lo: s.Lo, Hi: s.Hi,
 			Confidence: s.Confidence, Samples: s.Samples, Blocks: s.Blocks, Tours: s.Tours, RelSE: s.RelSE, ESS: s.ESS,
-			MaxShare: s.MaxShare, KL: s.KL, CDSamples: s.CDSamples, Trusted: s.Trusted(), Warning: s.Warning, Seconds: s.Seconds}
+			MaxShare: s.MaxShare, KL: s.KL, CDSamples: s.CDSamples, Trusted: s.Trusted(), Warning: s.Warning, Zero: s.Zero, Seconds: s.Seconds}
 	}
 	out := []table.TourEstimateRow{conv(v.r.All)}
 	for _, s := range v.r.PerStart {
@@ -126,9 +126,12 @@ func PrintSample(e *Env, v SampleView) {
 		a.Proposal, v.opt.Tail, v.opt.Seed, commas(a.Samples), commas(a.Blocks), commas(a.Tours), a.Seconds)
 	fmt.Fprintf(e.Stdout, "diagnostics: relative SE %.3g, ESS %.4g, largest weight %.3g%% of the sum, KL %.3g (Chatterjee-Diaconis sample size %.3g)\n",
 		a.RelSE, a.ESS, 100*a.MaxShare, a.KL, a.CDSamples)
-	if a.Trusted() {
+	switch {
+	case a.Zero != "":
+		fmt.Fprintf(e.Stdout, "exactly 0: %s\n", a.Zero)
+	case a.Trusted():
 		fmt.Fprintln(e.Stdout, "trusted: no diagnostic raised a warning")
-	} else {
+	default:
 		fmt.Fprintf(e.Stdout, "NOT TRUSTED: %s\n", a.Warning)
 	}
 	if len(v.r.PerStart) > 0 {
@@ -141,12 +144,12 @@ func PrintSample(e *Env, v SampleView) {
 // WriteSampleCSV writes the rows as CSV to stdout.
 func WriteSampleCSV(e *Env, v SampleView) error {
 	w := csv.NewWriter(e.Stdout)
-	w.Write([]string{"board", "rows", "cols", "kind", "start", "proposal", "tail", "estimate", "lo", "hi", "confidence", "samples", "blocks", "tours", "rel_se", "ess", "max_share", "kl", "cd_samples", "trusted", "warning", "seconds"})
+	w.Write([]string{"board", "rows", "cols", "kind", "start", "proposal", "tail", "estimate", "lo", "hi", "confidence", "samples", "blocks", "tours", "rel_se", "ess", "max_share", "kl", "cd_samples", "trusted", "warning", "zero", "seconds"})
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, r := range v.rows() {
 		w.Write([]string{r.Board, strconv.Itoa(int(r.Rows)), strconv.Itoa(int(r.Cols)), r.Kind, r.Start, r.Proposal, strconv.Itoa(int(r.Tail)),
 			g(r.Estimate), g(r.Lo), g(r.Hi), g(r.Confidence), strconv.FormatInt(r.Samples, 10), strconv.FormatInt(r.Blocks, 10),
-			strconv.FormatInt(r.Tours, 10), g(r.RelSE), g(r.ESS), g(r.MaxShare), g(r.KL), g(r.CDSamples), strconv.FormatBool(r.Trusted), r.Warning, g(r.Seconds)})
+			strconv.FormatInt(r.Tours, 10), g(r.RelSE), g(r.ESS), g(r.MaxShare), g(r.KL), g(r.CDSamples), strconv.FormatBool(r.Trusted), r.Warning, r.Zero, g(r.Seconds)})
 	}
 	w.Flush()
 	return w.Error()
@@ -194,6 +197,7 @@ type SamplePart struct {
 	Max        float64  `json:"max"`
 	Per        []string `json:"per,omitempty"`
 	Per2       []string `json:"per2,omitempty"`
+	PerTours   []int64  `json:"per_tours,omitempty"`
 	Seconds    float64  `json:"seconds"`
 	Version    string   `json:"tool_version"`
 	Sum        string   `json:"sum"`
@@ -233,6 +237,7 @@ func (q *SampleQuery) ShardPart(ctx context.Context, e *Env, out string) error {
 		p.Per = append(p.Per, bigText(s.Per[i]))
 		p.Per2 = append(p.Per2, bigText(s.Per2[i]))
 	}
+	p.PerTours = s.PerTours
 	p.Sum = sealSamplePart(p)
 	b, err := json.MarshalIndent(p, "", " ")
 	if err != nil {
@@ -408,7 +413,8 @@ func (p *SamplePart) sums() (*count.SampleSums, error) {
 			return nil, err
 		}
 	}
-	if len(p.Per) != len(p.Per2) {
+	s.PerTours = append([]int64(nil), p.PerTours...)
+	if len(p.Per) != len(p.Per2) || len(p.Per) != len(p.PerTours) {
 		return nil, fmt.Errorf("per-square sums of unequal length")
 	}
 	for i := range p.Per {

@@ -300,6 +300,7 @@ var fieldDocs = map[string]fieldDoc{
 	"tour_estimates.tours":       {"walks", "walks that ended in a tour (a nonzero weight; with `tail`, walks whose last squares could be completed)"},
 	"tour_estimates.trusted":     {"", "no diagnostic raised a warning: at least 100 tours drawn, `max_share` at most 1 %, `samples` at least 10 × `cd_samples`"},
 	"tour_estimates.warning":     {"", "why the interval should not be trusted; null when `trusted`"},
+	"tour_estimates.zero":        {"", "the theorem by which the board has no tour of this kind, so that the count is 0 exactly and no walk was drawn (Conrad et al. 1994 for open tours, Schwenk 1991 for closed); null otherwise"},
 	"walks.backtracks":           {"moves undone", "`backtrack` only: moves the search undid (null for other rules)"},
 	"walks.board":                {"", "the board, `<rows>x<cols>`, e.g. `8x8`"},
 	"walks.closed":               {"", "a success whose last square is a knight's move from the start"},

@@ -430,6 +430,7 @@ type TourEstimateRow struct {
 	CDSamples  float64
 	Trusted    bool
 	Warning    string // "" (null) when Trusted
+	Zero       string // the theorem by which the count is 0 exactly; "" (null) otherwise
 	Seconds    float64
 }
 

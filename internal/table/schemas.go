@@ -284,6 +284,7 @@ var tourEstimatesSpec = newSpec(TourEstimates,
 	f64Col("cd_samples", func(r *TourEstimateRow) *float64 { return &r.CDSamples }),
 	boolCol("trusted", func(r *TourEstimateRow) *bool { return &r.Trusted }),
 	optStrCol("warning", func(r *TourEstimateRow) *string { return &r.Warning }),
+	optStrCol("zero", func(r *TourEstimateRow) *string { return &r.Zero }),
 	f64Col("seconds", func(r *TourEstimateRow) *float64 { return &r.Seconds }),
 )
 
