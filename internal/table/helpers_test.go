@@ -71,20 +71,21 @@ func infoOf[R any](s *spec[R], wr func(string, []R, Metadata) error, rd func(str
 	}
 }
 
-var allTables = []tableInfo{
-	infoOf(squaresSpec, WriteSquares, Read[SquareRow]),
-	infoOf(lengthsSpec, WriteLengths, Read[LengthRow]),
-	infoOf(deadEndsSpec, WriteDeadEnds, Read[DeadEndRow]),
-	infoOf(classesSpec, WriteClasses, Read[ClassRow]),
-	infoOf(boardsSpec, WriteBoards, Read[BoardRow]),
-	infoOf(comparisonsSpec, WriteComparisons, Read[ComparisonRow]),
-	infoOf(claimsSpec, WriteClaims, Read[ClaimRow]),
-	infoOf(walksSpec, WriteWalks, Read[WalkRow]),
-	infoOf(exactSpec, WriteExact, Read[ExactRow]),
-	infoOf(countsSpec, WriteCounts, Read[CountRow]),
-	infoOf(designsSpec, WriteDesigns, Read[DesignRow]),
-	infoOf(sieveSpec, WriteSieve, Read[SieveRow]),
-	infoOf(tourEstimatesSpec, WriteTourEstimates, Read[TourEstimateRow]),
+// allTables is every table of tableList, each written by write and read
+// by Read's spec lookup.
+var allTables = func() []tableInfo {
+	out := make([]tableInfo, len(tableList))
+	for i, e := range tableList {
+		out[i] = e.spec.(interface{ info() tableInfo }).info()
+	}
+	return out
+}()
+
+// info is s's tableInfo.
+func (s *spec[R]) info() tableInfo {
+	return infoOf(s,
+		func(path string, rows []R, md Metadata) error { return write(path, s, rows, md) },
+		func(path string) ([]R, Metadata, error) { return read(path, lookupSpec[R]()) })
 }
 
 // genRows makes n rows in which every column of every row has its own value,

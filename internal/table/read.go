@@ -27,39 +27,8 @@ type Row interface {
 // part of a large walks table).
 func Read[R Row](path string) ([]R, Metadata, error) { return read(path, specOf[R]()) }
 
-// specOf is the spec of the table of rows R.
-func specOf[R Row]() *spec[R] {
-	var s any
-	switch any(*new(R)).(type) {
-	case SquareRow:
-		s = squaresSpec
-	case LengthRow:
-		s = lengthsSpec
-	case DeadEndRow:
-		s = deadEndsSpec
-	case ClassRow:
-		s = classesSpec
-	case BoardRow:
-		s = boardsSpec
-	case ComparisonRow:
-		s = comparisonsSpec
-	case ClaimRow:
-		s = claimsSpec
-	case WalkRow:
-		s = walksSpec
-	case ExactRow:
-		s = exactSpec
-	case CountRow:
-		s = countsSpec
-	case DesignRow:
-		s = designsSpec
-	case SieveRow:
-		s = sieveSpec
-	case TourEstimateRow:
-		s = tourEstimatesSpec
-	}
-	return s.(*spec[R])
-}
+// specOf is the spec of the table of rows R (tableList).
+func specOf[R Row]() *spec[R] { return lookupSpec[R]() }
 
 // ReadMetadata returns the metadata of any table file without reading its rows.
 func ReadMetadata(path string) (Metadata, error) {

@@ -454,3 +454,46 @@ func TestLevelsInMetadata(t *testing.T) {
 		}
 	}
 }
+
+// TestTables: Tables describes every table of tableList, each column with
+// the field it fills (the field of its name's type, by the column's kind)
+// and docs/tables.md's description, and each table once.
+func TestTables(t *testing.T) {
+	seen := map[string]bool{}
+	for _, tb := range Tables() {
+		if seen[tb.Name] || seen[tb.GoName] {
+			t.Errorf("%s (%s) listed twice", tb.Name, tb.GoName)
+		}
+		seen[tb.Name], seen[tb.GoName] = true, true
+		if (tb.File != "") != (tb.Name != Exact && tb.Name != Counts && tb.Name != TourEstimates) {
+			t.Errorf("%s: file %q", tb.Name, tb.File)
+		}
+		fields := map[string]bool{}
+		for _, c := range tb.Columns {
+			if c.Description == "" {
+				t.Errorf("%s.%s: no description", tb.Name, c.Name)
+			}
+			if len(c.Field) == 0 {
+				t.Errorf("%s.%s: no field", tb.Name, c.Name)
+				continue
+			}
+			f := tb.Row.FieldByIndex(c.Field)
+			key := fmt.Sprint(c.Field)
+			if fields[key] {
+				t.Errorf("%s.%s: field %s filled twice", tb.Name, c.Name, f.Name)
+			}
+			fields[key] = true
+			want := map[string]reflect.Kind{"string": reflect.String, "dictionary": reflect.String, "int32": reflect.Int32,
+				"int64": reflect.Int64, "float64": reflect.Float64, "bool": reflect.Bool}[c.Type]
+			if c.Type == "int64" && c.Nullable {
+				want = reflect.Struct // NullInt64
+			}
+			if f.Type.Kind() != want {
+				t.Errorf("%s.%s: %s column in field %s of kind %s", tb.Name, c.Name, c.Type, f.Name, f.Type.Kind())
+			}
+		}
+	}
+	if len(seen) != 2*len(allTables) {
+		t.Errorf("Tables lists %d names, the tests %d tables", len(seen)/2, len(allTables))
+	}
+}
