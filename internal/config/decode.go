@@ -79,11 +79,19 @@ func Parse(filename string, data []byte) (*Config, error) {
 	}
 	whole := src.wholeNumbers(covered)
 	errs = append(decErrs, whole...)
-	if !coveredBy("sources", covered) {
-		errs = append(errs, c.readOwnSources(filename)...)
-	}
 	for _, e := range errs {
 		covered = append(covered, e.Key)
+	}
+	if !coveredBy("sources", covered) {
+		// Keys of the sources file's errors are that file's: they cover
+		// nothing here (an error of no key would cover everything).
+		own := c.readOwnSources(filename)
+		errs = append(errs, own...)
+		if own != nil {
+			// What a claim on a statement of that file would be told
+			// ("no statement", "not a source id") follows from the file.
+			covered = append(covered, c.onOwnSources()...)
+		}
 	}
 	for _, e := range c.check() {
 		if !coveredBy(e.Key, covered) {
@@ -103,13 +111,21 @@ func parseNode(src *source, data []byte) (root *yaml.Node, errs Errors) {
 			root, errs = nil, Errors{{File: src.file, Msg: fmt.Sprintf("cannot read YAML: %v", r)}}
 		}
 	}()
+	if msg := encodingProblem(data); msg != "" {
+		return nil, Errors{{File: src.file, Msg: msg}}
+	}
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	var doc yaml.Node
 	if err := dec.Decode(&doc); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, nil
 		}
-		return nil, Errors{src.yamlError(err)}
+		e := src.yamlError(err)
+		if m := reUnknownAnchor.FindStringSubmatch(e.Msg); m != nil {
+			// The library names no line: find the alias in the text.
+			e.Line, e.Msg = aliasLine(data, m[1]), fmt.Sprintf("an alias (*%s) of an anchor not defined before it; %s", m[1], noAliases)
+		}
+		return nil, Errors{e}
 	}
 	var next yaml.Node
 	switch err := dec.Decode(&next); {
@@ -119,9 +135,100 @@ func parseNode(src *source, data []byte) (root *yaml.Node, errs Errors) {
 		return nil, Errors{src.yamlError(err)}
 	}
 	if doc.Kind == yaml.DocumentNode && len(doc.Content) == 1 {
+		if errs := aliases(src.file, doc.Content[0], ""); errs != nil {
+			return nil, errs.sorted().capped()
+		}
 		return doc.Content[0], nil
 	}
 	return nil, nil
+}
+
+// noAliases says what to do instead of a YAML alias.
+const noAliases = "YAML aliases (*name, and merge keys <<: *name) are not supported: write the value out in full"
+
+var reUnknownAnchor = regexp.MustCompile(`^unknown anchor '(.*)' referenced$`)
+
+// aliases refuses every alias under n, at the alias's own line: the
+// library decodes an alias from its anchor, so every later message about
+// the value would name the anchor's line (or the anchor's key), not the
+// line that used it; and the lines recorded for what lies under an alias
+// are the anchor's.
+func aliases(file string, n *yaml.Node, path string) (errs Errors) {
+	bad := func(a *yaml.Node, key string) {
+		msg := "an alias (*" + a.Value + ")"
+		if a.Alias != nil {
+			msg += fmt.Sprintf(" of the anchor &%s at line %d", a.Value, a.Alias.Line)
+		}
+		errs = append(errs, Error{File: file, Line: a.Line, Key: key, Msg: msg + "; " + noAliases})
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		bad(n, path)
+	case yaml.MappingNode:
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			p := k.Value
+			if path != "" {
+				p = path + "." + k.Value
+			}
+			if k.Kind == yaml.AliasNode {
+				bad(k, path)
+				continue
+			}
+			errs = append(errs, aliases(file, v, p)...)
+		}
+	case yaml.SequenceNode:
+		for i, v := range n.Content {
+			errs = append(errs, aliases(file, v, fmt.Sprintf("%s[%d]", path, i))...)
+		}
+	}
+	return errs
+}
+
+// aliasLine returns the line of the first alias *name in data, or 0.
+func aliasLine(data []byte, name string) int {
+	re, err := regexp.Compile(`(^|[\s,\[{:-])\*` + regexp.QuoteMeta(name) + `($|[\s,\]}])`)
+	if err != nil {
+		return 0
+	}
+	for i, line := range strings.Split(string(data), "\n") {
+		if re.MatchString(line) {
+			return i + 1
+		}
+	}
+	return 0
+}
+
+// encodingProblem says why data is not text this package can read:
+// UTF-16 or UTF-32 (with a byte-order mark or without, as Windows editors
+// and PowerShell's > write it). The YAML library reads some UTF-16 but
+// not all of it (a stray byte: "incomplete UTF-16 character"; a UTF-16
+// mark before UTF-8 text: "cannot unmarshal" at line 1), and a file's
+// text travels as UTF-8 (the run's recorded configuration), so both are
+// refused with what to do. A UTF-8 byte-order mark is read (and skipped)
+// by the library.
+func encodingProblem(data []byte) string {
+	const save = "; save it as UTF-8"
+	has := func(p string) bool { return bytes.HasPrefix(data, []byte(p)) }
+	switch {
+	case has("\xff\xfe\x00\x00"):
+		return "is UTF-32 text (little-endian, with a byte-order mark)" + save
+	case has("\x00\x00\xfe\xff"):
+		return "is UTF-32 text (big-endian, with a byte-order mark)" + save
+	case has("\xff\xfe"):
+		return "is UTF-16 text (little-endian, with a byte-order mark)" + save
+	case has("\xfe\xff"):
+		return "is UTF-16 text (big-endian, with a byte-order mark)" + save
+	case len(data) >= 4 && data[0] != 0 && data[1] == 0 && data[2] == 0 && data[3] == 0:
+		return "is UTF-32 text (little-endian: a NUL byte after each character)" + save
+	case len(data) >= 4 && data[0] == 0 && data[1] == 0 && data[2] == 0 && data[3] != 0:
+		return "is UTF-32 text (big-endian: NUL bytes before each character)" + save
+	case len(data) >= 2 && data[0] != 0 && data[1] == 0:
+		return "is UTF-16 text (little-endian: a NUL byte after each character)" + save
+	case len(data) >= 2 && data[0] == 0 && data[1] != 0:
+		return "is UTF-16 text (big-endian: a NUL byte before each character)" + save
+	}
+	return ""
 }
 
 // yamlError turns a syntax error ("yaml: line 3: …") into an Error.
@@ -229,6 +336,19 @@ func parent(key string) string {
 // duplicate key), so that validation errors under them can be dropped as
 // noise.
 func (s *source) decode(data []byte, c *Config) (errs Errors, covered []string) {
+	return s.decodeInto(data, c, func() (msgs []string) {
+		for i := range c.Rules { // RuleSpec.UnmarshalYAML keeps its item and its errors here
+			msgs = append(msgs, c.Rules[i].msgs...)
+			c.Rules[i].msgs = nil
+		}
+		return msgs
+	})
+}
+
+// decodeInto is decode into v (a Config, or the part of one a file of
+// its own holds, e.g. FigureOptions); kept, when not nil, returns the
+// messages that decoding kept aside (RuleSpec's).
+func (s *source) decodeInto(data []byte, v any, kept func() []string) (errs Errors, covered []string) {
 	defer func() {
 		if r := recover(); r != nil {
 			errs = append(errs, Error{File: s.file, Msg: fmt.Sprintf("cannot decode YAML: %v", r)})
@@ -237,7 +357,7 @@ func (s *source) decode(data []byte, c *Config) (errs Errors, covered []string) 
 	}()
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
-	err := dec.Decode(c)
+	err := dec.Decode(v)
 	var te *yaml.TypeError
 	if err != nil && !errors.Is(err, io.EOF) && !errors.As(err, &te) {
 		return Errors{s.yamlError(err)}, []string{""}
@@ -245,9 +365,8 @@ func (s *source) decode(data []byte, c *Config) (errs Errors, covered []string) 
 	if te == nil {
 		te = &yaml.TypeError{}
 	}
-	for i := range c.Rules { // RuleSpec.UnmarshalYAML keeps its item and its errors here
-		te.Errors = append(te.Errors, c.Rules[i].msgs...)
-		c.Rules[i].msgs = nil
+	if kept != nil {
+		te.Errors = append(te.Errors, kept()...)
 	}
 	if len(te.Errors) == 0 {
 		return nil, nil
@@ -671,6 +790,8 @@ func validRange(path string) string {
 		return "0 to 8"
 	case k == "step":
 		return "a step of at least 1"
+	case k == "walk":
+		return "a walk index from 0 to 18446744073709551615 (2^64-1)"
 	}
 	return fmt.Sprintf("a side from 1 to %d", sim.MaxSide) // from, to
 }
@@ -683,7 +804,7 @@ func intRange(path string) (lo, hi *big.Int) {
 	return big.NewInt(math.MinInt64), big.NewInt(math.MaxInt64)
 }
 
-var reIntKey = regexp.MustCompile(`^(seed|walks|walks\.(min|max)|rules\[\d+\]\.(max_steps|node_budget)(\[\d+\])?|outputs\.row_group|boards\[\d+\]\.(from|to|step)|claims\[\d+\]\.degree|outputs\.figure_options\.size_curve\.references\[\d+\]\.(n|n_max))$`)
+var reIntKey = regexp.MustCompile(`^(seed|walks|walks\.(min|max)|rules\[\d+\]\.(max_steps|node_budget)(\[\d+\])?|outputs\.row_group|boards\[\d+\]\.(from|to|step)|claims\[\d+\]\.degree|outputs\.figure_options\.size_curve\.references\[\d+\]\.(n|n_max)|outputs\.figure_options\.walk)$`)
 
 // coveredBy reports whether key lies at or under one of the covered keys
 // ("" covers everything).

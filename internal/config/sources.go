@@ -363,6 +363,9 @@ func (c *Config) readOwnSources(file string) Errors {
 		}
 		return Errors{key}
 	}
+	if msg := encodingProblem(data); msg != "" { // before it is read as YAML at all
+		return Errors{{File: path, Msg: msg}}
+	}
 	if what := experimentKeys(data); what != "" {
 		// each of its keys would be "unknown" to the sources schema
 		key.Msg = fmt.Sprintf("%s is an experiment file (it has %s), not a sources file; want a file whose one top-level key is sources (the schema of experiments/sources.yaml)", path, what)
@@ -383,6 +386,24 @@ func (c *Config) readOwnSources(file string) Errors {
 	sum := sha256.Sum256(data)
 	c.ownSources, c.ownSHA256 = list, hex.EncodeToString(sum[:])
 	return nil
+}
+
+// onOwnSources lists the claims and size-curve reference lines (as the
+// file numbers them) whose source may be a statement of the experiment's
+// own sources file: an id not built in.
+func (c *Config) onOwnSources() (keys []string) {
+	own := func(id string) bool { return IsSourceID(id) && !builtIn(id) }
+	for i, cl := range c.Claims {
+		if own(cl.Source) {
+			keys = append(keys, c.fileKey(fmt.Sprintf("claims[%d]", i)))
+		}
+	}
+	for i, r := range c.Outputs.FigureOptions.SizeCurve.References {
+		if own(r.Source) {
+			keys = append(keys, c.fileKey(fmt.Sprintf("%s[%d]", refList, i)))
+		}
+	}
+	return keys
 }
 
 // checkPublications checks a list of published statements.
