@@ -14,7 +14,11 @@
 // # Schema
 //
 // An experiment file is one YAML mapping. Every key but name, boards and
-// rules may be left out; unknown keys are errors.
+// rules may be left out; unknown keys are errors. It is UTF-8 text (a
+// byte-order mark is allowed); UTF-16 and UTF-32 files, as Windows editors
+// and PowerShell may save them, are refused with "save it as UTF-8", and
+// so is a sources file. YAML aliases (*name, <<: *name) are refused at
+// their line: write the value out.
 //
 //	name: centre-vs-corner        # required; a safe directory name (results/<name>/)
 //	description: |                # free text, carried into reports
@@ -70,7 +74,9 @@
 //	  - id: centre                # optional, unique when given
 //	    rule: warnsdorff/first    # a rule of this experiment, named as in sim.ParseRule
 //	    board: 8x8                # optional; default every board
-//	    class: centre             # exactly one of class, square (d4) and degree (0..8)
+//	    class: centre             # exactly one of class (corner | edge | centre | interior, or all:
+//	                              # every start square pooled, a uniformly random start), square (d4)
+//	                              # and degree (0..8)
 //	    rate: 0.85                # exactly one of rate (with optional tolerance),
 //	    tolerance: 0.025          # range: [lo, hi], below: p and above: p
 //	    source: seed 000          # an id of experiments/sources.yaml, or words
