@@ -71,8 +71,8 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s |\n", c.Board, ruleLabel(c.Rule, c.Params.Spec, shared), c.Group, c.Squares, c.Walks, pct3(c.SuccessRate, c.SuccessLo, c.SuccessHi))
 		}
 	}
-	writeComparisons(&b, t.Comparisons, "groups", "\n## Class comparisons\n\n| board | rule | A | B |", shared)
-	writeComparisons(&b, t.Comparisons, "rules", "\n## Rule comparisons\n\n| board | class | A | B |", shared)
+	writeComparisons(&b, t.Comparisons, "groups", "\n## Class comparisons\n\n| board | rule | A | B |", shared, s.ComparisonFamily)
+	writeComparisons(&b, t.Comparisons, "rules", "\n## Rule comparisons\n\n| board | class | A | B |", shared, s.ComparisonFamily)
 	writeSweeps(&b, Sweeps(s, t.Squares))
 	writeShapes(&b, t.Squares)
 	writeGrids(&b, s, t.Squares)
@@ -200,8 +200,9 @@ func writeSequential(b *strings.Builder, s *config.Experiment, t *Tables) {
 
 // writeComparisons adds the comparisons of one kind ("groups": classes
 // under one rule; "rules": rules on one class) under head, which names the
-// first four columns.
-func writeComparisons(b *strings.Builder, rows []table.ComparisonRow, kind, head string, shared map[string]bool) {
+// first four columns. family is the experiment's comparison_family, which
+// the note under the table states.
+func writeComparisons(b *strings.Builder, rows []table.ComparisonRow, kind, head string, shared map[string]bool, family string) {
 	n := 0
 	for _, c := range rows {
 		if c.Compare != kind {
@@ -220,8 +221,24 @@ func writeComparisons(b *strings.Builder, rows []table.ComparisonRow, kind, head
 			c.Board, by, a, bb, c.RateA, c.RateB, c.Diff, c.DiffLo, c.DiffHi, c.PValue, c.PHolm)
 	}
 	if n > 0 {
-		b.WriteString("\nHolm p: the p-value adjusted by Holm's method over every comparison of the run (both tables).\n")
+		b.WriteString("\nHolm p: " + holmFamilyText(kind, family) + "\n")
 	}
+}
+
+// holmFamilyText says over which comparisons a comparison's Holm p is
+// adjusted, as comparisonFamily groups them (the comparisons table's
+// family column).
+func holmFamilyText(kind, family string) string {
+	const adjusted = "the p-value adjusted by Holm's method "
+	switch {
+	case family == "run":
+		return adjusted + "over every comparison of the run, both tables (`comparison_family: run`)."
+	case family == "board":
+		return adjusted + "over every comparison on its board, both tables (`comparison_family: board`)."
+	case kind == "groups":
+		return adjusted + "within its family, the class comparisons of one rule on one board (`comparison_family: question`, the default; `family` in comparisons.parquet)."
+	}
+	return adjusted + "within its family, the rule comparisons of one class on one board (`comparison_family: question`, the default; `family` in comparisons.parquet)."
 }
 
 // writeGrids adds a board-shaped success-rate table per (board, rule) for
