@@ -392,6 +392,19 @@ func Sample(ctx context.Context, b *sim.Board, opt SampleOptions) (SampleResult,
 	return s.result(sums, time.Since(t0)), nil
 }
 
+// SampleChunks is the number of chunks opt.Samples walks make on b (0
+// without a sample budget): a count can be split into at most this many
+// shards.
+func SampleChunks(b *sim.Board, opt SampleOptions) int {
+	opt.Shard = Shard{}
+	s, err := newSampler(b, opt)
+	if err != nil || opt.Samples <= 0 {
+		return 0
+	}
+	per := int64(s.chunkBlocks * len(s.starts))
+	return int((opt.Samples + per - 1) / per)
+}
+
 // SampleFromSums is the estimate of the chunks sums holds, as Sample
 // would give it for them (merge adds shards' sums).
 func SampleFromSums(b *sim.Board, opt SampleOptions, sums *SampleSums, d time.Duration) (SampleResult, error) {

@@ -103,6 +103,9 @@ func runSampleCount(ctx context.Context, e *env, q *countjob.Query, f *sampleFla
 			return usagef("--method sample --shard K/N draws a fixed share of --samples N into --out PART: give --samples and --out, and no --precision, --max-time or --format")
 		}
 		opt.Shard = count.Shard{K: sh.K, N: sh.N}
+		if c := count.SampleChunks(b, opt); sh.N > c {
+			return usagef("--shard %s: %d walks make %d chunks of about 4096, so at most %d shards", shard, opt.Samples, c, c)
+		}
 		if _, err := os.Lstat(out); err == nil {
 			return usagef("--out %s: the file exists; a finished part is kept (count writes only a new file)", out)
 		}

@@ -89,6 +89,12 @@ func TestSubmitScriptsFailFast(t *testing.T) {
 			"counting 5x5 open tours with --paired-ends takes 9 sweeps: at most 9 shards", nil},
 		{"a count shard count past Slurm's largest array", nil, []string{"submit-count.sh", "5x5", "99999999999999999999", "P", "O.parquet"}, false,
 			"at most 4000001", nil},
+		{"a sampled count of more shards than chunks", []string{"COUNT_FLAGS=--method sample --samples 100000"}, []string{"submit-count.sh", "8x8", "100", "P", "O.parquet"}, false,
+			"at most 25 shards", nil},
+		{"a sampled count without a fixed number of samples", []string{"COUNT_FLAGS=--method sample --precision 0.01"}, []string{"submit-count.sh", "8x8", "4", "P", "O.parquet"}, false,
+			"give --samples and --out", nil},
+		{"a good sampled count", []string{"COUNT_FLAGS=--method sample --samples 100000"}, []string{"submit-count.sh", "8x8", "4", "P", "O.parquet"}, true, "",
+			[]string{"sbatch --parsable --array=0-3 ", "count.sbatch", "sbatch --parsable --dependency=afterok:101 ", "count-merge.sbatch"}},
 		{"a good count", []string{"COUNT_FLAGS=--paired-ends"}, []string{"submit-count.sh", "5x5", "3", "P", "O.parquet"}, true, "",
 			[]string{"sbatch --parsable --array=0-2 ", "count.sbatch", "sbatch --parsable --dependency=afterok:101 ", "count-merge.sbatch"}},
 	} {
