@@ -25,7 +25,7 @@ func TestOpenRefusesAnotherRunsTable(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, tables.ManifestFile), m, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	boards, md, err := tables.ReadBoards(filepath.Join(exampleDir, tables.BoardsFile))
+	boards, md, err := table.Read[table.BoardRow](filepath.Join(exampleDir, tables.BoardsFile))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,6 +45,7 @@ type anySpec interface {
 	tableName() string
 	rowType() reflect.Type
 	columnsOf() []Column
+	writeAny(path string, rows any, md Metadata) (bool, error)
 }
 
 func (s *spec[R]) tableName() string     { return s.name }
@@ -87,6 +88,10 @@ type Column struct {
 	Nullable bool
 	// Unit and Description are docs/tables.md's (fielddocs.go).
 	Unit, Description string
+	// Levels are a dictionary column's fixed levels, in their order; a
+	// Closed column has no others.
+	Levels []string
+	Closed bool
 	// Field is the index path of the column's field in the row type
 	// (reflect.Value.FieldByIndex): two indices for a field of the row's
 	// RuleParams or StartKey.
@@ -118,6 +123,9 @@ func (s *spec[R]) columnsOf() []Column {
 		d := fieldDocs[s.name+"."+c.name]
 		cols[i] = Column{Name: c.name, Type: c.kind.String(), Nullable: c.nullable,
 			Unit: d.unit, Description: d.description, Field: setField(reflect.ValueOf(r), nil)}
+		if c.order != nil {
+			cols[i].Levels, cols[i].Closed = slices.Clone(c.order.fixed), c.order.closed
+		}
 	}
 	return cols
 }
@@ -163,4 +171,23 @@ func setField(v reflect.Value, path []int) []int {
 // functions of each table call.
 func Write[R Row](path string, rows []R, md Metadata) error {
 	return write(path, lookupSpec[R](), rows, md)
+}
+
+// WriteAny writes rows, a slice of one table's row type ([]SquareRow,
+// []SieveRow, …), to path as that table.
+func WriteAny(path string, rows any, md Metadata) error {
+	for _, e := range tableList {
+		if ok, err := e.spec.writeAny(path, rows, md); ok {
+			return err
+		}
+	}
+	return fmt.Errorf("table: %s: %T is not a slice of a table's rows", path, rows)
+}
+
+func (s *spec[R]) writeAny(path string, rows any, md Metadata) (bool, error) {
+	r, ok := rows.([]R)
+	if !ok {
+		return false, nil
+	}
+	return true, write(path, s, r, md)
 }

@@ -355,8 +355,9 @@ type ClaimRow struct {
 
 }
 
-// WalkRow records one walk. The walks table is optional and can be large;
-// write it with a WalkWriter.
+// WalkRow records one walk. The walks table is optional (a run writes it
+// when asked to) and can be large: millions of rows. A WalkWriter writes
+// it a batch at a time.
 type WalkRow struct {
 	Experiment string // the experiment's name
 	Board      string
