@@ -20,15 +20,15 @@ import (
 
 // The files of a result directory.
 const (
-	SquaresFile     = "squares.parquet"
-	LengthsFile     = "lengths.parquet"
-	DeadEndsFile    = "deadends.parquet"
-	ClassesFile     = "classes.parquet"
-	BoardsFile      = "boards.parquet"
-	ComparisonsFile = "comparisons.parquet"
-	ClaimsFile      = "claims.parquet"
-	WalksFile       = "walks.parquet"   // the per-walk table, when asked for
-	DesignsFile     = "designs.parquet" // the designs table, when the experiment has a design
+	SquaresFile     = table.Squares + ".parquet" // each table's file is its name's (table.Tables)
+	LengthsFile     = table.Lengths + ".parquet"
+	DeadEndsFile    = table.DeadEnds + ".parquet"
+	ClassesFile     = table.Classes + ".parquet"
+	BoardsFile      = table.Boards + ".parquet"
+	ComparisonsFile = table.Comparisons + ".parquet"
+	ClaimsFile      = table.Claims + ".parquet"
+	WalksFile       = table.Walks + ".parquet"   // the per-walk table, when asked for
+	DesignsFile     = table.Designs + ".parquet" // the designs table, when the experiment has a design
 	ClaimsTeXFile   = "claims.tex"
 	ManifestFile    = "manifest.json"
 	ReportFile      = "report.md"

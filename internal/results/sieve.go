@@ -15,7 +15,7 @@ import (
 
 // SieveFile is the sieve table of a sieve (config.SieveStage), written in
 // place of the squares, lengths and deadends tables and their summaries.
-const SieveFile = "sieve.parquet"
+const SieveFile = table.Sieve + ".parquet"
 
 // SieveStage is what a sieve found in one stage: the record of every cell
 // that entered it, in the cells' order.
