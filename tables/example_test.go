@@ -78,3 +78,25 @@ func ExampleResult_Walks() {
 	// Output:
 	// 300 walks from a1: map[dead_end:299 success:1]
 }
+
+// Read a designs table: per start square, how many of a design's cells
+// fail from it, here the 24 natural move orders of warnsdorff/first on
+// 6x6. testdata/designs.parquet is the designs.parquet of `experiment run`
+// of an experiment named design-example with boards [6x6], starts [a1, b1,
+// c3], walks 1 and rules [{name: warnsdorff, tie_break: first, order:
+// natural}].
+func ExampleReadDesigns() {
+	designs, md, err := tables.ReadDesigns(filepath.Join("testdata", "designs.parquet"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("table of", md.Experiment)
+	for _, d := range designs {
+		fmt.Printf("%s %s from %s: %d of %d move orders fail\n", d.Board, d.Design, d.Start, d.CellsFailing, d.Cells)
+	}
+	// Output:
+	// table of design-example
+	// 6x6 rules[0] from a1: 0 of 24 move orders fail
+	// 6x6 rules[0] from b1: 0 of 24 move orders fail
+	// 6x6 rules[0] from c3: 4 of 24 move orders fail
+}
