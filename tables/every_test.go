@@ -77,6 +77,10 @@ func TestEveryTableReads(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	goPage, err := os.ReadFile("../docs/go.md")
+	if err != nil {
+		t.Fatal(err)
+	}
 	dir := t.TempDir()
 	for _, tb := range table.Tables() {
 		read, ok := readers[tb.Name]
@@ -89,6 +93,9 @@ func TestEveryTableReads(t *testing.T) {
 			t.Errorf("%s: no section \"## `%s`\" in docs/tables.md", tb.Name, tb.Name)
 		} else if section, _, _ = strings.Cut(section, "\n## "); !strings.Contains(section, "`Read"+tb.GoName+"`") {
 			t.Errorf("docs/tables.md, %s: the section does not name its Go reader `Read%s`", tb.Name, tb.GoName)
+		}
+		if !strings.Contains(string(goPage), "| `"+tb.Name+"`") || !strings.Contains(string(goPage), "`Read"+tb.GoName+"`") {
+			t.Errorf("docs/go.md does not list the %s table with its reader Read%s", tb.Name, tb.GoName)
 		}
 		if _, ok := reflect.TypeFor[*Result]().MethodByName(tb.GoName); ok != (tb.File != "") {
 			t.Errorf("%s: Result.%s exists %v, file %q", tb.Name, tb.GoName, ok, tb.File)
