@@ -3,13 +3,21 @@ package harness
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/cli"
+	"github.com/knightwalk/knightwalk/internal/figures"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/tourjob"
+	"github.com/knightwalk/knightwalk/plots"
 	"github.com/knightwalk/knightwalk/sim"
 )
 
@@ -17,7 +25,7 @@ import (
 func tourCommand() *command {
 	return &command{
 		name:  "tour",
-		usage: "--board RxC --start SQ [--rule NAME] [--tie-break TB] [--order MOVES] [--max-steps N] [--node-budget N] [--seed S] [--walk W] [--format text|csv|json]",
+		usage: "--board RxC --start SQ [--rule NAME] [--tie-break TB] [--order MOVES] [--max-steps N] [--node-budget N] [--seed S] [--walk W] [--format text|csv|json] [--draw FILE.png|svg|pdf]",
 		short: "show one walk as a numbered board, replaying walk W of a run exactly",
 		long:  manual.Tour,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
@@ -29,6 +37,7 @@ func tourCommand() *command {
 			seed := fs.Uint64("seed", 1, "the experiment's seed")
 			walk := fs.Uint64("walk", 0, "the walk's index within (board, rule, start)")
 			format := fs.String("format", "text", "output format: text, csv or json")
+			draw := fs.String("draw", "", "also draw the walk, as the walk figure does, into this new file: FILE.png, FILE.svg or FILE.pdf (an existing file is refused, never overwritten)")
 			return func(ctx context.Context, e *env, args []string) error {
 				if len(args) > 0 {
 					return usagef("tour takes no arguments, got %q", args)
@@ -39,9 +48,16 @@ func tourCommand() *command {
 				if *start == "" {
 					return usagef("--start is required, e.g. --start a1")
 				}
+				drawFormat, err := drawTarget(*draw)
+				if err != nil {
+					return err
+				}
 				b, starts, err := cli.BoardAndStarts(*board, *start)
 				if err != nil {
 					return err
+				}
+				if *draw != "" && b.Squares() > figures.MaxFigureSquares {
+					return usagef("--draw: %s has %d squares, more than the %d (200x200) a walk is drawn on square by square; leave out --draw", b, b.Squares(), figures.MaxFigureSquares)
 				}
 				r, err := rf.Resolve()
 				if err != nil {
@@ -58,6 +74,11 @@ func tourCommand() *command {
 				if err := printTour(e, b, r, *seed, *walk, o, *format); err != nil {
 					return err
 				}
+				if *draw != "" {
+					if err := drawTour(*draw, drawFormat, b, r, *walk, o); err != nil {
+						return err
+					}
+				}
 				if !o.Success || r.Closed && !o.Closed {
 					return fmt.Errorf("tour: walk %d of %s from %s (seed %d) is not a full tour: %s", *walk, r.Name(), b.SquareName(o.Start), *seed, tourjob.Outcome(b, o))
 				}
@@ -65,6 +86,53 @@ func tourCommand() *command {
 			}
 		},
 	}
+}
+
+// drawTarget checks tour --draw's file before any walk: its extension
+// names its format (png, svg or pdf), and it must not exist, for tour
+// never overwrites a file. It returns the format ("" without --draw).
+func drawTarget(path string) (string, error) {
+	if path == "" {
+		return "", nil
+	}
+	format := strings.ToLower(strings.TrimPrefix(filepath.Ext(path), "."))
+	if !slices.Contains(plots.Formats, format) {
+		return "", usagef("--draw %q: the file's extension names its format: .png, .svg or .pdf", path)
+	}
+	switch _, err := os.Lstat(path); {
+	case err == nil:
+		return "", usagef("--draw %s: the file exists, and tour never overwrites a file; name a new one (or remove it first)", path)
+	case !errors.Is(err, fs.ErrNotExist):
+		return "", fmt.Errorf("tour --draw %s: %w", path, err)
+	}
+	return format, nil
+}
+
+// drawTour draws the walk o, walk index walk of r on b, into the new file
+// path in format: the walk figure of a run (figures.WalkFigure). The file
+// is created only if it does not exist (O_EXCL: never over a file made
+// since drawTarget looked), and removed again when drawing fails.
+func drawTour(path, format string, b *sim.Board, r sim.Rule, walk uint64, o sim.Outcome) error {
+	f, _, err := figures.WalkFigure(b, r.Name(), walk, o)
+	if err != nil {
+		return fmt.Errorf("tour --draw: %w", err)
+	}
+	file, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
+	if errors.Is(err, fs.ErrExist) {
+		return usagef("--draw %s: the file exists, and tour never overwrites a file; name a new one (or remove it first)", path)
+	}
+	if err != nil {
+		return fmt.Errorf("tour --draw: %w", err)
+	}
+	err = f.Encode(file, format)
+	if cerr := file.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		os.Remove(path)
+		return fmt.Errorf("tour --draw %s: %w", path, err)
+	}
+	return nil
 }
 
 func printTour(e *env, b *sim.Board, r sim.Rule, seed, walk uint64, o sim.Outcome, format string) error {

@@ -165,10 +165,12 @@
 // Usage:
 //
 //	experiment count --board RxC [--closed] [--unique] [--start SQ] [--method
-//	                 auto|search|frontier] [--format text|csv|parquet] [--out
-//	                 FILE] [--workers N] [--max-nodes N] [--max-memory SIZE]
-//	                 [--spill DIR] [--force] [--paired-ends] [--layers] [--shard
-//	                 K/N --out PART [--check]]
+//	                 auto|search|frontier|sample] [--format text|csv|parquet]
+//	                 [--out FILE] [--workers N] [--max-nodes N] [--max-memory
+//	                 SIZE] [--spill DIR] [--force] [--paired-ends] [--layers]
+//	                 [--shard K/N --out PART [--check]] [sample: --confidence C
+//	                 --precision R --max-time D --samples N --seed S --proposal
+//	                 P --tail T --per-start]
 //
 // Exact numbers of knight's tours from each start square.
 //
@@ -241,6 +243,8 @@
 //	    without counting (deploy/slurm/submit-count.sh runs it before queueing)
 //	--closed
 //	    count closed tours instead of open ones
+//	--confidence float
+//	    sample: the intervals' level (default 0.95)
 //	--force
 //	    frontier: start even when the estimate says the sweep will not fit
 //	    --max-memory or the --spill disk (for measuring how far a count gets;
@@ -256,14 +260,31 @@
 //	--max-nodes float
 //	    search: refuse a search estimated to expand more nodes than this (a
 //	    worker expands about 10^7 a second) (default 1e+11)
+//	--max-time duration
+//	    sample: stop at this time, at the last whole chunk (e.g. 900s); the
+//	    result says the samples, for --samples to redraw them
 //	--method string
-//	    auto, search or frontier (default "auto")
+//	    auto, search or frontier (exact counts), or sample (an estimate by
+//	    importance sampling, with an interval) (default "auto")
 //	--out string
 //	    file to write with --format parquet, or the part of --shard (must not
 //	    exist)
 //	--paired-ends
 //	    frontier, open tours: count by both ends of the path: on 6x6 a quarter
 //	    of the memory for about the same time
+//	--per-start
+//	    sample, open tours of the whole board: also a row per start square
+//	--precision float
+//	    sample: stop once the interval's half-width is at most this fraction of
+//	    the estimate and no diagnostic warns (e.g. 0.01)
+//	--proposal string
+//	    sample: uniform (Knuth), softmin (exp(-beta·degree), beta 0.3), or
+//	    softmin:BETA (default "softmin")
+//	--samples int
+//	    sample: stop at this many walks (rounded up to whole chunks of about
+//	    4096)
+//	--seed uint
+//	    sample: the seed of the walks' random streams (default 1)
 //	--shard string
 //	    frontier: run part K of N of the count's sweeps and write it to --out
 //	    PART, for merge
@@ -272,6 +293,9 @@
 //	    passes within --max-memory
 //	--start string
 //	    only this start square, e.g. a1 (default: every square)
+//	--tail int
+//	    sample: count the last this many squares of each walk exactly instead of
+//	    sampling them (default 20)
 //	--unique
 //	    also count tours up to the board's symmetries (and reversal, for open
 //	    tours)
@@ -420,14 +444,23 @@
 //
 // Usage:
 //
-//	experiment plot DIR [--figure NAME,...] [--with DIR2,...]
+//	experiment plot DIR [--figure NAME,...] [--with DIR2,...] [--figure-options
+//	                FILE]
 //
 // Redraw a result directory's figures from its tables alone.
 //
 // Draws the figures of a finished run from its Parquet tables and manifest.json
 // into DIR/figures (PNG, SVG and PDF; the walk figure also as an animated GIF)
 // and updates the figures section of DIR/report.md. No walks are run; the walk
-// figure replays walk 0 from the seed. --with DIR2,... (with --figure
+// figure replays walk 0 from the seed (figure option walk: W another, the walk
+// 'experiment tour --walk W' prints). --figure-options FILE draws with the
+// figure options of FILE in place of those the run recorded: a YAML file
+// holding what an experiment file holds under outputs.figure_options
+// (heatmap, length_distribution, size_curve, walk; docs/figures.md), e.g. a
+// reference line added to the size curve. It is validated as that key is,
+// against the run's experiment (its rules, walks, sources), every problem
+// named FILE:LINE: KEY, before anything is drawn; manifest.json keeps the
+// run's own options, so pass the file again to redraw with it. --with DIR2,... (with --figure
 // sweep-strip) draws the sweeps of other results below DIR's, each row
 // named by its move order, e.g. a fitted order's beside the canonical
 // order's; those directories are only read. design-map draws a design's
@@ -439,6 +472,9 @@
 //	--figure string
 //	    comma-separated figures to draw (default: those the experiment asked
 //	    for; 'all' for every one)
+//	--figure-options string
+//	    a YAML file of figure options (what an experiment file holds under
+//	    outputs.figure_options) to draw with in place of the run's
 //	--with string
 //	    comma-separated result directories whose sweeps the sweep-strip figure
 //	    draws beside DIR's
@@ -585,7 +621,8 @@
 //
 //	experiment tour --board RxC --start SQ [--rule NAME] [--tie-break TB]
 //	                [--order MOVES] [--max-steps N] [--node-budget N] [--seed S]
-//	                [--walk W] [--format text|csv|json]
+//	                [--walk W] [--format text|csv|json] [--draw
+//	                FILE.png|svg|pdf]
 //
 // Show one walk as a numbered board, replaying walk W of a run exactly.
 //
@@ -601,6 +638,13 @@
 // seed and the row's rule, start and walk. --rule backtrack/closed searches
 // for a closed tour.
 //
+// --draw FILE.png (or .svg, .pdf) also draws the walk printed into FILE, as a
+// run's walk figure draws it (the path over the board, squares numbered in
+// visiting order on boards up to 12x12, start and end marked), in the format
+// its extension names. FILE must not exist: tour never overwrites a file, and
+// an existing one or another extension is a usage error (exit 2) before any
+// walk.
+//
 // Exit status 0 when the walk is a full tour (every square visited; for
 // backtrack/closed, a closed one), 1 when it is not (the outcome on stderr),
 // 2 for a usage mistake.
@@ -609,6 +653,10 @@
 //
 //	--board string
 //	    board as ROWSxCOLS, e.g. 8x8 (required)
+//	--draw string
+//	    also draw the walk, as the walk figure does, into this new file:
+//	    FILE.png, FILE.svg or FILE.pdf (an existing file is refused, never
+//	    overwritten)
 //	--format string
 //	    output format: text, csv or json (default "text")
 //	--max-steps int

@@ -17,6 +17,10 @@ type FigureOptions struct {
 	Heatmap   HeatmapOptions   `yaml:"heatmap" json:"heatmap"`
 	Lengths   LengthOptions    `yaml:"length_distribution" json:"length_distribution"`
 	SizeCurve SizeCurveOptions `yaml:"size_curve" json:"size_curve"`
+	// Walk is the walk the walk figure replays from the seed: walk index
+	// W of (board, rule, its first start square), the walk `experiment
+	// tour --walk W` prints and row W of the walks table (default 0).
+	Walk uint64 `yaml:"walk" json:"walk,omitempty"`
 }
 
 // HeatmapOptions style the success and closed-tour heatmaps.
@@ -117,6 +121,9 @@ func (c *Config) checkFigureOptions(k *checker, ruleNames []string) {
 		c.checkReference(k, fmt.Sprintf("%s.size_curve.references[%d]", key, i), r, ruleNames)
 	}
 	c.checkReferenceSegments(k, key+".size_curve.references", o.SizeCurve.References)
+	if c.Walks >= 1 && o.Walk >= uint64(c.Walks) {
+		k.errorf(key+".walk", "%d is not a walk of this run: it makes walks 0 to %d per start square (walks: %d); the walk figure replays one of them", o.Walk, c.Walks-1, c.Walks)
+	}
 }
 
 // checkReferenceSegments holds the reference lines of a statement whose
@@ -272,7 +279,7 @@ func (c *Config) canonicalFigureOptions() *FigureOptions {
 	o := c.Outputs.FigureOptions
 	if o.Heatmap.Metric == "" && o.Heatmap.Scale == "" && o.Heatmap.Range == nil && o.Heatmap.FailureView == "" && o.Heatmap.PoolSymmetric == "" &&
 		o.Lengths.LogY == "" && o.Lengths.Classes == nil && o.SizeCurve.Classes == nil && o.SizeCurve.Parity == "" &&
-		o.SizeCurve.References == nil {
+		o.SizeCurve.References == nil && o.Walk == 0 {
 		return nil
 	}
 	o.Lengths.Classes = centre(o.Lengths.Classes)

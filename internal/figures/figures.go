@@ -46,12 +46,22 @@ type Drawn struct {
 // below dir's own, e.g. a fitted move order's beside the canonical one's.
 // Only the sweep strip takes them; with other figures they are an error.
 func DrawWith(ctx context.Context, dir string, names, with []string) ([]Drawn, error) {
+	return DrawWithOptions(ctx, dir, names, with, nil)
+}
+
+// DrawWithOptions is DrawWith drawing with opts (when not nil) in place of
+// the figure options the manifest records (`experiment plot
+// --figure-options`); the manifest is left as it is.
+func DrawWithOptions(ctx context.Context, dir string, names, with []string, opts *config.FigureOptions) ([]Drawn, error) {
 	m, err := results.ReadManifest(dir)
 	if err != nil {
 		return nil, err
 	}
 	if err := checkManifest(dir, m); err != nil {
 		return nil, err
+	}
+	if opts != nil {
+		m.Config.Outputs.FigureOptions = opts
 	}
 	if names == nil {
 		names = m.Config.Outputs.Figures

@@ -163,11 +163,12 @@ func (d *drawer) boardRule(g group) (*sim.Board, sim.Rule, bool) {
 	return b, r, r.Validate() == nil
 }
 
-// walks draws walk 0 from the first start square of each (board, rule),
-// replayed from the seed: one walk, the same one the run made, as a figure
-// and an animated GIF.
+// walks draws walk W (figure option walk, default 0) from the first start
+// square of each (board, rule), replayed from the seed: one walk, the same
+// one the run made, as a figure and an animated GIF.
 func (d *drawer) walks() ([]Drawn, error) {
 	var out []Drawn
+	walk := d.options().Walk
 	for _, g := range d.groups() {
 		b, r, ok := d.boardRule(g)
 		if !ok {
@@ -183,12 +184,8 @@ func (d *drawer) walks() ([]Drawn, error) {
 			return nil, err
 		}
 		w.KeepPaths(true)
-		o := w.Walk(start, sim.NewKey(uint64(d.m.Seed), b, r, start), 0)
-		wd := plots.WalkData{Title: fmt.Sprintf("%s on %s: walk 0 from %s (%d squares)", g.rule, g.board, b.SquareName(start), o.Length), Rows: b.Rows, Cols: b.Cols}
-		for _, p := range o.Path {
-			wd.Path = append(wd.Path, int(p))
-		}
-		f, err := plots.Walk(wd)
+		o := w.Walk(start, sim.NewKey(uint64(d.m.Seed), b, r, start), walk)
+		f, wd, err := WalkFigure(b, g.rule, walk, o)
 		if err != nil {
 			return nil, err
 		}
@@ -200,8 +197,8 @@ func (d *drawer) walks() ([]Drawn, error) {
 		if o.Length == b.Squares() {
 			tour = "an open tour"
 		}
-		dr.Caption = fmt.Sprintf("Walk 0 of %s on %s from %s, replayed from the seed %d: %d of %d squares visited, %s; squares numbered in the order visited.",
-			g.rule, g.board, b.SquareName(start), d.m.Seed, o.Length, b.Squares(), tour)
+		dr.Caption = fmt.Sprintf("Walk %d of %s on %s from %s, replayed from the seed %d: %d of %d squares visited, %s; squares numbered in the order visited.",
+			walk, g.rule, g.board, b.SquareName(start), d.m.Seed, o.Length, b.Squares(), tour)
 		if b.Squares() <= 400 {
 			if err := writeAtomic(dr.Base+".gif", func(tmp string) error { return plots.WalkGIF(wd, tmp, 25) }); err != nil {
 				return nil, err
@@ -210,4 +207,20 @@ func (d *drawer) walks() ([]Drawn, error) {
 		out = append(out, dr)
 	}
 	return out, nil
+}
+
+// WalkFigure draws walk index walk of rule (its name) on b, o as a walker
+// that keeps paths walked it: the walk figure, which `experiment tour
+// --draw` draws too. It returns the figure's data as well (for the GIF). A
+// board over MaxFigureSquares is refused (tooLarge's note).
+func WalkFigure(b *sim.Board, rule string, walk uint64, o sim.Outcome) (*plots.Figure, plots.WalkData, error) {
+	if note := tooLarge(b.Rows, b.Cols); note != "" {
+		return nil, plots.WalkData{}, errors.New(note)
+	}
+	wd := plots.WalkData{Title: fmt.Sprintf("%s on %s: walk %d from %s (%d squares)", rule, b, walk, b.SquareName(o.Start), o.Length), Rows: b.Rows, Cols: b.Cols}
+	for _, p := range o.Path {
+		wd.Path = append(wd.Path, int(p))
+	}
+	f, err := plots.Walk(wd)
+	return f, wd, err
 }

@@ -166,6 +166,13 @@ so a walk from a walks table is replayed exactly: pass the experiment's
 seed and the row's rule, start and walk. --rule backtrack/closed searches
 for a closed tour.
 
+--draw FILE.png (or .svg, .pdf) also draws the walk printed into FILE, as a
+run's walk figure draws it (the path over the board, squares numbered in
+visiting order on boards up to 12x12, start and end marked), in the format
+its extension names. FILE must not exist: tour never overwrites a file, and
+an existing one or another extension is a usage error (exit 2) before any
+walk.
+
 Exit status 0 when the walk is a full tour (every square visited; for
 backtrack/closed, a closed one), 1 when it is not (the outcome on stderr),
 2 for a usage mistake.`
@@ -214,7 +221,15 @@ a second), and stops on SIGINT or SIGTERM.`
 var Plot = `Draws the figures of a finished run from its Parquet tables and manifest.json
 into DIR/figures (PNG, SVG and PDF; the walk figure also as an animated GIF)
 and updates the figures section of DIR/report.md. No walks are run; the walk
-figure replays walk 0 from the seed. --with DIR2,... (with --figure
+figure replays walk 0 from the seed (figure option walk: W another, the walk
+'experiment tour --walk W' prints). --figure-options FILE draws with the
+figure options of FILE in place of those the run recorded: a YAML file
+holding what an experiment file holds under outputs.figure_options
+(heatmap, length_distribution, size_curve, walk; docs/figures.md), e.g. a
+reference line added to the size curve. It is validated as that key is,
+against the run's experiment (its rules, walks, sources), every problem
+named FILE:LINE: KEY, before anything is drawn; manifest.json keeps the
+run's own options, so pass the file again to redraw with it. --with DIR2,... (with --figure
 sweep-strip) draws the sweeps of other results below DIR's, each row
 named by its move order, e.g. a fitted order's beside the canonical
 order's; those directories are only read. design-map draws a design's

@@ -410,7 +410,13 @@ func Status(ctx context.Context, w io.Writer, dir string) error {
 
 // DrawFigures draws into dir and updates its report.
 func DrawFigures(ctx context.Context, dir string, names, with []string) ([]figures.Drawn, error) {
-	drawn, err := figures.DrawWith(ctx, dir, names, with)
+	return DrawFiguresWithOptions(ctx, dir, names, with, nil)
+}
+
+// DrawFiguresWithOptions is DrawFigures with opts (when not nil) in place
+// of the figure options the manifest records.
+func DrawFiguresWithOptions(ctx context.Context, dir string, names, with []string, opts *config.FigureOptions) ([]figures.Drawn, error) {
+	drawn, err := figures.DrawWithOptions(ctx, dir, names, with, opts)
 	if err != nil {
 		return nil, err
 	}
