@@ -43,3 +43,21 @@ walk: 3
 		}
 	}
 }
+
+// TestFigureOptionWalk: an experiment file's walk figure option is one of
+// the walks the run makes, a whole number, and kept in the manifest.
+func TestFigureOptionWalk(t *testing.T) {
+	base := "name: x\nboards: [5x5]\nwalks: 10\nrules: [{name: random}]\n"
+	if o := mustParse(t, base+"outputs: {figure_options: {walk: 9}}\n").canonical().Outputs.FigureOptions; o == nil || o.Walk != 9 {
+		t.Errorf("walk: 9 recorded as %+v", o)
+	}
+	for text, want := range map[string]string{
+		"outputs:\n  figure_options:\n    walk: 10\n": "test.yaml:7: outputs.figure_options.walk: 10 is not a walk of this run: it makes walks 0 to 9",
+		"outputs:\n  figure_options:\n    walk: 2.5\n": "test.yaml:7: outputs.figure_options.walk: want a whole number, not 2.5",
+	} {
+		_, err := Parse("test.yaml", []byte(base+text))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: err = %v, want %q", text, err, want)
+		}
+	}
+}
