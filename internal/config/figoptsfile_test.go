@@ -52,7 +52,7 @@ func TestFigureOptionWalk(t *testing.T) {
 		t.Errorf("walk: 9 recorded as %+v", o)
 	}
 	for text, want := range map[string]string{
-		"outputs:\n  figure_options:\n    walk: 10\n": "test.yaml:7: outputs.figure_options.walk: 10 is not a walk of this run: it makes walks 0 to 9",
+		"outputs:\n  figure_options:\n    walk: 10\n":  "test.yaml:7: outputs.figure_options.walk: 10 is not a walk of this run: it makes walks 0 to 9",
 		"outputs:\n  figure_options:\n    walk: 2.5\n": "test.yaml:7: outputs.figure_options.walk: want a whole number, not 2.5",
 	} {
 		_, err := Parse("test.yaml", []byte(base+text))
