@@ -92,7 +92,7 @@ func TestGuardPanicsAndNil(t *testing.T) {
 	if _, err := (Rule{Kind: Custom, Custom: "guard/nil"}).Policy(b); err == nil || !strings.Contains(err.Error(), "nil policy") {
 		t.Errorf("Rule.Policy of a nil New: %v", err)
 	}
-	if err := CheckBoard(Rule{Kind: Backtrack, TieBreak: TieFirst, Custom: "guard/nil"}, b); err == nil || !strings.Contains(err.Error(), "nil policy") {
+	if err := CheckBoard(b, Rule{Kind: Backtrack, TieBreak: TieFirst, Custom: "guard/nil"}); err == nil || !strings.Contains(err.Error(), "nil policy") {
 		t.Errorf("CheckBoard of backtrack/guard/nil: %v", err)
 	}
 }

@@ -422,8 +422,9 @@ func (r Rule) Policy(b *Board) (Policy, error) {
 }
 
 // CheckBoard reports whether rule r is defined on board b: every built-in
-// is; a rule of your own may refuse some boards (CustomRule.Boards).
-func CheckBoard(r Rule, b *Board) error {
+// is; a rule of your own may refuse some boards (CustomRule.Boards). Its
+// arguments come in CheckRule's order, board first.
+func CheckBoard(b *Board, r Rule) error {
 	if r.Custom == "" {
 		return nil
 	}

@@ -226,7 +226,7 @@ func (c *Config) checkRules(k *checker, cellsOK bool) []string {
 				if !s.fits() {
 					continue
 				}
-				if err := sim.CheckBoard(r, &sim.Board{Rows: s.rows, Cols: s.cols}); err != nil {
+				if err := sim.CheckBoard(&sim.Board{Rows: s.rows, Cols: s.cols}, r); err != nil {
 					k.errorf(key+".name", "%v; remove %s from boards or the rule", err, s)
 					break
 				}
@@ -237,7 +237,7 @@ func (c *Config) checkRules(k *checker, cellsOK bool) []string {
 			// every board of a sweep here (run checks them all)
 			for _, s := range sizes {
 				b := &sim.Board{Rows: s.rows, Cols: s.cols}
-				if !s.fits() || sim.CheckBoard(r, b) != nil {
+				if !s.fits() || sim.CheckBoard(b, r) != nil {
 					continue
 				}
 				if err := sim.CheckRule(b, r); err != nil {
