@@ -1,6 +1,10 @@
 package sim
 
-import "testing"
+import (
+	"fmt"
+	"strings"
+	"testing"
+)
 
 // benchWalks runs walks of rule on a rows×cols board from every start in
 // turn and reports ns per walk, ns per step and walks/s.
@@ -48,3 +52,36 @@ func BenchmarkWalk1000x1000Warnsdorff(b *testing.B) {
 }
 func BenchmarkWalk200x200Random(b *testing.B) { benchWalks(b, 200, 200, "random", false) }
 func BenchmarkBacktrack8x8(b *testing.B)      { benchWalks(b, 8, 8, "backtrack", false) }
+
+// BenchmarkWalkLargeCorner times the general kernel alone on the boards of
+// issue 56's C comparison, from the corner (walk i on stream i, one walk a
+// call): what a walk costs without the runner, so that a per-walk cost
+// that grows with the board (a reset or a clear of its state) shows as
+// ns/walk growing from 100x100 to 1000x1000 at the same length.
+func BenchmarkWalkLargeCorner(b *testing.B) {
+	for _, c := range []struct {
+		n    int
+		rule string
+	}{{100, "random"}, {1000, "random"}, {100, "warnsdorff/random"}, {1000, "warnsdorff/random"}} {
+		b.Run(fmt.Sprintf("%dx%d/%s", c.n, c.n, strings.ReplaceAll(c.rule, "/", "-")), func(b *testing.B) {
+			bd := MustBoard(c.n, c.n)
+			r, err := ParseRule(c.rule)
+			if err != nil {
+				b.Fatal(err)
+			}
+			w, err := NewWalker(bd, r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			key := NewKey(1, bd, r, 0)
+			steps := 0
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				steps += w.Walk(0, key, uint64(i)).Length - 1
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/walk")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(steps, 1)), "ns/step")
+			b.ReportMetric(float64(steps)/float64(b.N)+1, "squares/walk")
+		})
+	}
+}
