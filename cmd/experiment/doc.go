@@ -174,7 +174,8 @@
 //
 // Exact numbers of knight's tours from each start square.
 //
-// Counts every knight's tour exactly. Open tours by default: the number of
+// Counts knight's tours: exactly (search, frontier), or beyond what they reach by
+// importance sampling (sample). Open tours by default: the number of
 // directed tours that start on each square. With --closed, the number of
 // directed tours from each square that end a knight's move from it (twice the
 // closed tours, the same on every square).
@@ -196,6 +197,32 @@
 //	          tours and for boards of more than 64 squares, and for open tours
 //	          the search when its estimate is at most 10^9 nodes (under about a
 //	          minute on 2 cores; 6x6 and smaller), the frontier beyond (7x7).
+//	sample    an estimate with an interval, on any board: sequential
+//	          importance sampling (Knuth 1975; Cancela & Mordecki 2015). Each
+//	          walk draws every step among the moves that can still lead to a
+//	          tour (pruning that never drops a completable path) with
+//	          probability proportional to exp(-beta·degree) (--proposal
+//	          softmin:BETA, default 0.3; uniform is Knuth's walk), counts its
+//	          last --tail squares (default 20) exactly, and weighs its tour by
+//	          the inverse of its probability; the mean weight is an unbiased
+//	          estimate of the tours. Open: one walk from every square a block
+//	          (the block sums are independent); closed: from a square with two
+//	          neighbours, through one of them to the other, so the estimate is
+//	          the cycles. Stops at --samples N walks, at --precision R (the
+//	          --confidence interval's half-width at most R times the estimate
+//	          and no diagnostic warning), or at --max-time D, whichever comes
+//	          first, at the end of a round of chunks: the same seed gives the
+//	          same estimate for any --workers. Prints the estimate, its normal
+//	          interval, and the diagnostics that say when not to trust it
+//	          (tours drawn, ESS, the largest weight's share, Chatterjee &
+//	          Diaconis's sample size exp(KL)); csv and parquet: the
+//	          tour_estimates table (docs/tables.md), one row for the board
+//	          (start all) and with --per-start one per square. --shard K/N
+//	          --out PART with --samples draws every N-th chunk; merge adds the
+//	          parts into exactly the estimate of one run. A board that a
+//	          theorem rules out (Conrad et al. 1994, Schwenk 1991) is 0
+//	          exactly. docs/counting.md says when to trust it and what it
+//	          costs.
 //
 // text: a board-shaped table of the per-start counts, then the totals.
 // csv and parquet: the counts table (docs/tables.md): board, rows, cols,
