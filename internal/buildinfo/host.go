@@ -93,11 +93,16 @@ func (in Info) Traceable() bool {
 // NoVCSNote is the one line commands print on stderr when the binary is
 // not Traceable: a note, since the README's first command (go run) is
 // such a binary and its results are fine; the manifest says it in full.
-const NoVCSNote = "note: built without VCS information (go run?), so the results record no commit; manifest.json says so (go build records one)"
+const NoVCSNote = "note: built without VCS information or a module version (go run?), so the results record no commit; manifest.json says so (go build in a git checkout records the commit, go install MODULE/cmd/experiment@VERSION the version)"
 
 // NoVCSWarning is the line manifests (warnings) and reports carry when
-// the binary is not Traceable.
-const NoVCSWarning = "this binary carries no VCS information (built by go run or go test, with -buildvcs=false, or outside a git checkout): its results record no commit; build it with go build in the checkout to record one"
+// the binary is not Traceable. It says both ways to provenance, since a
+// binary may come from a clone or from the module proxy (a program of
+// your own built on knightwalk, in a directory with no git: knightwalk's
+// version is recorded, the program's own code is not).
+const NoVCSWarning = "this binary carries no VCS information and no module version (built by go run or go test, with -buildvcs=false, or outside a git checkout): its results record no commit of the code it was built from; " +
+	"build it with go build in a git checkout to record the commit, or install a published version with go install MODULE/cmd/NAME@VERSION (e.g. github.com/knightwalk/knightwalk/cmd/experiment@latest) to record its module version instead; " +
+	"a program of your own built on knightwalk records the knightwalk module version it embeds either way"
 
 // infoJSON is Info as manifest.json writes it: vcs_modified a JSON boolean,
 // null when unknown.
