@@ -184,3 +184,26 @@ outputs:
 		}
 	}
 }
+
+// TestFigureOptionsFileEncodingAndAliases: a figure options file (plot
+// --figure-options) is read as the other YAML files are: UTF-16 refused
+// with what to do, an alias refused at its own line, a UTF-8 byte-order
+// mark read.
+func TestFigureOptionsFileEncodingAndAliases(t *testing.T) {
+	base := mustParse(t, "name: x\nboards: [5x5, 6x6]\nwalks: 20\nrules: [{name: warnsdorff}]\n")
+	text := "heatmap: {scale: log}\n"
+	u16 := []byte{0xff, 0xfe}
+	for _, r := range text {
+		u16 = append(u16, byte(r), 0)
+	}
+	if _, err := ParseFigureOptions("opts.yaml", u16, base); err == nil || err.Error() != "opts.yaml: is UTF-16 text (little-endian, with a byte-order mark); save it as UTF-8" {
+		t.Errorf("UTF-16 figure options: %v", err)
+	}
+	if _, err := ParseFigureOptions("opts.yaml", []byte("heatmap: &h {scale: log}\nlength_distribution: *h\n"), base); err == nil ||
+		!strings.Contains(err.Error(), "opts.yaml:2: length_distribution: an alias (*h) of the anchor &h at line 1") {
+		t.Errorf("an alias in figure options: %v", err)
+	}
+	if o, err := ParseFigureOptions("opts.yaml", append([]byte{0xef, 0xbb, 0xbf}, text...), base); err != nil || o == nil {
+		t.Errorf("UTF-8 with a byte-order mark: %v %v", o, err)
+	}
+}
