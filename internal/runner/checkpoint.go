@@ -304,7 +304,7 @@ func sum(h []uint64) (total uint64, ok bool) {
 
 // Add records a finished unit.
 func (c *checkpoint) Add(r Result) error {
-	return c.addBody(checkpointBody{Unit: r.Unit.ID, Tally: sparseOf(r.Tally)})
+	return c.addBody(checkpointBody{Unit: r.Unit.ID, Tally: r.sparseTally()})
 }
 
 // addBody writes the record of body.

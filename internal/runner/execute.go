@@ -18,6 +18,64 @@ type Result struct {
 	Unit  Unit
 	Tally *stats.Tally
 	Walks []sim.Outcome // per-walk outcomes, in walk order, when asked for
+
+	// sparse is Tally's sparse form, made by runUnit on boards of more
+	// than sparseAbove squares from the bins its walks touched (nil on
+	// smaller boards): the cell's tally and the checkpoint take it
+	// instead of scanning the board's bins.
+	sparse *sparseTally
+}
+
+// sparseTally returns r's tally in sparse form.
+func (r Result) sparseTally() sparseTally {
+	if r.sparse != nil {
+		return *r.sparse
+	}
+	return sparseOf(r.Tally)
+}
+
+// tallyPool keeps the dense tallies of large boards' units for the next
+// unit of the same board: allocating and clearing two histograms of 10^6
+// bins for a unit of 64 walks of 1,400 squares (a random walk on
+// 1000x1000) cost more than the walks. A tally comes back cleared bin by
+// bin from its sparse form, in time proportional to the bins its walks
+// touched.
+type tallyPool struct {
+	mu   sync.Mutex
+	free []*stats.Tally
+}
+
+// get returns an empty tally of the given squares.
+func (p *tallyPool) get(squares int) *stats.Tally {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.free) > 0 {
+		t := p.free[len(p.free)-1]
+		p.free = p.free[:len(p.free)-1]
+		if t.Squares() == squares {
+			return t
+		}
+	}
+	return stats.NewTally(squares)
+}
+
+// put takes back the tally of r, once done has returned, when runUnit
+// took it from the pool.
+func (p *tallyPool) put(r Result) {
+	t := r.Tally
+	if r.sparse == nil || t == nil {
+		return
+	}
+	for _, b := range r.sparse.Lengths {
+		t.Lengths[b[0]] = 0
+	}
+	for _, b := range r.sparse.DeadEnds {
+		t.DeadEnds[b[0]] = 0
+	}
+	*t = stats.Tally{Lengths: t.Lengths, DeadEnds: t.DeadEnds}
+	p.mu.Lock()
+	p.free = append(p.free, t)
+	p.mu.Unlock()
 }
 
 // Options tune Execute.
@@ -33,9 +91,13 @@ type Options struct {
 // writes is the same whatever the number of workers. It stops at the first
 // error or when ctx is cancelled. Units are drawn from the sequence as
 // workers free up: at most 2*workers are ever taken but not handed over,
-// so memory does not grow with the number of units.
+// so memory does not grow with the number of units. On boards of more
+// than 1024 squares the Result's Tally is reused once done returns: done
+// must copy what it keeps of it (Tallies.Add and the checkpoint keep its
+// sparse form).
 func Execute(ctx context.Context, p *Plan, units iter.Seq[Unit], opts Options, done func(Result) error) error {
 	workers := max(1, opts.Workers)
+	pool := &tallyPool{}
 	g, ctx := errgroup.WithContext(ctx)
 	type job struct {
 		seq int
@@ -107,7 +169,7 @@ func Execute(ctx context.Context, p *Plan, units iter.Seq[Unit], opts Options, d
 					walkers[key] = w
 				}
 				last = key
-				r, err := runUnit(ctx, p.Exp, u, w, opts)
+				r, err := runUnit(ctx, p.Exp, u, w, opts, pool)
 				if err != nil {
 					return err
 				}
@@ -129,6 +191,7 @@ func Execute(ctx context.Context, p *Plan, units iter.Seq[Unit], opts Options, d
 				if err := done(r); err != nil {
 					return err
 				}
+				pool.put(r)
 			}
 		}
 		return nil
@@ -142,10 +205,20 @@ const maxWalkers = 64
 // checkEvery is how many walks a unit runs between looks at ctx.
 const checkEvery = 1 << 12
 
-func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, opts Options) (Result, error) {
+func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, opts Options, pool *tallyPool) (Result, error) {
 	b := s.Boards[u.Board]
 	key := sim.NewKey(s.Seed, b, s.Rules[u.Rule], u.Start)
-	t := stats.NewTally(b.Squares())
+	// On large boards the tally comes from the pool and the bins the walks
+	// touch are noted (lengths, end squares), for its sparse form.
+	large := b.Squares() > sparseAbove
+	var t *stats.Tally
+	var lens, ends []int
+	if large {
+		t = pool.get(b.Squares())
+		lens, ends = make([]int, 0, u.Hi-u.Lo), make([]int, 0, u.Hi-u.Lo)
+	} else {
+		t = stats.NewTally(b.Squares())
+	}
 	r := Result{Unit: u, Tally: t}
 	if opts.PerWalk {
 		r.Walks = make([]sim.Outcome, 0, u.Hi-u.Lo)
@@ -172,6 +245,9 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 			}
 			for _, o := range out {
 				t.Add(o)
+				if large {
+					lens, ends = append(lens, o.Length), append(ends, o.End)
+				}
 			}
 			if opts.PerWalk {
 				r.Walks = append(r.Walks, out...)
@@ -180,6 +256,10 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 		if opts.Progress != nil {
 			opts.Progress.Add(hi - lo)
 		}
+	}
+	if large {
+		sp := sparseAt(t, lens, ends)
+		r.sparse = &sp
 	}
 	return r, nil
 }
@@ -221,15 +301,7 @@ func (ts *Tallies) Add(k Cell, t *stats.Tally) error {
 	ts.mu.Lock()
 	defer ts.mu.Unlock()
 	if t.Squares() > sparseAbove {
-		if ts.lastCell == k {
-			ts.last = nil // the cell changes: its copy is stale
-		}
-		st := sparseOf(t)
-		if cur := ts.sparse[k]; cur != nil {
-			return cur.merge(st)
-		}
-		ts.sparse[k] = &st
-		return nil
+		return ts.addSparse(k, sparseOf(t))
 	}
 	cur := ts.m[k]
 	if cur == nil {
@@ -248,6 +320,30 @@ func (ts *Tallies) Add(k Cell, t *stats.Tally) error {
 		ts.m[k] = cur
 	}
 	return cur.Merge(t)
+}
+
+// addResult is Add of a unit's result, taking its sparse form where
+// runUnit made one.
+func (ts *Tallies) addResult(r Result) error {
+	if r.sparse == nil {
+		return ts.Add(r.Unit.Cell(), r.Tally)
+	}
+	ts.mu.Lock()
+	defer ts.mu.Unlock()
+	return ts.addSparse(r.Unit.Cell(), *r.sparse)
+}
+
+// addSparse merges st, the sparse tally of a board of more than
+// sparseAbove squares, into the tally of k; ts.mu is held.
+func (ts *Tallies) addSparse(k Cell, st sparseTally) error {
+	if ts.lastCell == k {
+		ts.last = nil // the cell changes: its copy is stale
+	}
+	if cur := ts.sparse[k]; cur != nil {
+		return cur.merge(st)
+	}
+	ts.sparse[k] = &st
+	return nil
 }
 
 // Of returns the tally of (board, rule, start), or nil. The caller must

@@ -188,7 +188,7 @@ func (st *runState) execute(ctx context.Context, p *Plan, units iter.Seq[Unit], 
 	defer stopProgress()
 	var walked uint64
 	err := Execute(ctx, p, units, Options{Workers: o.Workers, PerWalk: st.walks != nil, Progress: &progress}, func(r Result) error {
-		if err := ts.addUnit(r.Unit, r.Tally); err != nil {
+		if err := ts.addResult(r); err != nil {
 			return err
 		}
 		if st.walks != nil { // the walks first: the checkpoint line vouches for them

@@ -50,7 +50,7 @@ func EstimateSequential(ctx context.Context, s *config.Experiment, workers int) 
 	t0 := time.Now()
 	err = Execute(ctx, p, p.RoundUnits(0, func(Cell) bool { return true }), Options{Workers: workers}, func(r Result) error {
 		est.PilotWalks += r.Unit.Hi - r.Unit.Lo
-		return ts.Add(r.Unit.Cell(), r.Tally)
+		return ts.addResult(r)
 	})
 	if err != nil {
 		return nil, err

@@ -38,6 +38,7 @@ func ShardSequential(s *config.Experiment, sh Shard) error {
 // tallySink receives the tally of a finished unit.
 type tallySink interface {
 	addUnit(Unit, *stats.Tally) error
+	addResult(Result) error // addUnit(r.Unit, r.Tally), from its sparse form where it has one
 }
 
 func (ts *Tallies) addUnit(u Unit, t *stats.Tally) error { return ts.Add(u.Cell(), t) }
@@ -48,12 +49,19 @@ func (ts *Tallies) addUnit(u Unit, t *stats.Tally) error { return ts.Add(u.Cell(
 type roundTallies struct{ by map[int]*Tallies }
 
 func (rt *roundTallies) addUnit(u Unit, t *stats.Tally) error {
-	ts := rt.by[u.Round]
+	return rt.of(u.Round).Add(u.Cell(), t)
+}
+
+func (rt *roundTallies) addResult(r Result) error { return rt.of(r.Unit.Round).addResult(r) }
+
+// of returns the tallies of round r.
+func (rt *roundTallies) of(r int) *Tallies {
+	ts := rt.by[r]
 	if ts == nil {
 		ts = NewTallies()
-		rt.by[u.Round] = ts
+		rt.by[r] = ts
 	}
-	return ts.Add(u.Cell(), t)
+	return ts
 }
 
 // mergeInto adds every cell of ts into dst.

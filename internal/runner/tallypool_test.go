@@ -1,0 +1,103 @@
+package runner
+
+import (
+	"context"
+	"fmt"
+	"reflect"
+	"testing"
+
+	"github.com/knightwalk/knightwalk/internal/config"
+	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
+)
+
+// TestLargeBoardUnitTallies: on a board of more than sparseAbove squares a
+// unit's tally comes from the pool and its sparse form from the bins its
+// walks touched. Each unit's sparse form must be what a scan of its dense
+// tally gives, the dense tally must be exactly the unit's walks counted
+// afresh (so a reused tally was cleared), and the cells' tallies must be
+// those of the walks counted one by one.
+func TestLargeBoardUnitTallies(t *testing.T) {
+	bd := sim.MustBoard(33, 33) // 1089 squares: just over sparseAbove
+	if bd.Squares() <= sparseAbove {
+		t.Fatalf("%s has %d squares, not over sparseAbove %d", bd, bd.Squares(), sparseAbove)
+	}
+	var rules []sim.Rule
+	for _, name := range []string{"random", "warnsdorff/random", "warnsdorff/roth+first"} {
+		r, err := sim.ParseRule(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rules = append(rules, r)
+	}
+	rules[1].MaxSteps = 40 // stopped walks: no dead end, an end square all the same
+	starts := []int{0, bd.Square(16, 16)}
+	const walks = 2*7703 + 300 // blockSize(1089) = 7703: three units per start, the last short
+	if b := blockSize(bd.Squares(), walks); b != 7703 {
+		t.Fatalf("blockSize = %d, the test wants 7703", b)
+	}
+	s := &config.Experiment{Name: "pool", Seed: 7, Boards: []*sim.Board{bd}, Rules: rules,
+		Starts: [][]int{starts, starts, {0}}, Walks: walks}
+	p, err := NewPlan(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, workers := range []int{1, 3} {
+		ts := NewTallies()
+		units := 0 // done runs on Execute's goroutine: errors, not t.Fatal
+		err := Execute(context.Background(), p, p.Units(All), Options{Workers: workers}, func(r Result) error {
+			units++
+			if r.sparse == nil {
+				return fmt.Errorf("unit %d on %s: no sparse form", r.Unit.ID, bd)
+			}
+			if got, want := *r.sparse, sparseOf(r.Tally); !reflect.DeepEqual(got, want) {
+				return fmt.Errorf("unit %d: sparse form from the touched bins\n%+v\nfrom a scan\n%+v", r.Unit.ID, got, want)
+			}
+			w, _ := sim.NewWalker(bd, rules[r.Unit.Rule])
+			key := sim.NewKey(s.Seed, bd, rules[r.Unit.Rule], r.Unit.Start)
+			want := stats.NewTally(bd.Squares())
+			for i := r.Unit.Lo; i < r.Unit.Hi; i++ {
+				want.Add(w.Walk(r.Unit.Start, key, i))
+			}
+			if !reflect.DeepEqual(r.Tally, want) {
+				return fmt.Errorf("unit %d (workers %d): the tally is not its walks' (a reused tally not cleared?)", r.Unit.ID, workers)
+			}
+			return ts.addResult(r)
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if units != p.Len() || units < 12 {
+			t.Fatalf("%d units handed over, plan has %d", units, p.Len())
+		}
+		for ri, r := range rules {
+			for _, st := range s.Starts[ri] {
+				w, _ := sim.NewWalker(bd, r)
+				key := sim.NewKey(s.Seed, bd, r, st)
+				want := stats.NewTally(bd.Squares())
+				for i := range uint64(s.WalksFor(ri)) {
+					want.Add(w.Walk(st, key, i))
+				}
+				if got := ts.Of(0, ri, st); !reflect.DeepEqual(got, want) {
+					t.Errorf("workers %d, %s from %d: the cell's tally is not its walks'", workers, r.Name(), st)
+				}
+			}
+		}
+	}
+}
+
+// TestSparseAt: the sparse form from a superset of the touched bins, in
+// any order and with repeats, is the scan's, empty histograms included.
+func TestSparseAt(t *testing.T) {
+	x := stats.NewTally(2000)
+	if got, want := sparseAt(x, nil, []int{5, 5}), sparseOf(x); !reflect.DeepEqual(got, want) {
+		t.Fatalf("empty: %+v, want %+v", got, want)
+	}
+	x.Walks, x.Successes, x.TieSum = 9, 2, 40
+	x.Lengths[2000], x.Lengths[17], x.Lengths[3] = 2, 4, 3
+	x.DeadEnds[1999], x.DeadEnds[0], x.DeadEnds[8] = 1, 5, 1
+	got := sparseAt(x, []int{17, 2000, 3, 17, 3, 3, 1000}, []int{8, 1999, 0, 0, 7, 1999, 8})
+	if want := sparseOf(x); !reflect.DeepEqual(got, want) {
+		t.Fatalf("sparseAt = %+v, want %+v", got, want)
+	}
+}
