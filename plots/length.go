@@ -66,6 +66,10 @@ type LengthOptions struct {
 	Exact []Series
 	// Level is the confidence of the shares' intervals; 0 means 0.95.
 	Level float64
+	// BarsLabel, if set, is the legend entry of the intervals in place of
+	// "bars: 95 % Wilson interval of each share" (a share pooled over
+	// starts that ran unequal walks has another interval).
+	BarsLabel string
 }
 
 // dominance is how many times the largest bin must exceed the next for a
@@ -172,7 +176,11 @@ func LengthDistributionWith(series []Series, o LengthOptions) (*Figure, error) {
 		f.addLegend(s.Name, line, sc)
 	}
 	if intervals(series) {
-		f.addLegend(fmt.Sprintf("bars: %s Wilson interval of each share", levelText(o.level())), errorThumb{})
+		label := o.BarsLabel
+		if label == "" {
+			label = fmt.Sprintf("bars: %s Wilson interval of each share", levelText(o.level()))
+		}
+		f.addLegend(label, errorThumb{})
 	}
 	if err := addExactLengths(p, f, o, logY, paired); err != nil {
 		return nil, err

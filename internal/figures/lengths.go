@@ -12,6 +12,7 @@ import (
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/plots"
 	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // lengthDistributions draws, per (board, rule), the path-length
@@ -57,12 +58,23 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 		k := key{s.Board, s.Rule, classOf(s)}
 		weight[[3]string{s.Board, s.Rule, s.Start}] = walks[k] / squares[k] / float64(s.Walks)
 	}
+	// Each start's own counts, for the intervals of the pooled shares
+	// (shareBars: the equal-weight mean's own variance).
+	perStart := map[key]map[string]*startLengths{}
 	for _, r := range rows {
 		k := key{r.Board, r.Rule, class[[3]string{r.Board, r.Rule, r.Start}]}
 		if counts[k] == nil {
-			counts[k], exact[k] = map[int]float64{}, map[int]float64{}
+			counts[k], exact[k], perStart[k] = map[int]float64{}, map[int]float64{}, map[string]*startLengths{}
 		}
 		if r.Count > 0 {
+			sl := perStart[k][r.Start]
+			if sl == nil {
+				sl = &startLengths{counts: map[int]int64{}}
+				perStart[k][r.Start] = sl
+			}
+			sl.counts[int(r.Length)] += r.Count
+			sl.walks += r.Count
+
 			w := weight[[3]string{r.Board, r.Rule, r.Start}]
 			counts[k][int(r.Length)] += float64(r.Count) * w
 			totals[k] += float64(r.Count) * w
@@ -77,7 +89,8 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 	conf, _ := d.stats()
 	for _, g := range d.groups() {
 		var series, exactSeries []plots.Series
-		var walks []float64 // per series, the walks its shares are of (0: not sampled)
+		var starts [][]startLengths // per series, its starts' counts (nil: not sampled)
+		unequal := false
 		names := make([]string, 0, len(sim.Classes)+1)
 		for _, c := range sim.Classes {
 			names = append(names, c.String())
@@ -106,11 +119,14 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 				s.X = append(s.X, float64(l))
 				s.Y = append(s.Y, m[l]/totals[k])
 			}
+			var st []startLengths
 			if sampled {
-				walks = append(walks, totals[k])
-			} else {
-				walks = append(walks, 0)
+				for _, name := range slices.Sorted(maps.Keys(perStart[k])) {
+					st = append(st, *perStart[k][name])
+					unequal = unequal || st[len(st)-1].walks != st[0].walks
+				}
 			}
+			starts = append(starts, st)
 			series = append(series, s)
 			var xs plots.Series // the class's mean exact distribution: every square runs the same walks
 			if !noExact[k] && len(exact[k]) > 0 {
@@ -127,11 +143,15 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 		}
 		lo := plots.LengthOptions{Title: fmt.Sprintf("%s on %s: path length by start class", g.rule, g.board),
 			Squares: g.rows * g.cols, LogY: logAxis(o.LogY), Exact: exactSeries, Level: conf}
-		if err := shareBars(series, walks, lo); err != nil {
+		if unequal {
+			lo.BarsLabel = fmt.Sprintf("bars: %s interval of the mean of the starts' shares", levelText(conf))
+		}
+		bin, err := shareBars(series, starts, lo)
+		if err != nil {
 			return nil, err
 		}
 		if dataHook != nil {
-			dataHook("length-distribution_"+slug(g.board+"_"+g.rule), lengthData{series, exactSeries, g.deterministic(successRate)})
+			dataHook("length-distribution_"+slug(g.board+"_"+g.rule), lengthData{series, exactSeries, g.deterministic(successRate), starts, bin, conf})
 		}
 		f, err := plots.LengthDistributionWith(series, lo)
 		if err != nil {
@@ -144,6 +164,8 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 		dr.Caption = lengthsCaption(g, series)
 		if g.deterministic(successRate) {
 			dr.Caption += " A deterministic rule: one walk from each start, so each share is a share of the starts, with no interval."
+		} else if unequal {
+			dr.Caption += fmt.Sprintf(" Bars: the %s interval of each share (each pair pooled) as the classes table pools a class: a sequential run stopped its starts apart, so a share is the mean of the starts' shares, each start weighing one, and its interval is from that mean's own variance (Σ p_i(1 − p_i)/n_i / k² over the class's k starts), not from the walks pooled.", levelText(conf))
 		} else {
 			dr.Caption += fmt.Sprintf(" Bars: the %s Wilson interval of each share (each pair pooled), from the class's walks.", levelText(conf))
 		}
@@ -158,40 +180,61 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 	return out, nil
 }
 
-// shareBars gives each sampled series (walks[i] > 0) the interval of each
-// share as the figure draws it (per length, or per pair of lengths:
-// plots.LengthBins), from the counts of its walks (results.ShareBounds).
-func shareBars(series []plots.Series, walks []float64, o plots.LengthOptions) error {
+// startLengths is one start's walks and its walks' count per length.
+type startLengths struct {
+	walks  int64
+	counts map[int]int64
+}
+
+// shareBars gives each sampled series (starts[i] not nil) the interval of
+// each share as the figure draws it (per length, or per pair of lengths:
+// plots.LengthBins), pooled over the series' starts as the classes table
+// pools a class (results.StartsRate): the pooled count where every start
+// ran the same walks, the equal-weight mean of the starts' shares with
+// that mean's own variance (Wilson on the effective walks) where a sequential run stopped them apart.
+// It returns the binning.
+func shareBars(series []plots.Series, starts [][]startLengths, o plots.LengthOptions) (func(float64) float64, error) {
 	bin, err := plots.LengthBins(series, o)
 	if err != nil {
-		return err
+		return nil, err
 	}
 	for i := range series {
 		s := &series[i]
-		if walks[i] <= 0 {
+		if len(starts[i]) == 0 {
 			continue
 		}
-		shares := map[float64]float64{}
 		var xs []float64
-		for k, x := range s.X {
-			b := bin(x)
-			if _, ok := shares[b]; !ok {
+		seen := map[float64]bool{}
+		for _, x := range s.X {
+			if b := bin(x); !seen[b] {
+				seen[b] = true
 				xs = append(xs, b)
 			}
-			shares[b] += s.Y[k]
 		}
 		for _, b := range xs {
-			lo, hi := results.ShareBounds(math.Round(shares[b]*walks[i]), walks[i], o.Level)
-			s.Bars = append(s.Bars, plots.ShareBar{X: b, Lo: lo, Hi: hi})
+			c := make([]results.StartCount, len(starts[i]))
+			for j, st := range starts[i] {
+				c[j].Walks = st.walks
+				for l, n := range st.counts {
+					if bin(float64(l)) == b {
+						c[j].Count += n
+					}
+				}
+			}
+			iv := results.StartsRate(c, level(o.Level), stats.Wilson) // the Wilson interval, on n_eff walks where starts ran apart
+			s.Bars = append(s.Bars, plots.ShareBar{X: b, Lo: iv.Lo, Hi: iv.Hi})
 		}
 	}
-	return nil
+	return bin, nil
 }
 
 // lengthData is what a length distribution draws (for dataHook).
 type lengthData struct {
 	series, exact []plots.Series
 	deterministic bool
+	starts        [][]startLengths // per series, its starts' counts (nil: not sampled)
+	bin           func(float64) float64
+	level         float64
 }
 
 // otherColour names the series of an odd board's squares not of the
@@ -243,4 +286,12 @@ func trim(s string) string {
 		s = s[:len(s)-1]
 	}
 	return s
+}
+
+// level is a confidence, 0 meaning 0.95.
+func level(c float64) float64 {
+	if c <= 0 {
+		return 0.95
+	}
+	return c
 }

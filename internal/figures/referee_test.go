@@ -13,6 +13,8 @@ import (
 	"sync"
 	"testing"
 
+	"gonum.org/v1/gonum/stat/distuv"
+
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/plotcheck"
 	"github.com/knightwalk/knightwalk/internal/results"
@@ -397,11 +399,41 @@ func checkExactPreferred(squares []table.SquareRow, lengths []table.LengthRow, d
 // checkLengths holds a length distribution to its intervals: each
 // sampled series carries its walks, so its shares are drawn with their
 // intervals (a deterministic rule's shares are of its starts).
+//
+// A share pooled over starts is the mean of the starts' shares, each
+// start weighing one (as the classes table pools a class): its interval
+// is at least about as wide as that mean's own standard error,
+// √(Σ p_i(1 − p_i)/n_i)/k over the k starts, however unequal their walks
+// (a Wilson interval of the walks pooled is too narrow where a sequential
+// run stopped its starts apart).
 func checkLengths(l lengthData) []string {
 	var out []string
-	for _, s := range l.series {
+	for i, s := range l.series {
 		if len(s.Bars) == 0 && !l.deterministic {
 			out = append(out, fmt.Sprintf("series %q: shares of sampled walks drawn without intervals", s.Name))
+		}
+		if i >= len(l.starts) || len(l.starts[i]) == 0 || l.bin == nil {
+			continue
+		}
+		z := distuv.UnitNormal.Quantile(1 - (1-level(l.level))/2)
+		for _, b := range s.Bars {
+			var v float64
+			for _, st := range l.starts[i] {
+				var c int64
+				for length, n := range st.counts {
+					if l.bin(float64(length)) == b.X {
+						c += n
+					}
+				}
+				p := float64(c) / float64(st.walks)
+				v += p * (1 - p) / float64(st.walks)
+			}
+			k := float64(len(l.starts[i]))
+			se := math.Sqrt(v) / k
+			if half := (b.Hi - b.Lo) / 2; half < 0.75*z*se {
+				out = append(out, fmt.Sprintf("series %q, length %g: interval half-width %.3g, under the pooled share's own %.3g (z·√(Σ p_i(1 − p_i)/n_i)/k over %d starts)", s.Name, b.X, half, z*se, len(l.starts[i])))
+				break
+			}
 		}
 	}
 	return out
@@ -480,6 +512,31 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 	}
 	if p := checkLengths(lengthData{series: []plots.Series{{Name: "corner", X: []float64{1}, Y: []float64{1}}}}); len(p) != 1 {
 		t.Errorf("shares without intervals: %q, want one problem", p)
+	}
+	// Shares of two starts that ran 20 and 400 walks: bars from the walks
+	// pooled (the Wilson interval of 420 walks) are too narrow for the
+	// mean of the two starts' shares.
+	apart := [][]startLengths{{{walks: 20, counts: map[int]int64{10: 10, 25: 10}}, {walks: 400, counts: map[int]int64{10: 40, 25: 360}}}}
+	ident := func(x float64) float64 { return x }
+	narrow := lengthData{series: []plots.Series{{Name: "edge", X: []float64{10, 25}, Y: []float64{0.3, 0.7}}}, starts: apart, bin: ident, level: 0.95}
+	for _, x := range []float64{10, 25} {
+		var k float64
+		for _, st := range apart[0] {
+			k += float64(st.counts[int(x)])
+		}
+		lo, hi := results.ShareBounds(k, 420, 0.95)
+		narrow.series[0].Bars = append(narrow.series[0].Bars, plots.ShareBar{X: x, Lo: lo, Hi: hi})
+	}
+	if p := checkLengths(narrow); len(p) != 1 {
+		t.Errorf("bars of the walks pooled on starts run apart: %q, want one problem", p)
+	}
+	sound := narrow
+	sound.series = []plots.Series{{Name: "edge", X: []float64{10, 25}, Y: []float64{0.3, 0.7}}}
+	if _, err := shareBars(sound.series, apart, plots.LengthOptions{Level: 0.95}); err != nil {
+		t.Fatal(err)
+	}
+	if p := checkLengths(sound); len(p) > 0 {
+		t.Errorf("the pooled estimator's bars fail: %q", p)
 	}
 	noExactShares := map[string]any{"length-distribution_5x5_random": lengthData{series: []plots.Series{{Name: "corner", Bars: []plots.ShareBar{{X: 1, Lo: 0, Hi: 1}}}}, exact: []plots.Series{{}}}}
 	if p := checkExactPreferred(exactSq, exactLen, nil, noExactShares); len(p) != 1 {
