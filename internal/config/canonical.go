@@ -112,7 +112,7 @@ func FromCanonical(file string, cn Canonical) (*Config, error) {
 // claimFromCanonical reverses the claim part of canonical: the boards list
 // becomes nothing (every board), board (one) or sizes (a range of n×n).
 func claimFromCanonical(cc CanonicalClaim, boards []string) (Claim, error) {
-	cl := Claim{ID: cc.ID, Rule: cc.Rule, Source: cc.Source, Family: cc.Family, Reading: cc.Reading, Fitted: cc.Fitted, Why: cc.Why, Unverified: cc.Unverified}
+	cl := Claim{ID: cc.ID, Rule: cc.Rule, Source: cc.Source, Family: cc.Family, Reading: cc.Reading, Fitted: cc.Fitted, Why: cc.Why, Unverified: cc.Unverified, PartOfRange: cc.PartOfRange}
 	switch t := cc.Target; {
 	case strings.HasPrefix(t, "degree "):
 		d, err := strconv.Atoi(strings.TrimPrefix(t, "degree "))
@@ -169,7 +169,7 @@ func claimFromCanonical(cc CanonicalClaim, boards []string) (Claim, error) {
 		cl.Margin = &x
 	}
 	switch {
-	case len(cc.Boards) == len(boards):
+	case len(cc.Boards) == len(boards) && (cc.Set == "" || !allSquare(boards)):
 	case len(cc.Boards) == 1 && cc.Set == "":
 		cl.Board = cc.Boards[0]
 	case len(cc.Boards) > 0:
@@ -208,4 +208,15 @@ func withFile(err error, file string) error {
 		}
 	}
 	return es
+}
+
+// allSquare reports whether every board is n×n: a set claim on all of
+// them is then read back with its sizes (the range its source states).
+func allSquare(boards []string) bool {
+	for _, b := range boards {
+		if s, ok := parseSize(b); !ok || s.rows != s.cols {
+			return false
+		}
+	}
+	return true
 }

@@ -63,6 +63,7 @@ func (c *Config) checkSetClaim(k *checker, key string, cl Claim, boards []size) 
 		}
 	}
 	c.checkExcept(k, key, cl)
+	c.checkEncoding(k, key, cl, boards)
 	set := 0
 	for _, p := range []bool{cl.Share != nil, cl.FirstFailure != nil, cl.FailingBelow != nil} {
 		if p {
@@ -148,6 +149,12 @@ func (c *Config) checkExcept(k *checker, key string, cl Claim) {
 		}
 	}
 	p, found := c.publication(cl.Source)
+	if found && p.Sizes == "" && cl.PartOfRange {
+		k.errorf(key+".part_of_range", "source %s states no sizes; part_of_range goes with a claim on part of a stated range", cl.Source)
+	}
+	if found && p.Sizes == "" && cl.Sizes != "" && (cl.Share != nil || cl.FailingBelow != nil) {
+		k.errorf(key+".sizes", "sizes %s, but source %s states no sizes; one statement has one encoding: want the sizes its words cover in the source (sizes, except)", cl.Sizes, cl.Source)
+	}
 	if !found || p.Sizes == "" {
 		return
 	}
@@ -156,8 +163,12 @@ func (c *Config) checkExcept(k *checker, key string, cl Claim) {
 			cl.Source, p.Sizes, exceptText(p.Except), p.Sizes, exceptYAML(p.Except))
 		return
 	}
+	if cl.PartOfRange {
+		checkPartOfRange(k, key, cl, p)
+		return
+	}
 	if cl.Sizes != p.Sizes || !slices.Equal(sortedInts(cl.Except), sortedInts(p.Except)) {
-		k.errorf(key+".sizes", "sizes %s%s, but source %s states sizes %s%s; one statement has one encoding: want sizes: %s%s",
+		k.errorf(key+".sizes", "sizes %s%s, but source %s states sizes %s%s; one statement has one encoding: want sizes: %s%s, or part_of_range: true for a claim on part of the stated range",
 			cl.Sizes, exceptText(cl.Except), cl.Source, p.Sizes, exceptText(p.Except), p.Sizes, exceptYAML(p.Except))
 	}
 }

@@ -149,7 +149,12 @@ type Claim struct {
 	// sizes: 5..50, except: [8]). Where the claim's source states its
 	// sizes (sources.yaml sizes, except), the claim must read them
 	// exactly so: one statement, one encoding.
-	Except       []int    `yaml:"except"`
+	Except []int `yaml:"except"`
+	// PartOfRange says the claim tests part of its source's stated range
+	// of sizes (sizes within the source's, its exceptions among them
+	// excepted too), which the report says; without it a claim reads the
+	// whole range.
+	PartOfRange  bool     `yaml:"part_of_range"`
 	Share        *float64 `yaml:"share"`
 	FirstFailure *int     `yaml:"first_failure"`
 	FailingBelow *float64 `yaml:"failing_below"`

@@ -95,7 +95,10 @@ type Check struct {
 	// are assumed (sources.yaml gives its reason).
 	Count        *stats.CountSet
 	CountAssumed bool
-	target       target
+	// PartOfRange says the claim tests part of its source's stated range
+	// ("part of the stated range 112.."), "" where it tests the whole.
+	PartOfRange string
+	target      target
 }
 
 // Target returns the claim's target as the claims table writes it on board
@@ -171,7 +174,7 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 // with the claim's position rather than run.
 func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 	key := c.fileKey(fmt.Sprintf("claims[%d]", i))
-	ch := Check{ID: cl.ID, Source: cl.Source, Reading: cl.Reading, Fitted: cl.Fitted, Unverified: cl.Unverified, Rule: -1, Family: cl.Family}
+	ch := Check{ID: cl.ID, Source: cl.Source, Reading: cl.Reading, Fitted: cl.Fitted, Unverified: cl.Unverified, Rule: -1, Family: cl.Family, PartOfRange: c.PartOfRangeText(cl)}
 	if ch.Family == "" {
 		ch.Family = DefaultFamily
 	}

@@ -151,6 +151,9 @@ type CanonicalClaim struct {
 	// Unverified: the claim's source is marked not verified; omitted when
 	// false.
 	Unverified bool `json:"unverified,omitempty"`
+	// PartOfRange: the claim tests part of its source's stated range of
+	// sizes; omitted when false.
+	PartOfRange bool `json:"part_of_range,omitempty"`
 }
 
 // Hash returns the hex SHA-256 of the canonical JSON encoding of the
@@ -289,7 +292,7 @@ func (c *Config) canonical() Canonical {
 
 	for _, cl := range c.Claims {
 		cc := CanonicalClaim{ID: cl.ID, Rule: cl.ruleName(), Boards: []string{}, Values: []float64{}, Source: cl.Source, Family: cl.Family,
-			Reading: cl.Reading, Fitted: cl.Fitted, Why: cl.Why, Unverified: cl.Unverified}
+			Reading: cl.Reading, Fitted: cl.Fitted, Why: cl.Why, Unverified: cl.Unverified, PartOfRange: cl.PartOfRange}
 		for _, s := range sizes {
 			if cl.appliesTo(s) {
 				cc.Boards = append(cc.Boards, s.String())

@@ -61,8 +61,35 @@ type Publication struct {
 	// 5..50, except [8]): the one encoding of the statement, which a claim
 	// on it (sizes, except) and a size curve's reference lines
 	// (Segments) must follow.
+	// Sizes may be open above ("112..": every n from 112 on), which a
+	// claim tests part of (claims[].part_of_range: true).
 	Sizes  string `yaml:"sizes" json:"sizes,omitempty"`
 	Except []int  `yaml:"except" json:"except,omitempty"`
+	// The rest of the statement's encoding, in the keys of a claim
+	// (encoding.go): the per-board statement (rate, which is also the
+	// published rate of a count, tolerance, range, below, above), the
+	// share of the sizes (share: 0.5 for "most", 1 for "every"), where a
+	// deterministic rule fails (first_failure, failing_below), the board
+	// of a statement about one board, and the per-board reading where the
+	// words give one (per_board). A claim citing the source states each
+	// as the source does, or validation refuses it naming the key.
+	Tolerance    *float64  `yaml:"tolerance" json:"tolerance,omitempty"`
+	Range        []float64 `yaml:"range" json:"range,omitempty"`
+	Below        *float64  `yaml:"below" json:"below,omitempty"`
+	Above        *float64  `yaml:"above" json:"above,omitempty"`
+	Share        *float64  `yaml:"share" json:"share,omitempty"`
+	FirstFailure *int      `yaml:"first_failure" json:"first_failure,omitempty"`
+	FailingBelow *float64  `yaml:"failing_below" json:"failing_below,omitempty"`
+	Board        string    `yaml:"board" json:"board,omitempty"`
+	PerBoard     string    `yaml:"per_board" json:"per_board,omitempty"`
+	// Region is [lo, hi], the rates the source itself places this
+	// statement's rate in by words of its own other than the count (a
+	// statement made before our data; RegionWhy says which): the default
+	// margin is planned at the rate of the region where a count varies
+	// most (Planning), not at 1/2, so that a source near 100 % gets the
+	// margin its design resolves there.
+	Region    []float64 `yaml:"region" json:"region,omitempty"`
+	RegionWhy string    `yaml:"region_why" json:"region_why,omitempty"`
 }
 
 // Segments returns the runs of consecutive sizes the statement covers
@@ -70,7 +97,7 @@ type Publication struct {
 // line per run. ok is false where the statement states no sizes.
 func (p Publication) Segments() (runs [][2]int, ok bool) {
 	sp, ok := parseSpan(p.Sizes)
-	if p.Sizes == "" || !ok {
+	if p.Sizes == "" || !ok || openSpan(p.Sizes) {
 		return nil, false
 	}
 	for n := sp.lo; n <= sp.hi; n++ {
@@ -107,14 +134,50 @@ func (p Publication) EquivalenceMargin(alpha float64) float64 {
 	return stats.DefaultMargin(uint64(n), p.Planning(), alpha)
 }
 
-// Planning returns the source's planning rate, or
-// stats.DefaultPlanningRate where it states none.
+// Planning returns the source's planning rate: the declared one; else,
+// where the source states a region, the rate in it nearest 1/2 (where a
+// count varies most, so the widest margin the region allows); else
+// stats.DefaultPlanningRate.
 func (p Publication) Planning() float64 {
 	if p.PlanningRate != nil {
 		return *p.PlanningRate
 	}
+	if len(p.Region) == 2 {
+		return RegionPlanning(p.Region[0], p.Region[1])
+	}
 	return stats.DefaultPlanningRate
 }
+
+// RegionPlanning is the planning rate of a region [lo, hi]: the rate in
+// it nearest 1/2, kept inside (0, 1) (a region ending at 1 plans at
+// its other end).
+func RegionPlanning(lo, hi float64) float64 {
+	r := min(max(stats.DefaultPlanningRate, lo), hi)
+	switch {
+	case r >= 1:
+		r = lo
+	case r <= 0:
+		r = hi
+	}
+	return r
+}
+
+// PlanningText says where the planning rate comes from, for the report:
+// "planned at 98 %, the source's region [98 %, 100 %]", "planned at 95 %
+// (declared)", "planned at 50 %"; "" where a margin is declared.
+func (p Publication) PlanningText() string {
+	switch {
+	case p.Margin != nil:
+		return "margin declared"
+	case p.PlanningRate != nil:
+		return fmt.Sprintf("planned at %s (declared)", pctText(*p.PlanningRate))
+	case len(p.Region) == 2:
+		return fmt.Sprintf("planned at %s, the source's region [%s, %s]", pctText(p.Planning()), pctText(p.Region[0]), pctText(p.Region[1]))
+	}
+	return fmt.Sprintf("planned at %s", pctText(stats.DefaultPlanningRate))
+}
+
+func pctText(x float64) string { return strconv.FormatFloat(100*x, 'g', 6, 64) + " %" }
 
 // Citation names the publication and place: "Ganzfried (2004), p. 4", or
 // where we read it: "Squirrel & Cull (1996), via Ganzfried (2004), p. 4".
@@ -437,9 +500,10 @@ func checkPublications(k *checker, list []Publication, reserved func(id string) 
 			k.errorf(key+".year", "%d is not a year of publication; want e.g. 2004 (leave it out where it is not known)", p.Year)
 		}
 		checkCount(k, key, p)
+		checkPublicationEncoding(k, key, p)
 		if p.Sizes != "" {
-			if sp, ok := parseSpan(p.Sizes); !ok || sp.lo > sp.hi || sp.lo < 1 {
-				k.errorf(key+".sizes", "%q is not a size range; want LO..HI, e.g. 5..50", p.Sizes)
+			if sp, ok := parseSourceSpan(p.Sizes); !ok || sp.lo > sp.hi || sp.lo < 1 {
+				k.errorf(key+".sizes", "%q is not a size range; want LO..HI, e.g. 5..50, or LO.. for every n from LO on", p.Sizes)
 			} else {
 				k.checkExceptList(key+".except", p.Except, sp)
 			}

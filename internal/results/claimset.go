@@ -28,8 +28,8 @@ import (
 //     when none fails), claimed the stated n, Lo = Hi = Measured.
 //   - failing-share: Measured is the share of boards where the walk fails,
 //     claimed [0, bound); exact, Lo = Hi = Measured.
-func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Check) (table.ClaimRow, error) {
-	row := table.ClaimRow{ID: ch.ID, Source: ch.Source, Reading: ch.Reading, Fitted: ch.Fitted, Rule: e.Rules[ch.Rule].Name(), Board: ch.Set.Sizes, Kind: ch.Set.Kind}
+func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Check) (row table.ClaimRow, err error) {
+	row = table.ClaimRow{ID: ch.ID, Source: ch.Source, Reading: ch.Reading, Fitted: ch.Fitted, Rule: e.Rules[ch.Rule].Name(), Board: ch.Set.Sizes, Kind: ch.Set.Kind}
 	if row.Board == "" {
 		row.Board = "all"
 	}
@@ -75,6 +75,9 @@ func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.C
 				firstFail = b.Rows
 			}
 		}
+	}
+	if ch.PartOfRange != "" { // the report says the claim tests part of the stated range
+		defer func() { row.Target += " (" + ch.PartOfRange + ")" }()
 	}
 	switch ch.Set.Kind {
 	case "share":
