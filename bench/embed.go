@@ -15,3 +15,8 @@ var KnightPy []byte
 //
 //go:embed c/kernels.c
 var KernelsC []byte
+
+// LargeC is c/large.c, the general kernel's C baseline (issue 56).
+//
+//go:embed c/large.c
+var LargeC []byte
