@@ -40,9 +40,9 @@ func TestLargeCWalksTheSameWalks(t *testing.T) {
 	}
 	for _, c := range []struct {
 		rule, c string
-		n      int
-		walks  uint64
-		args   []string
+		n       int
+		walks   uint64
+		args    []string
 	}{
 		{"random", "random", 100, 300, []string{"100", "300"}},
 		{"random", "random", 1000, 100, []string{"1000", "100"}},
