@@ -61,14 +61,22 @@ func holmPublished(row *table.ClaimRow, conf float64) string {
 
 // literatureWords says a claim's verdict in the words of a replication
 // where its source is a published statement: consistent is reproduced,
-// refuted not reproduced (under the reading the row names).
+// refuted not reproduced (under the reading the row names). One meaning
+// for every kind: reproduced is agreement shown at the stated level. A
+// share statement read as the source's counts (CountShareWord) is
+// "consistent" where it is not rejected: its test has no equivalence
+// procedure, so not rejecting it shows no agreement.
 func literatureWords(e *config.Experiment, row *table.ClaimRow) {
 	if _, ok := e.LookupSource(row.Source); !ok || row.Kind == "published" {
 		return
 	}
+	countShare := row.Kind == "share" && row.Test != ""
 	for _, v := range []*string{&row.Verdict, &row.VerdictHolm} {
 		switch *v {
 		case stats.Consistent:
+			if countShare {
+				continue // not rejected, no equivalence shown
+			}
 			*v = stats.Reproduced
 		case stats.Refuted:
 			*v = stats.NotReproduced
