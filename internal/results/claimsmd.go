@@ -164,7 +164,8 @@ func summarizeVerdicts(vs []string) string {
 
 // reading says how a claim was read: rule, target, boards and walks.
 func reading(c table.ClaimRow) string {
-	target := strings.Replace(strings.Replace(c.Target, "class:", "", 1), "square:", "", 1)
+	target, _, _ := strings.Cut(c.Target, "; sizes that disagree: ") // in the measured column
+	target = strings.Replace(strings.Replace(target, "class:", "", 1), "square:", "", 1)
 	boards := c.Board
 	if c.Kind == "share" || c.Kind == "first-failure" || c.Kind == "failing-share" {
 		boards = "n = " + c.Board

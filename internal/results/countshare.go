@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/table"
@@ -50,6 +51,9 @@ func countShareRow(row *table.ClaimRow, e *config.Experiment, tally TallyOf, exa
 		return err
 	}
 	row.Target += ", count " + ch.Count.String()
+	if d := disagreeing(e, ch, r); d != "" {
+		row.Target += "; " + d
+	}
 	row.Measured, row.Lo, row.Hi = r.Point, r.Lo, r.Hi
 	row.Verdict = r.Verdict(ch.Set.Share)
 	row.PValue, row.DiffLo, row.DiffHi = r.PValue, math.NaN(), math.NaN()
@@ -61,4 +65,32 @@ func countShareRow(row *table.ClaimRow, e *config.Experiment, tally TallyOf, exa
 		row.DecidedBy = "exact"
 	}
 	return nil
+}
+
+// disagreeing names the sizes whose stated count is implausible alone
+// under our rates (P ≤ α, before any adjustment), with their P, those
+// rejected even after the adjustment for the sizes a true statement may
+// miss marked so: "sizes that disagree: n = 8 (P = 0.021, rejected)";
+// "" where none. With the joint p-value they say what decided the
+// verdict (MeasuredText).
+func disagreeing(e *config.Experiment, ch config.Check, r stats.CountShareResult) string {
+	alpha := 1 - e.Confidence
+	var parts []string
+	for i, bi := range ch.Boards {
+		if i >= len(r.P) || r.P[i] > alpha {
+			continue
+		}
+		part := fmt.Sprintf("%d (P = %.2g", e.Boards[bi].Rows, r.P[i])
+		if r.Adjusted[i] <= alpha {
+			part += ", rejected"
+		}
+		parts = append(parts, part+")")
+	}
+	if len(parts) == 0 {
+		return ""
+	}
+	if len(parts) > 8 {
+		parts = append(parts[:8], fmt.Sprintf("%d more", len(parts)-8))
+	}
+	return "sizes that disagree: n = " + strings.Join(parts, ", ")
 }

@@ -105,7 +105,7 @@ func TestCountShareClaims(t *testing.T) {
 		if r.Kind != "share" || r.Test != "binomial" || r.DecidedBy != "exact" || r.Verdict != w.verdict || math.Abs(r.PValue-w.pValue) > 1e-12*max(1, w.pValue) {
 			t.Errorf("%s: %s test %s decided by %s, %s, p %v; want share, binomial, exact, %s, p %v", r.ID, r.Kind, r.Test, r.DecidedBy, r.Verdict, r.PValue, w.verdict, w.pValue)
 		}
-		if r.Target != "square:a1, count ≥ 98 of 100" || r.PublishedTrials.Int64 != 100 || !r.TrialsAssumed || r.Lo != 0.75 || r.Hi != 0.75 {
+		if r.Target != "square:a1, count ≥ 98 of 100; sizes that disagree: n = 7 (P = 3.7e-11, rejected)" || r.PublishedTrials.Int64 != 100 || !r.TrialsAssumed || r.Lo != 0.75 || r.Hi != 0.75 {
 			t.Errorf("%s: target %q, trials %v assumed %v, [%v, %v]; want 3 of 4 sizes plausible", r.ID, r.Target, r.PublishedTrials, r.TrialsAssumed, r.Lo, r.Hi)
 		}
 		if math.IsNaN(r.PHolm) || r.PHolm < r.PValue {
@@ -117,6 +117,18 @@ func TestCountShareClaims(t *testing.T) {
 	for i, h := range stats.Holm(ps) {
 		if tb.Claims[i].PHolm != h {
 			t.Errorf("%s: p_holm %v, Holm gives %v", tb.Claims[i].ID, tb.Claims[i].PHolm, h)
+		}
+	}
+	// The measured column says what decided the verdict (issue 57.3): the
+	// joint p-value and the size that disagrees, not a share of boards
+	// that reads as support next to "not reproduced".
+	for _, r := range tb.Claims[:2] {
+		m := MeasuredText(r)
+		if !strings.HasPrefix(m, fmt.Sprintf("joint p = %.2g", r.PValue)) || !strings.Contains(m, "sizes that disagree: n = 7 (P = 3.7e-11, rejected)") || !strings.Contains(m, "(not the verdict)") {
+			t.Errorf("%s: measured %q", r.ID, m)
+		}
+		if strings.Contains(reading(r), "disagree") {
+			t.Errorf("%s: read as %q repeats the sizes that disagree", r.ID, reading(r))
 		}
 	}
 	if r := tb.Claims[1]; r.VerdictHolm != stats.NotReproduced {

@@ -410,11 +410,10 @@ func pct3(c, lo, hi float64) string {
 func MeasuredText(c table.ClaimRow) string {
 	switch c.Kind {
 	case "share":
-		text := fmt.Sprintf("%.1f%% of boards [decided %.1f, %.1f]", 100*c.Measured, 100*c.Lo, 100*c.Hi)
-		if c.Test != "" { // read as the source's counts: a test with a p-value
-			text += fmt.Sprintf(", p = %.2g", c.PValue)
+		if c.Test != "" { // read as the source's counts: the joint test decides
+			return countShareMeasured(c)
 		}
-		return text
+		return fmt.Sprintf("%.1f%% of boards [decided %.1f, %.1f]", 100*c.Measured, 100*c.Lo, 100*c.Hi)
 	case "first-failure":
 		if c.Measured == 0 {
 			return "no board fails"
@@ -542,4 +541,20 @@ func ReadingName(c table.ClaimRow) string {
 		name += " (fitted)"
 	}
 	return name
+}
+
+// countShareMeasured says what decided a share claim read as its source's
+// counts: the joint p-value (the largest probability of their pattern of
+// counts over our rates' confidence sets; not reproduced where it is at
+// most α) and the sizes that disagree (their count implausible alone,
+// named in the target), then the share of sizes each plausible alone,
+// which describes the sizes and is not the verdict.
+func countShareMeasured(c table.ClaimRow) string {
+	text := fmt.Sprintf("joint p = %.2g (the largest probability of their pattern of counts under our rates)", c.PValue)
+	if _, d, ok := strings.Cut(c.Target, "; sizes that disagree: "); ok {
+		text += "; sizes that disagree: " + d
+	} else {
+		text += "; no size disagrees alone"
+	}
+	return text + fmt.Sprintf("; sizes alone: %.1f%% plausible, %.1f%% not rejected (not the verdict)", 100*c.Lo, 100*c.Hi)
 }
