@@ -18,7 +18,7 @@ import (
 func countCommand() *command {
 	return &command{
 		name:  "count",
-		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier|sample] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--force] [--paired-ends] [--layers] [--shard K/N --out PART [--check]] [sample: --confidence C --precision R --max-time D --samples N --seed S --proposal P --tail T --per-start]",
+		usage: "--board RxC [--closed] [--unique] [--start SQ] [--method auto|search|frontier|sample] [--format text|csv|parquet] [--out FILE] [--workers N] [--max-nodes N] [--max-memory SIZE] [--spill DIR] [--force] [--paired-ends] [--layers] [--shard K/N --out PART [--check]] [sample: --confidence C --precision R --max-time D --samples N --seed S --proposal P --tail T --per-start --first-chunk F]",
 		short: "exact numbers of knight's tours from each start square",
 		long:  manual.Count,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {

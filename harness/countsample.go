@@ -24,9 +24,10 @@ type sampleFlagSet struct {
 	proposal              *string
 	tail                  *int
 	perStart              *bool
+	firstChunk            *int
 }
 
-var sampleFlagNames = []string{"confidence", "precision", "max-time", "samples", "seed", "proposal", "tail", "per-start"}
+var sampleFlagNames = []string{"confidence", "precision", "max-time", "samples", "seed", "proposal", "tail", "per-start", "first-chunk"}
 
 func sampleFlags(fs *flag.FlagSet) *sampleFlagSet {
 	return &sampleFlagSet{
@@ -38,6 +39,7 @@ func sampleFlags(fs *flag.FlagSet) *sampleFlagSet {
 		proposal:   fs.String("proposal", "softmin", "sample: uniform (Knuth), softmin (exp(-beta·degree), beta "+formatBeta(count.DefaultProposal.Beta)+"), or softmin:BETA"),
 		tail:       fs.Int("tail", count.DefaultTail, "sample: count the last this many squares of each walk exactly instead of sampling them"),
 		perStart:   fs.Bool("per-start", false, "sample, open tours of the whole board: also a row per start square"),
+		firstChunk: fs.Int("first-chunk", 0, "sample: start at this chunk (what the printed command gives to redraw a --precision run's last stage)"),
 	}
 }
 
@@ -72,7 +74,10 @@ func runSampleCount(ctx context.Context, e *env, q *countjob.Query, f *sampleFla
 		return err
 	}
 	opt := count.SampleOptions{Closed: q.Closed, Start: -1, PerStart: *f.perStart, Seed: *f.seed, Workers: q.Workers,
-		Confidence: *f.confidence, Precision: *f.precision, MaxTime: *f.maxTime, Samples: *f.samples, Tail: *f.tail}
+		Confidence: *f.confidence, Precision: *f.precision, MaxTime: *f.maxTime, Samples: *f.samples, Tail: *f.tail, FirstChunk: *f.firstChunk}
+	if opt.FirstChunk < 0 || opt.FirstChunk > 1<<40 {
+		return usagef("--first-chunk %d: want a chunk index from 0", opt.FirstChunk)
+	}
 	if start != "" {
 		opt.Start = starts[0]
 	}

@@ -1144,6 +1144,12 @@ type TourEstimateRow struct {
 	// (Conrad et al. 1994 for open tours, Schwenk 1991 for closed); null
 	// otherwise. A null reads as "".
 	Zero string
+	// StoppedBy is the `stopped_by` column: what ended it: `samples`
+	// (`--samples`, or a merge of shards), `precision` (the estimate is the
+	// last stage of Stein's two-stage procedure: its size fixed by the
+	// stages before, its walks alone counted), `time` (`--max-time`: every
+	// walk drawn), `zero` (a theorem).
+	StoppedBy string
 	// Seconds is the `seconds` column (seconds): wall time of the estimate
 	// (of the longest part, merged).
 	Seconds float64
@@ -1690,6 +1696,7 @@ func tourEstimateRowOf(r *table.TourEstimateRow) TourEstimateRow {
 		Trusted:    r.Trusted,
 		Warning:    r.Warning,
 		Zero:       r.Zero,
+		StoppedBy:  r.StoppedBy,
 		Seconds:    r.Seconds,
 	}
 }

@@ -170,7 +170,7 @@
 //	                 SIZE] [--spill DIR] [--force] [--paired-ends] [--layers]
 //	                 [--shard K/N --out PART [--check]] [sample: --confidence C
 //	                 --precision R --max-time D --samples N --seed S --proposal
-//	                 P --tail T --per-start]
+//	                 P --tail T --per-start --first-chunk F]
 //
 // Exact numbers of knight's tours from each start square.
 //
@@ -272,6 +272,9 @@
 //	    count closed tours instead of open ones
 //	--confidence float
 //	    sample: the intervals' level (default 0.95)
+//	--first-chunk int
+//	    sample: start at this chunk (what the printed command gives to redraw a
+//	    --precision run's last stage)
 //	--force
 //	    frontier: start even when the estimate says the sweep will not fit
 //	    --max-memory or the --spill disk (for measuring how far a count gets;

@@ -76,7 +76,8 @@ func (v SampleView) rows() []table.TourEstimateRow {
 		return table.TourEstimateRow{Board: v.b.String(), Rows: int32(v.b.Rows), Cols: int32(v.b.Cols), Kind: kindOf(v.opt.Closed),
 			Start: s.Start, Proposal: s.Proposal, Tail: int32(v.opt.Tail), Estimate: s.Estimate, Lo: s.Lo, Hi: s.Hi,
 			Confidence: s.Confidence, Samples: s.Samples, Blocks: s.Blocks, Tours: s.Tours, RelSE: s.RelSE, ESS: s.ESS,
-			MaxShare: s.MaxShare, KL: s.KL, CDSamples: s.CDSamples, Trusted: s.Trusted(), Warning: s.Warning, Zero: s.Zero, Seconds: s.Seconds}
+			MaxShare: s.MaxShare, KL: s.KL, CDSamples: s.CDSamples, Trusted: s.Trusted(), Warning: s.Warning, Zero: s.Zero,
+			StoppedBy: v.r.StoppedBy, Seconds: s.Seconds}
 	}
 	out := []table.TourEstimateRow{conv(v.r.All)}
 	for _, s := range v.r.PerStart {
@@ -97,7 +98,11 @@ func (v SampleView) Command() string {
 	if v.opt.PerStart {
 		c += " --per-start"
 	}
-	c += fmt.Sprintf(" --proposal=%s --tail=%d --seed=%d --samples=%d --confidence=%g", proposalFlag(v.opt.Proposal), v.opt.Tail, v.opt.Seed, v.r.All.Samples, v.opt.Confidence)
+	c += fmt.Sprintf(" --proposal=%s --tail=%d --seed=%d", proposalFlag(v.opt.Proposal), v.opt.Tail, v.opt.Seed)
+	if v.r.FirstChunk > 0 {
+		c += fmt.Sprintf(" --first-chunk=%d", v.r.FirstChunk)
+	}
+	c += fmt.Sprintf(" --samples=%d --confidence=%g", v.r.All.Samples, v.opt.Confidence)
 	return c
 }
 
@@ -124,6 +129,12 @@ func PrintSample(e *Env, v SampleView) {
 		what, v.b, a.Estimate, a.Lo, a.Hi, 100*a.Confidence, 100*relHalf(a))
 	fmt.Fprintf(e.Stdout, "proposal %s, tail %d, seed %d: %s walks in %s blocks, %s ended in a tour, %.1fs\n",
 		a.Proposal, v.opt.Tail, v.opt.Seed, commas(a.Samples), commas(a.Blocks), commas(a.Tours), a.Seconds)
+	switch v.r.StoppedBy {
+	case "precision":
+		fmt.Fprintf(e.Stdout, "stopped at the precision: the estimate is the last stage's, %s walks drawn after a pilot fixed their number (Stein's two-stage procedure)\n", commas(a.Samples))
+	case "time":
+		fmt.Fprintf(e.Stdout, "stopped at the time limit: every walk drawn, before the precision asked was reached\n")
+	}
 	fmt.Fprintf(e.Stdout, "diagnostics: relative SE %.3g, ESS %.4g, largest weight %.3g%% of the sum, KL %.3g (Chatterjee-Diaconis sample size %.3g)\n",
 		a.RelSE, a.ESS, 100*a.MaxShare, a.KL, a.CDSamples)
 	switch {
@@ -144,12 +155,12 @@ func PrintSample(e *Env, v SampleView) {
 // WriteSampleCSV writes the rows as CSV to stdout.
 func WriteSampleCSV(e *Env, v SampleView) error {
 	w := csv.NewWriter(e.Stdout)
-	w.Write([]string{"board", "rows", "cols", "kind", "start", "proposal", "tail", "estimate", "lo", "hi", "confidence", "samples", "blocks", "tours", "rel_se", "ess", "max_share", "kl", "cd_samples", "trusted", "warning", "zero", "seconds"})
+	w.Write([]string{"board", "rows", "cols", "kind", "start", "proposal", "tail", "estimate", "lo", "hi", "confidence", "samples", "blocks", "tours", "rel_se", "ess", "max_share", "kl", "cd_samples", "trusted", "warning", "zero", "stopped_by", "seconds"})
 	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 	for _, r := range v.rows() {
 		w.Write([]string{r.Board, strconv.Itoa(int(r.Rows)), strconv.Itoa(int(r.Cols)), r.Kind, r.Start, r.Proposal, strconv.Itoa(int(r.Tail)),
 			g(r.Estimate), g(r.Lo), g(r.Hi), g(r.Confidence), strconv.FormatInt(r.Samples, 10), strconv.FormatInt(r.Blocks, 10),
-			strconv.FormatInt(r.Tours, 10), g(r.RelSE), g(r.ESS), g(r.MaxShare), g(r.KL), g(r.CDSamples), strconv.FormatBool(r.Trusted), r.Warning, r.Zero, g(r.Seconds)})
+			strconv.FormatInt(r.Tours, 10), g(r.RelSE), g(r.ESS), g(r.MaxShare), g(r.KL), g(r.CDSamples), strconv.FormatBool(r.Trusted), r.Warning, r.Zero, r.StoppedBy, g(r.Seconds)})
 	}
 	w.Flush()
 	return w.Error()
@@ -389,6 +400,7 @@ func MergeSample(e *Env, args []string, out string) error {
 	if err != nil {
 		return err
 	}
+	r.StoppedBy = "samples"
 	v := SampleView{b: b, opt: opt, r: r}
 	if out != "" {
 		if err := WriteSampleParquet(e, out, v); err != nil {

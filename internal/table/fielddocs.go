@@ -296,6 +296,7 @@ var fieldDocs = map[string]fieldDoc{
 	"tour_estimates.samples":     {"walks", "walks drawn (on a per-square row: walks from that square)"},
 	"tour_estimates.seconds":     {"seconds", "wall time of the estimate (of the longest part, merged)"},
 	"tour_estimates.start":       {"", "the start square, as in `squares`, or `all` for the whole board"},
+	"tour_estimates.stopped_by":  {"", "what ended it: `samples` (`--samples`, or a merge of shards), `precision` (the estimate is the last stage of Stein's two-stage procedure: its size fixed by the stages before, its walks alone counted), `time` (`--max-time`: every walk drawn), `zero` (a theorem)"},
 	"tour_estimates.tail":        {"squares", "the last squares of each walk counted exactly (by search) instead of sampled; 0 when every step was sampled"},
 	"tour_estimates.tours":       {"walks", "walks that ended in a tour (a nonzero weight; with `tail`, walks whose last squares could be completed)"},
 	"tour_estimates.trusted":     {"", "no diagnostic raised a warning: at least 100 tours drawn, `max_share` at most 1 %, `samples` at least 10 × `cd_samples`"},

@@ -432,6 +432,7 @@ type TourEstimateRow struct {
 	Trusted    bool
 	Warning    string // "" (null) when Trusted
 	Zero       string // the theorem by which the count is 0 exactly; "" (null) otherwise
+	StoppedBy  string // samples, precision, time or zero
 	Seconds    float64
 }
 

@@ -285,6 +285,7 @@ var tourEstimatesSpec = newSpec(TourEstimates,
 	boolCol("trusted", func(r *TourEstimateRow) *bool { return &r.Trusted }),
 	optStrCol("warning", func(r *TourEstimateRow) *string { return &r.Warning }),
 	optStrCol("zero", func(r *TourEstimateRow) *string { return &r.Zero }),
+	strCol("stopped_by", func(r *TourEstimateRow) *string { return &r.StoppedBy }),
 	f64Col("seconds", func(r *TourEstimateRow) *float64 { return &r.Seconds }),
 )
 
