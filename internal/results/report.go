@@ -432,7 +432,7 @@ func MeasuredText(c table.ClaimRow) string {
 	if c.Kind == "published" {
 		text += fmt.Sprintf(" vs %s: %s, p = %.2g (%s)", PublishedText(c), diffText(c), c.PValue, c.Test)
 		if !math.IsNaN(c.Margin) {
-			text += fmt.Sprintf("; within ±%.1f points: p = %.2g", 100*c.Margin, max(c.PEquivLower, c.PEquivUpper))
+			text += fmt.Sprintf("; within ±%.1f points (%s): p = %.2g", 100*c.Margin, marginAllows(c), max(c.PEquivLower, c.PEquivUpper))
 		}
 		if c.Verdict == stats.Inconclusive {
 			text += fmt.Sprintf("; detectable ±%.1f points", 100*c.Detectable)
@@ -557,4 +557,24 @@ func countShareMeasured(c table.ClaimRow) string {
 		text += "; no size disagrees alone"
 	}
 	return text + fmt.Sprintf("; sizes alone: %.1f%% plausible, %.1f%% not rejected (not the verdict)", 100*c.Lo, 100*c.Hi)
+}
+
+// marginAllows says what a published comparison's equivalence margin
+// allows: the rates within it of the published one, and which one-sided
+// test is void where the margin runs past 0 % or 100 % (no rate lies
+// there, so only the other test can fail): "allows 95.1–100 %, the upper
+// test void".
+func marginAllows(c table.ClaimRow) string {
+	r := c.ClaimedLo // the published rate
+	lo, hi := r-c.Margin, r+c.Margin
+	text := fmt.Sprintf("allows %.1f–%.1f %%", 100*max(0, lo), 100*min(1, hi))
+	switch {
+	case lo <= 0 && hi >= 1:
+		text += ", both tests void: it allows every rate"
+	case hi >= 1:
+		text += ", the upper test void"
+	case lo <= 0:
+		text += ", the lower test void"
+	}
+	return text
 }
