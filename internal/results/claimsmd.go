@@ -3,6 +3,7 @@ package results
 import (
 	"fmt"
 	"io"
+	"math"
 	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/config"
@@ -85,16 +86,30 @@ func WriteClaimsTable(w io.Writer, rows []table.ClaimRow) {
 	writeReadingMatrix(w, rows)
 }
 
+// ReadingsAlpha is the level a claim tried under several readings is
+// decided at before the correction for its readings: 1 − 0.95, the
+// confidence of the committed experiments.
+const ReadingsAlpha = 0.05
+
 // writeReadingMatrix prints, per claim (in order of first appearance), the
 // verdict (after Holm) under each of its readings and a summary: under
 // how many of the readings that are not fitted the claim holds. A fitted
 // reading is listed but not counted: it was chosen because it reproduces
 // the number.
+//
+// A claim tried under R readings has R chances to pass, so a reading
+// counts as reproduced in the summary only where it holds at α/R
+// (Bonferroni over the readings; atReadingsLevel): "reproduced under 1 of
+// 6 readings" whose one passes at p = 0.039 is no success. A reading that
+// passes at α alone but not at α/R is said so in its cell. Consistent
+// (not rejected, no equivalence shown) is counted apart, never as
+// reproduced.
 func writeReadingMatrix(w io.Writer, rows []table.ClaimRow) {
 	type cellKey struct{ id, reading string }
 	var ids []string
 	var readings = map[string][]string{}
 	verdicts := map[cellKey][]string{}
+	rowsOf := map[cellKey][]table.ClaimRow{}
 	fitted := map[cellKey]bool{}
 	published := map[string]bool{} // claims on a published statement: "reproduced under"
 	for _, c := range rows {
@@ -106,6 +121,7 @@ func writeReadingMatrix(w io.Writer, rows []table.ClaimRow) {
 			readings[c.ID] = append(readings[c.ID], k.reading)
 		}
 		verdicts[k] = append(verdicts[k], c.VerdictHolm)
+		rowsOf[k] = append(rowsOf[k], c)
 		fitted[k] = c.Fitted
 		// An id-shaped source names a published statement: a built-in one,
 		// or one of the run's own sources file (validation refused any other).
@@ -116,29 +132,75 @@ func writeReadingMatrix(w io.Writer, rows []table.ClaimRow) {
 	fmt.Fprintln(w, "| claim | verdict (Holm) under each reading | summary |")
 	fmt.Fprintln(w, "|---|---|---|")
 	for _, id := range ids {
+		counted := 0
+		for _, r := range readings[id] {
+			if !fitted[cellKey{id, r}] {
+				counted++
+			}
+		}
+		level := ReadingsAlpha / float64(max(counted, 1))
 		var cells []string
-		held, counted, word := 0, 0, stats.Consistent
+		held, consistent, word := 0, 0, stats.Consistent
+		if published[id] {
+			word = stats.Reproduced
+		}
 		for _, r := range readings[id] {
 			k := cellKey{id, r}
 			v := summarizeVerdicts(verdicts[k])
-			cells = append(cells, fmt.Sprintf("%s: **%s**", r, v))
-			if published[id] {
-				word = stats.Reproduced
+			cell := fmt.Sprintf("%s: **%s**", r, v)
+			holds := v == word
+			if holds && counted > 1 && !fitted[k] {
+				for _, row := range rowsOf[k] {
+					if ok, why := atReadingsLevel(row, level); !ok {
+						holds = false
+						cell += fmt.Sprintf(" (at 5 %% alone; not at α/%d = %.2g: %s)", counted, level, why)
+						break
+					}
+				}
 			}
+			cells = append(cells, cell)
 			if fitted[k] {
 				continue
 			}
-			counted++
-			if v == stats.Reproduced || v == stats.Consistent {
+			switch {
+			case holds:
 				held++
+			case v == stats.Consistent && word == stats.Reproduced:
+				consistent++
 			}
 		}
 		summary := fmt.Sprintf("%s under %d of %d readings", word, held, counted)
+		if counted > 1 {
+			summary += fmt.Sprintf(", each at α/%d (Bonferroni over the readings)", counted)
+		}
+		if consistent > 0 {
+			summary += fmt.Sprintf("; consistent (not rejected, no equivalence shown) under %d", consistent)
+		}
 		if n := len(readings[id]) - counted; n > 0 {
 			summary += fmt.Sprintf(" (%d fitted, not counted)", n)
 		}
 		fmt.Fprintf(w, "| `%s` | %s | %s |\n", id, cell(strings.Join(cells, "; ")), summary)
 	}
+}
+
+// atReadingsLevel reports whether a row that holds at α still holds at
+// level (α over the claim's readings), and if not why: a comparison with
+// a published count needs its equivalence p-value at most level; a
+// sampled verdict with a p-value its Holm p-value; one decided exactly
+// or by a walk has no sampling error on our side and holds at any level;
+// a sampled share of sizes, decided by Bonferroni intervals at α, was not
+// decided at the stricter level and is not counted.
+func atReadingsLevel(c table.ClaimRow, level float64) (bool, string) {
+	switch {
+	case c.Kind == "published":
+		p := max(c.PEquivLower, c.PEquivUpper)
+		return p <= level, fmt.Sprintf("equivalence p = %.2g", p)
+	case c.DecidedBy != "sample":
+		return true, ""
+	case !math.IsNaN(c.PHolm):
+		return c.PHolm <= level, fmt.Sprintf("p = %.2g", c.PHolm)
+	}
+	return false, "its intervals decided it at α, not at the stricter level"
 }
 
 // summarizeVerdicts is one verdict for a reading checked on several
