@@ -347,6 +347,8 @@ func (h HeatmapData) scaleEnds(lo, hi float64, log bool) (float64, float64) {
 		}
 	}
 	switch {
+	case log && h.Max == nil && h.Percent && !h.Failure && lo*10 > 1 && lo < 0.99: // a share: the bar ends at 100 %
+		return lo, 1
 	case log && h.Max == nil:
 		return lo, lo * 10
 	case log:

@@ -117,7 +117,16 @@ func (s colorScale) ticks() []plot.Tick {
 			return plot.Tick{Value: v, Label: strconv.FormatFloat(v*s.factor, 'f', -1, 64)}
 		}
 		if s.log && v > 0 { // three significant digits of each end, not the smallest value's decimals ("11.1250")
-			return plot.Tick{Value: v, Label: formatFixed(v*s.factor, logDecimals(v*s.factor))}
+			// more where the scale spans so little that three digits
+			// would put the label off its place (37.25 as "37.3" on a
+			// bar from 35.3 to 37.25).
+			d := logDecimals(v * s.factor)
+			l := formatFixed(v*s.factor, d)
+			for x, err := strconv.ParseFloat(l, 64); err == nil && x > 0 && math.Abs(math.Log(x/(v*s.factor))) > math.Log(s.hi/s.lo)/500 && d < 12; x, err = strconv.ParseFloat(l, 64) {
+				d++
+				l = formatFixed(v*s.factor, d)
+			}
+			return plot.Tick{Value: v, Label: l}
 		}
 		// An end is labelled with its value to a five-hundredth of the
 		// bar's range, so the label stands at its value (CheckTicks): a

@@ -99,7 +99,11 @@ func (u *Uncertainty) resolvedEnds(h HeatmapData, lo, hi float64, log bool) (flo
 			return lo, hi
 		}
 		g := math.Sqrt(w / (hi / lo))
-		return lo / g, hi * g
+		lo, hi = lo/g, hi*g
+		if h.Percent && !h.Failure && hi > 1 { // a share: the bar ends at 100 %
+			lo, hi = lo/hi, 1 // the same ratio, w, below 100 %
+		}
+		return lo, hi
 	}
 	if hi-lo >= w {
 		return lo, hi

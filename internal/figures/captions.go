@@ -220,22 +220,26 @@ func deadEndCaption(g group, m deadEndMap) string {
 	if m.from != "" {
 		who = "walks from " + m.from + " (outlined), the start with the most failures"
 	}
-	e := extreme{text: fmt.Sprintf("%s (%s)", plots.CountLabel(best), percent(best/m.total)), squares: at}
+	e := extreme{text: percent(best / m.total), squares: at}
+	if m.pooled == 1 && !m.weighted {
+		e.text = fmt.Sprintf("%s (%s)", plots.CountLabel(best), percent(best/m.total))
+	}
 	s := fmt.Sprintf("Where the %s failed walks of %s on %s end (%s): share of the dead ends on each square, most %s.",
 		countOf(m.total), g.rule, g.board, who, e)
 	switch {
 	case len(m.starts) > 1:
 		s += fmt.Sprintf(" Pooled under the board's symmetry (the rule treats squares equal under it alike; figure option heatmap.pool_symmetric): the failed walks from %s, each mapped by the symmetry that takes its start onto %s, are counted together", strings.Join(m.starts, ", "), m.from)
 		if m.pooled > 1 {
-			s += fmt.Sprintf(", and averaged over the %d symmetries that fix %s, so counts may be fractional", m.pooled, m.from)
+			s += fmt.Sprintf(", and averaged over the %d symmetries that fix %s", m.pooled, m.from)
 		}
-		s += "."
+		s += "; the count in brackets is the failed walks that ended on the square, each walk counted once."
 	case m.pooled > 1:
-		s += fmt.Sprintf(" Pooled under the board's symmetry (the rule treats squares equal under it alike, and the starts are symmetric; figure option heatmap.pool_symmetric): each square shows the mean count over its images under the %d symmetries, so counts may be fractional and shares are counts over the total.", m.pooled)
+		s += fmt.Sprintf(" Pooled under the board's symmetry (the rule treats squares equal under it alike, and the starts are symmetric; figure option heatmap.pool_symmetric): each square's share is the mean over its images under the %d symmetries; the count in brackets is the failed walks that ended on the square itself.", m.pooled)
 	}
 	if m.weighted {
-		s += " The starts ran unequal walks (a sequential run): each start weighs as one start (its counts scaled by one over its walks, then all by one factor so that they add up to the failed walks), as the boards table pools a uniform start; counts may be fractional."
+		s += " The starts ran unequal walks (a sequential run): each start weighs as one start (its counts scaled by one over its walks, then all by one factor so that they add up to the failed walks), as the boards table pools a uniform start; the counts in brackets are the walks themselves."
 	}
+	s += fmt.Sprintf(" A share that rests on fewer than %d dead ends (over the images pooled) is washed out and sets no end of the colour scale; squares where no walk ended are hatched.", minDeadEnds)
 	return s
 }
 

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
@@ -53,7 +54,19 @@ func (d *drawer) deadEnds() ([]Drawn, error) {
 func (d *drawer) deadEndsFrom(g group, rows []table.DeadEndRow) ([]Drawn, error) {
 	var chosen table.SquareRow
 	most := 0.0
-	for _, u := range g.units(d.pool(g)) {
+	// On a board of an odd number of squares only the corners' colour can
+	// start a tour; the other squares fail every walk by structure, so the
+	// start drawn is chosen among the corners' colour (any, where none of
+	// those failed).
+	odd := g.rows%2 == 1 && g.cols%2 == 1
+	units := g.units(d.pool(g))
+	tourColour := slices.ContainsFunc(units, func(u unit) bool {
+		return !minority(int(u[0].StartRow), int(u[0].StartCol)) && slices.ContainsFunc(u, func(s table.SquareRow) bool { return s.Walks-s.Successes-s.Stopped > 0 })
+	})
+	for _, u := range units {
+		if odd && tourColour && minority(int(u[0].StartRow), int(u[0].StartCol)) {
+			continue
+		}
 		var f int64
 		for _, s := range u {
 			f += s.Walks - s.Successes - s.Stopped
@@ -81,6 +94,12 @@ func (d *drawer) deadEndsFrom(g group, rows []table.DeadEndRow) ([]Drawn, error)
 type deadEndMap struct {
 	counts []float64
 	total  float64
+	// raw is, per square, the failed walks that ended there, whole numbers
+	// (unweighted, not averaged over images): the counts the map prints.
+	raw []float64
+	// events is, per square, the dead ends its share rests on: its own,
+	// or its orbit's where shares are pooled over images.
+	events []float64
 	// pooled is the number of symmetries averaged over (1: not pooled);
 	// starts, for a map from one start, the run starts pooled into it.
 	pooled int
@@ -101,16 +120,17 @@ type deadEndMap struct {
 func (d *drawer) deadEndMap(g group, rows []table.DeadEndRow) deadEndMap {
 	n := g.rows * g.cols
 	weight := startWeights(g)
-	raw := make([]float64, n)
+	raw, walks := make([]float64, n), make([]float64, n)
 	var failed, weighed float64
 	for _, r := range rows {
 		if r.Board == g.board && r.Rule == g.rule {
 			raw[int(r.EndRow)*g.cols+int(r.EndCol)] += float64(r.Count) * weight[r.Start]
+			walks[int(r.EndRow)*g.cols+int(r.EndCol)] += float64(r.Count)
 			failed += float64(r.Count)
 			weighed += float64(r.Count) * weight[r.Start]
 		}
 	}
-	m := deadEndMap{counts: raw, pooled: 1}
+	m := deadEndMap{counts: raw, pooled: 1, raw: walks, events: walks}
 	for _, w := range weight {
 		m.weighted = m.weighted || w != 1
 	}
@@ -126,10 +146,15 @@ func (d *drawer) deadEndMap(g group, rows []table.DeadEndRow) deadEndMap {
 		return m
 	}
 	syms := sim.MustBoard(g.rows, g.cols).Symmetries()
-	m.counts, m.pooled = make([]float64, n), len(syms)
+	m.counts, m.pooled, m.events = make([]float64, n), len(syms), make([]float64, n)
 	for e := range raw {
+		images := map[int32]bool{}
 		for _, p := range syms {
 			m.counts[e] += raw[p[e]]
+			if !images[p[e]] {
+				images[p[e]] = true
+				m.events[e] += walks[p[e]]
+			}
 		}
 		m.counts[e] /= float64(len(syms))
 	}
@@ -197,7 +222,7 @@ func (d *drawer) deadEndMapFrom(g group, rows []table.DeadEndRow, start table.Sq
 		}
 		from[src] = append(from[src], p)
 	}
-	m := deadEndMap{counts: make([]float64, n), from: start.Start, pooled: fixed}
+	m := deadEndMap{counts: make([]float64, n), raw: make([]float64, n), from: start.Start, pooled: fixed}
 	for _, s := range g.squares {
 		sq := int(s.StartRow)*g.cols + int(s.StartCol)
 		if _, ok := from[sq]; ok {
@@ -209,6 +234,14 @@ func (d *drawer) deadEndMapFrom(g group, rows []table.DeadEndRow, start table.Sq
 			continue
 		}
 		e := int(r.EndRow)*g.cols + int(r.EndCol)
+		if ps := from[int(r.StartRow)*g.cols+int(r.StartCol)]; len(ps) > 0 {
+			// The printed count: each walk once, mapped by one symmetry.
+			to := e
+			if ps[0] != nil {
+				to = int(ps[0][e])
+			}
+			m.raw[to] += float64(r.Count)
+		}
 		for _, p := range from[int(r.StartRow)*g.cols+int(r.StartCol)] {
 			to := e
 			if p != nil {
@@ -216,6 +249,22 @@ func (d *drawer) deadEndMapFrom(g group, rows []table.DeadEndRow, start table.Sq
 			}
 			m.counts[to] += float64(r.Count) / float64(fixed)
 			m.total += float64(r.Count) / float64(fixed)
+		}
+	}
+	// A share rests on the walks that ended on the square's images under
+	// the symmetries fixing the start (each image once).
+	m.events = make([]float64, n)
+	for e := range m.events {
+		images := map[int]bool{}
+		for _, p := range from[at] {
+			to := e
+			if p != nil {
+				to = int(p[e])
+			}
+			if !images[to] {
+				images[to] = true
+				m.events[e] += m.raw[to]
+			}
 		}
 	}
 	return m
@@ -243,7 +292,12 @@ func (d *drawer) drawDeadEnds(g group, m deadEndMap, title string, highlight int
 	}
 	h := plots.HeatmapData{Title: title, Rows: g.rows, Cols: g.cols,
 		Values: vals, Label: label, Percent: true, Scale: shareScale(vals), Format: shareFormat(vals), Highlight: highlight,
-		Counts: rareCounts(m.counts, m.total), Note: deadEndNote(m)}
+		Counts: rareCounts(m.raw, m.total), Note: deadEndNote(m)}
+	if m.from != "" && m.pooled > 1 {
+		// Shares averaged over the symmetries fixing the start: a square's
+		// walks are not its share's, so no count is printed.
+		h.Counts = nil
+	}
 	// Each share is an estimate from the failed walks: drawn with its
 	// interval, so that a square whose share the walks do not resolve is
 	// washed out, not drawn as structure (counts pooled over symmetric
@@ -252,14 +306,22 @@ func (d *drawer) drawDeadEnds(g group, m deadEndMap, title string, highlight int
 	un := &plots.Uncertainty{Lo: make([]float64, len(vals)), Hi: make([]float64, len(vals)), Level: conf}
 	for i, c := range m.counts {
 		un.Lo[i], un.Hi[i] = results.ShareInterval(c, m.total, float64(m.pooled), conf, method)
+		if c > 0 && m.events[i] < minDeadEnds-1e-9 {
+			// Fewer than minDeadEnds walks ended here (over the images
+			// pooled): a share of 3 walks in 100,000 is not resolved
+			// however wide the log scale, so the cell is washed out and
+			// sets no end of the scale.
+			un.Lo[i], un.Hi[i] = 0, 1
+		}
 	}
 	h.Uncertainty = un
 	if binaryValues(vals) { // one failed walk: its dead end is one square
 		h.Binary, h.Scale, h.Counts, h.Uncertainty = true, plots.ScaleLinear, nil, nil
 	}
-	if h.Scale == plots.ScaleLog {
-		// A log scale has no 0: a square where no walk ended is hatched
-		// with a legend, not given the smallest share's colour.
+	if !h.Binary {
+		// A square where no walk ended is hatched with a legend, not given
+		// the lowest colour (a log scale has no 0; on a linear one the
+		// darkest colour would read as a small share).
 		for i, v := range vals {
 			if v == 0 {
 				if h.NoStart == nil {
@@ -277,6 +339,11 @@ func (d *drawer) drawDeadEnds(g group, m deadEndMap, title string, highlight int
 	dr.Caption = deadEndCaption(g, m)
 	return dr, nil
 }
+
+// minDeadEnds is the fewest dead ends a square's share may rest on and be
+// drawn as resolved: with 10 the share's 95 % interval spans about a
+// factor of 3.5 (Wilson); with 5 a factor of 7.
+const minDeadEnds = 10
 
 // rareCount is the number of dead ends on a board up to which the map
 // writes each square's count under its share: with few events a share
@@ -300,12 +367,8 @@ func deadEndNote(m deadEndMap) string {
 	if len(m.starts) > 1 {
 		s += fmt.Sprintf(" from %d starts", len(m.starts))
 	}
-	switch {
-	case m.total > rareCount:
-	case m.from == "" && m.pooled > 1:
-		s += "; mean count in brackets"
-	default:
-		s += "; count in brackets"
+	if m.total <= rareCount && !(m.from != "" && m.pooled > 1) {
+		s += "; count in brackets" // walks, each once (the caption says so where shares pool images)
 	}
 	return s
 }

@@ -22,6 +22,7 @@ import (
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/internal/testenv"
 	"github.com/knightwalk/knightwalk/plots"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // refereeRuns are small fresh experiments of the kinds a referee tries
@@ -184,6 +185,13 @@ func TestRefereeFreshRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, p := range checkExactPreferred(squares, lengths, drawn, data) {
+				t.Error(p)
+			}
+			ends, _, err := table.Read[table.DeadEndRow](filepath.Join(dir, results.DeadEndsFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range checkDeadEnds(ends, drawn, data) {
 				t.Error(p)
 			}
 		})
@@ -457,6 +465,78 @@ func checkSizeCurve(s sizeData) []string {
 	return nil
 }
 
+// checkDeadEnds holds the dead-end maps to what they rest on: the
+// counts printed in brackets are walks (whole numbers); a square where no
+// walk ended is marked as such, not drawn in the scale's lowest colour; a
+// share of the map of all starts that rests on fewer than 10 dead ends
+// even over the square's whole orbit under the board's symmetry is washed
+// out; and on a board of an odd number of squares the start drawn alone
+// is of the corners' colour (the others fail by structure) wherever one
+// of those failed.
+func checkDeadEnds(ends []table.DeadEndRow, drawn []Drawn, data map[string]any) []string {
+	var out []string
+	for _, d := range drawn {
+		if d.Name != "deadend-heatmap" || d.Base == "" {
+			continue
+		}
+		base := filepath.Base(d.Base)
+		h, ok := data[base].(plots.HeatmapData)
+		if !ok {
+			continue
+		}
+		for i, c := range h.Counts {
+			if c != math.Trunc(c) {
+				out = append(out, fmt.Sprintf("%s: %s prints the count %v, not a number of walks", base, h.CellName(i), c))
+				break
+			}
+		}
+		if !h.Binary {
+			for i, v := range h.Values {
+				if v == 0 && !(h.Mask != nil && h.Mask[i]) && !(h.NoStart != nil && h.NoStart[i]) {
+					out = append(out, fmt.Sprintf("%s: %s, where no walk ended, drawn in a colour of the scale", base, h.CellName(i)))
+					break
+				}
+			}
+		}
+		var mine []table.DeadEndRow
+		for _, r := range ends {
+			if strings.HasPrefix(base, "deadend-heatmap_"+slug(r.Board+"_"+r.Rule)) {
+				mine = append(mine, r)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		rows, cols := int(mine[0].Rows), int(mine[0].Cols)
+		if _, from, ok := strings.Cut(base, "_from-"); ok {
+			r, c, err := sim.ParseSquareAt(rows, cols, from)
+			if err != nil {
+				out = append(out, fmt.Sprintf("%s: %v", base, err))
+				continue
+			}
+			if rows*cols%2 == 1 && minority(r, c) && slices.ContainsFunc(mine, func(e table.DeadEndRow) bool { return !minority(int(e.StartRow), int(e.StartCol)) }) {
+				out = append(out, fmt.Sprintf("%s: on an odd board, drawn from %s, which cannot start a tour, though squares of the corners' colour failed", base, from))
+			}
+			continue
+		}
+		events := map[int]int64{} // per orbit
+		for _, r := range mine {
+			events[orbit(rows, cols, int(r.EndRow), int(r.EndCol))] += r.Count
+		}
+		un, err := h.Unresolved()
+		if err != nil || un == nil {
+			continue
+		}
+		for i, v := range h.Values {
+			if e := events[orbit(rows, cols, i/cols, i%cols)]; v > 0 && e < 10 && !un[i] {
+				out = append(out, fmt.Sprintf("%s: %s drawn as resolved, its share resting on %d dead ends over its orbit", base, h.CellName(i), e))
+				break
+			}
+		}
+	}
+	return out
+}
+
 var oneWalk = regexp.MustCompile(`\b(one|1) walk\b`)
 
 // Each data check fails on a figure with its defect planted.
@@ -554,6 +634,37 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 	silent := []Drawn{{Name: "success-heatmap", Base: "/x/success-heatmap_5x5_random", Caption: "Exact values by enumeration: lowest 50 % (a1), highest 80 % (b2)."}}
 	if p := checkDrawn(silent, map[string]any{"success-heatmap_5x5_random": hatched}); len(p) != 1 || !strings.Contains(p[0], "over which squares") {
 		t.Errorf("a rate over the corners' colour not said: %q, want one problem", p)
+	}
+	// Dead-end maps: a fractional count, a zero in a colour, a share of 3
+	// walks drawn as resolved, a start of the other colour on 7x7.
+	ends := []table.DeadEndRow{{Board: "3x3", Rows: 3, Cols: 3, Rule: "random", StartRow: 0, StartCol: 0, EndRow: 0, EndCol: 0, Count: 3},
+		{Board: "3x3", Rows: 3, Cols: 3, Rule: "random", StartRow: 0, StartCol: 0, EndRow: 1, EndCol: 1, Count: 97}}
+	dv := make([]float64, 9)
+	dv[0], dv[4] = 0.03, 0.97
+	dmap := plots.HeatmapData{Rows: 3, Cols: 3, Values: dv, Percent: true, NoStart: []bool{false, true, true, true, false, true, true, true, true},
+		Uncertainty: &plots.Uncertainty{Lo: []float64{0.02, 0, 0, 0, 0.96, 0, 0, 0, 0}, Hi: []float64{0.04, 0, 0, 0, 0.98, 0, 0, 0, 0}}}
+	deadBase := "deadend-heatmap_3x3_random"
+	dd := []Drawn{{Name: "deadend-heatmap", Base: "/x/" + deadBase}}
+	if p := checkDeadEnds(ends, dd, map[string]any{deadBase: dmap}); len(p) != 1 || !strings.Contains(p[0], "resting on 3") {
+		t.Errorf("a share of 3 dead ends drawn resolved: %q, want one problem", p)
+	}
+	fixed := dmap
+	fixed.Uncertainty = &plots.Uncertainty{Lo: []float64{0, 0, 0, 0, 0.96, 0, 0, 0, 0}, Hi: []float64{1, 0, 0, 0, 0.98, 0, 0, 0, 0}}
+	if p := checkDeadEnds(ends, dd, map[string]any{deadBase: fixed}); len(p) > 0 {
+		t.Errorf("a sound dead-end map fails: %q", p)
+	}
+	frac, dark := fixed, fixed
+	frac.Counts = []float64{3, 0, 0, 0, 96.5, 0, 0, 0, 0}
+	dark.NoStart = nil
+	for name, h := range map[string]plots.HeatmapData{"fractional count": frac, "zero in a colour": dark} {
+		if p := checkDeadEnds(ends, dd, map[string]any{deadBase: h}); len(p) != 1 {
+			t.Errorf("%s: %q, want one problem", name, p)
+		}
+	}
+	odd7 := []table.DeadEndRow{{Board: "7x7", Rows: 7, Cols: 7, Rule: "random", StartRow: 0, StartCol: 0, Count: 1}}
+	from := []Drawn{{Name: "deadend-heatmap", Base: "/x/deadend-heatmap_7x7_random_from-b1"}}
+	if p := checkDeadEnds(odd7, from, map[string]any{"deadend-heatmap_7x7_random_from-b1": plots.HeatmapData{Rows: 7, Cols: 7, Values: make([]float64, 49), Binary: true}}); len(p) != 1 {
+		t.Errorf("7x7 drawn from b1: %q, want one problem", p)
 	}
 	odd := []Drawn{{Name: "closed-heatmap", Base: "/x/closed-heatmap_7x7_warnsdorff-random"}}
 	if p := checkDrawn(odd, nil); len(p) != 1 {
