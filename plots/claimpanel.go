@@ -102,7 +102,7 @@ func ClaimPanel(title string, rows []ClaimRow) (*Figure, error) {
 	}
 	pts.GlyphStyle = draw.GlyphStyle{Color: okabeBlue, Radius: 2, Shape: draw.CircleGlyph{}}
 	p.Add(eb, pts)
-	f.addLegend("the claim's statement (a published count k/n: its interval)", claimBandThumb{})
+	f.addLegend("the claim's statement: a bound, a value ± its tolerance, or k/n ± its margin", claimBandThumb{})
 	legend := "measured, with interval"
 	for _, r := range rows {
 		if r.AlwaysValid {

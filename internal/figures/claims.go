@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
@@ -34,10 +35,16 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 	}
 	var rows []plots.ClaimRow
 	var kept []table.ClaimRow
+	var omitted []string
 	conf, _ := d.stats()
 	for _, c := range claims {
 		published := c.Kind == "published" && c.PublishedTrials.Valid
-		if !slices.Contains(rateKinds, c.Kind) && !published || math.IsNaN(c.Measured) {
+		switch {
+		case !slices.Contains(rateKinds, c.Kind) && !published:
+			omitted = append(omitted, fmt.Sprintf("%s (a %s claim, not about one rate)", c.ID, c.Kind))
+			continue
+		case math.IsNaN(c.Measured):
+			omitted = append(omitted, fmt.Sprintf("%s (no measured rate: %s)", c.ID, orNone(c.Verdict)))
 			continue
 		}
 		if !math.IsNaN(c.CSLo) && !math.IsNaN(c.CSHi) {
@@ -57,10 +64,14 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 			id += " (unverified)"
 		}
 		label := fmt.Sprintf("%s, %s: %s", id, c.Board, verdict)
-		if published { // the published count with its own interval, as the band
+		if published { // the published count: the band is the margin that decided "reproduced"
 			k, n := c.PublishedSuccesses.Int64, c.PublishedTrials.Int64
 			pub := stats.Proportion{Successes: uint64(k), Trials: uint64(n)}.Interval(conf, stats.Wilson)
 			c.ClaimedLo, c.ClaimedHi = pub.Lo, pub.Hi
+			if !math.IsNaN(c.Margin) {
+				p := float64(k) / float64(n)
+				c.ClaimedLo, c.ClaimedHi = max(0, p-c.Margin), min(1, p+c.Margin)
+			}
 			label = fmt.Sprintf("%s, %s: %d/%d, %s", id, c.Board, k, n, verdict)
 			if !math.IsNaN(c.Margin) { // what "reproduced" had to show
 				label = fmt.Sprintf("%s, %s: %d/%d ± %.1f, %s", id, c.Board, k, n, 100*c.Margin, verdict)
@@ -74,7 +85,7 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 		return []Drawn{{Name: "claims", Note: "no claim about a single success rate: no claims panel"}}, nil
 	}
 	if dataHook != nil {
-		dataHook("claims_"+d.m.Experiment, claimData{kept, rows})
+		dataHook("claims_"+d.m.Experiment, claimData{kept, rows, claims})
 	}
 	f, err := plots.ClaimPanel(d.m.Experiment+": claims against measured rates", rows)
 	if err != nil {
@@ -85,13 +96,16 @@ func (d *drawer) claimPanel() ([]Drawn, error) {
 		return nil, err
 	}
 	dr.Caption = fmt.Sprintf("Each claim about a success rate: the claim's statement as a grey band (a point claim with its tolerance; "+
-		"a published count k/n as its own %s Wilson interval; "+
+		"a published count k/n as k/n ± the equivalence margin that decided its verdict (its own %s Wilson interval where it has no margin); "+
 		"\"below\" and \"above\" to 0 and 100 %%), the measured rate with its %s interval, and the exact value by enumeration where known (cross), "+
 		"on a logit axis; the verdict after the Holm adjustment of its family. A published count is not reproduced where the difference is significant, "+
 		"reproduced only where two one-sided tests put our rate within the margin its label gives (± points, what the source's trials resolve), "+
 		"else inconclusive: lying inside the grey band is not agreement. %d claims; sources: %s.", levelText(conf), levelText(conf), len(kept), claimSources(kept))
 	if slices.ContainsFunc(kept, func(c table.ClaimRow) bool { return !math.IsNaN(c.CSLo) }) {
 		dr.Caption += " A sequential run's interval is the always-valid one (cs_lo, cs_hi) that decided its verdict."
+	}
+	if len(omitted) > 0 {
+		dr.Caption += " Not drawn: " + strings.Join(omitted, "; ") + "."
 	}
 	return []Drawn{dr}, nil
 }
@@ -110,6 +124,13 @@ func claimSources(cs []table.ClaimRow) string {
 	s := out[0]
 	for _, x := range out[1:] {
 		s += "; " + x
+	}
+	return s
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "no verdict"
 	}
 	return s
 }

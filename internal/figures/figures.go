@@ -254,6 +254,7 @@ var dataHook func(base string, data any)
 type claimData struct {
 	claims []table.ClaimRow
 	rows   []plots.ClaimRow
+	all    []table.ClaimRow // every claim of the table, drawn or not
 }
 
 // figureHook, when set (by tests), sees every figure saved and its

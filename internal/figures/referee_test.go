@@ -210,6 +210,14 @@ func checkDrawn(drawn []Drawn, data map[string]any) []string {
 		}
 	}
 	for _, d := range drawn {
+		// Every claim of the table is drawn, or the caption names it.
+		if c, ok := data[filepath.Base(d.Base)].(claimData); ok {
+			for _, cl := range c.all {
+				if !slices.ContainsFunc(c.claims, func(k table.ClaimRow) bool { return k.ID == cl.ID }) && !strings.Contains(d.Caption, cl.ID) {
+					out = append(out, fmt.Sprintf("%s: claim %s neither drawn nor named", filepath.Base(d.Base), cl.ID))
+				}
+			}
+		}
 		if h, ok := data[filepath.Base(d.Base)].(plots.HeatmapData); ok && d.Name != "deadend-heatmap" {
 			for _, p := range checkCaption(h, d.Caption) {
 				out = append(out, filepath.Base(d.Base)+": "+p)
@@ -298,6 +306,14 @@ func checkClaims(c claimData) []string {
 		}
 		if r := c.rows[i]; r.Lo != lo || r.Hi != hi {
 			out = append(out, fmt.Sprintf("claim %s drawn with [%v, %v], its verdict decided by [%v, %v]", cl.ID, r.Lo, r.Hi, lo, hi))
+		}
+		// Against a published count, "reproduced" needed our rate within
+		// k/n ± the margin: the band drawn is that, not k/n's own interval.
+		if cl.PublishedTrials.Valid && cl.PublishedTrials.Int64 > 0 && !math.IsNaN(cl.Margin) {
+			p := float64(cl.PublishedSuccesses.Int64) / float64(cl.PublishedTrials.Int64)
+			if r := c.rows[i]; math.Abs(r.ClaimedLo-max(0, p-cl.Margin)) > 1e-9 || math.Abs(r.ClaimedHi-min(1, p+cl.Margin)) > 1e-9 {
+				out = append(out, fmt.Sprintf("claim %s: band [%v, %v], not the margin %v about %v that decided it", cl.ID, r.ClaimedLo, r.ClaimedHi, cl.Margin, p))
+			}
 		}
 	}
 	return out
@@ -562,6 +578,20 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 		rows: []plots.ClaimRow{{Lo: 0.9868, Hi: 0.9885}, {Lo: 0.5, Hi: 0.6}}}
 	if p := checkClaims(seq); len(p) != 1 || !strings.Contains(p[0], "claim s") {
 		t.Errorf("fixed-n interval of a sequential claim: %q, want one problem", p)
+	}
+	pub := claimData{claims: []table.ClaimRow{{ID: "g7", Lo: 0.7, Hi: 0.8, CSLo: nan, CSHi: nan, Margin: 0.14,
+		PublishedSuccesses: table.NullInt64{Int64: 75, Valid: true}, PublishedTrials: table.NullInt64{Int64: 100, Valid: true}}},
+		rows: []plots.ClaimRow{{Lo: 0.7, Hi: 0.8, ClaimedLo: 0.656, ClaimedHi: 0.825}}}
+	if p := checkClaims(pub); len(p) != 1 || !strings.Contains(p[0], "margin") {
+		t.Errorf("Wilson band of k/n in place of the margin: %q, want one problem", p)
+	}
+	pub.rows[0].ClaimedLo, pub.rows[0].ClaimedHi = 0.61, 0.89
+	if p := checkClaims(pub); len(p) > 0 {
+		t.Errorf("the margin's band fails: %q", p)
+	}
+	pub.all = append(pub.claims, table.ClaimRow{ID: "pohl-n50"})
+	if p := checkDrawn([]Drawn{{Name: "claims", Base: "/x/claims_e", Caption: "Claims."}}, map[string]any{"claims_e": pub}); len(p) != 1 || !strings.Contains(p[0], "pohl-n50") {
+		t.Errorf("a claim silently absent: %q, want one problem", p)
 	}
 	washed := est
 	washed.Uncertainty = &plots.Uncertainty{Lo: []float64{0, 0, 0, 0}, Hi: []float64{1, 1, 1, 1}}
