@@ -54,7 +54,7 @@ const sumPrec = 1600
 // chunkSums is what one chunk adds up.
 type chunkSums struct {
 	blocks, walks, tours int64
-	s1, s2               float64   // the block sums and their squares
+	s1, s2, s3           float64   // the block sums, their squares and cubes
 	w2, wlogw            float64   // walk level: Σ w², Σ w·log w (w in units of the estimate)
 	max                  float64   // the largest walk weight
 	per, per2            []float64 // per start square (PerStart)
@@ -63,18 +63,27 @@ type chunkSums struct {
 
 // SampleSums is the exact total of a set of chunks; parts of shards add.
 type SampleSums struct {
-	Chunks               []int // the chunks added, ascending
-	Blocks, Walks, Tours int64
-	S1, S2, W2, WLogW    *big.Float
-	Max                  float64
-	Per, Per2            []*big.Float
-	PerTours             []int64
+	Chunks                []int // the chunks added, ascending
+	Blocks, Walks, Tours  int64
+	S1, S2, S3, W2, WLogW *big.Float
+	Max                   float64
+	Per, Per2             []*big.Float
+	PerTours              []int64
+}
+
+// bigOrZero is x, or 0 where x overflowed float64 (a block sum past
+// 10^102 cubed): the interval's skewness correction is then dropped.
+func bigOrZero(x float64) *big.Float {
+	if math.IsInf(x, 0) || math.IsNaN(x) {
+		return new(big.Float)
+	}
+	return big.NewFloat(x)
 }
 
 func newBig() *big.Float { return new(big.Float).SetPrec(sumPrec) }
 
 func newSums(perStart int) *SampleSums {
-	s := &SampleSums{S1: newBig(), S2: newBig(), W2: newBig(), WLogW: newBig()}
+	s := &SampleSums{S1: newBig(), S2: newBig(), S3: newBig(), W2: newBig(), WLogW: newBig()}
 	for range perStart {
 		s.Per = append(s.Per, newBig())
 		s.Per2 = append(s.Per2, newBig())
@@ -90,6 +99,7 @@ func (s *SampleSums) add(i int, c *chunkSums) {
 	s.Tours += c.tours
 	s.S1.Add(s.S1, big.NewFloat(c.s1))
 	s.S2.Add(s.S2, big.NewFloat(c.s2))
+	s.S3.Add(s.S3, bigOrZero(c.s3))
 	s.W2.Add(s.W2, big.NewFloat(c.w2))
 	s.WLogW.Add(s.WLogW, big.NewFloat(c.wlogw))
 	s.Max = max(s.Max, c.max)
@@ -116,7 +126,7 @@ func (s *SampleSums) Merge(o *SampleSums) error {
 	s.Blocks += o.Blocks
 	s.Walks += o.Walks
 	s.Tours += o.Tours
-	for _, p := range [][2]*big.Float{{s.S1, o.S1}, {s.S2, o.S2}, {s.W2, o.W2}, {s.WLogW, o.WLogW}} {
+	for _, p := range [][2]*big.Float{{s.S1, o.S1}, {s.S2, o.S2}, {s.S3, o.S3}, {s.W2, o.W2}, {s.WLogW, o.WLogW}} {
 		p[0].Add(p[0], p[1])
 	}
 	s.Max = max(s.Max, o.Max)
@@ -325,6 +335,7 @@ func (s *sampler) chunk(k *walker, i int, rng *sim.PCG) *chunkSums {
 		c.blocks++
 		c.s1 += bsum
 		c.s2 += bsum * bsum
+		c.s3 += bsum * bsum * bsum
 	}
 	return c
 }
@@ -526,6 +537,7 @@ func (s *sampler) result(sums *SampleSums, d time.Duration) SampleResult {
 	}
 	r := SampleResult{Sums: sums}
 	r.All = s.estimate(start, sums.S1, sums.S2, sums.Blocks, sums)
+	r.All.Lo, r.All.Hi = s.skewCorrected(r.All, sums)
 	r.All.Seconds = d.Seconds()
 	for q := range sums.Per {
 		e := s.estimate(s.b.SquareName(q), sums.Per[q], sums.Per2[q], sums.Blocks, nil)
@@ -586,6 +598,53 @@ func (s *sampler) estimate(start string, s1, s2 *big.Float, blocks int64, all *S
 	return e
 }
 
+// skewCorrected is the interval with the Edgeworth correction for the
+// skewness of the block sums (Hall 1992, "The bootstrap and Edgeworth
+// expansion", §3.5; Johnson 1978, JASA 73, for the mean of a skewed
+// population): the studentized mean T = √n(x̄−μ)/s has quantiles
+// t_q ≈ z_q − γ(2z_q²+1)/(6√n), γ the skewness, so the interval
+// [x̄ − s/√n·t_{1−α/2}, x̄ − s/√n·t_{α/2}] is x̄ ± z·se shifted up by
+// γ(2z²+1)/(6√n)·se. Importance weights are skewed to the right: a
+// sample that has missed its heavy walks has a low mean and a low
+// variance together, which the plain normal interval ignores. The shift
+// is capped at z·se (the lower end never above the mean).
+func (s *sampler) skewCorrected(e SampleEstimate, sums *SampleSums) (lo, hi float64) {
+	lo, hi = e.Lo, e.Hi
+	n := float64(sums.Blocks)
+	se := e.RelSE * e.Estimate
+	if sums.Blocks < 3 || se == 0 || sums.S3 == nil || sums.S3.Sign() == 0 {
+		return lo, hi
+	}
+	// the third central moment, exactly until the last rounding:
+	// m3 = S3/n − 3·x̄·S2/n + 2·x̄³
+	nb := new(big.Float).SetPrec(sumPrec).SetFloat64(n)
+	mean := new(big.Float).SetPrec(sumPrec).Quo(sums.S1, nb)
+	m3 := new(big.Float).SetPrec(sumPrec).Quo(sums.S3, nb)
+	t := new(big.Float).SetPrec(sumPrec).Quo(sums.S2, nb)
+	t.Mul(t, mean)
+	t.Mul(t, big.NewFloat(3))
+	m3.Sub(m3, t)
+	c := new(big.Float).SetPrec(sumPrec).Mul(mean, mean)
+	c.Mul(c, mean)
+	c.Mul(c, big.NewFloat(2))
+	m3.Add(m3, c)
+	sd := se * math.Sqrt(n)
+	gamma := f64(m3) / (sd * sd * sd)
+	if math.IsNaN(gamma) || math.IsInf(gamma, 0) {
+		return lo, hi
+	}
+	z := distuv.UnitNormal.Quantile(1 - (1-s.opt.Confidence)/2)
+	shift := math.Min(z, gamma*(2*z*z+1)/(6*math.Sqrt(n))) * se
+	shift = math.Max(shift, -z*se)
+	return math.Max(0, e.Estimate-z*se+shift), e.Estimate + z*se + shift
+}
+
+// minESS is the least effective sample size an estimate is trusted at:
+// the slow suite's coverage simulation measured 179 of 200 covering 95 %
+// intervals on 5x5 where the precision rule let stages of about 3,000
+// blocks (ESS in the hundreds) decide, and 189 at 6,000 blocks.
+const minESS = 2000
+
 // warning says why the interval should not be trusted yet: too few tours
 // drawn, one walk carrying a large share of the estimate (Kong 1992's
 // effective sample size being its reciprocal's kin), or fewer samples than
@@ -600,6 +659,8 @@ func (s *sampler) warning(e SampleEstimate) string {
 		return fmt.Sprintf("only %d walks reached a tour (want 100)", e.Tours)
 	case e.ESS == 0:
 		return "" // a square's row: its tours drawn are all it has (see the board's row)
+	case e.ESS < minESS:
+		return fmt.Sprintf("an effective sample size of %.0f walks (Kong's ESS; want %d): too few for the normal interval of a skewed mean", e.ESS, minESS)
 	case e.MaxShare > 0.01:
 		return fmt.Sprintf("one walk carries %.1f%% of the estimate (want at most 1%%): the weights' tail is not resolved", 100*e.MaxShare)
 	case float64(e.Samples) < 10*e.CDSamples:
