@@ -123,23 +123,10 @@ func runSampleCount(ctx context.Context, e *env, q *countjob.Query, f *sampleFla
 	if opt.Samples == 0 && opt.Precision == 0 && opt.MaxTime == 0 {
 		return usagef("--method sample needs a stopping rule: --samples N, --precision R or --max-time D (or several)")
 	}
-	switch format {
-	case "text", "csv":
-		if out != "" && shard == "" {
-			return usagef("--out is for --format parquet; text and csv go to stdout")
-		}
-	case "parquet":
-		if out == "" {
-			return usagef("--format parquet needs --out FILE")
-		}
-		if _, err := os.Lstat(out); err == nil {
-			return usagef("--out %s: the file exists; count writes only a new file", out)
-		}
-		if err := table.CheckWritableDir(out); err != nil {
+	if shard == "" { // the same output flags as an exact count's
+		if err := checkCountFlags(format, out, "frontier", 1, 1); err != nil {
 			return err
 		}
-	default:
-		return usagef("--format %q: valid formats are text, csv, parquet", format)
 	}
 	sq := &countjob.SampleQuery{Board: b, Opt: opt}
 	ce := countEnv(e)
