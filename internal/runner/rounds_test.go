@@ -26,7 +26,7 @@ walks: {until: decided, min: 100, max: 1000000}
 rules: [{name: warnsdorff}]
 exact: off
 claims:
-  - {id: g, rule: warnsdorff/random, square: a1, sizes: 5..7, range: [0.98, 1], share: 1, per_board: count, source: ganzfried-2004-n8}
+  - {id: g, rule: warnsdorff/random, square: a1, sizes: 5..6, part_of_range: true, range: [0.98, 1], share: 1, per_board: count, source: ganzfried-2004-98-to-25}
 `,
 }
 

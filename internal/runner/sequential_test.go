@@ -339,7 +339,25 @@ func TestEstimateSequential(t *testing.T) {
 // 5x5 and 6x6 (100 %) are reproduced once our interval is as narrow as
 // the source's, long before max.
 func TestSequentialCountShare(t *testing.T) {
-	y := `name: seqcount
+	// a statement of its own (one statement, one encoding: no published
+	// source says this of n = 5..7, which is the point: 7x7 refutes it)
+	src := filepath.Join(t.TempDir(), "sources.yaml")
+	if err := os.WriteFile(src, []byte(`sources:
+  - id: test-98-5-to-7
+    authors: a test
+    year: 2026
+    title: "a test statement"
+    venue: this test
+    where: not given
+    statement: "at least 98 % on every n from 5 to 7 (100 trials per n)"
+    sizes: 5..7
+    range: [0.98, 1]
+    share: 1
+    trials: 100
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	y := "sources: " + src + "\n" + `name: seqcount
 seed: 20
 boards: [{sizes: 5..7}]
 starts: [a1]
@@ -347,7 +365,7 @@ walks: {until: decided, min: 100, max: 1000000}
 rules: [{name: warnsdorff}]
 exact: off
 claims:
-  - {id: g, rule: warnsdorff/random, square: a1, sizes: 5..7, range: [0.98, 1], share: 1, per_board: count, source: ganzfried-2004-n8}
+  - {id: g, rule: warnsdorff/random, square: a1, sizes: 5..7, range: [0.98, 1], share: 1, per_board: count, source: test-98-5-to-7}
 `
 	s := specOf(t, y)
 	sum, err := runTo(t, context.Background(), s, filepath.Join(t.TempDir(), "out"), 2, All, false)
