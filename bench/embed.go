@@ -16,7 +16,8 @@ var KnightPy []byte
 //go:embed c/kernels.c
 var KernelsC []byte
 
-// LargeC is c/large.c, the general kernel's C baseline (issue 56).
+// LargeC is c/large.c, the general kernel's C baseline: the straightforward
+// C program large boards are measured against.
 //
 //go:embed c/large.c
 var LargeC []byte

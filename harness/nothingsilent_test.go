@@ -1,6 +1,6 @@
 package harness
 
-// Issue 53, "Nothing silent": commands that hung, panicked or ignored a
+// commands that hung, panicked or ignored a
 // signal, as real processes.
 
 import (

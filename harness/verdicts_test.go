@@ -82,7 +82,7 @@ func TestClaimsDecidedByWhatDecidesThem(t *testing.T) {
 						if ch.Published.PlanningRate != nil {
 							p0 = *ch.Published.PlanningRate
 						} else if r := ch.Published.Region; len(r) == 2 {
-							// the region the source's own words state: its rate nearest 1/2 (issue 57.4)
+							// the region the source's own words state: its rate nearest 1/2
 							p0 = min(max(0.5, r[0]), r[1])
 						}
 						margin := (distuv.UnitNormal.Quantile(1-alpha/2) + distuv.UnitNormal.Quantile(0.8)) * math.Sqrt(p0*(1-p0)/float64(n))

@@ -54,7 +54,7 @@ func BenchmarkWalk200x200Random(b *testing.B) { benchWalks(b, 200, 200, "random"
 func BenchmarkBacktrack8x8(b *testing.B)      { benchWalks(b, 8, 8, "backtrack", false) }
 
 // BenchmarkWalkLargeCorner times the general kernel alone on the boards of
-// issue 56's C comparison, from the corner (walk i on stream i, one walk a
+// 's C comparison, from the corner (walk i on stream i, one walk a
 // call): what a walk costs without the runner, so that a per-walk cost
 // that grows with the board (a reset or a clear of its state) shows as
 // ns/walk growing from 100x100 to 1000x1000 at the same length.

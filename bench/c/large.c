@@ -1,5 +1,5 @@
 /* A straightforward C version of the general (large-board) kernel, for
- * comparing `experiment run --workers 1` against (issue 56): a byte board
+ * comparing `experiment run --workers 1` against: a byte board
  * padded with a two-square border of visited squares (no bounds checks),
  * each square's byte its count of unvisited neighbours (kept up to date
  * incrementally, Warnsdorff only) with bit 7 for visited, the walk undone

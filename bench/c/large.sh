@@ -1,5 +1,5 @@
 #!/bin/sh
-# The general kernel against its C baseline (issue 56): bench/c/large.c
+# The general kernel against its C baseline: bench/c/large.c
 # (cc -O3 -march=native, the project's stream, so the same walks) against
 # `experiment run --workers 1` with exact off, from the corner square r0c0
 # (`starts: [corner]` would be all four corners, four times the walks), on 100x100

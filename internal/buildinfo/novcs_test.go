@@ -6,7 +6,7 @@ import (
 	"testing"
 )
 
-// TestNoVCSWarningSaysHow (issue 58.11): the warning a binary with no
+// TestNoVCSWarningSaysHow: the warning a binary with no
 // provenance puts in its results says how to get it both ways — go build
 // in a git checkout (the commit), go install …@VERSION from the module
 // proxy (the module version) — not only "go build in the checkout", which

@@ -52,7 +52,7 @@ func TestLoadRefusesLargeFiles(t *testing.T) {
 }
 
 // TestLoadDevZero: an endless device is refused before it is opened,
-// as everything that is not a regular file is (issue 53).
+// as everything that is not a regular file is.
 func TestLoadDevZero(t *testing.T) {
 	if _, err := os.Stat("/dev/zero"); err != nil {
 		t.Skip("no /dev/zero")
@@ -158,7 +158,7 @@ func TestManyMistakes(t *testing.T) {
 // TestLoadFIFONoWriter: a FIFO, with no writer (open(2) of it blocks
 // for ever) or with one, is refused at once before it is opened, naming
 // what it is and what is wanted, as an experiment file and as a sources
-// file (issue 21 waited 5 s, twice, for a writer; issue 53).
+// file (issue 21 waited 5 s, twice, for a writer; ).
 func TestLoadFIFONoWriter(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("no FIFOs")

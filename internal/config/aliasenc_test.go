@@ -10,7 +10,7 @@ import (
 	"unicode/utf16"
 )
 
-// TestAliasesRefused (issue 53 case 10): a YAML alias is refused at its
+// TestAliasesRefused: a YAML alias is refused at its
 // own line and key, wherever its anchor is (an unknown key, a valid key
 // of another type or the same type, a list, an item, no anchor at all),
 // never blamed on the anchor's line or key.
@@ -42,7 +42,7 @@ func TestAliasesRefused(t *testing.T) {
 	}
 }
 
-// TestTextEncodings (issue 53 case 10): an experiment file or sources
+// TestTextEncodings: an experiment file or sources
 // file in UTF-16 or UTF-32, with a byte-order mark or without, is refused
 // in one error naming the file and saying to save it as UTF-8 (it was
 // "incomplete UTF-16 character", or "cannot unmarshal" at line 1 and a
@@ -131,7 +131,7 @@ func TestTextEncodings(t *testing.T) {
 	}
 }
 
-// TestOwnSourcesNoCascade (issue 53 case 10): when the experiment's own
+// TestOwnSourcesNoCascade: when the experiment's own
 // sources file does not load or validate, its errors are the ones said:
 // a claim (or a size-curve reference line) on one of its statements is
 // not also told "no statement" and "not a source id". A claim on a

@@ -8,7 +8,7 @@ import (
 	"github.com/knightwalk/knightwalk/stats"
 )
 
-// TestRegionPlansTheMargin (issue 57.4): a source whose own words place
+// TestRegionPlansTheMargin: a source whose own words place
 // its rate in a region (Ganzfried's 99 % at n = 8, which his "at least 98 %
 // on every n ≤ 25 but 7" places at 98 % or more) gets the margin its
 // design resolves there, not the 14 points of a rate of 1/2, which near

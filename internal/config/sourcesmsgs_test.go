@@ -10,8 +10,7 @@ import (
 // TestSourcesFileMessages: a sources path that is the experiment file
 // itself, another experiment file, a directory or a file over the limit
 // is refused in one error naming the experiment's line and key and what
-// the path is, as a sources file (issue 53: "unknown key" for every key,
-// "want an experiment file", "an experiment file holds at most").
+// the path is, as a sources file.
 func TestSourcesFileMessages(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, data string) string {

@@ -19,7 +19,7 @@ func parseClaims(t *testing.T, boards string, claims ...string) error {
 	return err
 }
 
-// TestClaimMustQuoteItsSource (issue 57.1): a claim that differs from its
+// TestClaimMustQuoteItsSource: a claim that differs from its
 // source's encoding in any key (sizes, the per-board threshold, share,
 // board, a count it should be compared with) is refused naming the key;
 // one on part of a stated range says part_of_range: true.

@@ -96,7 +96,7 @@ func TestCountShareClaims(t *testing.T) {
 		pValue  float64
 	}{
 		// Not rejected, and no equivalence procedure: consistent, never
-		// reproduced (issue 57.2: one meaning of reproduced for every kind).
+		// reproduced.
 		"most":  {stats.Consistent, stats.JointTail(p, 3)},
 		"every": {stats.NotReproduced, p[0] * p[1] * p[2] * p[3]},
 	}
@@ -119,7 +119,7 @@ func TestCountShareClaims(t *testing.T) {
 			t.Errorf("%s: p_holm %v, Holm gives %v", tb.Claims[i].ID, tb.Claims[i].PHolm, h)
 		}
 	}
-	// The measured column says what decided the verdict (issue 57.3): the
+	// The measured column says what decided the verdict: the
 	// joint p-value and the size that disagrees, not a share of boards
 	// that reads as support next to "not reproduced".
 	for _, r := range tb.Claims[:2] {

@@ -10,7 +10,7 @@ import (
 	"github.com/knightwalk/knightwalk/stats"
 )
 
-// TestMarginAllows (issue 57.4): the report says what the margin allows,
+// TestMarginAllows: the report says what the margin allows,
 // and which one-sided test is void; Ganzfried's 99 of 100 on 8x8 against
 // our exact 0.979578 is compared within the margin his region plans (3.9
 // points at 98 %), not 14 points at 1/2, and is still reproduced there.

@@ -9,7 +9,7 @@ import (
 	"github.com/knightwalk/knightwalk/stats"
 )
 
-// TestReadingsCorrected (issue 57.5): a statement tried under several
+// TestReadingsCorrected: a statement tried under several
 // readings is decided at α over the readings (Bonferroni): the one
 // reading of six that passes at p = 0.039 is no success; a reading decided
 // by a walk has no sampling error and still counts; "consistent" (a

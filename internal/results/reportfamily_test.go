@@ -8,7 +8,7 @@ import (
 	"github.com/knightwalk/knightwalk/stats"
 )
 
-// TestReportStatesComparisonFamily (issue 58.7): the note under each
+// TestReportStatesComparisonFamily: the note under each
 // comparisons table of report.md names the Holm family the comparisons
 // table uses (TestComparisons checks the family itself): by default the
 // question, one rule's class comparisons on one board and one class's rule
