@@ -6,6 +6,7 @@ import (
 	"os"
 	"testing"
 
+	"github.com/knightwalk/knightwalk/internal/testenv"
 	"github.com/knightwalk/knightwalk/sim"
 )
 
@@ -20,17 +21,6 @@ func TestSampleCoverageSlow(t *testing.T) {
 	// over half an hour on 2 cores, more than CI's slow pass can hold.
 	if os.Getenv("KNIGHTWALK_COVERAGE") != "1" {
 		t.Skip("200 intervals on each of 12 boards and kinds: runs with KNIGHTWALK_COVERAGE=1 (over 30 minutes on 2 cores)")
-	}
-	// 6x7 open is the frontier's count (count --board 6x7, 36 s here);
-	// every other count is swept by the test.
-	known := map[string]float64{"6x7 open": 779938932}
-	type cfg struct {
-		rows, cols int
-		closed     bool
-		prop       Proposal
-		tail       int
-		samples    int64
-		precision  float64
 	}
 	// Each interval is the user's: --precision 0.1 (Stein's two stages:
 	// the last stage sized for a half-width of 10 % of the estimate).
@@ -51,6 +41,40 @@ func TestSampleCoverageSlow(t *testing.T) {
 		// a fixed number of walks the diagnostics trust
 		{6, 6, false, DefaultProposal, 12, 200_000, 0},
 	}
+	checkCoverage(t, cfgs)
+}
+
+// TestSampleCoverageSubsetSlow is the part of TestSampleCoverageSlow the
+// slow suite can hold (about 3 minutes on 2 cores): the precision rule on
+// 5x5 open (stratified blocks, the heavier tail), 6x7 closed and 3x12
+// closed, 200 intervals each.
+func TestSampleCoverageSubsetSlow(t *testing.T) {
+	testenv.SkipUnlessSlow(t, "200 sampled counts on each of 3 boards")
+	checkCoverage(t, []cfg{
+		{5, 5, false, DefaultProposal, 8, 0, 0.1},
+		{6, 7, true, DefaultProposal, 12, 0, 0.1},
+		{3, 12, true, DefaultProposal, 0, 0, 0.1},
+	})
+}
+
+// cfg is one simulated procedure: board, kind, proposal, tail, and the
+// stopping rule (samples, or the precision).
+type cfg struct {
+	rows, cols int
+	closed     bool
+	prop       Proposal
+	tail       int
+	samples    int64
+	precision  float64
+}
+
+// checkCoverage runs each procedure from seeds 1..200, every quantity it
+// derives (the pilot, the stage's size, the interval) derived inside the
+// run, and wants at least 186 intervals to cover the exact count.
+func checkCoverage(t *testing.T, cfgs []cfg) {
+	// 6x7 open is the frontier's count (count --board 6x7, 36 s here);
+	// every other count is swept by the test.
+	known := map[string]float64{"6x7 open": 779938932}
 	ctx := context.Background()
 	for _, c := range cfgs {
 		b := sim.MustBoard(c.rows, c.cols)
