@@ -46,3 +46,42 @@ func TestReadingsCorrected(t *testing.T) {
 		}
 	}
 }
+
+// TestReadingsUnrelatedClaim: the correction for readings is within a
+// claim, so adding, removing or reordering an unrelated claim leaves
+// every other claim's line of the matrix as it was.
+func TestReadingsUnrelatedClaim(t *testing.T) {
+	row := func(id, reading, verdict string, pe float64) table.ClaimRow {
+		return table.ClaimRow{ID: id, Source: "src-" + id, Reading: reading, Kind: "published", DecidedBy: "exact",
+			VerdictHolm: verdict, PEquivLower: pe, PEquivUpper: pe / 2, PHolm: 0.27}
+	}
+	a := []table.ClaimRow{row("a", "r1", stats.Reproduced, 0.02), row("a", "r2", stats.NotReproduced, 1)}
+	b := []table.ClaimRow{row("b", "r1", stats.Reproduced, 0.001)}
+	c := []table.ClaimRow{row("c", "r1", stats.Reproduced, 0.04), row("c", "r2", stats.Reproduced, 0.3), row("c", "r3", stats.NotReproduced, 1)}
+	lines := func(rows []table.ClaimRow) map[string]string {
+		var s strings.Builder
+		writeReadingMatrix(&s, rows)
+		out := map[string]string{}
+		for _, l := range strings.Split(s.String(), "\n") {
+			if strings.HasPrefix(l, "| `") {
+				out[l[:strings.Index(l[3:], "`")+3]] = l
+			}
+		}
+		return out
+	}
+	base := lines(append(append([]table.ClaimRow{}, a...), b...))
+	for name, rows := range map[string][]table.ClaimRow{
+		"added":     append(append(append([]table.ClaimRow{}, a...), c...), b...),
+		"reordered": append(append(append([]table.ClaimRow{}, b...), c...), a...),
+		"removed b": a,
+	} {
+		got := lines(rows)
+		for id, l := range base {
+			if g, ok := got[id]; ok && g != l {
+				t.Errorf("%s: %s changed:\n%s\nwas\n%s", name, id, g, l)
+			} else if !ok && !(name == "removed b" && id == "| `b") {
+				t.Errorf("%s: %s missing", name, id)
+			}
+		}
+	}
+}
