@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"math/big"
+	"slices"
 	"sync"
 	"time"
 
@@ -122,7 +123,7 @@ func (s *SampleSums) Merge(o *SampleSums) error {
 		}
 	}
 	s.Chunks = append(s.Chunks, o.Chunks...)
-	sortInts(s.Chunks)
+	slices.Sort(s.Chunks)
 	s.Blocks += o.Blocks
 	s.Walks += o.Walks
 	s.Tours += o.Tours
@@ -139,14 +140,6 @@ func (s *SampleSums) Merge(o *SampleSums) error {
 		s.PerTours[j] += o.PerTours[j]
 	}
 	return nil
-}
-
-func sortInts(a []int) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
-	}
 }
 
 // SampleEstimate is a sampled count with its interval and diagnostics.

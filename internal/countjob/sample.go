@@ -9,7 +9,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"github.com/knightwalk/knightwalk/internal/safeio"
-	"io"
 	"math/big"
 	"os"
 	"strconv"
@@ -274,32 +273,7 @@ func IsSamplePart(path string) bool {
 	return hasFormat(paths[0], samplePartFormat)
 }
 
-func hasFormat(path, format string) bool {
-	fi, err := os.Stat(path)
-	if err != nil || !fi.Mode().IsRegular() {
-		return false
-	}
-	f, err := safeio.OpenRegular(path)
-	if err != nil {
-		return false
-	}
-	defer f.Close()
-	head := make([]byte, 256)
-	n, _ := io.ReadFull(f, head)
-	return bytes.Contains(head[:n], []byte(`"`+format+`"`))
-}
-
-func sampleParts(dir string) []string {
-	ents, _ := os.ReadDir(dir)
-	var out []string
-	for _, e := range ents {
-		p := dir + string(os.PathSeparator) + e.Name()
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") && hasFormat(p, samplePartFormat) {
-			out = append(out, p)
-		}
-	}
-	return out
-}
+func sampleParts(dir string) []string { return partsIn(dir, samplePartFormat) }
 
 func readSamplePart(path string) (*SamplePart, error) {
 	b, err := safeio.ReadRegular(path, maxPartBytes)

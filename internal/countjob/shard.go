@@ -232,27 +232,37 @@ func IsPart(path string) bool {
 	if fi.IsDir() {
 		return len(PartsIn(path)) > 0
 	}
-	f, err := safeio.OpenRegular(path) // a FIFO or device is no part, and is not opened
+	return hasFormat(path, countPartFormat)
+}
+
+// PartsIn lists the count parts directly in dir, in name order.
+func PartsIn(dir string) []string { return partsIn(dir, countPartFormat) }
+
+// partsIn lists the files directly in dir, in name order, that are parts
+// of format: .json files that name it in their first bytes.
+func partsIn(dir, format string) []string {
+	ents, _ := os.ReadDir(dir)
+	var out []string
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") && hasFormat(p, format) {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// hasFormat reports whether path is a regular file whose first bytes name
+// format; a FIFO or device is no part, and is not opened.
+func hasFormat(path, format string) bool {
+	f, err := safeio.OpenRegular(path)
 	if err != nil {
 		return false
 	}
 	defer f.Close()
 	head := make([]byte, 256)
 	n, _ := io.ReadFull(f, head)
-	return bytes.Contains(head[:n], []byte(`"`+countPartFormat+`"`))
-}
-
-// PartsIn lists the count parts directly in dir, in name order.
-func PartsIn(dir string) []string {
-	ents, _ := os.ReadDir(dir)
-	var out []string
-	for _, e := range ents {
-		p := filepath.Join(dir, e.Name())
-		if !e.IsDir() && strings.HasSuffix(e.Name(), ".json") && IsPart(p) {
-			out = append(out, p)
-		}
-	}
-	return out
+	return bytes.Contains(head[:n], []byte(`"`+format+`"`))
 }
 
 func ReadPart(path string) (*Part, error) {
