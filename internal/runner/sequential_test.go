@@ -528,9 +528,9 @@ func TestSequentialFamilyError(t *testing.T) {
 	testenv.SkipUnlessSlow(t, "300 simulated sequential runs with nine claims")
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "own.yaml"), []byte(`sources:
-  - {id: own-eq, authors: A. Author, title: T, where: p. 1, statement: "k of 100 at 7x7 c3", trials: 100, successes: 75}
-  - {id: own-margin, authors: A. Author, title: T, where: p. 1, statement: "k of 100 at 7x7 e5", trials: 100, successes: 61}
-  - {id: own-cs, authors: A. Author, title: T, where: p. 2, statement: "at least 76 of 100 on both sizes from b2", trials: 100}
+  - {id: own-eq, authors: A. Author, title: T, where: p. 1, statement: "k of 100 at 7x7 c3", board: 7x7, trials: 100, successes: 75}
+  - {id: own-margin, authors: A. Author, title: T, where: p. 1, statement: "k of 100 at 7x7 e5", board: 7x7, trials: 100, successes: 61}
+  - {id: own-cs, authors: A. Author, title: T, where: p. 2, statement: "at least 76 of 100 on both sizes from b2", sizes: 6..7, range: [0.76, 1], share: 0.5, per_board: count, trials: 100}
 `), 0o644); err != nil {
 		t.Fatal(err)
 	}
