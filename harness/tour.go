@@ -16,7 +16,6 @@ import (
 	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/figures"
 	"github.com/knightwalk/knightwalk/internal/manual"
-	"github.com/knightwalk/knightwalk/internal/tourjob"
 	"github.com/knightwalk/knightwalk/plots"
 	"github.com/knightwalk/knightwalk/sim"
 )
@@ -67,7 +66,7 @@ func tourCommand() *command {
 					return usagef("--node-budget is a positive number of squares for --rule backtrack")
 				}
 				r.NodeBudget = *nodeBudget
-				o, err := tourjob.Walk(b, r, starts[0], *seed, *walk)
+				o, err := tourWalk(b, r, starts[0], *seed, *walk)
 				if err != nil {
 					return err
 				}
@@ -80,7 +79,7 @@ func tourCommand() *command {
 					}
 				}
 				if !o.Success || r.Closed && !o.Closed {
-					return fmt.Errorf("tour: walk %d of %s from %s (seed %d) is not a full tour: %s", *walk, r.Name(), b.SquareName(o.Start), *seed, tourjob.Outcome(b, o))
+					return fmt.Errorf("tour: walk %d of %s from %s (seed %d) is not a full tour: %s", *walk, r.Name(), b.SquareName(o.Start), *seed, tourOutcome(b, o))
 				}
 				return nil
 			}
@@ -168,6 +167,6 @@ func printTour(e *env, b *sim.Board, r sim.Rule, seed, walk uint64, o sim.Outcom
 	}
 	fmt.Fprintf(e.stdout, "walk %d of %s from %s on %s, seed %d\n\n", walk, r.Name(), b.SquareName(o.Start), b, seed)
 	printGrid(e.stdout, b, func(sq int) string { return step[sq] })
-	fmt.Fprintf(e.stdout, "\n%s\n", tourjob.Outcome(b, o))
+	fmt.Fprintf(e.stdout, "\n%s\n", tourOutcome(b, o))
 	return nil
 }

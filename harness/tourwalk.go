@@ -1,7 +1,8 @@
-// Package tourjob does the work of `experiment tour`: one walk, walk
-// index W of (seed, board, rule, start) drawn from the stream a run draws
-// it from, with its path kept, and how it ended in words.
-package tourjob
+package harness
+
+// The work of `experiment tour`: one walk, walk index W of (seed, board,
+// rule, start) drawn from the stream a run draws it from, with its path
+// kept, and how it ended in words.
 
 import (
 	"errors"
@@ -11,11 +12,11 @@ import (
 	"github.com/knightwalk/knightwalk/sim"
 )
 
-// Walk walks walk index walk of (seed, b, r, start) with its path. A rule
+// tourWalk walks walk index walk of (seed, b, r, start) with its path. A rule
 // the command line got wrong is a usage error; a rule of your own at fault
 // is not; a closed tour asked of a board with an odd number of squares is
 // refused before searching.
-func Walk(b *sim.Board, r sim.Rule, start int, seed, walk uint64) (sim.Outcome, error) {
+func tourWalk(b *sim.Board, r sim.Rule, start int, seed, walk uint64) (sim.Outcome, error) {
 	if r.Closed && b.Squares() > 1 && b.Squares()%2 == 1 {
 		// A knight alternates colours, so a closed tour has as
 		// many squares of each: none exists on an odd board, and
@@ -38,8 +39,8 @@ func Walk(b *sim.Board, r sim.Rule, start int, seed, walk uint64) (sim.Outcome, 
 	return o, nil
 }
 
-// Outcome says how a walk ended, in words.
-func Outcome(b *sim.Board, o sim.Outcome) string {
+// tourOutcome says how a walk ended, in words.
+func tourOutcome(b *sim.Board, o sim.Outcome) string {
 	n := b.Squares()
 	switch {
 	case o.Closed:

@@ -1,4 +1,4 @@
-package tourjob
+package harness
 
 import (
 	"reflect"
@@ -8,7 +8,7 @@ import (
 	"github.com/knightwalk/knightwalk/sim"
 )
 
-func board(t *testing.T, s string) *sim.Board {
+func tourBoard(t *testing.T, s string) *sim.Board {
 	t.Helper()
 	b, err := sim.ParseBoard(s)
 	if err != nil {
@@ -17,7 +17,7 @@ func board(t *testing.T, s string) *sim.Board {
 	return b
 }
 
-func rule(t *testing.T, s string) sim.Rule {
+func tourRule(t *testing.T, s string) sim.Rule {
 	t.Helper()
 	r, err := sim.ParseRule(s)
 	if err != nil {
@@ -26,14 +26,14 @@ func rule(t *testing.T, s string) sim.Rule {
 	return r
 }
 
-// TestWalkTour: Warnsdorff/random completes a tour from a1 of 5x5 with
+// TestTourWalkTour: Warnsdorff/random completes a tour from a1 of 5x5 with
 // probability 1 (the exact enumeration's value), so every walk is one:
 // 25 distinct squares from a1, each a knight's move from the one before;
 // the same walk index gives the same path, as a run draws it.
-func TestWalkTour(t *testing.T) {
-	b, r := board(t, "5x5"), rule(t, "warnsdorff/random")
+func TestTourWalkTour(t *testing.T) {
+	b, r := tourBoard(t, "5x5"), tourRule(t, "warnsdorff/random")
 	for walk := uint64(0); walk < 4; walk++ {
-		o, err := Walk(b, r, 0, 2026, walk)
+		o, err := tourWalk(b, r, 0, 2026, walk)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -55,28 +55,28 @@ func TestWalkTour(t *testing.T) {
 		if len(seen) != 25 {
 			t.Errorf("walk %d visits %d distinct squares, want 25", walk, len(seen))
 		}
-		if got := Outcome(b, o); got != "an open tour, 25 squares" {
+		if got := tourOutcome(b, o); got != "an open tour, 25 squares" {
 			t.Errorf("walk %d: outcome %q", walk, got)
 		}
-		again, _ := Walk(b, r, 0, 2026, walk)
+		again, _ := tourWalk(b, r, 0, 2026, walk)
 		if !reflect.DeepEqual(again.Path, o.Path) {
 			t.Errorf("walk %d replayed: %v, first %v", walk, again.Path, o.Path)
 		}
 	}
 }
 
-// TestWalkClosedOddBoard: a closed tour on a board of an odd number of
+// TestTourWalkClosedOddBoard: a closed tour on a board of an odd number of
 // squares is refused at once, saying why.
-func TestWalkClosedOddBoard(t *testing.T) {
-	_, err := Walk(board(t, "5x5"), rule(t, "backtrack/closed"), 0, 1, 0)
+func TestTourWalkClosedOddBoard(t *testing.T) {
+	_, err := tourWalk(tourBoard(t, "5x5"), tourRule(t, "backtrack/closed"), 0, 1, 0)
 	if err == nil || !strings.Contains(err.Error(), "a closed tour needs an even number of squares") {
 		t.Errorf("closed tour on 5x5: %v", err)
 	}
 }
 
-// TestOutcome: how a walk that is not a tour ended, in words.
-func TestOutcome(t *testing.T) {
-	b := board(t, "5x5")
+// TestTourOutcome: how a walk that is not a tour ended, in words.
+func TestTourOutcome(t *testing.T) {
+	b := tourBoard(t, "5x5")
 	for _, c := range []struct {
 		o    sim.Outcome
 		want string
@@ -86,8 +86,8 @@ func TestOutcome(t *testing.T) {
 		{sim.Outcome{Stopped: true, Length: 7, End: 7}, "stopped at --max-steps after 7 of 25 squares, on c2"},
 		{sim.Outcome{Length: 12, End: 24}, "a dead end on e5 after 12 of 25 squares"},
 	} {
-		if got := Outcome(b, c.o); got != c.want {
-			t.Errorf("Outcome(%+v) = %q, want %q", c.o, got, c.want)
+		if got := tourOutcome(b, c.o); got != c.want {
+			t.Errorf("tourOutcome(%+v) = %q, want %q", c.o, got, c.want)
 		}
 	}
 }
