@@ -366,6 +366,21 @@ type ClassRow struct {
 	// LengthMean is the `length_mean` column (squares): mean path length
 	// over the group's walks. A null reads as NaN.
 	LengthMean float64
+	// SuccessCSLo is the `success_cs_lo` column (fraction): a sequential
+	// run's always-valid interval at the run's confidence (beta-binomial
+	// confidence sequence, docs/design.md "Running until decided") of the
+	// pooled `successes / walks` (lower end; where the squares ran unequal
+	// walks that is not `success_rate`, the equal-weight mean, but what a
+	// claim measures): the interval a claim on the group's squares judges
+	// its verdict by (`claims.cs_lo`, from the same code), valid at
+	// whatever walk counts the squares stopped, where
+	// `success_lo`/`success_hi` is the fixed-n interval of the run's
+	// method; null in a run of a fixed number of walks and for a
+	// deterministic rule. A null reads as NaN.
+	SuccessCSLo float64
+	// SuccessCSHi is the `success_cs_hi` column (fraction): upper end of
+	// that always-valid interval. A null reads as NaN.
+	SuccessCSHi float64
 	// Params holds the columns `rule_spec`, `tie_break`, `max_steps`,
 	// `node_budget`, `move_order`: see RuleParams.
 	Params RuleParams
@@ -1469,6 +1484,8 @@ func classRowOf(r *table.ClassRow) ClassRow {
 		Deterministic: r.Deterministic,
 		ExactSuccess:  r.ExactSuccess,
 		LengthMean:    r.LengthMean,
+		SuccessCSLo:   r.SuccessCSLo,
+		SuccessCSHi:   r.SuccessCSHi,
 		Params:        ruleParamsOf(&r.Params),
 	}
 }

@@ -568,7 +568,7 @@ func squareRow(b *sim.Board, r sim.Rule, params table.RuleParams, start int, t *
 
 func classRow(b *sim.Board, r sim.Rule, params table.RuleParams, g group, t *stats.Tally, e *config.Experiment) table.ClassRow {
 	sum := summarize(t, r, e)
-	return table.ClassRow{
+	row := table.ClassRow{
 		Experiment: e.Name, Params: params,
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
 		GroupBy: g.by, Group: g.name, Squares: int32(len(g.squares)),
@@ -576,7 +576,15 @@ func classRow(b *sim.Board, r sim.Rule, params table.RuleParams, g group, t *sta
 		SuccessRate: sum.Success.Center, SuccessLo: sum.Success.Lo, SuccessHi: sum.Success.Hi,
 		Closed: int64(t.Closed), ClosedRate: sum.ClosedTour.Center, ClosedLo: sum.ClosedTour.Lo, ClosedHi: sum.ClosedTour.Hi,
 		LengthMean: sum.Length.Mean, Deterministic: r.Deterministic(),
+		SuccessCSLo: math.NaN(), SuccessCSHi: math.NaN(),
 	}
+	if e.Sequential != nil && !r.Deterministic() && t.Walks > 0 {
+		// the pooled counts' always-valid interval, as claimsRows judges a
+		// claim on these squares by
+		cs := t.SuccessRate().Interval(e.Confidence, stats.ConfidenceSequence)
+		row.SuccessCSLo, row.SuccessCSHi = cs.Lo, cs.Hi
+	}
+	return row
 }
 
 // summarize is stats.Summarize, with the intervals of a deterministic

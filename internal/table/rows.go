@@ -211,6 +211,13 @@ type ClassRow struct {
 	Deterministic bool    // the rule draws nothing: one walk per start, no interval
 	ExactSuccess  float64 // mean exact P(success) of the squares, NaN (null) unless every one has it
 	LengthMean    float64
+	// SuccessCSLo and SuccessCSHi are a sequential run's always-valid
+	// interval (stats.ConfidenceSequence at the run's confidence) of the
+	// pooled successes / walks, the interval a claim on the group judges
+	// its verdict by; NaN (null) in a run of a fixed number of walks and
+	// for a deterministic rule.
+	SuccessCSLo float64
+	SuccessCSHi float64
 
 	Params RuleParams // the rule's parameters
 

@@ -112,6 +112,8 @@ var classesSpec = newSpec(Classes,
 		boolCol("deterministic", func(r *ClassRow) *bool { return &r.Deterministic }),
 		optCol("exact_success", func(r *ClassRow) *float64 { return &r.ExactSuccess }),
 		optCol("length_mean", func(r *ClassRow) *float64 { return &r.LengthMean }),
+		optCol("success_cs_lo", func(r *ClassRow) *float64 { return &r.SuccessCSLo }),
+		optCol("success_cs_hi", func(r *ClassRow) *float64 { return &r.SuccessCSHi }),
 	}, paramCols(func(r *ClassRow) *RuleParams { return &r.Params }))...,
 )
 
