@@ -10,7 +10,6 @@ import (
 
 	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/manual"
-	"github.com/knightwalk/knightwalk/internal/rarejob"
 	"github.com/knightwalk/knightwalk/rare"
 )
 
@@ -52,7 +51,7 @@ func rareCommand() *command {
 				}
 				o.Seed, o.Target, o.Particles, o.Replicates = *seed, *target, *particles, *replicates
 				o.Pilot, o.LevelFraction, o.Confidence, o.Workers, o.MaxMemory = *pilot, *frac, *conf, *workers, int64(maxMem)
-				rep, err := rarejob.Run(ctx, o, *plainWalks)
+				rep, err := rareRun(ctx, o, *plainWalks)
 				if err != nil {
 					return err
 				}

@@ -3,23 +3,24 @@ package harness
 import (
 	"encoding/json"
 	"errors"
-	"github.com/knightwalk/knightwalk/internal/rarejob"
 	"strings"
 	"testing"
+
+	"github.com/knightwalk/knightwalk/rare"
 )
 
 // TestRareJSON: rare's estimate of the 5×5 random walk's success from a1
 // covers the exact value, its plain comparison counts what it ran, and the
 // numbers do not depend on --workers.
 func TestRareJSON(t *testing.T) {
-	var reps []rarejob.Report
+	var reps []rare.Report
 	for _, workers := range []string{"1", "2"} {
 		out, _, err := runCmd(t, "rare", "--board", "5x5", "--rule", "random", "--start", "a1", "--seed", "3",
 			"--particles", "300", "--replicates", "12", "--plain", "20000", "--workers", workers, "--format", "json")
 		if err != nil {
 			t.Fatal(err)
 		}
-		var r rarejob.Report
+		var r rare.Report
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("%v in\n%s", err, out)
 		}

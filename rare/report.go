@@ -1,8 +1,4 @@
-// Package rarejob does the work of `experiment rare`: it runs a splitting
-// estimate (package rare), with plain walks beside it when asked, and
-// reports the estimate, its effort, and what plain sampling would need for
-// the same relative standard error.
-package rarejob
+package rare
 
 import (
 	"fmt"
@@ -10,11 +6,11 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/knightwalk/knightwalk/rare"
 )
 
-// Report is what rare prints; JSON keys are its fields'.
+// Report is what `experiment rare` prints of an estimate: the estimate,
+// its effort, and what plain sampling would need for the same relative
+// standard error. JSON keys are its fields'.
 type Report struct {
 	Board      string    `json:"board"`
 	Rule       string    `json:"rule"`
@@ -44,17 +40,17 @@ type Report struct {
 	PlainSteps     float64 `json:"plain_steps_same_rse"`
 	// A measured plain run (--plain), and its CPU time per walk scaled to
 	// the walks needed for the splitting's relative standard error.
-	Plain        *rare.PlainResult `json:"plain,omitempty"`
-	PlainCPU     float64           `json:"plain_cpu_seconds,omitempty"`
-	PlainCPUSame float64           `json:"plain_cpu_seconds_same_rse,omitempty"`
-	WallSeconds  float64           `json:"wall_seconds"`
-	CPUSeconds   float64           `json:"cpu_seconds"`
-	Warnings     []string          `json:"warnings"`
+	Plain        *PlainResult `json:"plain,omitempty"`
+	PlainCPU     float64      `json:"plain_cpu_seconds,omitempty"`
+	PlainCPUSame float64      `json:"plain_cpu_seconds_same_rse,omitempty"`
+	WallSeconds  float64      `json:"wall_seconds"`
+	CPUSeconds   float64      `json:"cpu_seconds"`
+	Warnings     []string     `json:"warnings"`
 }
 
 // NewReport is the report of the estimate res of o, which took wall and
 // cpu seconds.
-func NewReport(o rare.Options, res rare.Result, wall, cpu float64) Report {
+func NewReport(o Options, res Result, wall, cpu float64) Report {
 	rep := Report{Board: o.Board.String(), Rule: o.Rule.Name(), Start: o.Board.SquareName(o.Start), Seed: o.Seed,
 		Target: res.Target, Estimator: "splitting", Estimate: res.Estimate, StdErr: res.StdErr, RelStdErr: res.RelStdErr,
 		Lo: res.Lo, Hi: res.Hi, Confidence: res.Confidence, Levels: res.Levels, StageHits: res.StageHits,
@@ -78,7 +74,7 @@ func NewReport(o rare.Options, res rare.Result, wall, cpu float64) Report {
 // the CPU time plain sampling needs for the splitting's relative standard
 // error: (1-p)/(p·RSE²) walks at the splitting's p. The plain run need not
 // see a success for that, only measure what a walk costs.
-func (r *Report) AddPlain(pr rare.PlainResult, cpu float64) {
+func (r *Report) AddPlain(pr PlainResult, cpu float64) {
 	r.Plain, r.PlainCPU = &pr, cpu
 	r.PlainCPUSame = cpu / float64(pr.Walks) * r.PlainWalks
 	if math.IsInf(pr.RelStdErr, 0) {

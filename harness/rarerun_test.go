@@ -1,10 +1,8 @@
-package rarejob
+package harness
 
 import (
-	"bytes"
 	"context"
 	"errors"
-	"math"
 	"reflect"
 	"strings"
 	"testing"
@@ -31,11 +29,11 @@ func options4x5(t *testing.T, workers int) rare.Options {
 	return rare.Options{Board: b, Rule: r, Start: 0, Seed: 1, Particles: 1000, Replicates: 10, Workers: workers}
 }
 
-// TestRunCoversExact: the splitting estimate of the random walk's success
+// TestRareRunCoversExact: the splitting estimate of the random walk's success
 // from a corner of 4x5 (seed 1) has an interval that covers the exact
 // value, is the same on 1 and 2 workers, and the report says what it
 // estimated; with plain walks beside it, their count is the one asked.
-func TestRunCoversExact(t *testing.T) {
+func TestRareRunCoversExact(t *testing.T) {
 	exact, err := sim.ExactWalks(context.Background(), options4x5(t, 1).Board, options4x5(t, 1).Rule, []int{0}, sim.ExactOptions{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
@@ -43,7 +41,7 @@ func TestRunCoversExact(t *testing.T) {
 	if exact[0].PSuccess != p4x5 {
 		t.Fatalf("exact P(success) %v, want %v", exact[0].PSuccess, p4x5)
 	}
-	one, err := Run(context.Background(), options4x5(t, 1), 0)
+	one, err := rareRun(context.Background(), options4x5(t, 1), 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -53,7 +51,7 @@ func TestRunCoversExact(t *testing.T) {
 	if one.Board != "4x5" || one.Rule != "random" || one.Start != "a1" || one.Target != 20 || one.Quantity != "P(success)" || one.Estimator != "splitting" {
 		t.Errorf("report names %s %s %s target %d %q %q", one.Board, one.Rule, one.Start, one.Target, one.Quantity, one.Estimator)
 	}
-	two, err := Run(context.Background(), options4x5(t, 2), 400)
+	two, err := rareRun(context.Background(), options4x5(t, 2), 400)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,44 +63,14 @@ func TestRunCoversExact(t *testing.T) {
 	}
 }
 
-// TestRunUsageError: options the estimator refuses (a single replicate)
+// TestRareRunUsageError: options the estimator refuses (a single replicate)
 // are a usage mistake, exit status 2.
-func TestRunUsageError(t *testing.T) {
+func TestRareRunUsageError(t *testing.T) {
 	o := options4x5(t, 1)
 	o.Replicates = 1
-	_, err := Run(context.Background(), o, 0)
+	_, err := rareRun(context.Background(), o, 0)
 	var u cli.UsageError
 	if !errors.As(err, &u) || !strings.HasPrefix(err.Error(), "rare: ") {
 		t.Errorf("one replicate: %v, want a usage error", err)
-	}
-}
-
-// TestNewReport: the plain walks needed for the same relative standard
-// error are (1-p)/(p·RSE²), their steps those walks times the pilot's
-// mean length; a target short of every square is named; an undefined
-// relative standard error is -1 (JSON has no infinity).
-func TestNewReport(t *testing.T) {
-	o := options4x5(t, 1)
-	res := rare.Result{Target: 12, Estimate: 0.2, StdErr: 0.02, RelStdErr: 0.1, PlainMeanSteps: 7}
-	rep := NewReport(o, res, 1.5, 3)
-	p, rse := res.Estimate, res.RelStdErr // in float64, as the report computes
-	if want := (1 - p) / (p * rse * rse); rep.PlainWalks != want || rep.PlainSteps != want*7 {
-		t.Errorf("plain walks %v, steps %v; want %v, %v", rep.PlainWalks, rep.PlainSteps, want, want*7)
-	}
-	if rep.Quantity != "P(path length reaches 12)" || rep.WallSeconds != 1.5 || rep.CPUSeconds != 3 {
-		t.Errorf("quantity %q, wall %v, cpu %v", rep.Quantity, rep.WallSeconds, rep.CPUSeconds)
-	}
-	rep.AddPlain(rare.PlainResult{Walks: 1000, RelStdErr: math.Inf(1)}, 2)
-	if want := 2.0 / 1000 * rep.PlainWalks; rep.PlainCPUSame != want || rep.Plain.RelStdErr != -1 {
-		t.Errorf("plain CPU for the same RSE %v, want %v; plain RSE %v, want -1", rep.PlainCPUSame, want, rep.Plain.RelStdErr)
-	}
-	zero := NewReport(o, rare.Result{Target: 20, RelStdErr: math.Inf(1)}, 0, 0)
-	if zero.RelStdErr != -1 || zero.PlainWalks != 0 || zero.Quantity != "P(success)" {
-		t.Errorf("estimate 0: RSE %v, plain walks %v, quantity %q; want -1, 0, P(success)", zero.RelStdErr, zero.PlainWalks, zero.Quantity)
-	}
-	var w bytes.Buffer
-	zero.Print(&w)
-	if !strings.Contains(w.String(), "(relative standard error undefined (estimate 0))") {
-		t.Errorf("text of an estimate 0:\n%s", w.String())
 	}
 }

@@ -1,4 +1,4 @@
-package rarejob
+package harness
 
 import (
 	"context"
@@ -12,27 +12,27 @@ import (
 	"github.com/knightwalk/knightwalk/sim"
 )
 
-// Run estimates by splitting (rare.Estimate) and reports the estimate
+// rareRun estimates by splitting (rare.Estimate) and reports the estimate
 // with its wall and CPU time; with plainWalks > 0 it also runs that many
 // plain walks (rare.Plain) and compares their cost at the same precision.
 // Options the estimator refuses are usage errors (cli.UsageError); a rule
 // of your own at fault, or an interruption, is not.
-func Run(ctx context.Context, o rare.Options, plainWalks int64) (Report, error) {
+func rareRun(ctx context.Context, o rare.Options, plainWalks int64) (rare.Report, error) {
 	t0, cpu0 := time.Now(), procstat.CPUSeconds()
 	res, err := rare.Estimate(ctx, o)
 	var re *sim.RuleError
 	if err != nil {
 		if ctx.Err() != nil || errors.As(err, &re) { // a rule of your own at fault, not the command line
-			return Report{}, fmt.Errorf("rare: %w", err)
+			return rare.Report{}, fmt.Errorf("rare: %w", err)
 		}
-		return Report{}, cli.Usagef("rare: %v", err)
+		return rare.Report{}, cli.Usagef("rare: %v", err)
 	}
-	rep := NewReport(o, res, time.Since(t0).Seconds(), procstat.CPUSeconds()-cpu0)
+	rep := rare.NewReport(o, res, time.Since(t0).Seconds(), procstat.CPUSeconds()-cpu0)
 	if plainWalks > 0 {
 		cpu1 := procstat.CPUSeconds()
 		pr, err := rare.Plain(ctx, o, plainWalks)
 		if err != nil {
-			return Report{}, err
+			return rare.Report{}, err
 		}
 		rep.AddPlain(pr, procstat.CPUSeconds()-cpu1)
 	}
