@@ -196,20 +196,27 @@ func TestComparePublishedIssue32(t *testing.T) {
 // sequential run's class (the equal-weight mean of squares that ran
 // unequal walks, at the mean's effective sample size) covers the true
 // mean rate about as often as its level says, with squares of very
-// different rates and walks.
+// different rates and walks: rates near 1 and near 0, spread over (0, 1),
+// two squares or twelve, a square with a hundred times the walks of the
+// others, and the levels 0.95 and 0.99.
 func TestUniformStartCoverage(t *testing.T) {
-	testenv.SkipUnlessSlow(t, "4000 simulated classes")
-	e := &config.Experiment{Confidence: 0.95, Method: stats.Wilson, Sequential: &config.Sequential{Until: "decided"}}
+	testenv.SkipUnlessSlow(t, "4000 simulated classes for each of 7 designs")
 	rule, _ := sim.ParseRule("warnsdorff")
 	rng := rand.New(rand.NewPCG(35, 1))
 	for _, c := range []struct {
 		rates []float64
 		walks []uint64
+		conf  float64
 	}{
-		{[]float64{0.97, 0.98, 0.99, 0.95}, []uint64{1000, 1500, 10000, 2250}},
-		{[]float64{0.5, 0.9, 0.2, 0.999}, []uint64{200, 5000, 300, 100000}},
-		{[]float64{0.01, 0.02, 0.005}, []uint64{1000, 3375, 1500}},
+		{[]float64{0.97, 0.98, 0.99, 0.95}, []uint64{1000, 1500, 10000, 2250}, 0.95},
+		{[]float64{0.5, 0.9, 0.2, 0.999}, []uint64{200, 5000, 300, 100000}, 0.95},
+		{[]float64{0.01, 0.02, 0.005}, []uint64{1000, 3375, 1500}, 0.95},
+		{[]float64{0.3, 0.7}, []uint64{100, 10000}, 0.95},
+		{[]float64{0.6, 0.62, 0.64, 0.66, 0.68, 0.7, 0.72, 0.74, 0.76, 0.78, 0.8, 0.82}, []uint64{100, 150, 225, 338, 507, 760, 1140, 1710, 2565, 3848, 5772, 8658}, 0.95},
+		{[]float64{0.995, 0.999, 0.98}, []uint64{200, 300, 450}, 0.95},
+		{[]float64{0.5, 0.9, 0.2, 0.999}, []uint64{200, 5000, 300, 100000}, 0.99},
 	} {
+		e := &config.Experiment{Confidence: c.conf, Method: stats.Wilson, Sequential: &config.Sequential{Until: "decided"}}
 		mean := 0.0
 		for _, p := range c.rates {
 			mean += p / float64(len(c.rates))
@@ -238,9 +245,9 @@ func TestUniformStartCoverage(t *testing.T) {
 			}
 		}
 		cov := float64(covered) / runs
-		t.Logf("rates %v, walks %v: coverage %.4f (level 0.95)", c.rates, c.walks, cov)
-		if cov < 0.95-3*math.Sqrt(0.05*0.95/runs)-0.01 {
-			t.Errorf("coverage %.4f, well below 0.95", cov)
+		t.Logf("rates %v, walks %v: coverage %.4f (level %v)", c.rates, c.walks, cov, c.conf)
+		if cov < c.conf-3*math.Sqrt(c.conf*(1-c.conf)/runs)-0.01 {
+			t.Errorf("rates %v, walks %v: coverage %.4f, well below %v", c.rates, c.walks, cov, c.conf)
 		}
 	}
 }
