@@ -11,7 +11,6 @@ import (
 	"time"
 
 	"github.com/knightwalk/knightwalk/internal/cli"
-	"github.com/knightwalk/knightwalk/internal/exactjob"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
@@ -33,7 +32,7 @@ func exactCommand() *command {
 			format := fs.String("format", "text", "output format: text, csv or parquet (parquet needs --out)")
 			outFile := fs.String("out", "", "the Parquet file --format parquet writes")
 			force := fs.Bool("force", false, "replace --out if it is an exact table that experiment wrote")
-			budget := fs.Int64("budget", exactjob.DefaultBudget, "most states to expand per start square (about a million a second on one core; the memory, --max-memory, is what bounds most enumerations)")
+			budget := fs.Int64("budget", exactDefaultBudget, "most states to expand per start square (about a million a second on one core; the memory, --max-memory, is what bounds most enumerations)")
 			workers := fs.Int("workers", runtime.GOMAXPROCS(0), "start squares enumerated in parallel")
 			maxMem := byteSize(defaultMaxMemory())
 			bounds := fs.Bool("bounds", false, "where a start would pass --budget or --max-memory, drop its least probable states and give certified bounds on P(success) instead of refusing")
@@ -59,14 +58,14 @@ func exactCommand() *command {
 				if err := checkWorkers(*workers); err != nil {
 					return err
 				}
-				if err := exactjob.CheckSpill(*spill); err != nil {
+				if err := checkExactSpill(*spill); err != nil {
 					return err
 				}
 				if *budget < 0 {
-					return usagef("--budget must be 0 (the default, %d) or positive", exactjob.DefaultBudget)
+					return usagef("--budget must be 0 (the default, %d) or positive", exactDefaultBudget)
 				}
 				if *budget == 0 {
-					*budget = exactjob.DefaultBudget
+					*budget = exactDefaultBudget
 				}
 				if *format == "parquet" {
 					// refused before the enumeration, which may take long
@@ -78,15 +77,15 @@ func exactCommand() *command {
 				var res []sim.Exact
 				stored := false
 				if !*enumerate {
-					if res, stored, err = exactjob.Stored(b, r, starts); err != nil {
+					if res, stored, err = exactStored(b, r, starts); err != nil {
 						return err
 					}
 				}
 				command := "exact " + setFlags(fs)
 				if stored {
-					fmt.Fprintf(e.stderr, "experiment: exact %s %s: %s; --enumerate enumerates again\n", b, r.Name(), exactjob.StoredNote)
-					command += " (" + exactjob.StoredNote + ")"
-				} else if res, err = exactjob.Walks(ctx, e.stderr, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds, Spill: *spill}, *layers); err != nil {
+					fmt.Fprintf(e.stderr, "experiment: exact %s %s: %s; --enumerate enumerates again\n", b, r.Name(), exactStoredNote)
+					command += " (" + exactStoredNote + ")"
+				} else if res, err = exactWalks(ctx, e.stderr, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds, Spill: *spill}, *layers); err != nil {
 					return err
 				}
 				switch *format {
@@ -153,7 +152,7 @@ func printExact(w io.Writer, b *sim.Board, r sim.Rule, res []sim.Exact, stored b
 			b.SquareName(x.Start), x.PLower(), x.PUpper(), x.PUpper()-x.PLower(), x.Dropped)
 	}
 	if stored {
-		fmt.Fprintf(w, "\n%d start squares %s (%d states expanded when they were enumerated), %.2fs\n", len(res), exactjob.StoredNote, nodes, elapsed.Seconds())
+		fmt.Fprintf(w, "\n%d start squares %s (%d states expanded when they were enumerated), %.2fs\n", len(res), exactStoredNote, nodes, elapsed.Seconds())
 		return
 	}
 	fmt.Fprintf(w, "\n%d start squares, %d states expanded, %.2fs\n", len(res), nodes, elapsed.Seconds())

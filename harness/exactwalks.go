@@ -1,8 +1,8 @@
-// Package exactjob does the work of `experiment exact` around the
-// enumeration (sim.ExactWalks): progress on a terminal, the Go runtime's
-// memory limit matched to the budget, the spill directory's checks and
-// what the spilled layers took.
-package exactjob
+package harness
+
+// The work of `experiment exact` around the enumeration (sim.ExactWalks):
+// progress on a terminal, the Go runtime's memory limit matched to the
+// budget, the spill directory's checks and what the spilled layers took.
 
 import (
 	"context"
@@ -20,23 +20,23 @@ import (
 	"github.com/knightwalk/knightwalk/sim"
 )
 
-// DefaultBudget is the command's default state budget per start: a
+// exactDefaultBudget is the command's default state budget per start: a
 // time limit of some twenty minutes, well past 10x10 from a1 (136.5 million
 // states, 100 CPU-s, within 4 GiB); what stops larger enumerations is
 // --max-memory (or, with --bounds, what the memory and budget let each
 // layer keep).
-const DefaultBudget = 1_000_000_000
+const exactDefaultBudget = 1_000_000_000
 
-// StoredNote is what a command says of values it took from the store.
-const StoredNote = "from the stored values (one enumeration per orbit of the board's symmetries, stored with the program: internal/exactstore, docs/exact.md), not enumerated"
+// exactStoredNote is what a command says of values it took from the store.
+const exactStoredNote = "from the stored values (one enumeration per orbit of the board's symmetries, stored with the program: internal/exactstore, docs/exact.md), not enumerated"
 
-// Stored returns the stored exact results of r on b from every one of
+// exactStored returns the stored exact results of r on b from every one of
 // starts, and true, where the store holds (b, r) (internal/exactstore:
 // 10x10 Warnsdorff with random tie-breaks); false where it does not. The
 // store holds every orbit of a board it holds, so it answers for every
 // start or for none. A run takes the same values (internal/runner), so a
 // square's value is the same from every command.
-func Stored(b *sim.Board, r sim.Rule, starts []int) ([]sim.Exact, bool, error) {
+func exactStored(b *sim.Board, r sim.Rule, starts []int) ([]sim.Exact, bool, error) {
 	out := make([]sim.Exact, len(starts))
 	for i, start := range starts {
 		e, ok, err := exactstore.Lookup(b, r, start)
@@ -48,11 +48,11 @@ func Stored(b *sim.Board, r sim.Rule, starts []int) ([]sim.Exact, bool, error) {
 	return out, true, nil
 }
 
-// Walks runs the enumeration with progress on a terminal, under a
+// exactWalks runs the enumeration with progress on a terminal, under a
 // soft memory limit for the Go runtime that matches the budget: the budget
 // counts the states, the limit keeps the garbage of a growing layer from
 // doubling the heap.
-func Walks(ctx context.Context, stderr io.Writer, b *sim.Board, r sim.Rule, starts []int, opt sim.ExactOptions, layers bool) ([]sim.Exact, error) {
+func exactWalks(ctx context.Context, stderr io.Writer, b *sim.Board, r sim.Rule, starts []int, opt sim.ExactOptions, layers bool) ([]sim.Exact, error) {
 	if opt.MaxMemory > 0 {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(opt.MaxMemory))
 	}
@@ -67,7 +67,7 @@ func Walks(ctx context.Context, stderr io.Writer, b *sim.Board, r sim.Rule, star
 	stop = sync.OnceFunc(stop)
 	defer stop()
 	opt.Progress = &states
-	var sp spillSummary
+	var sp exactSpillSummary
 	t0 := time.Now()
 	opt.Layers = func(l sim.ExactLayer) {
 		if opt.Spill != "" {
@@ -93,16 +93,16 @@ func Walks(ctx context.Context, stderr io.Writer, b *sim.Board, r sim.Rule, star
 	return res, err
 }
 
-// spillSummary gathers the steps of spilled enumerations (several starts
+// exactSpillSummary gathers the steps of spilled enumerations (several starts
 // at once: the sum of their disks is an upper bound of the peak).
-type spillSummary struct {
+type exactSpillSummary struct {
 	mu                       sync.Mutex
 	maxStates, maxDisk       int64
 	maxRuns, passes, retried int
 	disk                     map[int]int64 // each start's disk now
 }
 
-func (s *spillSummary) add(l sim.ExactLayer) {
+func (s *exactSpillSummary) add(l sim.ExactLayer) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.disk == nil {
@@ -120,9 +120,9 @@ func (s *spillSummary) add(l sim.ExactLayer) {
 	s.retried += l.Retried
 }
 
-// CheckSpill refuses a --spill DIR that is missing, not a directory
+// checkExactSpill refuses a --spill DIR that is missing, not a directory
 // or not writable, before any work, leaving nothing in it.
-func CheckSpill(dir string) error {
+func checkExactSpill(dir string) error {
 	if dir == "" {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package exactjob
+package harness
 
 import (
 	"bytes"
@@ -14,8 +14,8 @@ import (
 	"github.com/knightwalk/knightwalk/sim"
 )
 
-// walksA1 enumerates rule from a1 on board through Walks.
-func walksA1(t *testing.T, board, rule string, opt sim.ExactOptions, layers bool) (sim.Exact, string) {
+// exactWalksA1 enumerates rule from a1 on board through exactWalks.
+func exactWalksA1(t *testing.T, board, rule string, opt sim.ExactOptions, layers bool) (sim.Exact, string) {
 	t.Helper()
 	b, err := sim.ParseBoard(board)
 	if err != nil {
@@ -26,7 +26,7 @@ func walksA1(t *testing.T, board, rule string, opt sim.ExactOptions, layers bool
 		t.Fatal(err)
 	}
 	var stderr bytes.Buffer
-	res, err := Walks(context.Background(), &stderr, b, r, []int{0}, opt, layers)
+	res, err := exactWalks(context.Background(), &stderr, b, r, []int{0}, opt, layers)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -36,12 +36,12 @@ func walksA1(t *testing.T, board, rule string, opt sim.ExactOptions, layers bool
 	return res[0], stderr.String()
 }
 
-// TestWalksA1: the exact values 'experiment exact --board B --start a1
+// TestExactWalksA1: the exact values 'experiment exact --board B --start a1
 // [--rule R] --format csv' prints, bit for bit: Warnsdorff/random completes
 // a tour from the corner of 5x5 every time (263 states), of 3x7 one time
 // in three (130 states); the random walk on 4x5 with probability
 // 0.0036289544753086425 (20,362 states).
-func TestWalksA1(t *testing.T) {
+func TestExactWalksA1(t *testing.T) {
 	for _, c := range []struct {
 		board, rule string
 		p, mean     float64
@@ -51,7 +51,7 @@ func TestWalksA1(t *testing.T) {
 		{"3x7", "warnsdorff/random", 0.33333333333333331, 17.583333333333332, 130},
 		{"4x5", "random", 0.0036289544753086425, 12.906030851694723, 20362},
 	} {
-		x, stderr := walksA1(t, c.board, c.rule, sim.ExactOptions{Workers: 1}, false)
+		x, stderr := exactWalksA1(t, c.board, c.rule, sim.ExactOptions{Workers: 1}, false)
 		if x.PSuccess != c.p || x.MeanLength != c.mean || x.Nodes != c.nodes || !x.IsExact() {
 			t.Errorf("%s %s from a1: P(success) %v, mean length %v, %d states, exact %v; want %v, %v, %d, exact",
 				c.board, c.rule, x.PSuccess, x.MeanLength, x.Nodes, x.IsExact(), c.p, c.mean, c.nodes)
@@ -62,13 +62,13 @@ func TestWalksA1(t *testing.T) {
 	}
 }
 
-// TestWalksSpill: spilled to disk in passes, the enumeration gives the
+// TestExactWalksSpill: spilled to disk in passes, the enumeration gives the
 // in-memory result bit for bit, says what the spill took, and leaves
 // nothing in the directory; --layers reports each path length.
-func TestWalksSpill(t *testing.T) {
-	mem, _ := walksA1(t, "4x5", "random", sim.ExactOptions{Workers: 1}, false)
+func TestExactWalksSpill(t *testing.T) {
+	mem, _ := exactWalksA1(t, "4x5", "random", sim.ExactOptions{Workers: 1}, false)
 	dir := t.TempDir()
-	spilled, stderr := walksA1(t, "4x5", "random", sim.ExactOptions{Workers: 1, Spill: dir}, true)
+	spilled, stderr := exactWalksA1(t, "4x5", "random", sim.ExactOptions{Workers: 1, Spill: dir}, true)
 	if !reflect.DeepEqual(mem, spilled) {
 		t.Errorf("spilled result differs from the in-memory one:\n%+v\n%+v", spilled, mem)
 	}
@@ -83,10 +83,10 @@ func TestWalksSpill(t *testing.T) {
 	}
 }
 
-// TestCheckSpill: a missing directory or a file is a usage error naming
+// TestCheckExactSpill: a missing directory or a file is a usage error naming
 // --spill; a writable directory passes and is left empty.
-func TestCheckSpill(t *testing.T) {
-	if err := CheckSpill(""); err != nil {
+func TestCheckExactSpill(t *testing.T) {
+	if err := checkExactSpill(""); err != nil {
 		t.Errorf("no --spill: %v", err)
 	}
 	dir := t.TempDir()
@@ -95,17 +95,17 @@ func TestCheckSpill(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, bad := range []string{filepath.Join(dir, "missing"), file} {
-		err := CheckSpill(bad)
+		err := checkExactSpill(bad)
 		var u cli.UsageError
 		if !errors.As(err, &u) || !strings.HasPrefix(err.Error(), "--spill "+bad+": ") {
-			t.Errorf("CheckSpill(%s) = %v, want a usage error naming --spill", bad, err)
+			t.Errorf("checkExactSpill(%s) = %v, want a usage error naming --spill", bad, err)
 		}
 	}
 	empty := t.TempDir()
-	if err := CheckSpill(empty); err != nil {
-		t.Errorf("CheckSpill(a writable directory) = %v", err)
+	if err := checkExactSpill(empty); err != nil {
+		t.Errorf("checkExactSpill(a writable directory) = %v", err)
 	}
 	if left, _ := os.ReadDir(empty); len(left) != 0 {
-		t.Errorf("CheckSpill left %d entries behind", len(left))
+		t.Errorf("checkExactSpill left %d entries behind", len(left))
 	}
 }
