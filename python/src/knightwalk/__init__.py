@@ -18,12 +18,12 @@ See python/README.md and docs/tables.md.
 from ._binary import binary_info, binary_version, count, exact, find_binary, run
 from ._duckdb import duckdb
 from ._join import join_exact
-from ._intervals import METHODS, clopper_pearson, interval, method_of, pool, wilson
+from ._intervals import CS_METHOD, METHODS, clopper_pearson, confidence_sequence, interval, method_of, pool, wilson
 from ._replay import Walk, parse_order, replay, square_name, square_names, stream_seeds
 from ._tables import DOMAINS, NotAResultError, file_metadata, levels_of, load, metadata, read_table
 
 __all__ = [
-    "DOMAINS", "METHODS", "NotAResultError", "Walk", "binary_info", "binary_version", "clopper_pearson", "count", "duckdb", "exact",
+    "CS_METHOD", "DOMAINS", "METHODS", "NotAResultError", "Walk", "binary_info", "binary_version", "clopper_pearson", "confidence_sequence", "count", "duckdb", "exact",
     "file_metadata", "find_binary", "interval", "join_exact", "levels_of", "load", "metadata", "method_of", "parse_order", "pool",
     "read_table", "replay", "run", "square_name", "square_names", "stream_seeds", "wilson",
 ]

@@ -7,12 +7,14 @@ from collections.abc import Sequence
 from statistics import NormalDist
 from typing import Any
 
-METHODS = ("wilson", "clopper-pearson")
+METHODS = ("wilson", "clopper-pearson")  # a run's fixed-n interval (its metadata's interval)
+CS_METHOD = "beta-binomial-cs"  # the always-valid interval of a sequential run (confidence_sequence)
 
 
-def _check(method: str, level: float) -> None:
-    if method not in METHODS:
-        raise ValueError(f"interval method {method!r}: valid methods are {', '.join(METHODS)}")
+def _check(method: str, level: float, cs: bool = False) -> None:
+    valid = (*METHODS, CS_METHOD) if cs else METHODS
+    if method not in valid:
+        raise ValueError(f"interval method {method!r}: valid methods are {', '.join(valid)}")
     if not 0 < level < 1:
         raise ValueError(f"confidence level {level!r}: want 0 < level < 1, e.g. 0.95")
 
@@ -77,12 +79,68 @@ def clopper_pearson(successes: int, walks: int, level: float = 0.95) -> tuple[fl
     return lo, hi
 
 
+_CS_PRIOR = 0.5  # Beta(1/2, 1/2), as stats/confseq.go's csPrior
+
+
+def _cs_log_m(k: float, n: float, p: float) -> float:
+    """log M_n(p) of the beta-binomial mixture (stats/confseq.go csLogM)."""
+    def lbeta(a: float, b: float) -> float:
+        return math.lgamma(a) + math.lgamma(b) - math.lgamma(a + b)
+
+    out = lbeta(_CS_PRIOR + k, _CS_PRIOR + n - k) - lbeta(_CS_PRIOR, _CS_PRIOR)
+    if k > 0:
+        out -= k * math.log(p)
+    if n > k:
+        out -= (n - k) * math.log1p(-p)
+    return out
+
+
+def confidence_sequence(successes: int, walks: int, level: float = 0.95) -> tuple[float, float]:
+    """The always-valid interval of a sequential run (Go's
+    stats.ConfidenceSequence, ``beta-binomial-cs``): the p with M_n(p) <
+    1/(1 − level), M_n the beta-binomial mixture of Robbins with a
+    Beta(1/2, 1/2) prior, so that it covers the rate at every number of
+    walks at once and stays valid wherever the run stopped. The claims
+    table's ``cs_lo``/``cs_hi`` and the classes table's
+    ``success_cs_lo``/``success_cs_hi`` are this interval of their pooled
+    counts at the run's level."""
+    if not 0 < level < 1:
+        raise ValueError(f"confidence level {level!r}: want 0 < level < 1, e.g. 0.95")
+    k, n = int(successes), int(walks)
+    if k < 0 or n <= 0 or k > n:
+        raise ValueError(f"{k} successes of {n} walks: want 0 <= successes <= walks, walks > 0")
+    bound = -math.log(1 - level)
+    c = k / n
+
+    def out(p: float) -> bool:
+        return _cs_log_m(float(k), float(n), p) >= bound
+
+    def edge(x: float, c: float) -> float:  # stats/confseq.go bisectEdge: x out, c in; the end still inside
+        for _ in range(200):
+            mid = (x + c) / 2
+            if mid == x or mid == c:
+                break
+            if out(mid):
+                x = mid
+            else:
+                c = mid
+        return c
+
+    lo, hi = 0.0, 1.0
+    if k > 0 and out(5e-324):
+        lo = edge(0.0, c)
+    if k < n and out(1 - 2.0 ** -53):
+        hi = edge(1.0, c)
+    return lo, hi
+
+
 def _scalar_interval(s: int, n: int, method: str, level: float) -> tuple[float, float, float]:
     if s < 0 or n < 0 or s > n:
         raise ValueError(f"{s} successes of {n} walks: want 0 <= successes <= walks")
     if n == 0:
         return math.nan, math.nan, math.nan
-    lo, hi = (wilson if method == "wilson" else clopper_pearson)(s, n, level)
+    f = {"wilson": wilson, "clopper-pearson": clopper_pearson, CS_METHOD: confidence_sequence}[method]
+    lo, hi = f(s, n, level)
     return s / n, lo, hi
 
 
@@ -90,13 +148,14 @@ def interval(successes: Any, walks: Any, method: str = "wilson", level: float = 
     """(rate, lo, hi) of ``successes`` out of ``walks``, as the tables hold it.
 
     ``method`` is ``"wilson"`` or ``"clopper-pearson"`` (a run's is in its
-    metadata: ``metadata(dir)["config"]["interval"]``), ``level`` the
-    confidence level. Over zero walks all three are NaN (null in the tables).
+    metadata: ``metadata(dir)["config"]["interval"]``), or
+    ``"beta-binomial-cs"``, a sequential run's always-valid interval
+    (:func:`confidence_sequence`); ``level`` the confidence level. Over zero walks all three are NaN (null in the tables).
     ``successes`` and ``walks`` may be whole columns (pandas or polars
     Series, numpy arrays, lists): then the result is three float64 numpy
     arrays, each pair of counts computed once.
     """
-    _check(method, level)
+    _check(method, level, cs=True)
     if not hasattr(successes, "__len__") and not hasattr(walks, "__len__"):
         return _scalar_interval(int(successes), int(walks), method, level)
     import numpy as np
@@ -229,7 +288,8 @@ def _uniform_interval(rate: Any, adj: Any, var: Any, k: Any, method: str, level:
 _PARTS = ("rate", "adj", "var", "qq", "qn", "inv")  # the sums a group's uniform-start interval needs
 
 
-def _pooled(agg: Any, rates: Sequence[tuple[str, str]], method: str, level: float) -> dict[str, Any]:
+def _pooled(agg: Any, rates: Sequence[tuple[str, str]], method: str, level: float,
+            always_valid: bool = False) -> dict[str, Any]:
     """The rate columns of pooled groups from their sums (numpy arrays by
     name): walk-weighted successes/walks and its interval; the
     equal-weight mean of the squares' rates where the tables give it (a
@@ -255,12 +315,16 @@ def _pooled(agg: Any, rates: Sequence[tuple[str, str]], method: str, level: floa
         lo = np.where(agg["det"], np.nan, lo)
         hi = np.where(agg["det"], np.nan, hi)
         out[f"{prefix}_rate"], out[f"{prefix}_lo"], out[f"{prefix}_hi"] = rate, lo, hi
+    if always_valid:  # the classes table's success_cs_lo, success_cs_hi: of the pooled counts, as claims judge
+        _, cslo, cshi = interval(agg[rates[0][1]].astype(np.int64), walks, CS_METHOD, level)
+        out["success_cs_lo"] = np.where(agg["det"], np.nan, cslo)
+        out["success_cs_hi"] = np.where(agg["det"], np.nan, cshi)
     return out
 
 
 def pool(df: Any, by: str | Sequence[str], method: str | None = None, level: float | None = None,
          walks: str = "walks", successes: str = "successes", *, run: Any = None,
-         sequential: bool | None = None) -> Any:
+         sequential: bool | None = None, always_valid: bool = False) -> Any:
     """Pool squares rows by ``by`` as the classes and boards tables pool
     them: one row per group, in the groups' (category) order, with
     ``squares`` (rows pooled), the summed ``walks``, ``successes`` and
@@ -295,6 +359,15 @@ def pool(df: Any, by: str | Sequence[str], method: str | None = None, level: flo
     row (the ``deterministic`` column: a rule that draws nothing) has a
     rate but no interval (``success_lo``, ``success_hi`` null), as in the
     tables: its walks are not a sample.
+
+    ``always_valid=True`` adds ``success_cs_lo`` and ``success_cs_hi``, as
+    the classes table of a sequential run names them: the always-valid
+    interval (:func:`confidence_sequence`, at each group's level) of the
+    pooled ``successes / walks``, the interval a claim on those squares
+    judges its verdict by (the claims table's ``cs_lo``, ``cs_hi``), beside
+    the fixed-n ``success_lo``, ``success_hi``; null for a deterministic
+    group. Where a sequential run's squares ran unequal walks it is about
+    the pooled ``successes / walks``, not the equal-weight ``success_rate``.
     """
     keys = [by] if isinstance(by, str) else list(by)
     for col in [*keys, walks, successes]:
@@ -302,18 +375,18 @@ def pool(df: Any, by: str | Sequence[str], method: str | None = None, level: flo
             raise KeyError(f"pool: no column {col!r}; the frame has {', '.join(map(str, df.columns))}")
     if method is not None and level is not None:
         _check(method, level)
-        return _pool_one(df, keys, method, level, walks, successes, sequential)
+        return _pool_one(df, keys, method, level, walks, successes, sequential, always_valid)
     by_run = {label: (method or m, level if level is not None else lv) for label, (m, lv) in _run_intervals(df, run).items()}
     for m, lv in set(by_run.values()):
         _check(m, lv)
     if len(set(by_run.values())) == 1:
         m, lv = next(iter(by_run.values()))
-        return _pool_one(df, keys, m, lv, walks, successes, sequential)
-    return _pool_by_interval(df, keys, by_run, walks, successes, sequential)
+        return _pool_one(df, keys, m, lv, walks, successes, sequential, always_valid)
+    return _pool_by_interval(df, keys, by_run, walks, successes, sequential, always_valid)
 
 
 def _pool_by_interval(df: Any, keys: list[str], by_run: dict[Any, tuple[str, float]], walks: str, successes: str,
-                      sequential: bool | None) -> Any:
+                      sequential: bool | None, always_valid: bool = False) -> Any:
     """pool over a frame of runs of different intervals: each run's rows
     pooled by its own method and level; refused where a group holds rows
     of runs that differ in them, naming the group and the runs."""
@@ -350,7 +423,7 @@ def _pool_by_interval(df: Any, keys: list[str], by_run: dict[Any, tuple[str, flo
             sub = df.filter(pl.Series(rows))
         else:
             sub = df[rows]
-        parts.append(_pool_one(sub, keys, iv[0], iv[1], walks, successes, sequential))
+        parts.append(_pool_one(sub, keys, iv[0], iv[1], walks, successes, sequential, always_valid))
     if polars:
         return pl.concat(parts).sort(keys, maintain_order=True)
     import pandas as pd
@@ -376,7 +449,7 @@ def _refuse_mixed(groups: list[tuple[Any, ...]], mixed: Any, keys: list[str]) ->
 
 
 def _pool_one(df: Any, keys: list[str], method: str, level: float, walks: str, successes: str,
-              sequential: bool | None) -> Any:
+              sequential: bool | None, always_valid: bool = False) -> Any:
     """pool with one interval method and level for every row."""
     counts = [(p, c if c != "successes" else successes) for p, c in _RATES if c in df.columns or c == "successes"]
     det = "deterministic" in df.columns
@@ -407,7 +480,7 @@ def _pool_one(df: Any, keys: list[str], method: str, level: float, walks: str, s
             agg[c] = g[c].to_numpy()
             for part in _PARTS:
                 agg[f"_{p}_{part}"] = g[f"_{p}_{part}"].to_numpy()
-        out = _pooled(agg, counts, method, level)
+        out = _pooled(agg, counts, method, level, always_valid)
         g = g.drop([c for c in g.columns if c.startswith("_")])
         g = g.with_columns([pl.Series(name, v).fill_nan(None) for name, v in out.items()])
         return g.select([*keys, "squares", *sums, *out])
@@ -441,7 +514,7 @@ def _pool_one(df: Any, keys: list[str], method: str, level: float, walks: str, s
         agg[c] = g[c].to_numpy(dtype=np.int64)
         for part in _PARTS:
             agg[f"_{p}_{part}"] = g[f"_{p}_{part}"].to_numpy(dtype=np.float64)
-    out = _pooled(agg, counts, method, level)
+    out = _pooled(agg, counts, method, level, always_valid)
     g = g[[*keys, "squares", *sums]].copy()
     for name, v in out.items():
         col = pd.array(v, dtype="Float64")
