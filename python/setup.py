@@ -18,7 +18,9 @@ is pure (``py3-none-any``, no binary: ``kw.run``, ``kw.exact`` and
 ``kw.count`` then need ``$KNIGHTWALK_BIN`` or ``experiment`` on PATH) and
 a warning says why; ``KNIGHTWALK_BUILD_BINARY=required`` makes that an
 error, ``=skip`` builds the pure wheel on purpose. A Go build that fails is
-always an error.
+always an error. The build prints its progress to stderr as it goes
+(_go_build): pip shows it with ``-v``, and without it the lines at least
+advance pip's spinner.
 """
 
 from __future__ import annotations
@@ -30,6 +32,8 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+import threading
+import time
 from pathlib import Path
 
 from setuptools import Distribution, setup
@@ -96,6 +100,57 @@ def _want_binary() -> tuple[Path, str] | None:
     return src, go
 
 
+# HEARTBEAT is the most seconds between two progress lines of a Go build.
+HEARTBEAT = 10.0
+
+
+def _say(msg: str) -> None:
+    print(f"knightwalk: {msg}", file=sys.stderr, flush=True)
+
+
+def _go_build(cmd: list[str], src: Path, env: dict[str, str], heartbeat: float = HEARTBEAT) -> tuple[int, str]:
+    """Runs go build -v, printing progress to stderr as it goes: a first
+    line saying what it does and how long it takes, the packages compiled
+    so far every heartbeat seconds, and the time it took. pip shows
+    these lines with -v; without -v it hides a build's output, but every
+    line advances its spinner (a terminal's "Building wheel for knightwalk
+    ... |", or in a log "Building wheel for knightwalk (pyproject.toml):
+    still running..." at most once a minute), so a long build is seen to
+    run. Returns go's exit status and its output other than the package
+    paths -v lists (its errors)."""
+    _say("building the experiment binary with go build: about 540 packages, 2.5 CPU-minutes from an empty Go build "
+         "cache (1-2 minutes on 2 idle cores, 5 or more on busy ones), seconds from a warm one; "
+         "KNIGHTWALK_BUILD_BINARY=skip with KNIGHTWALK_BIN skips it (python/README.md)")
+    _say(f"{' '.join(cmd)} (in {src}, CGO_ENABLED=0)")
+    t0 = time.monotonic()
+    proc = subprocess.Popen(cmd, cwd=src, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    compiled: list[str] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+
+    def read() -> None:
+        assert proc.stdout is not None
+        for line in proc.stdout:
+            line = line.rstrip("\n")
+            with lock:
+                # -v lists each package as it is compiled, one import path a line
+                (compiled if line and " " not in line and ":" not in line else errors).append(line)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    while True:
+        reader.join(heartbeat)
+        if not reader.is_alive():
+            break
+        with lock:
+            n, newest = len(compiled), (compiled[-1] if compiled else "")
+        _say(f"go build: {n} packages compiled in {time.monotonic() - t0:.0f} s" + (f" (last {newest})" if newest else ""))
+    rc = proc.wait()
+    took = time.monotonic() - t0
+    _say(f"go build {'done' if rc == 0 else 'failed'} in {took:.1f} s ({len(compiled)} packages compiled)")
+    return rc, "\n".join(errors)
+
+
 def compile_binary(src: Path, go: str, out: Path, version: str) -> None:
     """go build cmd/experiment into out, static and without local paths,
     with VCS stamping where the source is a checkout; refuses a binary
@@ -106,14 +161,13 @@ def compile_binary(src: Path, go: str, out: Path, version: str) -> None:
     # a checkout (git worktrees have a .git file) with git: stamp the commit,
     # whatever GOFLAGS says; an sdist's gosrc/ has none to stamp
     vcs = "true" if (src / ".git").exists() and shutil.which("git") else "false"
-    cmd = [go, "build", "-trimpath", f"-buildvcs={vcs}", "-ldflags=-s -w", "-o", str(out), COMMAND]
-    print(f"knightwalk: {' '.join(cmd)} (in {src}, CGO_ENABLED=0)", file=sys.stderr)
-    r = subprocess.run(cmd, cwd=src, env=env, capture_output=True, text=True)
-    if r.returncode != 0 and vcs == "true" and "buildvcs" in r.stderr:  # its VCS cannot be read: build unstamped
-        cmd[3] = "-buildvcs=false"
-        r = subprocess.run(cmd, cwd=src, env=env, capture_output=True, text=True)
-    if r.returncode != 0:
-        raise SystemExit(f"knightwalk: {' '.join(cmd)} failed in {src} (exit {r.returncode}):\n{r.stderr.strip()}")
+    cmd = [go, "build", "-v", "-trimpath", f"-buildvcs={vcs}", "-ldflags=-s -w", "-o", str(out), COMMAND]
+    rc, errors = _go_build(cmd, src, env)
+    if rc != 0 and vcs == "true" and "buildvcs" in errors:  # its VCS cannot be read: build unstamped
+        cmd[4] = "-buildvcs=false"
+        rc, errors = _go_build(cmd, src, env)
+    if rc != 0:
+        raise SystemExit(f"knightwalk: {' '.join(cmd)} failed in {src} (exit {rc}):\n{errors.strip()}")
     if os.environ.get("GOOS", sys.platform) != sys.platform and "GOOS" in os.environ:
         return  # cross-compiled: it cannot run here
     v = subprocess.run([str(out), "version"], capture_output=True, text=True)

@@ -13,6 +13,7 @@
 # 3. A copy of python/ without the Go source builds a pure wheel
 #    (py3-none-any) with a warning, and fails, naming the cause, with
 #    KNIGHTWALK_BUILD_BINARY=required.
+# The first build runs pip -v and must show the Go build's progress lines.
 # Prints the wheel's size and the time from pip install of the wheel to a
 # first kw.exact table. Needs python3 with venv, Go 1.26+, and the package
 # index (or a pip cache) for setuptools, build and the pinned packages.
@@ -28,7 +29,13 @@ pipq=(--quiet --disable-pip-version-check)
 echo "== wheel: build (pip wheel ./python and python -m build ./python, with $(go version))"
 "$py" -m venv "$work/buildenv"
 "$work/buildenv/bin/pip" install "${pipq[@]}" build
-KNIGHTWALK_BUILD_BINARY=required "$work/buildenv/bin/pip" wheel "${pipq[@]}" --no-deps -w "$work/pip" ./python
+# -v: pip shows the build's progress lines (setup.py's _go_build), which
+# must say what it does and how long it took
+KNIGHTWALK_BUILD_BINARY=required "$work/buildenv/bin/pip" wheel -v --disable-pip-version-check --no-deps -w "$work/pip" ./python \
+  >"$work/wheel.log" 2>&1 || { cat "$work/wheel.log"; echo "pip wheel ./python failed"; exit 1; }
+grep -q "knightwalk: building the experiment binary with go build: about" "$work/wheel.log" &&
+  grep -E "knightwalk: go build done in [0-9.]+ s \([0-9]+ packages compiled\)" "$work/wheel.log" ||
+  { cat "$work/wheel.log"; echo "pip wheel -v ./python: no progress lines of the Go build"; exit 1; }
 KNIGHTWALK_BUILD_BINARY=required "$work/buildenv/bin/python" -m build --outdir "$work/build" ./python >"$work/build.log" 2>&1 ||
   { cat "$work/build.log"; echo "python -m build ./python failed"; exit 1; }
 
