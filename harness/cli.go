@@ -4,8 +4,8 @@ import (
 	"context"
 	"os"
 
+	"github.com/knightwalk/knightwalk/count/countcmd"
 	"github.com/knightwalk/knightwalk/internal/cli"
-	"github.com/knightwalk/knightwalk/internal/countjob"
 )
 
 // The command's shared helpers, under the names its files use.
@@ -24,8 +24,8 @@ func interruptible[T any](ctx context.Context, f func() (T, error)) (T, error) {
 
 // countEnv is where a count writes: the command's output, and the version
 // its files are stamped with.
-func countEnv(e *env) *countjob.Env {
-	return &countjob.Env{Stdout: e.stdout, Stderr: e.stderr, ToolVersion: version}
+func countEnv(e *env) *countcmd.Env {
+	return &countcmd.Env{Stdout: e.stdout, Stderr: e.stderr, ToolVersion: version}
 }
 
 // getenv reads the cluster's shard variables (cli.ShardFromEnv).

@@ -7,8 +7,8 @@ import (
 	"runtime"
 	"time"
 
+	"github.com/knightwalk/knightwalk/count/countcmd"
 	"github.com/knightwalk/knightwalk/internal/cli"
-	"github.com/knightwalk/knightwalk/internal/countjob"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/runner"
 	"github.com/knightwalk/knightwalk/internal/table"
@@ -22,7 +22,7 @@ func countCommand() *command {
 		short: "exact numbers of knight's tours from each start square",
 		long:  manual.Count,
 		flags: func(fs *flag.FlagSet) func(context.Context, *env, []string) error {
-			var q countjob.Query
+			var q countcmd.Query
 			board := fs.String("board", "", "board as ROWSxCOLS, e.g. 6x6 (required)")
 			fs.BoolVar(&q.Closed, "closed", false, "count closed tours instead of open ones")
 			fs.BoolVar(&q.Unique, "unique", false, "also count tours up to the board's symmetries (and reversal, for open tours)")
@@ -34,7 +34,7 @@ func countCommand() *command {
 			fs.BoolVar(&q.Paired, "paired-ends", false, "frontier, open tours: count by both ends of the path: on 6x6 a quarter of the memory for about the same time")
 			fs.BoolVar(&q.Layers, "layers", false, "frontier: write the states and time after each square of each sweep to stderr (for measuring)")
 			fs.IntVar(&q.Workers, "workers", runtime.GOMAXPROCS(0), "goroutines counting in parallel")
-			fs.Float64Var(&q.MaxNodes, "max-nodes", countjob.DefaultMaxNodes, "search: refuse a search estimated to expand more nodes than this (a worker expands about 10^7 a second)")
+			fs.Float64Var(&q.MaxNodes, "max-nodes", countcmd.DefaultMaxNodes, "search: refuse a search estimated to expand more nodes than this (a worker expands about 10^7 a second)")
 			maxMem := byteSize(defaultMaxMemory())
 			fs.Var(&maxMem, "max-memory", "frontier: memory the state tables may take, e.g. 8GiB; the default is half the machine's memory, at most 4GiB")
 			fs.StringVar(&q.Spill, "spill", "", "frontier: keep layers in files in this directory and build each in passes within --max-memory")
@@ -75,11 +75,11 @@ func countCommand() *command {
 				}
 				switch *format {
 				case "csv":
-					return countjob.WriteCSV(ce, v)
+					return countcmd.WriteCSV(ce, v)
 				case "parquet":
-					return countjob.WriteParquet(ce, *out, v)
+					return countcmd.WriteParquet(ce, *out, v)
 				}
-				countjob.Print(ce, v, time.Since(t0))
+				countcmd.Print(ce, v, time.Since(t0))
 				return nil
 			}
 		},
@@ -88,7 +88,7 @@ func countCommand() *command {
 
 // checkCountArgs checks count's arguments and flags, every mistake a
 // usage error naming its flag, and fills in q's board, starts and budget.
-func checkCountArgs(q *countjob.Query, args []string, board, start, format, out, shard string, check bool, maxMem int64) error {
+func checkCountArgs(q *countcmd.Query, args []string, board, start, format, out, shard string, check bool, maxMem int64) error {
 	if len(args) > 0 {
 		return usagef("count takes no arguments, got %q", args)
 	}

@@ -9,8 +9,8 @@ import (
 	"time"
 
 	"github.com/knightwalk/knightwalk/count"
+	"github.com/knightwalk/knightwalk/count/countcmd"
 	"github.com/knightwalk/knightwalk/internal/cli"
-	"github.com/knightwalk/knightwalk/internal/countjob"
 	"github.com/knightwalk/knightwalk/internal/runner"
 	"github.com/knightwalk/knightwalk/internal/table"
 )
@@ -59,7 +59,7 @@ func (f *sampleFlagSet) set(fs *flag.FlagSet) bool {
 }
 
 // runSampleCount is `count --method sample`.
-func runSampleCount(ctx context.Context, e *env, q *countjob.Query, f *sampleFlagSet, args []string, board, start, format, out, shard string, check bool) error {
+func runSampleCount(ctx context.Context, e *env, q *countcmd.Query, f *sampleFlagSet, args []string, board, start, format, out, shard string, check bool) error {
 	if len(args) > 0 {
 		return usagef("count takes no arguments, got %q", args)
 	}
@@ -128,7 +128,7 @@ func runSampleCount(ctx context.Context, e *env, q *countjob.Query, f *sampleFla
 			return err
 		}
 	}
-	sq := &countjob.SampleQuery{Board: b, Opt: opt}
+	sq := &countcmd.SampleQuery{Board: b, Opt: opt}
 	ce := countEnv(e)
 	if check {
 		_, err := fmt.Fprintf(e.stdout, "ok: count %s --method sample, shard %s of %d walks\n", b, shard, opt.Samples)
@@ -143,12 +143,12 @@ func runSampleCount(ctx context.Context, e *env, q *countjob.Query, f *sampleFla
 	}
 	switch format {
 	case "csv":
-		return countjob.WriteSampleCSV(ce, v)
+		return countcmd.WriteSampleCSV(ce, v)
 	case "parquet":
-		if err := countjob.WriteSampleParquet(ce, out, v); err != nil {
+		if err := countcmd.WriteSampleParquet(ce, out, v); err != nil {
 			return err
 		}
 	}
-	countjob.PrintSample(ce, v)
+	countcmd.PrintSample(ce, v)
 	return nil
 }

@@ -3,7 +3,7 @@ package harness
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/knightwalk/knightwalk/internal/countjob"
+	"github.com/knightwalk/knightwalk/count/countcmd"
 	"os"
 	"path/filepath"
 	"strings"
@@ -84,7 +84,7 @@ func TestCountShardsMerge(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var p countjob.Part
+	var p countcmd.Part
 	if err := json.Unmarshal(b, &p); err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"context"
 	"flag"
 
-	"github.com/knightwalk/knightwalk/internal/countjob"
+	"github.com/knightwalk/knightwalk/count/countcmd"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/runjob"
 )
@@ -33,16 +33,16 @@ func mergeCommand() *command {
 				if len(args) == 0 {
 					return usagef("merge: name the parts to merge")
 				}
-				if countjob.IsSamplePart(args[0]) {
+				if countcmd.IsSamplePart(args[0]) {
 					if *force {
 						return usagef("merge: --force is for a run's result directory; the tour_estimates table goes to a new file")
 					}
 					if err := checkCountFlags("parquet", *out, "frontier", 1, 1); err != nil {
 						return err
 					}
-					return countjob.MergeSample(countEnv(e), args, *out)
+					return countcmd.MergeSample(countEnv(e), args, *out)
 				}
-				if countjob.IsPart(args[0]) {
+				if countcmd.IsPart(args[0]) {
 					if *force {
 						return usagef("merge: --force is for a run's result directory; the counts table goes to a new file")
 					}
@@ -51,7 +51,7 @@ func mergeCommand() *command {
 							return err
 						}
 					}
-					return countjob.Merge(countEnv(e), args, *out)
+					return countcmd.Merge(countEnv(e), args, *out)
 				}
 				o := runjob.Options{Version: version, Out: e.stdout, Force: *force}
 				return runjob.Merge(ctx, o, e.stderr, args, *out)

@@ -18,10 +18,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/knightwalk/knightwalk/count/countcmd"
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
 	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/config"
-	"github.com/knightwalk/knightwalk/internal/countjob"
 	"github.com/knightwalk/knightwalk/internal/figures"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/runner"
@@ -392,12 +392,12 @@ func Status(ctx context.Context, w io.Writer, dir string) error {
 			s.Name, st.Rounds, st.MaxRounds, st.Running, st.Squares, st.Walks, st.Rounds+1, done, first.N, st.NextWalks)
 		return nil
 	}
-	if cps := countjob.PartsIn(dir); len(cps) > 0 {
-		p, err := countjob.ReadPart(cps[0])
+	if cps := countcmd.PartsIn(dir); len(cps) > 0 {
+		p, err := countcmd.ReadPart(cps[0])
 		if err != nil {
 			return err
 		}
-		fmt.Fprintf(w, "count of %s %s tours%s: %d of %d parts done\n", p.Board, p.Kind, countjob.PairedNote(p.PairedEnds), len(cps), p.N)
+		fmt.Fprintf(w, "count of %s %s tours%s: %d of %d parts done\n", p.Board, p.Kind, countcmd.PairedNote(p.PairedEnds), len(cps), p.N)
 		return nil
 	}
 	parts, err := runner.ReadParts([]string{dir})

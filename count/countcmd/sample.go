@@ -1,4 +1,4 @@
-package countjob
+package countcmd
 
 import (
 	"bytes"

@@ -1,10 +1,10 @@
-// Package countjob does the work of `experiment count` and of merging its
+// Package countcmd does the work of `experiment count` and of merging its
 // parts: it picks the method, runs the backtracking search (sim.CountTours)
 // or the frontier sweep (package count) within the memory and disk a
 // count may use, applies Burnside's lemma for --unique, writes a shard's
 // part file and adds the parts of all shards, and writes the counts table.
 // The command (package harness) parses the flags, calls it and prints.
-package countjob
+package countcmd
 
 import "io"
 
