@@ -523,7 +523,11 @@ claims:
 // ours, whose "reproduced" is wrong; and a share claim read as the
 // source's counts, whose "not reproduced" is wrong where the drawn counts
 // make the statement. Each is wrong at most α of the time, and the run as
-// a whole at most (F + k + r)·α.
+// a whole at most (F + k + r)·α + c·γ: F families, k share claims outside
+// them, r published comparisons, and c share claims read as the source's
+// counts, whose "consistent" is wrong with chance up to γ =
+// stats.BergerBoosGamma beyond their family's α (their level is α + γ).
+// TestRunLevelBound holds the bound on four designs more.
 func TestSequentialFamilyError(t *testing.T) {
 	testenv.SkipUnlessSlow(t, "300 simulated sequential runs with nine claims")
 	dir := t.TempDir()
@@ -691,8 +695,9 @@ sources: own.yaml
 	}
 	se := math.Sqrt(alpha * (1 - alpha) / float64(runs))
 	f := func(k int) float64 { return float64(k) / float64(runs) }
-	t.Logf("%d runs: family-wise error %.4f (at most %.2f), share claim %.4f; published count from our rate not reproduced %.4f, on the margin (%.4f) reproduced %.4f; count share not reproduced while the source's counts make it %.4f; any wrong verdict in the run %.4f (bound (F + k + r)·α = (4 + 1 + 2)·α = %.2f); %d of %d claim rows settled before max",
-		runs, f(familyWrong), alpha, f(shareWrong), f(eqWrong), margin, f(marginWrong), f(csWrong), f(runWrong), 7*alpha, decided, runs*len(s.Checks))
+	bound := 7*alpha + stats.BergerBoosGamma // F = 4 families (all, pub-eq, pub-margin, cs), k = 1, r = 2, c = 1
+	t.Logf("%d runs: family-wise error %.4f (at most %.2f), share claim %.4f; published count from our rate not reproduced %.4f, on the margin (%.4f) reproduced %.4f; count share not reproduced while the source's counts make it %.4f; any wrong verdict in the run %.4f (bound (F + k + r)·α + c·γ = (4 + 1 + 2)·α + 1·γ = %.3f); %d of %d claim rows settled before max",
+		runs, f(familyWrong), alpha, f(shareWrong), f(eqWrong), margin, f(marginWrong), f(csWrong), f(runWrong), bound, decided, runs*len(s.Checks))
 	for _, x := range []struct {
 		what string
 		k    int
@@ -701,8 +706,8 @@ sources: own.yaml
 			t.Errorf("%s in %.4f of runs, above %.2f", x.what, f(x.k), alpha)
 		}
 	}
-	if f(runWrong) > 7*alpha {
-		t.Errorf("some verdict wrong in %.4f of runs, above (F + k + r)·α = %.2f", f(runWrong), 7*alpha)
+	if f(runWrong) > bound {
+		t.Errorf("some verdict wrong in %.4f of runs, above (F + k + r)·α + c·γ = %.3f", f(runWrong), bound)
 	}
 	if e := f(familyWrong); e > alpha+3*se {
 		t.Errorf("family-wise error %.4f above %.2f", e, alpha)
