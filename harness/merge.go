@@ -6,7 +6,7 @@ import (
 
 	"github.com/knightwalk/knightwalk/count/countcmd"
 	"github.com/knightwalk/knightwalk/internal/manual"
-	"github.com/knightwalk/knightwalk/internal/runjob"
+	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
 // mergeCommand is `experiment merge`; main.go lists it.
@@ -25,7 +25,7 @@ func mergeCommand() *command {
 					if len(args) != 1 {
 						return usagef("merge --status: name one parts directory")
 					}
-					return runjob.Status(ctx, e.stdout, args[0])
+					return runner.Status(ctx, e.stdout, args[0], countcmd.PartsStatus)
 				}
 				if *out == "" {
 					return usagef("merge: --out DIR is required")
@@ -53,8 +53,8 @@ func mergeCommand() *command {
 					}
 					return countcmd.Merge(countEnv(e), args, *out)
 				}
-				o := runjob.Options{Version: version, Out: e.stdout, Force: *force}
-				return runjob.Merge(ctx, o, e.stderr, args, *out)
+				o := runner.CommandOptions{Version: version, Out: e.stdout, Force: *force}
+				return runner.MergeCommand(ctx, o, e.stderr, args, *out)
 			}
 		},
 	}

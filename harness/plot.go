@@ -10,7 +10,6 @@ import (
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/results"
-	"github.com/knightwalk/knightwalk/internal/runjob"
 	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
@@ -71,7 +70,7 @@ func plotCommand() *command {
 					return err
 				}
 				defer release()
-				drawn, err := runjob.DrawFiguresWithOptions(ctx, args[0], names, with, opts)
+				drawn, err := runner.DrawFiguresWithOptions(ctx, args[0], names, with, opts)
 				if ctx.Err() != nil {
 					return fmt.Errorf("plot interrupted by a signal: the figures written so far are whole files, %s was not updated; run plot again to finish", results.ReportFile)
 				}

@@ -12,7 +12,6 @@ import (
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/expfile"
 	"github.com/knightwalk/knightwalk/internal/manual"
-	"github.com/knightwalk/knightwalk/internal/runjob"
 	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
@@ -64,7 +63,7 @@ func runCommand() *command {
 				if err != nil {
 					return err
 				}
-				runjob.WarnDeterministic(say, s) // a note, not an error: --quiet silences it
+				runner.WarnDeterministic(say, s) // a note, not an error: --quiet silences it
 				build := buildinfo.Read()
 				if !build.Traceable() && !*dry && !*check {
 					fmt.Fprintf(say, "experiment: %s\n", buildinfo.NoVCSNote)
@@ -90,19 +89,19 @@ func runCommand() *command {
 					}
 				}
 				if *check {
-					return runjob.Check(e.stdout, s, shard)
+					return runner.CheckCommand(e.stdout, s, shard)
 				}
 				if *dry && s.Sequential != nil {
-					return runjob.DryRunSequential(ctx, e.stdout, s, *workers)
+					return runner.DryRunSequential(ctx, e.stdout, s, *workers)
 				}
 				if *dry {
-					return runjob.DryRun(ctx, e.stdout, s, shard, *workers)
+					return runner.DryRun(ctx, e.stdout, s, shard, *workers)
 				}
-				o := runjob.Options{Version: version, Say: say, Out: stdout, Workers: *workers, Force: *force, Resume: *resume}
+				o := runner.CommandOptions{Version: version, Say: say, Out: stdout, Workers: *workers, Force: *force, Resume: *resume}
 				if !*quiet {
-					o.Log = e.stderr
+					o.Log, o.Progress = e.stderr, cli.ProgressBar(e.stderr)
 				}
-				return runjob.Run(ctx, o, s, shard, *round, runjob.OutDir(s, shard, *out), build)
+				return runner.RunCommand(ctx, o, s, shard, *round, runner.OutDir(s, shard, *out), build)
 			}
 		},
 	}

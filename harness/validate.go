@@ -10,7 +10,6 @@ import (
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/expfile"
 	"github.com/knightwalk/knightwalk/internal/manual"
-	"github.com/knightwalk/knightwalk/internal/runjob"
 	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
@@ -48,7 +47,7 @@ func validateCommand() *command {
 					}
 					file := s.SourceFile
 					if s.Sieve != nil { // its plan is its stages', not every board's units
-						fmt.Fprintf(e.stdout, "%s: ok: %s, %s\n", file, s.Name, runjob.SieveSize(s))
+						fmt.Fprintf(e.stdout, "%s: ok: %s, %s\n", file, s.Name, runner.SieveSize(s))
 						continue
 					}
 					p, err := interruptible(ctx, func() (*runner.Plan, error) { return runner.NewPlan(s) })

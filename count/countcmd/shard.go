@@ -454,3 +454,18 @@ func PairedNote(paired bool) string {
 
 // mib writes a size in MiB to one decimal.
 func mib(b int64) string { return fmt.Sprintf("%.1f MiB", float64(b)/(1<<20)) }
+
+// PartsStatus prints how far the count parts in dir are, the parts done
+// of all, and reports whether dir holds any.
+func PartsStatus(w io.Writer, dir string) (bool, error) {
+	cps := PartsIn(dir)
+	if len(cps) == 0 {
+		return false, nil
+	}
+	p, err := ReadPart(cps[0])
+	if err != nil {
+		return true, err
+	}
+	fmt.Fprintf(w, "count of %s %s tours%s: %d of %d parts done\n", p.Board, p.Kind, PairedNote(p.PairedEnds), len(cps), p.N)
+	return true, nil
+}

@@ -1,10 +1,9 @@
-package runjob
+package runner
 
 import (
 	"testing"
 
 	"github.com/knightwalk/knightwalk/internal/config"
-	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
 // TestOutDir: the directory a run writes by default names the experiment,
@@ -15,15 +14,15 @@ func TestOutDir(t *testing.T) {
 	seq := &config.Experiment{Name: "e", Sequential: &config.Sequential{}}
 	for _, c := range []struct {
 		s     *config.Experiment
-		shard runner.Shard
+		shard Shard
 		out   string
 		want  string
 	}{
-		{fixed, runner.All, "", "results/e"},
-		{fixed, runner.Shard{K: 1, N: 3}, "", "results/e.shard-1-of-3"},
-		{seq, runner.Shard{K: 1, N: 3}, "", "results/e.parts-of-3"},
-		{seq, runner.All, "", "results/e"},
-		{fixed, runner.Shard{K: 1, N: 3}, "new/", "new"},
+		{fixed, All, "", "results/e"},
+		{fixed, Shard{K: 1, N: 3}, "", "results/e.shard-1-of-3"},
+		{seq, Shard{K: 1, N: 3}, "", "results/e.parts-of-3"},
+		{seq, All, "", "results/e"},
+		{fixed, Shard{K: 1, N: 3}, "new/", "new"},
 	} {
 		if got := OutDir(c.s, c.shard, c.out); got != c.want {
 			t.Errorf("OutDir(%s, %s, %q) = %q, want %q", c.s.Name, c.shard, c.out, got, c.want)

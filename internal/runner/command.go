@@ -1,10 +1,11 @@
-// Package runjob does the work of `experiment run` and `experiment merge`
-// around the runner: the result directory a run writes by default, the
-// plan and estimate of a dry run, a sequential run's rounds run shard by
-// shard and merged, the parts merged into one result, how far the parts
-// are, the figures drawn before a result is renamed into place, and the
-// claims table both commands print.
-package runjob
+package runner
+
+// The work of `experiment run` and `experiment merge` around the runner:
+// the result directory a run writes by default, the plan and estimate of
+// a dry run, a sequential run's rounds run shard by shard and merged, the
+// parts merged into one result, how far the parts are, the figures drawn
+// before a result is renamed into place, and the claims table both
+// commands print.
 
 import (
 	"context"
@@ -15,22 +16,20 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"text/tabwriter"
 	"time"
 
-	"github.com/knightwalk/knightwalk/count/countcmd"
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
-	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/figures"
 	"github.com/knightwalk/knightwalk/internal/results"
-	"github.com/knightwalk/knightwalk/internal/runner"
 )
 
 // OutDir is the directory a run of s writes: out, cleaned ("new/" names
 // new, not a parent to create), or by default results/<name>, with
 // .parts-of-N for a sequential run's rounds and .shard-K-of-N for a shard.
-func OutDir(s *config.Experiment, shard runner.Shard, out string) string {
+func OutDir(s *config.Experiment, shard Shard, out string) string {
 	if out != "" {
 		return filepath.Clean(out)
 	}
@@ -44,32 +43,34 @@ func OutDir(s *config.Experiment, shard runner.Shard, out string) string {
 	return dir
 }
 
-// Options are what a run or merge writes and where it talks: the
-// version stamped into its outputs; Say, its notes (stderr, or
-// io.Discard for --quiet); Out, its result (the claims table); Log, the
-// runner's log and progress (nil for --quiet).
-type Options struct {
+// CommandOptions are what a run or merge command writes and where it
+// talks: the version stamped into its outputs; Say, its notes (stderr,
+// or io.Discard for --quiet); Out, its result (the claims table); Log,
+// the runner's log and progress (nil for --quiet); Progress, the live
+// progress display on Log (RunOptions.Progress).
+type CommandOptions struct {
 	Version       string
 	Say, Out, Log io.Writer
+	Progress      func(total uint64, done *atomic.Uint64) (stop func())
 	Workers       int
 	Force, Resume bool
 }
 
 // runOptions are the runner's options for a run of s into dir.
-func (o Options) runOptions(s *config.Experiment, shard runner.Shard, dir string, build buildinfo.Info) runner.RunOptions {
-	opts := runner.RunOptions{Out: dir, Force: o.Force, Resume: o.Resume, Workers: o.Workers, Shard: shard,
+func (o CommandOptions) runOptions(s *config.Experiment, shard Shard, dir string, build buildinfo.Info) RunOptions {
+	opts := RunOptions{Out: dir, Force: o.Force, Resume: o.Resume, Workers: o.Workers, Shard: shard,
 		Meta: results.Metadata(s, o.Version, build)}
 	if o.Log != nil {
 		opts.Log = o.Log
-		opts.Progress = cli.ProgressBar(o.Log)
+		opts.Progress = o.Progress
 	}
 	return opts
 }
 
-// Run runs shard of s into dir and prints the claims it decided; for a
+// RunCommand runs shard of s into dir and prints the claims it decided; for a
 // sequential run split into shards, round r of shard (the first round
 // without this shard's part for r = 0) into the parts directory dir.
-func Run(ctx context.Context, o Options, s *config.Experiment, shard runner.Shard, r int, dir string, build buildinfo.Info) error {
+func RunCommand(ctx context.Context, o CommandOptions, s *config.Experiment, shard Shard, r int, dir string, build buildinfo.Info) error {
 	opts := o.runOptions(s, shard, dir, build)
 	if s.Sequential != nil && shard.N > 1 {
 		return runRound(ctx, o, s, opts, r)
@@ -80,14 +81,14 @@ func Run(ctx context.Context, o Options, s *config.Experiment, shard runner.Shar
 	opts.BeforeCommit = FiguresHook(s.Figures)
 	if s.Sieve != nil {
 		fmt.Fprintf(o.Say, "experiment: %s: %s, on %d workers -> %s\n", s.Name, SieveSize(s), o.Workers, dir)
-		sum, err := runner.Run(ctx, s, opts)
+		sum, err := Run(ctx, s, opts)
 		if err != nil {
 			return err
 		}
 		fmt.Fprintf(o.Say, "experiment: %d walks in %.2fs (%.3g walks/s) -> %s\n", sum.Walks, sum.Seconds, float64(sum.Walks)/sum.Seconds, sum.Dir)
 		return nil
 	}
-	p, err := runner.NewPlan(s)
+	p, err := NewPlan(s)
 	if err != nil {
 		return err
 	}
@@ -98,7 +99,7 @@ func Run(ctx context.Context, o Options, s *config.Experiment, shard runner.Shar
 		fmt.Fprintf(o.Say, "experiment: %s: %d walks in %d units on %d workers (shard %s) -> %s\n",
 			s.Name, p.Walks(shard, -1, -1), p.ShardLen(shard), o.Workers, shard, dir)
 	}
-	sum, err := runner.Run(ctx, s, opts)
+	sum, err := Run(ctx, s, opts)
 	if err != nil {
 		return err
 	}
@@ -116,15 +117,15 @@ func SieveSize(s *config.Experiment) string {
 	cells := len(s.Rules) * len(s.Starts[0])
 	var stages []string
 	for _, st := range s.Sieve {
-		stages = append(stages, fmt.Sprintf("%s keep %s on %s", st.Key, st.Keep, count(len(st.Boards), "board")))
+		stages = append(stages, fmt.Sprintf("%s keep %s on %s", st.Key, st.Keep, countOf(len(st.Boards), "board")))
 	}
 	return fmt.Sprintf("a sieve of %s (%s × %s) in %s (%s), at most %s",
-		count(cells, "cell"), count(len(s.Rules), "rule"), count(len(s.Starts[0]), "start square"), count(len(s.Sieve), "stage"),
-		strings.Join(stages, "; "), count(cells*len(s.Boards), "walk"))
+		countOf(cells, "cell"), countOf(len(s.Rules), "rule"), countOf(len(s.Starts[0]), "start square"), countOf(len(s.Sieve), "stage"),
+		strings.Join(stages, "; "), countOf(cells*len(s.Boards), "walk"))
 }
 
-// count writes n things: "1 board", "423 boards".
-func count(n int, thing string) string {
+// countOf writes n things: "1 board", "423 boards".
+func countOf(n int, thing string) string {
 	if n == 1 {
 		return "1 " + thing
 	}
@@ -132,14 +133,14 @@ func count(n int, thing string) string {
 }
 
 // runRound runs a round of a shard of a sequential run into the parts
-// directory opts.Out (runner.RunRound): round r, or the next one for r = 0.
-func runRound(ctx context.Context, o Options, s *config.Experiment, opts runner.RunOptions, r int) error {
+// directory opts.Out (RunRound): round r, or the next one for r = 0.
+func runRound(ctx context.Context, o CommandOptions, s *config.Experiment, opts RunOptions, r int) error {
 	sh, parts := opts.Shard, opts.Out
 	if r == 0 {
-		r = runner.NextRound(parts, sh.K)
+		r = NextRound(parts, sh.K)
 	}
 	opts.Resume, opts.Round = false, r
-	sum, err := runner.Run(ctx, s, opts)
+	sum, err := Run(ctx, s, opts)
 	if err != nil {
 		return fmt.Errorf("round %d, shard %s: %w (to resubmit it: experiment run %s --shard %s --round %d --out %s)", r, sh, err, s.Name, sh, r, parts)
 	}
@@ -175,19 +176,19 @@ func PrintClaims(w io.Writer, t *results.Tables) {
 	tw.Flush()
 }
 
-// Check is `run --check`: what a run of shard of s would refuse before it
-// walks (runner.CheckShard, which the caller has run, and the rules' own
+// CheckCommand is `run --check`: what a run of shard of s would refuse before it
+// walks (CheckShard, which the caller has run, and the rules' own
 // check), then one line saying it is ok and how many units the shard
 // runs; nothing is estimated or run.
-func Check(w io.Writer, s *config.Experiment, shard runner.Shard) error {
-	if err := runner.CheckRules(s); err != nil {
+func CheckCommand(w io.Writer, s *config.Experiment, shard Shard) error {
+	if err := CheckRules(s); err != nil {
 		return err
 	}
 	if s.Sieve != nil {
 		_, err := fmt.Fprintf(w, "experiment %s: ok: %s (runs whole)\n", s.Name, SieveSize(s))
 		return err
 	}
-	p, err := runner.NewPlan(s)
+	p, err := NewPlan(s)
 	if err != nil {
 		return err
 	}
@@ -199,13 +200,13 @@ func Check(w io.Writer, s *config.Experiment, shard runner.Shard) error {
 	return err
 }
 
-// DryRun prints the plan of shard and runner.EstimateRun's estimate.
-func DryRun(ctx context.Context, w io.Writer, s *config.Experiment, shard runner.Shard, workers int) error {
+// DryRun prints the plan of shard and EstimateRun's estimate.
+func DryRun(ctx context.Context, w io.Writer, s *config.Experiment, shard Shard, workers int) error {
 	if s.Sieve != nil {
 		fmt.Fprintf(w, "experiment %s: %s\nno time estimate: which cells walk a board depends on their walks on the boards before it\n", s.Name, SieveSize(s))
 		return nil
 	}
-	est, err := runner.EstimateRun(ctx, s, shard, workers)
+	est, err := EstimateRun(ctx, s, shard, workers)
 	if err != nil {
 		return err
 	}
@@ -248,9 +249,9 @@ func DryRun(ctx context.Context, w io.Writer, s *config.Experiment, shard runner
 	return nil
 }
 
-// DryRunSequential prints runner.EstimateSequential's forecast.
+// DryRunSequential prints EstimateSequential's forecast.
 func DryRunSequential(ctx context.Context, w io.Writer, s *config.Experiment, workers int) error {
-	est, err := runner.EstimateSequential(ctx, s, workers)
+	est, err := EstimateSequential(ctx, s, workers)
 	if err != nil {
 		return err
 	}
@@ -280,7 +281,7 @@ func WarnDeterministic(w io.Writer, s *config.Experiment) {
 }
 
 // partExperiment is the experiment a part ran, from the file it carries.
-func partExperiment(p *runner.Part) (*config.Experiment, error) {
+func partExperiment(p *Part) (*config.Experiment, error) {
 	cfg, err := config.Parse(p.ConfigFile, []byte(p.ConfigYAML))
 	if err != nil {
 		return nil, fmt.Errorf("the parts' experiment file no longer validates: %w", err)
@@ -295,20 +296,21 @@ func partExperiment(p *runner.Part) (*config.Experiment, error) {
 	return s, nil
 }
 
-// Merge merges the parts of a sharded run named by args into the result
+// MergeCommand merges the parts of a sharded run named by args into the result
 // directory out, as one run writes it, and prints its claims; a single
-// parts directory of a sequential run's rounds is merged by MergeRounds.
-func Merge(ctx context.Context, o Options, stderr io.Writer, args []string, out string) error {
+// parts directory of a sequential run's rounds is merged by
+// mergeRoundsCommand.
+func MergeCommand(ctx context.Context, o CommandOptions, stderr io.Writer, args []string, out string) error {
 	if len(args) == 1 {
-		first, ok, err := runner.RoundParts(args[0])
+		first, ok, err := RoundParts(args[0])
 		if err != nil {
 			return err
 		}
 		if ok {
-			return MergeRounds(ctx, o, stderr, args[0], first, out)
+			return mergeRoundsCommand(ctx, o, stderr, args[0], first, out)
 		}
 	}
-	parts, err := runner.ReadParts(args)
+	parts, err := ReadParts(args)
 	if err != nil {
 		return err
 	}
@@ -317,14 +319,14 @@ func Merge(ctx context.Context, o Options, stderr io.Writer, args []string, out 
 		return err
 	}
 	t0 := time.Now()
-	ts := runner.NewTallies()
-	if err := runner.MergeInto(s, ts, parts); err != nil {
+	ts := NewTallies()
+	if err := MergeInto(s, ts, parts); err != nil {
 		return err
 	}
 	build := readBuild(stderr)
-	opts := runner.RunOptions{Out: out, Force: o.Force, Workers: 1, Shard: runner.All,
+	opts := RunOptions{Out: out, Force: o.Force, Workers: 1, Shard: All,
 		Meta: results.Metadata(s, o.Version, build), BeforeCommit: FiguresHook(s.Figures)}
-	sum, err := runner.WriteMerged(ctx, s, opts, ts, parts, time.Since(t0).Seconds())
+	sum, err := WriteMerged(ctx, s, opts, ts, parts, time.Since(t0).Seconds())
 	if err != nil {
 		return err
 	}
@@ -343,20 +345,20 @@ func readBuild(w io.Writer) buildinfo.Info {
 	return build
 }
 
-// MergeRounds merges the rounds of a sequential run split into shards
-// (runner.MergeRounds): the result directory once they decide the run;
+// mergeRoundsCommand merges the rounds of a sequential run split into
+// shards (MergeRounds): the result directory once they decide the run;
 // before, the run's progress and the next round to run, with exit status 3.
-func MergeRounds(ctx context.Context, o Options, stderr io.Writer, parts string, first *runner.Part, out string) error {
+func mergeRoundsCommand(ctx context.Context, o CommandOptions, stderr io.Writer, parts string, first *Part, out string) error {
 	s, err := partExperiment(first)
 	if err != nil {
 		return err
 	}
 	build := readBuild(stderr)
-	opts := runner.RunOptions{Out: out, Force: o.Force, Workers: 1, Shard: runner.All,
+	opts := RunOptions{Out: out, Force: o.Force, Workers: 1, Shard: All,
 		Meta: results.Metadata(s, o.Version, build), BeforeCommit: FiguresHook(s.Figures)}
-	sum, st, err := runner.MergeRounds(ctx, s, parts, first.N, opts)
+	sum, st, err := MergeRounds(ctx, s, parts, first.N, opts)
 	if err != nil {
-		if errors.Is(err, runner.ErrNotDecided) {
+		if errors.Is(err, ErrNotDecided) {
 			fmt.Fprintf(o.Out, "rounds merged: %d of at most %d; squares still running: %d of %d; walks so far: %d in %d units; next round: %d, %d walks in %d shards\n",
 				st.Rounds, st.MaxRounds, st.Running, st.Squares, st.Walks, st.Units, st.Rounds+1, st.NextWalks, first.N)
 		}
@@ -369,9 +371,11 @@ func MergeRounds(ctx context.Context, o Options, stderr io.Writer, parts string,
 
 // Status prints how far the parts in a directory are: for a
 // sequential run's rounds, the rounds merged, the squares still running
-// and the next round's parts done; for count or run parts, the parts done.
-func Status(ctx context.Context, w io.Writer, dir string) error {
-	first, ok, err := runner.RoundParts(dir)
+// and the next round's parts done; for count parts, what countParts
+// prints (it reports whether dir holds any); for run parts, the parts
+// done.
+func Status(ctx context.Context, w io.Writer, dir string, countParts func(w io.Writer, dir string) (bool, error)) error {
+	first, ok, err := RoundParts(dir)
 	if err != nil {
 		return err
 	}
@@ -380,7 +384,7 @@ func Status(ctx context.Context, w io.Writer, dir string) error {
 		if err != nil {
 			return err
 		}
-		st, done, err := runner.RoundsProgress(ctx, s, dir, first.N)
+		st, done, err := RoundsProgress(ctx, s, dir, first.N)
 		if err != nil {
 			return err
 		}
@@ -392,15 +396,10 @@ func Status(ctx context.Context, w io.Writer, dir string) error {
 			s.Name, st.Rounds, st.MaxRounds, st.Running, st.Squares, st.Walks, st.Rounds+1, done, first.N, st.NextWalks)
 		return nil
 	}
-	if cps := countcmd.PartsIn(dir); len(cps) > 0 {
-		p, err := countcmd.ReadPart(cps[0])
-		if err != nil {
-			return err
-		}
-		fmt.Fprintf(w, "count of %s %s tours%s: %d of %d parts done\n", p.Board, p.Kind, countcmd.PairedNote(p.PairedEnds), len(cps), p.N)
-		return nil
+	if ok, err := countParts(w, dir); ok || err != nil {
+		return err
 	}
-	parts, err := runner.ReadParts([]string{dir})
+	parts, err := ReadParts([]string{dir})
 	if err != nil && len(parts) == 0 {
 		return fmt.Errorf("merge --status %s: %w", dir, err)
 	}
