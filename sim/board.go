@@ -187,15 +187,6 @@ func KnightDegree(rows, cols, row, col int) int {
 	return d
 }
 
-// SquareNameAt is Board.SquareName for (row, col) of a rows×cols board,
-// without building the board.
-func SquareNameAt(rows, cols, row, col int) string {
-	if cols > 26 {
-		return fmt.Sprintf("r%dc%d", row, col)
-	}
-	return string(rune('a'+col)) + strconv.Itoa(row+1)
-}
-
 // ParseSquareAt is Board.ParseSquare for a rows×cols board, without
 // building the board: it returns the square's row and column.
 func ParseSquareAt(rows, cols int, name string) (row, col int, err error) {

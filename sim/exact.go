@@ -425,7 +425,7 @@ func (nb *nextLayer[W]) room() error {
 	}
 	if nb.bounds && nb.held.budget != nil {
 		// A layer holds at most maxLayer states: the layer expanded, the
-		// one built and its index then fit in the budget (ExactStateBytes
+		// one built and its index then fit in the budget (exactStateBytes
 		// each), and a full layer is thinned by the caller.
 		maxLayer := int(max(2, nb.held.budget.limit/nb.held.perState()))
 		if len(nb.states) == cap(nb.states) {

@@ -123,7 +123,7 @@ func TestExactErrors(t *testing.T) {
 	if _, err := ExactWalk(ctx, MustBoard(26, 26), r, 0, 0); err == nil || !strings.Contains(err.Error(), "has 676 squares; exact enumeration handles at most 640") {
 		t.Errorf("26x26: got %v, want a board-size error naming the limit", err)
 	}
-	if _, err := EstimateExactStates(ctx, MustBoard(26, 26), r, 0, 1<<30); err == nil || !strings.Contains(err.Error(), "at most 640") {
+	if _, err := estimateExactStates(ctx, MustBoard(26, 26), r, 0, 1<<30); err == nil || !strings.Contains(err.Error(), "at most 640") {
 		t.Errorf("26x26 estimate: got %v, want a board-size error naming the limit", err)
 	}
 	_, err := ExactWalk(ctx, MustBoard(6, 6), r, 0, 1000)

@@ -17,7 +17,7 @@ import (
 
 // ErrMemory is wrapped by the error ExactWalks returns when the states of an
 // enumeration would take more memory than ExactOptions.MaxMemory allows,
-// found either up front (EstimateExactStates) or while the layer grows.
+// found either up front (estimateExactStates) or while the layer grows.
 var ErrMemory = errors.New("memory budget exceeded")
 
 // ExactOptions bound the work and the memory of ExactWalks.
@@ -72,12 +72,12 @@ func StatesMemory(budget int64) int64 {
 // (half of a budget below twice that).
 const statesReserve = 96 << 20
 
-// ExactStateBytes is what one state of an enumeration's layers costs in
+// exactStateBytes is what one state of an enumeration's layers costs in
 // memory on a board of squares squares when counted against MaxMemory: the
 // state in the layer being built and in the sort's buffer, and its entry
 // in the layer's index. It grows with the words of the visited set: 155
 // bytes up to 128 squares, 429 on 25x25.
-func ExactStateBytes(squares int) int64 {
+func exactStateBytes(squares int) int64 {
 	switch {
 	case squares <= 128:
 		return newHeldMemory[words128](nil).perState()
@@ -102,7 +102,7 @@ func indexEntryBytes[W words]() int64 {
 // ExactWalks runs ExactWalk for every square of starts, at most
 // opt.Workers at a time, and returns the results in the order of starts.
 //
-// With a MaxMemory, each start is first checked with EstimateExactStates:
+// With a MaxMemory, each start is first checked with estimateExactStates:
 // a start whose layers certainly do not fit in its share is refused with an
 // error stating the estimate, before any enumeration; otherwise the
 // enumeration counts the memory its layers hold and stops with ErrMemory as
@@ -194,7 +194,7 @@ func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptio
 			// 9x9 took more memory than the enumeration's passes)
 			limit = share * spillBuckets
 		}
-		est, err := EstimateExactStates(ctx, b, r, start, limit)
+		est, err := estimateExactStates(ctx, b, r, start, limit)
 		if err != nil {
 			return Exact{}, err
 		}
@@ -247,10 +247,10 @@ func (h *heldMemory) set(layerCap, nextCap, entries int) error {
 	return nil
 }
 
-// StatesEstimate is a lower estimate of the largest layer an enumeration
+// statesEstimate is a lower estimate of the largest layer an enumeration
 // needs: about States distinct states at path length Depth (and
 // NextStates at Depth+1, which is built while it is held).
-type StatesEstimate struct {
+type statesEstimate struct {
 	States, NextStates int64
 	Depth              int
 	Walks              int // walks sampled
@@ -259,11 +259,11 @@ type StatesEstimate struct {
 }
 
 // Bytes is the memory the two layers take at least.
-func (e StatesEstimate) Bytes() int64 {
+func (e statesEstimate) Bytes() int64 {
 	return e.held.stateBytes*e.States + (e.held.stateBytes+e.held.entryBytes)*e.NextStates
 }
 
-// EstimateExactStates estimates, without enumerating, a lower bound on the
+// estimateExactStates estimates, without enumerating, a lower bound on the
 // number of states ExactWalk holds at once. It samples walks of the rule
 // from start (their choices drawn uniformly among the allowed squares, as
 // the enumeration weighs them) and counts, at each path length, the pairs
@@ -281,9 +281,9 @@ func (e StatesEstimate) Bytes() int64 {
 //
 // Its only error is cancellation of ctx, which it checks every thousand
 // walks.
-func EstimateExactStates(ctx context.Context, b *Board, r Rule, start int, limit int64) (StatesEstimate, error) {
+func estimateExactStates(ctx context.Context, b *Board, r Rule, start int, limit int64) (statesEstimate, error) {
 	if err := exactArgs(b, r, start); err != nil {
-		return StatesEstimate{}, err
+		return statesEstimate{}, err
 	}
 	switch n := b.Squares(); {
 	case n <= 128:
@@ -296,8 +296,8 @@ func EstimateExactStates(ctx context.Context, b *Board, r Rule, start int, limit
 	return estimateIn[words640](ctx, b, r, start, limit)
 }
 
-// estimateIn is EstimateExactStates with visited sets of the words W.
-func estimateIn[W words](ctx context.Context, b *Board, r Rule, start int, limit int64) (StatesEstimate, error) {
+// estimateIn is estimateExactStates with visited sets of the words W.
+func estimateIn[W words](ctx context.Context, b *Board, r Rule, start int, limit int64) (statesEstimate, error) {
 	e := newEnumerator[W](b, r)
 	rng := rand.New(rand.NewPCG(0x6b6e6967687477, uint64(start)))
 	for k := 1 << 8; ; k = min(8*k, maxSampled) {
@@ -313,7 +313,7 @@ const maxSampled = 1 << 16
 // sampleLayers samples k walks and returns the bound for the pair of
 // layers with the most memory, and the most memory that the bound could
 // show with maxSampled walks if coincidences stayed as frequent.
-func sampleLayers[W words](ctx context.Context, b *Board, e *enumerator[W], start, k int, rng *rand.Rand) (best StatesEstimate, potential int64, err error) {
+func sampleLayers[W words](ctx context.Context, b *Board, e *enumerator[W], start, k int, rng *rand.Rand) (best statesEstimate, potential int64, err error) {
 	n := b.Squares()
 	hashes := make([][]uint64, n+2) // per path length, a hash of each walk's state
 	for i := range k {
@@ -346,17 +346,17 @@ func sampleLayers[W words](ctx context.Context, b *Board, e *enumerator[W], star
 	held := newHeldMemory[W](nil)
 	best.held = held
 	for d := 1; d <= n; d++ {
-		est := StatesEstimate{States: lower[d], NextStates: lower[d+1], Depth: d, Walks: k, held: held}
+		est := statesEstimate{States: lower[d], NextStates: lower[d+1], Depth: d, Walks: k, held: held}
 		if est.Bytes() > best.Bytes() {
 			best = est
 		}
-		potential = max(potential, StatesEstimate{States: could[d], NextStates: could[d+1], held: held}.Bytes())
+		potential = max(potential, statesEstimate{States: could[d], NextStates: could[d+1], held: held}.Bytes())
 	}
 	return best, potential, nil
 }
 
 // distinctLowerBound returns a lower bound on the number of states a sample
-// of hashes is drawn from (see EstimateExactStates), never less than the
+// of hashes is drawn from (see estimateExactStates), never less than the
 // states seen, and the bound that scale times as many walks would give if
 // coincidences stayed as frequent.
 func distinctLowerBound(h []uint64, scale float64) (bound, could int64) {

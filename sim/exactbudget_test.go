@@ -29,10 +29,10 @@ func TestExactMemoryRefusedUpFront(t *testing.T) {
 	}
 	cancelled, cancel := context.WithCancel(context.Background())
 	cancel()
-	if _, err := EstimateExactStates(cancelled, b, r, 0, 4<<30); !errors.Is(err, context.Canceled) {
+	if _, err := estimateExactStates(cancelled, b, r, 0, 4<<30); !errors.Is(err, context.Canceled) {
 		t.Errorf("estimate after cancel: %v, want context.Canceled", err)
 	}
-	est, err := EstimateExactStates(context.Background(), b, r, 0, 4<<30)
+	est, err := estimateExactStates(context.Background(), b, r, 0, 4<<30)
 	if err != nil || est.Bytes() <= 4<<30 || est.Walks != 1<<16 {
 		t.Errorf("8x8 random from a1: estimate %+v (%d bytes); want more than 4 GiB from 65536 walks", est, est.Bytes())
 	}
@@ -54,7 +54,7 @@ func TestExactMemoryDuringEnumeration(t *testing.T) {
 	}
 	// The estimate (a lower bound) is below the real peak; find a limit
 	// between the two.
-	est, err := EstimateExactStates(context.Background(), b, r, 0, 4<<20)
+	est, err := estimateExactStates(context.Background(), b, r, 0, 4<<20)
 	if err != nil || est.Bytes() > 4<<20 {
 		t.Fatalf("5x5 estimate %d bytes, want under 4 MiB for this test", est.Bytes())
 	}

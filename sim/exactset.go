@@ -98,7 +98,7 @@ var hashMul = [10]uint64{
 }
 
 // stateHash hashes a state (visited set, current square) for the
-// coincidence counts of EstimateExactStates.
+// coincidence counts of estimateExactStates.
 func stateHash[W words](set bitset[W], cur int) uint64 {
 	x := uint64(cur) * 0x165667b19e3779f9
 	for i := 0; i < len(set.w); i++ {

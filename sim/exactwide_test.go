@@ -223,17 +223,17 @@ func TestExactWideBounds(t *testing.T) {
 func TestExactStateBytes(t *testing.T) {
 	prev := int64(0)
 	for _, n := range []int{64, 128, 129, 256, 257, 512, 513, 625} {
-		got := ExactStateBytes(n)
+		got := exactStateBytes(n)
 		if got < prev {
 			t.Errorf("%d squares: %d bytes a state, fewer than %d", n, got, prev)
 		}
 		prev = got
 	}
-	if a, b := ExactStateBytes(128), ExactStateBytes(129); a >= b {
+	if a, b := exactStateBytes(128), exactStateBytes(129); a >= b {
 		t.Errorf("128 squares %d bytes, 129 %d: want more words to cost more", a, b)
 	}
 	r, _ := ParseRule("warnsdorff/random")
-	est, err := EstimateExactStates(context.Background(), MustBoard(12, 12), r, 0, 1<<20)
+	est, err := estimateExactStates(context.Background(), MustBoard(12, 12), r, 0, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -52,7 +52,7 @@ const DefaultNodeBudget = 10_000_000
 
 // RuleNames lists the fixed rule names that ParseRule accepts
 // (docs/design.md, "Rule names"); it also accepts "warnsdorff/" followed by
-// any tie-break chain (TieBreakNames), e.g. "warnsdorff/roth+first".
+// any tie-break chain ParseTieBreak accepts, e.g. "warnsdorff/roth+first".
 var RuleNames = []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/pohl", "warnsdorff/roth", "backtrack", "backtrack/closed", "squirrel-cull", "ganzfried"}
 
 // ParseRule parses a rule name as used in tables and claims: "random",

@@ -207,16 +207,6 @@ func (t TieBreak) Draws() bool {
 // (Rule.Order) decides its remaining ties.
 func (t TieBreak) UsesOrder() bool { return !t.Draws() }
 
-// TieBreakNames lists every tie-break name ParseTieBreak accepts in its
-// canonical spelling.
-func TieBreakNames() []string {
-	out := make([]string, len(tieChains))
-	for i := range tieChains {
-		out[i] = TieBreak(i).String()
-	}
-	return out
-}
-
 // tieHelp says what a tie-break may be, for errors.
 const tieHelp = "valid tie-breaks are random, first, pohl, roth, pohlmin, pohlmin-before, corner, edge, lookahead2, lookahead3, lookahead4, or a chain of distinct steps joined by '+' " +
 	"whose last is random or first and whose others are pohl, roth, pohlmin, pohlmin-before, corner, edge or lookaheadK (e.g. roth+first, pohl+roth+random, corner+first, lookahead3+random)"

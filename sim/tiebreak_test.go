@@ -98,7 +98,7 @@ func TestTieBreakParsing(t *testing.T) {
 	// Every chain's rule name is distinct, so its key and streams are too.
 	seen := map[uint64]string{}
 	all := []string{"random", "backtrack", "backtrack/closed"}
-	for _, n := range TieBreakNames() {
+	for _, n := range tieBreakNames() {
 		all = append(all, "warnsdorff/"+n)
 	}
 	for _, name := range all {
@@ -108,12 +108,12 @@ func TestTieBreakParsing(t *testing.T) {
 			seen[h] = name
 		}
 	}
-	names := TieBreakNames()
+	names := tieBreakNames()
 	// Ordered choices of distinct refining steps from 4 (pohl, roth,
 	// pohlmin, pohlmin-before): 1 + 4 + 12 + 24 + 24 = 65, each ended by
 	// random or first.
 	if len(names) != 130 {
-		t.Errorf("TieBreakNames() = %v (%d): want 130, every ordered choice of distinct refining steps (pohl, roth, pohlmin, pohlmin-before) ended by random or first", names, len(names))
+		t.Errorf("tieBreakNames() = %v (%d): want 130, every ordered choice of distinct refining steps (pohl, roth, pohlmin, pohlmin-before) ended by random or first", names, len(names))
 	}
 	// The chains that existed before pohlmin-before keep their indices
 	// (the first 32, pohlmin+random at 30, pohlmin+first at 31 among them).
@@ -168,7 +168,7 @@ func mustTie(t *testing.T, s string) TieBreak {
 // chainRules lists the Warnsdorff rules with a chain beyond the single names.
 func chainRules() []string {
 	var out []string
-	for _, n := range TieBreakNames() {
+	for _, n := range tieBreakNames() {
 		// Chains of at most two refining steps, and of pohlmin only the
 		// chains that pair it once with each other step: a third step, or
 		// every ordering of pohlmin's pairs, adds no new interaction and
@@ -387,4 +387,14 @@ func TestKernelsAgreeChains(t *testing.T) {
 			}
 		}
 	}
+}
+
+// tieBreakNames lists every tie-break name ParseTieBreak accepts in its
+// canonical spelling.
+func tieBreakNames() []string {
+	out := make([]string, len(tieChains))
+	for i := range tieChains {
+		out[i] = TieBreak(i).String()
+	}
+	return out
 }
