@@ -36,7 +36,7 @@ func TestClaimPanel(t *testing.T) {
 	}
 	said := false
 	for _, e := range f.legend {
-		said = said || strings.Contains(e.text, "rates of 0 % and 100 % are drawn at the rate axis's ends")
+		said = said || strings.Contains(e.text, "0 % and 100 % drawn at the axis's ends")
 	}
 	if !said {
 		t.Errorf("the legend does not say where 0 and 100 %% are drawn")

@@ -58,6 +58,10 @@ func (f *Figure) addLegend(text string, thumbs ...plot.Thumbnailer) {
 	f.legend = append(f.legend, legendEntry{text: text, thumbs: thumbs})
 }
 
+// maxLegendShare is the most of a figure's height (one not of a board)
+// its legend band takes.
+const maxLegendShare = 0.22
+
 const (
 	figMargin     = vg.Length(3)
 	legendThumb   = vg.Length(16)
@@ -77,9 +81,12 @@ func (f *Figure) Size() (w, h vg.Length) {
 	}
 	if f.aspect <= 0 {
 		// A legend of more than two rows gets its own height, so that
-		// the data area keeps what a figure with a short legend has.
+		// the data area keeps what a figure with a short legend has, and
+		// the figure grows until the legend takes at most maxLegendShare
+		// of it: the data, not the legend, is what a figure shows.
 		l := f.layout(measureCanvas(w, w*3/4))
-		return w, w*3/4 + max(0, vg.Length(len(l.rows)-2)*l.rowH)
+		legend := vg.Length(len(l.rows)) * l.rowH
+		return w, max(w*3/4+max(0, vg.Length(len(l.rows)-2)*l.rowH), legend/maxLegendShare)
 	}
 	// Lay out on a very tall canvas; the data area then takes the full
 	// width and the height it leaves unused is what the figure does not

@@ -195,11 +195,11 @@ func (s rateScale) endsLegend() string {
 	case "":
 		return ""
 	case "; rates of 0 % and 100 % drawn at its ends":
-		return "rates of 0 % and 100 % are drawn at the rate axis's ends"
+		return "0 % and 100 % drawn at the axis's ends"
 	case "; rates of 0 % drawn at its low end":
-		return "a rate of 0 % is drawn at the rate axis's low end"
+		return "0 % drawn at the axis's low end"
 	}
-	return "a rate of 100 % is drawn at the rate axis's top"
+	return "100 % drawn at the axis's top" // short, to share a legend row
 }
 
 // Ticks labels the axis in percent: 0, 20, …, 100 on a linear axis;

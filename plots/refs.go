@@ -11,8 +11,11 @@ import (
 )
 
 // Published values are black with open markers, so that they read as
-// "not measured here" beside the coloured, filled measurements; bands are
-// translucent grey so that the measured points show through.
+// "not measured here" beside the coloured, filled measurements; a bound
+// over a range is its level line alone (its legend entry says which side
+// it bounds: "≥ 98 %"), with no shading a reader would have to decode.
+// The claims panel's bands are translucent grey, so that the measured
+// points show through.
 var (
 	refColor     = color.RGBA{0x20, 0x20, 0x20, 0xff}
 	refBandColor = color.NRGBA{0x70, 0x70, 0x70, 0x60}
@@ -37,8 +40,8 @@ type refSource struct {
 	name          string
 	glyph         draw.GlyphDrawer
 	dashes        []vg.Length
-	points, bands bool
-	lines         bool // ranges, drawn as a level line (over a band unless About)
+	points bool
+	lines  bool // ranges, drawn as a level line
 }
 
 // refPlot draws the published references of a size curve.
@@ -73,7 +76,6 @@ func newRefPlot(refs []Reference, xmin, xmax float64) *refPlot {
 		}
 		if r.NMax > r.N {
 			src.lines = true
-			src.bands = src.bands || r.Bound != About
 		} else {
 			src.points = true
 		}
@@ -98,20 +100,6 @@ func newRefPlot(refs []Reference, xmin, xmax float64) *refPlot {
 
 func (rp *refPlot) DataRange() (xmin, xmax, ymin, ymax float64) {
 	return math.Inf(1), math.Inf(-1), math.Inf(1), math.Inf(-1)
-}
-
-// bandPlot draws the references' bands, under the data; refPlot draws
-// their edges and points over it, so that neither hides the other.
-type bandPlot struct{ *refPlot }
-
-func (bp bandPlot) Plot(dc draw.Canvas, p *plot.Plot) {
-	trX, trY := p.Transforms(&dc)
-	for _, r := range bp.refs {
-		if r.NMax > r.N && r.Bound != About {
-			x0, x1 := bp.span(r, trX)
-			bp.style[r.Source].drawBand(&dc, r, x0, x1, func(v float64) vg.Length { return trY(bp.y(v)) })
-		}
-	}
 }
 
 func (rp *refPlot) Plot(dc draw.Canvas, p *plot.Plot) {
@@ -151,22 +139,6 @@ func (rp *refPlot) span(r Reference, trX func(float64) vg.Length) (x0, x1 vg.Len
 	}
 	return x0, x1
 }
-
-func (s *refSource) drawBand(dc *draw.Canvas, r Reference, x0, x1 vg.Length, trY func(float64) vg.Length) {
-	// A strip along the bound's line, on the side the bound allows: bands
-	// reaching the axes' edge overlapped into greys no reader could tell
-	// apart; a strip stays with its own (dashed) line.
-	y := trY(r.Rate)
-	dc.SetColor(refBandColor)
-	if r.Bound == AtLeast {
-		dc.Fill(rectPath(x0, y, x1, min(y+refStrip, dc.Max.Y)))
-	} else {
-		dc.Fill(rectPath(x0, max(y-refStrip, dc.Min.Y), x1, y))
-	}
-}
-
-// refStrip is the height of a bound's strip (drawBand).
-const refStrip = vg.Length(6)
 
 func (s *refSource) drawRange(dc *draw.Canvas, r Reference, x0, x1 vg.Length, trY func(float64) vg.Length) {
 	y := trY(r.Rate)
@@ -212,14 +184,10 @@ func arrow(dc *draw.Canvas, x, y0 vg.Length, y1f float64) {
 	dc.Stroke(head)
 }
 
-// Thumbnail draws the source's band (if it has ranges) under its marker (if
-// it has points).
+// Thumbnail draws the source's line (if it has ranges) under its marker
+// (if it has points).
 func (s *refSource) Thumbnail(c *draw.Canvas) {
 	mid := c.Center()
-	if s.bands {
-		c.SetColor(refBandColor)
-		c.Fill(rectPath(c.Min.X, mid.Y, c.Max.X, min(mid.Y+refStrip, c.Max.Y)))
-	}
 	if s.lines {
 		c.StrokeLine2(draw.LineStyle{Color: refColor, Width: 1, Dashes: s.dashes}, c.Min.X, mid.Y, c.Max.X, mid.Y)
 	}

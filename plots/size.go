@@ -25,8 +25,9 @@ type Line struct {
 	N            []float64
 	Rate, Lo, Hi []float64
 	// Exact, if not nil, holds the exact rate at each N where known (by
-	// enumeration) and NaN elsewhere; it is drawn as a black cross on
-	// the estimate, so a reader sees how close the walks came.
+	// enumeration) and NaN elsewhere; it is drawn as a black cross in
+	// place of the estimate's marker and bar (the walks only estimate
+	// it), and the line runs through it.
 	Exact []float64
 }
 
@@ -160,7 +161,6 @@ func SizeCurveWith(lines []Line, o SizeOptions) (f *Figure, err error) {
 	refs := newRefPlot(o.References, p.X.Min, p.X.Max)
 	refs.y = sc.y
 	refs.sizes = measuredSizes(lines)
-	p.Add(bandPlot{refs})
 	exact := false
 	for i, l := range lines {
 		if err := addSizeLine(p, f, i, l, sc); err != nil {
@@ -208,7 +208,13 @@ func addSizeLine(p *plot.Plot, f *Figure, i int, l Line, sc rateScale) error {
 	}
 	scatter.GlyphStyle = draw.GlyphStyle{Color: clr, Radius: markerRadius, Shape: glyph}
 	style := draw.LineStyle{Color: clr, Width: 0.8, Dashes: dashes}
-	p.Add(spacedPoints{pts: pts, bars: draw.LineStyle{Color: clr, Width: 0.6}})
+	// Where the exact value is known, it is the point: its cross alone
+	// (addExact), the line through it, no estimate's marker or bar.
+	known := make([]bool, len(l.N))
+	for k, e := range l.Exact {
+		known[k] = !math.IsNaN(e)
+	}
+	p.Add(spacedPoints{pts: pts, skip: known, bars: draw.LineStyle{Color: clr, Width: 0.6}})
 	for _, seg := range segments(l.N) {
 		xys := make(plotter.XYs, len(seg))
 		for j, k := range seg {
@@ -218,13 +224,10 @@ func addSizeLine(p *plot.Plot, f *Figure, i int, l Line, sc rateScale) error {
 		if err != nil {
 			return fmt.Errorf("plots: size curve, line %d (%q): %w", i, l.Name, err)
 		}
-		line.LineStyle = style
-		if int(xys[0].X)%2 == 1 { // odd n: a lighter line, told apart from even n
-			line.LineStyle.Color = lighten(clr, 0.5)
-		}
+		line.LineStyle = style // odd n in the series' own style: a style of its own would need a legend entry
 		p.Add(line)
 	}
-	p.Add(spacedPoints{pts: pts, glyph: scatter.GlyphStyle})
+	p.Add(spacedPoints{pts: pts, skip: known, glyph: scatter.GlyphStyle})
 	thumb := &plotter.Line{LineStyle: style}
 	f.addLegend(l.Name, thumb, scatter)
 	return nil
@@ -244,6 +247,7 @@ const (
 // markers and caps shrink so that each point stays one point, not a blot.
 type spacedPoints struct {
 	pts   rateErrors
+	skip  []bool // points not drawn (their place still spaces the others)
 	bars  draw.LineStyle
 	glyph draw.GlyphStyle
 }
@@ -255,6 +259,9 @@ func (sp spacedPoints) Plot(c draw.Canvas, p *plot.Plot) {
 		xs[k] = trX(pt.x)
 	}
 	for k, pt := range sp.pts {
+		if k < len(sp.skip) && sp.skip[k] {
+			continue
+		}
 		scale := crowdScale(xs, k)
 		at := vg.Point{X: xs[k], Y: trY(pt.y)}
 		if sp.glyph.Shape != nil {

@@ -120,6 +120,9 @@ func addGrid(p *plot.Plot) {
 // TickSize is the size, in points, of the figures' tick labels.
 const TickSize = tickSize
 
+// LegendSize is the size, in points, of the figures' legend texts.
+const LegendSize = legendSize
+
 // Face is the face every text of a figure is set in, at size points: the
 // metrics a text's extent on the canvas is measured by.
 func Face(size float64) font.Face {

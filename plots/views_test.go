@@ -333,7 +333,7 @@ func TestReferencesCut(t *testing.T) {
 	if got := strings.Join(names, "|"); got != "Squirrel & Cull 1996|Ganzfried 2004|Pohl 1967" {
 		t.Errorf("legend sources %q", got)
 	}
-	if !rp.sources[0].bands || !rp.sources[0].points || rp.sources[2].bands {
+	if !rp.sources[0].lines || !rp.sources[0].points || rp.sources[2].lines {
 		t.Error("sources' thumbnails do not match what they draw")
 	}
 }

@@ -520,6 +520,57 @@ func (rs RuleSpec) canonicalDesign() CanonicalRule {
 	return cr
 }
 
+// designSpec writes a design entry as the tables' rule_spec writes a rule
+// (results.RuleSpec: the name, then each parameter as ;key=value), each
+// design factor as its values in braces, a family of orders by its name:
+// "warnsdorff;tie_break=first;order=all",
+// "warnsdorff;tie_break={first,random};max_steps=40".
+func (rs RuleSpec) designSpec() string {
+	cr := rs.canonicalDesign()
+	var b strings.Builder
+	b.WriteString(cr.Name)
+	list := func(key string, vs []string) {
+		switch len(vs) {
+		case 0:
+		case 1:
+			b.WriteString(";" + key + "=" + vs[0])
+		default:
+			b.WriteString(";" + key + "={" + strings.Join(vs, ",") + "}")
+		}
+	}
+	one := func(key, v string) {
+		if v != "" {
+			b.WriteString(";" + key + "=" + v)
+		}
+	}
+	order := func(o string) string { return strings.ReplaceAll(o, " ", "") }
+	one("tie_break", cr.TieBreak)
+	list("tie_break", cr.Design.TieBreak)
+	one("order", order(cr.Order))
+	var orders []string
+	for _, o := range cr.Design.Order {
+		orders = append(orders, order(o))
+	}
+	list("order", orders)
+	if cr.MaxSteps > 0 {
+		one("max_steps", strconv.Itoa(cr.MaxSteps))
+	}
+	var steps []string
+	for _, m := range cr.Design.MaxSteps {
+		steps = append(steps, strconv.Itoa(m))
+	}
+	list("max_steps", steps)
+	if cr.NodeBudget > 0 {
+		one("node_budget", strconv.FormatInt(cr.NodeBudget, 10))
+	}
+	var budgets []string
+	for _, m := range cr.Design.NodeBudget {
+		budgets = append(budgets, strconv.FormatInt(m, 10))
+	}
+	list("node_budget", budgets)
+	return b.String()
+}
+
 // designFromCanonical reverses canonicalDesign.
 func designFromCanonical(r CanonicalRule) RuleSpec {
 	rs := RuleSpec{Name: r.Name, TieBreak: r.TieBreak, Order: r.Order, MaxSteps: r.MaxSteps, Closed: r.Closed, NodeBudget: r.NodeBudget,

@@ -122,7 +122,9 @@ rules:
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := []Design{{Key: "rules[0]", Rule: "warnsdorff", First: 0, N: 32}, {Key: "rules[1]", Rule: "random", First: 32, N: 2}}
+	// Spec names each design as rule_spec names a rule, its factors in braces.
+	want := []Design{{Key: "rules[0]", Rule: "warnsdorff", Spec: "warnsdorff;tie_break={first,roth+first};order=rotations;max_steps={0,20}", First: 0, N: 32},
+		{Key: "rules[1]", Rule: "random", Spec: "random;max_steps={5,10}", First: 32, N: 2}}
 	if !slices.Equal(e.Designs, want) {
 		t.Errorf("designs %+v, want %+v", e.Designs, want)
 	}

@@ -51,8 +51,11 @@ type Experiment struct {
 // Design is a rule entry that crosses lists of parameter values: its
 // cells are the rules Rules[First : First+N].
 type Design struct {
-	Key      string // the entry's key in the file, "rules[0]"
-	Rule     string // its rule name as written, "warnsdorff"
+	Key  string // the entry's key in the file, "rules[0]"
+	Rule string // its rule name as written, "warnsdorff"
+	// Spec is the entry as the tables' rule_spec writes a rule, its design
+	// factors' values in braces: "warnsdorff;tie_break=first;order=all".
+	Spec     string
 	First, N int
 }
 
@@ -152,7 +155,7 @@ func Resolve(c *Config, file string, src []byte) (*Experiment, error) {
 	for i, rs := range c.Rules {
 		n := int(rs.Cells())
 		if rs.IsDesign() {
-			e.Designs = append(e.Designs, Design{Key: c.fileKey(fmt.Sprintf("rules[%d]", i)), Rule: strings.TrimSpace(rs.Name), First: first, N: n})
+			e.Designs = append(e.Designs, Design{Key: c.fileKey(fmt.Sprintf("rules[%d]", i)), Rule: strings.TrimSpace(rs.Name), Spec: rs.designSpec(), First: first, N: n})
 		}
 		first += n
 	}

@@ -61,8 +61,10 @@ type SizeCurveOptions struct {
 	// run). Empty: the classes run, and "all" when there is more than one.
 	Classes []string `yaml:"classes" json:"classes,omitempty"`
 	// Parity on odd boards, where only squares of the corners' colour can
-	// start an open tour: tour-colour (default) pools only those squares
-	// into "all"; split draws "all" once per colour.
+	// start an open tour: class (default) pools every square of a class,
+	// both colours, as the classes and boards tables do; tour-colour pools
+	// only the corners' colour into the classes of both colours; split
+	// draws those classes once per colour.
 	Parity     string      `yaml:"parity" json:"parity,omitempty"`
 	References []Reference `yaml:"references" json:"references,omitempty"`
 }
@@ -88,7 +90,7 @@ var (
 	HeatmapScales  = []string{"auto", "linear", "log"}
 	Switches       = []string{"auto", "on", "off"}
 	PoolModes      = []string{"auto", "off"}
-	ParityModes    = []string{"tour-colour", "split"}
+	ParityModes    = []string{"class", "tour-colour", "split"}
 	// CurveClasses are the lines a size curve may draw: the start
 	// classes and every start together.
 	CurveClasses = []string{"corner", "edge", "centre", "interior", "all"}

@@ -79,7 +79,9 @@ func (d *drawer) designMaps() ([]Drawn, error) {
 		} else {
 			h.Note = cells + " with a failing walk"
 		}
-		h.Title = fmt.Sprintf("%s (%s) on %s: cells failing from each start square", k.design, first.Rule, k.board)
+		// The title names the rule with its tie-break and the design
+		// factor (the designs table's rule: its spec), not the entry's key.
+		h.Title = fmt.Sprintf("%s on %s: cells failing from each start square", first.Rule, k.board)
 		// the file names the entry without brackets: design-map_8x8_rules0
 		dr, err := d.heatmap(h, "design-map", k.board, strings.NewReplacer("[", "", "]", "").Replace(k.design))
 		if err != nil {

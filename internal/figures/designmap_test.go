@@ -95,6 +95,18 @@ outputs: {figures: [design-map]}
 		if run != 6 || masked != h.Rows*h.Cols-6 {
 			t.Errorf("%s: %d squares run, %d masked", base, run, masked)
 		}
+		// The map and the designs table name the rule with its tie-break
+		// and its design factor, as rule_spec names a rule.
+		want := map[bool]string{true: "warnsdorff;tie_break=first;order=rotations", false: "random;max_steps={20,30}"}[strings.HasSuffix(base, "rules0")]
+		if !strings.HasPrefix(h.Title, want+" on ") {
+			t.Errorf("%s: title %q, want it to name %s", base, h.Title, want)
+		}
+		for _, r := range rows {
+			if base == "design-map_"+slug(r.Board+"_"+strings.NewReplacer("[", "", "]", "").Replace(r.Design)) && r.Rule != want {
+				t.Errorf("%s: the designs table's rule %q, want %q", base, r.Rule, want)
+				break
+			}
+		}
 		exact := strings.HasSuffix(base, "rules0")
 		if exact != strings.Contains(h.Note, "exact") || exact != strings.Contains(dr.Caption, "counts are exact") {
 			t.Errorf("%s: note %q, caption %q", base, h.Note, dr.Caption)

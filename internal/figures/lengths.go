@@ -23,17 +23,10 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 		return nil, err
 	}
 	o := d.options().Lengths
-	// On a board of an odd number of squares, the squares not of the
-	// corners' colour cannot complete an open tour: they are one series of
-	// their own, and each class holds the corners' colour only, as the
-	// size curve's lines do.
+	// A class is the classes table's: every start square of it, of both
+	// colours on a board of an odd number of squares.
 	class := map[[3]string]string{}
-	classOf := func(s table.SquareRow) string {
-		if s.Rows%2 == 1 && s.Cols%2 == 1 && minority(int(s.StartRow), int(s.StartCol)) {
-			return otherColour
-		}
-		return s.StartClass
-	}
+	classOf := func(s table.SquareRow) string { return s.StartClass }
 	for _, s := range d.squares {
 		class[[3]string{s.Board, s.Rule, s.Start}] = classOf(s)
 	}
@@ -95,16 +88,13 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 		for _, c := range sim.Classes {
 			names = append(names, c.String())
 		}
-		for _, c := range append(names, otherColour) {
+		for _, c := range names {
 			k := key{g.board, g.rule, c}
 			m := counts[k]
-			if len(m) == 0 || len(o.Classes) > 0 && !slices.Contains(o.Classes, c) && c != otherColour {
+			if len(m) == 0 || len(o.Classes) > 0 && !slices.Contains(o.Classes, c) {
 				continue
 			}
 			name := c
-			if c != otherColour && g.rows%2 == 1 && g.cols%2 == 1 {
-				name += ", corners' colour"
-			}
 			s := plots.Series{Name: fmt.Sprintf("%s (%s walks)", name, count(totals[k]))}
 			sampled := true
 			if g.deterministic(successRate) { // one walk a square: the share of starts, not a sample
@@ -170,7 +160,7 @@ func (d *drawer) lengthDistributions() ([]Drawn, error) {
 			dr.Caption += fmt.Sprintf(" Bars: the %s Wilson interval of each share (each pair pooled), from the class's walks.", levelText(conf))
 		}
 		if g.rows%2 == 1 && g.cols%2 == 1 {
-			dr.Caption += " Odd board: each class counts the squares of the corners' colour; the squares of the other colour, which cannot complete an open tour, are one series."
+			dr.Caption += " Odd board: each class pools all its squares, of both colours, as the classes table does; those not of the corners' colour cannot complete an open tour."
 		}
 		if slices.ContainsFunc(exactSeries, func(x plots.Series) bool { return len(x.X) > 0 }) {
 			dr.Caption += " Crosses: the exact distribution by enumeration (the mean over the class's squares), in its class's colour."
@@ -236,10 +226,6 @@ type lengthData struct {
 	bin           func(float64) float64
 	level         float64
 }
-
-// otherColour names the series of an odd board's squares not of the
-// corners' colour.
-const otherColour = "other colour (no tour)"
 
 // lengthsCaption states, per class drawn, its walks, its shortest walk
 // and its share of full tours.

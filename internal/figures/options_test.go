@@ -18,9 +18,10 @@ func square(n, row, col int, class string, walks, succ int64) table.SquareRow {
 		StartClass: class, Walks: walks, Successes: succ, ExactSuccess: math.NaN(), ExactClosed: math.NaN()}
 }
 
-// On odd boards the default "all starts" line pools only squares of the
-// corners' colour; split draws one line per colour; even boards pool every
-// square.
+// By default a line pools every square of its class, of both colours on
+// odd boards, as the classes and boards tables do; tour-colour pools only
+// the corners' colour on odd boards; split draws one line per colour;
+// even boards pool every square.
 func TestSizeCurveParity(t *testing.T) {
 	rows := []table.SquareRow{
 		square(5, 0, 0, "corner", 100, 100), square(5, 0, 1, "edge", 100, 0), square(5, 2, 2, "centre", 100, 50),
@@ -32,7 +33,11 @@ func TestSizeCurveParity(t *testing.T) {
 		t.Fatalf("curves = %d, want 1", len(cs))
 	}
 	l, ok := sizeLine(rows, cs[0], 0.95, stats.Wilson)
-	if !ok || !slices.Equal(l.N, []float64{5, 6}) || l.Rate[0] != 0.75 || l.Rate[1] != 0.6 {
+	if !ok || !slices.Equal(l.N, []float64{5, 6}) || l.Rate[0] != 0.5 || l.Rate[1] != 0.6 {
+		t.Errorf("all starts, as the boards table pools them: %+v", l)
+	}
+	o.Parity = "tour-colour"
+	if l, ok := sizeLine(rows, curves(rows, o)[0], 0.95, stats.Wilson); !ok || l.Rate[0] != 0.75 || l.Rate[1] != 0.6 {
 		t.Errorf("all starts, tour colour: %+v", l)
 	}
 	o.Parity = "split"
@@ -51,7 +56,7 @@ func TestSizeCurveParity(t *testing.T) {
 	for _, c := range cs {
 		names = append(names, c.name)
 	}
-	if !slices.Equal(names, []string{"corner starts", "edge starts (a1's colour on odd n)", "centre starts", "all starts (a1's colour on odd n)"}) {
+	if !slices.Equal(names, []string{"corner starts", "edge starts", "centre starts", "all starts"}) {
 		t.Errorf("default lines: %q", names)
 	}
 }

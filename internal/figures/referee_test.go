@@ -23,6 +23,7 @@ import (
 	"github.com/knightwalk/knightwalk/internal/testenv"
 	"github.com/knightwalk/knightwalk/plots"
 	"github.com/knightwalk/knightwalk/sim"
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // refereeRuns are small fresh experiments of the kinds a referee tries
@@ -192,6 +193,13 @@ func TestRefereeFreshRuns(t *testing.T) {
 				t.Fatal(err)
 			}
 			for _, p := range checkDeadEnds(ends, drawn, data) {
+				t.Error(p)
+			}
+			classes, _, err := table.Read[table.ClassRow](filepath.Join(dir, results.ClassesFile))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, p := range checkClasses(classes, data) {
 				t.Error(p)
 			}
 		})
@@ -467,7 +475,22 @@ func checkLengths(l lengthData) []string {
 // shares of a few starts of a deterministic rule (no point with an
 // interval) take the plain 0-100 % axis, where 100 % is a value, not the
 // clipped end of a logit axis.
+//
+// Where an exact value is known, it is the point drawn, with no interval
+// (the walks only estimate it).
 func checkSizeCurve(s sizeData) []string {
+	var out []string
+	for _, l := range s.lines {
+		for k, x := range l.Exact {
+			if !math.IsNaN(x) && (l.Rate[k] != x || l.Lo[k] != x || l.Hi[k] != x) {
+				out = append(out, fmt.Sprintf("line %q at n = %g: the estimate %v [%v, %v] drawn where the exact %v is known", l.Name, l.N[k], l.Rate[k], l.Lo[k], l.Hi[k], x))
+				break
+			}
+		}
+	}
+	if len(out) > 0 {
+		return out
+	}
 	for _, l := range s.lines {
 		for k := range l.N {
 			if l.Hi[k] > l.Lo[k] {
@@ -695,6 +718,23 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 	from := []Drawn{{Name: "deadend-heatmap", Base: "/x/deadend-heatmap_7x7_random_from-b1"}}
 	if p := checkDeadEnds(odd7, from, map[string]any{"deadend-heatmap_7x7_random_from-b1": plots.HeatmapData{Rows: 7, Cols: 7, Values: make([]float64, 49), Binary: true}}); len(p) != 1 {
 		t.Errorf("7x7 drawn from b1: %q, want one problem", p)
+	}
+	// A size curve's estimate drawn where the exact value is known.
+	withExact := plots.Line{Name: "corner starts (400 walks a point)", N: []float64{7, 9}, Rate: []float64{0.74, 0.9}, Lo: []float64{0.7, 0.85}, Hi: []float64{0.78, 0.95}, Exact: []float64{0.7478, math.NaN()}}
+	if p := checkSizeCurve(sizeData{[]plots.Line{withExact}, "logit"}); len(p) != 1 || !strings.Contains(p[0], "exact") {
+		t.Errorf("an estimate where the exact value is known: %q, want one problem", p)
+	}
+	withExact.Rate[0], withExact.Lo[0], withExact.Hi[0] = 0.7478, 0.7478, 0.7478
+	if p := checkSizeCurve(sizeData{[]plots.Line{withExact}, "logit"}); len(p) > 0 {
+		t.Errorf("the exact value drawn fails: %q", p)
+	}
+	// The per-square level of a 144-square map is printed to its digits
+	// (the referee's CheckLevels refuses "100 % intervals").
+	if got := levelText(stats.BonferroniLevel(0.95, 144)); got != "99.965 %" {
+		t.Errorf("Bonferroni level over 144 squares written %q, want 99.965 %%", got)
+	}
+	if got := levelText(0.95); got != "95 %" {
+		t.Errorf("95 %% written %q", got)
 	}
 	odd := []Drawn{{Name: "closed-heatmap", Base: "/x/closed-heatmap_7x7_warnsdorff-random"}}
 	if p := checkDrawn(odd, nil); len(p) != 1 {

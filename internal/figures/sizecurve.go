@@ -68,7 +68,7 @@ func (d *drawer) sizeCurve() ([]Drawn, error) {
 		return out, nil
 	}
 	// All rules on one figure, each from the same starts.
-	c := curve{"all starts", func(s table.SquareRow) bool { return !(s.Rows%2 == 1 && minority(int(s.StartRow), int(s.StartCol))) }}
+	c := curve{"all starts", func(table.SquareRow) bool { return true }}
 	if everyRuleHas(byRule, "corner") {
 		c = curve{"corner starts", func(s table.SquareRow) bool { return s.StartClass == "corner" }}
 	}
@@ -181,7 +181,7 @@ func sizeCaption(who, what string, lines []plots.Line, so plots.SizeOptions, con
 		lo, hi = math.Min(lo, slices.Min(l.N)), math.Max(hi, slices.Max(l.N))
 	}
 	s := fmt.Sprintf("Success rate of %s against board size n on n×n boards, n = %g…%g, %s, with %s intervals; the legend gives the walks behind each point. "+
-		"Lines join only successive sizes of one parity (odd n lighter: odd and even boards differ), never across a gap in the sizes run. "+
+		"Lines join only successive sizes of one parity (odd and even boards differ), never across a gap in the sizes run. "+
 		"Rate axis %s (chosen automatically: logit when at least half the points are 90 %% or more and none is 0, with rates of 100 %% on its top edge; log when every interval ends under 20 %%; else linear).",
 		who, lo, hi, what, levelText(conf), plots.RateAxisFor(so.Axis, lines))
 	var exactN []float64
@@ -193,7 +193,7 @@ func sizeCaption(who, what string, lines []plots.Line, so plots.SizeOptions, con
 		}
 	}
 	if len(exactN) > 0 {
-		s += fmt.Sprintf(" Black crosses: the exact rate by enumeration (n = %g…%g), which the estimate beside it estimates.", slices.Min(exactN), slices.Max(exactN))
+		s += fmt.Sprintf(" Black crosses: the exact rate by enumeration (n = %g…%g), drawn in place of the estimate there (the walks only estimate it).", slices.Min(exactN), slices.Max(exactN))
 	}
 	var srcs []string
 	ranges := false
@@ -213,11 +213,12 @@ func sizeCaption(who, what string, lines []plots.Line, so plots.SizeOptions, con
 }
 
 // curves lists the lines to draw: the classes asked for (default: every
-// class run, and all starts when there is more than one). On boards with
-// an odd number of squares, only the corners' colour can start a tour, so
-// by default every line pools only squares of that colour there (corners
-// and the centre are always of it); parity split draws the lines that mix
-// colours once per colour instead.
+// class run, and all starts when there is more than one). A class is the
+// classes table's: every square of it, of both colours on boards with an
+// odd number of squares (where only the corners' colour can start a tour),
+// so that a line's point is the table's rate. Parity tour-colour pools only
+// the corners' colour into the classes that mix colours (corners and the
+// centre are always of it); split draws those once per colour.
 func curves(rows []table.SquareRow, o config.SizeCurveOptions) []curve {
 	classes := o.Classes
 	if len(classes) == 0 {
@@ -240,19 +241,19 @@ func curves(rows []table.SquareRow, o config.SizeCurveOptions) []curve {
 		if c == "all" {
 			name = "all starts"
 		}
-		if o.Parity == "split" && mixed {
+		switch {
+		case o.Parity == "split" && mixed:
 			out = append(out,
 				curve{name + ", a1's colour", func(s table.SquareRow) bool { return in(c)(s) && !minority(int(s.StartRow), int(s.StartCol)) }},
 				curve{name + ", other colour", func(s table.SquareRow) bool { return in(c)(s) && minority(int(s.StartRow), int(s.StartCol)) }})
-			continue
+		case o.Parity == "tour-colour" && mixed:
+			out = append(out, curve{name + " (a1's colour on odd n)", func(s table.SquareRow) bool {
+				odd := s.Rows%2 == 1 && s.Cols%2 == 1
+				return in(c)(s) && !(odd && minority(int(s.StartRow), int(s.StartCol)))
+			}})
+		default:
+			out = append(out, curve{name, in(c)})
 		}
-		if mixed {
-			name += " (a1's colour on odd n)"
-		}
-		out = append(out, curve{name, func(s table.SquareRow) bool {
-			odd := s.Rows%2 == 1 && s.Cols%2 == 1
-			return in(c)(s) && !(odd && minority(int(s.StartRow), int(s.StartCol)))
-		}})
 	}
 	return out
 }
@@ -304,7 +305,13 @@ func sizeLine(rows []table.SquareRow, c curve, conf float64, method stats.Method
 			iv.Lo, iv.Hi = iv.Center, iv.Center
 		}
 		l.N = append(l.N, float64(n))
-		l.Exact = append(l.Exact, exactOfStarts(ss)) // what the pooled estimate estimates
+		x := exactOfStarts(ss) // what the pooled estimate estimates
+		if !math.IsNaN(x) {
+			// Where the exact value is known it is the point drawn (the
+			// walks only estimate it), with no interval.
+			iv.Center, iv.Lo, iv.Hi = x, x, x
+		}
+		l.Exact = append(l.Exact, x)
 		l.Rate = append(l.Rate, iv.Center)
 		l.Lo = append(l.Lo, iv.Lo)
 		l.Hi = append(l.Hi, iv.Hi)
@@ -433,7 +440,13 @@ func sameBound(a, b config.Reference) bool {
 	return ra == rb && ba == bb && a.Most == b.Most
 }
 
-// levelText writes a confidence level for a legend: "95 %".
+// levelText writes a confidence level for a legend: "95 %", and a level
+// near 100 % to two significant digits of what it leaves out (a
+// Bonferroni level over 144 squares is 99.965 %, not "100 %").
 func levelText(conf float64) string {
-	return trim(fmt.Sprintf("%.1f", 100*conf)) + " %"
+	decimals := 1
+	if alpha := 100 * (1 - conf); alpha > 0 && alpha < 1 {
+		decimals = int(-math.Floor(math.Log10(alpha))) + 1
+	}
+	return trim(fmt.Sprintf("%.*f", decimals, 100*conf)) + " %"
 }

@@ -105,10 +105,91 @@ func checkPooledNumbers(tb tables, drawn []Drawn, data map[string]any) []string 
 			}
 			for k, n := range l.N {
 				for _, br := range tb.boards {
-					if br.Rows == int32(n) && br.Cols == int32(n) && strings.Contains(base, slug(br.Rule)) && !br.Deterministic &&
-						(l.Rate[k] != br.SuccessRate || l.Lo[k] != br.SuccessLo || l.Hi[k] != br.SuccessHi) {
-						out = append(out, fmt.Sprintf("%s: all starts at n = %g drawn %v [%v, %v], the boards table's %v [%v, %v]",
-							base, n, l.Rate[k], l.Lo[k], l.Hi[k], br.SuccessRate, br.SuccessLo, br.SuccessHi))
+					if br.Rows == int32(n) && br.Cols == int32(n) && strings.Contains(base, slug(br.Rule)) && !br.Deterministic {
+						rate, lo, hi := br.SuccessRate, br.SuccessLo, br.SuccessHi
+						if !math.IsNaN(br.ExactSuccess) { // the exact value is drawn, with no interval
+							rate, lo, hi = br.ExactSuccess, br.ExactSuccess, br.ExactSuccess
+						}
+						if !near(l.Rate[k], rate) || !near(l.Lo[k], lo) || !near(l.Hi[k], hi) {
+							out = append(out, fmt.Sprintf("%s: all starts at n = %g drawn %v [%v, %v], the boards table's %v [%v, %v]",
+								base, n, l.Rate[k], l.Lo[k], l.Hi[k], rate, lo, hi))
+						}
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// near is equality up to rounding: a mean of exact values summed in
+// another order.
+func near(a, b float64) bool { return math.Abs(a-b) <= 1e-12 }
+
+// checkClasses holds the figures' start classes to the classes table's
+// (one class definition: every square of the class, of both colours on a
+// board of an odd number of squares): a length distribution's series of
+// a class pools the table's squares and walks, and a size curve's line of
+// a class is, at each n, the table's rate and interval (the exact mean
+// where the table has one).
+func checkClasses(classes []table.ClassRow, data map[string]any) []string {
+	var out []string
+	row := func(board, rule, class string) (table.ClassRow, bool) {
+		for _, c := range classes {
+			if c.GroupBy == "class" && c.Board == board && c.Rule == rule && c.Group == class {
+				return c, true
+			}
+		}
+		return table.ClassRow{}, false
+	}
+	for base, v := range data {
+		switch v := v.(type) {
+		case lengthData:
+			for i, s := range v.series {
+				if i >= len(v.starts) || len(v.starts[i]) == 0 {
+					continue
+				}
+				class, _, _ := strings.Cut(s.Name, " (")
+				found := false
+				for _, c := range classes {
+					if c.GroupBy != "class" || c.Group != class || base != "length-distribution_"+slug(c.Board+"_"+c.Rule) {
+						continue
+					}
+					found = true
+					var walks int64
+					for _, st := range v.starts[i] {
+						walks += st.walks
+					}
+					if int32(len(v.starts[i])) != c.Squares || walks != c.Walks {
+						out = append(out, fmt.Sprintf("%s: series %q pools %d squares and %d walks, the classes table's %s %d and %d", base, s.Name, len(v.starts[i]), walks, class, c.Squares, c.Walks))
+					}
+				}
+				if !found {
+					out = append(out, fmt.Sprintf("%s: series %q is no class of the classes table", base, s.Name))
+				}
+			}
+		case sizeData:
+			for _, l := range v.lines {
+				class, _, ok := strings.Cut(l.Name, " starts (")
+				if !ok || class == "all" || strings.Contains(l.Name, "colour") {
+					continue // all starts (the boards table's: checkPooledNumbers), or a colour asked for
+				}
+				for k, n := range l.N {
+					for _, c := range classes {
+						if c.Rows != int32(n) || c.Cols != int32(n) || !strings.HasSuffix(base, "_"+slug(c.Rule)) {
+							continue
+						}
+						cr, ok := row(c.Board, c.Rule, class)
+						if !ok || cr != c {
+							continue
+						}
+						rate, lo, hi := c.SuccessRate, c.SuccessLo, c.SuccessHi
+						if !math.IsNaN(c.ExactSuccess) {
+							rate, lo, hi = c.ExactSuccess, c.ExactSuccess, c.ExactSuccess
+						}
+						if !near(l.Rate[k], rate) || !near(l.Lo[k], lo) || !near(l.Hi[k], hi) {
+							out = append(out, fmt.Sprintf("%s: %s starts at n = %g drawn %v [%v, %v], the classes table's %v [%v, %v]", base, class, n, l.Rate[k], l.Lo[k], l.Hi[k], rate, lo, hi))
+						}
 					}
 				}
 			}

@@ -418,7 +418,71 @@ func SVG(svg []byte) []string {
 	out = append(out, CheckTickOverlap(svg)...)
 	out = append(out, CheckCanvas(svg)...)
 	out = append(out, CheckBridges(svg)...)
+	out = append(out, CheckLevels(svg)...)
+	out = append(out, CheckLegendShare(svg)...)
 	return append(out, CheckGlyphs(svg)...)
+}
+
+var roundedLevelRE = regexp.MustCompile(`\b100(\.0*)? ?% (confidence |simultaneous )?intervals?\b`)
+
+// CheckLevels reports a confidence level printed as 100 % ("100 %
+// intervals"): a level short of 100 % rounded up (a Bonferroni level over
+// 144 squares is 99.965 %), which reads as certainty. Texts are read
+// joined, so a legend entry wrapped over two lines is read whole.
+func CheckLevels(svg []byte) []string {
+	var all []string
+	for _, t := range SVGTexts(svg) {
+		all = append(all, t.Text)
+	}
+	if m := roundedLevelRE.FindString(strings.Join(all, " ")); m != "" {
+		return []string{fmt.Sprintf("a confidence level printed as %q: a level under 100 %% rounded up", m)}
+	}
+	return nil
+}
+
+// legendSize is the size of the figures' legend texts.
+const legendSize = plots.LegendSize
+
+// maxLegendShare is the most of a figure's height its legend band may
+// take: more, and the legend, not the data, is what the figure shows.
+const maxLegendShare = 0.25
+
+// CheckLegendShare reports a legend band above the axes taller than a
+// quarter of the figure: the texts at the legend's size that stand wholly
+// above the highest tick label of a y axis or colour bar (the title,
+// larger, apart). A figure without such ticks is not read.
+func CheckLegendShare(svg []byte) []string {
+	m := svgSizeRE.FindSubmatch(svg)
+	if m == nil {
+		return nil
+	}
+	h, _ := strconv.ParseFloat(string(m[2]), 64)
+	texts := SVGTexts(svg)
+	top := math.Inf(-1)
+	for _, g := range tickGroups(texts, tickMarks(svg)) {
+		if !g.row {
+			for _, at := range g.at {
+				top = math.Max(top, at+tickSize/2)
+			}
+		}
+	}
+	if math.IsInf(top, -1) || h <= 0 {
+		return nil
+	}
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, t := range texts {
+		if t.Rotated || t.Size != legendSize {
+			continue
+		}
+		_, y0, _, y1 := t.box()
+		if y0 > top+1 {
+			lo, hi = math.Min(lo, y0), math.Max(hi, y1)
+		}
+	}
+	if share := (hi - lo) / h; hi > lo && share > maxLegendShare {
+		return []string{fmt.Sprintf("the legend takes %.0f %% of the figure's height (at most %.0f %%)", 100*share, 100*maxLegendShare)}
+	}
+	return nil
 }
 
 var (

@@ -2,6 +2,7 @@ package plotcheck
 
 import (
 	"bytes"
+	"fmt"
 	"image/color"
 	"math"
 	"os"
@@ -324,5 +325,64 @@ func TestClaimPanelPasses(t *testing.T) {
 	}
 	if problems := Figure(f); len(problems) > 0 {
 		t.Errorf("referee: %q", problems)
+	}
+}
+
+// A level under 100 % printed as "100 %" is caught, a wrapped legend
+// entry read whole; the level to its digits passes.
+func TestRefereeCatchesRoundedLevel(t *testing.T) {
+	svg := func(texts ...string) []byte {
+		var b strings.Builder
+		b.WriteString(`<svg viewBox="0 0 100 100">`)
+		for i, s := range texts {
+			fmt.Fprintf(&b, `<text x="1" y="-%d" transform="scale(1, -1)" style="font-size:7px">%s</text>`, 10+10*i, s)
+		}
+		return []byte(b.String())
+	}
+	for _, c := range []struct {
+		texts []string
+		bad   bool
+	}{
+		{[]string{"above / below other squares (100 % intervals, Bonferroni)"}, true},
+		{[]string{"above / below other squares (100 %", "intervals, Bonferroni)"}, true},
+		{[]string{"above / below other squares (99.965 % intervals, Bonferroni)"}, false},
+		{[]string{"95 % intervals", "100 % drawn at the axis's top"}, false},
+	} {
+		if got := CheckLevels(svg(c.texts...)); (len(got) > 0) != c.bad {
+			t.Errorf("%q: %q, want a problem: %v", c.texts, got, c.bad)
+		}
+	}
+}
+
+// A legend band over a quarter of the figure's height is caught: a size
+// curve whose legend holds many published values, drawn at the 3:4 height
+// plus its extra rows, as plots drew it before it grew the figure, fails;
+// as plots draws it now, it passes.
+func TestRefereeCatchesTallLegend(t *testing.T) {
+	l := plots.Line{Name: "corner starts (400 walks a point)", N: []float64{5, 6, 7, 8, 9, 10},
+		Rate: []float64{0.99, 0.99, 0.74, 0.97, 0.985, 0.99}, Lo: []float64{0.98, 0.98, 0.70, 0.95, 0.97, 0.98}, Hi: []float64{1, 1, 0.78, 0.99, 0.995, 0.997}}
+	var refs []plots.Reference
+	for i := range 7 {
+		refs = append(refs, plots.Reference{Source: fmt.Sprintf("Author %d et al. (19%02d), read in another paper: about %d %% for n = %d", i, 60+i, 70+i, 5+i%6), N: float64(5 + i%6), Rate: 0.7 + 0.01*float64(i)})
+	}
+	f, err := plots.SizeCurveWith([]plots.Line{l}, plots.SizeOptions{Title: "t", LegendTitle: "n×n boards, 100 walks a start, 95 % intervals:", References: refs})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var now bytes.Buffer
+	if err := f.Encode(&now, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if p := CheckLegendShare(now.Bytes()); len(p) > 0 {
+		t.Errorf("as drawn: %q", p)
+	}
+	w, _ := f.Size()
+	f.Height = w*3/4 + 60 // 3:4 plus its rows beyond two (about six of 10 points), as plots drew it before
+	var before bytes.Buffer
+	if err := f.Encode(&before, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if p := CheckLegendShare(before.Bytes()); len(p) != 1 {
+		t.Errorf("a legend over a quarter of the height: %q, want one problem", p)
 	}
 }

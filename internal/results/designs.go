@@ -20,7 +20,7 @@ func designRows(e *config.Experiment, tally TallyOf) []table.DesignRow {
 			for _, start := range e.Starts[bi] {
 				row, col := b.RowCol(start)
 				dr := table.DesignRow{Experiment: e.Name, Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols),
-					Design: d.Key, Rule: d.Rule, Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col),
+					Design: d.Key, Rule: d.Spec, Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col),
 					StartClass: b.Class(start).String(), StartDegree: int32(b.Degree(start)), Deterministic: true}
 				for ri := d.First; ri < d.First+d.N; ri++ {
 					dr.Cells++
@@ -96,7 +96,7 @@ func writeDesigns(b *strings.Builder, s *config.Experiment, t *Tables) {
 			if len(rows) == 0 {
 				continue
 			}
-			fmt.Fprintf(b, "## Design %s (%s, %d cells): cells failing by start square, %s\n\n", d.Key, d.Rule, d.N, bd)
+			fmt.Fprintf(b, "## Design %s (%s, %d cells): cells failing by start square, %s\n\n", d.Key, d.Spec, d.N, bd)
 			if bd.Cols <= 12 && bd.Rows <= 12 {
 				writeFailingGrid(b, bd, rows)
 			}

@@ -56,7 +56,7 @@ type DesignRow struct {
 	Rows        int32
 	Cols        int32
 	Design      string // the entry's key in the experiment file: "rules[0]"
-	Rule        string // the entry's rule name as written: "warnsdorff"
+	Rule        string // the entry as rule_spec writes a rule, each design factor's values in braces: "warnsdorff;tie_break=first;order=all"
 	Start       string
 	StartRow    int32
 	StartCol    int32
