@@ -194,11 +194,11 @@ func atReadingsLevel(c table.ClaimRow, level float64) (bool, string) {
 	switch {
 	case c.Kind == "published":
 		p := max(c.PEquivLower, c.PEquivUpper)
-		return p <= level, fmt.Sprintf("equivalence p = %.2g", p)
+		return p <= level, "equivalence p = " + PText(p)
 	case c.DecidedBy != "sample":
 		return true, ""
 	case !math.IsNaN(c.PHolm):
-		return c.PHolm <= level, fmt.Sprintf("p = %.2g", c.PHolm)
+		return c.PHolm <= level, "p = " + PText(c.PHolm)
 	}
 	return false, "its intervals decided it at α, not at the stricter level"
 }

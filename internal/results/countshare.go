@@ -80,7 +80,7 @@ func disagreeing(e *config.Experiment, ch config.Check, r stats.CountShareResult
 		if i >= len(r.P) || r.P[i] > alpha {
 			continue
 		}
-		part := fmt.Sprintf("%d (P = %.2g", e.Boards[bi].Rows, r.P[i])
+		part := fmt.Sprintf("%d (P = %s", e.Boards[bi].Rows, PText(r.P[i]))
 		if r.Adjusted[i] <= alpha {
 			part += ", rejected"
 		}

@@ -157,7 +157,7 @@ func TestCountShareReportShowsWhatDecided(t *testing.T) {
 	var b strings.Builder
 	writeCountShares(&b, &Tables{CountShares: []CountShareDetail{{ID: "sq85", Count: set.String(), Alpha: 0.05, Result: r, Boards: names}}})
 	got := b.String()
-	for _, want := range []string{"| 7x7 | 0.00232 |", "P ≤ α: passes only by the adjustment", fmt.Sprintf("%d × P ≤ α", r.Miss)} {
+	for _, want := range []string{"| 7x7 | 0.0023 |", "P ≤ α: passes only by the adjustment", fmt.Sprintf("%d × P ≤ α", r.Miss)} {
 		if !strings.Contains(got, want) {
 			t.Errorf("report lacks %q:\n%s", want, got)
 		}

@@ -21,7 +21,7 @@ func claimsLaTeX(rows []table.ClaimRow, conf float64) string {
 			id += " (unverified source)"
 		}
 		fmt.Fprintf(&b, "%s & %s & %s & %s & %s & %s & %s & %s \\\\\n", tex(id), tex(c.Reading), tex(c.Rule), tex(c.Board),
-			tex(strings.ReplaceAll(c.Target, ":", " ")), tex(claimedText(c)), tex(MeasuredText(c)), tex(c.VerdictHolm))
+			tex(strings.ReplaceAll(c.Target, ":", " ")), tex(ClaimedText(c)), tex(MeasuredText(c)), tex(c.VerdictHolm))
 	}
 	b.WriteString("\\bottomrule\n\\end{tabular}\n")
 	return b.String()

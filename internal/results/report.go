@@ -41,8 +41,8 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 	if len(t.Claims) > 0 {
 		b.WriteString("## Claims\n\n| claim | reading | source | rule | board | target | claimed | measured [interval] | exact | walks | decided by | verdict | p (Holm, family) | verdict (Holm) |\n|---|---|---|---|---|---|---|---|---|---:|---|---|---|---|\n")
 		for _, c := range t.Claims {
-			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %d | %s | **%s** | %s | **%s** |\n", c.ID, ReadingName(c), claimSourceTextIn(s, c), c.Rule, c.Board, c.Target,
-				claimedText(c), MeasuredText(c), ExactText(c), c.Walks, c.DecidedBy, c.Verdict, HolmText(c), c.VerdictHolm)
+			fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | **%s** | %s | **%s** |\n", c.ID, ReadingName(c), claimSourceTextIn(s, c), c.Rule, c.Board, c.Target,
+				ClaimedText(c), MeasuredText(c), ExactText(c), CountText(c.Walks), c.DecidedBy, c.Verdict, HolmText(c), c.VerdictHolm)
 		}
 		b.WriteString("\nWhat decided each verdict: *exact*, the exact value (by enumeration) lies in the claimed set (*consistent*) or not (*refuted*), with no sampling error; *bounds*, the certified bounds of an enumeration too large to finish (its least probable states dropped, their probability unresolved) lie wholly inside the claimed set or wholly outside it, with no sampling error either; *walk*, a deterministic rule, whose one walk per start is the answer (no interval); *sample*, the measured interval: *consistent* when it lies inside the claimed set, *refuted* when it lies wholly outside, *inconclusive* otherwise (a point claim is consistent when the interval contains it), each at the stated confidence for that claim alone; the last two columns adjust the sampled verdicts by Holm's method within each claim family (key `family`; by default all claims of the run), which bounds the chance of any wrong sampled verdict in a family by 1 − confidence. A claim about a share of boards is consistent when the boards whose interval meets the statement are already more than that share, refuted when the boards whose interval does not contradict it are not. A claim on a published statement (its source an id of experiments/sources.yaml) says *reproduced* or *not reproduced*, under the reading named; one with a published count is *not reproduced* where the difference is significant, *reproduced* only where two one-sided tests show our rate within the source's equivalence margin of theirs, else *inconclusive*, with the difference the run could detect and the walks that would decide it (docs/design.md, Inference); a claim on a source marked *not verified* says so beside its source; a *fitted* reading was chosen because it reproduces the number and is no support.\n\n")
 	}
@@ -63,12 +63,12 @@ func report(s *config.Experiment, t *Tables, warnings []string) string {
 			continue
 		}
 		fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s | %s | %.2f |\n", c.Board, ruleLabel(c.Rule, c.Params.Spec, shared), c.Group, c.Squares, c.Walks,
-			pct3(c.SuccessRate, c.SuccessLo, c.SuccessHi), pct3(c.ClosedRate, c.ClosedLo, c.ClosedHi), c.LengthMean)
+			RateText(c.SuccessRate, c.SuccessLo, c.SuccessHi), RateText(c.ClosedRate, c.ClosedLo, c.ClosedHi), c.LengthMean)
 	}
 	b.WriteString("\n## Success by start degree\n\n| board | rule | degree | squares | walks | success [interval] |\n|---|---|---:|---:|---:|---|\n")
 	for _, c := range t.Classes {
 		if c.GroupBy == "degree" {
-			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s |\n", c.Board, ruleLabel(c.Rule, c.Params.Spec, shared), c.Group, c.Squares, c.Walks, pct3(c.SuccessRate, c.SuccessLo, c.SuccessHi))
+			fmt.Fprintf(&b, "| %s | %s | %s | %d | %d | %s |\n", c.Board, ruleLabel(c.Rule, c.Params.Spec, shared), c.Group, c.Squares, c.Walks, RateText(c.SuccessRate, c.SuccessLo, c.SuccessHi))
 		}
 	}
 	writeComparisons(&b, t.Comparisons, "groups", "\n## Class comparisons\n\n| board | rule | A | B |", shared, s.ComparisonFamily)
@@ -217,8 +217,8 @@ func writeComparisons(b *strings.Builder, rows []table.ComparisonRow, kind, head
 		if kind == "rules" {
 			by, a, bb = c.GroupA, ra, rb // rules on one class
 		}
-		fmt.Fprintf(b, "| %s | %s | %s | %s | %.4f | %.4f | %+.4f [%+.4f, %+.4f] | %.3g | %.3g |\n",
-			c.Board, by, a, bb, c.RateA, c.RateB, c.Diff, c.DiffLo, c.DiffHi, c.PValue, c.PHolm)
+		fmt.Fprintf(b, "| %s | %s | %s | %s | %.4f | %.4f | %+.4f [%+.4f, %+.4f] | %s | %s |\n",
+			c.Board, by, a, bb, c.RateA, c.RateB, c.Diff, c.DiffLo, c.DiffHi, PText(c.PValue), PText(c.PHolm))
 	}
 	if n > 0 {
 		b.WriteString("\nHolm p: " + holmFamilyText(kind, family) + "\n")
@@ -306,7 +306,7 @@ func writeCountShares(b *strings.Builder, t *Tables) {
 			name += " (" + d.Reading + ")"
 		}
 		fmt.Fprintf(b, "**%s**: the source's count %s on more than the share of sizes stated, %d sizes, i.e. on at least %d of them. The statement is judged as a whole: the probability, under our rates, that the source's counts show that pattern is at most %s (the largest over our rates' confidence sets; the p-value) and at least %s (the smallest); it is *not reproduced* where the largest is ≤ α = %.3g, *reproduced* where the smallest is above α, else inconclusive. Each size alone, for reference: P is the probability of such a count under our rate (the largest over our rate's confidence set where it is sampled); a true statement cannot miss any %d sizes, so a size is *rejected* where %d × P ≤ α, i.e. P ≤ %.3g, and *plausible* where %d times its smallest P is above α.\n\n",
-			name, d.Count, r.Boards, r.Needed, fmtP(r.Joint), fmtP(r.JointLeast), d.Alpha, r.Miss, r.Miss, d.Alpha/float64(r.Miss), r.Miss)
+			name, d.Count, r.Boards, r.Needed, PText(r.Joint), PText(r.JointLeast), d.Alpha, r.Miss, r.Miss, d.Alpha/float64(r.Miss), r.Miss)
 		fmt.Fprintf(b, "| board | P(count as stated) | × %d | our side | outcome |\n|---|---:|---:|---|---|\n", r.Miss)
 		near := 0
 		for i, bd := range d.Boards {
@@ -325,7 +325,7 @@ func writeCountShares(b *strings.Builder, t *Tables) {
 			if r.IsExact[i] {
 				side = "exact"
 			}
-			fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", bd, fmtP(r.P[i]), fmtP(r.Adjusted[i]), side, outcome)
+			fmt.Fprintf(b, "| %s | %s | %s | %s | %s |\n", bd, PText(r.P[i]), PText(r.Adjusted[i]), side, outcome)
 		}
 		if near > 0 {
 			fmt.Fprintf(b, "\n%d size(s) have P ≤ α on their own and pass only because a true statement may miss up to %d sizes.\n", near, r.Miss-1)
@@ -334,20 +334,13 @@ func writeCountShares(b *strings.Builder, t *Tables) {
 	}
 }
 
-func fmtP(p float64) string {
-	if math.IsNaN(p) {
-		return ""
-	}
-	return fmt.Sprintf("%.3g", p)
-}
-
 // HolmText is a claim's Holm-adjusted p-value and family, or "" for a
 // claim that has none (decided exactly, by a walk, or a set of boards).
 func HolmText(c table.ClaimRow) string {
 	if math.IsNaN(c.PHolm) {
 		return ""
 	}
-	return fmt.Sprintf("%.2g (%s)", c.PHolm, c.Family)
+	return fmt.Sprintf("%s (%s)", PText(c.PHolm), c.Family)
 }
 
 // exactText prints an exact value, or "" where there is none.
@@ -397,13 +390,6 @@ func writeExactCoverage(b *strings.Builder, s *config.Experiment, t *Tables, sum
 	}
 }
 
-func pct3(c, lo, hi float64) string {
-	if math.IsNaN(lo) && !math.IsNaN(c) { // a deterministic rule: its walks are the answer
-		return fmt.Sprintf("%.3f%% (walk)", 100*c)
-	}
-	return fmt.Sprintf("%.3f%% [%.3f, %.3f]", 100*c, 100*lo, 100*hi)
-}
-
 // MeasuredText is a claim row's measurement: a rate with its interval; a
 // share of boards with the share decided by the per-board intervals; a
 // deterministic sweep's first failing n or failing share.
@@ -422,17 +408,17 @@ func MeasuredText(c table.ClaimRow) string {
 	case "failing-share":
 		return fmt.Sprintf("%.2f%% of boards fail", 100*c.Measured)
 	}
-	text := pct3(c.Measured, c.Lo, c.Hi)
+	text := RateText(c.Measured, c.Lo, c.Hi)
 	if !math.IsNaN(c.CSLo) { // a sequential run: the always-valid interval decides
-		text = pct3(c.Measured, c.CSLo, c.CSHi) + " always valid"
+		text = RateText(c.Measured, c.CSLo, c.CSHi) + " always valid"
 	}
 	if math.IsNaN(c.Lo) { // decided by a deterministic rule's walks: no interval
 		text = fmt.Sprintf("%.3f%%", 100*c.Measured)
 	}
 	if c.Kind == "published" {
-		text += fmt.Sprintf(" vs %s: %s, p = %.2g (%s)", PublishedText(c), diffText(c), c.PValue, c.Test)
+		text += fmt.Sprintf(" vs %s: %s, p = %s (%s)", PublishedText(c), diffText(c), PText(c.PValue), c.Test)
 		if !math.IsNaN(c.Margin) {
-			text += fmt.Sprintf("; within ±%.1f points (%s): p = %.2g", 100*c.Margin, marginAllows(c), max(c.PEquivLower, c.PEquivUpper))
+			text += fmt.Sprintf("; within ±%.1f points (%s): p = %s", 100*c.Margin, marginAllows(c), PText(max(c.PEquivLower, c.PEquivUpper)))
 		}
 		if c.Verdict == stats.Inconclusive {
 			text += fmt.Sprintf("; detectable ±%.1f points", 100*c.Detectable)
@@ -465,7 +451,9 @@ func diffText(c table.ClaimRow) string {
 	return fmt.Sprintf("difference [%+.1f, %+.1f] points", 100*c.DiffLo, 100*c.DiffHi)
 }
 
-func claimedText(c table.ClaimRow) string {
+// ClaimedText is what a claim states, as the report and the consoles
+// print it: "below 20%", "on every board", "first failure at n = 5".
+func ClaimedText(c table.ClaimRow) string {
 	switch c.Kind {
 	case "share":
 		if c.ClaimedLo == 1 {
@@ -550,7 +538,7 @@ func ReadingName(c table.ClaimRow) string {
 // named in the target), then the share of sizes each plausible alone,
 // which describes the sizes and is not the verdict.
 func countShareMeasured(c table.ClaimRow) string {
-	text := fmt.Sprintf("joint p = %.2g (the largest probability of their pattern of counts under our rates)", c.PValue)
+	text := fmt.Sprintf("joint p = %s (the largest probability of their pattern of counts under our rates)", PText(c.PValue))
 	if _, d, ok := strings.Cut(c.Target, "; sizes that disagree: "); ok {
 		text += "; sizes that disagree: " + d
 	} else {

@@ -12,7 +12,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -150,7 +149,9 @@ func runRound(ctx context.Context, o CommandOptions, s *config.Experiment, opts 
 	return nil
 }
 
-// PrintClaims prints the claims of t as a table, nothing when it has none.
+// PrintClaims prints the claims of t as a table, nothing when it has none;
+// each number as the report prints it (results.ClaimedText, MeasuredText,
+// ExactText), so every claim kind has its text here too.
 func PrintClaims(w io.Writer, t *results.Tables) {
 	if len(t.Claims) == 0 {
 		return
@@ -158,20 +159,8 @@ func PrintClaims(w io.Writer, t *results.Tables) {
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "claim\trule\tboard\ttarget\tclaimed\tmeasured [interval]\texact\tdecided by\tverdict\tverdict (Holm)")
 	for _, c := range t.Claims {
-		exact := ""
-		if !math.IsNaN(c.Exact) {
-			exact = fmt.Sprintf("%.6f", c.Exact)
-		} else if !math.IsNaN(c.ExactLower) && !math.IsNaN(c.ExactUpper) {
-			exact = fmt.Sprintf("[%.6g, %.6g] certified", c.ExactLower, c.ExactUpper)
-		}
-		measured := fmt.Sprintf("%.4f [%.4f, %.4f]", c.Measured, c.Lo, c.Hi)
-		if !math.IsNaN(c.CSLo) { // a sequential run: the always-valid interval decides
-			measured = fmt.Sprintf("%.4f [%.4f, %.4f] always valid", c.Measured, c.CSLo, c.CSHi)
-		} else if math.IsNaN(c.Lo) {
-			measured = fmt.Sprintf("%.4f", c.Measured)
-		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t[%.4g, %.4g]\t%s\t%s\t%s\t%s\t%s\n", c.ID, c.Rule, c.Board, c.Target,
-			c.ClaimedLo, c.ClaimedHi, measured, exact, c.DecidedBy, c.Verdict, c.VerdictHolm)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c.ID, c.Rule, c.Board, c.Target,
+			results.ClaimedText(c), results.MeasuredText(c), results.ExactText(c), c.DecidedBy, c.Verdict, c.VerdictHolm)
 	}
 	tw.Flush()
 }
