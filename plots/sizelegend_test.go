@@ -44,7 +44,7 @@ func TestSizeCurveDrawsOnlyWhatItsLegendNames(t *testing.T) {
 	// The series' markers are filled circles in its colour: one a
 	// sampled point (n = 9, 10), none at the sizes with exact values.
 	own := fmt.Sprintf("#%02X%02X%02X", clr.R, clr.G, clr.B)
-	markers := regexp.MustCompile(`<path d="M[^"]*A[^"]*" style="fill:` + own).FindAllString(svg, -1)
+	markers := regexp.MustCompile(`<path d="M[^"]*A[^"]*" style="fill:`+own).FindAllString(svg, -1)
 	if len(markers) != 2+1 { // n = 9 and 10, and the legend's
 		t.Errorf("%d filled markers of the series, want 3 (n = 9, 10 and the legend's): estimates drawn where exact values are known", len(markers))
 	}
