@@ -93,11 +93,11 @@ func TestShareVerdictHoldsItsLevel(t *testing.T) {
 	rep := func(x float64, n int) []float64 { return slices.Repeat([]float64{x}, n) }
 	walks := func(w uint64, n int) []uint64 { return slices.Repeat([]uint64{w}, n) }
 	for _, c := range []struct {
-		name                string
-		claim               Claim
-		share               float64
-		rates               []float64
-		walks               []uint64
+		name                 string
+		claim                Claim
+		share                float64
+		rates                []float64
+		walks                []uint64
 		bonferroni, perBoard string
 	}{
 		{"above 98 % on all 200 boards at 98.5 %, 1000 walks", Claim{Kind: Above, Value: 0.98}, 1, rep(0.985, 200), walks(1000, 200), "0.000187", "0.144"},
