@@ -33,7 +33,7 @@ func TestAgreesWithSearch(t *testing.T) {
 		}
 		for _, closed := range []bool{false, true} {
 			t.Run(fmt.Sprintf("%s/closed=%v", name, closed), func(t *testing.T) {
-				want, err := sim.CountTours(context.Background(), b, sim.CountOptions{Closed: closed})
+				want, err := CountTours(context.Background(), b, CountOptions{Closed: closed})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -234,7 +234,7 @@ func TestNarrowOverflow(t *testing.T) {
 func TestPairedEndsAgree(t *testing.T) {
 	for _, name := range []string{"1x1", "2x3", "3x4", "4x3", "3x7", "4x5", "5x5", "3x10", "4x6"} {
 		b, _ := sim.ParseBoard(name)
-		want, err := sim.CountTours(context.Background(), b, sim.CountOptions{})
+		want, err := CountTours(context.Background(), b, CountOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,5 +1,7 @@
 // Package count counts knight's tours exactly, without enumerating them,
 // by a frontier (transfer-matrix) sweep over the squares.
+// On boards of at most 64 squares it also counts them by a backtracking
+// search that enumerates them one by one (CountTours, FixedTours).
 //
 // # Algorithm
 //

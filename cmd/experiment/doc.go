@@ -182,7 +182,7 @@
 //
 // Two methods (--method):
 //
-//	search    backtracking over bitboards (sim.CountTours): boards of at most
+//	search    backtracking over bitboards (count.CountTours): boards of at most
 //	          64 squares, enumerating tours one by one; --unique by Burnside's
 //	          lemma over the tours it finds.
 //	frontier  a transfer-matrix sweep (package count): boards whose shorter

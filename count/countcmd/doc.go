@@ -1,5 +1,5 @@
 // Package countcmd does the work of `experiment count` and of merging its
-// parts: it picks the method, runs the backtracking search (sim.CountTours)
+// parts: it picks the method, runs the backtracking search (count.CountTours)
 // or the frontier sweep (package count) within the memory and disk a
 // count may use, applies Burnside's lemma for --unique, writes a shard's
 // part file and adds the parts of all shards, and writes the counts table.

@@ -52,15 +52,15 @@ func (q *Query) Run(ctx context.Context, e *Env) (View, error) {
 			// the search where it is quick, else the sweep's total and
 			// the tours each symmetry fixes (Burnside's lemma)
 			method = "frontier"
-			est, err := sim.EstimateTourNodes(q.Board, q.searchOptions())
+			est, err := count.EstimateTourNodes(q.Board, q.searchOptions())
 			if err == nil && est <= searchFast {
 				method = "search"
 			}
-		case q.Closed || q.Board.Squares() > sim.MaxCountSquares:
+		case q.Closed || q.Board.Squares() > count.MaxCountSquares:
 			method = "frontier"
 		default:
 			method = "frontier"
-			est, err := sim.EstimateTourNodes(q.Board, q.searchOptions())
+			est, err := count.EstimateTourNodes(q.Board, q.searchOptions())
 			if err == nil && est <= searchFast {
 				method = "search"
 			}
@@ -69,14 +69,14 @@ func (q *Query) Run(ctx context.Context, e *Env) (View, error) {
 	if method == "search" {
 		return q.search(ctx, e)
 	}
-	if q.Unique && q.Board.Squares() > sim.MaxCountSquares {
-		return View{}, cli.Usagef("--unique on %s: the tours each symmetry fixes are counted on boards of at most %d squares", q.Board, sim.MaxCountSquares)
+	if q.Unique && q.Board.Squares() > count.MaxCountSquares {
+		return View{}, cli.Usagef("--unique on %s: the tours each symmetry fixes are counted on boards of at most %d squares", q.Board, count.MaxCountSquares)
 	}
 	return q.frontier(ctx, e)
 }
 
-func (q *Query) searchOptions() sim.CountOptions {
-	opt := sim.CountOptions{Closed: q.Closed, Unique: q.Unique, Workers: q.Workers}
+func (q *Query) searchOptions() count.CountOptions {
+	opt := count.CountOptions{Closed: q.Closed, Unique: q.Unique, Workers: q.Workers}
 	if !q.All {
 		opt.Starts = q.Starts
 	}

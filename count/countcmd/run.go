@@ -22,7 +22,7 @@ import (
 // estimate passes maxNodes, and otherwise runs it with progress.
 func (q *Query) search(ctx context.Context, e *Env) (View, error) {
 	b, opt := q.Board, q.searchOptions()
-	est, err := sim.EstimateTourNodes(b, opt)
+	est, err := count.EstimateTourNodes(b, opt)
 	if err != nil {
 		return View{}, err
 	}
@@ -41,7 +41,7 @@ func (q *Query) search(ctx context.Context, e *Env) (View, error) {
 	})
 	defer stop()
 	opt.Progress = &nodes
-	tc, err := sim.CountTours(ctx, b, opt)
+	tc, err := count.CountTours(ctx, b, opt)
 	if err != nil {
 		return View{}, err
 	}
@@ -102,9 +102,9 @@ func (q *Query) frontier(ctx context.Context, e *Env) (View, error) {
 // uniqueBySweep counts the tours up to symmetry from the sweep's total by
 // Burnside's lemma: (total + the tours each other symmetry fixes) / |G|
 // for cycles; for open tours, with reversal, (directed + Σ fixed) / 2|G|
-// (sim.FixedTours: the fixed tours are searched on the folded board).
+// (count.FixedTours: the fixed tours are searched on the folded board).
 func uniqueBySweep(ctx context.Context, v *View, b *sim.Board, closed bool, total count.Count) error {
-	fixed, err := sim.FixedTours(ctx, b, closed)
+	fixed, err := count.FixedTours(ctx, b, closed)
 	if err != nil {
 		return err
 	}

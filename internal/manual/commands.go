@@ -42,7 +42,7 @@ directed tours from each square that end a knight's move from it (twice the
 closed tours, the same on every square).
 
 Two methods (--method):
-  search    backtracking over bitboards (sim.CountTours): boards of at most
+  search    backtracking over bitboards (count.CountTours): boards of at most
             64 squares, enumerating tours one by one; --unique by Burnside's
             lemma over the tours it finds.
   frontier  a transfer-matrix sweep (package count): boards whose shorter

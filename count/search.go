@@ -1,6 +1,8 @@
-package sim
+package count
 
 import (
+	"github.com/knightwalk/knightwalk/sim"
+
 	"context"
 	"fmt"
 	"math/bits"
@@ -37,7 +39,7 @@ type CountOptions struct {
 
 // TourCounts are exact tour counts on one board.
 type TourCounts struct {
-	Board  *Board
+	Board  *sim.Board
 	Closed bool
 	// Starts lists the squares counted from, ascending.
 	Starts []int
@@ -82,7 +84,7 @@ type TourCounts struct {
 //
 // Bad options and boards of more than MaxCountSquares squares are errors, and
 // so is cancellation of ctx, which is checked every few milliseconds.
-func CountTours(ctx context.Context, b *Board, opt CountOptions) (TourCounts, error) {
+func CountTours(ctx context.Context, b *sim.Board, opt CountOptions) (TourCounts, error) {
 	n := b.Squares()
 	if n > MaxCountSquares {
 		return TourCounts{}, fmt.Errorf("count tours on %s: boards of more than %d squares are not supported", b, MaxCountSquares)
@@ -227,7 +229,7 @@ func CountTours(ctx context.Context, b *Board, opt CountOptions) (TourCounts, er
 // lopsided as a tour search's), so it tells feasible from hopeless, not an
 // hour from two. The random stream is fixed, so the estimate is the same
 // on every run; it costs milliseconds.
-func EstimateTourNodes(b *Board, opt CountOptions) (float64, error) {
+func EstimateTourNodes(b *sim.Board, opt CountOptions) (float64, error) {
 	n := b.Squares()
 	if n > MaxCountSquares {
 		return 0, fmt.Errorf("count tours on %s: boards of more than %d squares are not supported", b, MaxCountSquares)
@@ -295,7 +297,7 @@ func (g *tourGraph) probe(t *countTask, rng *rand.Rand) float64 {
 	return est
 }
 
-func exactDiv(a, d int64, b *Board) int64 {
+func exactDiv(a, d int64, b *sim.Board) int64 {
 	if a%d != 0 {
 		panic(fmt.Sprintf("sim: Burnside sum %d on %s is not a multiple of %d", a, b, d))
 	}
@@ -304,7 +306,7 @@ func exactDiv(a, d int64, b *Board) int64 {
 
 // countStarts validates the requested start squares and returns them
 // ascending without repeats (all squares when none are given).
-func countStarts(b *Board, req []int) ([]int, error) {
+func countStarts(b *sim.Board, req []int) ([]int, error) {
 	n := b.Squares()
 	if len(req) == 0 {
 		s := make([]int, n)
@@ -350,7 +352,7 @@ type tourGraph struct {
 	syms   [][]int8 // the board's symmetries, identity first
 }
 
-func newTourGraph(b *Board, closed, unique bool) *tourGraph {
+func newTourGraph(b *sim.Board, closed, unique bool) *tourGraph {
 	g := &tourGraph{n: b.Squares(), closed: closed, unique: unique}
 	var nb []int
 	for sq := range g.n {

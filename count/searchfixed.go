@@ -1,6 +1,8 @@
-package sim
+package count
 
 import (
+	"github.com/knightwalk/knightwalk/sim"
+
 	"context"
 	"fmt"
 	"math/bits"
@@ -34,7 +36,7 @@ import (
 // boards of at least two and at most MaxCountSquares squares (the one
 // square is its own reverse: every symmetry fixes it, with or without
 // reversal).
-func FixedTours(ctx context.Context, b *Board, closed bool) ([]int64, error) {
+func FixedTours(ctx context.Context, b *sim.Board, closed bool) ([]int64, error) {
 	n := b.Squares()
 	if n > MaxCountSquares {
 		return nil, fmt.Errorf("fixed tours on %s: boards of more than %d squares are not supported", b, MaxCountSquares)

@@ -1,6 +1,8 @@
-package sim
+package count
 
 import (
+	"github.com/knightwalk/knightwalk/sim"
+
 	"context"
 	"testing"
 )
@@ -12,7 +14,7 @@ import (
 func TestFixedToursBurnside(t *testing.T) {
 	ctx := context.Background()
 	for _, d := range [][2]int{{3, 4}, {4, 4}, {3, 7}, {4, 5}, {5, 5}, {5, 6}, {4, 6}, {3, 8}, {6, 6}, {4, 8}, {3, 10}, {5, 7}} {
-		b := MustBoard(d[0], d[1])
+		b := sim.MustBoard(d[0], d[1])
 		for _, closed := range []bool{false, true} {
 			want := countOf(t, b, CountOptions{Closed: closed, Unique: true})
 			fixed, err := FixedTours(ctx, b, closed)

@@ -1,6 +1,8 @@
-package sim
+package count
 
 import (
+	"github.com/knightwalk/knightwalk/sim"
+
 	"context"
 	"errors"
 	"fmt"
@@ -13,7 +15,7 @@ import (
 	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
-func countOf(t testing.TB, b *Board, opt CountOptions) TourCounts {
+func countOf(t testing.TB, b *sim.Board, opt CountOptions) TourCounts {
 	t.Helper()
 	tc, err := CountTours(context.Background(), b, opt)
 	if err != nil {
@@ -22,7 +24,7 @@ func countOf(t testing.TB, b *Board, opt CountOptions) TourCounts {
 	return tc
 }
 
-func sq(t testing.TB, b *Board, name string) int {
+func sq(t testing.TB, b *sim.Board, name string) int {
 	t.Helper()
 	s, err := b.ParseSquare(name)
 	if err != nil {
@@ -34,7 +36,7 @@ func sq(t testing.TB, b *Board, name string) int {
 // Published values: 1728 directed open tours on 5x5, 304 from each corner,
 // 64 from the centre, none from the minority colour, no closed tours.
 func TestCount5x5(t *testing.T) {
-	b := MustBoard(5, 5)
+	b := sim.MustBoard(5, 5)
 	tc := countOf(t, b, CountOptions{})
 	want := map[string]int64{"a1": 304, "e1": 304, "a5": 304, "e5": 304, "c3": 64}
 	for _, s := range []string{"c1", "a3", "b2", "c5", "e3", "d4", "b4", "d2"} {
@@ -57,7 +59,7 @@ func TestCount5x5(t *testing.T) {
 
 // bruteTours calls visit for every directed Hamiltonian path of b's knight
 // graph, found by plain depth-first search without pruning or bitboards.
-func bruteTours(b *Board, visit func(path []int)) {
+func bruteTours(b *sim.Board, visit func(path []int)) {
 	n := b.Squares()
 	nbrs := make([][]int, n)
 	for s := range nbrs {
@@ -133,7 +135,7 @@ func TestCountBruteForce(t *testing.T) {
 		boards = append(boards, [2]int{4, 6}, [2]int{3, 10}, [2]int{5, 6})
 	}
 	for _, rc := range boards {
-		b := MustBoard(rc[0], rc[1])
+		b := sim.MustBoard(rc[0], rc[1])
 		t.Run(b.String(), func(t *testing.T) {
 			n := b.Squares()
 			syms := b.Symmetries()
@@ -175,7 +177,7 @@ func TestCountBruteForce(t *testing.T) {
 }
 
 func TestCountStartsAndWorkers(t *testing.T) {
-	b := MustBoard(5, 5)
+	b := sim.MustBoard(5, 5)
 	all := countOf(t, b, CountOptions{Workers: 1})
 	some := countOf(t, b, CountOptions{Starts: []int{sq(t, b, "c3"), sq(t, b, "a1"), sq(t, b, "a1")}, Workers: 3})
 	if !slices.Equal(some.Starts, []int{0, 12}) {
@@ -198,7 +200,7 @@ func TestCountStartsAndWorkers(t *testing.T) {
 		t.Errorf("7 workers: %v (%d nodes), 1 worker: %v (%d nodes)", many.PerStart, many.Nodes, all.PerStart, all.Nodes)
 	}
 	// Closed tours from one square give the cycles and their symmetry classes.
-	b = MustBoard(5, 6)
+	b = sim.MustBoard(5, 6)
 	cl := countOf(t, b, CountOptions{Closed: true, Unique: true, Starts: []int{sq(t, b, "c3")}})
 	if cl.Undirected != 8 || cl.PerStart[sq(t, b, "c3")] != 16 || cl.Directed != -1 || cl.Unique != 3 {
 		t.Errorf("5x6 closed from c3: %+v, want 8 cycles (16 directed from c3), 3 up to symmetry", cl)
@@ -207,10 +209,10 @@ func TestCountStartsAndWorkers(t *testing.T) {
 
 func TestCountErrors(t *testing.T) {
 	ctx := context.Background()
-	b := MustBoard(5, 5)
+	b := sim.MustBoard(5, 5)
 	cases := []struct {
 		name string
-		b    *Board
+		b    *sim.Board
 		opt  CountOptions
 		want string
 	}{
@@ -218,7 +220,7 @@ func TestCountErrors(t *testing.T) {
 		{"negative start", b, CountOptions{Starts: []int{-1}}, "off the board"},
 		{"negative workers", b, CountOptions{Workers: -1}, "workers"},
 		{"unique from some starts", b, CountOptions{Unique: true, Starts: []int{0}}, "need every start square"},
-		{"too large", MustBoard(8, 9), CountOptions{}, "more than 64 squares"},
+		{"too large", sim.MustBoard(8, 9), CountOptions{}, "more than 64 squares"},
 	}
 	for _, c := range cases {
 		if _, err := CountTours(ctx, c.b, c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
@@ -235,7 +237,7 @@ func TestCountErrors(t *testing.T) {
 	short, cancel := context.WithTimeout(ctx, 50*time.Millisecond)
 	defer cancel()
 	t0 := time.Now()
-	_, err := CountTours(short, MustBoard(7, 7), CountOptions{Starts: []int{0}})
+	_, err := CountTours(short, sim.MustBoard(7, 7), CountOptions{Starts: []int{0}})
 	if !errors.Is(err, context.DeadlineExceeded) {
 		t.Errorf("deadline: err = %v, want context.DeadlineExceeded", err)
 	}
@@ -256,7 +258,7 @@ func skipIfShort(t *testing.T) {
 // corner; 9,862 closed tours (OEIS A001230), 1,245 up to symmetry.
 func TestCount6x6Open(t *testing.T) {
 	skipIfShort(t)
-	b := MustBoard(6, 6)
+	b := sim.MustBoard(6, 6)
 	t0 := time.Now()
 	tc := countOf(t, b, CountOptions{Unique: true})
 	t.Logf("6x6 open, all starts and unique: %v, %d nodes", time.Since(t0), tc.Nodes)
@@ -272,7 +274,7 @@ func TestCount6x6Open(t *testing.T) {
 
 func TestCount6x6Closed(t *testing.T) {
 	skipIfShort(t)
-	b := MustBoard(6, 6)
+	b := sim.MustBoard(6, 6)
 	t0 := time.Now()
 	tc := countOf(t, b, CountOptions{Closed: true, Unique: true})
 	t.Logf("6x6 closed, all starts and unique: %v, %d nodes", time.Since(t0), tc.Nodes)
@@ -294,7 +296,7 @@ func TestCount6x6Closed(t *testing.T) {
 // the 1,067,638 cycles the frontier sweep also gives); every start of a
 // board with no two-neighbour square gives the same count.
 func TestClosedSearchLikeOneStart(t *testing.T) {
-	b := MustBoard(6, 6)
+	b := sim.MustBoard(6, 6)
 	closed := countOf(t, b, CountOptions{Closed: true, Unique: true})
 	open := countOf(t, b, CountOptions{Starts: []int{0}})
 	if closed.Nodes > open.Nodes/4 || closed.Undirected != 9862 {
@@ -303,7 +305,7 @@ func TestClosedSearchLikeOneStart(t *testing.T) {
 	t.Logf("6x6: closed %d nodes, open from a1 %d", closed.Nodes, open.Nodes)
 	// boards with no square of two neighbours start elsewhere
 	for _, d := range [][2]int{{3, 4}, {5, 6}, {4, 5}} {
-		b := MustBoard(d[0], d[1])
+		b := sim.MustBoard(d[0], d[1])
 		all := countOf(t, b, CountOptions{Closed: true})
 		for sq := range b.Squares() {
 			one := countOf(t, b, CountOptions{Closed: true, Starts: []int{sq}})
@@ -315,7 +317,7 @@ func TestClosedSearchLikeOneStart(t *testing.T) {
 }
 
 func BenchmarkCount6x6Corner(b *testing.B) {
-	board := MustBoard(6, 6)
+	board := sim.MustBoard(6, 6)
 	var tc TourCounts
 	for b.Loop() {
 		tc = countOf(b, board, CountOptions{Starts: []int{0}})
@@ -325,7 +327,7 @@ func BenchmarkCount6x6Corner(b *testing.B) {
 }
 
 func BenchmarkCount6x6Closed(b *testing.B) {
-	board := MustBoard(6, 6)
+	board := sim.MustBoard(6, 6)
 	var tc TourCounts
 	for b.Loop() {
 		tc = countOf(b, board, CountOptions{Closed: true, Starts: []int{0}})
@@ -334,7 +336,7 @@ func BenchmarkCount6x6Closed(b *testing.B) {
 }
 
 func ExampleCountTours() {
-	b := MustBoard(5, 5)
+	b := sim.MustBoard(5, 5)
 	tc, err := CountTours(context.Background(), b, CountOptions{Unique: true})
 	if err != nil {
 		fmt.Println(err)
@@ -352,9 +354,9 @@ func ExampleCountTours() {
 // progress counter adds up to the nodes searched.
 func TestEstimateTourNodes(t *testing.T) {
 	for _, c := range []struct {
-		b   *Board
+		b   *sim.Board
 		opt CountOptions
-	}{{MustBoard(5, 6), CountOptions{}}, {MustBoard(4, 6), CountOptions{Closed: true}}, {MustBoard(3, 10), CountOptions{Starts: []int{0}}}} {
+	}{{sim.MustBoard(5, 6), CountOptions{}}, {sim.MustBoard(4, 6), CountOptions{Closed: true}}, {sim.MustBoard(3, 10), CountOptions{Starts: []int{0}}}} {
 		est, err := EstimateTourNodes(c.b, c.opt)
 		if err != nil {
 			t.Fatal(err)
@@ -372,7 +374,7 @@ func TestEstimateTourNodes(t *testing.T) {
 			t.Errorf("%s: progress %d of %d nodes", c.b, p, tc.Nodes)
 		}
 	}
-	if est, err := EstimateTourNodes(MustBoard(8, 8), CountOptions{}); err != nil || est < 1e15 {
+	if est, err := EstimateTourNodes(sim.MustBoard(8, 8), CountOptions{}); err != nil || est < 1e15 {
 		t.Errorf("8x8: estimate %.3g, %v; want far beyond reach", est, err)
 	}
 }
