@@ -13,7 +13,6 @@ import (
 
 	"github.com/knightwalk/knightwalk/experiments"
 	"github.com/knightwalk/knightwalk/internal/config"
-	"github.com/knightwalk/knightwalk/internal/testenv"
 )
 
 // readmeMaxLines is how long the README, the project's front door, may
@@ -208,20 +207,6 @@ func TestReadmeTour(t *testing.T) {
 		if !found {
 			t.Errorf("claim %s of the README is not in experiments/default.yaml", c.ID)
 		}
-	}
-}
-
-// TestReadmeVerdicts runs the README's first command and checks that the
-// verdicts the README shows are what it prints, line for line.
-func TestReadmeVerdicts(t *testing.T) {
-	testenv.SkipUnlessSlow(t, "the README's verdicts (the default experiment, 1.28 million walks)")
-	want := readmeBlock(t, "```", "claim ")
-	out, _, err := runCmd(t, "run", "--out", filepath.Join(t.TempDir(), "default"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if out != want {
-		t.Errorf("the README shows verdicts the default experiment does not print; it prints:\n%s", out)
 	}
 }
 

@@ -11,7 +11,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/knightwalk/knightwalk/internal/expfile"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/internal/testenv"
@@ -95,48 +94,6 @@ func TestReadmeResults(t *testing.T) {
 	}
 }
 
-// TestReadmePublishedClaims runs the experiments of the "Published
-// claims" section of docs/claims.md and checks that its table is exactly
-// what `experiment claims` prints for them, so the page cannot drift from
-// what the tool measures: every value, exact value, what decided it and
-// the verdict.
-func TestReadmePublishedClaims(t *testing.T) {
-	testenv.SkipUnlessSlow(t, "the published claims of "+claimsPage+" (five experiments, about 10 CPU-minutes)")
-	text := docPage(t, claimsPage)
-	var dirs []string
-	ids := map[string]string{}
-	for _, name := range publishedExperiments {
-		if !strings.Contains(text, "go run ./cmd/experiment run "+name+" ") {
-			t.Fatalf("%s no longer shows the command for %s", claimsPage, name)
-		}
-		dir := filepath.Join(t.TempDir(), name)
-		if _, _, err := runCmd(t, "run", name, "--out", dir, "--quiet"); err != nil {
-			t.Fatal(err)
-		}
-		claims, _, err := table.Read[table.ClaimRow](filepath.Join(dir, "claims.parquet"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, c := range claims {
-			// A claim may be read in several experiments (roth-428 in
-			// roth-sweep and roth-sweep-ostar), once per reading.
-			k := c.ID + " / " + c.Reading + " / " + c.Board
-			if other, dup := ids[k]; dup {
-				t.Fatalf("claim %s in %s and %s: %s cannot tell them apart", k, other, name, claimsPage)
-			}
-			ids[k] = name
-		}
-		dirs = append(dirs, dir)
-	}
-	want, _, err := runCmd(t, append([]string{"claims"}, dirs...)...)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(text, want) {
-		t.Errorf("the Published claims table of %s is not what `experiment claims` prints for %v; regenerate it:\n%s", claimsPage, publishedExperiments, want)
-	}
-}
-
 // publishedExperiments are the literature runs of docs/claims.md, in its order.
 // literature-large is left out: read jointly, its count statement takes
 // over 25 CPU-minutes to decide (docs/claims.md says so).
@@ -162,15 +119,6 @@ func TestReadmeProse(t *testing.T) {
 			t.Errorf("none of %v says %q, which the tables give", pages, phrase)
 		}
 	}
-	// Closed tours: the six starts run, and every other square of the
-	// board enumerated for the figure.
-	s, err := expfile.Load("closed-tours")
-	if err != nil {
-		t.Fatal(err)
-	}
-	b := s.Boards[0]
-	need(fmt.Sprintf("the %s squares run, and the other %d enumerated for the figure", spelled(len(s.Starts[0])), b.Squares()-len(s.Starts[0])))
-
 	testenv.SkipUnlessSlow(t, "the 8×8 exact table (2 s)")
 	recs := exact8x8(t)
 	type sq struct {
