@@ -119,7 +119,8 @@ def _go_build(cmd: list[str], src: Path, env: dict[str, str], heartbeat: float =
     run. Returns go's exit status and its output other than the package
     paths -v lists (its errors)."""
     _say("building the experiment binary with go build: about 540 packages, 2.5 CPU-minutes from an empty Go build "
-         "cache (1-2 minutes on 2 idle cores, 5 or more on busy ones), seconds from a warm one; "
+         "cache (1-2 minutes on 2 idle cores, 5 or more on busy ones), seconds where the cache holds an earlier wheel build "
+         "(a plain go build does not fill it: this one is -trimpath); "
          "KNIGHTWALK_BUILD_BINARY=skip with KNIGHTWALK_BIN skips it (python/README.md)")
     _say(f"{' '.join(cmd)} (in {src}, CGO_ENABLED=0)")
     t0 = time.monotonic()
