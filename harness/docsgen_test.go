@@ -6,10 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/knightwalk/knightwalk/internal/docgen"
 	"github.com/knightwalk/knightwalk/internal/expfile"
+	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/internal/testenv"
 )
@@ -29,6 +31,14 @@ type docRegion struct {
 // docRegions are every generated region of the pages (docgen's markers).
 var docRegions = []docRegion{
 	{"docs/figures.md", "closed-tours-starts", "", genClosedToursStarts},
+	{claimsPage, "claims-8x8", "claims-8x8, 2.6 million walks", genClaims8x8},
+	{claimsPage, "8x8-corner-rank", "the 8×8 exact table, 2 s", gen8x8(func(f exact8x8Stats) string {
+		return fmt.Sprintf("%s, ranks %d–%d of %d", pct(f.corner), f.below+1, f.upTo, f.squares)
+	})},
+	{claimsPage, "8x8-worst", "the 8×8 exact table, 2 s", gen8x8(func(f exact8x8Stats) string { return pct(f.lo) })},
+	{claimsPage, "8x8-centre-mean", "the 8×8 exact table, 2 s", gen8x8(func(f exact8x8Stats) string { return pct(f.centre) })},
+	{claimsPage, "8x8-corner-mean", "the 8×8 exact table, 2 s", gen8x8(func(f exact8x8Stats) string { return pct(f.corner) })},
+	{claimsPage, "8x8-best", "the 8×8 exact table, 2 s", gen8x8(func(f exact8x8Stats) string { return pct(f.hi) })},
 	{"README.md", "readme-verdicts", "the default experiment, 1.28 million walks", genReadmeVerdicts},
 	{claimsPage, "published-claims", "five experiments, about 10 CPU-minutes", genPublishedClaims},
 }
@@ -85,6 +95,20 @@ func TestDocs(t *testing.T) {
 	}
 }
 
+// gen8x8 is a generator of a number of the 8×8 exact table
+// (exact8x8Facts, computed once a test binary).
+func gen8x8(text func(exact8x8Stats) string) func(*testing.T) string {
+	return func(t *testing.T) string {
+		facts8x8.Do(func() { facts8x8.f = exact8x8Facts(t) })
+		return text(facts8x8.f)
+	}
+}
+
+var facts8x8 struct {
+	sync.Once
+	f exact8x8Stats
+}
+
 // genClosedToursStarts: the closed-tours figure's caption, how many of the
 // board's squares the experiment runs and how many it enumerates only for
 // the figure.
@@ -95,6 +119,37 @@ func genClosedToursStarts(t *testing.T) string {
 	}
 	b := s.Boards[0]
 	return fmt.Sprintf("the %s squares run, and the other %d enumerated for the figure", spelled(len(s.Starts[0])), b.Squares()-len(s.Starts[0]))
+}
+
+// genClaims8x8: the results table of docs/claims.md ("Results: seed 000's
+// claims on 8×8"), each claim of claims-8x8 as the tool measures and
+// decides it.
+func genClaims8x8(t *testing.T) string {
+	text := docPage(t, claimsPage)
+	for _, cmd := range []string{"go run ./cmd/experiment run claims-8x8", "go run ./cmd/experiment exact --board 8x8"} {
+		if !strings.Contains(text, cmd) {
+			t.Fatalf("%s no longer shows %q", claimsPage, cmd)
+		}
+	}
+	s, err := expfile.Load("claims-8x8")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(t.TempDir(), "claims-8x8")
+	if _, _, err := runCmd(t, "run", "claims-8x8", "--out", dir, "--quiet"); err != nil {
+		t.Fatal(err)
+	}
+	claims, _, err := table.Read[table.ClaimRow](filepath.Join(dir, "claims.parquet"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "| claimed | rule | start class | measured [%g %% interval] | exact | decided by | verdict |\n|---|---|---|---|---|---|---|\n", 100*s.Confidence)
+	for _, c := range claims {
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s | %s |\n", results.ClaimedText(c), c.Rule, strings.TrimPrefix(c.Target, "class:"),
+			results.MeasuredText(c), results.ExactText(c), c.DecidedBy, c.Verdict)
+	}
+	return b.String()
 }
 
 // genReadmeVerdicts: the README's first command's verdicts, as it prints
