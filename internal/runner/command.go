@@ -244,14 +244,7 @@ func DryRunSequential(ctx context.Context, w io.Writer, s *config.Experiment, wo
 	if err != nil {
 		return err
 	}
-	q := s.Sequential
-	fmt.Fprintf(w, "experiment %s: sequential until %s, %d to %d walks per start square; pilot of %d walks (%d per square) in %.2fs\n",
-		s.Name, q.Until, q.Min, q.Max, est.PilotWalks, q.Min, est.PilotSeconds)
-	for _, l := range est.Lines {
-		fmt.Fprintf(w, "  %-9s %-18s %4d starts %14d walks forecast (max %d)  ~%.0f ns/walk\n", l.Board, l.Rule, l.Starts, l.Walks, l.MaxWalks, l.NsPerWalk)
-	}
-	fmt.Fprintf(w, "total: %d walks forecast, %.3g %% of the %d of max walks everywhere; estimated %s on %d workers (a forecast from the pilot's rates, not a bound)\n",
-		est.Walks, 100*float64(est.Walks)/float64(est.MaxWalks), est.MaxWalks, time.Duration(est.Seconds*float64(time.Second)).Round(time.Millisecond), workers)
+	est.Print(w, s, workers)
 	return nil
 }
 
