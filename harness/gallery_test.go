@@ -53,6 +53,7 @@ var gallery = []galleryEntry{
 	// intervals the committed run does not have).
 	{experiment: "large-boards", figure: "size-curve_large-boards_warnsdorff-random"},
 	{experiment: "board-shapes", figure: "size-curve_board-shapes_shapes_warnsdorff-random"},
+	{experiment: "board-shapes", figure: "size-curve_board-shapes_shapes_warnsdorff-random_failure"},
 	{experiment: "random-walk", figure: "length-distribution_8x8_random"},
 	{experiment: "closed-tours", figure: "closed-heatmap_8x8_warnsdorff-random"},
 	{experiment: "example", figure: "size-curve_example_warnsdorff-random"},

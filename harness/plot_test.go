@@ -172,6 +172,11 @@ claims:
 			t.Errorf("the strip has no row label %q", want)
 		}
 	}
+	// The title says the sizes swept, so a strip of a shortened run does
+	// not read as the whole range of the experiment it shortens.
+	if !strings.Contains(string(svg), "n = 5…40") {
+		t.Error("the strip's title does not say the sizes it sweeps")
+	}
 	if strings.Count(string(svg), "a1 (bottom left)") != 2 {
 		t.Error("want two a1 rows: the canonical order's and the fitted order's")
 	}

@@ -87,10 +87,36 @@ func SweepStrip(title string, rows []SweepRow) (*Figure, error) {
 		marks.GlyphStyle = draw.GlyphStyle{Color: okabeVermilion, Radius: sweepFailHalf, Shape: stripGlyph{}}
 		p.Add(marks)
 		f.addLegend("walk fails", marks)
-		p.Add(clusterCounts{rows})
-		f.addLegend("number of failing sizes under the bracket", bracketThumb{})
+		cc := clusterCounts{rows}
+		p.Add(cc)
+		if cc.brackets(f) { // a legend names only what is drawn
+			f.addLegend("number of failing sizes under the bracket", bracketThumb{})
+		}
 	}
 	return f, nil
+}
+
+// brackets reports whether cc draws a bracket in figure f as laid out:
+// some row's failing sizes lie close enough on the page to be grouped.
+// The page's x positions depend on the figure's width alone, not on the
+// legend's rows, so the answer holds once the entry is added.
+func (cc clusterCounts) brackets(f *Figure) bool {
+	w, h := f.Size()
+	l := f.layout(measureCanvas(w, h))
+	trX, _ := f.bare().Transforms(&l.data)
+	sty := textStyle(countSize)
+	for _, r := range cc.rows {
+		xs := make([]vg.Length, len(r.Failing))
+		for j, n := range r.Failing {
+			xs[j] = trX(n)
+		}
+		for _, g := range countGroups(xs, func(k int) vg.Length { return sty.Width(fmt.Sprint(k)) }) {
+			if g.n >= 2 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 const (

@@ -37,8 +37,14 @@ func TestSweepStrip(t *testing.T) {
 			t.Errorf("no label %q", r.Name)
 		}
 	}
-	if got := strings.Count(svg, "stroke:#D55E00"); got != 3+2 { // three failures, no bracket, the legend's two thumbnails
-		t.Errorf("%d vermilion strokes, want 5 (3 failing sizes + the legend's stroke and bracket)", got)
+	// The legend names only what is drawn: failures stand apart, so no
+	// bracket is drawn and none is in the legend (the gallery's Roth strip
+	// had one in its legend and none on its rows).
+	if got := strings.Count(svg, "stroke:#D55E00"); got != 3+1 { // three failures, no bracket, the legend's stroke
+		t.Errorf("%d vermilion strokes, want 4 (3 failing sizes + the legend's stroke)", got)
+	}
+	if strings.Contains(svg, "under the bracket") {
+		t.Error("a bracket in the legend, none drawn")
 	}
 	if _, err := SweepStrip("x", nil); err == nil {
 		t.Error("no rows: no error")
@@ -57,6 +63,9 @@ func TestSweepStripClusterCount(t *testing.T) {
 	svg := stripSVG(t, []SweepRow{{Name: "a1", Swept: swept, Failing: []float64{100, 101, 103, 600}}})
 	if !strings.Contains(svg, ">3</text>") || strings.Contains(svg, ">1</text>") {
 		t.Error("the cluster 100–103 is not labelled 3, or a lone failure got a count")
+	}
+	if !strings.Contains(svg, "under the bracket") {
+		t.Error("a bracket drawn, and the legend does not say what it is")
 	}
 }
 

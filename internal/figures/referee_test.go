@@ -199,7 +199,7 @@ func TestRefereeFreshRuns(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			for _, p := range checkClasses(classes, data) {
+			for _, p := range append(checkClasses(classes, data), checkShapes(data)...) {
 				t.Error(p)
 			}
 		})
@@ -576,6 +576,37 @@ func checkDeadEnds(ends []table.DeadEndRow, drawn []Drawn, data map[string]any) 
 	return out
 }
 
+// checkShapes holds a board-shape map to what it pools and how it
+// scales: its title says from which start squares, and no one board far
+// below the others (by more than a quarter of their span) sets the low
+// end of a linear success scale by itself.
+func checkShapes(data map[string]any) []string {
+	var out []string
+	for base, v := range data {
+		h, ok := v.(plots.HeatmapData)
+		if !ok || !strings.Contains(base, "_shapes_") {
+			continue
+		}
+		if !strings.Contains(h.Title, " from ") {
+			out = append(out, fmt.Sprintf("%s: title %q does not say from which start squares", base, h.Title))
+		}
+		if h.Failure || h.Binary || h.Min != nil || h.Scale == plots.ScaleLog {
+			continue
+		}
+		var vs []float64
+		for i, x := range h.Values {
+			if !h.Mask[i] {
+				vs = append(vs, x)
+			}
+		}
+		slices.Sort(vs)
+		if len(vs) >= 4 && vs[1]-vs[0] > 0.25*(vs[len(vs)-1]-vs[1]) {
+			out = append(out, fmt.Sprintf("%s: one board (%.4g) alone sets the colour scale's low end, %.2g below the next (the others span %.2g)", base, vs[0], vs[1]-vs[0], vs[len(vs)-1]-vs[1]))
+		}
+	}
+	return out
+}
+
 var oneWalk = regexp.MustCompile(`\b(one|1) walk\b`)
 
 // Each data check fails on a figure with its defect planted.
@@ -735,6 +766,21 @@ func TestRefereeDataChecksCatchPlantedDefects(t *testing.T) {
 	}
 	if got := levelText(0.95); got != "95 %" {
 		t.Errorf("95 %% written %q", got)
+	}
+	// A shape map titled without its starts, and one whose 7x7 alone sets
+	// the low end of its scale.
+	shape := plots.HeatmapData{Title: "r: success by board shape", Rows: 2, Cols: 3, Values: []float64{0.737, 0.98, 0.99, 0.97, 1, 0.985}, Mask: make([]bool, 6), Percent: true}
+	if p := checkShapes(map[string]any{"size-curve_e_shapes_r": shape}); len(p) != 2 {
+		t.Errorf("a shape map without its starts, its scale set by one board: %q, want two problems", p)
+	}
+	shape.Title = "r from the corners: success by board shape"
+	if lo, ok := loneLow(shape); !ok || lo.at != 0 || lo.next != 0.97 {
+		t.Errorf("loneLow = %+v, %v; want the board at 0, the next lowest 0.97", lo, ok)
+	} else {
+		shape.Min = &lo.next
+	}
+	if p := checkShapes(map[string]any{"size-curve_e_shapes_r": shape}); len(p) > 0 {
+		t.Errorf("the scale from the next lowest board fails: %q", p)
 	}
 	odd := []Drawn{{Name: "closed-heatmap", Base: "/x/closed-heatmap_7x7_warnsdorff-random"}}
 	if p := checkDrawn(odd, nil); len(p) != 1 {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/results"
+	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/plots"
 	"github.com/knightwalk/knightwalk/stats"
 )
@@ -32,6 +33,18 @@ func (d *drawer) shapeMaps() ([]Drawn, error) {
 			continue
 		}
 		h, caption := shapeMap(rule, cells, hs, ws, conf, method)
+		from := shapeStarts(d.squares, rule)
+		h.Title = rule + " " + from + ": success by board shape"
+		fh, failure := shapeFailureMap(h) // of the values, whatever the success map's scale
+		if lo, ok := loneLow(h); ok {
+			// One board far below the rest would set the scale's low end
+			// and squeeze every other board into a few hues: the scale
+			// starts at the next lowest, and the caption names the board
+			// drawn in its lowest colour with its own value printed.
+			start := math.Floor(lo.next*1000) / 1000 // a tenth of a point, so the bar's end is labelled as a round number
+			h.Min = &start
+			caption += fmt.Sprintf(" The colour scale starts at the next lowest board, %s: %s (%s) lies below it, drawn in the scale's lowest colour with its value printed.", percent(lo.next), h.CellName(lo.at), percent(h.Values[lo.at]))
+		}
 		if dataHook != nil {
 			dataHook("size-curve_"+slug(d.m.Experiment+"_shapes_"+rule), h)
 		}
@@ -45,7 +58,7 @@ func (d *drawer) shapeMaps() ([]Drawn, error) {
 		}
 		dr.Caption = caption
 		out = append(out, dr)
-		if fh, ok := shapeFailureMap(h); ok {
+		if failure {
 			// Most boards tour nearly always: on the success scale one
 			// low board (7×7) sets the bar's end and 98–99.5 % share a
 			// hue; failure rates on a log scale tell them apart.
@@ -66,6 +79,66 @@ func (d *drawer) shapeMaps() ([]Drawn, error) {
 		}
 	}
 	return out, nil
+}
+
+// shapeStarts words the start squares a shape map pools for rule: "from
+// the corners", "from a1", or "from 3 start classes".
+func shapeStarts(squares []table.SquareRow, rule string) string {
+	classes, starts := map[string]bool{}, map[string]bool{}
+	for _, s := range squares {
+		if s.Rule == rule {
+			classes[s.StartClass], starts[s.Start] = true, true
+		}
+	}
+	switch {
+	case len(classes) == 1 && classes["corner"]:
+		return "from the corners"
+	case len(starts) == 1:
+		for s := range starts {
+			return "from " + s
+		}
+	case len(classes) == 1:
+		for c := range classes {
+			return "from the " + c + " squares"
+		}
+	}
+	return fmt.Sprintf("from %d start classes", len(classes))
+}
+
+// lowBoard is a map's one board far below the rest: its cell, and the
+// next lowest value.
+type lowBoard struct {
+	at   int
+	next float64
+}
+
+// loneLow finds the one board of a linear success map (four boards or
+// more, no fixed scale) whose value lies below all others by more than a
+// quarter of the others' span: the board that alone would set the low
+// end of the scale.
+func loneLow(h plots.HeatmapData) (lowBoard, bool) {
+	if h.Binary || h.Failure || h.Min != nil || h.Max != nil || h.Scale == plots.ScaleLog {
+		return lowBoard{}, false
+	}
+	at, n := -1, 0
+	lo, next, hi := math.Inf(1), math.Inf(1), math.Inf(-1)
+	for i, v := range h.Values {
+		if h.Mask[i] {
+			continue
+		}
+		n++
+		hi = math.Max(hi, v)
+		switch {
+		case v < lo:
+			next, lo, at = lo, v, i
+		case v < next:
+			next = v
+		}
+	}
+	if n < 4 || !(next-lo > 0.25*(hi-next)) || hi <= next {
+		return lowBoard{}, false
+	}
+	return lowBoard{at, next}, true
 }
 
 // shapeFailureMap is h's failure view (1 − success on a log scale), where

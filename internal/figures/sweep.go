@@ -2,6 +2,7 @@ package figures
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strings"
 
@@ -63,10 +64,17 @@ func (d *drawer) sweepStrip() ([]Drawn, error) {
 		rows[i].Name = labels[i].name + "\n" + failureSummary(rows[i])
 		rows[i].Group = labels[i].group
 	}
-	title := fmt.Sprintf("%s: board sizes where the walk fails", d.m.Experiment)
-	if len(rules) == 1 {
-		title = fmt.Sprintf("%s: board sizes where the walk fails", rules[0])
+	// The title says which sizes were swept: a strip of a shortened run
+	// reads as that run, not as the committed experiment's whole range.
+	lo, hi := math.Inf(1), math.Inf(-1)
+	for _, r := range rows {
+		lo, hi = math.Min(lo, slices.Min(r.Swept)), math.Max(hi, slices.Max(r.Swept))
 	}
+	who := d.m.Experiment
+	if len(rules) == 1 {
+		who = rules[0]
+	}
+	title := fmt.Sprintf("%s: board sizes n = %g…%g where the walk fails", who, lo, hi)
 	f, err := plots.SweepStrip(title, rows)
 	if err != nil {
 		return nil, err

@@ -165,7 +165,7 @@ var fieldDocs = map[string]fieldDoc{
 	"designs.deterministic":      {"", "every cell draws nothing: one walk per cell decides it"},
 	"designs.experiment":         {"", "the experiment's `name` from its file, the same in every row of a run"},
 	"designs.rows":               {"squares", "number of rows (ranks)"},
-	"designs.rule":               {"", "the entry's rule name as written, e.g. `warnsdorff` (its cells' names, with their tie-breaks, are in `squares.rule`)"},
+	"designs.rule":               {"", "the design as `rule_spec` names a rule: the rule with its tie-break and other parameters, each design factor as its values in braces or its family's name, e.g. `warnsdorff;tie_break=first;order=all` or `random;max_steps={20,30}` (its cells' own specs are in `squares.rule_spec`)"},
 	"designs.start":              {"", "the start square's name, e.g. `a1`, `d4`"},
 	"designs.start_class":        {"", "the start square's class: `corner`, `edge`, `centre` or `interior`"},
 	"designs.start_col":          {"column index", "the start square's column, 0-based, `a` = 0"},
