@@ -215,8 +215,8 @@ func testCopiesInRanges(t *testing.T) {
 }
 
 // ownRuleCases are the cases of the goal: 8x8 Warnsdorff/random from a1
-// and d4, the 8x8 random walk from every square, 100x100 Warnsdorff from
-// the corner, and the other copies on 8x8 from every square.
+// and d4, the 8x8 random walk from every square, 100x100 Warnsdorff and
+// the random walk from the corner, and the other copies on 8x8 from every square.
 var ownRuleCases = []struct {
 	name       string
 	rows, cols int
@@ -228,6 +228,7 @@ var ownRuleCases = []struct {
 	{"8x8-warnsdorff-d4", 8, 8, []string{"d4"}, "warnsdorff/random", "copy/warnsdorff-random"},
 	{"8x8-random", 8, 8, nil, "random", "copy/random"},
 	{"100x100-warnsdorff-corner", 100, 100, []string{"r0c0"}, "warnsdorff/random", "copy/warnsdorff-random"},
+	{"100x100-random-corner", 100, 100, []string{"r0c0"}, "random", "copy/random"},
 	{"8x8-warnsdorff-a1-lanes", 8, 8, []string{"a1"}, "warnsdorff/random", "lanes/warnsdorff-random"},
 	{"8x8-warnsdorff-d4-lanes", 8, 8, []string{"d4"}, "warnsdorff/random", "lanes/warnsdorff-random"},
 	{"8x8-warnsdorff-d4-lanes-each", 8, 8, []string{"d4"}, "warnsdorff/random", "lanes/warnsdorff-random-each"},

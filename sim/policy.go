@@ -215,6 +215,9 @@ func (p *Position) Moves(sq int, dst []int) []int {
 // Degree returns the number of unvisited knight neighbours of sq:
 // Warnsdorff's score.
 func (p *Position) Degree(sq int) int {
+	if p.words == 1 {
+		return bits.OnesCount64(p.nb[sq][0] &^ p.vis[0])
+	}
 	if p.words != 0 {
 		nb := &p.nb[sq]
 		return bits.OnesCount64(nb[0]&^p.vis[0]) + bits.OnesCount64(nb[1]&^p.vis[1])
