@@ -203,6 +203,7 @@ type SamplePart struct {
 	S1         string   `json:"s1"` // exact sums, as big.Float text
 	S2         string   `json:"s2"`
 	S3         string   `json:"s3"`
+	S4         string   `json:"s4"`
 	W2         string   `json:"w2"`
 	WLogW      string   `json:"wlogw"`
 	Max        float64  `json:"max"`
@@ -239,7 +240,7 @@ func (q *SampleQuery) ShardPart(ctx context.Context, e *Env, out string) error {
 		Proposal: proposalFlag(q.Opt.Proposal), Tail: q.Opt.Tail, Seed: q.Opt.Seed, Samples: q.Opt.Samples,
 		Confidence: q.Opt.Confidence, Shard: q.Opt.Shard.String(), K: q.Opt.Shard.K, N: q.Opt.Shard.N,
 		Chunks: s.Chunks, Blocks: s.Blocks, Walks: s.Walks, Tours: s.Tours,
-		S1: bigText(s.S1), S2: bigText(s.S2), S3: bigText(s.S3), W2: bigText(s.W2), WLogW: bigText(s.WLogW), Max: s.Max,
+		S1: bigText(s.S1), S2: bigText(s.S2), S3: bigText(s.S3), S4: bigText(s.S4), W2: bigText(s.W2), WLogW: bigText(s.WLogW), Max: s.Max,
 		Seconds: v.r.All.Seconds, Version: e.ToolVersion}
 	if q.Opt.Start >= 0 {
 		p.Start = q.Board.SquareName(q.Opt.Start)
@@ -395,7 +396,7 @@ func (p *SamplePart) sums() (*count.SampleSums, error) {
 	for _, f := range []struct {
 		dst **big.Float
 		src string
-	}{{&s.S1, p.S1}, {&s.S2, p.S2}, {&s.S3, p.S3}, {&s.W2, p.W2}, {&s.WLogW, p.WLogW}} {
+	}{{&s.S1, p.S1}, {&s.S2, p.S2}, {&s.S3, p.S3}, {&s.S4, p.S4}, {&s.W2, p.W2}, {&s.WLogW, p.WLogW}} {
 		if *f.dst, err = parseBig(f.src); err != nil {
 			return nil, err
 		}
