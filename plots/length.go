@@ -351,6 +351,7 @@ func addRareLengths(p *plot.Plot, f *Figure, series []Series, all []plotter.XYs,
 	if squares > 0 {
 		top = float64(squares)
 	}
+	var markers []*plotter.Scatter
 	for i, s := range series {
 		var xys plotter.XYs
 		for _, xy := range pairLengths(all[i], top) {
@@ -378,11 +379,24 @@ func addRareLengths(p *plot.Plot, f *Figure, series []Series, all []plotter.XYs,
 			line.LineStyle = style
 			p.Add(line)
 		}
-		p.Add(sc)
+		markers = append(markers, sc)
 		f.addLegend(s.Name, &plotter.Line{LineStyle: style}, sc)
 		if err := addShareErrors(p, pairLengths(all[i], top), s.Bars, clr, func(x float64) float64 { return x }, floor, true); err != nil {
 			return fmt.Errorf("plots: length distribution, series %d (%q): %w", i, s.Name, err)
 		}
+	}
+	// Markers last, those of the series with the fewest points on top: a
+	// class whose every walk is a full tour has one point, where the
+	// others have theirs too, and drawn first it vanished under them (a
+	// 12x12 figure showed 3 of its 4 classes); the others keep their
+	// other points in view.
+	order := make([]int, len(markers))
+	for k := range order {
+		order[k] = k
+	}
+	sort.SliceStable(order, func(a, b int) bool { return markers[order[a]].Len() > markers[order[b]].Len() })
+	for _, k := range order {
+		p.Add(markers[k])
 	}
 	p.X.Label.Text = "path length (squares; short of a tour, in pairs)"
 	return nil
