@@ -228,6 +228,10 @@ func (w *Walker) WalkRange(start int, key Key, lo uint64, out []Outcome) {
 		w.fast.walkBatch(start, key, lo, out)
 		return
 	}
+	if w.gen != nil && !w.keepPath && !w.previous && w.rule.Kind != Backtrack && len(out) > 1 {
+		w.gen.walkBatch(start, key, lo, out)
+		return
+	}
 	if w.pol != nil && w.pol.lanes != nil && !w.keepPath && len(out) >= laneMinWalks && w.pol.lanes.nb[start] != 0 {
 		if w.pol.err == nil {
 			w.pol.walkLanes(start, key, lo, out)

@@ -85,3 +85,40 @@ func BenchmarkWalkLargeCorner(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkWalkLargeCornerRange is BenchmarkWalkLargeCorner through
+// WalkRange, 64 walks a call as the runner asks for them: the general
+// kernel's interleaved walks (generalbatch.go), the same walks.
+func BenchmarkWalkLargeCornerRange(b *testing.B) {
+	for _, c := range []struct {
+		n    int
+		rule string
+	}{{100, "random"}, {1000, "random"}, {100, "warnsdorff/random"}, {1000, "warnsdorff/random"}} {
+		b.Run(fmt.Sprintf("%dx%d/%s", c.n, c.n, strings.ReplaceAll(c.rule, "/", "-")), func(b *testing.B) {
+			bd := MustBoard(c.n, c.n)
+			r, err := ParseRule(c.rule)
+			if err != nil {
+				b.Fatal(err)
+			}
+			w, err := NewWalker(bd, r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			key := NewKey(1, bd, r, 0)
+			out := make([]Outcome, 64)
+			steps, walks := 0, 0
+			b.ResetTimer()
+			for i := 0; walks < b.N; i++ {
+				m := min(len(out), b.N-walks)
+				w.WalkRange(0, key, uint64(walks), out[:m])
+				for _, o := range out[:m] {
+					steps += o.Length - 1
+				}
+				walks += m
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/walk")
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(steps, 1)), "ns/step")
+			b.ReportMetric(float64(steps)/float64(b.N)+1, "squares/walk")
+		})
+	}
+}
