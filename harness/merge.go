@@ -53,7 +53,7 @@ func mergeCommand() *command {
 					}
 					return countcmd.Merge(countEnv(e), args, *out)
 				}
-				o := runner.CommandOptions{Version: version, Out: e.stdout, Force: *force}
+				o := runner.CommandOptions{Version: version, Out: e.stdout, Force: *force, Figures: experimentFigures}
 				return runner.MergeCommand(ctx, o, e.stderr, args, *out)
 			}
 		},

@@ -70,7 +70,7 @@ func plotCommand() *command {
 					return err
 				}
 				defer release()
-				drawn, err := runner.DrawFiguresWithOptions(ctx, args[0], names, with, opts)
+				drawn, err := drawFigures(ctx, args[0], names, with, opts)
 				if ctx.Err() != nil {
 					return fmt.Errorf("plot interrupted by a signal: the figures written so far are whole files, %s was not updated; run plot again to finish", results.ReportFile)
 				}

@@ -97,7 +97,7 @@ func runCommand() *command {
 				if *dry {
 					return runner.DryRun(ctx, e.stdout, s, shard, *workers)
 				}
-				o := runner.CommandOptions{Version: version, Say: say, Out: stdout, Workers: *workers, Force: *force, Resume: *resume}
+				o := runner.CommandOptions{Version: version, Say: say, Out: stdout, Workers: *workers, Force: *force, Resume: *resume, Figures: experimentFigures}
 				if !*quiet {
 					o.Log, o.Progress = e.stderr, cli.ProgressBar(e.stderr)
 				}

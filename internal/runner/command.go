@@ -21,7 +21,6 @@ import (
 
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
 	"github.com/knightwalk/knightwalk/internal/config"
-	"github.com/knightwalk/knightwalk/internal/figures"
 	"github.com/knightwalk/knightwalk/internal/results"
 )
 
@@ -53,6 +52,11 @@ type CommandOptions struct {
 	Progress      func(total uint64, done *atomic.Uint64) (stop func())
 	Workers       int
 	Force, Resume bool
+	// Figures draws the named figures into a finished result directory
+	// and updates its report (the runner does not draw: the figures are
+	// drawn from the tables it writes, by the caller's drawer). A run
+	// whose experiment asks for figures fails without one.
+	Figures func(ctx context.Context, dir string, names []string) error
 }
 
 // runOptions are the runner's options for a run of s into dir.
@@ -77,7 +81,7 @@ func RunCommand(ctx context.Context, o CommandOptions, s *config.Experiment, sha
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return err
 	}
-	opts.BeforeCommit = FiguresHook(s.Figures)
+	opts.BeforeCommit = o.figuresHook(s.Figures)
 	if s.Sieve != nil {
 		fmt.Fprintf(o.Say, "experiment: %s: %s, on %d workers -> %s\n", s.Name, SieveSize(s), o.Workers, dir)
 		sum, err := Run(ctx, s, opts)
@@ -307,7 +311,7 @@ func MergeCommand(ctx context.Context, o CommandOptions, stderr io.Writer, args 
 	}
 	build := readBuild(stderr)
 	opts := RunOptions{Out: out, Force: o.Force, Workers: 1, Shard: All,
-		Meta: results.Metadata(s, o.Version, build), BeforeCommit: FiguresHook(s.Figures)}
+		Meta: results.Metadata(s, o.Version, build), BeforeCommit: o.figuresHook(s.Figures)}
 	sum, err := WriteMerged(ctx, s, opts, ts, parts, time.Since(t0).Seconds())
 	if err != nil {
 		return err
@@ -337,7 +341,7 @@ func mergeRoundsCommand(ctx context.Context, o CommandOptions, stderr io.Writer,
 	}
 	build := readBuild(stderr)
 	opts := RunOptions{Out: out, Force: o.Force, Workers: 1, Shard: All,
-		Meta: results.Metadata(s, o.Version, build), BeforeCommit: FiguresHook(s.Figures)}
+		Meta: results.Metadata(s, o.Version, build), BeforeCommit: o.figuresHook(s.Figures)}
 	sum, st, err := MergeRounds(ctx, s, parts, first.N, opts)
 	if err != nil {
 		if errors.Is(err, ErrNotDecided) {
@@ -389,29 +393,16 @@ func Status(ctx context.Context, w io.Writer, dir string, countParts func(w io.W
 	return nil
 }
 
-// DrawFigures draws into dir and updates its report.
-func DrawFigures(ctx context.Context, dir string, names, with []string) ([]figures.Drawn, error) {
-	return DrawFiguresWithOptions(ctx, dir, names, with, nil)
-}
-
-// DrawFiguresWithOptions is DrawFigures with opts (when not nil) in place
-// of the figure options the manifest records.
-func DrawFiguresWithOptions(ctx context.Context, dir string, names, with []string, opts *config.FigureOptions) ([]figures.Drawn, error) {
-	drawn, err := figures.DrawWithOptions(ctx, dir, names, with, opts)
-	if err != nil {
-		return nil, err
-	}
-	return drawn, figures.UpdateReport(dir, drawn)
-}
-
-// FiguresHook draws an experiment's figures into a finished result
+// figuresHook draws an experiment's figures into a finished result
 // directory before it is renamed into place (nil when it asks for none).
-func FiguresHook(figs []string) func(dir string) error {
+func (o CommandOptions) figuresHook(figs []string) func(dir string) error {
 	if len(figs) == 0 {
 		return nil
 	}
 	return func(dir string) error {
-		_, err := DrawFigures(context.Background(), dir, figs, nil)
-		return err
+		if o.Figures == nil {
+			return fmt.Errorf("the experiment asks for figures %v, but this caller draws none", figs)
+		}
+		return o.Figures(context.Background(), dir, figs)
 	}
 }
