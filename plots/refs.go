@@ -37,9 +37,9 @@ const (
 
 // refSource is one source's style, and its legend thumbnail.
 type refSource struct {
-	name          string
-	glyph         draw.GlyphDrawer
-	dashes        []vg.Length
+	name   string
+	glyph  draw.GlyphDrawer
+	dashes []vg.Length
 	points bool
 	lines  bool // ranges, drawn as a level line
 }
