@@ -102,7 +102,9 @@ func (k *fastKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 	for j := range batchLanes {
 		bt.begin(&ls, j)
 	}
-	if k.rule.Kind == RandomWalk {
+	if k.rule.Kind == RandomWalk && k.hashChoose && k.hasKS && k.maxSteps >= k.n {
+		bt.randomFused(&ls)
+	} else if k.rule.Kind == RandomWalk {
 		bt.random(&ls)
 	} else {
 		bt.warnsdorff(&ls)
@@ -209,6 +211,26 @@ func (ls *lanes) drawChoose(k *fastKernel, ndraw int) {
 		pdepSelect(&ls.set, &ls.idx)
 		return
 	}
+	if k.hasKS {
+		// The hash gives the number of allowed squares too: no popcount.
+		ks := &k.ks
+		for _, j := range ls.draw[:ndraw] {
+			j &= batchLanes - 1
+			cand, cur := ls.set[j], int(ls.at[j])
+			h := bits.RotateLeft64(cand, ks.base-cur) * ks.magic >> 56 & 255
+			m := uint32(ks.count[h])
+			var x uint64
+			hi, lo := ls.hi[j], ls.lo[j]
+			hi, lo, x = pcgStep(hi, lo)
+			prod := uint64(uint32(x)) * uint64(m)
+			if uint32(prod) < m {
+				hi, lo, prod = uniformRetry(hi, lo, m, prod)
+			}
+			ls.hi[j], ls.lo[j] = hi, lo
+			ls.set[j] = 1 << ((cur + int(ks.off[h][prod>>32&7])) & 63)
+		}
+		return
+	}
 	for _, j := range ls.draw[:ndraw] {
 		j &= batchLanes - 1
 		cand, cur := ls.set[j], int(ls.at[j])
@@ -267,6 +289,59 @@ func (bt *batch) random(ls *lanes) {
 			ndraw = ls.needs(j, cand, ndraw)
 		}
 		ls.drawChoose(bt.k, ndraw)
+	}
+}
+
+// randomFused is the random walk's round on PathScalar (knightSelect's
+// select, no PDEP) without max_steps: one pass that moves each lane, draws and selects,
+// with no list of the lanes that draw. Every lane computes the next
+// output of its stream; a lane with one allowed square keeps its stream
+// as it was (a select by mask, no branch), so it draws nothing, as the
+// stream contract says. With one allowed square the index is 0 whatever
+// the output (Lemire's product of a 32-bit number and 1 has a high word
+// of 0), and the select finds that square. The hash gives the number of
+// allowed squares too (knightSelect.count), so the round needs no
+// popcount (a call where the CPU lacks POPCNT, around which the compiler
+// keeps the lanes' values in memory). Against the two passes of
+// random (a pass, then the draws for the lanes listed), it drops the list,
+// its indirect loads and the branch on whether a lane draws, and the
+// out-of-order core overlaps the lanes' whole steps.
+func (bt *batch) randomFused(ls *lanes) {
+	k := bt.k
+	nb := &k.nb
+	ks := &k.ks
+	for {
+		for j := range batchLanes {
+			var cand uint64
+			var cur int
+			for {
+				b := ls.set[j]
+				cur = bits.TrailingZeros64(b|1<<63) & 63 // b has one square: the OR drops the test for 0
+				visited := ls.visited[j] | b
+				ls.visited[j] = visited
+				cand = nb[cur] &^ visited
+				if cand != 0 {
+					break
+				}
+				if !bt.finish(ls, j, cur, false) {
+					return
+				}
+			}
+			h := bits.RotateLeft64(cand, ks.base-cur) * ks.magic >> 56 & 255
+			m := uint32(ks.count[h])
+			tie := uint64(b2i(m > 1))
+			ls.ties[j] += int(tie)
+			hi, lo := ls.hi[j], ls.lo[j]
+			nhi, nlo, x := pcgStep(hi, lo)
+			prod := uint64(uint32(x)) * uint64(m)
+			if uint32(prod) < m {
+				nhi, nlo, prod = uniformRetry(nhi, nlo, m, prod)
+			}
+			keep := -tie // all ones where the lane drew
+			ls.hi[j] = hi ^ (hi^nhi)&keep
+			ls.lo[j] = lo ^ (lo^nlo)&keep
+			ls.set[j] = 1 << ((cur + int(ks.off[h][prod>>32&7])) & 63)
+		}
 	}
 }
 

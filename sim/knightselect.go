@@ -19,6 +19,7 @@ type knightSelect struct {
 	magic uint64
 	base  int          // 2c+1
 	off   [256][8]int8 // off[hash][j]: the j-th square's offset from s
+	count [256]uint8   // count[hash]: the number of squares in the set
 }
 
 // knightMagics[c] is a magic number for boards of c columns (2..15) whose
@@ -72,6 +73,7 @@ func (ks *knightSelect) init(c int) bool {
 			panic("sim: knightMagics: not a perfect hash")
 		}
 		seen[h] = true
+		ks.count[h] = uint8(bits.OnesCount64(y))
 		for j, t := 0, y; t != 0; j, t = j+1, t&(t-1) {
 			ks.off[h][j] = int8(bits.TrailingZeros64(t) - ks.base)
 		}
