@@ -93,7 +93,9 @@ func Replace(page, name, text string) (string, error) {
 	return page[:lo] + body(text, block) + page[hi:], nil
 }
 
-// Names are the regions of page, in order.
+// Names are the regions of page, in order; a marker quoted as code
+// (`<!-- begin generated: NAME -->`, as a page describing them writes it)
+// begins none.
 func Names(page string) []string {
 	var names []string
 	for rest := page; ; {
@@ -101,11 +103,14 @@ func Names(page string) []string {
 		if i < 0 {
 			return names
 		}
+		quoted := i > 0 && rest[i-1] == '`'
 		rest = rest[i+len(beginPrefix):]
 		j := strings.Index(rest, beginSuffix)
 		if j < 0 {
 			return names
 		}
-		names = append(names, rest[:j])
+		if !quoted {
+			names = append(names, rest[:j])
+		}
 	}
 }

@@ -20,7 +20,7 @@ func TestRegions(t *testing.T) {
 	if p, err = Replace(p, "n", "seven"); err != nil || p[:len("a "+Begin("n")+"seven")] != "a "+Begin("n")+"seven" {
 		t.Fatalf("inline Replace: %q, %v", p, err)
 	}
-	if names := Names(p); len(names) != 2 || names[0] != "n" || names[1] != "blk" {
+	if names := Names(p + "quoted: `" + Begin("x") + "`\n"); len(names) != 2 || names[0] != "n" || names[1] != "blk" {
 		t.Fatalf("Names: %v", names)
 	}
 	if _, err := Region("x "+Begin("a")+"y", "a"); err == nil {
