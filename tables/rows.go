@@ -885,9 +885,11 @@ type DesignRow struct {
 	// Design is the `design` column: the design's rule entry in the
 	// experiment file, e.g. `rules[0]`.
 	Design string
-	// Rule is the `rule` column: the entry's rule name as written, e.g.
-	// `warnsdorff` (its cells' names, with their tie-breaks, are in
-	// `squares.rule`).
+	// Rule is the `rule` column: the design as `rule_spec` names a rule:
+	// the rule with its tie-break and other parameters, each design factor
+	// as its values in braces or its family's name, e.g.
+	// `warnsdorff;tie_break=first;order=all` or `random;max_steps={20,30}`
+	// (its cells' own specs are in `squares.rule_spec`).
 	Rule string
 	// Start is the `start` column: the start square's name, e.g. `a1`,
 	// `d4`.
