@@ -227,20 +227,69 @@ def load(name, required=True):
     return TABLES[name]
 
 
-squares = load("squares")
-lengths = load("lengths")
-deadends = load("deadends")
-classes = load("classes")
-boards_table = load("boards")
-comparisons = load("comparisons")
-claims = load("claims")
-walks_table = load("walks", required=False)  # written only when outputs.walks is on
+# A sieve (docs/designs.md, "Sieves") writes one table, `sieve`, and none
+# of the eight above: section 2b reads it, and the sections after it, which
+# need the squares table, say so and draw nothing.
+SIEVE = "sieve" in TABLES
+if SIEVE:
+    sieve = load("sieve")
+    squares = lengths = deadends = classes = boards_table = comparisons = claims = walks_table = None
+    print(f"a sieve run: sieve {len(sieve):>8} rows  {len(sieve.columns):>3} columns")
+else:
+    squares = load("squares")
+    lengths = load("lengths")
+    deadends = load("deadends")
+    classes = load("classes")
+    boards_table = load("boards")
+    comparisons = load("comparisons")
+    claims = load("claims")
+    walks_table = load("walks", required=False)  # written only when outputs.walks is on
 
 for name, df in [("squares", squares), ("lengths", lengths), ("deadends", deadends),
                  ("classes", classes), ("boards", boards_table), ("comparisons", comparisons),
                  ("claims", claims), ("walks", walks_table)]:
     if df is not None:
         print(f"{name:<12} {len(df):>8} rows  {len(df.columns):>3} columns")
+
+# %% [markdown]
+# ## 2b. A sieve run: where each cell first failed
+#
+# A sieve follows each cell (a rule and a named start square; in a design,
+# one move order) from board to board, stage by stage, and stops it at its
+# first failure (docs/designs.md, "Sieves"). The `sieve` table has one row
+# per (cell, stage entered): `failed_board` is the board where its walk
+# first failed (null if it passed every board of the stage), `passed`
+# whether it did, and `kept` whether the stage's `keep` (fails or succeeds)
+# kept it for the next stage. Cells are told apart by `rule_spec` (the rule
+# with its tie-break and move order), never by `rule`, which a design's
+# cells share. On other runs this section does nothing.
+
+# %%
+if SIEVE:
+    stages = (sieve.groupby(["stage", "keep"], observed=True)
+              .agg(cells=("rule_spec", "size"), passed=("passed", "sum"), kept=("kept", "sum"))
+              .reset_index())
+    show_table(stages)
+    failed = sieve[sieve["failed_board"].notna()]
+    # boards in the order the stage walks them (by rows, then columns)
+    order = (failed[["failed_board", "failed_rows", "failed_cols"]].drop_duplicates()
+             .sort_values(["failed_rows", "failed_cols"])["failed_board"].tolist())
+    for stage, rows in sieve.groupby("stage", observed=True):
+        first = rows["failed_board"].value_counts().reindex(order, fill_value=0)
+        n_passed = int(rows["passed"].sum())
+        fig, ax = plt.subplots(figsize=(max(4, 0.5 * len(order) + 2), 3))
+        ax.bar(range(len(order) + 1), [*first.tolist(), n_passed], color="0.4")
+        ax.set_xticks(range(len(order) + 1), [*order, "passed"], rotation=45)
+        ax.set_xlabel("board of the first failure (boards where no cell failed are not shown)")
+        ax.set_ylabel(f"cells (of {len(rows)})")
+        ax.yaxis.set_major_locator(matplotlib.ticker.MaxNLocator(integer=True))
+        ax.set_title(f"stage {stage} (keep: {rows['keep'].iloc[0]}): "
+                     f"{len(rows)} cells, {n_passed} passed every board")
+        save(fig, f"sieve_stage{stage}")
+    kept_last = sieve[(sieve["stage"] == sieve["stage"].max()) & sieve["kept"]]
+    print(f"kept by the last stage: {len(kept_last)} cells")
+    for spec in kept_last["rule_spec"]:
+        print(f"  {spec}")
 
 # %% [markdown]
 # ## 3. Schemas and run metadata
@@ -301,13 +350,14 @@ CONFIDENCE = float(conf_text)
 if METHOD not in ("wilson", "clopper-pearson"):
     raise ValueError(f"unknown interval method {METHOD!r}")
 print(f"intervals in the tables: {METHOD}, {CONFIDENCE:.0%} confidence")
-SCHEMA_VERSION = int(file_metadata(table_path("squares")).get("schema_version") or 1)
+MAIN_TABLE = "sieve" if SIEVE else "squares"
+SCHEMA_VERSION = int(file_metadata(table_path(MAIN_TABLE)).get("schema_version") or 1)
 print(f"schema version {SCHEMA_VERSION}")
 
-print("\npandas dtypes of squares (nullable Int64 counts, ordered categories):")
-print(squares.dtypes.to_string())
+print(f"\npandas dtypes of {MAIN_TABLE} (nullable Int64 counts, ordered categories):")
+print(TABLES[MAIN_TABLE].dtypes.to_string())
 
-if pl is not None:
+if pl is not None and not SIEVE:
     print("\npolars, with the stored levels as Enums (kw.load(RESULTS, backend=\"polars\")):")
     polars_tables = kw.load(RESULTS, backend="polars", tables=["classes"])
     print(polars_tables.get("classes").schema)
@@ -322,91 +372,92 @@ if pl is not None:
 # stay blank.
 
 # %%
-BOARD = os.environ.get("KNIGHTWALK_BOARD") or "8x8"
-RULE = os.environ.get("KNIGHTWALK_RULE") or "warnsdorff/random"
-# the categories are in their stored order: boards by size, rules as the
-# experiment lists them; keep those present
-boards = [b for b in squares["board"].cat.categories if (squares["board"] == b).any()]
-# a rule is its rule_spec (docs/tables.md: the experiment and rule_spec name
-# a rule): the cells of a design share a rule name (warnsdorff/first) and
-# differ in their parameters (order=...), so every grouping below is by
-# rule_spec, in the experiment's order (the squares table's rows are in
-# plan order: board, then rule)
-rules = list(dict.fromkeys(squares["rule_spec"].astype(str)))
-if BOARD not in boards:
-    print(f"board {BOARD} is not in these results; using {boards[-1]}")
-    BOARD = boards[-1]
-if RULE not in rules:
-    named = [spec for spec in rules if (squares.loc[squares["rule_spec"] == spec, "rule"].astype(str) == RULE).any()]
-    print(f"rule {RULE} is not a rule_spec of these results; using {(named or rules)[0]}")
-    RULE = (named or rules)[0]
-# figures with a panel or a line per rule show at most this many (a
-# design has hundreds or thousands of cells); the printed tables hold all
-RULE_INDEX = {r: i for i, r in enumerate(rules)}
+if not SIEVE:  # a sieve run has no squares table: section 2b drew its figures
+    BOARD = os.environ.get("KNIGHTWALK_BOARD") or "8x8"
+    RULE = os.environ.get("KNIGHTWALK_RULE") or "warnsdorff/random"
+    # the categories are in their stored order: boards by size, rules as the
+    # experiment lists them; keep those present
+    boards = [b for b in squares["board"].cat.categories if (squares["board"] == b).any()]
+    # a rule is its rule_spec (docs/tables.md: the experiment and rule_spec name
+    # a rule): the cells of a design share a rule name (warnsdorff/first) and
+    # differ in their parameters (order=...), so every grouping below is by
+    # rule_spec, in the experiment's order (the squares table's rows are in
+    # plan order: board, then rule)
+    rules = list(dict.fromkeys(squares["rule_spec"].astype(str)))
+    if BOARD not in boards:
+        print(f"board {BOARD} is not in these results; using {boards[-1]}")
+        BOARD = boards[-1]
+    if RULE not in rules:
+        named = [spec for spec in rules if (squares.loc[squares["rule_spec"] == spec, "rule"].astype(str) == RULE).any()]
+        print(f"rule {RULE} is not a rule_spec of these results; using {(named or rules)[0]}")
+        RULE = (named or rules)[0]
+    # figures with a panel or a line per rule show at most this many (a
+    # design has hundreds or thousands of cells); the printed tables hold all
+    RULE_INDEX = {r: i for i, r in enumerate(rules)}
 
 
-def by_rule(df, *more):
-    """df sorted by its rules in the experiment's order, then by the
-    columns more (categories: boards by size, classes in their order)."""
-    df = df.copy()
-    df["rule_order"] = df["rule_spec"].astype(str).map(RULE_INDEX)
-    return df.sort_values(["rule_order", *more], kind="stable").drop(columns="rule_order")
+    def by_rule(df, *more):
+        """df sorted by its rules in the experiment's order, then by the
+        columns more (categories: boards by size, classes in their order)."""
+        df = df.copy()
+        df["rule_order"] = df["rule_spec"].astype(str).map(RULE_INDEX)
+        return df.sort_values(["rule_order", *more], kind="stable").drop(columns="rule_order")
 
 
-MAX_SHOWN = 6
-shown = rules[:MAX_SHOWN]
-if len(rules) > len(shown):
-    print(f"{len(rules)} rules (rule_spec): the figures with one panel or line per rule show the first {len(shown)}")
-print(f"boards: {', '.join(boards)}; rules: {', '.join(rules)}")
+    MAX_SHOWN = 6
+    shown = rules[:MAX_SHOWN]
+    if len(rules) > len(shown):
+        print(f"{len(rules)} rules (rule_spec): the figures with one panel or line per rule show the first {len(shown)}")
+    print(f"boards: {', '.join(boards)}; rules: {', '.join(rules)}")
 
 
-def file_letters(cols):
-    """Axis labels for the columns: a, b, c, … (0-based numbers beyond 26
-    columns, where squares are named r<row>c<col>)."""
-    return [chr(ord("a") + c) if cols <= 26 else str(c) for c in range(cols)]
+    def file_letters(cols):
+        """Axis labels for the columns: a, b, c, … (0-based numbers beyond 26
+        columns, where squares are named r<row>c<col>)."""
+        return [chr(ord("a") + c) if cols <= 26 else str(c) for c in range(cols)]
 
 
-def rank_labels(rows, cols):
-    """Axis labels for the rows: ranks 1, 2, … as in a1; 0-based row numbers
-    beyond 26 columns, to match the column numbers of r<row>c<col>."""
-    return [str(r + 1) if cols <= 26 else str(r) for r in range(rows)]
+    def rank_labels(rows, cols):
+        """Axis labels for the rows: ranks 1, 2, … as in a1; 0-based row numbers
+        beyond 26 columns, to match the column numbers of r<row>c<col>."""
+        return [str(r + 1) if cols <= 26 else str(r) for r in range(rows)]
 
 
-def rate_text(rate, lo, hi, digits=1):
-    """A rate with its interval; a null interval (a deterministic rule: it
-    draws nothing, its one walk decides) is said, not printed as numbers."""
-    if pd.isna(rate):
-        return "no walks"
-    if pd.isna(lo) or pd.isna(hi):
-        return f"{rate:.{digits}%} (deterministic: no interval)"
-    return f"{rate:.{digits}%} [{lo:.{digits}%}, {hi:.{digits}%}]"
+    def rate_text(rate, lo, hi, digits=1):
+        """A rate with its interval; a null interval (a deterministic rule: it
+        draws nothing, its one walk decides) is said, not printed as numbers."""
+        if pd.isna(rate):
+            return "no walks"
+        if pd.isna(lo) or pd.isna(hi):
+            return f"{rate:.{digits}%} (deterministic: no interval)"
+        return f"{rate:.{digits}%} [{lo:.{digits}%}, {hi:.{digits}%}]"
 
 
-one = squares[(squares["board"] == BOARD) & (squares["rule_spec"] == RULE)]
-rows, cols = int(one["rows"].iloc[0]), int(one["cols"].iloc[0])
-grid = np.full((rows, cols), np.nan)
-grid[one["start_row"].to_numpy(dtype=int), one["start_col"].to_numpy(dtype=int)] = \
-    one["success_rate"].to_numpy(dtype=float, na_value=np.nan)
+    one = squares[(squares["board"] == BOARD) & (squares["rule_spec"] == RULE)]
+    rows, cols = int(one["rows"].iloc[0]), int(one["cols"].iloc[0])
+    grid = np.full((rows, cols), np.nan)
+    grid[one["start_row"].to_numpy(dtype=int), one["start_col"].to_numpy(dtype=int)] = \
+        one["success_rate"].to_numpy(dtype=float, na_value=np.nan)
 
-fig, ax = plt.subplots(figsize=(1 + 0.6 * cols, 0.6 * rows))
-im = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=1)
-ax.set_xticks(range(cols), file_letters(cols))
-ax.set_yticks(range(rows), rank_labels(rows, cols))
-if rows * cols <= 144:
-    for r in range(rows):
-        for c in range(cols):
-            if not np.isnan(grid[r, c]):
-                ax.text(c, r, f"{100 * grid[r, c]:.0f}", ha="center", va="center",
-                        fontsize=7, color="white" if grid[r, c] < 0.6 else "black")
-fig.colorbar(im, ax=ax, label="success rate")
-ax.set_title(f"Success rate by start square, {BOARD}, {RULE}")
-save(fig, f"success-heatmap_{slug(BOARD)}_{slug(RULE)}")
+    fig, ax = plt.subplots(figsize=(1 + 0.6 * cols, 0.6 * rows))
+    im = ax.imshow(grid, origin="lower", cmap="viridis", vmin=0, vmax=1)
+    ax.set_xticks(range(cols), file_letters(cols))
+    ax.set_yticks(range(rows), rank_labels(rows, cols))
+    if rows * cols <= 144:
+        for r in range(rows):
+            for c in range(cols):
+                if not np.isnan(grid[r, c]):
+                    ax.text(c, r, f"{100 * grid[r, c]:.0f}", ha="center", va="center",
+                            fontsize=7, color="white" if grid[r, c] < 0.6 else "black")
+    fig.colorbar(im, ax=ax, label="success rate")
+    ax.set_title(f"Success rate by start square, {BOARD}, {RULE}")
+    save(fig, f"success-heatmap_{slug(BOARD)}_{slug(RULE)}")
 
-ranked = one.sort_values("success_rate")
-print(f"{BOARD} {RULE}: {len(one)} start squares, {int(one['walks'].sum())} walks")
-for label, row in [("lowest", ranked.iloc[0]), ("highest", ranked.iloc[-1])]:
-    print(f"  {label:<7} {row['start']:>4} ({row['start_class']}): "
-          f"{rate_text(row['success_rate'], row['success_lo'], row['success_hi'])}")
+    ranked = one.sort_values("success_rate")
+    print(f"{BOARD} {RULE}: {len(one)} start squares, {int(one['walks'].sum())} walks")
+    for label, row in [("lowest", ranked.iloc[0]), ("highest", ranked.iloc[-1])]:
+        print(f"  {label:<7} {row['start']:>4} ({row['start_class']}): "
+              f"{rate_text(row['success_rate'], row['success_lo'], row['success_hi'])}")
 
 # %% [markdown]
 # ## 5. Corner, edge and centre
@@ -428,58 +479,59 @@ for label, row in [("lowest", ranked.iloc[0]), ("highest", ranked.iloc[-1])]:
 # successes. `claims` checks published claims against the measurement.
 
 # %%
-# the class levels come from the file's dictionary, in their fixed order
-CLASS_ORDER = (list(squares["start_class"].cat.categories)
-               if isinstance(squares["start_class"].dtype, pd.CategoricalDtype)
-               else ["corner", "edge", "centre", "interior"])
-by_class = classes[(classes["board"] == BOARD) & (classes["group_by"] == "class")].copy()
+if not SIEVE:  # a sieve run has no squares table: section 2b drew its figures
+    # the class levels come from the file's dictionary, in their fixed order
+    CLASS_ORDER = (list(squares["start_class"].cat.categories)
+                   if isinstance(squares["start_class"].dtype, pd.CategoricalDtype)
+                   else ["corner", "edge", "centre", "interior"])
+    by_class = classes[(classes["board"] == BOARD) & (classes["group_by"] == "class")].copy()
 
-# one panel per rule, each with its own y range, so that the intervals show
-fig, axes = plt.subplots(1, len(shown), figsize=(4 * len(shown), 3.5), squeeze=False)
-for ax, rule in zip(axes[0], shown):
-    d = by_class[by_class["rule_spec"] == rule].set_index("group").reindex(CLASS_ORDER).dropna(how="all")
-    x = [CLASS_ORDER.index(g) for g in d.index]
-    rate = d["success_rate"].to_numpy(dtype=float)
-    yerr = np.vstack([rate - d["success_lo"].to_numpy(dtype=float),
-                      d["success_hi"].to_numpy(dtype=float) - rate])
-    ax.errorbar(x, rate, yerr=yerr, fmt="o", capsize=4)
-    ax.set_xticks(range(len(CLASS_ORDER)), CLASS_ORDER)
-    ax.set_xlim(-0.5, len(CLASS_ORDER) - 0.5)
-    ax.set_title(rule)
-axes[0][0].set_ylabel("success rate")
-fig.suptitle(f"Success by start class, {BOARD} ({CONFIDENCE:.0%} {METHOD} intervals)")
-fig.tight_layout()
-save(fig, f"classes_{slug(BOARD)}")
+    # one panel per rule, each with its own y range, so that the intervals show
+    fig, axes = plt.subplots(1, len(shown), figsize=(4 * len(shown), 3.5), squeeze=False)
+    for ax, rule in zip(axes[0], shown):
+        d = by_class[by_class["rule_spec"] == rule].set_index("group").reindex(CLASS_ORDER).dropna(how="all")
+        x = [CLASS_ORDER.index(g) for g in d.index]
+        rate = d["success_rate"].to_numpy(dtype=float)
+        yerr = np.vstack([rate - d["success_lo"].to_numpy(dtype=float),
+                          d["success_hi"].to_numpy(dtype=float) - rate])
+        ax.errorbar(x, rate, yerr=yerr, fmt="o", capsize=4)
+        ax.set_xticks(range(len(CLASS_ORDER)), CLASS_ORDER)
+        ax.set_xlim(-0.5, len(CLASS_ORDER) - 0.5)
+        ax.set_title(rule)
+    axes[0][0].set_ylabel("success rate")
+    fig.suptitle(f"Success by start class, {BOARD} ({CONFIDENCE:.0%} {METHOD} intervals)")
+    fig.tight_layout()
+    save(fig, f"classes_{slug(BOARD)}")
 
-print(f"{BOARD}, success by start class:")
-for _, row in by_rule(by_class, "group").iterrows():  # categories: rules as listed, classes in order
-    print(f"  {row['rule_spec']:<18} {row['group']:<9} {int(row['squares']):>3} squares "
-          f"{int(row['walks']):>7} walks  {rate_text(row['success_rate'], row['success_lo'], row['success_hi'], 2)}")
+    print(f"{BOARD}, success by start class:")
+    for _, row in by_rule(by_class, "group").iterrows():  # categories: rules as listed, classes in order
+        print(f"  {row['rule_spec']:<18} {row['group']:<9} {int(row['squares']):>3} squares "
+              f"{int(row['walks']):>7} walks  {rate_text(row['success_rate'], row['success_lo'], row['success_hi'], 2)}")
 
-here = comparisons[comparisons["board"] == BOARD]
-# p_holm is adjusted within the row's family (experiment key
-# comparison_family), not over every comparison of the run
-families = comparisons.loc[comparisons["p_value"].notna(), "family"]
-print(f"\n{BOARD}, differences between classes (rate_a - rate_b; p_holm: Holm within each of the "
-      f"{families.nunique()} families of comparisons, e.g. {families.iloc[0] if len(families) else 'none'!r}, "
-      f"{families.value_counts().max() if len(families) else 0} comparisons at most):")
-for _, row in here[here["compare"] == "groups"].iterrows():
-    print(f"  {row['rule_a']:<18} {row['group_a']:>8} - {row['group_b']:<8} "
-          f"{row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}]  "
-          f"p = {row['p_value']:.2g}, Holm {row['p_holm']:.2g}")
-print(f"\n{BOARD}, differences between rules on each class:")
-for _, row in here[here["compare"] == "rules"].iterrows():
-    print(f"  {row['group_a']:<8} {row['rule_a']:>18} - {row['rule_b']:<18} "
-          f"{row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}]  "
-          f"p = {row['p_value']:.2g}, Holm {row['p_holm']:.2g}")
-# the counts behind each comparison are in the row: the rates follow from them
-assert np.allclose(comparisons["rate_a"], comparisons["successes_a"] / comparisons["walks_a"], equal_nan=True)
+    here = comparisons[comparisons["board"] == BOARD]
+    # p_holm is adjusted within the row's family (experiment key
+    # comparison_family), not over every comparison of the run
+    families = comparisons.loc[comparisons["p_value"].notna(), "family"]
+    print(f"\n{BOARD}, differences between classes (rate_a - rate_b; p_holm: Holm within each of the "
+          f"{families.nunique()} families of comparisons, e.g. {families.iloc[0] if len(families) else 'none'!r}, "
+          f"{families.value_counts().max() if len(families) else 0} comparisons at most):")
+    for _, row in here[here["compare"] == "groups"].iterrows():
+        print(f"  {row['rule_a']:<18} {row['group_a']:>8} - {row['group_b']:<8} "
+              f"{row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}]  "
+              f"p = {row['p_value']:.2g}, Holm {row['p_holm']:.2g}")
+    print(f"\n{BOARD}, differences between rules on each class:")
+    for _, row in here[here["compare"] == "rules"].iterrows():
+        print(f"  {row['group_a']:<8} {row['rule_a']:>18} - {row['rule_b']:<18} "
+              f"{row['diff']:+.3f} [{row['diff_lo']:+.3f}, {row['diff_hi']:+.3f}]  "
+              f"p = {row['p_value']:.2g}, Holm {row['p_holm']:.2g}")
+    # the counts behind each comparison are in the row: the rates follow from them
+    assert np.allclose(comparisons["rate_a"], comparisons["successes_a"] / comparisons["walks_a"], equal_nan=True)
 
-print("\nclaims:")
-for _, row in claims.iterrows():
-    print(f"  {row['id']} ({row['source']}): {row['rule_spec']} {row['board']} {row['target']} "
-          f"claimed [{row['claimed_lo']:.3f}, {row['claimed_hi']:.3f}], measured "
-          f"{rate_text(row['measured'], row['lo'], row['hi'])} ({row['decided_by']}) -> {row['verdict']}")
+    print("\nclaims:")
+    for _, row in claims.iterrows():
+        print(f"  {row['id']} ({row['source']}): {row['rule_spec']} {row['board']} {row['target']} "
+              f"claimed [{row['claimed_lo']:.3f}, {row['claimed_hi']:.3f}], measured "
+              f"{rate_text(row['measured'], row['lo'], row['hi'])} ({row['decided_by']}) -> {row['verdict']}")
 
 # %% [markdown]
 # ## 6. Success against board size
@@ -503,82 +555,83 @@ for _, row in claims.iterrows():
 # the same way.
 
 # %%
-# kw.pool reads the method and level from the frame's metadata (attrs):
-# they must be those found in the files above; a deterministic rule's
-# groups get a rate and no interval, as in the tables
-assert kw.method_of(squares) == (METHOD, CONFIDENCE)
-pooled = kw.pool(squares, ["rule_spec", "board", "rows", "cols"])
-pooled = by_rule(pooled, "board").reset_index(drop=True)  # categories: rules as listed, boards by size
-assert list(pooled.drop_duplicates("board").sort_values("board")["board"].astype(str)) == \
-    [b for b in squares["board"].cat.categories if b in set(pooled["board"].astype(str))]
-unequal = squares.groupby(["board", "rule_spec"], observed=True)["walks"].nunique().gt(1).sum()
-print(f"(board, rule) pairs whose squares ran unequal walks: {unequal}"
-      + (" (a sequential run: equal-weight means)" if unequal else ""))
+if not SIEVE:  # a sieve run has no squares table: section 2b drew its figures
+    # kw.pool reads the method and level from the frame's metadata (attrs):
+    # they must be those found in the files above; a deterministic rule's
+    # groups get a rate and no interval, as in the tables
+    assert kw.method_of(squares) == (METHOD, CONFIDENCE)
+    pooled = kw.pool(squares, ["rule_spec", "board", "rows", "cols"])
+    pooled = by_rule(pooled, "board").reset_index(drop=True)  # categories: rules as listed, boards by size
+    assert list(pooled.drop_duplicates("board").sort_values("board")["board"].astype(str)) == \
+        [b for b in squares["board"].cat.categories if b in set(pooled["board"].astype(str))]
+    unequal = squares.groupby(["board", "rule_spec"], observed=True)["walks"].nunique().gt(1).sum()
+    print(f"(board, rule) pairs whose squares ran unequal walks: {unequal}"
+          + (" (a sequential run: equal-weight means)" if unequal else ""))
 
 
-def floats(series):
-    """A nullable column as a float array, null as NaN."""
-    return series.to_numpy(dtype=float, na_value=np.nan)
+    def floats(series):
+        """A nullable column as a float array, null as NaN."""
+        return series.to_numpy(dtype=float, na_value=np.nan)
 
 
-def largest_difference(merged, suffix):
-    """The largest |pooled - table| over the rate and its interval (nulls
-    must agree)."""
-    worst = 0.0
-    for col in ("success_rate", "success_lo", "success_hi"):
-        a, b = floats(merged[col + suffix]), floats(merged[col])
-        assert (np.isnan(a) == np.isnan(b)).all(), f"{col}: null in one and not the other"
-        if (~np.isnan(a)).any():
-            worst = max(worst, float(np.nanmax(np.abs(a - b))))
-    return worst
+    def largest_difference(merged, suffix):
+        """The largest |pooled - table| over the rate and its interval (nulls
+        must agree)."""
+        worst = 0.0
+        for col in ("success_rate", "success_lo", "success_hi"):
+            a, b = floats(merged[col + suffix]), floats(merged[col])
+            assert (np.isnan(a) == np.isnan(b)).all(), f"{col}: null in one and not the other"
+            if (~np.isnan(a)).any():
+                worst = max(worst, float(np.nanmax(np.abs(a - b))))
+        return worst
 
 
-# the check against the boards table: the same counts, rates and intervals
-check = pooled.copy()
-check["pooled_walks"] = check["walks"]
-bt = boards_table.merge(check[["board", "rule_spec", "pooled_walks", "success_rate", "success_lo", "success_hi"]],
-                        on=["board", "rule_spec"], validate="one_to_one", suffixes=("", "_pooled"))
-assert len(bt) == len(boards_table) and (bt["walks"] == bt["pooled_walks"]).all()
-worst = largest_difference(bt, "_pooled")
-print(f"{METHOD} rates and intervals recomputed for {len(bt)} boards: largest difference from the boards table {worst:.1e}")
-assert worst < 1e-12, "the package's pooled rates disagree with the boards table"
+    # the check against the boards table: the same counts, rates and intervals
+    check = pooled.copy()
+    check["pooled_walks"] = check["walks"]
+    bt = boards_table.merge(check[["board", "rule_spec", "pooled_walks", "success_rate", "success_lo", "success_hi"]],
+                            on=["board", "rule_spec"], validate="one_to_one", suffixes=("", "_pooled"))
+    assert len(bt) == len(boards_table) and (bt["walks"] == bt["pooled_walks"]).all()
+    worst = largest_difference(bt, "_pooled")
+    print(f"{METHOD} rates and intervals recomputed for {len(bt)} boards: largest difference from the boards table {worst:.1e}")
+    assert worst < 1e-12, "the package's pooled rates disagree with the boards table"
 
-# the check against the classes table: pool squares by class, compare
-check = kw.pool(squares, ["board", "rule_spec", "start_class"])
-ref = classes[classes["group_by"] == "class"].copy()
-ref["start_class"] = ref["group"].astype(str)
-check["start_class"] = check["start_class"].astype(str)
-check = ref.merge(check, on=["board", "rule_spec", "start_class"], suffixes=("", "_pooled"), validate="one_to_one")
-assert len(check) == len(ref)
-worst = largest_difference(check, "_pooled")
-print(f"{METHOD} rates and intervals recomputed for {len(check)} classes: "
-      f"largest difference from the classes table {worst:.1e}")
-assert worst < 1e-12, "the package's pooled rates disagree with the classes table"
+    # the check against the classes table: pool squares by class, compare
+    check = kw.pool(squares, ["board", "rule_spec", "start_class"])
+    ref = classes[classes["group_by"] == "class"].copy()
+    ref["start_class"] = ref["group"].astype(str)
+    check["start_class"] = check["start_class"].astype(str)
+    check = ref.merge(check, on=["board", "rule_spec", "start_class"], suffixes=("", "_pooled"), validate="one_to_one")
+    assert len(check) == len(ref)
+    worst = largest_difference(check, "_pooled")
+    print(f"{METHOD} rates and intervals recomputed for {len(check)} classes: "
+          f"largest difference from the classes table {worst:.1e}")
+    assert worst < 1e-12, "the package's pooled rates disagree with the classes table"
 
-# square boards by n; with other boards in the run, every board by its
-# number of squares instead (labelled), so none is silently left out
-all_square = bool((pooled["rows"] == pooled["cols"]).all())
-fig, ax = plt.subplots(figsize=(6, 4))
-for rule in shown:
-    d = pooled[pooled["rule_spec"] == rule]
-    x = floats(d["rows"]) if all_square else floats(d["rows"] * d["cols"])
-    rate = floats(d["success_rate"])
-    ax.errorbar(x, rate, yerr=np.vstack([rate - floats(d["success_lo"]), floats(d["success_hi"]) - rate]),
-                fmt="o-", capsize=3, label=rule)
-    if not all_square:
-        for xi, ri, b in zip(x, rate, d["board"]):
-            ax.annotate(str(b), (xi, ri), textcoords="offset points", xytext=(3, 3), fontsize=6)
-ax.set_xlabel("board size n (n×n)" if all_square else "squares on the board (rows × cols)")
-ax.set_ylabel("success rate, all start squares")
-ax.set_ylim(-0.02, 1.02)
-ax.set_title("Success against board size")
-ax.legend()
-save(fig, "size-curve")
+    # square boards by n; with other boards in the run, every board by its
+    # number of squares instead (labelled), so none is silently left out
+    all_square = bool((pooled["rows"] == pooled["cols"]).all())
+    fig, ax = plt.subplots(figsize=(6, 4))
+    for rule in shown:
+        d = pooled[pooled["rule_spec"] == rule]
+        x = floats(d["rows"]) if all_square else floats(d["rows"] * d["cols"])
+        rate = floats(d["success_rate"])
+        ax.errorbar(x, rate, yerr=np.vstack([rate - floats(d["success_lo"]), floats(d["success_hi"]) - rate]),
+                    fmt="o-", capsize=3, label=rule)
+        if not all_square:
+            for xi, ri, b in zip(x, rate, d["board"]):
+                ax.annotate(str(b), (xi, ri), textcoords="offset points", xytext=(3, 3), fontsize=6)
+    ax.set_xlabel("board size n (n×n)" if all_square else "squares on the board (rows × cols)")
+    ax.set_ylabel("success rate, all start squares")
+    ax.set_ylim(-0.02, 1.02)
+    ax.set_title("Success against board size")
+    ax.legend()
+    save(fig, "size-curve")
 
-print("success by board, all start squares pooled:")
-for _, row in pooled.iterrows():
-    print(f"  {row['rule_spec']:<18} {row['board']:>6} {int(row['walks']):>7} walks "
-          f"{rate_text(row['success_rate'], row['success_lo'], row['success_hi'], 2)}")
+    print("success by board, all start squares pooled:")
+    for _, row in pooled.iterrows():
+        print(f"  {row['rule_spec']:<18} {row['board']:>6} {int(row['walks']):>7} walks "
+              f"{rate_text(row['success_rate'], row['success_lo'], row['success_hi'], 2)}")
 
 # %% [markdown]
 # ## 7. Path lengths of the random walk, by start class
@@ -592,42 +645,43 @@ for _, row in pooled.iterrows():
 # divide by the class's walks.
 
 # %%
-KEY_COLUMNS = ["board", "rows", "cols", "rule_spec", "start", "start_row", "start_col"]
-LENGTH_RULE = "random" if "random" in rules else RULE
+if not SIEVE:  # a sieve run has no squares table: section 2b drew its figures
+    KEY_COLUMNS = ["board", "rows", "cols", "rule_spec", "start", "start_row", "start_col"]
+    LENGTH_RULE = "random" if "random" in rules else RULE
 
-joined = lengths.merge(squares[KEY_COLUMNS + ["start_class"]], on=KEY_COLUMNS,
-                       how="inner", validate="many_to_one")
-assert len(joined) == len(lengths), "every lengths row has its square"
-one = joined[(joined["board"] == BOARD) & (joined["rule_spec"] == LENGTH_RULE)]
-dist = one.groupby(["start_class", "length"], as_index=False)[["count"]].sum()
-cells = rows * cols
+    joined = lengths.merge(squares[KEY_COLUMNS + ["start_class"]], on=KEY_COLUMNS,
+                           how="inner", validate="many_to_one")
+    assert len(joined) == len(lengths), "every lengths row has its square"
+    one = joined[(joined["board"] == BOARD) & (joined["rule_spec"] == LENGTH_RULE)]
+    dist = one.groupby(["start_class", "length"], as_index=False)[["count"]].sum()
+    cells = rows * cols
 
-fig, ax = plt.subplots(figsize=(7, 4))
-print(f"{BOARD}, {LENGTH_RULE}: path length by start class")
-for start_class in CLASS_ORDER:
-    d = dist[dist["start_class"] == start_class]
-    if d.empty:
-        continue
-    counts = np.zeros(cells + 1)
-    counts[d["length"].to_numpy()] = d["count"].to_numpy(dtype=float)
-    total = counts.sum()
-    share = counts / total
-    ax.step(np.arange(1, cells + 1), share[1:], where="mid", label=start_class)
-    mean = (np.arange(cells + 1) * counts).sum() / total
-    median = int(np.searchsorted(np.cumsum(counts), total / 2))
-    print(f"  {start_class:<9} {int(total):>7} walks  mean {mean:6.2f}  "
-          f"median {median:>3}  full tours {counts[cells] / total:.2%}")
-ax.set_xlabel("path length (squares visited, start included)")
-ax.set_ylabel("share of walks")
-ax.set_xlim(1, cells)
-ax.set_title(f"Path-length distribution, {BOARD}, {LENGTH_RULE}")
-ax.legend()
-save(fig, f"length-distribution_{slug(BOARD)}_{slug(LENGTH_RULE)}")
+    fig, ax = plt.subplots(figsize=(7, 4))
+    print(f"{BOARD}, {LENGTH_RULE}: path length by start class")
+    for start_class in CLASS_ORDER:
+        d = dist[dist["start_class"] == start_class]
+        if d.empty:
+            continue
+        counts = np.zeros(cells + 1)
+        counts[d["length"].to_numpy()] = d["count"].to_numpy(dtype=float)
+        total = counts.sum()
+        share = counts / total
+        ax.step(np.arange(1, cells + 1), share[1:], where="mid", label=start_class)
+        mean = (np.arange(cells + 1) * counts).sum() / total
+        median = int(np.searchsorted(np.cumsum(counts), total / 2))
+        print(f"  {start_class:<9} {int(total):>7} walks  mean {mean:6.2f}  "
+              f"median {median:>3}  full tours {counts[cells] / total:.2%}")
+    ax.set_xlabel("path length (squares visited, start included)")
+    ax.set_ylabel("share of walks")
+    ax.set_xlim(1, cells)
+    ax.set_title(f"Path-length distribution, {BOARD}, {LENGTH_RULE}")
+    ax.legend()
+    save(fig, f"length-distribution_{slug(BOARD)}_{slug(LENGTH_RULE)}")
 
-means = classes[(classes["board"] == BOARD) & (classes["rule_spec"] == LENGTH_RULE)
-                & (classes["group_by"] == "class")]
-print("  the classes table's mean lengths: "
-      + ", ".join(f"{g} {m:.2f}" for g, m in zip(means["group"], means["length_mean"])))
+    means = classes[(classes["board"] == BOARD) & (classes["rule_spec"] == LENGTH_RULE)
+                    & (classes["group_by"] == "class")]
+    print("  the classes table's mean lengths: "
+          + ", ".join(f"{g} {m:.2f}" for g, m in zip(means["group"], means["length_mean"])))
 
 # %% [markdown]
 # ## 8. Where failed walks end
@@ -642,19 +696,20 @@ print("  the classes table's mean lengths: "
 # outcome counts per board; the `walks` table has each walk's `outcome`.
 
 # %%
-ends = deadends[(deadends["board"] == BOARD) & (deadends["rule_spec"] == RULE)]
-traps = ends.groupby("end", as_index=False)[["count"]].sum().sort_values("count", ascending=False)
-at_dead_end = int(traps["count"].sum())
-sel = squares[(squares["board"] == BOARD) & (squares["rule_spec"] == RULE)]
-stopped = int(sel["stopped"].sum())
-failed = int((sel["walks"] - sel["successes"]).sum())  # int64: never wraps
-assert failed == at_dead_end + stopped, "failed walks = dead ends (incl. over budget) + stopped"
-b = boards_table[(boards_table["board"] == BOARD) & (boards_table["rule_spec"] == RULE)].iloc[0]
-assert (b["dead_ends"] + b["budget_exceeded"], b["stopped"]) == (at_dead_end, stopped)
-print(f"{BOARD}, {RULE}: {failed} failed walks: {int(b['dead_ends'])} at a dead end, "
-      f"{stopped} stopped by max_steps, {int(b['budget_exceeded'])} over the node budget")
-for _, row in traps.head(5).iterrows():
-    print(f"  {row['end']:>4}: {int(row['count'])} ({int(row['count']) / max(at_dead_end, 1):.1%} of the dead ends)")
+if not SIEVE:  # a sieve run has no squares table: section 2b drew its figures
+    ends = deadends[(deadends["board"] == BOARD) & (deadends["rule_spec"] == RULE)]
+    traps = ends.groupby("end", as_index=False)[["count"]].sum().sort_values("count", ascending=False)
+    at_dead_end = int(traps["count"].sum())
+    sel = squares[(squares["board"] == BOARD) & (squares["rule_spec"] == RULE)]
+    stopped = int(sel["stopped"].sum())
+    failed = int((sel["walks"] - sel["successes"]).sum())  # int64: never wraps
+    assert failed == at_dead_end + stopped, "failed walks = dead ends (incl. over budget) + stopped"
+    b = boards_table[(boards_table["board"] == BOARD) & (boards_table["rule_spec"] == RULE)].iloc[0]
+    assert (b["dead_ends"] + b["budget_exceeded"], b["stopped"]) == (at_dead_end, stopped)
+    print(f"{BOARD}, {RULE}: {failed} failed walks: {int(b['dead_ends'])} at a dead end, "
+          f"{stopped} stopped by max_steps, {int(b['budget_exceeded'])} over the node budget")
+    for _, row in traps.head(5).iterrows():
+        print(f"  {row['end']:>4}: {int(row['count'])} ({int(row['count']) / max(at_dead_end, 1):.1%} of the dead ends)")
 
 # %% [markdown]
 # ## 9. The `walks` table and reproducible random streams
@@ -692,51 +747,53 @@ for _, row in traps.head(5).iterrows():
 # budget, tie-break), compared with the table.
 
 # %%
-seed = int(file_metadata(table_path("squares")).get("seed"))  # metadata keys: .get, not [ ]
-corner = kw.square_name(rows, cols, 0, 0)  # a1, or r0c0 on boards wider than 26 columns
-print(f"seed {seed}; walk 0 of {BOARD} random from {corner} has the PCG seed words "
-      "%#018x %#018x" % kw.stream_seeds(seed, rows, cols, "random", 0, 0, 0))
+if not SIEVE:  # a sieve run has no squares table: section 2b drew its figures
+    seed = int(file_metadata(table_path("squares")).get("seed"))  # metadata keys: .get, not [ ]
+    corner = kw.square_name(rows, cols, 0, 0)  # a1, or r0c0 on boards wider than 26 columns
+    print(f"seed {seed}; walk 0 of {BOARD} random from {corner} has the PCG seed words "
+          "%#018x %#018x" % kw.stream_seeds(seed, rows, cols, "random", 0, 0, 0))
 
 
-if walks_table is None:
-    print("no walks table here: nothing to replay")
-else:
-    # every rule of the run, replayed by the package (kw.replay) with the
-    # row's own parameters, end squares named as the table names them
-    replayed = 0
-    for (spec,), group in walks_table[walks_table["board"] == BOARD].groupby(["rule_spec"], observed=True):
-        rule_name = str(group["rule"].iloc[0])
-        for _, row in group.sort_values(["start", "walk"]).head(4).iterrows():
-            w = kw.replay(seed, rows, cols, rule_name, int(row["start_row"]), int(row["start_col"]), int(row["walk"]),
-                          max_steps=0 if pd.isna(row["max_steps"]) else int(row["max_steps"]),
-                          order=None if pd.isna(row["move_order"]) else str(row["move_order"]),
-                          node_budget=None if pd.isna(row["node_budget"]) else int(row["node_budget"]),
-                          tie_break=None if pd.isna(row["tie_break"]) else str(row["tie_break"]))
-            names = kw.square_names(rows, cols, [w.path[0], w.end])
-            assert (names[0], names[1], w.length, w.outcome) == (row["start"], row["end"], row["length"], row["outcome"]), \
-                f"{rule_name} {row['start']} walk {row['walk']}: replayed {names} {w.length} {w.outcome}"
-            replayed += 1
-    print(f"kw.replay: {replayed} walks of every rule on {BOARD} match the walks table (start, end, length, outcome)")
+    if walks_table is None:
+        print("no walks table here: nothing to replay")
+    else:
+        # every rule of the run, replayed by the package (kw.replay) with the
+        # row's own parameters, end squares named as the table names them
+        replayed = 0
+        for (spec,), group in walks_table[walks_table["board"] == BOARD].groupby(["rule_spec"], observed=True):
+            rule_name = str(group["rule"].iloc[0])
+            for _, row in group.sort_values(["start", "walk"]).head(4).iterrows():
+                w = kw.replay(seed, rows, cols, rule_name, int(row["start_row"]), int(row["start_col"]), int(row["walk"]),
+                              max_steps=0 if pd.isna(row["max_steps"]) else int(row["max_steps"]),
+                              order=None if pd.isna(row["move_order"]) else str(row["move_order"]),
+                              node_budget=None if pd.isna(row["node_budget"]) else int(row["node_budget"]),
+                              tie_break=None if pd.isna(row["tie_break"]) else str(row["tie_break"]))
+                names = kw.square_names(rows, cols, [w.path[0], w.end])
+                assert (names[0], names[1], w.length, w.outcome) == (row["start"], row["end"], row["length"], row["outcome"]), \
+                    f"{rule_name} {row['start']} walk {row['walk']}: replayed {names} {w.length} {w.outcome}"
+                replayed += 1
+        print(f"kw.replay: {replayed} walks of every rule on {BOARD} match the walks table (start, end, length, outcome)")
 
-    counts = walks_table.groupby(["board", "rule_spec", "start"], observed=True, as_index=False)[["success"]].sum()
-    counts = counts.merge(squares, on=["board", "rule_spec", "start"])
-    agree = (counts["success"] == counts["successes"]).all()
-    print(f"walks table vs squares: successes per start square "
-          f"{'agree' if agree else 'DISAGREE'} for {len(counts)} squares")
-    # groupby, not pd.crosstab: crosstab drops the (board, rule) rows of
-    # categories whose outcomes miss a level
-    outcomes = (walks_table.groupby(["board", "rule_spec"], observed=True)["outcome"]
-                .value_counts().unstack(fill_value=0))
-    outcomes = outcomes[[c for c in walks_table["outcome"].cat.categories if c in outcomes.columns]]
-    print("\noutcomes per board and rule (walks table):")
-    print(outcomes.to_string())
+        counts = walks_table.groupby(["board", "rule_spec", "start"], observed=True, as_index=False)[["success"]].sum()
+        counts = counts.merge(squares, on=["board", "rule_spec", "start"])
+        agree = (counts["success"] == counts["successes"]).all()
+        print(f"walks table vs squares: successes per start square "
+              f"{'agree' if agree else 'DISAGREE'} for {len(counts)} squares")
+        # groupby, not pd.crosstab: crosstab drops the (board, rule) rows of
+        # categories whose outcomes miss a level
+        outcomes = (walks_table.groupby(["board", "rule_spec"], observed=True)["outcome"]
+                    .value_counts().unstack(fill_value=0))
+        outcomes = outcomes[[c for c in walks_table["outcome"].cat.categories if c in outcomes.columns]]
+        print("\noutcomes per board and rule (walks table):")
+        print(outcomes.to_string())
 
 # %% [markdown]
 # ## Summary
 
 # %%
-print(f"results {RESULTS}: {int(squares['walks'].sum())} walks, "
-      f"{len(boards)} boards, {len(rules)} rules")
-print(f"figures saved in {FIGURES}:")
-for path in sorted(FIGURES.glob("*.png")):
-    print(f"  {path.name}")
+if not SIEVE:  # a sieve run has no squares table: section 2b drew its figures
+    print(f"results {RESULTS}: {int(squares['walks'].sum())} walks, "
+          f"{len(boards)} boards, {len(rules)} rules")
+    print(f"figures saved in {FIGURES}:")
+    for path in sorted(FIGURES.glob("*.png")):
+        print(f"  {path.name}")
