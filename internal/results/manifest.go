@@ -87,6 +87,12 @@ type Manifest struct {
 	FinishedAt  string     `json:"finished_at"` // when its results were written
 	Seconds     float64    `json:"seconds"`     // time spent running walks; of a merge, the shards' summed
 	WalksPerSec float64    `json:"walks_per_second"`
+	// ExactSeconds is the time spent on exact values (enumeration, or
+	// the stored values), SplittingSeconds on the splitting estimator's
+	// rare-event estimates; neither counts in seconds or throughput, and
+	// each is absent where the run had none.
+	ExactSeconds     float64 `json:"exact_seconds,omitempty"`
+	SplittingSeconds float64 `json:"splitting_seconds,omitempty"`
 	// Shards lists, for a merged result (shard "merged"), each part's
 	// provenance; MergeSeconds is the merge's own time, never throughput.
 	Shards       []ShardRun       `json:"shards,omitempty"`
@@ -148,6 +154,9 @@ type RunInfo struct {
 	Seconds float64   // time spent running them
 	Started time.Time // when the run or merge started
 	PerWalk bool      // the per-walk table was written too
+	// ExactSeconds and SplittingSeconds are the time spent computing
+	// exact values and splitting estimates, apart from the walks'.
+	ExactSeconds, SplittingSeconds float64
 	// Shards are the parts' provenance for a merge (then Seconds is the
 	// merge's own time); nil for a run.
 	Shards []ShardRun
@@ -221,6 +230,7 @@ func WriteContext(ctx context.Context, dir string, e *config.Experiment, t *Tabl
 	m := Manifest{Experiment: e.Name, Description: e.Description, Seed: config.U64(e.Seed), ConfigHash: e.ConfigHash,
 		ToolVersion: md.ToolVersion, GitCommit: md.Build.Revision, Build: md.Build, Shard: run.Shard, Workers: run.Workers,
 		Units: run.Units, StartedAt: timestamp(run.Started), FinishedAt: timestamp(time.Now()), Seconds: run.Seconds,
+		ExactSeconds: run.ExactSeconds, SplittingSeconds: run.SplittingSeconds,
 		Tables: files, Config: e.Config, Host: ReadHost()}
 	if !md.Build.Traceable() {
 		m.Warnings = append(m.Warnings, buildinfo.NoVCSWarning)

@@ -297,13 +297,22 @@ func writeRun(ctx context.Context, dir string, s *config.Experiment, p *Plan, o 
 // them, with report and manifest, into dir; then runs o.BeforeCommit.
 // perWalk says the per-walk table is in dir too.
 func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOptions, ts *Tallies, stop results.StopOf, seq *decider, sum *Completed, units int, perWalk bool) error {
+	t0 := time.Now()
 	exact, err := computeExact(ctx, s, max(1, o.Workers), o.Log)
 	if err != nil {
 		return err
 	}
+	t1 := time.Now()
 	split, err := computeSplitting(ctx, s, max(1, o.Workers), o.Log)
 	if err != nil {
 		return err
+	}
+	exactSecs, splitSecs := t1.Sub(t0).Seconds(), time.Since(t1).Seconds()
+	if len(exact.cells) == 0 {
+		exactSecs = 0 // none asked for
+	}
+	if len(split) == 0 {
+		splitSecs = 0
 	}
 	splitOf := func(board, rule, start int) (results.Estimated, bool) {
 		e, ok := split[Cell{board, rule, start}]
@@ -314,7 +323,7 @@ func writeResults(ctx context.Context, dir string, s *config.Experiment, o RunOp
 	}
 	sum.Tables.ExactNotes = exact.Notes
 	run := results.RunInfo{Meta: o.Meta, Shard: o.Shard.String(), Workers: o.Workers, Units: units, Walks: sum.Walks, Seconds: sum.Seconds, Started: sum.Started,
-		PerWalk: perWalk, Shards: sum.shards}
+		PerWalk: perWalk, Shards: sum.shards, ExactSeconds: exactSecs, SplittingSeconds: splitSecs}
 	if err := results.WriteContext(ctx, dir, s, sum.Tables, run); err != nil {
 		return err
 	}
