@@ -27,6 +27,8 @@
 package tables
 
 import (
+	"iter"
+
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
 )
@@ -95,6 +97,45 @@ func ReadWalksWhere(path string, keep func(*WalkRow) bool) ([]WalkRow, Metadata,
 	return readAs(path, func(path string) ([]table.WalkRow, Metadata, error) {
 		return table.ReadWalksWhere(path, internalKeep(keep))
 	}, walkRowOf)
+}
+
+// WalkRows iterates over the rows of the walks table at path, in the file's
+// order, decoding a batch of rows at a time: a run's per-walk table can
+// hold millions of rows, and the loop holds one batch, not the table.
+// Breaking out of the loop stops the reading. An error (the file, its
+// schema version or table name, a damaged batch) is yielded once, with a
+// zero row, and ends the loop:
+//
+//	for w, err := range tables.WalkRows(path) {
+//		if err != nil {
+//			return err
+//		}
+//		lengths = append(lengths, float64(w.Length))
+//	}
+func WalkRows(path string) iter.Seq2[WalkRow, error] {
+	return func(yield func(WalkRow, error) bool) {
+		more := true
+		_, err := table.EachWalk(path, func(w *table.WalkRow) bool {
+			more = yield(walkRowOf(w), nil)
+			return more
+		})
+		if err != nil && more {
+			yield(WalkRow{}, err)
+		}
+	}
+}
+
+// Column is one field of every row, in the rows' order: a column as a
+// slice, as gonum's stat functions and plotters take one, e.g.
+//
+//	rates := tables.Column(squares, func(r *tables.SquareRow) float64 { return r.SuccessRate })
+//	mean, std := stat.MeanStdDev(rates, nil)
+func Column[R, T any](rows []R, field func(*R) T) []T {
+	out := make([]T, len(rows))
+	for i := range rows {
+		out[i] = field(&rows[i])
+	}
+	return out
 }
 
 // internalKeep is keep on the internal rows.

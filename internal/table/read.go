@@ -94,9 +94,27 @@ func ReadWalksWhere(path string, keep func(*WalkRow) bool) ([]WalkRow, Metadata,
 	return rows, md, nil
 }
 
+// EachWalk calls visit with each row of a walks table in order, decoding
+// a batch of rows at a time, until visit returns false; the row is valid
+// only during the call. It returns the file's metadata.
+func EachWalk(path string, visit func(*WalkRow) bool) (Metadata, error) {
+	stopped := false
+	_, md, err := readFiltered(path, walksSpec, func(r *WalkRow) bool {
+		if !stopped && !visit(r) {
+			stopped = true
+		}
+		return false
+	}, func() bool { return stopped })
+	if err != nil {
+		return Metadata{}, fmt.Errorf("table: %s: %w", path, err)
+	}
+	return md, nil
+}
+
 // readFiltered reads the rows of a table for which keep is true (every
-// row where keep is nil).
-func readFiltered[R any](path string, s *spec[R], keep func(*R) bool) ([]R, Metadata, error) {
+// row where keep is nil). done, when not nil, is asked after each batch:
+// true stops the reading there (what was read is returned, no error).
+func readFiltered[R any](path string, s *spec[R], keep func(*R) bool, done ...func() bool) ([]R, Metadata, error) {
 	f, err := safeio.OpenRegular(path)
 	if pe := (*os.PathError)(nil); errors.As(err, &pe) {
 		return nil, Metadata{}, pe.Err // read names the path
@@ -187,6 +205,9 @@ func readFiltered[R any](path string, s *spec[R], keep func(*R) bool) ([]R, Meta
 			}
 		}
 		off += n
+		if len(done) > 0 && done[0]() {
+			return rows, md, nil
+		}
 	}
 	if err := rr.Err(); err != nil {
 		return nil, Metadata{}, fmt.Errorf("%w: %w", errDamaged, err)
