@@ -32,8 +32,10 @@ func sampleRows(tb table.Table, n int) reflect.Value {
 				f.SetString(c.Levels[(i+j)%len(c.Levels)])
 			case c.Type == "dictionary" || c.Type == "string":
 				f.SetString(fmt.Sprintf("%s-%d", c.Name, i))
-			case c.Type == "int32", c.Type == "int64" && !c.Nullable:
+			case (c.Type == "int32" || c.Type == "int64") && !c.Nullable:
 				f.SetInt(int64(100*i + j))
+			case c.Type == "int32":
+				f.Set(reflect.ValueOf(table.Int32Of(int32(100*i + j))))
 			case c.Type == "int64":
 				f.Set(reflect.ValueOf(table.Int64Of(int64(100*i + j))))
 			case c.Type == "float64":
@@ -163,8 +165,8 @@ func TestResultReadsDesignsAndSieve(t *testing.T) {
 	md := Metadata{Experiment: res.Manifest.Experiment, ConfigHash: res.Manifest.ConfigHash}
 	designs := []table.DesignRow{{Experiment: md.Experiment, Board: "8x8", Rows: 8, Cols: 8, Design: "rules[0]", Rule: "warnsdorff",
 		Start: "a1", StartClass: "corner", StartDegree: 2, Cells: 40320, CellsSucceeding: 40000, CellsFailing: 320, Walks: 40320, Successes: 40000, Deterministic: true}}
-	sieve := []table.SieveRow{{Experiment: md.Experiment, Stage: 1, Keep: "fails", Rule: "warnsdorff/first", Start: "r0c0", Boards: 2, Steps: 90,
-		FailedBoard: "9x9", FailedRows: table.Int64Of(9), FailedCols: table.Int64Of(9), FailedLength: table.Int64Of(26), Passed: true, Kept: true,
+	sieve := []table.SieveRow{{Experiment: md.Experiment, Stage: 1, Keep: "fails", Rule: "warnsdorff/first", Start: "a1", Boards: 2, Steps: 90,
+		FailedBoard: "9x9", FailedRows: table.Int32Of(9), FailedCols: table.Int32Of(9), FailedLength: table.Int64Of(26), Passed: true, Kept: true,
 		Params: table.RuleParams{Spec: "warnsdorff/first", TieBreak: "first"}}}
 	if err := table.WriteDesigns(filepath.Join(dir, DesignsFile), designs, md); err != nil {
 		t.Fatal(err)

@@ -108,6 +108,8 @@ func fieldText(field string, c table.Column) string {
 			s += " A null reads as NaN."
 		case c.Type == "int64":
 			s += " A null reads as a NullInt64 that is not Valid."
+		case c.Type == "int32":
+			s += " A null reads as a NullInt32 that is not Valid."
 		default:
 			s += ` A null reads as "".`
 		}
@@ -129,6 +131,14 @@ const nullInt64Src = `// NullInt64 is the value of a nullable int64 column: null
 type NullInt64 struct {
 	// Int64 is the value; 0 where the column is null.
 	Int64 int64
+	// Valid is false where the column is null.
+	Valid bool
+}
+
+// NullInt32 is the value of a nullable int32 column: null unless Valid.
+type NullInt32 struct {
+	// Int32 is the value; 0 where the column is null.
+	Int32 int32
 	// Valid is false where the column is null.
 	Valid bool
 }
@@ -241,6 +251,8 @@ func rowsSource(t *testing.T) []byte {
 			switch {
 			case f.Type == reflect.TypeFor[table.NullInt64]():
 				fmt.Fprintf(&b, "\t\t%s: NullInt64(r.%s),\n", f.Name, f.Name)
+			case f.Type == reflect.TypeFor[table.NullInt32]():
+				fmt.Fprintf(&b, "\t\t%s: NullInt32(r.%s),\n", f.Name, f.Name)
 			case f.Type.Kind() == reflect.Struct:
 				fmt.Fprintf(&b, "\t\t%s: %s(&r.%s),\n", f.Name, convName(f.Type), f.Name)
 			default:

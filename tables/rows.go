@@ -957,8 +957,9 @@ type SieveRow struct {
 	// `warnsdorff/first`, `warnsdorff/pohl`, `warnsdorff/roth`,
 	// `backtrack`, `backtrack/closed`.
 	Rule string
-	// Start is the `start` column: the start square as `r<row>c<col>`, the
-	// same square on every board.
+	// Start is the `start` column: the start square, named as the `squares`
+	// table names it: `a1`, or `r<row>c<col>` (0-based) where a board of
+	// the sieve has over 26 columns; the same square on every board.
 	Start string
 	// StartRow is the `start_row` column: the start square's row, from 0.
 	StartRow int32
@@ -976,13 +977,13 @@ type SieveRow struct {
 	// none did. A null reads as "".
 	FailedBoard string
 	// FailedRows is the `failed_rows` column (squares): that board's rows;
-	// null where no walk failed. A null reads as a NullInt64 that is not
+	// null where no walk failed. A null reads as a NullInt32 that is not
 	// Valid.
-	FailedRows NullInt64
+	FailedRows NullInt32
 	// FailedCols is the `failed_cols` column (squares): that board's
-	// columns; null where no walk failed. A null reads as a NullInt64 that
+	// columns; null where no walk failed. A null reads as a NullInt32 that
 	// is not Valid.
-	FailedCols NullInt64
+	FailedCols NullInt32
 	// FailedLength is the `failed_length` column (squares): squares the
 	// failing walk visited; null where no walk failed. A null reads as a
 	// NullInt64 that is not Valid.
@@ -1249,6 +1250,14 @@ type RuleParams struct {
 type NullInt64 struct {
 	// Int64 is the value; 0 where the column is null.
 	Int64 int64
+	// Valid is false where the column is null.
+	Valid bool
+}
+
+// NullInt32 is the value of a nullable int32 column: null unless Valid.
+type NullInt32 struct {
+	// Int32 is the value; 0 where the column is null.
+	Int32 int32
 	// Valid is false where the column is null.
 	Valid bool
 }
@@ -1654,8 +1663,8 @@ func sieveRowOf(r *table.SieveRow) SieveRow {
 		Boards:       r.Boards,
 		Steps:        r.Steps,
 		FailedBoard:  r.FailedBoard,
-		FailedRows:   NullInt64(r.FailedRows),
-		FailedCols:   NullInt64(r.FailedCols),
+		FailedRows:   NullInt32(r.FailedRows),
+		FailedCols:   NullInt32(r.FailedCols),
 		FailedLength: NullInt64(r.FailedLength),
 		Passed:       r.Passed,
 		Kept:         r.Kept,

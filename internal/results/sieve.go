@@ -59,6 +59,19 @@ func sieveRows(e *config.Experiment, stages []SieveStage) []table.SieveRow {
 			}
 		}
 	}
+	// The start's name: a1 as the squares table names it, unless a board
+	// of the sieve has over 26 columns, where squares are named r0c0: one
+	// name for the cell on every board it walks.
+	wide := false
+	for _, b := range e.Boards {
+		wide = wide || b.Cols > 26
+	}
+	name := func(row, col int) string {
+		if wide {
+			return fmt.Sprintf("r%dc%d", row, col)
+		}
+		return fmt.Sprintf("%c%d", 'a'+col, row+1)
+	}
 	b0 := e.Boards[0]
 	var rows []table.SieveRow
 	for si, st := range stages {
@@ -66,12 +79,12 @@ func sieveRows(e *config.Experiment, stages []SieveStage) []table.SieveRow {
 			r := e.Rules[c.Rule]
 			row, col := b0.RowCol(e.Starts[0][c.Start])
 			sr := table.SieveRow{Experiment: e.Name, Stage: int32(si + 1), Keep: st.Stage.Keep, Rule: r.Name(),
-				Start: fmt.Sprintf("r%dc%d", row, col), StartRow: int32(row), StartCol: int32(col),
+				Start: name(row, col), StartRow: int32(row), StartCol: int32(col),
 				Boards: int32(c.Boards), Steps: c.Steps, Passed: c.Passed, Kept: kept[[2]int{c.Rule, c.Start}], Params: Params(r)}
 			if c.HasFailed {
 				b := e.Boards[c.Failed]
 				sr.FailedBoard = b.String()
-				sr.FailedRows, sr.FailedCols = table.Int64Of(int64(b.Rows)), table.Int64Of(int64(b.Cols))
+				sr.FailedRows, sr.FailedCols = table.Int32Of(int32(b.Rows)), table.Int32Of(int32(b.Cols))
 				sr.FailedLength = table.Int64Of(int64(c.FailedLength))
 			}
 			rows = append(rows, sr)

@@ -104,7 +104,7 @@ func checkSieveRows(t *testing.T, s *config.Experiment, rows []table.SieveRow) {
 				want.Steps += int64(o.Length)
 				if !o.Success {
 					want.FailedBoard = b.String()
-					want.FailedRows, want.FailedCols = table.Int64Of(int64(b.Rows)), table.Int64Of(int64(b.Cols))
+					want.FailedRows, want.FailedCols = table.Int32Of(int32(b.Rows)), table.Int32Of(int32(b.Cols))
 					want.FailedLength = table.Int64Of(int64(o.Length))
 					break
 				}

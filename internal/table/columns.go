@@ -113,6 +113,7 @@ type column[R any] struct {
 	i32      func(*R) *int32
 	i64      func(*R) *int64
 	ni64     func(*R) *NullInt64 // a nullable int64 column
+	ni32     func(*R) *NullInt32 // a nullable int32 column
 	f64      func(*R) *float64
 	b        func(*R) *bool
 }
@@ -142,6 +143,12 @@ func i32Col[R any](name string, f func(*R) *int32) column[R] {
 
 func i64Col[R any](name string, f func(*R) *int64) column[R] {
 	return column[R]{name: name, kind: kInt64, i64: f}
+}
+
+// optI32Col is an int32 column that is null where the row's NullInt32 is
+// not Valid.
+func optI32Col[R any](name string, f func(*R) *NullInt32) column[R] {
+	return column[R]{name: name, kind: kInt32, nullable: true, ni32: f}
 }
 
 // optI64Col is an int64 column that is null where the row's NullInt64 is
@@ -193,6 +200,14 @@ func (c *column[R]) build(mem memory.Allocator, rows []R, levels *levelSet) (arr
 		defer b.Release()
 		b.Reserve(len(rows))
 		for i := range rows {
+			if c.nullable {
+				if v := *c.ni32(&rows[i]); v.Valid {
+					b.Append(v.Int32)
+				} else {
+					b.AppendNull()
+				}
+				continue
+			}
 			b.Append(*c.i32(&rows[i]))
 		}
 		return b.NewArray(), nil
@@ -307,8 +322,17 @@ func (c *column[R]) read(a arrow.Array, rows []R) {
 	case kString, kDict:
 		c.readStrings(a, rows)
 	case kInt32:
-		v := a.(*array.Int32).Int32Values()
+		ia := a.(*array.Int32)
+		v := ia.Int32Values()
 		for i := range rows {
+			if c.nullable {
+				var x NullInt32
+				if !ia.IsNull(i) {
+					x = NullInt32{Int32: v[i], Valid: true}
+				}
+				*c.ni32(&rows[i]) = x
+				continue
+			}
 			*c.i32(&rows[i]) = v[i]
 		}
 	case kInt64:

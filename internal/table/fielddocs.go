@@ -227,7 +227,7 @@ var fieldDocs = map[string]fieldDoc{
 	"sieve.rule":                 {"", "the rule: `random`, `warnsdorff/random`, `warnsdorff/first`, `warnsdorff/pohl`, `warnsdorff/roth`, `backtrack`, `backtrack/closed`"},
 	"sieve.rule_spec":            {"", "the whole rule as one canonical string, never null: the rule's name, then `;key=value` for every parameter that changes a walk and that the name does not say, in the order `tie_break` (only `backtrack`'s: `warnsdorff`'s is in its name), `order` (the move order without spaces), `max_steps`, `node_budget`, defaults written out and absent parameters left out — `random`, `random;max_steps=6`, `warnsdorff/random`, `warnsdorff/first;order=(2,1)(1,2)(-1,2)(-2,1)(-2,-1)(-1,-2)(1,-2)(2,-1)`, `backtrack/closed;tie_break=first;order=…;node_budget=10000000`. The same rule gives the same string in every table, run and `experiment exact` file: join on (`board`, `rule_spec`, `start`)"},
 	"sieve.stage":                {"", "the stage, from 1: the boards entry in the file's order"},
-	"sieve.start":                {"", "the start square as `r<row>c<col>`, the same square on every board"},
+	"sieve.start":                {"", "the start square, named as the `squares` table names it: `a1`, or `r<row>c<col>` (0-based) where a board of the sieve has over 26 columns; the same square on every board"},
 	"sieve.start_col":            {"", "the start square's column, from 0"},
 	"sieve.start_row":            {"", "the start square's row, from 0"},
 	"sieve.steps":                {"squares", "squares visited by those walks, starts included"},

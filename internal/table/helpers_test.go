@@ -124,6 +124,14 @@ func genRows[R any](s *spec[R], n int) []R {
 				case 2:
 					v = math.MinInt32
 				}
+				if c.nullable {
+					var x NullInt32 // null in every fourth row
+					if i%4 != 3 {
+						x = Int32Of(v)
+					}
+					*c.ni32(r) = x
+					continue
+				}
 				*c.i32(r) = v
 			case kInt64:
 				v := int64(i)*1_000_003 + int64(j)
@@ -190,7 +198,11 @@ func checkCoverage[R any](t *testing.T, s *spec[R]) {
 		case kString, kDict:
 			*c.str(&r) = "x"
 		case kInt32:
-			*c.i32(&r) = 1
+			if c.nullable {
+				*c.ni32(&r) = Int32Of(1)
+			} else {
+				*c.i32(&r) = 1
+			}
 		case kInt64:
 			if c.nullable {
 				*c.ni64(&r) = Int64Of(1)

@@ -136,7 +136,11 @@ func setOne[R any](c *column[R], r *R) {
 	case kString, kDict:
 		*c.str(r) = "x"
 	case kInt32:
-		*c.i32(r) = 1
+		if c.nullable {
+			*c.ni32(r) = Int32Of(1)
+		} else {
+			*c.i32(r) = 1
+		}
 	case kInt64:
 		if c.nullable {
 			*c.ni64(r) = Int64Of(1)

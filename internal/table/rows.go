@@ -27,7 +27,7 @@ type SieveRow struct {
 	Stage      int32  // from 1
 	Keep       string // fails or succeeds
 	Rule       string
-	Start      string // the square as rNcM, the same square on every board
+	Start      string // the square's name (a1, or r0c0 where a board of the sieve has over 26 columns)
 	StartRow   int32
 	StartCol   int32
 	Boards     int32 // boards of the stage the cell walked
@@ -36,8 +36,8 @@ type SieveRow struct {
 	// failed, with its sides and the failing walk's length; null where
 	// none did.
 	FailedBoard  string
-	FailedRows   NullInt64
-	FailedCols   NullInt64
+	FailedRows   NullInt32
+	FailedCols   NullInt32
 	FailedLength NullInt64
 	Passed       bool // met the stage's keep: went on to the next stage
 	Kept         bool // passed every stage: the sieve keeps the cell (on each of its rows)
@@ -396,6 +396,15 @@ type NullInt64 struct {
 
 // Int64Of returns v as a valid NullInt64.
 func Int64Of(v int64) NullInt64 { return NullInt64{Int64: v, Valid: true} }
+
+// NullInt32 is the value of a nullable int32 column: null unless Valid.
+type NullInt32 struct {
+	Int32 int32
+	Valid bool
+}
+
+// Int32Of returns v as a valid NullInt32.
+func Int32Of(v int32) NullInt32 { return NullInt32{Int32: v, Valid: true} }
 
 // RuleParams are the parameters of a row's rule that its name does not say,
 // so that rows of different experiments stay apart after a union. A

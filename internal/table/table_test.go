@@ -485,8 +485,8 @@ func TestTables(t *testing.T) {
 			fields[key] = true
 			want := map[string]reflect.Kind{"string": reflect.String, "dictionary": reflect.String, "int32": reflect.Int32,
 				"int64": reflect.Int64, "float64": reflect.Float64, "bool": reflect.Bool}[c.Type]
-			if c.Type == "int64" && c.Nullable {
-				want = reflect.Struct // NullInt64
+			if (c.Type == "int64" || c.Type == "int32") && c.Nullable {
+				want = reflect.Struct // NullInt64, NullInt32
 			}
 			if f.Type.Kind() != want {
 				t.Errorf("%s.%s: %s column in field %s of kind %s", tb.Name, c.Name, c.Type, f.Name, f.Type.Kind())
