@@ -144,7 +144,7 @@ func TestRothNaturalOrders(t *testing.T) {
 			t.Errorf("%s: never fails on n = 5..450 (kept %v)", r.Params.MoveOrder, r.Kept)
 			continue
 		}
-		if n := r.FailedRows.Int64; n == 428 {
+		if n := int64(r.FailedRows.Int32); n == 428 {
 			t.Errorf("%s first fails at 428", r.Params.MoveOrder)
 		} else if n <= 60 {
 			a1 = append(a1, n)
