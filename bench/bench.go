@@ -71,7 +71,14 @@ type Report struct {
 	Python           []Result  `json:"python,omitempty"`
 	PythonRatios     []float64 `json:"go_over_python,omitempty"`
 	PythonNote       string    `json:"python_note,omitempty"`
-	PeakRSSMiB       float64   `json:"peak_rss_mib"`
+	// Large times the general kernel from the corner of 100x100 and
+	// 1000x1000 (random, Warnsdorff/random), LargeC bench/c/large.c on
+	// the same walks, LargeOverC Go's speed over C per case (CPU time).
+	Large      []Result  `json:"large"`
+	LargeC     []Result  `json:"large_c,omitempty"`
+	LargeOverC []float64 `json:"large_over_c,omitempty"`
+	LargeNote  string    `json:"large_note,omitempty"`
+	PeakRSSMiB float64   `json:"peak_rss_mib"`
 }
 
 // kernels are the (board, rule) pairs Run times, in the order it reports them.
@@ -122,6 +129,9 @@ func Run(ctx context.Context, d time.Duration, workers int, python bool) (*Repor
 	}
 	rep.OwnOverPath = ownOverPaths(rep.OwnRules, rep.PathKernels)
 	if rep.C, rep.GoOverC, rep.CNote, err = cBench(ctx, rep.Kernels[:2], d); err != nil {
+		return nil, err
+	}
+	if rep.Large, rep.LargeC, rep.LargeOverC, rep.LargeNote, err = largeBench(ctx, d); err != nil {
 		return nil, err
 	}
 	for i, pk := range rep.PathKernels {

@@ -3,6 +3,8 @@ package bench
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os/exec"
 	"runtime"
 	"slices"
 	"testing"
@@ -53,6 +55,26 @@ func TestRun(t *testing.T) {
 	}
 	if rep.Python != nil {
 		t.Errorf("python results without python: %+v", rep.Python)
+	}
+	// The large boards from the corner, each against C where a compiler
+	// is (largeBench checks that C walked the same walks, step for step).
+	if len(rep.Large) != len(largeCases) {
+		t.Fatalf("%d large-board results, want %d", len(rep.Large), len(largeCases))
+	}
+	for i, r := range rep.Large {
+		if c := largeCases[i]; r.Board != fmt.Sprintf("%dx%d", c.n, c.n) || r.Rule != c.rule || r.Path != string(sim.PathGeneral) || r.Walks < 4 {
+			t.Errorf("large result %d: %+v, want %dx%d %s on the general kernel", i, r, c.n, c.n, c.rule)
+		}
+	}
+	if _, err := exec.LookPath("cc"); err == nil {
+		if len(rep.LargeC) != len(rep.Large) || len(rep.LargeOverC) != len(rep.Large) || rep.LargeNote != "" {
+			t.Errorf("a C compiler, but %d C results and %d ratios for %d large cases (%s)", len(rep.LargeC), len(rep.LargeOverC), len(rep.Large), rep.LargeNote)
+		}
+		for i, c := range rep.LargeC {
+			if c.Walks != rep.Large[i].Walks || c.MeanLength != rep.Large[i].MeanLength || rep.LargeOverC[i] <= 0 {
+				t.Errorf("large case %d: C %+v against Go %+v", i, c, rep.Large[i])
+			}
+		}
 	}
 
 	ctx, cancel := context.WithCancel(context.Background())

@@ -106,6 +106,13 @@ func printBench(e *env, rep *bench.Report) {
 	if rep.CNote != "" {
 		fmt.Fprintln(e.stdout, rep.CNote)
 	}
+	for i, r := range rep.LargeOverC {
+		g := rep.Large[i]
+		fmt.Fprintf(e.stdout, "general kernel / C, %s %s from the corner: %.2f× (%.1f against %.1f ns a step)\n", g.Rule, g.Board, r, g.NsPerStep, rep.LargeC[i].NsPerStep)
+	}
+	if rep.LargeNote != "" {
+		fmt.Fprintln(e.stdout, rep.LargeNote)
+	}
 	for i, r := range rep.PythonRatios {
 		fmt.Fprintf(e.stdout, "Go kernel / plain Python, %s 8x8: %.0f×\n", rep.Kernels[i].Rule, r)
 	}
