@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/manual"
 	"github.com/knightwalk/knightwalk/internal/results"
@@ -74,7 +75,7 @@ func exactCommand() *command {
 					}
 				}
 				t0 := time.Now()
-				var res []sim.Exact
+				var res []exact.Result
 				stored := false
 				if !*enumerate {
 					if res, stored, err = exactStored(b, r, starts); err != nil {
@@ -85,7 +86,7 @@ func exactCommand() *command {
 				if stored {
 					fmt.Fprintf(e.stderr, "experiment: exact %s %s: %s; --enumerate enumerates again\n", b, r.Name(), exactStoredNote)
 					command += " (" + exactStoredNote + ")"
-				} else if res, err = exactWalks(ctx, e.stderr, b, r, starts, sim.ExactOptions{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds, Spill: *spill}, *layers); err != nil {
+				} else if res, err = exactWalks(ctx, e.stderr, b, r, starts, exact.Options{Budget: *budget, Workers: *workers, MaxMemory: int64(maxMem), Bounds: *bounds, Spill: *spill}, *layers); err != nil {
 					return err
 				}
 				switch *format {
@@ -119,10 +120,10 @@ func checkExactFormat(format, out string) error {
 // printExact prints exact's text output: the board of P(success) (the
 // lower bound, starred, where only bounds are certified), the bounds, and
 // the work done.
-func printExact(w io.Writer, b *sim.Board, r sim.Rule, res []sim.Exact, stored bool, elapsed time.Duration) {
-	byStart := map[int]sim.Exact{}
+func printExact(w io.Writer, b *sim.Board, r sim.Rule, res []exact.Result, stored bool, elapsed time.Duration) {
+	byStart := map[int]exact.Result{}
 	var nodes int64
-	var bounded []sim.Exact
+	var bounded []exact.Result
 	for _, x := range res {
 		byStart[x.Start] = x
 		nodes += x.Nodes

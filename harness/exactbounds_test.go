@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/sim"
 )
@@ -19,7 +20,7 @@ import (
 func TestExactBoundsCommand(t *testing.T) {
 	b := sim.MustBoard(8, 8)
 	r, _ := sim.ParseRule("warnsdorff/random")
-	x, err := sim.ExactWalk(context.Background(), b, r, b.Square(0, 0), 0)
+	x, err := exact.Walk(context.Background(), b, r, b.Square(0, 0), 0)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,6 +1,6 @@
 package harness
 
-// The work of `experiment exact` around the enumeration (sim.ExactWalks):
+// The work of `experiment exact` around the enumeration (exact.Walks):
 // progress on a terminal, the Go runtime's memory limit matched to the
 // budget, the spill directory's checks and what the spilled layers took.
 
@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/internal/exactstore"
 	"github.com/knightwalk/knightwalk/sim"
@@ -36,8 +37,8 @@ const exactStoredNote = "from the stored values (one enumeration per orbit of th
 // store holds every orbit of a board it holds, so it answers for every
 // start or for none. A run takes the same values (internal/runner), so a
 // square's value is the same from every command.
-func exactStored(b *sim.Board, r sim.Rule, starts []int) ([]sim.Exact, bool, error) {
-	out := make([]sim.Exact, len(starts))
+func exactStored(b *sim.Board, r sim.Rule, starts []int) ([]exact.Result, bool, error) {
+	out := make([]exact.Result, len(starts))
 	for i, start := range starts {
 		e, ok, err := exactstore.Lookup(b, r, start)
 		if err != nil || !ok {
@@ -52,7 +53,7 @@ func exactStored(b *sim.Board, r sim.Rule, starts []int) ([]sim.Exact, bool, err
 // soft memory limit for the Go runtime that matches the budget: the budget
 // counts the states, the limit keeps the garbage of a growing layer from
 // doubling the heap.
-func exactWalks(ctx context.Context, stderr io.Writer, b *sim.Board, r sim.Rule, starts []int, opt sim.ExactOptions, layers bool) ([]sim.Exact, error) {
+func exactWalks(ctx context.Context, stderr io.Writer, b *sim.Board, r sim.Rule, starts []int, opt exact.Options, layers bool) ([]exact.Result, error) {
 	if opt.MaxMemory > 0 {
 		defer debug.SetMemoryLimit(debug.SetMemoryLimit(opt.MaxMemory))
 	}
@@ -69,7 +70,7 @@ func exactWalks(ctx context.Context, stderr io.Writer, b *sim.Board, r sim.Rule,
 	opt.Progress = &states
 	var sp exactSpillSummary
 	t0 := time.Now()
-	opt.Layers = func(l sim.ExactLayer) {
+	opt.Layers = func(l exact.Layer) {
 		if opt.Spill != "" {
 			sp.add(l)
 		}
@@ -80,9 +81,9 @@ func exactWalks(ctx context.Context, stderr io.Writer, b *sim.Board, r sim.Rule,
 				b, r.Name(), b.SquareName(l.Start), l.Depth, l.States, l.Runs, l.Retried, l.DiskBytes, time.Since(t0).Seconds())
 		}
 	}
-	res, err := sim.ExactWalks(ctx, b, r, starts, opt)
+	res, err := exact.Walks(ctx, b, r, starts, opt)
 	stop()
-	if errors.Is(err, sim.ErrMemory) && opt.Spill == "" && !opt.Bounds {
+	if errors.Is(err, exact.ErrMemory) && opt.Spill == "" && !opt.Bounds {
 		// 10x10 from its centre needs this: its largest layer is some 60 million states
 		err = fmt.Errorf("%w; or keep the layers on disk with --spill DIR, where memory then bounds one pass over a layer, not the layer (docs/exact.md)", err)
 	}
@@ -102,7 +103,7 @@ type exactSpillSummary struct {
 	disk                     map[int]int64 // each start's disk now
 }
 
-func (s *exactSpillSummary) add(l sim.ExactLayer) {
+func (s *exactSpillSummary) add(l exact.Layer) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.disk == nil {

@@ -10,12 +10,13 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/sim"
 )
 
 // exactWalksA1 enumerates rule from a1 on board through exactWalks.
-func exactWalksA1(t *testing.T, board, rule string, opt sim.ExactOptions, layers bool) (sim.Exact, string) {
+func exactWalksA1(t *testing.T, board, rule string, opt exact.Options, layers bool) (exact.Result, string) {
 	t.Helper()
 	b, err := sim.ParseBoard(board)
 	if err != nil {
@@ -51,7 +52,7 @@ func TestExactWalksA1(t *testing.T) {
 		{"3x7", "warnsdorff/random", 0.33333333333333331, 17.583333333333332, 130},
 		{"4x5", "random", 0.0036289544753086425, 12.906030851694723, 20362},
 	} {
-		x, stderr := exactWalksA1(t, c.board, c.rule, sim.ExactOptions{Workers: 1}, false)
+		x, stderr := exactWalksA1(t, c.board, c.rule, exact.Options{Workers: 1}, false)
 		if x.PSuccess != c.p || x.MeanLength != c.mean || x.Nodes != c.nodes || !x.IsExact() {
 			t.Errorf("%s %s from a1: P(success) %v, mean length %v, %d states, exact %v; want %v, %v, %d, exact",
 				c.board, c.rule, x.PSuccess, x.MeanLength, x.Nodes, x.IsExact(), c.p, c.mean, c.nodes)
@@ -66,9 +67,9 @@ func TestExactWalksA1(t *testing.T) {
 // in-memory result bit for bit, says what the spill took, and leaves
 // nothing in the directory; --layers reports each path length.
 func TestExactWalksSpill(t *testing.T) {
-	mem, _ := exactWalksA1(t, "4x5", "random", sim.ExactOptions{Workers: 1}, false)
+	mem, _ := exactWalksA1(t, "4x5", "random", exact.Options{Workers: 1}, false)
 	dir := t.TempDir()
-	spilled, stderr := exactWalksA1(t, "4x5", "random", sim.ExactOptions{Workers: 1, Spill: dir}, true)
+	spilled, stderr := exactWalksA1(t, "4x5", "random", exact.Options{Workers: 1, Spill: dir}, true)
 	if !reflect.DeepEqual(mem, spilled) {
 		t.Errorf("spilled result differs from the in-memory one:\n%+v\n%+v", spilled, mem)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/cli"
 	"github.com/knightwalk/knightwalk/rare"
 	"github.com/knightwalk/knightwalk/sim"
@@ -34,12 +35,12 @@ func options4x5(t *testing.T, workers int) rare.Options {
 // value, is the same on 1 and 2 workers, and the report says what it
 // estimated; with plain walks beside it, their count is the one asked.
 func TestRareRunCoversExact(t *testing.T) {
-	exact, err := sim.ExactWalks(context.Background(), options4x5(t, 1).Board, options4x5(t, 1).Rule, []int{0}, sim.ExactOptions{Workers: 1})
+	x, err := exact.Walks(context.Background(), options4x5(t, 1).Board, options4x5(t, 1).Rule, []int{0}, exact.Options{Workers: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if exact[0].PSuccess != p4x5 {
-		t.Fatalf("exact P(success) %v, want %v", exact[0].PSuccess, p4x5)
+	if x[0].PSuccess != p4x5 {
+		t.Fatalf("exact P(success) %v, want %v", x[0].PSuccess, p4x5)
 	}
 	one, err := rareRun(context.Background(), options4x5(t, 1), 0)
 	if err != nil {

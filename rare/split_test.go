@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/testenv"
 	"github.com/knightwalk/knightwalk/sim"
 )
@@ -21,9 +22,10 @@ func mustRule(t testing.TB, name string) sim.Rule {
 	return r
 }
 
-func exact(t testing.TB, b *sim.Board, r sim.Rule, start, target int) float64 {
+// exactTail is the exact P(path length ≥ target) of r from start on b.
+func exactTail(t testing.TB, b *sim.Board, r sim.Rule, start, target int) float64 {
 	t.Helper()
-	x, err := sim.ExactWalk(context.Background(), b, r, start, 0)
+	x, err := exact.Walk(context.Background(), b, r, start, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +51,7 @@ func estimate(t testing.TB, o Options) Result {
 // and step limits.
 func TestExact(t *testing.T) {
 	b5, b6, b8 := sim.MustBoard(5, 5), sim.MustBoard(6, 6), sim.MustBoard(8, 8)
-	if p := exact(t, b5, mustRule(t, "random"), 0, 25); math.Abs(p-0.002214199177) > 1e-12 {
+	if p := exactTail(t, b5, mustRule(t, "random"), 0, 25); math.Abs(p-0.002214199177) > 1e-12 {
 		t.Fatalf("exact 5x5 random from a1: %.12f, want 0.002214199177", p)
 	}
 	cases := []struct {
@@ -76,7 +78,7 @@ func TestExact(t *testing.T) {
 		if target == 0 {
 			target = c.b.Squares()
 		}
-		want := exact(t, c.b, r, c.start, target)
+		want := exactTail(t, c.b, r, c.start, target)
 		res := estimate(t, Options{Board: c.b, Rule: r, Start: c.start, Seed: 11, Target: c.target, Particles: 400, Replicates: 20})
 		t.Logf("%s %s max_steps %d start %d target %d: %.6g ± %.2g (rel %.3f), exact %.6g, levels %v", c.b, r, c.maxSteps, c.start, target, res.Estimate, res.StdErr, res.RelStdErr, want, res.Levels)
 		if math.Abs(res.Estimate-want) > 4*res.StdErr || res.RelStdErr > c.maxRel {
@@ -92,7 +94,7 @@ func TestExact(t *testing.T) {
 func TestUnbiased(t *testing.T) {
 	b := sim.MustBoard(5, 5)
 	r := mustRule(t, "random")
-	want := exact(t, b, r, 0, 25)
+	want := exactTail(t, b, r, 0, 25)
 	reps := 30000
 	if testenv.Slow() {
 		reps = 300000

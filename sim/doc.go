@@ -2,8 +2,10 @@
 // project's docs/design.md defines them: boards and their knight graph, the walk
 // rules (the uniformly random walk, Warnsdorff's rule with its tie-breaks,
 // and Warnsdorff-ordered backtracking), the reproducible per-walk random
-// streams, exact enumeration of every branch a walk can take, and tour
-// counting.
+// streams, and tour counting. Exact enumeration of every branch a walk can
+// take is package exact's: it asks sim only what the rules decide, the
+// tie-break chains (TieBreak.Narrow, scoring through a TieScorer) and the
+// answers of rules of your own (Choices).
 //
 // Squares are numbered row-major, index = row*cols + col, with row 0 at the
 // bottom; (0,0) is a1. Two kernels run the walk rules: a bitboard kernel for
@@ -11,6 +13,5 @@
 // the same choices from the same random stream, so a walk does not depend on
 // which kernel ran it.
 //
-// Of this project the package imports only internal/safeio, for the scratch
-// files an exact enumeration spills its layers to.
+// The package imports nothing else of this project.
 package sim

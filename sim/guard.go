@@ -10,10 +10,10 @@ import (
 // The guard: every call sim makes into a rule of your own (its New and
 // Boards, its policy's Allowed, and a Stateful policy's Begin and Moved)
 // goes through one small layer, whatever calls it (a LanePolicy's
-// AllowedLanes too: lanes.go): the walk kernel, the
-// stepper of rare splitting, exact enumeration in memory or spilled,
-// backtracking ordered by the rule, and so tour and the dry run's
-// calibration. The guard
+// AllowedLanes too: lanes.go): the walk kernel, the stepper of rare
+// splitting, exact enumeration in memory or spilled (package exact,
+// through Choices), backtracking ordered by the rule, and so tour and the
+// dry run's calibration. The guard
 //
 //   - checks every answer (checkAllowed: on the board, a knight's move
 //     from the current square, unvisited, each square once, and one square

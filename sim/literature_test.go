@@ -1,7 +1,6 @@
 package sim
 
 import (
-	"context"
 	"fmt"
 	"slices"
 	"strings"
@@ -100,8 +99,9 @@ func TestLiteratureTableAsPrinted(t *testing.T) {
 	}
 }
 
-// TestLiteratureRulesRefuse: no rectangular boards, no exact enumeration,
-// no stepper (they keep state along the walk; their one walk decides).
+// TestLiteratureRulesRefuse: no rectangular boards, no stepper, and their
+// Choices say they keep state, which exact enumeration refuses (they keep
+// state along the walk; their one walk decides).
 func TestLiteratureRulesRefuse(t *testing.T) {
 	r, _ := ParseRule("squirrel-cull")
 	if !r.Deterministic() {
@@ -110,8 +110,8 @@ func TestLiteratureRulesRefuse(t *testing.T) {
 	if _, err := NewWalker(MustBoard(8, 9), r); err == nil || !strings.Contains(err.Error(), "square boards") {
 		t.Errorf("8x9: %v", err)
 	}
-	if _, err := ExactWalk(context.Background(), MustBoard(6, 6), r, 0, 0); err == nil || !strings.Contains(err.Error(), "keeps state") {
-		t.Errorf("exact: %v", err)
+	if c, err := NewChoices(MustBoard(6, 6), r); err != nil || !c.Stateful() {
+		t.Errorf("choices: %v, want a policy that keeps state", err)
 	}
 	if _, err := NewStepper(MustBoard(6, 6), r); err == nil {
 		t.Error("stepper accepted")

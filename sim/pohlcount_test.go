@@ -1,6 +1,7 @@
 package sim
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -105,7 +106,7 @@ func TestPohlDegreeCounting(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		e := newEnumerator[words128](b, r)
+		k := newFastKernel(b, r, PathScalar)
 		for start := range b.Squares() {
 			for w := range 60 {
 				visited := make([]bool, b.Squares())
@@ -144,7 +145,7 @@ func TestPohlDegreeCounting(t *testing.T) {
 					if !slices.Equal(mins[1], mins[0]) {
 						minDiffers++
 					}
-					checkPohlMinBefore(t, e, b, visited, cur, cands, tied[0], mins[1])
+					checkPohlMinBefore(t, k, b, visited, cur, cands, tied[0], mins[1])
 					// Warnsdorff's walk with random ties on even walks, a
 					// plain random walk on odd ones.
 					next := cands[tied[0][rng.IntN(len(tied[0]))]]
@@ -164,29 +165,33 @@ func TestPohlDegreeCounting(t *testing.T) {
 }
 
 // checkPohlMinBefore checks the kernels' pohlmin-before on one position:
-// the exact enumerator (which shares narrowTies with the walk kernels,
-// checked against each other by TestChainsFollowReference) keeps the
-// candidates that the counting before marking keeps.
-func checkPohlMinBefore(t *testing.T, e *enumerator[words128], b *Board, visited []bool, cur int, cands, tied, keep []int) {
+// the bitboard kernel (which shares narrowTies with the other kernels and
+// with package exact's enumerator, checked against each other by
+// TestChainsFollowReference) keeps the candidates that the counting
+// before marking keeps.
+func checkPohlMinBefore(t *testing.T, k *fastKernel, b *Board, visited []bool, cur int, cands, tied, keep []int) {
 	t.Helper()
 	if len(tied) < 2 {
 		return
 	}
-	var set set128
+	var set, tiedSet uint64
 	for sq, v := range visited {
 		if v {
-			set = set.with(sq)
+			set |= 1 << sq
 		}
 	}
-	got, _ := e.allowed(set, cur)
+	for _, i := range tied {
+		tiedSet |= 1 << cands[i]
+	}
+	got := k.narrowTies(tiedSet, cur, set)
 	var want []int
 	for _, i := range keep {
 		want = append(want, cands[i])
 	}
 	slices.Sort(want)
 	var have []int
-	for !got.empty() {
-		have = append(have, got.pop())
+	for ; got != 0; got &= got - 1 {
+		have = append(have, bits.TrailingZeros64(got))
 	}
 	if !slices.Equal(have, want) {
 		t.Fatalf("%s at %s: pohlmin-before keeps %v, counting before marking keeps %v", b, b.SquareName(cur), have, want)

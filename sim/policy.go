@@ -269,7 +269,8 @@ func (p *Position) undo(prev int) {
 	p.cur = prev
 }
 
-// setVisited makes the position (visited, cur) of the exact enumeration.
+// setVisited makes the position (visited, cur) that Choices asks about
+// (exact enumeration).
 func (p *Position) setVisited(visited func(sq int) bool, cur, start int) {
 	p.trail = p.trail[:0]
 	p.count = 0
@@ -499,9 +500,9 @@ func (w *warnsdorffPolicy) Allowed(p *Position, dst []int) []int {
 	return dst
 }
 
-// The tie scores of warnsdorffPolicy, from the definitions (tieScorer).
+// The tie scores of warnsdorffPolicy, from the definitions (TieScorer).
 
-func (w *warnsdorffPolicy) secondDegree(sq int32) int {
+func (w *warnsdorffPolicy) SecondDegree(sq int32) int {
 	s := 0
 	for _, t := range w.p.Moves(int(sq), nil) {
 		s += w.p.Degree(t)
@@ -509,7 +510,7 @@ func (w *warnsdorffPolicy) secondDegree(sq int32) int {
 	return s
 }
 
-func (w *warnsdorffPolicy) secondDegreeMin(sq int32) int {
+func (w *warnsdorffPolicy) SecondDegreeMin(sq int32) int {
 	m, any := 0, false
 	for _, t := range w.p.Moves(int(sq), nil) {
 		if d := w.p.Degree(t); !any || d < m {
@@ -519,12 +520,12 @@ func (w *warnsdorffPolicy) secondDegreeMin(sq int32) int {
 	return m
 }
 
-func (w *warnsdorffPolicy) curDegree() int { return w.p.Degree(w.p.cur) }
+func (w *warnsdorffPolicy) CurDegree() int { return w.p.Degree(w.p.cur) }
 
-func (w *warnsdorffPolicy) centreDist2(sq int32) int { return w.p.board.CentreDist2(int(sq)) }
+func (w *warnsdorffPolicy) CentreDist2(sq int32) int { return w.p.board.CentreDist2(int(sq)) }
 
-// cornerDist2 and edgeDist from their definitions (docs/design.md).
-func (w *warnsdorffPolicy) cornerDist2(sq int32) int {
+// CornerDist2 and EdgeDist from their definitions (docs/design.md).
+func (w *warnsdorffPolicy) CornerDist2(sq int32) int {
 	b := w.p.board
 	r, c := b.RowCol(int(sq))
 	best := -1
@@ -536,9 +537,9 @@ func (w *warnsdorffPolicy) cornerDist2(sq int32) int {
 	return best
 }
 
-// lookahead from its definition: mark sq and each square of the
+// Lookahead from its definition: mark sq and each square of the
 // continuation visited on the position, count, and unmark.
-func (w *warnsdorffPolicy) lookahead(sq int32, k int) int {
+func (w *warnsdorffPolicy) Lookahead(sq int32, k int) int {
 	p := w.p
 	var marked []int
 	mark := func(s int) { p.mark(s); marked = append(marked, s) }
@@ -565,13 +566,13 @@ func (w *warnsdorffPolicy) lookahead(sq int32, k int) int {
 	}
 }
 
-func (w *warnsdorffPolicy) edgeDist(sq int32) int {
+func (w *warnsdorffPolicy) EdgeDist(sq int32) int {
 	b := w.p.board
 	r, c := b.RowCol(int(sq))
 	return min(r, c, b.Rows-1-r, b.Cols-1-c)
 }
 
-func (w *warnsdorffPolicy) moveRank(sq int32) int {
+func (w *warnsdorffPolicy) MoveRank(sq int32) int {
 	for i, m := range w.rule.orderOn(w.p.board) {
 		if w.p.MoveTo(w.p.cur, m) == int(sq) {
 			return i

@@ -87,7 +87,7 @@ func (s *Stepper) Begin(start int) {
 
 // mark visits padded square p. It is genKernel.visit without the path,
 // which a stepper does not keep: only the current square stays in k.path,
-// where the first tie-break looks for it (moveRank).
+// where the first tie-break looks for it (MoveRank).
 func (s *Stepper) mark(p int) {
 	s.k.path = append(s.k.path[:0], int32(p))
 	st := s.k.st

@@ -248,41 +248,53 @@ func ParseTieBreak(s string) (TieBreak, error) {
 	return t, nil
 }
 
-// tieScorer gives a kernel's scores of a tied square for the criteria, in
-// the kernel's own square numbering and for its current walk state.
-type tieScorer interface {
-	// secondDegree is Pohl's score: the sum of the degrees (unvisited
+// TieScorer scores a tied square for the criteria of a tie-break chain,
+// at a walk's current state and in the scorer's own square numbering
+// (that of the tied squares given to TieBreak.Narrow). Every walk kernel
+// implements it on its own representation of the walk, and so does
+// package exact's enumerator on its visited sets: the chains are applied
+// in one place (TieBreak.Narrow), whoever scores.
+type TieScorer interface {
+	// SecondDegree is Pohl's score: the sum of the degrees (unvisited
 	// neighbour counts) of sq's unvisited neighbours.
-	secondDegree(sq int32) int
-	// secondDegreeMin is the minimum of those degrees, 0 where sq has no
+	SecondDegree(sq int32) int
+	// SecondDegreeMin is the minimum of those degrees, 0 where sq has no
 	// unvisited neighbour.
-	secondDegreeMin(sq int32) int
-	// curDegree is the number of unvisited neighbours of the current
+	SecondDegreeMin(sq int32) int
+	// CurDegree is the number of unvisited neighbours of the current
 	// square: the candidates, and the current square's own degree counted
 	// before it is marked.
-	curDegree() int
-	// centreDist2 is Roth's score: 4× the squared Euclidean distance of sq
-	// from the board centre.
-	centreDist2(sq int32) int
-	// moveRank is the position in the rule's move order of the move from
-	// the current square to sq.
-	moveRank(sq int32) int
-	// cornerDist2 and edgeDist are the corner and edge criteria's scores
+	CurDegree() int
+	// CentreDist2 is Roth's score: 4× the squared Euclidean distance of sq
+	// from the board centre (Board.CentreDist2).
+	CentreDist2(sq int32) int
+	// MoveRank is the position in the rule's move order (Rule.OrderOn) of
+	// the move from the current square to sq.
+	MoveRank(sq int32) int
+	// CornerDist2 and EdgeDist are the corner and edge criteria's scores
 	// (Board.CornerDist2, Board.EdgeDist).
-	cornerDist2(sq int32) int
-	edgeDist(sq int32) int
-	// lookahead is the lookahead criteria's score: how many moves, up to
+	CornerDist2(sq int32) int
+	EdgeDist(sq int32) int
+	// Lookahead is the lookahead criteria's score: how many moves, up to
 	// k, Warnsdorff's rule makes from sq (sq visited, the walk's visited
 	// squares as they are) before a dead end, ties within the continuation
 	// going to the lowest square.
-	lookahead(sq int32, k int) int
+	Lookahead(sq int32, k int) int
 }
+
+// Narrow applies t's chain to tied, Warnsdorff's minimum-degree squares
+// (at most 8, in ascending square order), as s scores them: it keeps the
+// survivors at the front, in the same order, and returns how many
+// survive: 1, or more when t ends in random and the caller draws among
+// tied[:n] (uniformly, in that order). It is what every kernel applies at
+// the one place it reduces its tied squares.
+func (t TieBreak) Narrow(tied []int32, s TieScorer) int { return narrowTies(t.chain(), tied, s) }
 
 // narrowTies applies chain to the tied squares (in ascending square
 // order), keeping the survivors at the front in the same order, and
 // returns how many survive: 1, or more when the chain ends in random and
 // the kernel must draw among tied[:n].
-func narrowTies(chain []criterion, tied []int32, s tieScorer) int {
+func narrowTies(chain []criterion, tied []int32, s TieScorer) int {
 	n := len(tied)
 	for _, c := range chain {
 		if n == 1 {
@@ -296,7 +308,7 @@ func narrowTies(chain []criterion, tied []int32, s tieScorer) int {
 // narrow reduces the tied squares (at most 8) by one criterion, in place
 // and in order, and returns how many remain. random keeps them all: the
 // draw is the kernel's, at the one place its stream is used.
-func narrow(c criterion, tied []int32, s tieScorer) int {
+func narrow(c criterion, tied []int32, s TieScorer) int {
 	if c == critRandom {
 		return len(tied)
 	}
@@ -307,23 +319,23 @@ func narrow(c criterion, tied []int32, s tieScorer) int {
 	for i, sq := range tied {
 		switch c {
 		case critFirst:
-			v[i] = s.moveRank(sq)
+			v[i] = s.MoveRank(sq)
 		case critPohl:
-			v[i] = s.secondDegree(sq)
+			v[i] = s.SecondDegree(sq)
 		case critPohlMin:
-			v[i] = s.secondDegreeMin(sq)
+			v[i] = s.SecondDegreeMin(sq)
 		case critPohlMinBefore:
 			// Tied squares share their degree d: with d = 0 every score is
 			// the same (0 here, k by the definition), else min(k, m).
-			v[i] = min(s.curDegree(), s.secondDegreeMin(sq))
+			v[i] = min(s.CurDegree(), s.SecondDegreeMin(sq))
 		case critRoth:
-			v[i] = -s.centreDist2(sq)
+			v[i] = -s.CentreDist2(sq)
 		case critCorner:
-			v[i] = s.cornerDist2(sq)
+			v[i] = s.CornerDist2(sq)
 		case critEdge:
-			v[i] = s.edgeDist(sq)
+			v[i] = s.EdgeDist(sq)
 		case critLookahead2, critLookahead3, critLookahead4:
-			v[i] = -s.lookahead(sq, c.lookaheadDepth()) // the longest continuation
+			v[i] = -s.Lookahead(sq, c.lookaheadDepth()) // the longest continuation
 		default:
 			panic(fmt.Sprintf("sim: unknown tie-break criterion %d", c))
 		}
@@ -340,7 +352,8 @@ func narrow(c criterion, tied []int32, s tieScorer) int {
 }
 
 // The kernels' scorers. Each kernel calls narrowTies at the one place it
-// reduces its tied squares (breakTie, ExactWalk's allowed).
+// reduces its tied squares (breakTie; package exact's enumerator calls
+// TieBreak.Narrow in its allowed).
 
 // fastTies scores the fast kernel's tied squares (square indices) for its
 // current step.
@@ -351,7 +364,7 @@ type fastTies struct {
 	rank    *[64][64]uint8 // rank[from][to]: position of the move in the rule's order; built on first use
 }
 
-func (f *fastTies) secondDegree(sq int32) int {
+func (f *fastTies) SecondDegree(sq int32) int {
 	k, s := f.k, 0
 	for u := k.nb[sq] &^ f.visited; u != 0; u &= u - 1 {
 		s += bits.OnesCount64(k.nb[bits.TrailingZeros64(u)] &^ f.visited)
@@ -359,7 +372,7 @@ func (f *fastTies) secondDegree(sq int32) int {
 	return s
 }
 
-func (f *fastTies) secondDegreeMin(sq int32) int {
+func (f *fastTies) SecondDegreeMin(sq int32) int {
 	k, m, any := f.k, 0, false
 	for u := k.nb[sq] &^ f.visited; u != 0; u &= u - 1 {
 		if d := bits.OnesCount64(k.nb[bits.TrailingZeros64(u)] &^ f.visited); !any || d < m {
@@ -369,15 +382,15 @@ func (f *fastTies) secondDegreeMin(sq int32) int {
 	return m
 }
 
-func (f *fastTies) curDegree() int { return bits.OnesCount64(f.k.nb[f.cur] &^ f.visited) }
+func (f *fastTies) CurDegree() int { return bits.OnesCount64(f.k.nb[f.cur] &^ f.visited) }
 
-func (f *fastTies) centreDist2(sq int32) int { return int(f.k.dist2[sq]) }
+func (f *fastTies) CentreDist2(sq int32) int { return int(f.k.dist2[sq]) }
 
-func (f *fastTies) cornerDist2(sq int32) int { return f.k.board.CornerDist2(int(sq)) }
+func (f *fastTies) CornerDist2(sq int32) int { return f.k.board.CornerDist2(int(sq)) }
 
-func (f *fastTies) edgeDist(sq int32) int { return f.k.board.EdgeDist(int(sq)) }
+func (f *fastTies) EdgeDist(sq int32) int { return f.k.board.EdgeDist(int(sq)) }
 
-func (f *fastTies) lookahead(sq int32, k int) int {
+func (f *fastTies) Lookahead(sq int32, k int) int {
 	nb := &f.k.nb
 	vis, cur := f.visited|1<<uint(sq), int(sq)
 	for moves := 0; ; moves++ {
@@ -397,7 +410,7 @@ func (f *fastTies) lookahead(sq int32, k int) int {
 	}
 }
 
-func (f *fastTies) moveRank(sq int32) int {
+func (f *fastTies) MoveRank(sq int32) int {
 	if f.rank == nil {
 		f.rank = new([64][64]uint8)
 		for from := range f.k.n {
@@ -421,7 +434,7 @@ func (k *fastKernel) narrowTies(tied uint64, cur int, visited uint64) uint64 {
 		// them one by one through the chain (a fifth of the 40,320 orders
 		// from every square of 8x8 went there).
 		k.ties.cur = cur
-		k.ties.moveRank(0) // builds the ranks on first use
+		k.ties.MoveRank(0) // builds the ranks on first use
 		r := &k.ties.rank[cur]
 		best, bestRank := 0, uint8(255)
 		for m := tied; m != 0; m &= m - 1 {
@@ -449,9 +462,9 @@ func (k *fastKernel) narrowTies(tied uint64, cur int, visited uint64) uint64 {
 // The general kernel scores padded indices; its current square is the end
 // of its path.
 
-func (k *genKernel) secondDegree(p int32) int { return k.neighbourDegreeSum(p) }
+func (k *genKernel) SecondDegree(p int32) int { return k.neighbourDegreeSum(p) }
 
-func (k *genKernel) secondDegreeMin(p int32) int {
+func (k *genKernel) SecondDegreeMin(p int32) int {
 	m, any := 0, false
 	for _, off := range k.off {
 		if v := k.st[int(p)+off]; v < visitedBit && (!any || int(v) < m) {
@@ -461,7 +474,7 @@ func (k *genKernel) secondDegreeMin(p int32) int {
 	return m
 }
 
-func (k *genKernel) curDegree() int {
+func (k *genKernel) CurDegree() int {
 	cur, d := int(k.path[len(k.path)-1]), 0
 	for _, off := range k.off {
 		if k.st[cur+off] < visitedBit {
@@ -471,13 +484,13 @@ func (k *genKernel) curDegree() int {
 	return d
 }
 
-func (k *genKernel) centreDist2(p int32) int { return k.b.CentreDist2(k.unpad(p)) }
+func (k *genKernel) CentreDist2(p int32) int { return k.b.CentreDist2(k.unpad(p)) }
 
-func (k *genKernel) cornerDist2(p int32) int { return k.b.CornerDist2(k.unpad(p)) }
+func (k *genKernel) CornerDist2(p int32) int { return k.b.CornerDist2(k.unpad(p)) }
 
-func (k *genKernel) edgeDist(p int32) int { return k.b.EdgeDist(k.unpad(p)) }
+func (k *genKernel) EdgeDist(p int32) int { return k.b.EdgeDist(k.unpad(p)) }
 
-func (k *genKernel) lookahead(p int32, depth int) int {
+func (k *genKernel) Lookahead(p int32, depth int) int {
 	var scratch [5]int // sq and the continuation's squares (k ≤ 4), visited for it alone
 	ns := 0
 	free := func(q int) bool {
@@ -522,68 +535,11 @@ func (k *genKernel) lookahead(p int32, depth int) int {
 	}
 }
 
-func (k *genKernel) moveRank(p int32) int {
+func (k *genKernel) MoveRank(p int32) int {
 	cur := k.path[len(k.path)-1]
 	for i, off := range k.off {
 		if int(cur)+off == int(p) {
 			return int(k.rank[i])
-		}
-	}
-	panic("sim: tied square is not a move from the current square")
-}
-
-// The exact enumerator scores square indices for the state it is
-// expanding (e.cur, e.visited).
-
-func (e *enumerator[W]) secondDegree(sq int32) int {
-	s := 0
-	for u := e.nb[sq].andNot(e.visited); !u.empty(); {
-		s += e.nb[u.pop()].andNot(e.visited).count()
-	}
-	return s
-}
-
-func (e *enumerator[W]) secondDegreeMin(sq int32) int {
-	m, any := 0, false
-	for u := e.nb[sq].andNot(e.visited); !u.empty(); {
-		if d := e.nb[u.pop()].andNot(e.visited).count(); !any || d < m {
-			m, any = d, true
-		}
-	}
-	return m
-}
-
-func (e *enumerator[W]) curDegree() int { return e.nb[e.cur].andNot(e.visited).count() }
-
-func (e *enumerator[W]) centreDist2(sq int32) int { return e.dist2[sq] }
-
-func (e *enumerator[W]) cornerDist2(sq int32) int { return e.board.CornerDist2(int(sq)) }
-
-func (e *enumerator[W]) edgeDist(sq int32) int { return e.board.EdgeDist(int(sq)) }
-
-func (e *enumerator[W]) lookahead(sq int32, k int) int {
-	vis, cur := e.visited.with(int(sq)), int(sq)
-	for moves := 0; ; moves++ {
-		cand := e.nb[cur].andNot(vis)
-		if moves == k || cand.empty() {
-			return moves
-		}
-		best, bestDeg := -1, 9
-		for !cand.empty() {
-			t := cand.pop() // ascending
-			if d := e.nb[t].andNot(vis.with(t)).count(); d < bestDeg {
-				best, bestDeg = t, d
-			}
-		}
-		vis = vis.with(best)
-		cur = best
-	}
-}
-
-func (e *enumerator[W]) moveRank(sq int32) int {
-	for i, mi := range e.order {
-		if e.moveTo[e.cur][mi] == int(sq) {
-			return i
 		}
 	}
 	panic("sim: tied square is not a move from the current square")

@@ -1000,7 +1000,7 @@ type SieveRow struct {
 }
 
 // ExactRow is one start square's exact values from enumerating every branch
-// of the walk (sim.ExactWalks).
+// of the walk (exact.Walks).
 //
 // It is a row of the `exact` table (docs/tables.md), written by `experiment
 // exact --format parquet --out FILE`; ReadExact reads it.

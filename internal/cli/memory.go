@@ -8,7 +8,7 @@ import (
 
 // The memory a command may use: the default --max-memory of every command
 // that takes one, and the shares of it a count gives its tables and its
-// collector. (An exact enumeration's states take sim.StatesMemory of the
+// collector. (An exact enumeration's states take exact.StatesMemory of the
 // same budget: a rule of its own, measured on its own.)
 
 // DefaultMaxMemory is what exact may hold unless told otherwise: half the

@@ -32,7 +32,7 @@ type Config struct {
 	Interval    string      `yaml:"interval"`
 	Exact       string      `yaml:"exact"` // auto, on, bounds or off: exact values beside the estimates
 	// ExactBudget is the most states the enumeration of exact: on or
-	// bounds expands per start square (0: sim.DefaultExactBudget).
+	// bounds expands per start square (0: exact.DefaultBudget).
 	ExactBudget int64 `yaml:"exact_budget"`
 	// ComparisonFamily is the Holm family of the comparisons table: one
 	// of ComparisonFamilies ("" means question).
@@ -201,7 +201,7 @@ var Figures = []string{
 
 // ExactModes lists what exact accepts: auto computes exact values where the
 // enumeration is cheap (the rule in docs/design.md), on wherever the engine reaches
-// within its budget, bounds as on but with certified bounds (sim.Exact's
+// within its budget, bounds as on but with certified bounds (exact.Result's
 // PLower, PUpper) where the enumeration outgrows its budget, off never.
 var ExactModes = []string{"auto", "on", "off", "bounds"}
 

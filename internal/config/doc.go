@@ -62,7 +62,7 @@
 //	                              # on at most 25, each start within max(2e6, 4e7 / starts) states) | on
 //	                              # | bounds (as on, with certified bounds where a start does not fit) | off;
 //	                              # all in memory (1 GiB): larger layers take experiment exact --spill DIR
-//	exact_budget: 0               # on and bounds: states per start square (0: sim.DefaultExactBudget)
+//	exact_budget: 0               # on and bounds: states per start square (0: exact.DefaultBudget)
 //	comparison_family: question   # Holm family of the comparisons: question (default: the class
 //	                              # comparisons of one rule on one board, the rule comparisons of one
 //	                              # class on one board) | board | run

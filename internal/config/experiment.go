@@ -29,7 +29,7 @@ type Experiment struct {
 	Confidence  float64
 	Method      stats.Method
 	Exact       string // auto, on, bounds or off (ExactModes)
-	ExactBudget int64  // states per start for exact: on or bounds (0: sim.DefaultExactBudget)
+	ExactBudget int64  // states per start for exact: on or bounds (0: exact.DefaultBudget)
 	// ComparisonFamily is the comparisons' Holm family: question, board
 	// or run (ComparisonFamilies).
 	ComparisonFamily string

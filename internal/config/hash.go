@@ -33,7 +33,7 @@ type Canonical struct {
 	Confidence float64              `json:"confidence"`
 	Interval   string               `json:"interval"`
 	Exact      string               `json:"exact,omitempty"` // "" for the default, auto, so that older hashes stay valid
-	// ExactBudget is 0 for the default, sim.DefaultExactBudget.
+	// ExactBudget is 0 for the default, exact.DefaultBudget.
 	ExactBudget int64 `json:"exact_budget,omitempty"`
 	// ComparisonFamily is "" for the default, question.
 	ComparisonFamily string           `json:"comparison_family,omitempty"`

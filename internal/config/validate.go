@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/sim"
 )
 
@@ -291,7 +292,7 @@ func (c *Config) check() Errors {
 		k.errorf("exact", "%q; valid: %s (auto: exact values where the enumeration is cheap; bounds: certified bounds where it does not fit)", c.Exact, strings.Join(ExactModes, ", "))
 	}
 	if c.ExactBudget < 0 {
-		k.errorf("exact_budget", "%d; want 0 (the default, %d states per start square) or more", c.ExactBudget, sim.DefaultExactBudget)
+		k.errorf("exact_budget", "%d; want 0 (the default, %d states per start square) or more", c.ExactBudget, exact.DefaultBudget)
 	}
 	if c.ComparisonFamily != "" && !slices.Contains(ComparisonFamilies, c.ComparisonFamily) {
 		k.errorf("comparison_family", "%q; valid: %s (question: the class comparisons of one rule on one board, or the rule comparisons of one class on one board; board: every comparison on a board; run: every comparison of the run)",

@@ -13,6 +13,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/procstat"
 	"github.com/knightwalk/knightwalk/sim"
 )
@@ -79,13 +80,13 @@ func TestGenerate(t *testing.T) {
 			continue
 		}
 		var largest, disk int64
-		opt := sim.ExactOptions{Budget: 1 << 40, MaxMemory: *generateMemory, Workers: 2, Spill: *generateSpill,
-			Layers: func(l sim.ExactLayer) {
+		opt := exact.Options{Budget: 1 << 40, MaxMemory: *generateMemory, Workers: 2, Spill: *generateSpill,
+			Layers: func(l exact.Layer) {
 				largest, disk = max(largest, l.States), max(disk, l.DiskBytes)
 				t.Logf("%s: path length %d: %d states, %d passes, %d bytes on disk", name, l.Depth, l.States, l.Runs, l.DiskBytes)
 			}}
 		cpu0, t0 := procstat.CPUSeconds(), time.Now()
-		res, err := sim.ExactWalks(context.Background(), b, r, []int{sq}, opt)
+		res, err := exact.Walks(context.Background(), b, r, []int{sq}, opt)
 		if err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
@@ -118,7 +119,7 @@ func (f *File) sortOrbits(b *sim.Board) {
 }
 
 // orbitOf is what the store keeps of an enumeration's result.
-func orbitOf(b *sim.Board, e sim.Exact) Orbit {
+func orbitOf(b *sim.Board, e exact.Result) Orbit {
 	return Orbit{Start: b.SquareName(e.Start), PSuccess: e.PSuccess, PClosed: e.PClosed, PStopped: e.PStopped,
 		MeanLength: e.MeanLength, MeanTies: e.MeanTies, Lengths: e.Lengths, DeadEnds: e.DeadEnds, Nodes: e.Nodes,
 		TreeNodes: e.TreeNodes}

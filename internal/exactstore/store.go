@@ -1,6 +1,6 @@
 // Package exactstore holds exact results of enumerations too costly to
 // repeat in a run, computed once by this program and committed: per
-// (board, rule) the full sim.Exact of one start square of each orbit of
+// (board, rule) the full exact.Result of one start square of each orbit of
 // the board's symmetries, from which every start square's follows. A run
 // with `exact: auto`, `on` or `bounds` takes a stored (board, rule) from
 // here instead of enumerating it (internal/runner).
@@ -28,6 +28,7 @@ import (
 	"slices"
 	"sync"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/sim"
 )
 
@@ -223,17 +224,17 @@ func (f *File) check() error {
 // Lookup returns the stored exact result of rule r on b from start, if
 // the store holds (b, r): the result of start's orbit, its dead ends
 // carried to start's image of the board.
-func Lookup(b *sim.Board, r sim.Rule, start int) (sim.Exact, bool, error) {
+func Lookup(b *sim.Board, r sim.Rule, start int) (exact.Result, bool, error) {
 	spec, ok := Spec(r)
 	if !ok {
-		return sim.Exact{}, false, nil
+		return exact.Result{}, false, nil
 	}
 	if _, err := Files(); err != nil {
-		return sim.Exact{}, false, err
+		return exact.Result{}, false, err
 	}
 	f := files[key(b.String(), spec)]
 	if f == nil {
-		return sim.Exact{}, false, nil
+		return exact.Result{}, false, nil
 	}
 	e, err := f.exact(b, start)
 	return e, err == nil, err
@@ -241,20 +242,20 @@ func Lookup(b *sim.Board, r sim.Rule, start int) (sim.Exact, bool, error) {
 
 // exact returns the stored result of f's board b from start: that of
 // start's orbit, its dead ends carried to start's image of the board.
-func (f *File) exact(b *sim.Board, start int) (sim.Exact, error) {
+func (f *File) exact(b *sim.Board, start int) (exact.Result, error) {
 	if b.String() != f.Board || start < 0 || start >= b.Squares() {
-		return sim.Exact{}, fmt.Errorf("exactstore: %s %s holds no start %d on %s", f.Board, f.RuleSpec, start, b)
+		return exact.Result{}, fmt.Errorf("exactstore: %s %s holds no start %d on %s", f.Board, f.RuleSpec, start, b)
 	}
 	rep, sym := representative(b.Symmetries(), start)
 	i := slices.Index(Representatives(b), rep)
 	if i < 0 || i >= len(f.Orbits) {
-		return sim.Exact{}, fmt.Errorf("exactstore: %s %s holds no orbit of %s", f.Board, f.RuleSpec, b.SquareName(start))
+		return exact.Result{}, fmt.Errorf("exactstore: %s %s holds no orbit of %s", f.Board, f.RuleSpec, b.SquareName(start))
 	}
 	o := f.Orbits[i]
 	dead := make([]float64, len(o.DeadEnds))
 	for sq, p := range o.DeadEnds {
 		dead[sym[sq]] = p
 	}
-	return sim.Exact{Start: start, PSuccess: o.PSuccess, PClosed: o.PClosed, PStopped: o.PStopped, MeanLength: o.MeanLength,
+	return exact.Result{Start: start, PSuccess: o.PSuccess, PClosed: o.PClosed, PStopped: o.PStopped, MeanLength: o.MeanLength,
 		MeanTies: o.MeanTies, Lengths: slices.Clone(o.Lengths), DeadEnds: dead, Nodes: o.Nodes, TreeNodes: o.TreeNodes}, nil
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/testenv"
 	"github.com/knightwalk/knightwalk/sim"
 	"github.com/knightwalk/knightwalk/stats"
@@ -48,7 +49,7 @@ func TestLookupIsTheEnumeration(t *testing.T) {
 			r, _ := sim.ParseRule(rule)
 			f := &File{Board: b.String(), RuleSpec: rule}
 			for _, sq := range Representatives(b) {
-				e, err := sim.ExactWalk(context.Background(), b, r, sq, 0)
+				e, err := exact.Walk(context.Background(), b, r, sq, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -58,7 +59,7 @@ func TestLookupIsTheEnumeration(t *testing.T) {
 				t.Fatal(err)
 			}
 			for sq := 0; sq < b.Squares(); sq++ {
-				want, err := sim.ExactWalk(context.Background(), b, r, sq, 0)
+				want, err := exact.Walk(context.Background(), b, r, sq, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -148,7 +149,7 @@ func TestStoredReenumerated(t *testing.T) {
 				continue
 			}
 			sq, _ := b.ParseSquare(o.Start)
-			res, err := sim.ExactWalks(context.Background(), b, r, []int{sq}, sim.ExactOptions{Workers: 2, MaxMemory: 2 << 30})
+			res, err := exact.Walks(context.Background(), b, r, []int{sq}, exact.Options{Workers: 2, MaxMemory: 2 << 30})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/runner"
@@ -181,7 +182,7 @@ func TestNoStartMatchesExact(t *testing.T) {
 		}
 		some := false
 		for sq := range b.Squares() {
-			e, err := sim.ExactWalk(context.Background(), b, r, sq, 2_000_000)
+			e, err := exact.Walk(context.Background(), b, r, sq, 2_000_000)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
@@ -624,7 +625,7 @@ func (d *drawer) exactFill(g group, r rate, h *plots.HeatmapData) int {
 		if !masked {
 			continue
 		}
-		x, err := sim.ExactWalk(d.ctx, b, rule, b.Square(i/g.cols, i%g.cols), exactFillLimit)
+		x, err := exact.Walk(d.ctx, b, rule, b.Square(i/g.cols, i%g.cols), exactFillLimit)
 		if err != nil {
 			return 0
 		}

@@ -11,6 +11,7 @@ import (
 
 	"gonum.org/v1/plot/plotter"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/exactstore"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
@@ -126,7 +127,7 @@ func (d *drawer) exact(g group, s table.SquareRow) (float64, bool) {
 	if b.Squares() > 64 || r.Kind == sim.Backtrack {
 		return 0, false
 	}
-	e, err := sim.ExactWalk(context.Background(), b, r, sq, 2_000_000)
+	e, err := exact.Walk(context.Background(), b, r, sq, 2_000_000)
 	if err != nil {
 		return 0, false
 	}

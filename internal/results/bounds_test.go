@@ -4,8 +4,8 @@ import (
 	"math"
 	"testing"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/config"
-	"github.com/knightwalk/knightwalk/sim"
 	"github.com/knightwalk/knightwalk/stats"
 )
 
@@ -40,8 +40,8 @@ claims:
 	a1, b2 := b.Square(0, 0), b.Square(1, 1)
 	in := Inputs{
 		Tally: func(bi, ri, s int) *stats.Tally { return ts[[3]int{bi, ri, s}] },
-		Exact: func(bi, ri, s int) (sim.Exact, bool) {
-			return sim.Exact{PSuccess: 0.75}, s == b2
+		Exact: func(bi, ri, s int) (exact.Result, bool) {
+			return exact.Result{PSuccess: 0.75}, s == b2
 		},
 		Bounds: func(bi, ri, s int) (float64, float64, bool) { return 0.955, 0.98, s == a1 },
 	}

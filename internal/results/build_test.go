@@ -3,7 +3,6 @@ package results
 import (
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/table"
-	"github.com/knightwalk/knightwalk/sim"
 )
 
 // Build turns the tallies of a complete run of e into table rows: squares,
@@ -27,7 +26,7 @@ func BuildWithExact(e *config.Experiment, tally TallyOf, exact ExactOf) (*Tables
 // every round (runner, sequential.go).
 func Claims(e *config.Experiment, tally TallyOf, exact ExactOf) ([]table.ClaimRow, error) {
 	if exact == nil {
-		exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
+		exact = noExact
 	}
 	return claims(e, Inputs{Tally: tally, Exact: exact})
 }

@@ -7,7 +7,6 @@ import (
 
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/table"
-	"github.com/knightwalk/knightwalk/sim"
 	"github.com/knightwalk/knightwalk/stats"
 )
 
@@ -19,7 +18,7 @@ import (
 // (CountShareResult.Settled).
 func CountShare(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Check) (stats.CountShareResult, error) {
 	if exact == nil {
-		exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
+		exact = noExact
 	}
 	boards := make([]stats.CountBoard, len(ch.Boards))
 	for i, bi := range ch.Boards {

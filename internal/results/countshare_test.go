@@ -13,6 +13,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/internal/testenv"
@@ -68,14 +69,14 @@ func TestCountShareClaims(t *testing.T) {
 		t.Fatal(err)
 	}
 	ts := tallies(t, e)
-	exact := map[int]float64{}
+	exactP := map[int]float64{}
 	p := make([]float64, len(e.Boards)) // P(≥ 98 of 100) per size, by binomial terms
 	for bi, b := range e.Boards {
-		x, err := sim.ExactWalk(context.Background(), b, e.Rules[0], 0, 0)
+		x, err := exact.Walk(context.Background(), b, e.Rules[0], 0, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
-		exact[bi] = x.PSuccess
+		exactP[bi] = x.PSuccess
 		d := distuv.Binomial{N: 100, P: x.PSuccess}
 		for k := 98; k <= 100; k++ {
 			p[bi] += d.Prob(float64(k))
@@ -85,7 +86,7 @@ func TestCountShareClaims(t *testing.T) {
 		}
 	}
 	tb, err := BuildWithExact(e, func(b, r, s int) *stats.Tally { return ts[[3]int{b, r, s}] },
-		func(b, r, s int) (sim.Exact, bool) { return sim.Exact{PSuccess: exact[b]}, true })
+		func(b, r, s int) (exact.Result, bool) { return exact.Result{PSuccess: exactP[b]}, true })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,6 +5,7 @@ import (
 	"io"
 	"strconv"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/buildinfo"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/sim"
@@ -15,7 +16,7 @@ import (
 // come after the columns that were there first, which keep their places;
 // rule_spec (with the step limit and move order) is quoted, as it holds
 // commas; the certified bounds come last.
-func WriteExactCSV(w io.Writer, b *sim.Board, r sim.Rule, res []sim.Exact) {
+func WriteExactCSV(w io.Writer, b *sim.Board, r sim.Rule, res []exact.Result) {
 	spec := Params(r).Spec
 	fmt.Fprintln(w, "start,start_row,start_col,start_class,p_success,p_closed,p_stopped,mean_length,mean_ties,nodes,tree_nodes,board,rule,rule_spec,p_lower,p_upper,dropped")
 	for _, x := range res {
@@ -29,7 +30,7 @@ func WriteExactCSV(w io.Writer, b *sim.Board, r sim.Rule, res []sim.Exact) {
 // WriteExact writes the exact values as the exact table (docs/tables.md):
 // the key columns and levels of the result tables, so they join them;
 // command is the command line that computed them.
-func WriteExact(path string, b *sim.Board, r sim.Rule, res []sim.Exact, toolVersion, command string) error {
+func WriteExact(path string, b *sim.Board, r sim.Rule, res []exact.Result, toolVersion, command string) error {
 	params := Params(r)
 	rows := make([]table.ExactRow, len(res))
 	for i, x := range res {

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/table"
 	"github.com/knightwalk/knightwalk/sim"
@@ -19,7 +20,10 @@ type TallyOf func(board, rule, start int) *stats.Tally
 
 // ExactOf returns the exact result of start square start of board index
 // board and rule index rule, and whether it was computed.
-type ExactOf func(board, rule, start int) (sim.Exact, bool)
+type ExactOf func(board, rule, start int) (exact.Result, bool)
+
+// noExact is the ExactOf of a run without exact values.
+func noExact(int, int, int) (exact.Result, bool) { return exact.Result{}, false }
 
 // Tables holds every summary table of a run, in a fixed row order.
 type Tables struct {
@@ -79,7 +83,7 @@ type CountShareDetail struct {
 
 // BoundsOf returns certified bounds on P(success) of start square start
 // of board index board under rule index rule, where the enumeration
-// dropped states (sim.Exact.PLower, PUpper).
+// dropped states (exact.Result.PLower, PUpper).
 type BoundsOf func(board, rule, start int) (lo, hi float64, ok bool)
 
 // StopOf returns why a sequential run stopped walking from a start square
@@ -117,7 +121,7 @@ func BuildRun(e *config.Experiment, in Inputs) (*Tables, error) {
 // must not wait for it.
 func BuildRunContext(ctx context.Context, e *config.Experiment, in Inputs) (*Tables, error) {
 	if in.Exact == nil {
-		in.Exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
+		in.Exact = noExact
 	}
 	tally, exact := in.Tally, in.Exact
 	out := &Tables{}
@@ -193,7 +197,7 @@ func BuildRunContext(ctx context.Context, e *config.Experiment, in Inputs) (*Tab
 // own tallies (Inputs.ClaimTally).
 func ClaimsOf(e *config.Experiment, in Inputs) ([]table.ClaimRow, error) {
 	if in.Exact == nil {
-		in.Exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
+		in.Exact = noExact
 	}
 	return claims(e, in)
 }
@@ -238,7 +242,7 @@ func claims(e *config.Experiment, in Inputs) ([]table.ClaimRow, error) {
 // it).
 func ClaimRowsOf(e *config.Experiment, in Inputs, check int) ([]table.ClaimRow, error) {
 	if in.Exact == nil {
-		in.Exact = func(int, int, int) (sim.Exact, bool) { return sim.Exact{}, false }
+		in.Exact = noExact
 	}
 	if in.ClaimTally != nil {
 		in.Tally = in.ClaimTally(check)

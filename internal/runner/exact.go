@@ -8,6 +8,7 @@ import (
 	"io"
 	"sync"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/exactstore"
 	"github.com/knightwalk/knightwalk/sim"
@@ -25,14 +26,14 @@ import (
 // which is then sampled with a note; so what auto costs is bounded by the
 // budgets, and which (board, rule)s it enumerates depends on the config
 // alone. With on,
-// every (board, rule) the engine takes (at most sim.ExactMaxSquares
+// every (board, rule) the engine takes (at most exact.MaxSquares
 // squares, not backtrack). A deterministic rule is decided by its one walk
 // and is never enumerated. Each start may expand at most the budget's
 // states and all together hold at most exactMemory; a (board, rule) that
 // does not fit gets no exact values (null in the tables) and a note in
 // the report, never a partial set. With bounds, as with on, but a start
 // whose enumeration outgrows the budget or the memory drops its least
-// probable states and gets certified bounds instead (sim.ExactOptions
+// probable states and gets certified bounds instead (exact.Options
 // Bounds); two starts are enumerated at a time, each within half of
 // boundsMemory's states share (all of it with one start), whatever the
 // workers, so that the bounds are the same for any number of workers.
@@ -58,19 +59,19 @@ func autoBudget(starts int) int64 {
 // ExactValues are the exact results of (board, rule, start) cells, and
 // notes on the (board, rule)s that were tried and did not fit.
 type ExactValues struct {
-	cells map[Cell]sim.Exact
+	cells map[Cell]exact.Result
 	Notes []string
 }
 
 // Of returns the exact result of a cell, if computed (and exact: not
 // one with bounds only).
-func (x *ExactValues) Of(board, rule, start int) (sim.Exact, bool) {
+func (x *ExactValues) Of(board, rule, start int) (exact.Result, bool) {
 	if x == nil {
-		return sim.Exact{}, false
+		return exact.Result{}, false
 	}
 	e, ok := x.cells[Cell{board, rule, start}]
 	if !e.IsExact() {
-		return sim.Exact{}, false
+		return exact.Result{}, false
 	}
 	return e, ok
 }
@@ -91,7 +92,7 @@ func (x *ExactValues) Bounds(board, rule, start int) (lo, hi float64, ok bool) {
 // exactWanted says whether mode asks for exact values of rule r on b from
 // starts start squares.
 func exactWanted(mode string, b *sim.Board, r sim.Rule, starts int) bool {
-	if mode == "off" || r.Deterministic() || r.Kind == sim.Backtrack || b.Squares() > sim.ExactMaxSquares {
+	if mode == "off" || r.Deterministic() || r.Kind == sim.Backtrack || b.Squares() > exact.MaxSquares {
 		return false
 	}
 	if mode == "on" || mode == "bounds" {
@@ -106,12 +107,12 @@ func exactWanted(mode string, b *sim.Board, r sim.Rule, starts int) bool {
 // computeExact enumerates the cells of s that its exact mode asks for.
 // The values depend on the config alone, never on workers or shards.
 func computeExact(ctx context.Context, s *config.Experiment, workers int, log io.Writer) (*ExactValues, error) {
-	x := &ExactValues{cells: map[Cell]sim.Exact{}}
+	x := &ExactValues{cells: map[Cell]exact.Result{}}
 	bounds := s.Exact == "bounds"
 	for bi, b := range s.Boards {
 		budget := autoBudget(len(s.Starts[bi]))
 		if s.Exact == "on" || s.Exact == "bounds" {
-			budget = cmp.Or(s.ExactBudget, sim.DefaultExactBudget)
+			budget = cmp.Or(s.ExactBudget, exact.DefaultBudget)
 		}
 		for ri, r := range s.Rules {
 			if stored, err := storedExact(s.Exact, b, r, s.Starts[bi]); err != nil {
@@ -124,9 +125,9 @@ func computeExact(ctx context.Context, s *config.Experiment, workers int, log io
 				continue
 			}
 			if !exactWanted(s.Exact, b, r, len(s.Starts[bi])) {
-				if (s.Exact == "on" || bounds) && !r.Deterministic() && r.Kind != sim.Backtrack && b.Squares() > sim.ExactMaxSquares {
+				if (s.Exact == "on" || bounds) && !r.Deterministic() && r.Kind != sim.Backtrack && b.Squares() > exact.MaxSquares {
 					// asked for and not computed: say so
-					x.Notes = append(x.Notes, fmt.Sprintf("%s %s: no exact values: exact: %s enumerates boards of at most %d squares, and %s has %d", b, r.Name(), s.Exact, sim.ExactMaxSquares, b, b.Squares()))
+					x.Notes = append(x.Notes, fmt.Sprintf("%s %s: no exact values: exact: %s enumerates boards of at most %d squares, and %s has %d", b, r.Name(), s.Exact, exact.MaxSquares, b, b.Squares()))
 				}
 				continue
 			}
@@ -137,7 +138,7 @@ func computeExact(ctx context.Context, s *config.Experiment, workers int, log io
 			switch {
 			case ctx.Err() != nil:
 				return nil, ctx.Err()
-			case errors.Is(err, sim.ErrBudget) || errors.Is(err, sim.ErrMemory):
+			case errors.Is(err, exact.ErrBudget) || errors.Is(err, exact.ErrMemory):
 				x.Notes = append(x.Notes, fmt.Sprintf("%s %s: no exact values: %v", b, r.Name(), err))
 				continue
 			case err != nil:
@@ -156,11 +157,11 @@ func computeExact(ctx context.Context, s *config.Experiment, workers int, log io
 // (b, r) (internal/exactstore: 10x10 Warnsdorff with random tie-breaks);
 // nil where it does not. The store is used whenever it holds a (board,
 // rule), so a square's value never depends on the experiment around it.
-func storedExact(mode string, b *sim.Board, r sim.Rule, starts []int) ([]sim.Exact, error) {
+func storedExact(mode string, b *sim.Board, r sim.Rule, starts []int) ([]exact.Result, error) {
 	if mode == "off" {
 		return nil, nil
 	}
-	out := make([]sim.Exact, len(starts))
+	out := make([]exact.Result, len(starts))
 	for i, start := range starts {
 		e, ok, err := exactstore.Lookup(b, r, start)
 		if err != nil || !ok {
@@ -175,7 +176,7 @@ func storedExact(mode string, b *sim.Board, r sim.Rule, starts []int) ([]sim.Exa
 // only on the board, rule, starts and budget, and a process that runs or
 // merges the same experiment again (a test suite, a notebook kernel)
 // should not enumerate again.
-var exactCache sync.Map // exactKey -> []sim.Exact
+var exactCache sync.Map // exactKey -> []exact.Result
 
 type exactKey struct {
 	board, rule, starts string
@@ -187,17 +188,17 @@ func exactKeyOf(b *sim.Board, r sim.Rule, starts []int, budget int64, bounds boo
 	return exactKey{b.String(), r.Name() + "/" + fmt.Sprint(r.MaxSteps, r.Order), fmt.Sprint(starts), budget, bounds}
 }
 
-func exactCached(ctx context.Context, b *sim.Board, r sim.Rule, starts []int, budget int64, workers int, bounds bool) ([]sim.Exact, error) {
+func exactCached(ctx context.Context, b *sim.Board, r sim.Rule, starts []int, budget int64, workers int, bounds bool) ([]exact.Result, error) {
 	k := exactKeyOf(b, r, starts, budget, bounds)
 	if v, ok := exactCache.Load(k); ok {
-		return v.([]sim.Exact), nil
+		return v.([]exact.Result), nil
 	}
-	opt := sim.ExactOptions{Budget: budget, MaxMemory: exactMemory, Workers: workers}
+	opt := exact.Options{Budget: budget, MaxMemory: exactMemory, Workers: workers}
 	if bounds {
 		// each start's share of the memory must not depend on the workers
-		opt = sim.ExactOptions{Budget: budget, MaxMemory: boundsMemory, Workers: boundsWorkers, Bounds: true}
+		opt = exact.Options{Budget: budget, MaxMemory: boundsMemory, Workers: boundsWorkers, Bounds: true}
 	}
-	res, err := sim.ExactWalks(ctx, b, r, starts, opt)
+	res, err := exact.Walks(ctx, b, r, starts, opt)
 	if err == nil {
 		exactCache.Store(k, res)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/testenv"
 	"github.com/knightwalk/knightwalk/sim"
 )
@@ -64,8 +65,8 @@ func TestExactAutoRule(t *testing.T) {
 	if !ok || len(x1.Notes) != 0 || !reflect.DeepEqual(x1.cells, x2.cells) {
 		t.Errorf("9x9 c3 under auto: exact %v (notes %q), or 1 and 2 workers differ", ok, x1.Notes)
 	}
-	if want, err := sim.ExactWalk(context.Background(), s.Boards[0], s.Rules[0], c3, 0); err != nil || e.PSuccess != want.PSuccess {
-		t.Errorf("9x9 c3 under auto: %v, ExactWalk %v (err %v)", e.PSuccess, want.PSuccess, err)
+	if want, err := exact.Walk(context.Background(), s.Boards[0], s.Rules[0], c3, 0); err != nil || e.PSuccess != want.PSuccess {
+		t.Errorf("9x9 c3 under auto: %v, exact.Walk %v (err %v)", e.PSuccess, want.PSuccess, err)
 	}
 
 	// 9x9 from every square: sampled, without trying.

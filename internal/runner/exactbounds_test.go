@@ -6,8 +6,8 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/config"
-	"github.com/knightwalk/knightwalk/sim"
 )
 
 // TestExactBoundsMode: exact: bounds with a budget too small for 8x8 gives
@@ -53,7 +53,7 @@ claims:
 	}
 	for _, sq := range first.Tables.Squares {
 		start, _ := b.ParseSquare(sq.Start)
-		x, err := sim.ExactWalk(context.Background(), b, r, start, 0)
+		x, err := exact.Walk(context.Background(), b, r, start, 0)
 		if err != nil {
 			t.Fatal(err)
 		}

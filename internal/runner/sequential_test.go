@@ -14,6 +14,7 @@ import (
 
 	"gonum.org/v1/gonum/stat/distuv"
 
+	"github.com/knightwalk/knightwalk/exact"
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/results"
 	"github.com/knightwalk/knightwalk/internal/table"
@@ -254,7 +255,7 @@ func TestSequentialErrorRate(t *testing.T) {
 		}
 		r, _ := sim.ParseRule(tc.rule)
 		sq, _ := b.ParseSquare(tc.start)
-		x, err := sim.ExactWalk(context.Background(), b, r, sq, 50_000_000)
+		x, err := exact.Walk(context.Background(), b, r, sq, 50_000_000)
 		if err != nil {
 			t.Fatal(err)
 		}

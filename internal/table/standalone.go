@@ -44,7 +44,7 @@ func startKeyCols[R any](k func(*R) *StartKey) []column[R] {
 }
 
 // ExactRow is one start square's exact values from enumerating every
-// branch of the walk (sim.ExactWalks).
+// branch of the walk (exact.Walks).
 type ExactRow struct {
 	Key        StartKey
 	PSuccess   float64
@@ -55,7 +55,7 @@ type ExactRow struct {
 	Nodes      int64   // states expanded
 	TreeNodes  float64 // nodes of the unmerged branch tree (may exceed int64)
 	Params     RuleParams
-	// PLower and PUpper certify P(success) (sim.Exact.PLower, PUpper):
+	// PLower and PUpper certify P(success) (exact.Result.PLower, PUpper):
 	// equal to PSuccess where the enumeration is exact; where states were
 	// dropped (Dropped of them), the other values are those of the walks
 	// followed.

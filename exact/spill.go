@@ -1,4 +1,4 @@
-package sim
+package exact
 
 import (
 	"cmp"
@@ -13,9 +13,10 @@ import (
 	"unsafe"
 
 	"github.com/knightwalk/knightwalk/internal/safeio"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
-// Spilling an enumeration's layers to disk (ExactOptions.Spill), as the
+// Spilling an enumeration's layers to disk (Options.Spill), as the
 // tour count's sweep does (count/spill.go).
 //
 // In memory, a step holds the layer it expands and the layer it builds,
@@ -55,8 +56,8 @@ const spillBuckets = 1 << 8
 // chunks of its runs, and the block of states they are merged into.
 const spillReadBytes = 16 << 20
 
-// ExactLayer describes one step of an enumeration (ExactOptions.Layers).
-type ExactLayer struct {
+// Layer describes one step of an enumeration (Options.Layers).
+type Layer struct {
 	Start     int
 	Depth     int   // the path length of the layer built
 	States    int64 // its states
@@ -241,32 +242,32 @@ type bucketRange struct{ lo, hi int }
 // spillWalk is exactWalkIn with its layers spilled to lim.spill (see
 // above); lim.bounds does not apply (exactWalk falls back to the
 // in-memory bounds).
-func spillWalk[W words](ctx context.Context, b *Board, r Rule, start int, lim exactLimits) (Exact, error) {
+func spillWalk[W words](ctx context.Context, b *sim.Board, r sim.Rule, start int, lim exactLimits) (Result, error) {
 	budget, progress, e, res := walkSetup[W](b, r, start, lim)
 	w, err := newSpillStep(b, r, start, lim, e, &res)
 	if err != nil {
-		return Exact{}, err
+		return Result{}, err
 	}
 	cur, err := newSpillFile[W](lim.spill)
 	if err != nil {
-		return Exact{}, err
+		return Result{}, err
 	}
 	defer func() { cur.close() }()
 	if err := cur.appendRun([]exactState[W]{{set: bitset[W]{}.with(start), cur: uint16(start), p: 1, paths: 1}}); err != nil {
-		return Exact{}, err
+		return Result{}, err
 	}
 	growth := 8.0 // the first step's guess: a knight has at most 8 moves
 	for depth := 1; cur.states > 0; depth++ {
 		if err := ctx.Err(); err != nil {
-			return Exact{}, err
+			return Result{}, err
 		}
 		if res.Nodes += cur.states; res.Nodes > budget {
-			return Exact{}, fmt.Errorf("exact: %s %s from %s: more than %d states at path length %d: %w (raise the budget or pick a smaller board)",
+			return Result{}, fmt.Errorf("exact: %s %s from %s: more than %d states at path length %d: %w (raise the budget or pick a smaller board)",
 				b, r.Name(), b.SquareName(start), budget, depth, ErrBudget)
 		}
 		next, err := newSpillFile[W](lim.spill)
 		if err != nil {
-			return Exact{}, err
+			return Result{}, err
 		}
 		if lim.spillGrowth > 0 {
 			growth = lim.spillGrowth
@@ -275,10 +276,10 @@ func spillWalk[W words](ctx context.Context, b *Board, r Rule, start int, lim ex
 		retried, err := w.step(ctx, depth, cur, next, w.passes(predicted))
 		if err != nil {
 			next.close()
-			return Exact{}, w.lanes[0].nb.spillOutgrew(b, r, start, depth+1, w.buckets, lim.spill, err)
+			return Result{}, w.lanes[0].nb.spillOutgrew(b, r, start, depth+1, w.buckets, lim.spill, err)
 		}
 		if lim.layers != nil {
-			lim.layers(ExactLayer{Start: start, Depth: depth + 1, States: next.states, Runs: len(next.runs), Retried: retried, DiskBytes: cur.size + next.size})
+			lim.layers(Layer{Start: start, Depth: depth + 1, States: next.states, Runs: len(next.runs), Retried: retried, DiskBytes: cur.size + next.size})
 		}
 		if cur.states > 0 && next.states > 0 {
 			growth = float64(next.states) / float64(cur.states) * 1.25
@@ -296,7 +297,7 @@ func spillWalk[W words](ctx context.Context, b *Board, r Rule, start int, lim ex
 // what reading back takes (an eighth of the budget, 64 KiB to
 // spillReadBytes, unless lim.spillRead says) and an equal share of the
 // rest for each lane.
-func newSpillStep[W words](b *Board, r Rule, start int, lim exactLimits, e *enumerator[W], res *Exact) (*spillStep[W], error) {
+func newSpillStep[W words](b *sim.Board, r sim.Rule, start int, lim exactLimits, e *enumerator[W], res *Result) (*spillStep[W], error) {
 	threads := max(1, lim.threads)
 	par := newParallelAllowed[W](b, r, threads)
 	for _, pe := range par.es {
@@ -337,7 +338,7 @@ func newSpillStep[W words](b *Board, r Rule, start int, lim exactLimits, e *enum
 }
 
 // spillOutgrew describes a pass of a single bucket that outgrew the budget.
-func (nb *nextLayer[W]) spillOutgrew(b *Board, r Rule, start, depth, buckets int, dir string, err error) error {
+func (nb *nextLayer[W]) spillOutgrew(b *sim.Board, r sim.Rule, start, depth, buckets int, dir string, err error) error {
 	if !errors.Is(err, ErrMemory) {
 		return err
 	}
@@ -350,10 +351,10 @@ func (nb *nextLayer[W]) spillOutgrew(b *Board, r Rule, start, depth, buckets int
 // same blocks of states read back (and their moves worked out) once; each
 // lane has its share of the budget.
 type spillStep[W words] struct {
-	b        *Board
+	b        *sim.Board
 	e        *enumerator[W]
 	par      *parallelAllowed[W]
-	res      *Exact
+	res      *Result
 	maxSteps int
 	lanes    []spillLane[W]
 	block    []exactState[W] // the states read, a block at a time
@@ -512,7 +513,7 @@ func (w *spillStep[W]) expand(block []exactState[W], depth int, l *spillLane[W],
 }
 
 // spillWalkOf is spillWalk with the words of b's visited sets.
-func spillWalkOf(ctx context.Context, b *Board, r Rule, start int, lim exactLimits) (Exact, error) {
+func spillWalkOf(ctx context.Context, b *sim.Board, r sim.Rule, start int, lim exactLimits) (Result, error) {
 	switch n := b.Squares(); {
 	case n <= 128:
 		return spillWalk[words128](ctx, b, r, start, lim)

@@ -1,4 +1,4 @@
-package sim
+package exact
 
 import (
 	"context"
@@ -12,18 +12,19 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/knightwalk/knightwalk/sim"
 	"golang.org/x/sync/errgroup"
 )
 
-// ErrMemory is wrapped by the error ExactWalks returns when the states of an
-// enumeration would take more memory than ExactOptions.MaxMemory allows,
+// ErrMemory is wrapped by the error Walks returns when the states of an
+// enumeration would take more memory than Options.MaxMemory allows,
 // found either up front (estimateExactStates) or while the layer grows.
 var ErrMemory = errors.New("memory budget exceeded")
 
-// ExactOptions bound the work and the memory of ExactWalks.
-type ExactOptions struct {
+// Options bound the work and the memory of Walks.
+type Options struct {
 	// Budget is the most states to expand per start square; 0 means
-	// DefaultExactBudget.
+	// DefaultBudget.
 	Budget int64
 	// MaxMemory is the most bytes the enumeration may take, of which the
 	// live states of all starts together get StatesMemory; 0 means no
@@ -39,20 +40,21 @@ type ExactOptions struct {
 	Progress *atomic.Int64
 	// Bounds makes a start that would pass Budget or its share of
 	// MaxMemory drop its least probable states instead of failing (see
-	// ExactBounds): its result certifies P(success) in [PLower, PUpper].
+	// the function Bounds): its result certifies P(success) in [PLower,
+	// PUpper].
 	// A start that fits is enumerated exactly all the same.
 	Bounds bool
 	// Spill, when not empty, is a directory where each start keeps its
 	// layers, in files removed from it as soon as they are made, building
 	// each layer in as many passes as its share of MaxMemory requires
-	// (exactspill.go): memory then bounds a pass, not a layer, and the
+	// (spill.go): memory then bounds a pass, not a layer, and the
 	// result is bit for bit the in-memory one. With Bounds, a start that
 	// does not fit even so is enumerated again in memory, with bounds.
 	Spill string
 	// Layers, when not nil, is called after each step of an enumeration
 	// with the layer built (before any states are dropped for bounds),
 	// from the goroutine enumerating the start.
-	Layers func(ExactLayer)
+	Layers func(Layer)
 }
 
 // StatesMemory is the part of a memory budget that the states of an
@@ -99,8 +101,8 @@ func indexEntryBytes[W words]() int64 {
 	return 2 * (int64(unsafe.Sizeof(bitsetKey[W]{})) + 8 + 1) * 8 / 7
 }
 
-// ExactWalks runs ExactWalk for every square of starts, at most
-// opt.Workers at a time, and returns the results in the order of starts.
+// Walks runs Walk for every square of starts, at most opt.Workers at a
+// time, and returns the results in the order of starts.
 //
 // With a MaxMemory, each start is first checked with estimateExactStates:
 // a start whose layers certainly do not fit in its share is refused with an
@@ -114,7 +116,7 @@ func indexEntryBytes[W words]() int64 {
 // the starts after it, and starts are launched in order, so the earliest
 // failing one always runs to its own error. Cancellation of ctx is returned
 // as ctx's error.
-func ExactWalks(ctx context.Context, b *Board, r Rule, starts []int, opt ExactOptions) ([]Exact, error) {
+func Walks(ctx context.Context, b *sim.Board, r sim.Rule, starts []int, opt Options) ([]Result, error) {
 	workers := opt.Workers
 	switch {
 	case workers < 0:
@@ -132,7 +134,7 @@ func ExactWalks(ctx context.Context, b *Board, r Rule, starts []int, opt ExactOp
 	if opt.MaxMemory > 0 {
 		share = StatesMemory(opt.MaxMemory) / int64(max(1, min(workers, len(starts))))
 	}
-	res := make([]Exact, len(starts))
+	res := make([]Result, len(starts))
 	errs := make([]error, len(starts))
 	var mu sync.Mutex
 	cancels := make([]context.CancelFunc, len(starts))
@@ -178,15 +180,15 @@ func ExactWalks(ctx context.Context, b *Board, r Rule, starts []int, opt ExactOp
 	return res, nil
 }
 
-// exactStart enumerates one start of ExactWalks within share bytes (0: no
+// exactStart enumerates one start of Walks within share bytes (0: no
 // limit), refusing it up front when the estimate says it cannot fit.
-func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptions, share int64, threads int) (Exact, error) {
+func exactStart(ctx context.Context, b *sim.Board, r sim.Rule, start int, opt Options, share int64, threads int) (Result, error) {
 	lim := exactLimits{budget: opt.Budget, bounds: opt.Bounds, progress: opt.Progress, threads: threads, spill: opt.Spill, layers: opt.Layers}
 	if share == 0 {
 		return exactWalk(ctx, b, r, start, lim)
 	}
 	lim.mem = &memoryBudget{limit: share}
-	if !opt.Bounds && b.Squares() <= ExactMaxSquares && start >= 0 && start < b.Squares() && r.Validate() == nil && r.Kind != Backtrack {
+	if !opt.Bounds && b.Squares() <= MaxSquares && start >= 0 && start < b.Squares() && r.Validate() == nil && r.Kind != sim.Backtrack {
 		limit := share
 		if opt.Spill != "" {
 			// only a 256th of a layer must fit: sample no more walks than
@@ -196,7 +198,7 @@ func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptio
 		}
 		est, err := estimateExactStates(ctx, b, r, start, limit)
 		if err != nil {
-			return Exact{}, err
+			return Result{}, err
 		}
 		need, what := est.Bytes(), "taking"
 		if opt.Spill != "" { // a pass holds at least a bucket's share of the next layer
@@ -204,7 +206,7 @@ func exactStart(ctx context.Context, b *Board, r Rule, start int, opt ExactOptio
 			what = fmt.Sprintf("a %dth of the next layer spilled in passes taking", spillBuckets)
 		}
 		if need > share {
-			return Exact{}, fmt.Errorf("exact: %s %s from %s: its layers hold at least about %.2g states at path length %d (estimated from %d sampled walks), %s at least %s, over the %s its states may take (70 %% of the memory budget after the program's share, shared by the starts run at once): %w (pick a smaller board, a --max-steps, or raise --max-memory)",
+			return Result{}, fmt.Errorf("exact: %s %s from %s: its layers hold at least about %.2g states at path length %d (estimated from %d sampled walks), %s at least %s, over the %s its states may take (70 %% of the memory budget after the program's share, shared by the starts run at once): %w (pick a smaller board, a --max-steps, or raise --max-memory)",
 				b, r.Name(), b.SquareName(start), float64(est.States), est.Depth, est.Walks, what, formatBytes(need), formatBytes(share), ErrMemory)
 		}
 	}
@@ -264,7 +266,7 @@ func (e statesEstimate) Bytes() int64 {
 }
 
 // estimateExactStates estimates, without enumerating, a lower bound on the
-// number of states ExactWalk holds at once. It samples walks of the rule
+// number of states Walk holds at once. It samples walks of the rule
 // from start (their choices drawn uniformly among the allowed squares, as
 // the enumeration weighs them) and counts, at each path length, the pairs
 // of walks that reach the same state. A layer in which states have
@@ -281,7 +283,7 @@ func (e statesEstimate) Bytes() int64 {
 //
 // Its only error is cancellation of ctx, which it checks every thousand
 // walks.
-func estimateExactStates(ctx context.Context, b *Board, r Rule, start int, limit int64) (statesEstimate, error) {
+func estimateExactStates(ctx context.Context, b *sim.Board, r sim.Rule, start int, limit int64) (statesEstimate, error) {
 	if err := exactArgs(b, r, start); err != nil {
 		return statesEstimate{}, err
 	}
@@ -297,7 +299,7 @@ func estimateExactStates(ctx context.Context, b *Board, r Rule, start int, limit
 }
 
 // estimateIn is estimateExactStates with visited sets of the words W.
-func estimateIn[W words](ctx context.Context, b *Board, r Rule, start int, limit int64) (statesEstimate, error) {
+func estimateIn[W words](ctx context.Context, b *sim.Board, r sim.Rule, start int, limit int64) (statesEstimate, error) {
 	e := newEnumerator[W](b, r)
 	rng := rand.New(rand.NewPCG(0x6b6e6967687477, uint64(start)))
 	for k := 1 << 8; ; k = min(8*k, maxSampled) {
@@ -313,7 +315,7 @@ const maxSampled = 1 << 16
 // sampleLayers samples k walks and returns the bound for the pair of
 // layers with the most memory, and the most memory that the bound could
 // show with maxSampled walks if coincidences stayed as frequent.
-func sampleLayers[W words](ctx context.Context, b *Board, e *enumerator[W], start, k int, rng *rand.Rand) (best statesEstimate, potential int64, err error) {
+func sampleLayers[W words](ctx context.Context, b *sim.Board, e *enumerator[W], start, k int, rng *rand.Rand) (best statesEstimate, potential int64, err error) {
 	n := b.Squares()
 	hashes := make([][]uint64, n+2) // per path length, a hash of each walk's state
 	for i := range k {

@@ -1,12 +1,14 @@
-package sim
+package exact
 
 import (
 	"context"
-	"github.com/knightwalk/knightwalk/internal/testenv"
 	"math"
 	"reflect"
 	"slices"
 	"testing"
+
+	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // boundsTol is the rounding the comparisons allow: the bounds and the
@@ -20,34 +22,34 @@ const boundsTol = 1e-12
 // budget grows.
 func TestExactBoundsContainExact(t *testing.T) {
 	ctx := context.Background()
-	r, _ := ParseRule("warnsdorff/random")
+	r, _ := sim.ParseRule("warnsdorff/random")
 	cases := []struct {
-		board  *Board
+		board  *sim.Board
 		starts []string
 	}{
-		{MustBoard(8, 8), []string{"a1", "b1", "c1", "b2", "d2", "d4"}},
+		{sim.MustBoard(8, 8), []string{"a1", "b1", "c1", "b2", "d2", "d4"}},
 	}
 	if testenv.Slow() { // 9x9: 4.6 million states per budget step, 5 CPU-seconds
 		cases = append(cases, struct {
-			board  *Board
+			board  *sim.Board
 			starts []string
-		}{MustBoard(9, 9), []string{"a1"}})
+		}{sim.MustBoard(9, 9), []string{"a1"}})
 	}
 	for _, c := range cases {
 		for _, name := range c.starts {
 			s, _ := c.board.ParseSquare(name)
-			x, err := ExactWalk(ctx, c.board, r, s, 0)
+			x, err := Walk(ctx, c.board, r, s, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
 			if c.board.Squares() > 64 {
 				// the budget loop below ends with an exact run
-			} else if b, err := ExactBounds(ctx, c.board, r, s, 0); err != nil || b.Dropped != 0 || b.PSuccess != x.PSuccess || b.PLower() != b.PUpper() {
+			} else if b, err := Bounds(ctx, c.board, r, s, 0); err != nil || b.Dropped != 0 || b.PSuccess != x.PSuccess || b.PLower() != b.PUpper() {
 				t.Errorf("%s from %s: with room, bounds %+v (err %v) are not the exact %.17g", c.board, name, b, err, x.PSuccess)
 			}
 			widths := []float64{}
 			for budget := int64(1000); ; budget *= 4 {
-				b, err := ExactBounds(ctx, c.board, r, s, budget)
+				b, err := Bounds(ctx, c.board, r, s, budget)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -104,22 +106,22 @@ func TestExactBoundsContainExact(t *testing.T) {
 // exact value, and the same options give the same result.
 func TestExactBoundsMemory(t *testing.T) {
 	ctx := context.Background()
-	b := MustBoard(8, 8)
-	r, _ := ParseRule("warnsdorff/random")
+	b := sim.MustBoard(8, 8)
+	r, _ := sim.ParseRule("warnsdorff/random")
 	starts := []int{b.Square(0, 0), b.Square(1, 2), b.Square(3, 3)}
-	want, err := ExactWalks(ctx, b, r, starts, ExactOptions{})
+	want, err := Walks(ctx, b, r, starts, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// states memory 0.35 × 9 MiB, about 1 MiB per start: a few thousand
 	// states per layer
 	mem := int64(9 << 20)
-	got, err := ExactWalks(ctx, b, r, starts, ExactOptions{MaxMemory: mem, Workers: 4, Bounds: true})
+	got, err := Walks(ctx, b, r, starts, Options{MaxMemory: mem, Workers: 4, Bounds: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	// the share of each start depends on the starts run at once, min(workers, starts)
-	again, _ := ExactWalks(ctx, b, r, starts, ExactOptions{MaxMemory: mem, Workers: 3, Bounds: true})
+	again, _ := Walks(ctx, b, r, starts, Options{MaxMemory: mem, Workers: 3, Bounds: true})
 	for i := range starts {
 		g, x := got[i], want[i]
 		if g.Dropped == 0 {
@@ -156,21 +158,21 @@ func TestKthLargest(t *testing.T) {
 // beyond the starts) gives exactly the result of one, exact or bounded.
 func TestExactThreads(t *testing.T) {
 	ctx := context.Background()
-	b := MustBoard(8, 8)
-	r, _ := ParseRule("warnsdorff/random")
+	b := sim.MustBoard(8, 8)
+	r, _ := sim.ParseRule("warnsdorff/random")
 	for _, start := range []int{0, b.Square(3, 3)} {
 		for _, bounds := range []bool{false, true} {
-			opt := ExactOptions{Workers: 1, Bounds: bounds}
+			opt := Options{Workers: 1, Bounds: bounds}
 			if bounds {
 				opt.Budget = 100_000
 			}
-			one, err := ExactWalks(ctx, b, r, []int{start}, opt)
+			one, err := Walks(ctx, b, r, []int{start}, opt)
 			if err != nil {
 				t.Fatal(err)
 			}
 			for _, w := range []int{2, 3} {
 				opt.Workers = w
-				got, err := ExactWalks(ctx, b, r, []int{start}, opt)
+				got, err := Walks(ctx, b, r, []int{start}, opt)
 				if err != nil || !reflect.DeepEqual(got, one) {
 					t.Errorf("%s, bounds %v: %d goroutines differ from one (err %v)", b.SquareName(start), bounds, w, err)
 				}

@@ -1,4 +1,4 @@
-package sim
+package exact
 
 import (
 	"context"
@@ -6,10 +6,11 @@ import (
 	"testing"
 
 	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // wilson returns the Wilson score interval for k successes in n trials at
-// z standard errors (the stats package has the full version; sim's tests
+// z standard errors (the stats package has the full version; exact's tests
 // stay free of it).
 func wilson(k, n int, z float64) (lo, hi float64) {
 	p := float64(k) / float64(n)
@@ -34,7 +35,7 @@ func binomQuantile(n int, p, q float64) int {
 
 // TestMonteCarloCoversExact runs seeded walks of every walk rule from every
 // square of 6x6 and 8x8 and checks that 95 % Wilson intervals cover the
-// exact probabilities from ExactWalk. Squares whose exact value is 0 or 1
+// exact probabilities from Walk. Squares whose exact value is 0 or 1
 // cannot miss and are not counted. Each interval misses with probability
 // about 5 %, so the number of misses among K squares is about Bin(K, 0.05);
 // the test fails when it exceeds that distribution's 99.9 % quantile
@@ -61,13 +62,13 @@ func TestMonteCarloCoversExact(t *testing.T) {
 	const z = 1.959963984540054
 	for _, c := range cases {
 		for _, board := range []string{"6x6", "8x8"} {
-			b, _ := ParseBoard(board)
-			r, _ := ParseRule(c.rule)
+			b, _ := sim.ParseBoard(board)
+			r, _ := sim.ParseRule(c.rule)
 			r.MaxSteps = c.maxSteps
-			w, _ := NewWalker(b, r)
+			w, _ := sim.NewWalker(b, r)
 			k, misses := 0, 0
 			for s := 0; s < b.Squares(); s++ {
-				e, err := ExactWalk(context.Background(), b, r, s, 0)
+				e, err := Walk(context.Background(), b, r, s, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -75,7 +76,7 @@ func TestMonteCarloCoversExact(t *testing.T) {
 				if c.maxSteps > 0 {
 					p = e.PStopped
 				}
-				key := NewKey(2026, b, r, s)
+				key := sim.NewKey(2026, b, r, s)
 				hits := 0
 				for i := 0; i < c.walks; i++ {
 					o := w.Walk(s, key, uint64(i))

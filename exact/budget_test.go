@@ -1,4 +1,4 @@
-package sim
+package exact
 
 import (
 	"context"
@@ -10,16 +10,18 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // TestExactMemoryRefusedUpFront: 8x8 with the random rule cannot fit in any
-// reasonable memory; ExactWalks says so from sampled walks, with the
+// reasonable memory; Walks says so from sampled walks, with the
 // estimate, before enumerating anything.
 func TestExactMemoryRefusedUpFront(t *testing.T) {
-	b := MustBoard(8, 8)
-	r, _ := ParseRule("random")
+	b := sim.MustBoard(8, 8)
+	r, _ := sim.ParseRule("random")
 	var states atomic.Int64
-	_, err := ExactWalks(context.Background(), b, r, []int{0}, ExactOptions{MaxMemory: 64 << 20, Progress: &states})
+	_, err := Walks(context.Background(), b, r, []int{0}, Options{MaxMemory: 64 << 20, Progress: &states})
 	if !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "8x8 random from a1: its layers hold at least about") ||
 		!strings.Contains(err.Error(), "over the 22.4 MiB its states may take") {
 		t.Fatalf("got %v; want ErrMemory with the estimate", err)
@@ -42,15 +44,15 @@ func TestExactMemoryRefusedUpFront(t *testing.T) {
 // but the layers outgrow stops the enumeration when the layer would pass
 // it; a budget that suffices changes nothing in the result.
 func TestExactMemoryDuringEnumeration(t *testing.T) {
-	b := MustBoard(5, 5)
-	r, _ := ParseRule("random")
-	want, err := ExactWalk(context.Background(), b, r, 0, 0)
+	b := sim.MustBoard(5, 5)
+	r, _ := sim.ParseRule("random")
+	want, err := Walk(context.Background(), b, r, 0, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ExactWalks(context.Background(), b, r, []int{0}, ExactOptions{MaxMemory: 1 << 30})
+	got, err := Walks(context.Background(), b, r, []int{0}, Options{MaxMemory: 1 << 30})
 	if err != nil || !reflect.DeepEqual(got[0], want) {
-		t.Errorf("1 GiB: err %v, result differs from ExactWalk without a limit", err)
+		t.Errorf("1 GiB: err %v, result differs from Walk without a limit", err)
 	}
 	// The estimate (a lower bound) is below the real peak; find a limit
 	// between the two.
@@ -58,7 +60,7 @@ func TestExactMemoryDuringEnumeration(t *testing.T) {
 	if err != nil || est.Bytes() > 4<<20 {
 		t.Fatalf("5x5 estimate %d bytes, want under 4 MiB for this test", est.Bytes())
 	}
-	_, err = ExactWalks(context.Background(), b, r, []int{0}, ExactOptions{MaxMemory: 8 << 20})
+	_, err = Walks(context.Background(), b, r, []int{0}, Options{MaxMemory: 8 << 20})
 	if !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "outgrew the 2.8 MiB its states may take") {
 		t.Errorf("8 MiB: got %v; want ErrMemory from the growing layer", err)
 	}
@@ -71,13 +73,13 @@ func TestExactMemoryDuringEnumeration(t *testing.T) {
 // not at the end of the layer (which takes seconds) — the ctx reaches the
 // inner loops.
 func TestExactCancelPrompt(t *testing.T) {
-	b := MustBoard(6, 6)
-	r, _ := ParseRule("random")
+	b := sim.MustBoard(6, 6)
+	r, _ := sim.ParseRule("random")
 	ctx, cancel := context.WithCancel(context.Background())
 	var states atomic.Int64
 	done := make(chan error, 1)
 	go func() {
-		_, err := ExactWalks(ctx, b, r, []int{0}, ExactOptions{MaxMemory: 1 << 30, Progress: &states})
+		_, err := Walks(ctx, b, r, []int{0}, Options{MaxMemory: 1 << 30, Progress: &states})
 		done <- err
 	}()
 	for states.Load() < 1<<18 { // into layers far larger than a check interval

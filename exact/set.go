@@ -1,4 +1,4 @@
-package sim
+package exact
 
 import "math/bits"
 

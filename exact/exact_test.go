@@ -1,4 +1,4 @@
-package sim
+package exact
 
 import (
 	"context"
@@ -6,15 +6,17 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"github.com/knightwalk/knightwalk/sim"
 )
 
-func exactOf(t *testing.T, board, rule, start string, maxSteps int) Exact {
+func exactOf(t *testing.T, board, rule, start string, maxSteps int) Result {
 	t.Helper()
-	b, err := ParseBoard(board)
+	b, err := sim.ParseBoard(board)
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, err := ParseRule(rule)
+	r, err := sim.ParseRule(rule)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -23,7 +25,7 @@ func exactOf(t *testing.T, board, rule, start string, maxSteps int) Exact {
 	if err != nil {
 		t.Fatal(err)
 	}
-	e, err := ExactWalk(context.Background(), b, r, s, 0)
+	e, err := Walk(context.Background(), b, r, s, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +61,7 @@ func TestExactRandom5x5(t *testing.T) {
 	}
 }
 
-func checkExactConsistent(t *testing.T, e Exact, n int) {
+func checkExactConsistent(t *testing.T, e Result, n int) {
 	t.Helper()
 	var sumL, mean, sumD float64
 	for l, p := range e.Lengths {
@@ -81,11 +83,11 @@ func checkExactConsistent(t *testing.T, e Exact, n int) {
 // result is the single walk the kernel takes, with probability 1.
 func TestExactFirstIsOneWalk(t *testing.T) {
 	for _, board := range []string{"5x5", "6x6", "8x8", "7x9"} {
-		b, _ := ParseBoard(board)
-		r, _ := ParseRule("warnsdorff/first")
-		w, _ := NewWalker(b, r)
+		b, _ := sim.ParseBoard(board)
+		r, _ := sim.ParseRule("warnsdorff/first")
+		w, _ := sim.NewWalker(b, r)
 		for s := 0; s < b.Squares(); s++ {
-			e, err := ExactWalk(context.Background(), b, r, s, 0)
+			e, err := Walk(context.Background(), b, r, s, 0)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -119,27 +121,27 @@ func TestExactMaxSteps(t *testing.T) {
 
 func TestExactErrors(t *testing.T) {
 	ctx := context.Background()
-	r, _ := ParseRule("random")
-	if _, err := ExactWalk(ctx, MustBoard(26, 26), r, 0, 0); err == nil || !strings.Contains(err.Error(), "has 676 squares; exact enumeration handles at most 640") {
+	r, _ := sim.ParseRule("random")
+	if _, err := Walk(ctx, sim.MustBoard(26, 26), r, 0, 0); err == nil || !strings.Contains(err.Error(), "has 676 squares; exact enumeration handles at most 640") {
 		t.Errorf("26x26: got %v, want a board-size error naming the limit", err)
 	}
-	if _, err := estimateExactStates(ctx, MustBoard(26, 26), r, 0, 1<<30); err == nil || !strings.Contains(err.Error(), "at most 640") {
+	if _, err := estimateExactStates(ctx, sim.MustBoard(26, 26), r, 0, 1<<30); err == nil || !strings.Contains(err.Error(), "at most 640") {
 		t.Errorf("26x26 estimate: got %v, want a board-size error naming the limit", err)
 	}
-	_, err := ExactWalk(ctx, MustBoard(6, 6), r, 0, 1000)
+	_, err := Walk(ctx, sim.MustBoard(6, 6), r, 0, 1000)
 	if !errors.Is(err, ErrBudget) || !strings.Contains(err.Error(), "more than 1000 states") {
 		t.Errorf("budget 1000: got %v, want ErrBudget", err)
 	}
-	bt, _ := ParseRule("backtrack")
-	if _, err := ExactWalk(ctx, MustBoard(5, 5), bt, 0, 0); err == nil {
+	bt, _ := sim.ParseRule("backtrack")
+	if _, err := Walk(ctx, sim.MustBoard(5, 5), bt, 0, 0); err == nil {
 		t.Error("backtrack: want an error")
 	}
-	if _, err := ExactWalk(ctx, MustBoard(5, 5), r, 25, 0); err == nil {
+	if _, err := Walk(ctx, sim.MustBoard(5, 5), r, 25, 0); err == nil {
 		t.Error("start 25 on 5x5: want an error")
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := ExactWalk(cctx, MustBoard(5, 5), r, 0, 0); !errors.Is(err, context.Canceled) {
+	if _, err := Walk(cctx, sim.MustBoard(5, 5), r, 0, 0); !errors.Is(err, context.Canceled) {
 		t.Errorf("cancelled: got %v", err)
 	}
 }

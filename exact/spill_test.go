@@ -1,4 +1,4 @@
-package sim
+package exact
 
 import (
 	"context"
@@ -11,11 +11,12 @@ import (
 	"testing"
 
 	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // sameBits says how two results differ, field by field and bit for bit
 // ("" when they do not).
-func sameBits(a, b Exact) string {
+func sameBits(a, b Result) string {
 	var diffs []string
 	f := func(name string, x, y float64) {
 		if math.Float64bits(x) != math.Float64bits(y) {
@@ -56,10 +57,10 @@ type spillCase struct {
 // runSpilled enumerates c spilled to a fresh directory and returns the
 // result, the most runs (passes) a layer took, the passes retried, and
 // how many steps with walks that ended took more than one pass.
-func runSpilled(t *testing.T, c spillCase) (x Exact, maxRuns, retried, multiEnds int) {
+func runSpilled(t *testing.T, c spillCase) (x Result, maxRuns, retried, multiEnds int) {
 	t.Helper()
 	b := mustParseBoard(t, c.board)
-	r, err := ParseRule(c.rule)
+	r, err := sim.ParseRule(c.rule)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -78,7 +79,7 @@ func runSpilled(t *testing.T, c spillCase) (x Exact, maxRuns, retried, multiEnds
 	// that expands layer L, building layer L+1)
 	runsAt := map[int]int{}
 	named := 0 // files seen in the directory while the enumeration runs
-	lim.layers = func(l ExactLayer) {
+	lim.layers = func(l Layer) {
 		if left, _ := os.ReadDir(dir); len(left) > 0 {
 			named++
 		}
@@ -101,13 +102,13 @@ func runSpilled(t *testing.T, c spillCase) (x Exact, maxRuns, retried, multiEnds
 	return x, maxRuns, retried, multiEnds
 }
 
-func mustParseBoard(t *testing.T, s string) *Board {
+func mustParseBoard(t *testing.T, s string) *sim.Board {
 	t.Helper()
 	var r, c int
 	if _, err := fmt.Sscanf(s, "%dx%d", &r, &c); err != nil {
 		t.Fatal(err)
 	}
-	return MustBoard(r, c)
+	return sim.MustBoard(r, c)
 }
 
 // TestExactSpillMatches: an enumeration spilled to disk in several passes
@@ -138,7 +139,7 @@ func TestExactSpillMatches(t *testing.T) {
 	var multiPass, rerun, endsInPasses bool
 	for _, c := range cases {
 		b := mustParseBoard(t, c.board)
-		r, err := ParseRule(c.rule)
+		r, err := sim.ParseRule(c.rule)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -191,8 +192,8 @@ func TestExactSpillOnePassOnly(t *testing.T) {
 // bounds then fall back to the in-memory enumeration, which drops states
 // to fit.
 func TestExactSpillTooSmall(t *testing.T) {
-	b := MustBoard(7, 7)
-	r, _ := ParseRule("warnsdorff/random")
+	b := sim.MustBoard(7, 7)
+	r, _ := sim.ParseRule("warnsdorff/random")
 	dir := t.TempDir()
 	lim := exactLimits{spill: dir, spillRead: 1 << 10, mem: &memoryBudget{limit: 16 << 10}, spillBuckets: 4}
 	_, err := exactWalk(context.Background(), b, r, 0, lim)
@@ -219,10 +220,10 @@ func TestExactSpillTooSmall(t *testing.T) {
 // TestExactSpillBadDir: a spill directory that cannot take files is an
 // error naming it, before any state is expanded.
 func TestExactSpillBadDir(t *testing.T) {
-	b := MustBoard(5, 5)
-	r, _ := ParseRule("warnsdorff/random")
+	b := sim.MustBoard(5, 5)
+	r, _ := sim.ParseRule("warnsdorff/random")
 	missing := filepath.Join(t.TempDir(), "missing")
-	_, err := ExactWalks(context.Background(), b, r, []int{0}, ExactOptions{Spill: missing})
+	_, err := Walks(context.Background(), b, r, []int{0}, Options{Spill: missing})
 	if err == nil || !strings.Contains(err.Error(), missing) || !strings.Contains(err.Error(), "spill a layer") {
 		t.Errorf("missing directory: %v", err)
 	}

@@ -1,4 +1,4 @@
-package sim
+package exact
 
 import (
 	"context"
@@ -8,23 +8,23 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/knightwalk/knightwalk/sim"
 	"golang.org/x/sync/errgroup"
 )
 
-// ExactMaxSquares is the largest board ExactWalk handles: its visited
-// sets are ten words at most (exactset.go), enough for 25x25 (625
-// squares). Boards of up to 128 squares take two words, up to 256 four,
-// up to 512 eight.
-const ExactMaxSquares = 640
+// MaxSquares is the largest board Walk handles: its visited sets are ten
+// words at most (set.go), enough for 25x25 (625 squares). Boards of up to
+// 128 squares take two words, up to 256 four, up to 512 eight.
+const MaxSquares = 640
 
-// DefaultExactBudget bounds the states ExactWalk expands when no budget is
-// given.
-const DefaultExactBudget = 50_000_000
+// DefaultBudget bounds the states Walk expands when no budget is given.
+const DefaultBudget = 50_000_000
 
-// Exact holds the exact distribution of one walk rule's outcome from one
+// Result holds the exact distribution of one walk rule's outcome from one
 // start square, found by following every branch a walk can take, weighted
-// by its probability.
-type Exact struct {
+// by its probability (or certified bounds on it, from Bounds or
+// Options.Bounds).
+type Result struct {
 	Start      int
 	PSuccess   float64   // P(every square visited)
 	PClosed    float64   // P(success and the last square a knight's move from the start)
@@ -42,7 +42,7 @@ type Exact struct {
 	TreeNodes float64
 
 	// Unresolved is the probability of the states dropped to stay within
-	// the budget (ExactOptions.Bounds): the walks through them were not
+	// the budget (Options.Bounds): the walks through them were not
 	// followed, so each of PSuccess, PClosed, PStopped, Lengths and
 	// DeadEnds is a lower bound, and adding Unresolved gives an upper one
 	// (PLower, PUpper). It is 0 for an exact result. Nodes and TreeNodes
@@ -53,14 +53,14 @@ type Exact struct {
 }
 
 // IsExact reports whether every branch was followed (no state dropped).
-func (x Exact) IsExact() bool { return x.Dropped == 0 }
+func (x Result) IsExact() bool { return x.Dropped == 0 }
 
 // PLower is a certified lower bound on P(success): the successes found.
-func (x Exact) PLower() float64 { return x.PSuccess }
+func (x Result) PLower() float64 { return x.PSuccess }
 
 // PUpper is a certified upper bound on P(success): the successes found
 // and every walk through a dropped state. It equals PLower when exact.
-func (x Exact) PUpper() float64 {
+func (x Result) PUpper() float64 {
 	if x.Dropped == 0 {
 		return x.PSuccess
 	}
@@ -68,45 +68,44 @@ func (x Exact) PUpper() float64 {
 }
 
 // ClosedUpper is the upper bound on P(closed) that goes with PClosed.
-func (x Exact) ClosedUpper() float64 {
+func (x Result) ClosedUpper() float64 {
 	if x.Dropped == 0 {
 		return x.PClosed
 	}
 	return min(1, x.PClosed+x.Unresolved)
 }
 
-// ErrBudget is wrapped by the error ExactWalk returns when it would expand
+// ErrBudget is wrapped by the error Walk returns when it would expand
 // more states than its budget allows.
 var ErrBudget = fmt.Errorf("node budget exceeded")
 
-// ExactWalk enumerates every branch of rule r's walk from start on b (at
-// most ExactMaxSquares squares): each draw among m squares splits the walk
-// into m branches of probability 1/m, deterministic tie-breaks do not split.
-// The search runs layer by layer (one layer per path length), merging
-// branches that reach the same visited set and current square; the layers
-// are processed in a fixed order, so the floating-point sums, and the
-// result, are the same on every run. budget bounds the states expanded
-// (0: DefaultExactBudget); going over it returns an error wrapping
-// ErrBudget.
-func ExactWalk(ctx context.Context, b *Board, r Rule, start int, budget int64) (Exact, error) {
+// Walk enumerates every branch of rule r's walk from start on b (at most
+// MaxSquares squares): each draw among m squares splits the walk into m
+// branches of probability 1/m, deterministic tie-breaks do not split. The
+// search runs layer by layer (one layer per path length), merging branches
+// that reach the same visited set and current square; the layers are
+// processed in a fixed order, so the floating-point sums, and the result,
+// are the same on every run. budget bounds the states expanded (0:
+// DefaultBudget); going over it returns an error wrapping ErrBudget.
+func Walk(ctx context.Context, b *sim.Board, r sim.Rule, start int, budget int64) (Result, error) {
 	return exactWalk(ctx, b, r, start, exactLimits{budget: budget})
 }
 
-// ExactBounds is ExactWalk that, instead of failing when a layer would take
-// the enumeration over its budget, drops the layer's least probable states
-// and carries their probability as Exact.Unresolved: the result then
+// Bounds is Walk that, instead of failing when a layer would take the
+// enumeration over its budget, drops the layer's least probable states and
+// carries their probability as Result.Unresolved: the result then
 // certifies P(success) in [PLower, PUpper] (up to the rounding of the
 // floating-point sums, as exact values are exact). The budget is shared
 // among the layers still to come: before a layer is expanded it is cut to
 // (budget − states expanded) / (layers left) states, so the states expanded
 // never pass the budget. With a budget that the exact enumeration fits in,
-// the result is exact (Dropped = 0) and equal to ExactWalk's.
-func ExactBounds(ctx context.Context, b *Board, r Rule, start int, budget int64) (Exact, error) {
+// the result is exact (Dropped = 0) and equal to Walk's.
+func Bounds(ctx context.Context, b *sim.Board, r sim.Rule, start int, budget int64) (Result, error) {
 	return exactWalk(ctx, b, r, start, exactLimits{budget: budget, bounds: true})
 }
 
 // exactLimits are what bound one enumeration: the states it may expand
-// (0: DefaultExactBudget), the memory its layers may hold (nil: no
+// (0: DefaultBudget), the memory its layers may hold (nil: no
 // limit), whether it drops states to stay within them (bounds) rather
 // than fail, and a counter of the states expanded (may be nil).
 type exactLimits struct {
@@ -116,9 +115,9 @@ type exactLimits struct {
 	progress *atomic.Int64
 	threads  int // goroutines that expand and sort a layer (≤ 1: one)
 
-	spill     string           // a directory to keep the layers in (exactspill.go); "" keeps them in memory
-	spillRead int64            // bytes the spilled runs are read back in (0: spillReadBytes)
-	layers    func(ExactLayer) // called after each step (may be nil)
+	spill     string      // a directory to keep the layers in (spill.go); "" keeps them in memory
+	spillRead int64       // bytes the spilled runs are read back in (0: spillReadBytes)
+	layers    func(Layer) // called after each step (may be nil)
 	// spillGrowth, when positive, replaces the growth of the layers that
 	// sets the passes of a spilled step (tests: too few, so passes split)
 	spillGrowth  float64
@@ -135,7 +134,7 @@ type parallelAllowed[W words] struct {
 	ties    [exactCheck]bool
 }
 
-func newParallelAllowed[W words](b *Board, r Rule, threads int) *parallelAllowed[W] {
+func newParallelAllowed[W words](b *sim.Board, r sim.Rule, threads int) *parallelAllowed[W] {
 	p := &parallelAllowed[W]{}
 	for range threads {
 		p.es = append(p.es, newEnumerator[W](b, r))
@@ -176,15 +175,15 @@ func (p *parallelAllowed[W]) allowedOf(block []exactState[W]) {
 	wg.Wait()
 }
 
-// exactWalk is ExactWalk within lim: the live states of its layers
+// exactWalk is Walk within lim: the live states of its layers
 // counted against lim.mem and the states it expands added to
 // lim.progress; with lim.bounds it drops states rather than fail (see
-// ExactBounds). It looks at ctx every exactCheck states, in the layer loop
+// Bounds). It looks at ctx every exactCheck states, in the layer loop
 // and in the sort, so cancellation takes effect within milliseconds
 // whatever the size of a layer.
-func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits) (Exact, error) {
+func exactWalk(ctx context.Context, b *sim.Board, r sim.Rule, start int, lim exactLimits) (Result, error) {
 	if err := exactArgs(b, r, start); err != nil {
-		return Exact{}, err
+		return Result{}, err
 	}
 	if lim.spill != "" {
 		res, err := spillWalkOf(ctx, b, r, start, lim)
@@ -210,20 +209,20 @@ func exactWalk(ctx context.Context, b *Board, r Rule, start int, lim exactLimits
 // walkSetup is what an enumeration from start begins with, in memory or
 // spilled: its state budget (the default for none), its progress report,
 // its enumerator and its empty result.
-func walkSetup[W words](b *Board, r Rule, start int, lim exactLimits) (int64, *atomic.Int64, *enumerator[W], Exact) {
+func walkSetup[W words](b *sim.Board, r sim.Rule, start int, lim exactLimits) (int64, *atomic.Int64, *enumerator[W], Result) {
 	budget := lim.budget
 	if budget <= 0 {
-		budget = DefaultExactBudget
+		budget = DefaultBudget
 	}
 	n := b.Squares()
 	e := newEnumerator[W](b, r)
 	e.start = start
-	return budget, lim.progress, e, Exact{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
+	return budget, lim.progress, e, Result{Start: start, Lengths: make([]float64, n+1), DeadEnds: make([]float64, n)}
 }
 
 // exactWalkIn is exactWalk with visited sets of the words W, which hold the
 // board's squares.
-func exactWalkIn[W words](ctx context.Context, b *Board, r Rule, start int, lim exactLimits) (Exact, error) {
+func exactWalkIn[W words](ctx context.Context, b *sim.Board, r sim.Rule, start int, lim exactLimits) (Result, error) {
 	budget, progress, e, res := walkSetup[W](b, r, start, lim)
 	layer := []exactState[W]{{set: bitset[W]{}.with(start), cur: uint16(start), p: 1, paths: 1}}
 	nb := &nextLayer[W]{index: map[bitsetKey[W]]int{}, held: newHeldMemory[W](lim.mem), bounds: lim.bounds, res: &res}
@@ -236,7 +235,7 @@ func exactWalkIn[W words](ctx context.Context, b *Board, r Rule, start int, lim 
 	}
 	for depth := 1; len(layer) > 0; depth++ {
 		if err := ctx.Err(); err != nil {
-			return Exact{}, err
+			return Result{}, err
 		}
 		if lim.bounds {
 			// the layers left are those of path lengths depth..maxSteps+1
@@ -246,7 +245,7 @@ func exactWalkIn[W words](ctx context.Context, b *Board, r Rule, start int, lim 
 			}
 		}
 		if res.Nodes += int64(len(layer)); res.Nodes > budget {
-			return Exact{}, fmt.Errorf("exact: %s %s from %s: more than %d states at path length %d: %w (raise the budget or pick a smaller board)",
+			return Result{}, fmt.Errorf("exact: %s %s from %s: more than %d states at path length %d: %w (raise the budget or pick a smaller board)",
 				b, r.Name(), b.SquareName(start), budget, depth, ErrBudget)
 		}
 		nb.reset(cap(layer))
@@ -259,7 +258,7 @@ func exactWalkIn[W words](ctx context.Context, b *Board, r Rule, start int, lim 
 					progress.Add(exactCheck)
 				}
 				if err := ctx.Err(); err != nil {
-					return Exact{}, err
+					return Result{}, err
 				}
 			}
 			s := &layer[i]
@@ -272,7 +271,7 @@ func exactWalkIn[W words](ctx context.Context, b *Board, r Rule, start int, lim 
 				allowed, ties = e.allowed(s.set, int(s.cur))
 			}
 			if err := policyErr(e, par); err != nil { // a rule of your own's answer no walk may take
-				return Exact{}, err
+				return Result{}, err
 			}
 			if ties {
 				res.MeanTies += s.p
@@ -286,7 +285,7 @@ func exactWalkIn[W words](ctx context.Context, b *Board, r Rule, start int, lim 
 			for a := allowed; !a.empty(); {
 				c := a.pop()
 				if err := nb.add(exactState[W]{set: s.set.with(c), cur: uint16(c)}, q, s.paths); err != nil {
-					return Exact{}, nb.outgrew(b, r, start, depth+1, err)
+					return Result{}, nb.outgrew(b, r, start, depth+1, err)
 				}
 			}
 		}
@@ -295,26 +294,26 @@ func exactWalkIn[W words](ctx context.Context, b *Board, r Rule, start int, lim 
 		}
 		var err error
 		if layer, err = nb.sorted(ctx, layer, lim.threads); err != nil {
-			return Exact{}, nb.outgrew(b, r, start, depth+1, err)
+			return Result{}, nb.outgrew(b, r, start, depth+1, err)
 		}
 		if lim.layers != nil {
-			lim.layers(ExactLayer{Start: start, Depth: depth + 1, States: int64(len(layer)), Runs: 1})
+			lim.layers(Layer{Start: start, Depth: depth + 1, States: int64(len(layer)), Runs: 1})
 		}
 	}
 	return res, nil
 }
 
-// exactArgs checks ExactWalk's arguments.
-func exactArgs(b *Board, r Rule, start int) error {
+// exactArgs checks Walk's arguments.
+func exactArgs(b *sim.Board, r sim.Rule, start int) error {
 	n := b.Squares()
 	if err := r.Validate(); err != nil {
 		return err
 	}
-	if r.Kind == Backtrack {
+	if r.Kind == sim.Backtrack {
 		return fmt.Errorf("exact: rule %s is a search, not a random walk; exact enumeration covers random and warnsdorff", r.Name())
 	}
-	if n > ExactMaxSquares {
-		return fmt.Errorf("exact: board %s has %d squares; exact enumeration handles at most %d", b, n, ExactMaxSquares)
+	if n > MaxSquares {
+		return fmt.Errorf("exact: board %s has %d squares; exact enumeration handles at most %d", b, n, MaxSquares)
 	}
 	if start < 0 || start >= n {
 		return fmt.Errorf("exact: start square %d off the %s board", start, b)
@@ -325,7 +324,7 @@ func exactArgs(b *Board, r Rule, start int) error {
 // end adds a walk of probability p that ends on square cur at path length
 // depth, with m squares still allowed (m > 0: cut by MaxSteps), to the
 // distributions.
-func (res *Exact) end(b *Board, cur int, p float64, depth, m int) {
+func (res *Result) end(b *sim.Board, cur int, p float64, depth, m int) {
 	res.Lengths[depth] += p
 	res.MeanLength += p * float64(depth)
 	switch {
@@ -352,17 +351,17 @@ type nextLayer[W words] struct {
 	maxEntries int // the most index entries so far
 
 	// maxStates, when positive, is the most states a spilled pass may
-	// hold (exactspill.go): its states, sort buffer and index then fit
+	// hold (spill.go): its states, sort buffer and index then fit
 	// the budget, whatever the tables kept from earlier passes
 	maxStates int
 
-	bounds bool   // drop states rather than pass the memory budget
-	res    *Exact // where dropped probability is counted
+	bounds bool    // drop states rather than pass the memory budget
+	res    *Result // where dropped probability is counted
 }
 
 // outgrew describes err, when it is ErrMemory, as the layer of path length
 // depth outgrowing the budget; other errors it returns as they are.
-func (nb *nextLayer[W]) outgrew(b *Board, r Rule, start, depth int, err error) error {
+func (nb *nextLayer[W]) outgrew(b *sim.Board, r sim.Rule, start, depth int, err error) error {
 	if !errors.Is(err, ErrMemory) {
 		return err
 	}
@@ -471,7 +470,7 @@ func (nb *nextLayer[W]) sorted(ctx context.Context, old []exactState[W], threads
 	return layer, err
 }
 
-// exactCheck is how many states ExactWalk handles between looks at its
+// exactCheck is how many states Walk handles between looks at its
 // context and its memory budget: well under a millisecond's work.
 const exactCheck = 1 << 14
 
@@ -559,7 +558,7 @@ func sortStates[W words](ctx context.Context, xs, buf []exactState[W], threads i
 // probabilities broken by position, so the choice is the same on every
 // run), in their order, and adds the probability of the others to
 // res.Unresolved. It works in place.
-func dropStates[W words](res *Exact, states []exactState[W], keep int) []exactState[W] {
+func dropStates[W words](res *Result, states []exactState[W], keep int) []exactState[W] {
 	keep = max(keep, 0)
 	if len(states) <= keep {
 		return states
@@ -658,7 +657,7 @@ type bitsetKey[W words] struct {
 // enumerator decides, for a state, which squares a walk may move to next
 // with equal probability, following the same rules as the kernels.
 type enumerator[W words] struct {
-	rule     Rule
+	rule     sim.Rule
 	maxSteps int
 	nb       []bitset[W]
 	moveTo   [][8]int
@@ -668,17 +667,16 @@ type enumerator[W words] struct {
 	cur     int       // the state being expanded, for the tie scores
 	visited bitset[W] // (tiebreak.go)
 
-	// A rule of your own: its policy, a position to show it, and the
-	// first answer no walk may take (RuleError).
-	g      *guard
-	pos    *Position
-	start  int
-	polBuf []int
-	err    error
-	board  *Board
+	// A rule of your own: its policy behind sim's guard, and the first
+	// answer no walk may take (sim.RuleError).
+	choices *sim.Choices
+	start   int
+	polBuf  []int
+	err     error
+	board   *sim.Board
 }
 
-func newEnumerator[W words](b *Board, r Rule) *enumerator[W] {
+func newEnumerator[W words](b *sim.Board, r sim.Rule) *enumerator[W] {
 	n := b.Squares()
 	e := &enumerator[W]{rule: r, maxSteps: r.MaxSteps, nb: make([]bitset[W], n), moveTo: make([][8]int, n), dist2: make([]int, n), board: b}
 	if e.maxSteps == 0 || e.maxSteps > n {
@@ -686,7 +684,7 @@ func newEnumerator[W words](b *Board, r Rule) *enumerator[W] {
 	}
 	for sq := 0; sq < n; sq++ {
 		row, col := b.RowCol(sq)
-		for i, m := range CanonicalMoves {
+		for i, m := range sim.CanonicalMoves {
 			e.moveTo[sq][i] = -1
 			if b.On(row+m.DR, col+m.DC) {
 				t := b.Square(row+m.DR, col+m.DC)
@@ -696,18 +694,18 @@ func newEnumerator[W words](b *Board, r Rule) *enumerator[W] {
 		}
 		e.dist2[sq] = b.CentreDist2(sq)
 	}
-	for i, m := range r.orderOn(b) {
-		e.order[i] = moveIndex(m)
+	for i, m := range r.OrderOn(b) {
+		e.order[i] = slices.Index(sim.CanonicalMoves[:], m)
 	}
-	if r.Kind == Custom {
-		g, err := newGuard(b, r)
-		if err == nil && g.state != nil { // registered Deterministic, as the guard makes sure
+	if r.Kind == sim.Custom {
+		c, err := sim.NewChoices(b, r)
+		if err == nil && c.Stateful() { // registered Deterministic, as the guard makes sure
 			err = fmt.Errorf("exact: rule %s keeps state along its walk, so walks that reach the same squares cannot be merged; it is deterministic: its one walk decides (experiment tour, or an experiment with walks: 1)", r.Name())
 		}
 		if err != nil {
 			e.err = err
 		}
-		e.g, e.pos = g, newPosition(b)
+		e.choices = c
 	}
 	return e
 }
@@ -718,10 +716,9 @@ func (e *enumerator[W]) policyAllowed(visited bitset[W], cur int) (bitset[W], bo
 	if e.err != nil {
 		return bitset[W]{}, false
 	}
-	p := e.pos
-	p.setVisited(visited.has, cur, e.start)
+	var tie bool
 	var err error
-	if e.polBuf, err = e.g.allowed(p, e.polBuf[:0]); err != nil {
+	if e.polBuf, tie, err = e.choices.Allowed(visited.has, cur, e.start, e.polBuf[:0]); err != nil {
 		e.err = err
 		return bitset[W]{}, false
 	}
@@ -729,18 +726,18 @@ func (e *enumerator[W]) policyAllowed(visited bitset[W], cur int) (bitset[W], bo
 	for _, sq := range e.polBuf {
 		out = out.with(sq)
 	}
-	return out, e.g.tied(len(e.polBuf))
+	return out, tie
 }
 
 // allowed returns the squares the walk picks among uniformly, and whether
 // the step is a tie decision (more than one square allowed by the rule's
 // primary criterion).
 func (e *enumerator[W]) allowed(visited bitset[W], cur int) (bitset[W], bool) {
-	if e.rule.Kind == Custom {
+	if e.rule.Kind == sim.Custom {
 		return e.policyAllowed(visited, cur)
 	}
 	cand := e.nb[cur].andNot(visited)
-	if e.rule.Kind == RandomWalk || cand.count() <= 1 {
+	if e.rule.Kind == sim.RandomWalk || cand.count() <= 1 {
 		return cand, cand.count() > 1
 	}
 	deg := func(sq int) int { return e.nb[sq].andNot(visited).count() }
@@ -755,7 +752,7 @@ func (e *enumerator[W]) allowed(visited bitset[W], cur int) (bitset[W], bool) {
 	}
 	e.cur, e.visited = cur, visited
 	tied = bitset[W]{}
-	for _, s := range sq[:narrowTies(e.rule.TieBreak.chain(), sq[:n], e)] {
+	for _, s := range sq[:e.rule.TieBreak.Narrow(sq[:n], e)] {
 		tied = tied.with(int(s))
 	}
 	return tied, true

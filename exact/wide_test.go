@@ -1,4 +1,4 @@
-package sim
+package exact
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/knightwalk/knightwalk/internal/testenv"
+	"github.com/knightwalk/knightwalk/sim"
 )
 
 // TestExactWordsAgree: the enumeration gives the same result, to the last
@@ -24,14 +25,14 @@ func TestExactWordsAgree(t *testing.T) {
 		{"7x7", "warnsdorff/roth", "c3"},
 		{"11x11", "warnsdorff/first", "a1"},
 	} {
-		b, _ := ParseBoard(c.board)
-		r, _ := ParseRule(c.rule)
+		b, _ := sim.ParseBoard(c.board)
+		r, _ := sim.ParseRule(c.rule)
 		s, _ := b.ParseSquare(c.start)
 		want, err := exactWalkIn[words128](ctx, b, r, s, exactLimits{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		for name, f := range map[string]func(context.Context, *Board, Rule, int, exactLimits) (Exact, error){
+		for name, f := range map[string]func(context.Context, *sim.Board, sim.Rule, int, exactLimits) (Result, error){
 			"4 words":  exactWalkIn[words256],
 			"8 words":  exactWalkIn[words512],
 			"10 words": exactWalkIn[words640],
@@ -58,16 +59,16 @@ func TestExactWideIsTheWalk(t *testing.T) {
 	ctx := context.Background()
 	boards := []string{"12x12", "13x13", "17x17", "25x25"}
 	for _, board := range boards {
-		b, _ := ParseBoard(board)
+		b, _ := sim.ParseBoard(board)
 		for _, rule := range []string{"warnsdorff/first", "warnsdorff/roth+first"} {
-			r, _ := ParseRule(rule)
-			w, err := NewWalker(b, r)
+			r, _ := sim.ParseRule(rule)
+			w, err := sim.NewWalker(b, r)
 			if err != nil {
 				t.Fatal(err)
 			}
 			succ := 0
 			for s := 0; s < b.Squares(); s += 1 + b.Squares()/40 {
-				e, err := ExactWalk(ctx, b, r, s, 0)
+				e, err := Walk(ctx, b, r, s, 0)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -103,11 +104,11 @@ func TestExactWideTree(t *testing.T) {
 		{"17x17", "warnsdorff/random", "b3", 40},
 		{"25x25", "warnsdorff/pohl", "m13", 40},
 	} {
-		b, _ := ParseBoard(c.board)
-		r, _ := ParseRule(c.rule)
+		b, _ := sim.ParseBoard(c.board)
+		r, _ := sim.ParseRule(c.rule)
 		r.MaxSteps = c.steps
 		s, _ := b.ParseSquare(c.start)
-		x, err := ExactWalk(ctx, b, r, s, 0)
+		x, err := Walk(ctx, b, r, s, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -124,7 +125,7 @@ func TestExactWideTree(t *testing.T) {
 			visited[cur] = true
 			defer func() { visited[cur] = false }()
 			var next []int
-			if r.Kind == RandomWalk {
+			if r.Kind == sim.RandomWalk {
 				for _, n := range nbrs[cur] {
 					if !visited[n] {
 						next = append(next, n)
@@ -175,7 +176,7 @@ func TestExactWideTree(t *testing.T) {
 // too wide for it, and the accounting is what is checked).
 func TestExactWideBounds(t *testing.T) {
 	ctx := context.Background()
-	r, _ := ParseRule("warnsdorff/random")
+	r, _ := sim.ParseRule("warnsdorff/random")
 	cases := []struct {
 		board  string
 		budget int64
@@ -189,8 +190,8 @@ func TestExactWideBounds(t *testing.T) {
 		}{"12x12", 30_000_000, 20000}) // 20 CPU-seconds
 	}
 	for _, c := range cases {
-		b, _ := ParseBoard(c.board)
-		x, err := ExactBounds(ctx, b, r, 0, c.budget)
+		b, _ := sim.ParseBoard(c.board)
+		x, err := Bounds(ctx, b, r, 0, c.budget)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,8 +203,8 @@ func TestExactWideBounds(t *testing.T) {
 		if x.Nodes > c.budget || !(0 <= lo && lo <= hi && hi <= 1) || math.Abs(total-1) > 1e-9 { // the rounding of millions of sums
 			t.Errorf("%s a1, budget %d: bounds [%v, %v], %d states, lengths and unresolved sum to %.17g", c.board, c.budget, lo, hi, x.Nodes, total)
 		}
-		w, _ := NewWalker(b, r)
-		key := NewKey(38, b, r, 0)
+		w, _ := sim.NewWalker(b, r)
+		key := sim.NewKey(38, b, r, 0)
 		k := 0
 		for i := range c.walks {
 			if w.Walk(0, key, uint64(i)).Success {
@@ -232,8 +233,8 @@ func TestExactStateBytes(t *testing.T) {
 	if a, b := exactStateBytes(128), exactStateBytes(129); a >= b {
 		t.Errorf("128 squares %d bytes, 129 %d: want more words to cost more", a, b)
 	}
-	r, _ := ParseRule("warnsdorff/random")
-	est, err := estimateExactStates(context.Background(), MustBoard(12, 12), r, 0, 1<<20)
+	r, _ := sim.ParseRule("warnsdorff/random")
+	est, err := estimateExactStates(context.Background(), sim.MustBoard(12, 12), r, 0, 1<<20)
 	if err != nil {
 		t.Fatal(err)
 	}
