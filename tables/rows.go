@@ -585,11 +585,13 @@ type ClaimRow struct {
 	// Kind is the `kind` column: the claim's shape: `rate` (about r ±
 	// tolerance), `range` (between a and b), `below` (below x), `above`
 	// (above x); over a set of boards `share` (more than a share of the
-	// boards meet the per-board statement), `first-failure` (a
-	// deterministic rule first fails at n), `failing-share` (it fails on
-	// under a share of the boards); `published` (no statement of its own:
-	// the rate is compared with the published count of its source,
-	// `published_successes` of `published_trials`).
+	// boards meet the per-board statement; with `each: square`, of the
+	// start squares, one by one, the target naming the failing squares),
+	// `first-failure` (a deterministic rule first fails at n),
+	// `failing-share` (it fails on under a share of the boards);
+	// `published` (no statement of its own: the rate is compared with the
+	// published count of its source, `published_successes` of
+	// `published_trials`).
 	Kind string
 	// ClaimedLo is the `claimed_lo` column (fraction): lower end of the
 	// claimed set: r − tolerance for `rate` (at least 0), a for `range`,

@@ -141,14 +141,18 @@ func claimFromCanonical(cc CanonicalClaim, boards []string) (Claim, error) {
 		cl.Above = &v[0]
 	}
 	if cc.Set != "" {
-		kind, val, _ := strings.Cut(cc.Set, " ")
+		set, each, _ := strings.Cut(cc.Set, " each ") // "share 1 each square"
+		cl.Each = each
+		kind, val, _ := strings.Cut(set, " ")
 		x, err := strconv.ParseFloat(val, 64)
 		if err != nil {
 			return cl, fmt.Errorf("set %q: want share X, first-failure N or failing-share X", cc.Set)
 		}
 		switch kind {
 		case "share":
-			cl.Share = &x
+			if each == "" || x != 1 { // each: square means every square unless a share says otherwise
+				cl.Share = &x
+			}
 		case "first-failure":
 			n := int(x)
 			cl.FirstFailure = &n

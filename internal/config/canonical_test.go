@@ -35,6 +35,8 @@ func TestFromCanonicalRoundTrip(t *testing.T) {
 	for _, y := range []string{
 		"name: s\nboards: [6x6]\nwalks: 50\nrules: [{name: random, estimator: splitting, particles: 300}, {name: warnsdorff}]\n",
 		"name: h\nboards: [6x6]\nwalks: {until: half_width, half_width: 0.01, max: 5000}\nrules: [{name: warnsdorff}]\n",
+		// claims quantified over their squares, every one or a share
+		"name: e\nboards: [6x6, 7x7]\nwalks: 50\nrules: [{name: warnsdorff}]\nclaims:\n  - {rule: warnsdorff/random, class: all, each: square, above: 0.5, source: x}\n  - {rule: warnsdorff/random, class: corner, each: square, share: 0.5, below: 0.9, source: x}\n",
 		// move orders by n mod 8, and the literature's rules
 		"name: o\nboards: [{sizes: 8..12}]\nwalks: 1\nrules: [{name: warnsdorff, tie_break: lookahead3+first, order_by_n_mod_8: {3: \"(2,-1) (1,-2) (-1,-2) (-2,-1) (-2,1) (-1,2) (1,2) (2,1)\"}}, {name: squirrel-cull}]\n",
 	} {

@@ -17,12 +17,20 @@ type SetClaim struct {
 	Share        float64 // share: more than this share of the boards meet Claim; 1: every board
 	FirstFailure int     // first-failure: the first n (in board order) where the walk fails
 	FailingBelow float64 // failing-share: the share of boards where it fails is below this
+	// Each is "square" where the set's elements are the target's start
+	// squares on each board (key each: square), "" where they are boards.
+	Each string
 }
 
 // setClaim returns cl's set statement.
 func (cl Claim) setClaim() SetClaim {
-	s := SetClaim{Sizes: cl.Sizes}
+	s := SetClaim{Sizes: cl.Sizes, Each: cl.Each}
 	switch {
+	case cl.Each == "square":
+		s.Kind, s.Share = "share", 1 // every square, unless a share says otherwise
+		if cl.Share != nil {
+			s.Share = *cl.Share
+		}
 	case cl.Share != nil:
 		s.Kind, s.Share = "share", *cl.Share
 	case cl.FirstFailure != nil:
@@ -83,6 +91,7 @@ func (c *Config) checkSetClaim(k *checker, key string, cl Claim, boards []size) 
 		k.errorf(key+".first_failure", "%d is not a board size; want n ≥ 1", *cl.FirstFailure)
 	}
 	c.checkPerBoard(k, key, cl)
+	c.checkEach(k, key, cl)
 	if cl.FirstFailure != nil || cl.FailingBelow != nil {
 		if r, err := sim.ParseRule(cl.Rule); err == nil && !r.Deterministic() {
 			k.errorf(key+".rule", "%s draws at random: first_failure and failing_below need a deterministic rule (a tie_break ending in first)", r.Name())
@@ -123,9 +132,38 @@ func (c *Config) checkPerBoard(k *checker, key string, cl Claim) {
 	}
 }
 
+// checkEach checks key each: square, or nothing, and that the claim it
+// quantifies has squares to go over and a statement each square can meet.
+func (c *Config) checkEach(k *checker, key string, cl Claim) {
+	switch cl.Each {
+	case "":
+		return
+	case "square":
+	default:
+		k.errorf(key+".each", "%q is not a quantifier; valid: square (the statement holds from every start square of the target, one by one; with share: s, from more than a share s of them)", cl.Each)
+		return
+	}
+	switch {
+	case cl.Square != "":
+		k.errorf(key+".each", "square with one start square (square: %s): want a class, all or a degree, whose squares each: square goes over", cl.Square)
+	case cl.FirstFailure != nil || cl.FailingBelow != nil:
+		k.errorf(key+".each", "square goes with a rate statement (rate, range, below, above), not first_failure or failing_below")
+	case cl.PerBoard == "count":
+		k.errorf(key+".each", "square reads the statement as each square's true rate; per_board: count reads a source's counts per board")
+	case c.comparesCount(cl):
+		k.errorf(key+".each", "square needs a statement of the claim's own; source %s states a published count, compared with the pooled rate", cl.Source)
+	}
+}
+
 func (s SetClaim) String() string {
 	switch s.Kind {
 	case "share":
+		if s.Each == "square" {
+			if s.Share == 1 {
+				return "from every start square"
+			}
+			return fmt.Sprintf("from more than %g of the start squares", s.Share)
+		}
 		return fmt.Sprintf("more than %g of the boards", s.Share)
 	case "first-failure":
 		return fmt.Sprintf("first failure at n = %d", s.FirstFailure)

@@ -164,6 +164,12 @@ type Claim struct {
 	// then tested on the chance, under our rate, of such a count
 	// (stats.CountShare).
 	PerBoard string `yaml:"per_board"`
+	// Each: square quantifies the statement over the start squares of the
+	// target, one by one, instead of over their pool: "from every start
+	// square" (share 1, the default with each) or "from more than a share
+	// s of them" (share: s), on each of the claim's boards; the verdict
+	// names the squares that fail it.
+	Each string `yaml:"each"`
 
 	// Source is the id of a published statement (sources.go), or, for a
 	// statement published nowhere (a seed's, a user's), words that say

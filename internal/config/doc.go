@@ -113,6 +113,13 @@
 // except 8"); where the source states its sizes (sources.yaml sizes,
 // except), a claim on it must read them so.
 //
+// each: square quantifies a claim on a class, all or a degree over its
+// start squares one by one instead of their pool: the statement holds
+// from every start square (share 1, the default) or, with share: s, from
+// more than a share s of them, on each of the claim's boards; it is a share
+// claim whose elements are (board, square), and the verdict names the
+// squares that fail it.
+//
 // The top-level key sources: FILE names a sources file of the
 // experiment's own, relative to the experiment file, with the schema and
 // checks of experiments/sources.yaml (ids of the built-in file refused),

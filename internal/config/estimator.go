@@ -87,7 +87,7 @@ func (c *Config) checkEstimator(k *checker, key string, rs RuleSpec, r sim.Rule)
 // first_failure, failing_below) on a rule estimated by splitting: those
 // count boards by walks or failures, which splitting does not give.
 func (c *Config) checkSplitClaim(k *checker, key string, cl Claim) {
-	if cl.Share == nil && cl.FirstFailure == nil && cl.FailingBelow == nil {
+	if cl.Share == nil && cl.FirstFailure == nil && cl.FailingBelow == nil && cl.Each == "" {
 		return
 	}
 	r, err := sim.ParseRule(cl.Rule)

@@ -200,6 +200,13 @@ func (e *Experiment) check(c *Config, i int, cl Claim) (Check, error) {
 		if len(sq) == 0 {
 			return ch, fmt.Errorf("config: %s: accepted by Validate but pools no start square on %s", key, b)
 		}
+		if cl.Each == "square" { // one element a start square: the statement is judged square by square
+			for _, s := range sq {
+				ch.Boards = append(ch.Boards, bi)
+				ch.Squares = append(ch.Squares, []int{s})
+			}
+			continue
+		}
 		ch.Boards = append(ch.Boards, bi)
 		ch.Squares = append(ch.Squares, sq)
 	}

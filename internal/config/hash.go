@@ -335,6 +335,9 @@ func (c *Config) canonical() Canonical {
 		switch set := cl.setClaim(); set.Kind {
 		case "share":
 			cc.Set = fmt.Sprintf("share %v", set.Share)
+			if set.Each != "" {
+				cc.Set += " each " + set.Each
+			}
 			if cl.PerBoard == "count" {
 				set, assumed, _ := c.countSet(cl)
 				cc.PerBoard = fmt.Sprintf("count %d..%d of %d", set.Lo, set.Hi, set.Trials)

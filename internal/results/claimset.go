@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 
 	"github.com/knightwalk/knightwalk/internal/config"
 	"github.com/knightwalk/knightwalk/internal/table"
@@ -32,6 +33,9 @@ func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.C
 	row = table.ClaimRow{ID: ch.ID, Source: ch.Source, Reading: ch.Reading, Fitted: ch.Fitted, Rule: e.Rules[ch.Rule].Name(), Board: ch.Set.Sizes, Kind: ch.Set.Kind}
 	if row.Board == "" {
 		row.Board = "all"
+	}
+	if ch.Set.Each == "square" && ch.Set.Sizes == "" && slices.Min(ch.Boards) == slices.Max(ch.Boards) {
+		row.Board = e.Boards[ch.Boards[0]].String() // the squares of one board
 	}
 	xs := make([]float64, len(ch.Boards)) // each board's exact value, NaN where sampled
 	sampled := 0
@@ -87,6 +91,9 @@ func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.C
 		}
 		r := stats.Share(ch.Claim, sums)
 		row.Target += ", " + ch.Claim.String() // the per-board statement the share counts
+		if ch.Set.Each == "square" {
+			row.Target += " " + ch.Set.String() + failingSquares(e, ch, sums)
+		}
 		row.ClaimedLo, row.ClaimedHi = ch.Set.Share, 1
 		row.Measured, row.Lo, row.Hi = r.Point, r.Lo, r.Hi
 		row.Verdict = stats.ShareVerdict(r, ch.Set.Share)
@@ -151,4 +158,33 @@ func pointMeeting(c stats.Claim, meet bool) stats.Summary {
 		}
 	}
 	panic("results: no rate meets (or fails) claim " + c.String())
+}
+
+// failingSquares names the elements of an each: square claim whose
+// interval (or exact value) refutes the per-square statement, as
+// "; failing: c4, d3" (each with its board where the claim spans
+// several), or "" where none does.
+func failingSquares(e *config.Experiment, ch config.Check, sums []stats.Summary) string {
+	several := slices.Min(ch.Boards) != slices.Max(ch.Boards)
+	var names []string
+	for i, s := range sums {
+		if stats.Verdict(ch.Claim, s) != stats.Refuted {
+			continue
+		}
+		b := e.Boards[ch.Boards[i]]
+		name := b.SquareName(ch.Squares[i][0])
+		if several {
+			name = b.String() + " " + name
+		}
+		names = append(names, name)
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	const most = 12
+	text := strings.Join(names[:min(len(names), most)], ", ")
+	if len(names) > most {
+		text += fmt.Sprintf(" and %d more", len(names)-most)
+	}
+	return fmt.Sprintf("; failing (%d): %s", len(names), text)
 }

@@ -399,7 +399,7 @@ func MeasuredText(c table.ClaimRow) string {
 		if c.Test != "" { // read as the source's counts: the joint test decides
 			return countShareMeasured(c)
 		}
-		return fmt.Sprintf("%.1f%% of boards [decided %.1f, %.1f]", 100*c.Measured, 100*c.Lo, 100*c.Hi)
+		return fmt.Sprintf("%.1f%% of %s [decided %.1f, %.1f]", 100*c.Measured, shareOf(c), 100*c.Lo, 100*c.Hi)
 	case "first-failure":
 		if c.Measured == 0 {
 			return "no board fails"
@@ -451,15 +451,30 @@ func diffText(c table.ClaimRow) string {
 	return fmt.Sprintf("difference [%+.1f, %+.1f] points", 100*c.DiffLo, 100*c.DiffHi)
 }
 
+// shareOf is what a share claim's row counts: "start squares" for a
+// claim quantified over its squares (each: square, whose target says
+// "from every start square" or "from more than ... of the start
+// squares"), else "boards".
+func shareOf(c table.ClaimRow) string {
+	if strings.Contains(c.Target, eachSquareMark) {
+		return "start squares"
+	}
+	return "boards"
+}
+
+// eachSquareMark is the words every each: square claim's target carries
+// (config.SetClaim.String), which tell its rows from a share of boards.
+const eachSquareMark = " start square"
+
 // ClaimedText is what a claim states, as the report and the consoles
 // print it: "below 20%", "on every board", "first failure at n = 5".
 func ClaimedText(c table.ClaimRow) string {
 	switch c.Kind {
 	case "share":
 		if c.ClaimedLo == 1 {
-			return "on every board"
+			return "on every " + strings.TrimSuffix(shareOf(c), "s")
 		}
-		return fmt.Sprintf("on more than %.3g%% of boards", 100*c.ClaimedLo)
+		return fmt.Sprintf("on more than %.3g%% of %s", 100*c.ClaimedLo, shareOf(c))
 	case "first-failure":
 		return fmt.Sprintf("first failure at n = %g", c.ClaimedLo)
 	case "failing-share":
