@@ -132,7 +132,11 @@ func PrintSample(e *Env, v SampleView) {
 	case "precision":
 		fmt.Fprintf(e.Stdout, "stopped at the precision: the estimate is the last stage's, %s walks drawn after a pilot fixed their number (Stein's two-stage procedure)\n", commas(a.Samples))
 	case "time":
-		fmt.Fprintf(e.Stdout, "stopped at the time limit: every walk drawn, before the precision asked was reached\n")
+		if v.opt.Precision > 0 {
+			fmt.Fprintf(e.Stdout, "stopped at the time limit: every walk drawn, before the precision asked was reached\n")
+		} else {
+			fmt.Fprintf(e.Stdout, "stopped at the time limit: every walk drawn (no --precision asked)\n")
+		}
 	}
 	fmt.Fprintf(e.Stdout, "diagnostics: relative SE %.3g, ESS %.4g, largest weight %.3g%% of the sum, KL %.3g (Chatterjee-Diaconis sample size %.3g)\n",
 		a.RelSE, a.ESS, 100*a.MaxShare, a.KL, a.CDSamples)

@@ -1,7 +1,11 @@
 // Command custom-rule is the experiment command with one rule of your own:
 // Warnsdorff's rule with ties broken by the smallest sum of degrees two
-// moves ahead. It registers the rule by name and hands over to the
-// command, so every subcommand knows it:
+// moves ahead. That is Pohl's 1967 tie-break, which the tool has built in
+// as warnsdorff/pohl+random: the example writes a known rule as a policy
+// to show the interface, and its test holds the two to the same exact
+// values on every square (docs/rules.md, "Is your rule new?"). It
+// registers the rule by name and hands over to the command, so every
+// subcommand knows it:
 //
 //	go run ./examples/custom-rule --out DIR          # its experiment.yaml
 //	go run ./examples/custom-rule run FILE --out DIR # any experiment naming it

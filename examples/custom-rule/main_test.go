@@ -69,6 +69,30 @@ func TestExampleRunsEverywhere(t *testing.T) {
 	}
 }
 
+// TestExampleRuleIsPohl: the example's rule is Pohl's tie-break written as
+// a policy, as its documentation says: its exact success and closed-tour
+// probabilities are warnsdorff/pohl+random's on every square of 7x7 (where
+// the tie-breaks differ from random ties), the check docs/rules.md tells a
+// researcher to make of a rule of their own.
+func TestExampleRuleIsPohl(t *testing.T) {
+	cols := func(rule string) string {
+		var b strings.Builder
+		for _, line := range strings.Split(string(cmd(t, nil, "exact", "--board", "7x7", "--rule", rule, "--format", "csv")), "\n") {
+			if f := strings.Split(line, ","); len(f) > 5 {
+				b.WriteString(f[0] + " " + f[4] + " " + f[5] + "\n") // start, p_success, p_closed
+			}
+		}
+		return b.String()
+	}
+	mine, pohl, random := cols("mine/degree-sum2"), cols("warnsdorff/pohl+random"), cols("warnsdorff/random")
+	if strings.Count(mine, "\n") != 50 || mine != pohl {
+		t.Errorf("mine/degree-sum2 against warnsdorff/pohl+random on 7x7:\n%s\n%s", mine, pohl)
+	}
+	if mine == random {
+		t.Error("on 7x7 the example's rule has warnsdorff/random's exact values: the comparison shows nothing")
+	}
+}
+
 // sameEverywhere runs an experiment file with 1 and 2 workers and in 3
 // Slurm-style shards merged, requires the tables named to be the same
 // bytes, and returns the one-worker result.

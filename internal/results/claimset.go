@@ -30,7 +30,7 @@ import (
 //   - failing-share: Measured is the share of boards where the walk fails,
 //     claimed [0, bound); exact, Lo = Hi = Measured.
 func setClaimRow(e *config.Experiment, tally TallyOf, exact ExactOf, ch config.Check) (row table.ClaimRow, err error) {
-	row = table.ClaimRow{ID: ch.ID, Source: ch.Source, Reading: ch.Reading, Fitted: ch.Fitted, Rule: e.Rules[ch.Rule].Name(), Board: ch.Set.Sizes, Kind: ch.Set.Kind}
+	row = table.ClaimRow{Experiment: e.Name, Params: Params(e.Rules[ch.Rule]), ID: ch.ID, Source: ch.Source, Reading: ch.Reading, Fitted: ch.Fitted, Rule: e.Rules[ch.Rule].Name(), Board: ch.Set.Sizes, Kind: ch.Set.Kind}
 	if row.Board == "" {
 		row.Board = "all"
 	}

@@ -64,6 +64,11 @@ func TestEachSquareNamesFailingSquares(t *testing.T) {
 	if want := float64(25-len(failing)) / 25; every.Measured != want {
 		t.Errorf("measured share %v, want %v", every.Measured, want)
 	}
+	for _, r := range rows { // a share claim's row says its run and rule, as every other row
+		if r.Experiment != "e" || r.Params.Spec != "warnsdorff/random" {
+			t.Errorf("claim %s: experiment %q, rule_spec %q", r.ID, r.Experiment, r.Params.Spec)
+		}
+	}
 	if corners.Verdict != "consistent" || strings.Contains(corners.Target, "failing") {
 		t.Errorf("every corner: %+v", corners)
 	}
