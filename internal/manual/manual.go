@@ -85,7 +85,7 @@ fails (a full disk) exits 1, saying how many bytes were written.
     Indexed Job (KNIGHTWALK_SHARDS is its completions).
   - KNIGHTWALK_COUNT_TABLE_SHARE, KNIGHTWALK_COUNT_GC_SHARE: for measuring
     only, the shares of --max-memory that count's state tables (0.6) and
-    the garbage collector's limit (0.85) take.
+    the garbage collector's limit (0.5) take.
 
 # Examples
 
