@@ -3,8 +3,13 @@ package harness
 import (
 	"flag"
 	"fmt"
+	"go/ast"
+	"go/doc"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"sync"
 	"testing"
@@ -40,6 +45,7 @@ var docRegions = []docRegion{
 	{claimsPage, "8x8-corner-mean", "the 8×8 exact table, 2 s", gen8x8(func(f exact8x8Stats) string { return pct(f.corner) })},
 	{claimsPage, "8x8-best", "the 8×8 exact table, 2 s", gen8x8(func(f exact8x8Stats) string { return pct(f.hi) })},
 	{"README.md", "readme-verdicts", "the default experiment, 1.28 million walks", genReadmeVerdicts},
+	{"docs/experiments.md", "experiment-file", "", genExperimentFile},
 	{claimsPage, "published-claims", "five experiments, about 10 CPU-minutes", genPublishedClaims},
 }
 
@@ -119,6 +125,39 @@ func genClosedToursStarts(t *testing.T) string {
 	}
 	b := s.Boards[0]
 	return fmt.Sprintf("the %s squares run, and the other %d enumerated for the figure", spelled(len(s.Starts[0])), b.Squares()-len(s.Starts[0]))
+}
+
+// genExperimentFile: the experiment file's reference, docs/experiments.md,
+// is the package documentation of internal/config (the schema with every
+// key, the claims, the errors and limits), rendered as Markdown: the one
+// place it is written is the code that reads the file.
+func genExperimentFile(t *testing.T) string {
+	fset := token.NewFileSet()
+	var files []*ast.File
+	paths, err := filepath.Glob(filepath.Join("..", "internal", "config", "*.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, path := range paths {
+		if strings.HasSuffix(path, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ParseComments|parser.PackageClauseOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		files = append(files, f)
+	}
+	pkg, err := doc.NewFromFiles(fset, files, "github.com/knightwalk/knightwalk/internal/config")
+	if err != nil {
+		t.Fatal(err)
+	}
+	pr := pkg.Printer()
+	pr.HeadingLevel = 2
+	md := string(pr.Markdown(pkg.Parser().Parse(pkg.Doc)))
+	// headings as GitHub writes them: its own anchors, not go/doc's {#hdr-X}
+	md = regexp.MustCompile(` \{#hdr-[A-Za-z0-9_-]+\}`).ReplaceAllString(md, "")
+	return strings.TrimSpace(md)
 }
 
 // genClaims8x8: the results table of docs/claims.md ("Results: seed 000's
