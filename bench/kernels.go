@@ -112,25 +112,11 @@ func speed(r Result) float64 {
 // saying why there are none. The C kernels walk the same walks as the Go
 // ones; a disagreement in their step counts is an error.
 func cBench(ctx context.Context, kernels []Result, d time.Duration) ([]Result, []float64, string, error) {
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
+	bin, cleanup, note, err := buildC(ctx, "kernels", KernelsC)
+	if bin == "" || err != nil {
+		return nil, nil, note + ": no C comparison", err
 	}
-	if _, err := exec.LookPath(cc); err != nil {
-		return nil, nil, "no C compiler (" + cc + ") found: no C comparison", nil
-	}
-	dir, err := os.MkdirTemp("", "knightwalk-bench-c")
-	if err != nil {
-		return nil, nil, "", err
-	}
-	defer os.RemoveAll(dir)
-	src, bin := filepath.Join(dir, "kernels.c"), filepath.Join(dir, "kernels")
-	if err := os.WriteFile(src, KernelsC, 0o644); err != nil {
-		return nil, nil, "", err
-	}
-	if msg, err := exec.CommandContext(ctx, cc, "-O3", "-march=native", "-o", bin, src).CombinedOutput(); err != nil {
-		return nil, nil, fmt.Sprintf("%s failed: %v %s: no C comparison", cc, err, msg), nil
-	}
+	defer cleanup()
 	var out []Result
 	var ratios []float64
 	for i, rule := range []string{"warnsdorff", "random"} {
@@ -161,6 +147,35 @@ func cBench(ctx context.Context, kernels []Result, d time.Duration) ([]Result, [
 		ratios = append(ratios, speed(kernels[i])/speed(cr))
 	}
 	return out, ratios, "", nil
+}
+
+// buildC compiles a C baseline, source src, with the system's C compiler
+// (-O3 -march=native) into a temporary directory, and returns the binary
+// and what removes it; or, where there is no compiler or it fails, "" and
+// a note saying why.
+func buildC(ctx context.Context, name string, src []byte) (bin string, cleanup func(), note string, err error) {
+	cc := os.Getenv("CC")
+	if cc == "" {
+		cc = "cc"
+	}
+	if _, lerr := exec.LookPath(cc); lerr != nil {
+		return "", nil, "no C compiler (" + cc + ") found", nil
+	}
+	dir, err := os.MkdirTemp("", "knightwalk-bench-"+name)
+	if err != nil {
+		return "", nil, "", err
+	}
+	cleanup = func() { os.RemoveAll(dir) }
+	path, bin := filepath.Join(dir, name+".c"), filepath.Join(dir, name)
+	if err := os.WriteFile(path, src, 0o644); err != nil {
+		cleanup()
+		return "", nil, "", err
+	}
+	if msg, cerr := exec.CommandContext(ctx, cc, "-O3", "-march=native", "-o", bin, path).CombinedOutput(); cerr != nil {
+		cleanup()
+		return "", nil, fmt.Sprintf("%s failed on %s.c: %v %s", cc, name, cerr, msg), nil
+	}
+	return bin, cleanup, "", nil
 }
 
 // goSteps returns the steps of the first n walks in kernelBench's (and

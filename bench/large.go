@@ -4,9 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os"
 	"os/exec"
-	"path/filepath"
 	"runtime"
 	"time"
 
@@ -31,27 +29,14 @@ var largeCases = []struct {
 // C on CPU time per case; or a note saying why there is no C comparison
 // (the Go rows are then still returned).
 func largeBench(ctx context.Context, d time.Duration) (goRes, cRes []Result, ratios []float64, note string, err error) {
-	cc := os.Getenv("CC")
-	if cc == "" {
-		cc = "cc"
+	bin, cleanup, note, err := buildC(ctx, "large", LargeC)
+	if err != nil {
+		return nil, nil, nil, "", err
 	}
-	bin := ""
-	if _, lerr := exec.LookPath(cc); lerr != nil {
-		note = "no C compiler (" + cc + ") found: no C comparison on large boards"
+	if bin != "" {
+		defer cleanup()
 	} else {
-		dir, derr := os.MkdirTemp("", "knightwalk-bench-large")
-		if derr != nil {
-			return nil, nil, nil, "", derr
-		}
-		defer os.RemoveAll(dir)
-		src := filepath.Join(dir, "large.c")
-		bin = filepath.Join(dir, "large")
-		if werr := os.WriteFile(src, LargeC, 0o644); werr != nil {
-			return nil, nil, nil, "", werr
-		}
-		if msg, cerr := exec.CommandContext(ctx, cc, "-O3", "-march=native", "-o", bin, src).CombinedOutput(); cerr != nil {
-			note, bin = fmt.Sprintf("%s failed on large.c: %v %s: no C comparison on large boards", cc, cerr, msg), ""
-		}
+		note += ": no C comparison on large boards"
 	}
 	for _, c := range largeCases {
 		if err := ctx.Err(); err != nil {
