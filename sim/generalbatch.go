@@ -52,22 +52,6 @@ func (k *genKernel) laneKernels() []genLane {
 	return k.lanes
 }
 
-// firstByRank returns, for each set of moves (a mask over k.off), the move
-// of least rank in the rule's order: TieFirst's choice among ties.
-func (k *genKernel) firstByRank() *[256]uint8 {
-	var t [256]uint8
-	for m := 1; m < 256; m++ {
-		best := -1
-		for i := range 8 {
-			if m>>i&1 != 0 && (best < 0 || k.rank[i] < k.rank[best]) {
-				best = i
-			}
-		}
-		t[m] = uint8(best)
-	}
-	return &t
-}
-
 // walkBatch writes to out[i] the outcome of walk lo+i from start, exactly
 // what walk(start, stream lo+i) returns: each walk draws from its own
 // stream, in its own order, whichever walks run beside it. Up to
@@ -80,11 +64,7 @@ func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 	if !degrees {
 		tb = TieRandom
 	}
-	var first *[256]uint8
-	if degrees && tb == TieFirst {
-		first = k.firstByRank()
-	}
-	off := k.off
+	t := k.tables()
 	p0 := k.pad(start)
 	next := 0
 	begin := func(l *genLane) bool {
@@ -96,7 +76,7 @@ func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 		next++
 		l.k.path = append(l.k.path[:0], int32(p0))
 		l.path, l.plen, l.pcap = unsafe.Pointer(&l.k.path[0]), 1, cap(l.k.path)
-		l.v = visitGather(l.st, p0, &off, degrees)
+		l.v = visitWords(l.st, p0, t, degrees)
 		return true
 	}
 	n := 0
@@ -110,14 +90,18 @@ func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 	for len(act) > 0 {
 		var i int
 		switch {
+		case !degrees && genStepAsm:
+			i = runLanesAsm(act, t, k.maxSteps, genAsmRandom, runLanesRandom)
 		case !degrees:
-			i = runLanesRandom(act, &off, k.maxSteps)
+			i = runLanesRandom(act, t, k.maxSteps)
+		case tb == TieRandom && genStepAsm:
+			i = runLanesAsm(act, t, k.maxSteps, genAsmWarnsdorff, runLanesWarnsdorff)
 		case tb == TieRandom:
-			i = runLanesWarnsdorff(act, &off, k.maxSteps)
+			i = runLanesWarnsdorff(act, t, k.maxSteps)
 		case tb == TieFirst:
-			i = runLanesFirst(act, &off, k.maxSteps, first)
+			i = runLanesFirst(act, t, k.maxSteps)
 		default:
-			i = runLanesTieBreak(act, &off, k.maxSteps)
+			i = runLanesTieBreak(act, t, k.maxSteps)
 		}
 		l := &act[i]
 		l.syncPath()
@@ -129,6 +113,50 @@ func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 		}
 	}
 }
+
+// genAsmBudget is how many rounds of the lanes an assembly step loop takes
+// in one call: about 40 µs, so that a long walk (10^6 steps on 1000x1000) still comes
+// back to Go, where the scheduler and the collector can stop it.
+const genAsmBudget = 1 << 10
+
+// genAsmRandom and genAsmWarnsdorff are the assembly step loops
+// runLanesAsm calls: variables, so that a test can hand back to Go where
+// the assembly would not.
+var genAsmRandom, genAsmWarnsdorff = genLanesRandom, genLanesWarnsdorff
+
+// runLanesAsm runs the assembly step loop asm until a lane's walk ends and
+// returns that lane, doing in Go what the loop hands back: a path to grow,
+// a step that Lemire's method rejects (the lane then walks to its end in
+// the Go loop goLoop, the same walk).
+func runLanesAsm(ls []genLane, t *genTables, maxSteps int, asm genAsmLoop,
+	goLoop func([]genLane, *genTables, int) int) int {
+	for {
+		off, reason := asm(&ls[0], len(ls), t, maxSteps, genAsmBudget)
+		i := off / int(unsafe.Sizeof(genLane{}))
+		switch reason {
+		case 0:
+			return i
+		case 1:
+			l := &ls[i]
+			l.syncPath()
+			l.k.path = append(l.k.path, 0)[:l.plen]
+			l.path, l.pcap = unsafe.Pointer(&l.k.path[:1][0]), cap(l.k.path)
+		case 2:
+			return i + goLoop(ls[i:i+1], t, maxSteps)
+		}
+	}
+}
+
+// genAsmLoop is an assembly step loop: genLanesRandom, genLanesWarnsdorff.
+type genAsmLoop func(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
+
+// genPopcount[m] is the number of moves in m, for the assembly loops.
+var genPopcount = func() (t [256]uint8) {
+	for m := range t {
+		t[m] = uint8(bits.OnesCount8(uint8(m)))
+	}
+	return t
+}()
 
 // syncPath makes the kernel's path slice the lane's path.
 func (l *genLane) syncPath() {
@@ -151,34 +179,110 @@ func (l *genLane) push(p int) {
 // left, or maxSteps squares visited with moves left: the caller tells the
 // two apart by the lane's v) and returns that lane. A step has no branch
 // that depends on the board: the draw is always computed and kept only on
-// a tie (a mask, not a jump), since with one move allowed
-// selectInByte[moves][0] is that move; visiting the next square
-// decrements its neighbours' degrees and gathers their bytes in the same
-// pass, so the next step reads them from a register.
+// a tie (a mask, not a jump), since with one move allowed the first entry
+// of selOff is that move.
+//
+// A square's eight neighbours lie on four rows, two on each, close enough
+// for one load a row (genWords): the lane's v holds their state bytes in
+// the words' order (genWordMove), and the masks made from v are over that
+// order; genTables maps them back to the moves in ascending order, the
+// order the draw counts in, so the walks are the same walks.
+
+// genWordMove[j] is the move (index into k.off, ascending square order)
+// whose state byte is byte j of a lane's v.
+var genWordMove = [8]int{0, 2, 1, 4, 6, 3, 7, 5}
+
+// genTables are the lookups of a kernel's step loops over masks in the
+// words' order (genWordMove).
+type genTables struct {
+	oA, oB, oC, oD int            // the four words: row-2 col-1 (4 bytes), row-1 col-2 (8), row+1 col-2 (8), row+2 col-1 (4)
+	selOff         [256 * 8]int32 // [mask*8+r]: the offset of the mask's r-th move in ascending order
+	asc            [256]uint8     // the mask over k.off (ascending order)
+	firstOff       [256]int32     // TieFirst: the offset of the mask's move of least rank
+	firstRank      [8]uint8       // the ranks firstOff was made for
+	firstMade      bool
+}
+
+func (k *genKernel) tables() *genTables {
+	if k.gt == nil {
+		t := &genTables{oA: -2*k.pc - 1, oB: -k.pc - 2, oC: k.pc - 2, oD: 2*k.pc - 1}
+		// The words hold the moves genWordMove says only if k.off is
+		// the ascending order of the eight moves.
+		want := [8]int{-2*k.pc - 1, -2*k.pc + 1, -k.pc - 2, -k.pc + 2, k.pc - 2, k.pc + 2, 2*k.pc - 1, 2*k.pc + 1}
+		if k.off != want {
+			panic("sim: the general kernel's moves are not in ascending order")
+		}
+		for m := range 256 {
+			r := 0
+			for i := range 8 { // ascending order
+				for j := range 8 {
+					if m>>j&1 != 0 && genWordMove[j] == i {
+						t.selOff[m*8+r] = int32(k.off[i])
+						t.asc[m] |= 1 << i
+						r++
+					}
+				}
+			}
+		}
+		k.gt = t
+	}
+	t := k.gt
+	if k.rule.Kind == Warnsdorff && k.rule.TieBreak == TieFirst && (!t.firstMade || t.firstRank != k.rank) {
+		for m := 1; m < 256; m++ {
+			best := -1
+			for j := range 8 {
+				if m>>j&1 != 0 && (best < 0 || k.rank[genWordMove[j]] < k.rank[genWordMove[best]]) {
+					best = j
+				}
+			}
+			t.firstOff[m] = int32(k.off[genWordMove[best]])
+		}
+		t.firstRank, t.firstMade = k.rank, true
+	}
+	return t
+}
 
 // tieMask is all ones when moves holds two or more moves, else zero.
 func tieMask(moves uint8) uint64 {
 	return -((uint64(moves&(moves-1)) + 255) >> 8)
 }
 
-// drawSel draws among moves on the lane's stream when they are two or
-// more (tie all ones) and returns the chosen move's index; with one move,
-// its index, the stream untouched.
-func (l *genLane) drawSel(moves uint8, tie uint64) uint8 {
-	m := uint32(bits.OnesCount8(moves))
-	hi, lo, x := pcgStep(l.hi, l.lo)
-	prod := uint64(uint32(x)) * uint64(m)
-	if uint32(prod) < m && tie != 0 { // Lemire's rejection: rare
-		hi, lo, prod = uniformRetry(hi, lo, m, prod)
-	}
-	l.hi ^= (l.hi ^ hi) & tie
-	l.lo ^= (l.lo ^ lo) & tie
-	l.ties += int(tie & 1)
-	return selectInByte[moves][uint32(prod>>32)&7]
+// gatherWords returns the state bytes of p's neighbours in the words'
+// order: bytes 0 and 2 of the row-2 word, 0 and 4 of the row-1 one, and so
+// on (genWordMove).
+func gatherWords(a uint32, b, c uint64, d uint32) uint64 {
+	return uint64(a&0x00ff00ff) | (b&0xff000000ff)<<8 | (c&0xff000000ff)<<24 | uint64(d&0x00ff00ff)<<32
 }
 
-func runLanesRandom(ls []genLane, off *[8]int, maxSteps int) int {
-	o0, o1, o2, o3, o4, o5, o6, o7 := off[0], off[1], off[2], off[3], off[4], off[5], off[6], off[7]
+// visitWords marks p visited in the state at st and returns its
+// neighbours' state bytes in the words' order; with degrees, each
+// neighbour first loses one unvisited neighbour (p), one subtraction a
+// word (no byte borrows: a neighbour of p counts p among its unvisited
+// neighbours, and a border square starts at visitedBit|8 with at most
+// four board neighbours). The words are read and written through unsafe
+// pointers: the board's two-square border keeps them inside the padded
+// state (a word past a row's end runs into the next row, and the last
+// board row's row+1 word into the last border row), and p is always a
+// board square.
+func visitWords(st unsafe.Pointer, p int, t *genTables, degrees bool) uint64 {
+	*(*uint8)(unsafe.Add(st, p)) |= visitedBit
+	pa := (*uint32)(unsafe.Add(st, p+t.oA))
+	pb := (*uint64)(unsafe.Add(st, p+t.oB))
+	pc := (*uint64)(unsafe.Add(st, p+t.oC))
+	pd := (*uint32)(unsafe.Add(st, p+t.oD))
+	a, b, c, d := *pa, *pb, *pc, *pd
+	if degrees {
+		a -= 0x00010001
+		b -= 0x0000000100000001
+		c -= 0x0000000100000001
+		d -= 0x00010001
+		*pa, *pb, *pc, *pd = a, b, c, d
+	}
+	return gatherWords(a, b, c, d)
+}
+
+func runLanesRandom(ls []genLane, t *genTables, maxSteps int) int {
+	oA, oB, oC, oD := t.oA, t.oB, t.oC, t.oD
 	for {
 		for i := range ls {
 			l := &ls[i]
@@ -186,7 +290,7 @@ func runLanesRandom(ls []genLane, off *[8]int, maxSteps int) int {
 			if moves == 0 || l.plen > maxSteps {
 				return i
 			}
-			// The draw, written out (drawSel's, kept on a tie).
+			// drawSel's draw, written out.
 			tie := tieMask(moves)
 			m := uint32(bits.OnesCount8(moves))
 			hi, lo, x := pcgStep(l.hi, l.lo)
@@ -197,18 +301,32 @@ func runLanesRandom(ls []genLane, off *[8]int, maxSteps int) int {
 			l.hi ^= (l.hi ^ hi) & tie
 			l.lo ^= (l.lo ^ lo) & tie
 			l.ties += int(tie & 1)
-			q := l.cur + off[selectInByte[moves][uint32(prod>>32)&7]&7]
+			q := l.cur + int(t.selOff[int(moves)*8+int(uint32(prod>>32)&7)])
 			l.cur = q
 			l.push(q)
-			// visitGather's, without degrees.
+			// visitWords's, without degrees.
 			st := l.st
 			*(*uint8)(unsafe.Add(st, q)) |= visitedBit
-			l.v = uint64(*(*uint8)(unsafe.Add(st, q+o0))) | uint64(*(*uint8)(unsafe.Add(st, q+o1)))<<8 |
-				uint64(*(*uint8)(unsafe.Add(st, q+o2)))<<16 | uint64(*(*uint8)(unsafe.Add(st, q+o3)))<<24 |
-				uint64(*(*uint8)(unsafe.Add(st, q+o4)))<<32 | uint64(*(*uint8)(unsafe.Add(st, q+o5)))<<40 |
-				uint64(*(*uint8)(unsafe.Add(st, q+o6)))<<48 | uint64(*(*uint8)(unsafe.Add(st, q+o7)))<<56
+			l.v = gatherWords(*(*uint32)(unsafe.Add(st, q+oA)), *(*uint64)(unsafe.Add(st, q+oB)),
+				*(*uint64)(unsafe.Add(st, q+oC)), *(*uint32)(unsafe.Add(st, q+oD)))
 		}
 	}
+}
+
+// drawSel draws among moves on the lane's stream when they are two or
+// more (tie all ones) and returns the chosen move's offset; with one move,
+// its offset, the stream untouched.
+func (l *genLane) drawSel(moves uint8, tie uint64, t *genTables) int {
+	m := uint32(bits.OnesCount8(moves))
+	hi, lo, x := pcgStep(l.hi, l.lo)
+	prod := uint64(uint32(x)) * uint64(m)
+	if uint32(prod) < m && tie != 0 { // Lemire's rejection: rare
+		hi, lo, prod = uniformRetry(hi, lo, m, prod)
+	}
+	l.hi ^= (l.hi ^ hi) & tie
+	l.lo ^= (l.lo ^ lo) & tie
+	l.ties += int(tie & 1)
+	return int(t.selOff[int(moves)*8+int(uint32(prod>>32)&7)])
 }
 
 // minDegree3 keeps the moves of least degree: after visiting cur every
@@ -217,7 +335,7 @@ func minDegree3(moves uint8, v uint64) uint8 {
 	return uint8(keepLow(keepLow(keepLow(uint64(moves), uint64(msbs(v<<5))), uint64(msbs(v<<6))), uint64(msbs(v<<7))))
 }
 
-func runLanesWarnsdorff(ls []genLane, off *[8]int, maxSteps int) int {
+func runLanesWarnsdorff(ls []genLane, t *genTables, maxSteps int) int {
 	for {
 		for i := range ls {
 			l := &ls[i]
@@ -227,15 +345,15 @@ func runLanesWarnsdorff(ls []genLane, off *[8]int, maxSteps int) int {
 				return i
 			}
 			moves = minDegree3(moves, v)
-			q := l.cur + off[l.drawSel(moves, tieMask(moves))&7]
+			q := l.cur + l.drawSel(moves, tieMask(moves), t)
 			l.cur = q
 			l.push(q)
-			l.v = visitGather(l.st, q, off, true)
+			l.v = visitWords(l.st, q, t, true)
 		}
 	}
 }
 
-func runLanesFirst(ls []genLane, off *[8]int, maxSteps int, first *[256]uint8) int {
+func runLanesFirst(ls []genLane, t *genTables, maxSteps int) int {
 	for {
 		for i := range ls {
 			l := &ls[i]
@@ -246,17 +364,18 @@ func runLanesFirst(ls []genLane, off *[8]int, maxSteps int, first *[256]uint8) i
 			}
 			moves = minDegree3(moves, v)
 			l.ties += int(tieMask(moves) & 1)
-			q := l.cur + off[first[moves]&7]
+			q := l.cur + int(t.firstOff[moves])
 			l.cur = q
 			l.push(q)
-			l.v = visitGather(l.st, q, off, true)
+			l.v = visitWords(l.st, q, t, true)
 		}
 	}
 }
 
 // runLanesTieBreak is Warnsdorff with any other tie-break: reduceTies on
-// the lane's kernel, then a draw among what it leaves.
-func runLanesTieBreak(ls []genLane, off *[8]int, maxSteps int) int {
+// the lane's kernel (over k.off's order), then a draw among what it
+// leaves.
+func runLanesTieBreak(ls []genLane, t *genTables, maxSteps int) int {
 	for {
 		for i := range ls {
 			l := &ls[i]
@@ -265,7 +384,7 @@ func runLanesTieBreak(ls []genLane, off *[8]int, maxSteps int) int {
 			if moves == 0 || l.plen > maxSteps {
 				return i
 			}
-			moves = minDegree3(moves, v)
+			moves = t.asc[minDegree3(moves, v)]
 			if moves&(moves-1) != 0 {
 				l.ties++
 				l.syncPath() // reduceTies reads the path's last square
@@ -276,39 +395,12 @@ func runLanesTieBreak(ls []genLane, off *[8]int, maxSteps int) int {
 					moves = 1 << selectInByte[moves][r]
 				}
 			}
-			q := l.cur + off[bits.TrailingZeros8(moves)&7]
+			q := l.cur + l.k.off[bits.TrailingZeros8(moves)&7]
 			l.cur = q
 			l.push(q)
-			l.v = visitGather(l.st, q, off, true)
+			l.v = visitWords(l.st, q, t, true)
 		}
 	}
-}
-
-// visitGather marks p visited in the state at st and returns the state
-// bytes of its neighbours in off's order, byte i from off[i]; with degrees,
-// each neighbour first loses one unvisited neighbour (p). The bytes are
-// read and written through unsafe pointers: the board's two-square border
-// of visited squares keeps every neighbour of a board square inside the
-// padded state (newGenKernel), and p is always a board square.
-func visitGather(st unsafe.Pointer, p int, off *[8]int, degrees bool) uint64 {
-	*(*uint8)(unsafe.Add(st, p)) |= visitedBit
-	b0 := (*uint8)(unsafe.Add(st, p+off[0]))
-	b1 := (*uint8)(unsafe.Add(st, p+off[1]))
-	b2 := (*uint8)(unsafe.Add(st, p+off[2]))
-	b3 := (*uint8)(unsafe.Add(st, p+off[3]))
-	b4 := (*uint8)(unsafe.Add(st, p+off[4]))
-	b5 := (*uint8)(unsafe.Add(st, p+off[5]))
-	b6 := (*uint8)(unsafe.Add(st, p+off[6]))
-	b7 := (*uint8)(unsafe.Add(st, p+off[7]))
-	if !degrees {
-		return uint64(*b0) | uint64(*b1)<<8 | uint64(*b2)<<16 | uint64(*b3)<<24 |
-			uint64(*b4)<<32 | uint64(*b5)<<40 | uint64(*b6)<<48 | uint64(*b7)<<56
-	}
-	x0, x1, x2, x3 := *b0-1, *b1-1, *b2-1, *b3-1
-	x4, x5, x6, x7 := *b4-1, *b5-1, *b6-1, *b7-1
-	*b0, *b1, *b2, *b3, *b4, *b5, *b6, *b7 = x0, x1, x2, x3, x4, x5, x6, x7
-	return uint64(x0) | uint64(x1)<<8 | uint64(x2)<<16 | uint64(x3)<<24 |
-		uint64(x4)<<32 | uint64(x5)<<40 | uint64(x6)<<48 | uint64(x7)<<56
 }
 
 // finishLane writes the lane's outcome and leaves its kernel's state as

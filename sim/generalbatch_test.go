@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"testing"
+	"unsafe"
 )
 
 // TestGeneralWalkRangeSameWalks holds the general kernel's interleaved
@@ -12,7 +13,64 @@ import (
 // kernel walks, a step limit that stops walks, ranges shorter and longer
 // than the lanes, a range not starting at walk 0, and a walker retargeted
 // between ranges.
+//
+// On amd64 it runs twice: with the assembly step loops and with the Go
+// ones (the loops arm64 runs; CI also runs this test there under qemu).
 func TestGeneralWalkRangeSameWalks(t *testing.T) {
+	for _, asm := range []bool{genStepAsm, false} {
+		t.Run(fmt.Sprintf("asm=%v", asm), func(t *testing.T) {
+			defer func(was bool) { genStepAsm = was }(genStepAsm)
+			genStepAsm = asm
+			generalSameWalks(t)
+		})
+		if !genStepAsm {
+			break
+		}
+	}
+}
+
+// TestGeneralAsmHandBacks: whatever the assembly step loops hand back to
+// Go and whenever (a path to grow, a lane to step in Go, the budget
+// spent), the walks are Walk's. The loops are wrapped to hand back at
+// random (a seeded choice of lane and reason, without stepping) on every
+// third call and to take a budget of 1 to 3 rounds otherwise.
+func TestGeneralAsmHandBacks(t *testing.T) {
+	if !genStepAsm {
+		t.Skip("no assembly step loops on this architecture")
+	}
+	defer func(r, w genAsmLoop) { genAsmRandom, genAsmWarnsdorff = r, w }(genAsmRandom, genAsmWarnsdorff)
+	src := NewPCG(3, 4)
+	calls := 0
+	wrap := func(real genAsmLoop) genAsmLoop {
+		return func(ls *genLane, n int, tb *genTables, maxSteps, budget int) (int, int) {
+			calls++
+			if calls%3 == 0 {
+				return int(Uniform(src, uint32(n))) * int(unsafe.Sizeof(genLane{})), 1 + int(Uniform(src, 3))
+			}
+			return real(ls, n, tb, maxSteps, 1+int(Uniform(src, 3)))
+		}
+	}
+	genAsmRandom, genAsmWarnsdorff = wrap(genLanesRandom), wrap(genLanesWarnsdorff)
+	for _, name := range []string{"random", "warnsdorff/random"} {
+		r, _ := ParseRule(name)
+		b := MustBoard(40, 40)
+		one, _ := NewWalker(b, r)
+		many, _ := NewWalker(b, r)
+		key := NewKey(11, b, r, 0)
+		out := make([]Outcome, 23)
+		many.WalkRange(0, key, 0, out)
+		for i, got := range out {
+			if want := one.Walk(0, key, uint64(i)); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s walk %d: WalkRange %+v, Walk %+v", name, i, got, want)
+			}
+		}
+	}
+	if calls < 100 {
+		t.Fatalf("the wrapped loops were called %d times: the hand-backs were not exercised", calls)
+	}
+}
+
+func generalSameWalks(t *testing.T) {
 	rules := []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/roth", "warnsdorff/pohl", "squirrel-cull", "ganzfried", "warnsdorff/edge", "warnsdorff/corner"}
 	for _, dims := range [][2]int{{9, 9}, {12, 17}, {40, 40}} {
 		b := MustBoard(dims[0], dims[1])

@@ -1,0 +1,19 @@
+//go:build amd64 && !purego
+
+package sim
+
+// genStepAsm says the general kernel's random-walk and Warnsdorff/random
+// step loops run in assembly (generalstep_amd64.s); tests set it false to
+// hold the Go loops to the same walks on this machine.
+var genStepAsm = true
+
+// genLanesRandom and genLanesWarnsdorff step the lanes ls[:n] as
+// runLanesRandom and runLanesWarnsdorff do, for at most budget steps, and
+// return the byte offset of the lane they stop at and why
+// (generalstep_amd64.s).
+//
+//go:noescape
+func genLanesRandom(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
+
+//go:noescape
+func genLanesWarnsdorff(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)

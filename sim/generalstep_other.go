@@ -1,0 +1,15 @@
+//go:build !amd64 || purego
+
+package sim
+
+// genStepAsm is false: the general kernel's step loops are the Go ones
+// (generalbatch.go) on this architecture.
+var genStepAsm = false
+
+func genLanesRandom(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int) {
+	panic("sim: no assembly step loop on this architecture")
+}
+
+func genLanesWarnsdorff(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int) {
+	panic("sim: no assembly step loop on this architecture")
+}
