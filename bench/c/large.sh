@@ -26,7 +26,7 @@ cputime() { # prints the CPU seconds of the command
 	/usr/bin/time -f '%U %S' -o "$tmp/t" "$@" >/dev/null
 	awk '{print $1 + $2}' "$tmp/t"
 }
-for spec in "100 random 100000" "1000 random 10000" "100 warnsdorff 1600" "1000 warnsdorff 20"; do
+for spec in "100 random 200000" "1000 random 100000" "100 warnsdorff 8000" "1000 warnsdorff 400"; do
 	set -- $spec
 	n=$1 rule=$2 walks=$3
 	cat >"$tmp/e.yaml" <<YAML

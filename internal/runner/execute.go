@@ -4,6 +4,7 @@ import (
 	"context"
 	"github.com/knightwalk/knightwalk/internal/config"
 	"iter"
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -342,6 +343,9 @@ func (ts *Tallies) addSparse(k Cell, st sparseTally) error {
 	if cur := ts.sparse[k]; cur != nil {
 		return cur.merge(st)
 	}
+	// The cell's own histograms: merge adds into them in place, and st's
+	// are the unit's result's.
+	st.Lengths, st.DeadEnds = slices.Clone(st.Lengths), slices.Clone(st.DeadEnds)
 	ts.sparse[k] = &st
 	return nil
 }

@@ -3,7 +3,9 @@ package runner
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"encoding/json"
+	"maps"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -76,4 +78,63 @@ func TestCheckpointJSON(t *testing.T) {
 			t.Fatalf("trial %d record:\n got %s\nwant %s", trial, out.String(), rec)
 		}
 	}
+}
+
+// TestAddBinsIsMergeBins: addBins, in place or not, sums as mergeBins
+// does, on histograms whose bins b does and does not all have in a.
+func TestAddBinsIsMergeBins(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	hist := func(n, span int) [][2]uint64 {
+		m := map[uint64]uint64{}
+		for range n {
+			m[uint64(rng.IntN(span))] += uint64(1 + rng.IntN(5))
+		}
+		var out [][2]uint64
+		for _, k := range slices.Sorted(maps.Keys(m)) {
+			out = append(out, [2]uint64{k, m[k]})
+		}
+		return out
+	}
+	inPlace := 0
+	for range 2000 {
+		a, b := hist(rng.IntN(40), 50), hist(rng.IntN(6), 50)
+		if rng.IntN(2) == 0 { // b's bins all in a
+			for i := range b {
+				if len(a) > 0 {
+					b[i][0] = a[rng.IntN(len(a))][0]
+				}
+			}
+			slices.SortFunc(b, func(x, y [2]uint64) int { return cmp.Compare(x[0], y[0]) })
+			b = slices.CompactFunc(b, func(x, y [2]uint64) bool { return x[0] == y[0] })
+		}
+		want := mergeBins(a, b)
+		got := addBins(slices.Clone(a), b)
+		if !slices.Equal(got, want) {
+			t.Fatalf("addBins(%v, %v) = %v, mergeBins %v", a, b, got, want)
+		}
+		if len(got) == len(a) && len(b) > 0 {
+			inPlace++
+		}
+	}
+	if inPlace < 500 {
+		t.Fatalf("only %d of 2000 cases added in place", inPlace)
+	}
+}
+
+// mergeBins adds two sparse histograms, each sorted by bin, into a new
+// one (addBins's reference).
+func mergeBins(a, b [][2]uint64) [][2]uint64 {
+	out := make([][2]uint64, 0, len(a)+len(b))
+	for len(a) > 0 || len(b) > 0 {
+		switch {
+		case len(b) == 0 || len(a) > 0 && a[0][0] < b[0][0]:
+			out, a = append(out, a[0]), a[1:]
+		case len(a) == 0 || b[0][0] < a[0][0]:
+			out, b = append(out, b[0]), b[1:]
+		default:
+			out = append(out, [2]uint64{a[0][0], a[0][1] + b[0][1]})
+			a, b = a[1:], b[1:]
+		}
+	}
+	return out
 }
