@@ -98,6 +98,8 @@ func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 			i = runLanesAsm(act, t, k.maxSteps, genAsmWarnsdorff, runLanesWarnsdorff)
 		case tb == TieRandom:
 			i = runLanesWarnsdorff(act, t, k.maxSteps)
+		case tb == TieFirst && genStepAsm:
+			i = runLanesAsm(act, t, k.maxSteps, genAsmFirst, runLanesFirst)
 		case tb == TieFirst:
 			i = runLanesFirst(act, t, k.maxSteps)
 		default:
@@ -119,10 +121,10 @@ func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 // back to Go, where the scheduler and the collector can stop it.
 const genAsmBudget = 1 << 10
 
-// genAsmRandom and genAsmWarnsdorff are the assembly step loops
+// genAsmRandom, genAsmWarnsdorff and genAsmFirst are the assembly step loops
 // runLanesAsm calls: variables, so that a test can hand back to Go where
 // the assembly would not.
-var genAsmRandom, genAsmWarnsdorff = genLanesRandom, genLanesWarnsdorff
+var genAsmRandom, genAsmWarnsdorff, genAsmFirst = genLanesRandom, genLanesWarnsdorff, genLanesFirst
 
 // runLanesAsm runs the assembly step loop asm until a lane's walk ends and
 // returns that lane, doing in Go what the loop hands back: a path to grow,
@@ -147,7 +149,8 @@ func runLanesAsm(ls []genLane, t *genTables, maxSteps int, asm genAsmLoop,
 	}
 }
 
-// genAsmLoop is an assembly step loop: genLanesRandom, genLanesWarnsdorff.
+// genAsmLoop is an assembly step loop: genLanesRandom, genLanesWarnsdorff,
+// genLanesFirst.
 type genAsmLoop func(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
 
 // genPopcount[m] is the number of moves in m, for the assembly loops.

@@ -38,7 +38,7 @@ func TestGeneralAsmHandBacks(t *testing.T) {
 	if !genStepAsm {
 		t.Skip("no assembly step loops on this architecture")
 	}
-	defer func(r, w genAsmLoop) { genAsmRandom, genAsmWarnsdorff = r, w }(genAsmRandom, genAsmWarnsdorff)
+	defer func(r, w, f genAsmLoop) { genAsmRandom, genAsmWarnsdorff, genAsmFirst = r, w, f }(genAsmRandom, genAsmWarnsdorff, genAsmFirst)
 	src := NewPCG(3, 4)
 	calls := 0
 	wrap := func(real genAsmLoop) genAsmLoop {
@@ -50,8 +50,8 @@ func TestGeneralAsmHandBacks(t *testing.T) {
 			return real(ls, n, tb, maxSteps, 1+int(Uniform(src, 3)))
 		}
 	}
-	genAsmRandom, genAsmWarnsdorff = wrap(genLanesRandom), wrap(genLanesWarnsdorff)
-	for _, name := range []string{"random", "warnsdorff/random"} {
+	genAsmRandom, genAsmWarnsdorff, genAsmFirst = wrap(genLanesRandom), wrap(genLanesWarnsdorff), wrap(genLanesFirst)
+	for _, name := range []string{"random", "warnsdorff/random", "warnsdorff/first", "squirrel-cull"} {
 		r, _ := ParseRule(name)
 		b := MustBoard(40, 40)
 		one, _ := NewWalker(b, r)

@@ -7,8 +7,8 @@ package sim
 // hold the Go loops to the same walks on this machine.
 var genStepAsm = true
 
-// genLanesRandom and genLanesWarnsdorff step the lanes ls[:n] as
-// runLanesRandom and runLanesWarnsdorff do, for at most budget steps, and
+// genLanesRandom, genLanesWarnsdorff and genLanesFirst step the lanes
+// ls[:n] as runLanesRandom, runLanesWarnsdorff and runLanesFirst do, for at most budget steps, and
 // return the byte offset of the lane they stop at and why
 // (generalstep_amd64.s).
 //
@@ -17,3 +17,6 @@ func genLanesRandom(ls *genLane, n int, t *genTables, maxSteps, budget int) (off
 
 //go:noescape
 func genLanesWarnsdorff(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
+
+//go:noescape
+func genLanesFirst(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)

@@ -3,8 +3,8 @@
 #include "go_asm.h"
 #include "textflag.h"
 
-// The general kernel's step loops (generalbatch.go) for the random walk and
-// Warnsdorff with random ties, written out: the lanes' fields stay in
+// The general kernel's step loops (generalbatch.go) for the random walk,
+// Warnsdorff with random ties and with ties to the first move, written out: the lanes' fields stay in
 // memory (genLane), the loop's constants in registers. A step is exactly
 // runLanesRandom's or runLanesWarnsdorff's: the same masks, the same draw,
 // the same words. What the loop hands back to Go (reason):
@@ -116,6 +116,42 @@
 	JNE loop; \
 	JMP spent
 
+// VISIT_DEGREES: visitWords with degrees for q in BX: mark q, one
+// subtraction a word, the gathered bytes into the lane's v.
+#define VISIT_DEGREES \
+	MOVQ genLane_st(R13), DX \
+	ADDQ BX, DX \
+	ORB $0x80, (DX) \
+	MOVQ $0x0000000100000001, R9 \
+	MOVQ $0xff000000ff, R8 \
+	MOVQ genTables_oA(R12), CX \
+	MOVL (DX)(CX*1), AX \
+	SUBL $0x00010001, AX \
+	MOVL AX, (DX)(CX*1) \
+	ANDL $0x00ff00ff, AX \
+	MOVQ genTables_oB(R12), CX \
+	MOVQ (DX)(CX*1), BX \
+	SUBQ R9, BX \
+	MOVQ BX, (DX)(CX*1) \
+	ANDQ R8, BX \
+	SHLQ $8, BX \
+	ORQ BX, AX \
+	MOVQ genTables_oC(R12), CX \
+	MOVQ (DX)(CX*1), BX \
+	SUBQ R9, BX \
+	MOVQ BX, (DX)(CX*1) \
+	ANDQ R8, BX \
+	SHLQ $24, BX \
+	ORQ BX, AX \
+	MOVQ genTables_oD(R12), CX \
+	MOVL (DX)(CX*1), BX \
+	SUBL $0x00010001, BX \
+	MOVL BX, (DX)(CX*1) \
+	ANDL $0x00ff00ff, BX \
+	SHLQ $32, BX \
+	ORQ BX, AX \
+	MOVQ AX, genLane_v(R13)
+
 #define SETUP \
 	MOVQ ls+0(FP), DI; \
 	MOVQ n+8(FP), SI; \
@@ -188,38 +224,35 @@ loop:
 	KEEPLOW(6)
 	KEEPLOW(7)
 	DRAW
-	// visitWords with degrees: mark q, one subtraction a word.
-	MOVQ genLane_st(R13), DX
-	ADDQ BX, DX
-	ORB $0x80, (DX)
-	MOVQ $0x0000000100000001, R9
-	MOVQ $0xff000000ff, R8
-	MOVQ genTables_oA(R12), CX
-	MOVL (DX)(CX*1), AX
-	SUBL $0x00010001, AX
-	MOVL AX, (DX)(CX*1)
-	ANDL $0x00ff00ff, AX
-	MOVQ genTables_oB(R12), CX
-	MOVQ (DX)(CX*1), BX
-	SUBQ R9, BX
-	MOVQ BX, (DX)(CX*1)
-	ANDQ R8, BX
-	SHLQ $8, BX
-	ORQ BX, AX
-	MOVQ genTables_oC(R12), CX
-	MOVQ (DX)(CX*1), BX
-	SUBQ R9, BX
-	MOVQ BX, (DX)(CX*1)
-	ANDQ R8, BX
-	SHLQ $24, BX
-	ORQ BX, AX
-	MOVQ genTables_oD(R12), CX
-	MOVL (DX)(CX*1), BX
-	SUBL $0x00010001, BX
-	MOVL BX, (DX)(CX*1)
-	ANDL $0x00ff00ff, BX
-	SHLQ $32, BX
-	ORQ BX, AX
-	MOVQ AX, genLane_v(R13)
+	VISIT_DEGREES
+	NEXT
+	RETURNS
+
+// func genLanesFirst(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
+//
+// Warnsdorff with ties to the first move in the rule's order
+// (runLanesFirst): no draw, the tables' firstOff.
+TEXT ·genLanesFirst(SB), NOSPLIT, $0-56
+	SETUP
+loop:
+	MOVES
+	MOVQ AX, R8
+	KEEPLOW(5)
+	KEEPLOW(6)
+	KEEPLOW(7)
+	LEAQ -1(R8), R9
+	ANDQ R8, R9
+	ADDQ $255, R9
+	SHRQ $8, R9
+	ADDQ R9, genLane_ties(R13)
+	MOVLQSX genTables_firstOff(R12)(R8*4), BX
+	ADDQ genLane_cur(R13), BX
+	MOVQ BX, genLane_cur(R13)
+	MOVQ genLane_plen(R13), CX
+	MOVQ genLane_path(R13), DX
+	MOVL BX, (DX)(CX*4)
+	INCQ CX
+	MOVQ CX, genLane_plen(R13)
+	VISIT_DEGREES
 	NEXT
 	RETURNS

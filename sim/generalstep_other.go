@@ -13,3 +13,7 @@ func genLanesRandom(ls *genLane, n int, t *genTables, maxSteps, budget int) (off
 func genLanesWarnsdorff(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int) {
 	panic("sim: no assembly step loop on this architecture")
 }
+
+func genLanesFirst(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int) {
+	panic("sim: no assembly step loop on this architecture")
+}

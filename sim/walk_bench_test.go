@@ -88,12 +88,15 @@ func BenchmarkWalkLargeCorner(b *testing.B) {
 
 // BenchmarkWalkLargeCornerRange is BenchmarkWalkLargeCorner through
 // WalkRange, 64 walks a call as the runner asks for them: the general
-// kernel's interleaved walks (generalbatch.go), the same walks.
+// kernel's interleaved walks (generalbatch.go), the same walks; also a
+// deterministic tie-break (first, the sweeps' Squirrel & Cull) and one
+// that narrows through reduceTies (roth).
 func BenchmarkWalkLargeCornerRange(b *testing.B) {
 	for _, c := range []struct {
 		n    int
 		rule string
-	}{{100, "random"}, {1000, "random"}, {100, "warnsdorff/random"}, {1000, "warnsdorff/random"}} {
+	}{{100, "random"}, {1000, "random"}, {100, "warnsdorff/random"}, {1000, "warnsdorff/random"},
+		{1000, "warnsdorff/first"}, {1000, "squirrel-cull"}, {1000, "warnsdorff/roth"}} {
 		b.Run(fmt.Sprintf("%dx%d/%s", c.n, c.n, strings.ReplaceAll(c.rule, "/", "-")), func(b *testing.B) {
 			bd := MustBoard(c.n, c.n)
 			r, err := ParseRule(c.rule)
