@@ -23,6 +23,7 @@ type genKernel struct {
 	tied     [8]int32   // scratch: tied candidates, ascending (Backtrack)
 	lanes    []genLane  // walks in flight in WalkRange (generalbatch.go)
 	gt       *genTables // their lookups
+	sc       *scKernel  // squirrel-cull's orderings (generalsc.go), else nil
 
 	// Backtrack scratch, allocated only for that rule.
 	cands []int32 // 8 candidate slots per depth

@@ -91,6 +91,11 @@ func newWalker(b *Board, r Rule, general bool, path KernelPath) (*Walker, error)
 		return nil, err
 	}
 	if r.Kind == Custom {
+		if nativeSquirrelCull(b, r) { // the general kernel walks it (generalsc.go)
+			w := &Walker{board: b, rule: r, gen: newGenKernel(b, r)}
+			w.gen.makeSC()
+			return w, nil
+		}
 		return NewPolicyWalker(b, r)
 	}
 	if r.Kind == Backtrack && r.Custom != "" {
@@ -209,6 +214,8 @@ func (w *Walker) WalkFrom(start int, src *PCG) Outcome {
 		return w.fast.walk(start, src, w.keepPath)
 	case w.previous:
 		return w.gen.walkPrevious(start, src, w.keepPath)
+	case w.gen.sc != nil:
+		return w.gen.walkSC(start, w.keepPath)
 	}
 	return w.gen.walk(start, src, w.keepPath)
 }
@@ -228,7 +235,7 @@ func (w *Walker) WalkRange(start int, key Key, lo uint64, out []Outcome) {
 		w.fast.walkBatch(start, key, lo, out)
 		return
 	}
-	if w.gen != nil && !w.keepPath && !w.previous && w.rule.Kind != Backtrack && len(out) > 1 {
+	if w.gen != nil && !w.keepPath && !w.previous && w.rule.Kind != Backtrack && w.gen.sc == nil && len(out) > 1 {
 		w.gen.walkBatch(start, key, lo, out)
 		return
 	}
