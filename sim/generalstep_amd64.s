@@ -15,7 +15,8 @@
 //      calls again).
 //
 // Registers: DI the first lane, SI past the last, R13 the lane, R12 the
-// tables, R10 and R11 msbs's mask and multiplier; AX BX CX DX R8 R9 scratch.
+// tables, R10 and R11 msbs's mask and multiplier, R14 genPopcount (an ABI0
+// function may use R14: the wrapper restores g); AX BX CX DX R8 R9 scratch.
 
 // MOVES: AX = msbs(^v) of the lane; ends the walk (ended) on no move, hands
 // back on maxSteps passed (ended) or a full path (grow).
@@ -45,13 +46,14 @@
 	MOVQ CX, R8
 
 // DRAW: from R8 = moves, the drawn move's square into BX, the lane's cur,
-// stream, ties and path updated (drawSel and push).
+// stream, ties and path updated (drawSel and push): R9 is the tie mask
+// (all ones for two moves or more), the new state is kept on a tie by
+// conditional moves.
 #define DRAW \
-	LEAQ -1(R8), R9; \
-	ANDQ R8, R9; \
-	ADDQ $255, R9; \
-	SHRQ $8, R9; \
-	NEGQ R9; \
+	MOVBLZX (R14)(R8*1), CX; \
+	CMPL CX, $2; \
+	SBBQ R9, R9; \
+	NOTQ R9; \
 	MOVQ genLane_lo(R13), AX; \
 	MOVQ $4865540595714422341, CX; \
 	MULQ CX; \
@@ -78,23 +80,18 @@
 	ORQ $1, CX; \
 	IMULQ CX, BX; \
 	MOVL BX, BX; \
-	LEAQ ·genPopcount(SB), CX; \
-	MOVBLZX (CX)(R8*1), CX; \
+	MOVBLZX (R14)(R8*1), CX; \
 	IMULQ CX, BX; \
 	CMPL BX, CX; \
 	JCC 3(PC); \
 	TESTQ R9, R9; \
 	JNE redraw; \
-	MOVQ genLane_hi(R13), CX; \
-	XORQ CX, DX; \
-	ANDQ R9, DX; \
-	XORQ DX, genLane_hi(R13); \
-	MOVQ genLane_lo(R13), CX; \
-	XORQ CX, AX; \
-	ANDQ R9, AX; \
-	XORQ AX, genLane_lo(R13); \
-	ANDQ $1, R9; \
-	ADDQ R9, genLane_ties(R13); \
+	TESTQ R9, R9; \
+	CMOVQEQ genLane_hi(R13), DX; \
+	CMOVQEQ genLane_lo(R13), AX; \
+	MOVQ DX, genLane_hi(R13); \
+	MOVQ AX, genLane_lo(R13); \
+	SUBQ R9, genLane_ties(R13); \
 	SHRQ $32, BX; \
 	LEAQ (BX)(R8*8), BX; \
 	MOVLQSX genTables_selOff(R12)(BX*4), BX; \
@@ -160,6 +157,7 @@
 	MOVQ t+16(FP), R12; \
 	MOVQ $0x8080808080808080, R10; \
 	MOVQ $0x0002040810204081, R11; \
+	LEAQ ·genPopcount(SB), R14; \
 	MOVQ DI, R13
 
 #define RETURNS \
