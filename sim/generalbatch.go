@@ -28,6 +28,7 @@ type genLane struct {
 	path   unsafe.Pointer // &k.path[0]
 	plen   int            // squares in the path
 	pcap   int            // cap(k.path)
+	plim   int            // min(pcap, maxSteps+1): where the assembly loops hand back (grow, or stop the walk)
 	k      *genKernel
 	idx    int // the walk's index in out
 }
@@ -76,6 +77,7 @@ func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 		next++
 		l.k.path = append(l.k.path[:0], int32(p0))
 		l.path, l.plen, l.pcap = unsafe.Pointer(&l.k.path[0]), 1, cap(l.k.path)
+		l.plim = min(l.pcap, k.maxSteps+1)
 		l.v = visitWords(l.st, p0, t, degrees)
 		return true
 	}
@@ -140,9 +142,10 @@ func runLanesAsm(ls []genLane, t *genTables, maxSteps int, asm genAsmLoop,
 			return i
 		case 1:
 			l := &ls[i]
-			l.syncPath()
-			l.k.path = append(l.k.path, 0)[:l.plen]
-			l.path, l.pcap = unsafe.Pointer(&l.k.path[:1][0]), cap(l.k.path)
+			if l.plen > maxSteps {
+				return i // stopped at the step limit with moves left
+			}
+			l.grow(maxSteps)
 		case 2:
 			return i + goLoop(ls[i:i+1], t, maxSteps)
 		}
@@ -166,13 +169,20 @@ func (l *genLane) syncPath() {
 	l.k.path = l.k.path[:l.plen]
 }
 
+// grow makes room in the lane's path (through the kernel's slice, as
+// append grows it).
+func (l *genLane) grow(maxSteps int) {
+	l.syncPath()
+	l.k.path = append(l.k.path, 0)[:l.plen]
+	l.path, l.pcap = unsafe.Pointer(&l.k.path[:1][0]), cap(l.k.path)
+	l.plim = min(l.pcap, maxSteps+1)
+}
+
 // push appends p to the lane's path, growing it (rarely) through the
 // kernel's slice.
 func (l *genLane) push(p int) {
 	if l.plen == l.pcap {
-		l.syncPath()
-		l.k.path = append(l.k.path, 0)[:l.plen]
-		l.path, l.pcap = unsafe.Pointer(&l.k.path[:1][0]), cap(l.k.path)
+		l.grow(l.k.maxSteps)
 	}
 	*(*int32)(unsafe.Add(l.path, 4*l.plen)) = int32(p)
 	l.plen++

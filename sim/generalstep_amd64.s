@@ -8,8 +8,9 @@
 // memory (genLane), the loop's constants in registers. A step is exactly
 // runLanesRandom's or runLanesWarnsdorff's: the same masks, the same draw,
 // the same words. What the loop hands back to Go (reason):
-//   0  the lane at off has ended its walk (no move, or maxSteps passed);
-//   1  the lane's path is full (Go grows it, then calls again);
+//   0  the lane at off has ended its walk (no move);
+//   1  the lane's path reached plim: Go stops the walk (maxSteps passed)
+//      or grows the path and calls again;
 //   2  the lane must draw again (Lemire's rejection on a tie: Go steps it);
 //   3  budget rounds of the lanes were taken (so that a call is short: Go
 //      calls again).
@@ -19,7 +20,8 @@
 // function may use R14: the wrapper restores g); AX BX CX DX R8 R9 scratch.
 
 // MOVES: AX = msbs(^v) of the lane; ends the walk (ended) on no move, hands
-// back on maxSteps passed (ended) or a full path (grow).
+// back (limit) where the path reaches the lane's plim: full, or past
+// maxSteps.
 #define MOVES \
 	MOVQ genLane_v(R13), AX; \
 	NOTQ AX; \
@@ -28,10 +30,8 @@
 	SHRQ $56, AX; \
 	JZ ended; \
 	MOVQ genLane_plen(R13), BX; \
-	CMPQ BX, maxSteps+24(FP); \
-	JGT ended; \
-	CMPQ BX, genLane_pcap(R13); \
-	JEQ grow
+	CMPQ BX, genLane_plim(R13); \
+	JCC limit
 
 // KEEPLOW(s): keepLow(R8, msbs(v<<s)) into R8.
 #define KEEPLOW(s) \
@@ -164,7 +164,7 @@
 ended: \
 	MOVQ $0, CX; \
 	JMP ret; \
-grow: \
+limit: \
 	MOVQ $1, CX; \
 	JMP ret; \
 redraw: \
