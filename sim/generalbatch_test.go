@@ -8,7 +8,7 @@ import (
 )
 
 // TestGeneralWalkRangeSameWalks holds the general kernel's interleaved
-// walks (WalkRange, several walks in flight) to the walks Walk takes one
+// walks (WalkRange, several walks in flight) to the walks WalkFrom takes one
 // at a time, outcome for outcome, on boards past 64 squares: every rule the
 // kernel walks, a step limit that stops walks, ranges shorter and longer
 // than the lanes, a range not starting at walk 0, and a walker retargeted
@@ -31,7 +31,7 @@ func TestGeneralWalkRangeSameWalks(t *testing.T) {
 
 // TestGeneralAsmHandBacks: whatever the assembly step loops hand back to
 // Go and whenever (a path to grow, a lane to step in Go, the budget
-// spent), the walks are Walk's. The loops are wrapped to hand back at
+// spent), the walks are WalkFrom's. The loops are wrapped to hand back at
 // random (a seeded choice of lane and reason, without stepping) on every
 // third call and to take a budget of 1 to 3 rounds otherwise.
 func TestGeneralAsmHandBacks(t *testing.T) {
@@ -60,7 +60,7 @@ func TestGeneralAsmHandBacks(t *testing.T) {
 		out := make([]Outcome, 23)
 		many.WalkRange(0, key, 0, out)
 		for i, got := range out {
-			if want := one.Walk(0, key, uint64(i)); !reflect.DeepEqual(got, want) {
+			if want := one.WalkFrom(0, key.Stream(uint64(i))); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s walk %d: WalkRange %+v, Walk %+v", name, i, got, want)
 			}
 		}
@@ -99,7 +99,7 @@ func generalSameWalks(t *testing.T) {
 							out := make([]Outcome, rg[1])
 							many.WalkRange(start, key, rg[0], out)
 							for i, got := range out {
-								want := one.Walk(start, key, rg[0]+uint64(i))
+								want := one.WalkFrom(start, key.Stream(rg[0]+uint64(i)))
 								if !reflect.DeepEqual(got, want) {
 									t.Fatalf("start %d walk %d: WalkRange %+v, Walk %+v", start, rg[0]+uint64(i), got, want)
 								}
@@ -131,7 +131,7 @@ func TestGeneralWalkRangeRetarget(t *testing.T) {
 	key := NewKey(1, b, roth, 3)
 	w.WalkRange(3, key, 2, out)
 	for i, got := range out {
-		if want := ref.Walk(3, key, 2+uint64(i)); !reflect.DeepEqual(got, want) {
+		if want := ref.WalkFrom(3, key.Stream(2+uint64(i))); !reflect.DeepEqual(got, want) {
 			t.Fatalf("walk %d after Retarget: %+v, want %+v", i, got, want)
 		}
 	}

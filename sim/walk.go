@@ -190,6 +190,14 @@ func (w *Walker) KeepPaths(keep bool) { w.keepPath = keep }
 // 1 in 64 by its stream: replaycheck.go) is walked again through Allowed
 // on a fresh policy; one that does not replay stops the walker (Err).
 func (w *Walker) Walk(start int, key Key, idx uint64) Outcome {
+	if w.genBatched() { // one lane of the general kernel's step loops: the same walk, faster
+		if start < 0 || start >= w.board.Squares() {
+			panic(fmt.Sprintf("sim: start square %d off the %s board", start, w.board))
+		}
+		var out [1]Outcome
+		w.gen.walkBatch(start, key, idx, out[:])
+		return out[0]
+	}
 	hi, lo := key.Seeds(idx)
 	w.pcg.Seed(hi, lo)
 	o := w.WalkFrom(start, &w.pcg)
@@ -200,6 +208,13 @@ func (w *Walker) Walk(start int, key Key, idx uint64) Outcome {
 		}
 	}
 	return o
+}
+
+// genBatched reports whether Walk and WalkRange walk on the general
+// kernel's step loops (generalbatch.go): built-in walks without paths;
+// WalkFrom, paths, backtracking and squirrel-cull walk one at a time.
+func (w *Walker) genBatched() bool {
+	return w.gen != nil && !w.keepPath && !w.previous && w.rule.Kind != Backtrack && w.gen.sc == nil
 }
 
 // WalkFrom runs one walk from start drawing from src.
@@ -235,7 +250,7 @@ func (w *Walker) WalkRange(start int, key Key, lo uint64, out []Outcome) {
 		w.fast.walkBatch(start, key, lo, out)
 		return
 	}
-	if w.gen != nil && !w.keepPath && !w.previous && w.rule.Kind != Backtrack && w.gen.sc == nil && len(out) > 1 {
+	if w.genBatched() {
 		w.gen.walkBatch(start, key, lo, out)
 		return
 	}
