@@ -162,16 +162,27 @@ func (k *genKernel) walk(start int, src *PCG, keep bool) Outcome {
 		cur += k.off[bits.TrailingZeros8(moves)&7]
 		k.visit(cur, degrees)
 	}
+	k.ended(&o, cur, keep)
+	k.clear(degrees)
+	return o
+}
+
+// ended fills in o's length, end, success and closed (and with keep its
+// path) from the walk in k.path, which ends on cur (padded).
+func (k *genKernel) ended(o *Outcome, cur int, keep bool) {
 	o.Length = len(k.path)
 	o.End = k.unpad(int32(cur))
 	o.Success = o.Length == k.b.Squares()
-	o.Closed = o.Success && o.Length > 1 && k.b.Adjacent(start, o.End)
+	o.Closed = o.Success && o.Length > 1 && k.b.Adjacent(o.Start, o.End)
 	if keep {
 		o.Path = k.realPath()
 	}
-	// Undo the walk, or on long walks copy the fresh state back: cheaper
-	// than 9 updates per visited square once the walk covers more than a
-	// small part of the board.
+}
+
+// clear leaves the state as new after a walk: undoes it along its path,
+// or on long walks copies the fresh state back, cheaper than 9 updates per
+// visited square once the walk covers more than a small part of the board.
+func (k *genKernel) clear(degrees bool) {
 	cost := 1
 	if degrees {
 		cost = 9
@@ -182,7 +193,6 @@ func (k *genKernel) walk(start int, src *PCG, keep bool) Outcome {
 	} else {
 		k.reset(degrees)
 	}
-	return o
 }
 
 // allowed returns the moves allowed from p, as a mask over k.off: those to

@@ -419,21 +419,8 @@ func runLanesTieBreak(ls []genLane, t *genTables, maxSteps int) int {
 // finishLane writes the lane's outcome and leaves its kernel's state as
 // new, as walk does.
 func (k *genKernel) finishLane(l *genLane, start int, stopped, degrees bool, out []Outcome) {
-	lk := l.k
 	o := Outcome{Start: start, Ties: l.ties, Stopped: stopped}
-	o.Length = len(lk.path)
-	o.End = lk.unpad(int32(l.cur))
-	o.Success = o.Length == k.b.Squares()
-	o.Closed = o.Success && o.Length > 1 && k.b.Adjacent(start, o.End)
+	l.k.ended(&o, l.cur, false)
 	out[l.idx] = o
-	cost := 1
-	if degrees {
-		cost = 9
-	}
-	if len(lk.path)*cost*16 >= len(lk.st) {
-		copy(lk.st, lk.fresh)
-		lk.path = lk.path[:0]
-	} else {
-		lk.reset(degrees)
-	}
+	l.k.clear(degrees)
 }

@@ -89,18 +89,7 @@ func (k *genKernel) walkSC(start int, keep bool) Outcome {
 		k.visit(cur, true)
 		arrive(cur)
 	}
-	o.Length = len(k.path)
-	o.End = k.unpad(int32(cur))
-	o.Success = o.Length == k.b.Squares()
-	o.Closed = o.Success && o.Length > 1 && k.b.Adjacent(start, o.End)
-	if keep {
-		o.Path = k.realPath()
-	}
-	if len(k.path)*9*16 >= len(k.st) {
-		copy(k.st, k.fresh)
-		k.path = k.path[:0]
-	} else {
-		k.reset(true)
-	}
+	k.ended(&o, cur, keep)
+	k.clear(true)
 	return o
 }

@@ -116,37 +116,37 @@
 // VISIT_DEGREES: visitWords with degrees for q in BX: mark q, one
 // subtraction a word, the gathered bytes into the lane's v.
 #define VISIT_DEGREES \
-	MOVQ genLane_st(R13), DX \
-	ADDQ BX, DX \
-	ORB $0x80, (DX) \
-	MOVQ $0x0000000100000001, R9 \
-	MOVQ $0xff000000ff, R8 \
-	MOVQ genTables_oA(R12), CX \
-	MOVL (DX)(CX*1), AX \
-	SUBL $0x00010001, AX \
-	MOVL AX, (DX)(CX*1) \
-	ANDL $0x00ff00ff, AX \
-	MOVQ genTables_oB(R12), CX \
-	MOVQ (DX)(CX*1), BX \
-	SUBQ R9, BX \
-	MOVQ BX, (DX)(CX*1) \
-	ANDQ R8, BX \
-	SHLQ $8, BX \
-	ORQ BX, AX \
-	MOVQ genTables_oC(R12), CX \
-	MOVQ (DX)(CX*1), BX \
-	SUBQ R9, BX \
-	MOVQ BX, (DX)(CX*1) \
-	ANDQ R8, BX \
-	SHLQ $24, BX \
-	ORQ BX, AX \
-	MOVQ genTables_oD(R12), CX \
-	MOVL (DX)(CX*1), BX \
-	SUBL $0x00010001, BX \
-	MOVL BX, (DX)(CX*1) \
-	ANDL $0x00ff00ff, BX \
-	SHLQ $32, BX \
-	ORQ BX, AX \
+	MOVQ genLane_st(R13), DX; \
+	ADDQ BX, DX; \
+	ORB $0x80, (DX); \
+	MOVQ $0x0000000100000001, R9; \
+	MOVQ $0xff000000ff, R8; \
+	MOVQ genTables_oA(R12), CX; \
+	MOVL (DX)(CX*1), AX; \
+	SUBL $0x00010001, AX; \
+	MOVL AX, (DX)(CX*1); \
+	ANDL $0x00ff00ff, AX; \
+	MOVQ genTables_oB(R12), CX; \
+	MOVQ (DX)(CX*1), BX; \
+	SUBQ R9, BX; \
+	MOVQ BX, (DX)(CX*1); \
+	ANDQ R8, BX; \
+	SHLQ $8, BX; \
+	ORQ BX, AX; \
+	MOVQ genTables_oC(R12), CX; \
+	MOVQ (DX)(CX*1), BX; \
+	SUBQ R9, BX; \
+	MOVQ BX, (DX)(CX*1); \
+	ANDQ R8, BX; \
+	SHLQ $24, BX; \
+	ORQ BX, AX; \
+	MOVQ genTables_oD(R12), CX; \
+	MOVL (DX)(CX*1), BX; \
+	SUBL $0x00010001, BX; \
+	MOVL BX, (DX)(CX*1); \
+	ANDL $0x00ff00ff, BX; \
+	SHLQ $32, BX; \
+	ORQ BX, AX; \
 	MOVQ AX, genLane_v(R13)
 
 #define SETUP \

@@ -65,13 +65,7 @@ func (k *genKernel) walkPrevious(start int, src *PCG, keep bool) Outcome {
 		k.visit(next, degrees)
 		cur = next
 	}
-	o.Length = len(k.path)
-	o.End = k.unpad(int32(cur))
-	o.Success = o.Length == k.b.Squares()
-	o.Closed = o.Success && o.Length > 1 && k.b.Adjacent(start, o.End)
-	if keep {
-		o.Path = k.realPath()
-	}
+	k.ended(&o, cur, keep)
 	k.reset(degrees)
 	return o
 }
