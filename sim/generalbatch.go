@@ -36,24 +36,29 @@ type genLane struct {
 	idx    int // the walk's index in out
 }
 
-// laneKernels returns the kernel's lanes, made on first use, each following the
-// kernel's present rule.
-func (k *genKernel) laneKernels() []genLane {
+// laneKernels returns the kernel's first min(walks, genLaneCount) lanes,
+// each following the kernel's present rule. The first lane walks on the
+// kernel's own state and path (every walk leaves them as new); the others
+// are made when a batch first needs them, so a walker that only ever walks
+// one walk a call (Walk: a deterministic rule's sweep, a walker per board
+// up to 2000x2000) allocates no lane state at all.
+func (k *genKernel) laneKernels(walks int) []genLane {
 	if k.lanes == nil {
-		k.lanes = make([]genLane, genLaneCount)
-		for i := range k.lanes {
-			l := &genKernel{b: k.b, pc: k.pc, off: k.off, fresh: k.fresh}
-			l.st = append([]uint8(nil), k.fresh...)
-			l.path = make([]int32, 0, min(cap(k.path), 1<<10))
-			k.lanes[i].k = l
-			k.lanes[i].st = unsafe.Pointer(&l.st[0])
-		}
+		k.lanes = make([]genLane, 1, genLaneCount)
+		k.lanes[0].k = k
+		k.lanes[0].st = unsafe.Pointer(&k.st[0])
+	}
+	for len(k.lanes) < min(walks, genLaneCount) {
+		l := &genKernel{b: k.b, pc: k.pc, off: k.off, fresh: k.fresh}
+		l.st = append([]uint8(nil), k.fresh...)
+		l.path = make([]int32, 0, min(cap(k.path), 1<<10))
+		k.lanes = append(k.lanes, genLane{k: l, st: unsafe.Pointer(&l.st[0])})
 	}
 	for i := range k.lanes {
 		l := k.lanes[i].k
 		l.rule, l.maxSteps, l.rank = k.rule, k.maxSteps, k.rank
 	}
-	return k.lanes
+	return k.lanes[:min(walks, len(k.lanes))]
 }
 
 // walkBatch writes to out[i] the outcome of walk lo+i from start, exactly
@@ -62,7 +67,7 @@ func (k *genKernel) laneKernels() []genLane {
 // genLaneCount walks are in flight, stepped in turn by the rule's step
 // loop (runLanes*) until one ends; that lane takes the next walk.
 func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
-	lanes := k.laneKernels()
+	lanes := k.laneKernels(len(out))
 	degrees := k.rule.Kind == Warnsdorff
 	tb := k.rule.TieBreak
 	if !degrees {
