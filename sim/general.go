@@ -72,14 +72,35 @@ func (k *genKernel) setRule(r Rule) {
 	if n := k.b.Squares(); k.maxSteps == 0 || k.maxSteps > n {
 		k.maxSteps = n
 	}
-	order := r.orderOn(k.b)
+	k.rank = ranksOf(r.orderOn(k.b))
+}
+
+// ranksOf returns the position in order of each of sortedMoves.
+func ranksOf(order []Move) (rank [8]uint8) {
 	for i, m := range sortedMoves {
 		for j, o := range order {
 			if o == m {
-				k.rank[i] = uint8(j)
+				rank[i] = uint8(j)
 			}
 		}
 	}
+	return rank
+}
+
+// firstOffsets returns, for every non-empty mask whose bit j is move
+// bitMove[j] (an index into k.off), the offset of its move of least rank:
+// TieFirst's choice among ties.
+func (k *genKernel) firstOffsets(rank [8]uint8, bitMove *[8]int) (t [256]int32) {
+	for m := 1; m < 256; m++ {
+		best := -1
+		for j := range 8 {
+			if m>>j&1 != 0 && (best < 0 || rank[bitMove[j]] < rank[bitMove[best]]) {
+				best = j
+			}
+		}
+		t[m] = int32(k.off[bitMove[best]])
+	}
+	return t
 }
 
 func (k *genKernel) pad(sq int) int {

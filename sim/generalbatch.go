@@ -250,15 +250,7 @@ func (k *genKernel) tables() *genTables {
 	}
 	t := k.gt
 	if k.rule.Kind == Warnsdorff && k.rule.TieBreak == TieFirst && (!t.firstMade || t.firstRank != k.rank) {
-		for m := 1; m < 256; m++ {
-			best := -1
-			for j := range 8 {
-				if m>>j&1 != 0 && (best < 0 || k.rank[genWordMove[j]] < k.rank[genWordMove[best]]) {
-					best = j
-				}
-			}
-			t.firstOff[m] = int32(k.off[genWordMove[best]])
-		}
+		t.firstOff = k.firstOffsets(k.rank, &genWordMove)
 		t.firstRank, t.firstMade = k.rank, true
 	}
 	return t

@@ -16,6 +16,10 @@ type scKernel struct {
 	switch_ []int        // switch_[t]: the padded square that makes row t's ordering current (t = 0: (1,1)); -1 none
 }
 
+// identityMoves maps bit i of a mask over k.off (allowed's order) to move
+// i.
+var identityMoves = [8]int{0, 1, 2, 3, 4, 5, 6, 7}
+
 // nativeSquirrelCull reports whether r is squirrel-cull on a board the
 // general kernel walks it on.
 func nativeSquirrelCull(b *Board, r Rule) bool {
@@ -27,24 +31,7 @@ func (k *genKernel) makeSC() {
 	sc := &scKernel{}
 	for t, row := range table {
 		order := orderingMoves(row.order)
-		var rank [8]int
-		for i, m := range sortedMoves {
-			for j, o := range order {
-				if o == m {
-					rank[i] = j
-				}
-			}
-		}
-		var f [256]int32
-		for m := 1; m < 256; m++ {
-			best := -1
-			for i := range 8 {
-				if m>>i&1 != 0 && (best < 0 || rank[i] < rank[best]) {
-					best = i
-				}
-			}
-			f[m] = int32(k.off[best])
-		}
+		f := k.firstOffsets(ranksOf(order[:]), &identityMoves)
 		sc.first = append(sc.first, f)
 		// Row t's ordering takes over on the square of row t-1 ((1,1) for
 		// row 0); row t's own square hands over to row t+1.
