@@ -16,16 +16,17 @@ type genKernel struct {
 	b        *Board
 	rule     Rule
 	maxSteps int
-	pc       int        // padded columns: cols+4
-	off      [8]int     // padded offsets of sortedMoves (ascending square order)
-	rank     [8]uint8   // position of sortedMoves[i] in the rule's move order
-	st       []uint8    // padded state bytes
-	fresh    []uint8    // st before any walk, for resets by copying
-	path     []int32    // padded indices of the current walk
-	tied     [8]int32   // scratch: tied candidates, ascending (Backtrack)
-	lanes    []genLane  // walks in flight in WalkRange (generalbatch.go)
-	gt       *genTables // their lookups
-	sc       *scKernel  // squirrel-cull's orderings (generalsc.go), else nil
+	pc       int                 // padded columns: cols+4
+	off      [8]int              // padded offsets of sortedMoves (ascending square order)
+	rank     [8]uint8            // position of sortedMoves[i] in the rule's move order
+	st       []uint8             // padded state bytes
+	fresh    []uint8             // st before any walk, for resets by copying
+	path     []int32             // padded indices of the current walk
+	tied     [8]int32            // scratch: tied candidates, ascending (Backtrack)
+	lanes    []genLane           // walks in flight in WalkRange (generalbatch.go)
+	gt       *genTables          // their lookups
+	draws    [genDrawRows]uint64 // the first lane's draw buffer (genLane.dr)
+	sc       *scKernel           // squirrel-cull's orderings (generalsc.go), else nil
 
 	// Backtrack scratch, allocated only for that rule.
 	cands []int32 // 8 candidate slots per depth

@@ -34,6 +34,28 @@ type genLane struct {
 	plim   int            // min(pcap, maxSteps+1): where the assembly loops hand back (grow, or stop the walk)
 	k      *genKernel
 	idx    int // the walk's index in out
+
+	// The assembly loops draw from a buffer of the stream's next outputs
+	// (genFillDraws): dr points to the lane's genDrawRows outputs, of the
+	// stream's steps 1 to genDrawRows on from the state (hi, lo), and rd
+	// is the next unused one; so the lane's stream is (hi, lo) stepped rd
+	// times (genLane.stream). Go's loops draw from (hi, lo) directly.
+	dr unsafe.Pointer // &k.draws[0]
+	rd int
+}
+
+// genDrawRows is how many of a lane's next stream outputs the assembly
+// loops hold (a multiple of 8, the AVX-512 fill's rows a round).
+const genDrawRows = 64
+
+// stream returns the lane's stream as the assembly loops left it: (hi,
+// lo) stepped rd times.
+func (l *genLane) stream() (hi, lo uint64) {
+	hi, lo = l.hi, l.lo
+	for range l.rd {
+		hi, lo, _ = pcgStep(hi, lo)
+	}
+	return hi, lo
 }
 
 // laneKernels returns the kernel's first min(walks, genLaneCount) lanes,
@@ -47,12 +69,13 @@ func (k *genKernel) laneKernels(walks int) []genLane {
 		k.lanes = make([]genLane, 1, genLaneCount)
 		k.lanes[0].k = k
 		k.lanes[0].st = unsafe.Pointer(&k.st[0])
+		k.lanes[0].dr = unsafe.Pointer(&k.draws[0])
 	}
 	for len(k.lanes) < min(walks, genLaneCount) {
 		l := &genKernel{b: k.b, pc: k.pc, off: k.off, fresh: k.fresh}
 		l.st = append([]uint8(nil), k.fresh...)
 		l.path = make([]int32, 0, min(cap(k.path), 1<<10))
-		k.lanes = append(k.lanes, genLane{k: l, st: unsafe.Pointer(&l.st[0])})
+		k.lanes = append(k.lanes, genLane{k: l, st: unsafe.Pointer(&l.st[0]), dr: unsafe.Pointer(&l.draws[0])})
 	}
 	for i := range k.lanes {
 		l := k.lanes[i].k
@@ -76,12 +99,19 @@ func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 	t := k.tables()
 	p0 := k.pad(start)
 	next := 0
+	// The assembly loops that draw (random, warnsdorff/random) draw from
+	// the lanes' buffers.
+	buffered := genStepAsm && tb == TieRandom
 	begin := func(l *genLane) bool {
 		if next >= len(out) {
 			return false
 		}
 		l.idx, l.ties, l.cur = next, 0, p0
 		l.hi, l.lo = key.Seeds(lo + uint64(next))
+		if buffered {
+			genFillDraws(l, t)
+			l.rd = 0
+		}
 		next++
 		l.k.path = append(l.k.path[:0], int32(p0))
 		l.path, l.plen, l.pcap = unsafe.Pointer(&l.k.path[0]), 1, cap(l.k.path)
@@ -156,6 +186,8 @@ func runLanesAsm(ls []genLane, t *genTables, maxSteps int, asm genAsmLoop,
 			}
 			l.grow(maxSteps)
 		case 2:
+			l := &ls[i]
+			l.hi, l.lo = l.stream()
 			return i + goLoop(ls[i:i+1], t, maxSteps)
 		}
 	}
@@ -223,6 +255,49 @@ type genTables struct {
 	firstOff       [256]int32     // TieFirst: the offset of the mask's move of least rank
 	firstRank      [8]uint8       // the ranks firstOff was made for
 	firstMade      bool
+
+	// The stream's jumps for the draw buffers (genFillDraws), each a
+	// state s taken k steps on, s·M^k + I_k mod 2^128: jt[r] holds M^k
+	// high, low, I_k high, low for the rows k = 8r+1 to 8r+8 (eight rows
+	// of a round of the AVX-512 fill, each from the lane's state; k = 1 is
+	// the stream's own step, the scalar fill's), jR k = genDrawRows (a
+	// buffer on), and the output's constants.
+	jt                [genDrawRows / 8][4][8]uint64
+	jR                [4]uint64
+	dxsm, mask32, one uint64
+	fillVec           bool // fill by AVX-512 (genFillVec)
+}
+
+// pcgJump returns M^k and I_k (high, low words) with the stream's state
+// k steps on from s equal to s·M^k + I_k mod 2^128.
+func pcgJump(k int) (mhi, mlo, ihi, ilo uint64) {
+	mhi, mlo = 0, 1
+	for range k { // (M', I') = (M·mul, I·mul + inc)
+		mhi, mlo, _ = pcgMul(mhi, mlo)
+		ihi, ilo, _ = pcgStep(ihi, ilo)
+	}
+	return
+}
+
+// pcgMul returns (hi, lo)·mul mod 2^128, the stream's multiplication
+// without its increment (pcgStep's with the increment taken off).
+func pcgMul(hi, lo uint64) (nhi, nlo, _ uint64) {
+	const incHi, incLo = 6364136223846793005, 1442695040888963407
+	h, l, _ := pcgStep(hi, lo)
+	l, b := bits.Sub64(l, incLo, 0)
+	h, _ = bits.Sub64(h, incHi, b)
+	return h, l, 0
+}
+
+// setJumps fills t's jumps.
+func (t *genTables) setJumps() {
+	for k := range genDrawRows {
+		j := &t.jt[k/8]
+		j[0][k%8], j[1][k%8], j[2][k%8], j[3][k%8] = pcgJump(k + 1)
+	}
+	t.jR[0], t.jR[1], t.jR[2], t.jR[3] = pcgJump(genDrawRows)
+	t.dxsm, t.mask32, t.one = 0xda942042e4dd58b5, 0xffffffff, 1
+	t.fillVec = genFillVec
 }
 
 func (k *genKernel) tables() *genTables {
@@ -246,6 +321,7 @@ func (k *genKernel) tables() *genTables {
 				}
 			}
 		}
+		t.setJumps()
 		k.gt = t
 	}
 	t := k.gt

@@ -2,6 +2,7 @@ package sim
 
 import (
 	"fmt"
+	"math/bits"
 	"reflect"
 	"testing"
 	"unsafe"
@@ -16,16 +17,24 @@ import (
 //
 // On amd64 it runs twice: with the assembly step loops and with the Go
 // ones (the loops arm64 runs; CI also runs this test there under qemu).
+//
+// The assembly loops draw from buffers of the streams' outputs filled by
+// AVX-512 where the CPU has it: they run again with the scalar fill.
 func TestGeneralWalkRangeSameWalks(t *testing.T) {
-	for _, asm := range []bool{genStepAsm, false} {
-		t.Run(fmt.Sprintf("asm=%v", asm), func(t *testing.T) {
-			defer func(was bool) { genStepAsm = was }(genStepAsm)
-			genStepAsm = asm
+	type mode struct{ asm, vec bool }
+	modes := []mode{{false, false}}
+	if genStepAsm {
+		modes = append(modes, mode{true, false})
+		if haveAVX512 {
+			modes = append(modes, mode{true, true})
+		}
+	}
+	for _, m := range modes {
+		t.Run(fmt.Sprintf("asm=%v/vec=%v", m.asm, m.vec), func(t *testing.T) {
+			defer func(asm, vec bool) { genStepAsm, genFillVec = asm, vec }(genStepAsm, genFillVec)
+			genStepAsm, genFillVec = m.asm, m.vec
 			generalSameWalks(t)
 		})
-		if !genStepAsm {
-			break
-		}
 	}
 }
 
@@ -133,6 +142,55 @@ func TestGeneralWalkRangeRetarget(t *testing.T) {
 	for i, got := range out {
 		if want := ref.WalkFrom(3, key.Stream(2+uint64(i))); !reflect.DeepEqual(got, want) {
 			t.Fatalf("walk %d after Retarget: %+v, want %+v", i, got, want)
+		}
+	}
+}
+
+// TestGenFillDraws: a lane's draw buffer, filled by AVX-512 (where the CPU
+// has it) and one row at a time, holds its stream's next outputs, row k
+// the output of pcgStep k+1 times from the lane's state; and the jumps
+// take a state k steps on as pcgStep does k times.
+func TestGenFillDraws(t *testing.T) {
+	if !genStepAsm {
+		t.Skip("no assembly step loops on this architecture")
+	}
+	for _, k := range []int{1, 2, 7, 8, genDrawRows} {
+		mhi, mlo, ihi, ilo := pcgJump(k)
+		src := NewPCG(uint64(k), 99)
+		hi, lo := src.hi, src.lo
+		want := src
+		for range k {
+			want.hi, want.lo, _ = pcgStep(want.hi, want.lo)
+		}
+		h, l := bits.Mul64(lo, mlo)
+		h += hi*mlo + lo*mhi
+		l, c := bits.Add64(l, ilo, 0)
+		h, _ = bits.Add64(h, ihi, c)
+		if h != want.hi || l != want.lo {
+			t.Fatalf("jump %d: %x %x, want %x %x", k, h, l, want.hi, want.lo)
+		}
+	}
+	defer func(was bool) { genFillVec = was }(genFillVec)
+	for _, vec := range []bool{true, false} {
+		if vec && !haveAVX512 {
+			continue
+		}
+		genFillVec = vec
+		k := newGenKernel(MustBoard(9, 9), Rule{Kind: RandomWalk})
+		tb := &genTables{}
+		tb.setJumps()
+		l := &genLane{dr: unsafe.Pointer(&k.draws[0])}
+		for seed := range uint64(50) {
+			l.hi, l.lo = NewKey(seed, k.b, Rule{Kind: RandomWalk}, 0).Seeds(seed * 7)
+			genFillDraws(l, tb)
+			hi, lo := l.hi, l.lo
+			for row, got := range k.draws {
+				var x uint64
+				hi, lo, x = pcgStep(hi, lo)
+				if got != x {
+					t.Fatalf("vec=%v seed %d row %d: %x, want %x", vec, seed, row, got, x)
+				}
+			}
 		}
 	}
 }

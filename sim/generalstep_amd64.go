@@ -20,3 +20,14 @@ func genLanesWarnsdorff(ls *genLane, n int, t *genTables, maxSteps, budget int) 
 
 //go:noescape
 func genLanesFirst(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
+
+// genFillVec says the draw buffers are filled by AVX-512 (eight rows of a
+// stream at a time, by its jumps), else one row at a time; tests set it
+// false to hold the scalar fill to the same outputs.
+var genFillVec = haveAVX512
+
+// genFillDraws fills the lane's draw buffer from its state (hi, lo): row
+// k is the output of the stream's step k+1 on (generalstep_amd64.s).
+//
+//go:noescape
+func genFillDraws(l *genLane, t *genTables)

@@ -46,51 +46,27 @@
 	MOVQ CX, R8
 
 // DRAW: from R8 = moves, the drawn move's square into BX, the lane's cur,
-// stream, ties and path updated (drawSel and push): R9 is the tie mask
-// (all ones for two moves or more), the new state is kept on a tie by
-// conditional moves.
+// draw buffer, ties and path updated (drawSel and push): R9 is the tie
+// mask (all ones for two moves or more); the buffer's next output is
+// taken on a tie (rd += 1, by the mask). An exhausted buffer is filled
+// first (refill, REFILL), whether the step draws or not.
 #define DRAW \
+	MOVQ genLane_rd(R13), AX; \
+	CMPQ AX, $const_genDrawRows; \
+	JEQ refill; \
+drawn: \
 	MOVBLZX (R14)(R8*1), CX; \
 	CMPL CX, $2; \
 	SBBQ R9, R9; \
 	NOTQ R9; \
-	MOVQ genLane_lo(R13), AX; \
-	MOVQ $4865540595714422341, CX; \
-	MULQ CX; \
-	MOVQ genLane_hi(R13), BX; \
-	IMULQ CX, BX; \
-	ADDQ BX, DX; \
-	MOVQ genLane_lo(R13), BX; \
-	MOVQ $2549297995355413924, CX; \
-	IMULQ CX, BX; \
-	ADDQ BX, DX; \
-	MOVQ $1442695040888963407, CX; \
-	ADDQ CX, AX; \
-	MOVQ $6364136223846793005, CX; \
-	ADCQ CX, DX; \
-	MOVQ DX, BX; \
-	SHRQ $32, BX; \
-	XORQ DX, BX; \
-	MOVQ $0xda942042e4dd58b5, CX; \
-	IMULQ CX, BX; \
-	MOVQ BX, CX; \
-	SHRQ $48, CX; \
-	XORQ CX, BX; \
-	MOVQ AX, CX; \
-	ORQ $1, CX; \
-	IMULQ CX, BX; \
-	MOVL BX, BX; \
-	MOVBLZX (R14)(R8*1), CX; \
+	MOVQ genLane_dr(R13), BX; \
+	MOVL (BX)(AX*8), BX; \
 	IMULQ CX, BX; \
 	CMPL BX, CX; \
 	JCC 3(PC); \
 	TESTQ R9, R9; \
 	JNE redraw; \
-	TESTQ R9, R9; \
-	CMOVQEQ genLane_hi(R13), DX; \
-	CMOVQEQ genLane_lo(R13), AX; \
-	MOVQ DX, genLane_hi(R13); \
-	MOVQ AX, genLane_lo(R13); \
+	SUBQ R9, genLane_rd(R13); \
 	SUBQ R9, genLane_ties(R13); \
 	SHRQ $32, BX; \
 	LEAQ (BX)(R8*8), BX; \
@@ -102,6 +78,138 @@
 	MOVL BX, (DX)(CX*4); \
 	INCQ CX; \
 	MOVQ CX, genLane_plen(R13)
+
+// REFILL: the lane's stream is taken genDrawRows steps on (all its buffer
+// drawn: (hi, lo)·M^R + I_R by the tables' jR), the buffer filled from
+// there and rd set to 0; back to drawn. R8 is kept; AX BX CX DX R9 and
+// the Z registers are scratch.
+#define REFILL \
+refill: \
+	MOVQ genLane_lo(R13), AX; \
+	MULQ genTables_jR+8(R12); \
+	MOVQ genLane_hi(R13), BX; \
+	IMULQ genTables_jR+8(R12), BX; \
+	ADDQ BX, DX; \
+	MOVQ genLane_lo(R13), BX; \
+	IMULQ genTables_jR+0(R12), BX; \
+	ADDQ BX, DX; \
+	ADDQ genTables_jR+24(R12), AX; \
+	ADCQ genTables_jR+16(R12), DX; \
+	MOVQ AX, genLane_lo(R13); \
+	MOVQ DX, genLane_hi(R13); \
+	FILL; \
+	XORL AX, AX; \
+	MOVQ AX, genLane_rd(R13); \
+	JMP drawn
+
+// FILL: the buffer at the lane's dr from its (hi, lo): row k the output
+// of the stream's step k+1 on (pcgStep's), by AVX-512 (FILLVEC) where the
+// tables say so, else one row at a time (FILLSCALAR).
+#define FILL \
+	CMPB genTables_fillVec(R12), $0; \
+	JEQ fills; \
+	FILLVEC; \
+	JMP filled; \
+fills: \
+	FILLSCALAR; \
+filled:
+
+// FILLSCALAR: pcgStep written out, (hi, lo) in (R9, BX), CX the row.
+#define FILLSCALAR \
+	MOVQ genLane_hi(R13), R9; \
+	MOVQ genLane_lo(R13), BX; \
+	MOVQ genLane_dr(R13), CX; \
+fillsrow: \
+	MOVQ BX, AX; \
+	MULQ genTables_jt+64(R12); \
+	IMULQ genTables_jt+64(R12), R9; \
+	ADDQ R9, DX; \
+	MOVQ BX, R9; \
+	IMULQ genTables_jt+0(R12), R9; \
+	ADDQ R9, DX; \
+	ADDQ genTables_jt+192(R12), AX; \
+	ADCQ genTables_jt+128(R12), DX; \
+	MOVQ AX, BX; \
+	MOVQ DX, R9; \
+	MOVQ DX, AX; \
+	SHRQ $32, AX; \
+	XORQ DX, AX; \
+	IMULQ genTables_dxsm(R12), AX; \
+	MOVQ AX, DX; \
+	SHRQ $48, DX; \
+	XORQ DX, AX; \
+	MOVQ BX, DX; \
+	ORQ $1, DX; \
+	IMULQ DX, AX; \
+	MOVQ AX, (CX); \
+	ADDQ $8, CX; \
+	MOVQ genLane_dr(R13), DX; \
+	ADDQ $(8*const_genDrawRows), DX; \
+	CMPQ CX, DX; \
+	JNE fillsrow
+
+// MUL128(H, L, MH, ML, ML1, IH, IL): (Z0, Z1) = (H, L)·(MH, ML) + (IH, IL)
+// mod 2^128, eight states at a time (ML1 = ML>>32; Z20 the low-32-bit
+// mask, Z21 ones); Z4 to Z8 scratch; H may be Z0 and L Z1. The high word
+// of L·ML is put together from 32-bit products (VPMULUDQ; Warren,
+// Hacker's Delight, 2nd ed., 8-2, mulhu), the carry out of the low word
+// by an unsigned compare.
+#define MUL128(H, L, MH, ML, ML1, IH, IL) \
+	VPSRLQ $32, L, Z4; \
+	VPMULUDQ ML, L, Z5; \
+	VPMULUDQ ML1, L, Z6; \
+	VPMULUDQ ML, Z4, Z7; \
+	VPMULUDQ ML1, Z4, Z8; \
+	VPSRLQ $32, Z5, Z5; \
+	VPADDQ Z7, Z5, Z5; \
+	VPANDQ Z20, Z5, Z7; \
+	VPSRLQ $32, Z5, Z5; \
+	VPADDQ Z6, Z7, Z7; \
+	VPSRLQ $32, Z7, Z7; \
+	VPADDQ Z5, Z8, Z8; \
+	VPADDQ Z7, Z8, Z8; \
+	VPMULLQ MH, L, Z6; \
+	VPMULLQ ML, H, Z7; \
+	VPADDQ Z6, Z8, Z8; \
+	VPADDQ Z7, Z8, Z8; \
+	VPADDQ IH, Z8, Z0; \
+	VPMULLQ ML, L, Z5; \
+	VPADDQ IL, Z5, Z1; \
+	VPCMPUQ $1, IL, Z1, K1; \
+	VPADDQ Z21, Z0, K1, Z0
+
+// FILLVEC: eight rows a round, each row's state the lane's (hi, lo) by
+// the row's jump (the tables' jt: no round waits for another), each row's
+// output pcgStep's: x = hi ^ hi>>32, x *= dxsm, x ^= x>>48, x *= lo|1.
+#define FILLVEC \
+	VPBROADCASTQ genTables_mask32(R12), Z20; \
+	VPBROADCASTQ genTables_one(R12), Z21; \
+	VPBROADCASTQ genTables_dxsm(R12), Z22; \
+	VPBROADCASTQ genLane_hi(R13), Z2; \
+	VPBROADCASTQ genLane_lo(R13), Z3; \
+	MOVQ genLane_dr(R13), DX; \
+	LEAQ genTables_jt(R12), AX; \
+	MOVQ $(const_genDrawRows/8), CX; \
+fillvrow: \
+	VMOVDQU64 0(AX), Z10; \
+	VMOVDQU64 64(AX), Z11; \
+	VPSRLQ $32, Z11, Z14; \
+	VMOVDQU64 128(AX), Z12; \
+	VMOVDQU64 192(AX), Z13; \
+	MUL128(Z2, Z3, Z10, Z11, Z14, Z12, Z13); \
+	VPSRLQ $32, Z0, Z4; \
+	VPXORQ Z0, Z4, Z4; \
+	VPMULLQ Z22, Z4, Z4; \
+	VPSRLQ $48, Z4, Z5; \
+	VPXORQ Z5, Z4, Z4; \
+	VPORQ Z21, Z1, Z5; \
+	VPMULLQ Z5, Z4, Z4; \
+	VMOVDQU64 Z4, (DX); \
+	ADDQ $64, DX; \
+	ADDQ $256, AX; \
+	DECQ CX; \
+	JNE fillvrow; \
+	VZEROUPPER
 
 // NEXT: the next lane; a round of the lanes counts against the budget.
 #define NEXT \
@@ -211,6 +319,7 @@ loop:
 	MOVQ AX, genLane_v(R13)
 	NEXT
 	RETURNS
+	REFILL
 
 // func genLanesWarnsdorff(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
 TEXT ·genLanesWarnsdorff(SB), NOSPLIT, $0-56
@@ -225,6 +334,7 @@ loop:
 	VISIT_DEGREES
 	NEXT
 	RETURNS
+	REFILL
 
 // func genLanesFirst(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
 //
@@ -254,3 +364,10 @@ loop:
 	VISIT_DEGREES
 	NEXT
 	RETURNS
+
+// func genFillDraws(l *genLane, t *genTables)
+TEXT ·genFillDraws(SB), NOSPLIT, $0-16
+	MOVQ l+0(FP), R13
+	MOVQ t+8(FP), R12
+	FILL
+	RET

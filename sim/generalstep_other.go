@@ -17,3 +17,9 @@ func genLanesWarnsdorff(ls *genLane, n int, t *genTables, maxSteps, budget int) 
 func genLanesFirst(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int) {
 	panic("sim: no assembly step loop on this architecture")
 }
+
+var genFillVec = false
+
+func genFillDraws(l *genLane, t *genTables) {
+	panic("sim: no assembly step loop on this architecture")
+}
