@@ -26,6 +26,10 @@ var (
 	// measures, so it does not pick PathPDEP16 there unless it wins.
 	haveBMI2 = cpuidEBX7>>8&1 != 0
 
+	// haveBMI1 reports ANDN, which the general kernel's step loops use
+	// (generalstep_amd64.s).
+	haveBMI1 = cpuidEBX7>>3&1 != 0
+
 	// haveAVX2 reports AVX2 with the OS saving the YMM state: what the
 	// AVX2 rounds (vec2_amd64.s) use.
 	haveAVX2 = cpuidEBX7>>5&1 != 0 && osSaves(0x6)

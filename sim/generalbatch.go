@@ -39,7 +39,8 @@ type genLane struct {
 	// (genFillDraws): dr points to the lane's genDrawRows outputs, of the
 	// stream's steps 1 to genDrawRows on from the state (hi, lo), and rd
 	// is the next unused one; so the lane's stream is (hi, lo) stepped rd
-	// times (genLane.stream). Go's loops draw from (hi, lo) directly.
+	// times (genLane.stream), and its ties ties + rd (a tie is a draw).
+	// Go's loops draw from (hi, lo) directly and count ties themselves.
 	dr unsafe.Pointer // &k.draws[0]
 	rd int
 }
@@ -108,9 +109,9 @@ func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 		}
 		l.idx, l.ties, l.cur = next, 0, p0
 		l.hi, l.lo = key.Seeds(lo + uint64(next))
+		l.rd = 0
 		if buffered {
 			genFillDraws(l, t)
-			l.rd = 0
 		}
 		next++
 		l.k.path = append(l.k.path[:0], int32(p0))
@@ -176,18 +177,20 @@ func runLanesAsm(ls []genLane, t *genTables, maxSteps int, asm genAsmLoop,
 	for {
 		off, reason := asm(&ls[0], len(ls), t, maxSteps, genAsmBudget)
 		i := off / int(unsafe.Sizeof(genLane{}))
+		l := &ls[i]
 		switch reason {
 		case 0:
+			l.ties, l.rd = l.ties+l.rd, 0 // the walk's end: its stream is not needed
 			return i
 		case 1:
-			l := &ls[i]
 			if l.plen > maxSteps {
+				l.ties, l.rd = l.ties+l.rd, 0
 				return i // stopped at the step limit with moves left
 			}
 			l.grow(maxSteps)
 		case 2:
-			l := &ls[i]
 			l.hi, l.lo = l.stream()
+			l.ties, l.rd = l.ties+l.rd, 0
 			return i + goLoop(ls[i:i+1], t, maxSteps)
 		}
 	}
@@ -250,6 +253,7 @@ var genWordMove = [8]int{0, 2, 1, 4, 6, 3, 7, 5}
 // words' order (genWordMove).
 type genTables struct {
 	oA, oB, oC, oD int            // the four words: row-2 col-1 (4 bytes), row-1 col-2 (8), row+1 col-2 (8), row+2 col-1 (4)
+	npc, ppc       int            // -pc and pc: the assembly's words are at -2pc-1, -pc-2, pc-2, 2pc-1 (oA to oD)
 	selOff         [256 * 8]int32 // [mask*8+r]: the offset of the mask's r-th move in ascending order
 	asc            [256]uint8     // the mask over k.off (ascending order)
 	firstOff       [256]int32     // TieFirst: the offset of the mask's move of least rank
@@ -302,7 +306,7 @@ func (t *genTables) setJumps() {
 
 func (k *genKernel) tables() *genTables {
 	if k.gt == nil {
-		t := &genTables{oA: -2*k.pc - 1, oB: -k.pc - 2, oC: k.pc - 2, oD: 2*k.pc - 1}
+		t := &genTables{oA: -2*k.pc - 1, oB: -k.pc - 2, oC: k.pc - 2, oD: 2*k.pc - 1, npc: -k.pc, ppc: k.pc}
 		// The words hold the moves genWordMove says only if k.off is
 		// the ascending order of the eight moves.
 		want := [8]int{-2*k.pc - 1, -2*k.pc + 1, -k.pc - 2, -k.pc + 2, k.pc - 2, k.pc + 2, 2*k.pc - 1, 2*k.pc + 1}

@@ -15,17 +15,19 @@
 //   3  budget rounds of the lanes were taken (so that a call is short: Go
 //      calls again).
 //
-// Registers: DI the first lane, SI past the last, R13 the lane, R12 the
-// tables, R10 and R11 msbs's mask and multiplier, R14 genPopcount (an ABI0
-// function may use R14: the wrapper restores g); AX BX CX DX R8 R9 scratch.
+// Registers: R13 the lane (the first at ls+0(FP), past the last at
+// n+8(FP)), R12 the tables, DI and SI -pc and pc (a neighbour of the
+// square at DX is a byte at DX + 1 or 2 + pc or 2pc, either sign, one
+// addressing mode), R10 and R11 msbs's mask and multiplier, R14
+// genPopcount (an ABI0 function may use R14: the wrapper restores g); AX
+// BX CX DX R8 R9 scratch. ANDN is BMI1's: genStepAsm asks for it.
 
 // MOVES: AX = msbs(^v) of the lane; ends the walk (ended) on no move, hands
 // back (limit) where the path reaches the lane's plim: full, or past
 // maxSteps.
 #define MOVES \
 	MOVQ genLane_v(R13), AX; \
-	NOTQ AX; \
-	ANDQ R10, AX; \
+	ANDNQ R10, AX, AX; \
 	IMULQ R11, AX; \
 	SHRQ $56, AX; \
 	JZ ended; \
@@ -40,15 +42,15 @@
 	ANDQ R10, CX; \
 	IMULQ R11, CX; \
 	SHRQ $56, CX; \
-	NOTQ CX; \
-	ANDQ R8, CX; \
+	ANDNQ R8, CX, CX; \
 	CMOVQEQ R8, CX; \
 	MOVQ CX, R8
 
 // DRAW: from R8 = moves, the drawn move's square into BX, the lane's cur,
 // draw buffer, ties and path updated (drawSel and push): R9 is the tie
 // mask (all ones for two moves or more); the buffer's next output is
-// taken on a tie (rd += 1, by the mask). An exhausted buffer is filled
+// taken on a tie (rd += 1, by the mask: the lane's ties are ties + rd,
+// each tie one draw). An exhausted buffer is filled
 // first (refill, REFILL), whether the step draws or not.
 #define DRAW \
 	MOVQ genLane_rd(R13), AX; \
@@ -67,7 +69,6 @@ drawn: \
 	TESTQ R9, R9; \
 	JNE redraw; \
 	SUBQ R9, genLane_rd(R13); \
-	SUBQ R9, genLane_ties(R13); \
 	SHRQ $32, BX; \
 	LEAQ (BX)(R8*8), BX; \
 	MOVLQSX genTables_selOff(R12)(BX*4), BX; \
@@ -81,7 +82,7 @@ drawn: \
 
 // REFILL: the lane's stream is taken genDrawRows steps on (all its buffer
 // drawn: (hi, lo)·M^R + I_R by the tables' jR), the buffer filled from
-// there and rd set to 0; back to drawn. R8 is kept; AX BX CX DX R9 and
+// there, its draws counted in ties and rd set to 0; back to drawn. R8 is kept; AX BX CX DX R9 and
 // the Z registers are scratch.
 #define REFILL \
 refill: \
@@ -98,6 +99,7 @@ refill: \
 	MOVQ AX, genLane_lo(R13); \
 	MOVQ DX, genLane_hi(R13); \
 	FILL; \
+	ADDQ $const_genDrawRows, genLane_ties(R13); \
 	XORL AX, AX; \
 	MOVQ AX, genLane_rd(R13); \
 	JMP drawn
@@ -214,9 +216,9 @@ fillvrow: \
 // NEXT: the next lane; a round of the lanes counts against the budget.
 #define NEXT \
 	ADDQ $genLane__size, R13; \
-	CMPQ R13, SI; \
+	CMPQ R13, n+8(FP); \
 	JCS loop; \
-	MOVQ DI, R13; \
+	MOVQ ls+0(FP), R13; \
 	DECQ budget+32(FP); \
 	JNE loop; \
 	JMP spent
@@ -229,44 +231,42 @@ fillvrow: \
 	ORB $0x80, (DX); \
 	MOVQ $0x0000000100000001, R9; \
 	MOVQ $0xff000000ff, R8; \
-	MOVQ genTables_oA(R12), CX; \
-	MOVL (DX)(CX*1), AX; \
+	MOVL -1(DX)(DI*2), AX; \
 	SUBL $0x00010001, AX; \
-	MOVL AX, (DX)(CX*1); \
+	MOVL AX, -1(DX)(DI*2); \
 	ANDL $0x00ff00ff, AX; \
-	MOVQ genTables_oB(R12), CX; \
-	MOVQ (DX)(CX*1), BX; \
+	MOVQ -2(DX)(DI*1), BX; \
 	SUBQ R9, BX; \
-	MOVQ BX, (DX)(CX*1); \
+	MOVQ BX, -2(DX)(DI*1); \
 	ANDQ R8, BX; \
 	SHLQ $8, BX; \
 	ORQ BX, AX; \
-	MOVQ genTables_oC(R12), CX; \
-	MOVQ (DX)(CX*1), BX; \
+	MOVQ -2(DX)(SI*1), BX; \
 	SUBQ R9, BX; \
-	MOVQ BX, (DX)(CX*1); \
+	MOVQ BX, -2(DX)(SI*1); \
 	ANDQ R8, BX; \
 	SHLQ $24, BX; \
 	ORQ BX, AX; \
-	MOVQ genTables_oD(R12), CX; \
-	MOVL (DX)(CX*1), BX; \
+	MOVL -1(DX)(SI*2), BX; \
 	SUBL $0x00010001, BX; \
-	MOVL BX, (DX)(CX*1); \
+	MOVL BX, -1(DX)(SI*2); \
 	ANDL $0x00ff00ff, BX; \
 	SHLQ $32, BX; \
 	ORQ BX, AX; \
 	MOVQ AX, genLane_v(R13)
 
 #define SETUP \
-	MOVQ ls+0(FP), DI; \
-	MOVQ n+8(FP), SI; \
-	IMUL3Q $genLane__size, SI, SI; \
-	ADDQ DI, SI; \
+	MOVQ ls+0(FP), R13; \
+	MOVQ n+8(FP), AX; \
+	IMUL3Q $genLane__size, AX, AX; \
+	ADDQ R13, AX; \
+	MOVQ AX, n+8(FP); \
 	MOVQ t+16(FP), R12; \
+	MOVQ genTables_npc(R12), DI; \
+	MOVQ genTables_ppc(R12), SI; \
 	MOVQ $0x8080808080808080, R10; \
 	MOVQ $0x0002040810204081, R11; \
-	LEAQ ·genPopcount(SB), R14; \
-	MOVQ DI, R13
+	LEAQ ·genPopcount(SB), R14
 
 #define RETURNS \
 ended: \
@@ -281,7 +281,7 @@ redraw: \
 spent: \
 	MOVQ $3, CX; \
 ret: \
-	SUBQ DI, R13; \
+	SUBQ ls+0(FP), R13; \
 	MOVQ R13, off+40(FP); \
 	MOVQ CX, reason+48(FP); \
 	RET
@@ -297,22 +297,18 @@ loop:
 	MOVQ genLane_st(R13), DX
 	ADDQ BX, DX
 	ORB $0x80, (DX)
-	MOVQ genTables_oA(R12), CX
-	MOVL (DX)(CX*1), AX
+	MOVL -1(DX)(DI*2), AX
 	ANDL $0x00ff00ff, AX
 	MOVQ $0xff000000ff, R8
-	MOVQ genTables_oB(R12), CX
-	MOVQ (DX)(CX*1), BX
+	MOVQ -2(DX)(DI*1), BX
 	ANDQ R8, BX
 	SHLQ $8, BX
 	ORQ BX, AX
-	MOVQ genTables_oC(R12), CX
-	MOVQ (DX)(CX*1), BX
+	MOVQ -2(DX)(SI*1), BX
 	ANDQ R8, BX
 	SHLQ $24, BX
 	ORQ BX, AX
-	MOVQ genTables_oD(R12), CX
-	MOVL (DX)(CX*1), BX
+	MOVL -1(DX)(SI*2), BX
 	ANDL $0x00ff00ff, BX
 	SHLQ $32, BX
 	ORQ BX, AX
