@@ -26,6 +26,13 @@ type sparseTally struct {
 	BudgetExceeded uint64      `json:"budget_exceeded"`
 	Lengths        [][2]uint64 `json:"lengths"`
 	DeadEnds       [][2]uint64 `json:"deadends"`
+
+	// A cell's tally (Tallies) holds the bins merge found missing from
+	// Lengths and DeadEnds here, unsorted, repeats allowed, until there
+	// are enough of them to merge in at once (settle): inserting each
+	// unit's few new bins moved the histogram's tail every time, and a
+	// run's dead ends on 1000x1000 are a new bin nearly every walk.
+	pendLengths, pendDeadEnds [][2]uint64
 }
 
 // sparse lists the non-zero bins of h, ascending. It skips empty runs
@@ -89,6 +96,7 @@ func sparseOf(t *stats.Tally) sparseTally {
 // number of squares, with each histogram's bins in range, increasing and
 // non-zero, as sparseOf writes them.
 func (s *sparseTally) tally(squares int) (*stats.Tally, error) {
+	s.settle()
 	if s.Squares != squares || squares < 1 {
 		return nil, fmt.Errorf("a tally of %d squares for a board of %d", s.Squares, squares)
 	}
@@ -123,9 +131,55 @@ func (s *sparseTally) merge(o sparseTally) error {
 	s.NodeSum += o.NodeSum
 	s.BacktrackSum += o.BacktrackSum
 	s.BudgetExceeded += o.BudgetExceeded
-	s.Lengths = addBins(s.Lengths, o.Lengths)
-	s.DeadEnds = addBins(s.DeadEnds, o.DeadEnds)
+	s.Lengths, s.pendLengths = addFound(s.Lengths, s.pendLengths, o.Lengths)
+	s.DeadEnds, s.pendDeadEnds = addFound(s.DeadEnds, s.pendDeadEnds, o.DeadEnds)
 	return nil
+}
+
+// settle merges the pending bins into Lengths and DeadEnds: tally, the
+// only reader of a cell's tally (Tallies.Of), settles it first.
+func (s *sparseTally) settle() {
+	s.Lengths, s.pendLengths = addPending(s.Lengths, s.pendLengths), s.pendLengths[:0]
+	s.DeadEnds, s.pendDeadEnds = addPending(s.DeadEnds, s.pendDeadEnds), s.pendDeadEnds[:0]
+}
+
+// addFound adds b's bins that a has into a in place and appends the others
+// to pend, merging pend into a (addPending) once it holds more than an
+// eighth of a's bins: so a new bin costs a fixed share of a move of a.
+func addFound(a, pend, b [][2]uint64) ([][2]uint64, [][2]uint64) {
+	lo := 0
+	for _, p := range b {
+		i, found := slices.BinarySearchFunc(a[lo:], p[0], func(e [2]uint64, bin uint64) int { return cmp.Compare(e[0], bin) })
+		lo += i
+		if found {
+			a[lo][1] += p[1]
+		} else {
+			pend = append(pend, p)
+		}
+	}
+	if len(pend) > 64+len(a)/8 {
+		return addPending(a, pend), pend[:0]
+	}
+	return a, pend
+}
+
+// addPending returns a with the bins of pend (unsorted, repeats allowed,
+// none of them in a) added: pend sorted and its repeats summed in place,
+// then merged in by addBins.
+func addPending(a, pend [][2]uint64) [][2]uint64 {
+	if len(pend) == 0 {
+		return a
+	}
+	slices.SortFunc(pend, func(x, y [2]uint64) int { return cmp.Compare(x[0], y[0]) })
+	n := 0
+	for _, p := range pend {
+		if n > 0 && pend[n-1][0] == p[0] {
+			pend[n-1][1] += p[1]
+		} else {
+			pend[n], n = p, n+1
+		}
+	}
+	return addBins(a, pend[:n])
 }
 
 // addBins adds the sparse histogram b into a, both sorted by bin, and

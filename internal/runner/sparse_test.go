@@ -7,9 +7,12 @@ import (
 	"encoding/json"
 	"maps"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"testing"
 	"time"
+
+	"github.com/knightwalk/knightwalk/stats"
 )
 
 // TestSparseBins holds sparse, which skips empty runs eight bins at a
@@ -137,4 +140,50 @@ func mergeBins(a, b [][2]uint64) [][2]uint64 {
 		}
 	}
 	return out
+}
+
+// TestSparseMergePending: a cell's sparse tally merged from many units,
+// read (tally) now and then in between, is the sum of the units' dense
+// tallies, whether the units' bins are mostly in the cell already
+// (lengths) or mostly new (dead ends, a new square nearly every walk), so
+// that merge keeps new bins pending and settles them in batches.
+func TestSparseMergePending(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	const squares = 5000
+	want := stats.NewTally(squares)
+	var cell *sparseTally
+	settled := 0
+	for u := range 600 {
+		x := stats.NewTally(squares)
+		for range 1 + rng.IntN(40) {
+			x.Walks++
+			x.Lengths[1+rng.IntN(60)]++
+			x.DeadEnds[rng.IntN(squares)]++
+		}
+		if err := want.Merge(x); err != nil {
+			t.Fatal(err)
+		}
+		st := sparseOf(x)
+		if cell == nil {
+			st.Lengths, st.DeadEnds = slices.Clone(st.Lengths), slices.Clone(st.DeadEnds)
+			cell = &st
+		} else if err := cell.merge(st); err != nil {
+			t.Fatal(err)
+		}
+		if len(cell.pendDeadEnds) > 0 {
+			settled++
+		}
+		if u%97 == 0 || u == 599 {
+			got, err := cell.tally(squares)
+			if err != nil {
+				t.Fatalf("unit %d: %v", u, err)
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("unit %d: the cell's tally is not the units' sum", u)
+			}
+		}
+	}
+	if settled < 300 {
+		t.Fatalf("bins were pending after only %d of 600 merges: the batching was not exercised", settled)
+	}
 }
