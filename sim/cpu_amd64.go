@@ -26,9 +26,12 @@ var (
 	// measures, so it does not pick PathPDEP16 there unless it wins.
 	haveBMI2 = cpuidEBX7>>8&1 != 0
 
-	// haveBMI1 reports ANDN, which the general kernel's step loops use
-	// (generalstep_amd64.s).
-	haveBMI1 = cpuidEBX7>>3&1 != 0
+	// haveStepLoops reports what the general kernel's step loops use
+	// (generalstep_amd64.s): ANDN (BMI1), PHMINPOSUW and PMOVZXBW
+	// (SSE4.1) and PSHUFB (SSSE3); every x86-64 CPU since 2013.
+	haveStepLoops = cpuidEBX7>>3&1 != 0 && cpuidECX1>>19&1 != 0 && cpuidECX1>>9&1 != 0
+
+	_, _, cpuidECX1, _ = cpuid(1, 0)
 
 	// haveAVX2 reports AVX2 with the OS saving the YMM state: what the
 	// AVX2 rounds (vec2_amd64.s) use.

@@ -4,9 +4,9 @@ package sim
 
 // genStepAsm says the general kernel's random-walk and Warnsdorff/random
 // step loops run in assembly (generalstep_amd64.s), where the CPU has
-// BMI1 (every x86-64 CPU since 2013); tests set it false to hold the Go
-// loops to the same walks on this machine.
-var genStepAsm = haveBMI1
+// what they use (haveStepLoops: every x86-64 CPU since 2013); tests set it
+// false to hold the Go loops to the same walks on this machine.
+var genStepAsm = haveStepLoops
 
 // genLanesRandom, genLanesWarnsdorff and genLanesFirst step the lanes
 // ls[:n] as runLanesRandom, runLanesWarnsdorff and runLanesFirst do, for at most budget steps, and

@@ -20,7 +20,8 @@
 // square at DX is a byte at DX + 1 or 2 + pc or 2pc, either sign, one
 // addressing mode), R10 and R11 msbs's mask and multiplier, R14
 // genPopcount (an ABI0 function may use R14: the wrapper restores g); AX
-// BX CX DX R8 R9 scratch. ANDN is BMI1's: genStepAsm asks for it.
+// BX CX DX R8 R9 scratch, X9 zero (FILLVEC leaves it), X0 X1 scratch. ANDN is BMI1's:
+// genStepAsm asks for it.
 
 // MOVES: AX = msbs(^v) of the lane; ends the walk (ended) on no move, hands
 // back (limit) where the path reaches the lane's plim: full, or past
@@ -35,16 +36,21 @@
 	CMPQ BX, genLane_plim(R13); \
 	JCC limit
 
-// KEEPLOW(s): keepLow(R8, msbs(v<<s)) into R8.
-#define KEEPLOW(s) \
-	MOVQ genLane_v(R13), CX; \
-	SHLQ $s, CX; \
-	ANDQ R10, CX; \
-	IMULQ R11, CX; \
-	SHRQ $56, CX; \
-	ANDNQ R8, CX, CX; \
-	CMOVQEQ R8, CX; \
-	MOVQ CX, R8
+// MINDEG: R8 = the moves of least degree, minDegree3(moves, v) (a step
+// of Warnsdorff's rule): v's bytes are a visited bit (bit 7) over a
+// degree of at most 7, so the least byte is an unvisited neighbour's (MOVES
+// has found one) and the bytes equal to it are the moves of least degree.
+// PHMINPOSUW finds it among v's bytes widened to words, PSHUFB by X9 (all
+// zeros) spreads it to every byte, PCMPEQB and PMOVMSKB make the mask
+// (SSE4.1 and SSSE3: genStepAsm asks for them).
+#define MINDEG \
+	MOVQ genLane_v(R13), X0; \
+	PMOVZXBW X0, X1; \
+	PHMINPOSUW X1, X1; \
+	PSHUFB X9, X1; \
+	PCMPEQB X0, X1; \
+	PMOVMSKB X1, R8; \
+	ANDL $0xff, R8
 
 // DRAW: from R8 = moves, the drawn move's square into BX, the lane's cur,
 // draw buffer, ties and path updated (drawSel and push): R9 is the tie
@@ -266,7 +272,8 @@ fillvrow: \
 	MOVQ genTables_ppc(R12), SI; \
 	MOVQ $0x8080808080808080, R10; \
 	MOVQ $0x0002040810204081, R11; \
-	LEAQ ·genPopcount(SB), R14
+	LEAQ ·genPopcount(SB), R14; \
+	PXOR X9, X9
 
 #define RETURNS \
 ended: \
@@ -322,10 +329,7 @@ TEXT ·genLanesWarnsdorff(SB), NOSPLIT, $0-56
 	SETUP
 loop:
 	MOVES
-	MOVQ AX, R8
-	KEEPLOW(5)
-	KEEPLOW(6)
-	KEEPLOW(7)
+	MINDEG
 	DRAW
 	VISIT_DEGREES
 	NEXT
@@ -340,10 +344,7 @@ TEXT ·genLanesFirst(SB), NOSPLIT, $0-56
 	SETUP
 loop:
 	MOVES
-	MOVQ AX, R8
-	KEEPLOW(5)
-	KEEPLOW(6)
-	KEEPLOW(7)
+	MINDEG
 	LEAQ -1(R8), R9
 	ANDQ R8, R9
 	ADDQ $255, R9
