@@ -27,9 +27,9 @@ var (
 	haveBMI2 = cpuidEBX7>>8&1 != 0
 
 	// haveStepLoops reports what the general kernel's step loops use
-	// (generalstep_amd64.s): ANDN (BMI1), PHMINPOSUW and PMOVZXBW
-	// (SSE4.1) and PSHUFB (SSSE3); every x86-64 CPU since 2013.
-	haveStepLoops = cpuidEBX7>>3&1 != 0 && cpuidECX1>>19&1 != 0 && cpuidECX1>>9&1 != 0
+	// (generalstep_amd64.s): ANDN (BMI1), POPCNT, PHMINPOSUW and
+	// PMOVZXBW (SSE4.1) and PSHUFB (SSSE3); every x86-64 CPU since 2013.
+	haveStepLoops = cpuidEBX7>>3&1 != 0 && cpuidECX1>>23&1 != 0 && cpuidECX1>>19&1 != 0 && cpuidECX1>>9&1 != 0
 
 	_, _, cpuidECX1, _ = cpuid(1, 0)
 

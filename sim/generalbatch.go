@@ -200,14 +200,6 @@ func runLanesAsm(ls []genLane, t *genTables, maxSteps int, asm genAsmLoop,
 // genLanesFirst.
 type genAsmLoop func(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
 
-// genPopcount[m] is the number of moves in m, for the assembly loops.
-var genPopcount = func() (t [256]uint8) {
-	for m := range t {
-		t[m] = uint8(bits.OnesCount8(uint8(m)))
-	}
-	return t
-}()
-
 // syncPath makes the kernel's path slice the lane's path.
 func (l *genLane) syncPath() {
 	l.k.path = l.k.path[:l.plen]

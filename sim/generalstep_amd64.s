@@ -18,10 +18,10 @@
 // Registers: R13 the lane (the first at ls+0(FP), past the last at
 // n+8(FP)), R12 the tables, DI and SI -pc and pc (a neighbour of the
 // square at DX is a byte at DX + 1 or 2 + pc or 2pc, either sign, one
-// addressing mode), R10 and R11 msbs's mask and multiplier, R14
-// genPopcount (an ABI0 function may use R14: the wrapper restores g); AX
-// BX CX DX R8 R9 scratch, X9 zero (FILLVEC leaves it), X0 X1 scratch. ANDN is BMI1's:
-// genStepAsm asks for it.
+// addressing mode), R10 and R11 msbs's mask and multiplier; AX
+// BX CX DX R8 R9 scratch, X9 zero (FILLVEC leaves it), X0 X1 scratch.
+// ANDN (BMI1), POPCNT and MINDEG's SSE4.1 and SSSE3: genStepAsm asks for
+// them.
 
 // MOVES: AX = msbs(^v) of the lane; ends the walk (ended) on no move, hands
 // back (limit) where the path reaches the lane's plim: full, or past
@@ -63,7 +63,7 @@
 	CMPQ AX, $const_genDrawRows; \
 	JEQ refill; \
 drawn: \
-	MOVBLZX (R14)(R8*1), CX; \
+	POPCNTL R8, CX; \
 	CMPL CX, $2; \
 	SBBQ R9, R9; \
 	NOTQ R9; \
@@ -272,7 +272,6 @@ fillvrow: \
 	MOVQ genTables_ppc(R12), SI; \
 	MOVQ $0x8080808080808080, R10; \
 	MOVQ $0x0002040810204081, R11; \
-	LEAQ ·genPopcount(SB), R14; \
 	PXOR X9, X9
 
 #define RETURNS \
