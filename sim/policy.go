@@ -59,8 +59,19 @@ type Position struct {
 	// squares, where counting them afresh takes eight loads): Degree.
 	deg      []int8
 	degFresh []int8 // deg with nothing visited
+	degOn    bool   // deg is kept: set by the first Degree (a rule that never asks, the random walk's, pays nothing a step)
 
 	trail []int32 // the visited squares, to undo them at the next reset
+
+	// gen counts the position's changes; mv holds Moves's last answer on
+	// the padded layout (mvN squares, for the square mvSq at gen mvGen),
+	// so that the kernel's check of an answer that is exactly it is a
+	// comparison (policyKernel.walkGuarded) rather than a check of each
+	// square.
+	gen       uint64
+	mv        [8]int
+	mvN, mvSq int
+	mvGen     uint64
 
 	// moveOf[d+2·cols+2] is the index in step of the move d squares on
 	// (-1: none); boards of more than 4 columns only, where the steps
@@ -137,7 +148,8 @@ func (p *Position) mark(sq int) {
 	q := int(p.padAt[sq])
 	p.visited[sq], p.pad[q] = true, true
 	p.vis[sq>>6&1] |= 1 << (sq & 63)
-	if p.deg != nil {
+	p.gen++
+	if p.degOn {
 		for i := range p.off {
 			p.deg[q+p.off[i]]--
 		}
@@ -148,7 +160,8 @@ func (p *Position) unmark(sq int) {
 	q := int(p.padAt[sq])
 	p.visited[sq], p.pad[q] = false, false
 	p.vis[sq>>6&1] &^= 1 << (sq & 63)
-	if p.deg != nil {
+	p.gen++
+	if p.degOn {
 		for i := range p.off {
 			p.deg[q+p.off[i]]++
 		}
@@ -209,12 +222,22 @@ func (p *Position) Moves(sq int, dst []int) []int {
 	if p.board.Cols <= 4 { // sortedMoves is ascending square order only on wider boards
 		slices.Sort(dst[start:])
 	}
+	p.mv, p.mvN, p.mvSq, p.mvGen = *out, n-start, sq, p.gen
 	return dst
 }
 
 // Degree returns the number of unvisited knight neighbours of sq:
 // Warnsdorff's score.
 func (p *Position) Degree(sq int) int {
+	if p.degOn {
+		return int(p.deg[p.padAt[sq]])
+	}
+	return p.degree(sq)
+}
+
+// degree is Degree on bitboards, and on the padded layout the first time:
+// Degree, inlined into the rule, is then a lookup.
+func (p *Position) degree(sq int) int {
 	if p.words == 1 {
 		return bits.OnesCount64(p.nb[sq][0] &^ p.vis[0])
 	}
@@ -222,7 +245,14 @@ func (p *Position) Degree(sq int) int {
 		nb := &p.nb[sq]
 		return bits.OnesCount64(nb[0]&^p.vis[0]) + bits.OnesCount64(nb[1]&^p.vis[1])
 	}
+	p.degreesOn()
 	return int(p.deg[p.padAt[sq]])
+}
+
+// degreesOn starts keeping deg (the first Degree on the padded layout).
+func (p *Position) degreesOn() {
+	p.fillDegrees()
+	p.degOn = true
 }
 
 // MoveTo returns the square reached from sq by move m, or -1 off the board.
@@ -236,7 +266,7 @@ func (p *Position) MoveTo(sq int, m Move) int {
 
 // reset puts the position at the start of a walk from start.
 func (p *Position) reset(start int) {
-	if p.deg != nil && len(p.trail) > len(p.deg)/32 { // a long walk: copying the fresh degrees is cheaper than unmarking
+	if p.degOn && len(p.trail) > len(p.deg)/32 { // a long walk: copying the fresh degrees is cheaper than unmarking
 		copy(p.deg, p.degFresh)
 		for _, sq := range p.trail {
 			p.visited[sq], p.pad[p.padAt[sq]] = false, false
@@ -274,6 +304,7 @@ func (p *Position) undo(prev int) {
 func (p *Position) setVisited(visited func(sq int) bool, cur, start int) {
 	p.trail = p.trail[:0]
 	p.count = 0
+	p.gen++
 	p.vis = [2]uint64{}
 	for sq := range p.visited {
 		v := visited(sq)
@@ -284,7 +315,7 @@ func (p *Position) setVisited(visited func(sq int) bool, cur, start int) {
 			p.trail = append(p.trail, int32(sq))
 		}
 	}
-	if p.deg != nil {
+	if p.degOn {
 		p.fillDegrees()
 	}
 	p.cur, p.start = cur, start

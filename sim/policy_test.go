@@ -333,3 +333,58 @@ func TestOrdersMod8(t *testing.T) {
 		t.Error("orders by n mod 8 on a rule that draws its ties accepted")
 	}
 }
+
+// TestMovesAnswerShortcut: on the padded layout (boards past 128 squares)
+// the kernel takes an answer that is exactly Moves(Current()) of the
+// present position without checking each square. An answer made from that
+// slice by reordering it in place still walks the random walk (sorted
+// first), and one with a square replaced in place by a visited one is
+// still refused.
+func TestMovesAnswerShortcut(t *testing.T) {
+	registerOnce(t, CustomRule{Name: "test/moves-reversed", New: func(*Board) Policy {
+		return PolicyFunc(func(p *Position, dst []int) []int {
+			dst = p.Moves(p.Current(), dst)
+			slices.Reverse(dst)
+			return dst
+		})
+	}})
+	registerOnce(t, CustomRule{Name: "test/moves-visited", New: func(*Board) Policy {
+		return PolicyFunc(func(p *Position, dst []int) []int {
+			dst = p.Moves(p.Current(), dst)
+			if p.VisitedCount() > 30 && len(dst) > 1 {
+				dst[0] = p.Start() // visited, and no neighbour
+			}
+			return dst
+		})
+	}})
+	b := MustBoard(13, 17)
+	rnd, _ := ParseRule("random")
+	rev, _ := ParseRule("test/moves-reversed")
+	kw, _ := NewWalker(b, rnd)
+	ow, err := NewWalker(b, rev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	kw.KeepPaths(true)
+	ow.KeepPaths(true)
+	key := NewKey(3, b, rnd, 5)
+	for i := range uint64(300) {
+		if ko, oo := kw.Walk(5, key, i), ow.Walk(5, key, i); !slices.Equal(ko.Path, oo.Path) {
+			t.Fatalf("walk %d: random %v, reversed Moves %v (%v)", i, ko.Path, oo.Path, ow.Err())
+		}
+	}
+	bad, _ := ParseRule("test/moves-visited")
+	w, err := NewWalker(b, bad)
+	if err == nil {
+		for i := range uint64(300) {
+			if w.Walk(5, NewKey(3, b, bad, 5), i); w.Stopped() {
+				break
+			}
+		}
+		err = w.Err()
+	}
+	var re *RuleError
+	if !errors.As(err, &re) || !strings.Contains(err.Error(), "test/moves-visited") {
+		t.Fatalf("an answer with a visited square was not refused: %v", err)
+	}
+}

@@ -158,6 +158,12 @@ func (k *policyKernel) walkGuarded(src *PCG) (ties int, stopped bool) {
 			}
 			ok = ok && seen&^free == 0
 		}
+		if !ok && p.words == 0 && m == p.mvN && p.mvGen == p.gen && p.mvSq == p.cur {
+			ok = true // exactly Moves(Current()) of this position, so far: sorted, unvisited neighbours, once each
+			for i, sq := range buf {
+				ok = ok && sq == p.mv[i&7]
+			}
+		}
 		if !ok && !p.neighboursOnce(buf) || g.det && m > 1 {
 			if k.err = answerProblem(&g.rule, p, k.buf, g.det); k.err != nil {
 				return ties, false
@@ -173,8 +179,14 @@ func (k *policyKernel) walkGuarded(src *PCG) (ties int, stopped bool) {
 			ties++
 		}
 		next := buf[0]
-		if m > 1 {
-			next = buf[Uniform(src, uint32(m))]
+		if m > 1 { // Uniform, its rare rejection out of line
+			hi, lo, x := pcgStep(src.hi, src.lo)
+			prod := uint64(uint32(x)) * uint64(m)
+			if uint32(prod) < uint32(m) {
+				hi, lo, prod = uniformRetry(hi, lo, uint32(m), prod)
+			}
+			src.hi, src.lo = hi, lo
+			next = buf[prod>>32]
 		}
 		p.move(next)
 		if g.state != nil {
