@@ -169,25 +169,34 @@ const genAsmBudget = 1 << 10
 var genAsmRandom, genAsmWarnsdorff, genAsmFirst = genLanesRandom, genLanesWarnsdorff, genLanesFirst
 
 // runLanesAsm runs the assembly step loop asm until a lane's walk ends and
-// returns that lane, doing in Go what the loop hands back: a path to grow,
-// a step that Lemire's method rejects (the lane then walks to its end in
-// the Go loop goLoop, the same walk).
+// returns that lane, doing in Go what the loop hands back: a step that
+// Lemire's method rejects (the lane then walks to its end in the Go loop
+// goLoop, the same walk). The loop does not look at the paths' room: each
+// call's budget of rounds is at most the room left in any lane's path
+// (up to its plim), a round being at most one step a lane; a lane with no
+// room left is seen to here, its path grown or its walk stopped.
 func runLanesAsm(ls []genLane, t *genTables, maxSteps int, asm genAsmLoop,
 	goLoop func([]genLane, *genTables, int) int) int {
 	for {
-		off, reason := asm(&ls[0], len(ls), t, maxSteps, genAsmBudget)
+		budget := genAsmBudget
+		for i := range ls {
+			l := &ls[i]
+			if l.plen >= l.plim {
+				if msbs(^l.v) == 0 || l.plen > maxSteps {
+					l.ties, l.rd = l.ties+l.rd, 0
+					return i // ended, or stopped at the step limit with moves left
+				}
+				l.grow(maxSteps)
+			}
+			budget = min(budget, l.plim-l.plen)
+		}
+		off, reason := asm(&ls[0], len(ls), t, maxSteps, budget)
 		i := off / int(unsafe.Sizeof(genLane{}))
 		l := &ls[i]
 		switch reason {
 		case 0:
 			l.ties, l.rd = l.ties+l.rd, 0 // the walk's end: its stream is not needed
 			return i
-		case 1:
-			if l.plen > maxSteps {
-				l.ties, l.rd = l.ties+l.rd, 0
-				return i // stopped at the step limit with moves left
-			}
-			l.grow(maxSteps)
 		case 2:
 			l.hi, l.lo = l.stream()
 			l.ties, l.rd = l.ties+l.rd, 0

@@ -39,8 +39,8 @@ func TestGeneralWalkRangeSameWalks(t *testing.T) {
 }
 
 // TestGeneralAsmHandBacks: whatever the assembly step loops hand back to
-// Go and whenever (a path to grow, a lane to step in Go, the budget
-// spent), the walks are WalkFrom's. The loops are wrapped to hand back at
+// Go and whenever (a lane to step in Go, the budget spent, a path to
+// grow between calls), the walks are WalkFrom's. The loops are wrapped to hand back at
 // random (a seeded choice of lane and reason, without stepping) on every
 // third call and to take a budget of 1 to 3 rounds otherwise.
 func TestGeneralAsmHandBacks(t *testing.T) {
@@ -54,9 +54,9 @@ func TestGeneralAsmHandBacks(t *testing.T) {
 		return func(ls *genLane, n int, tb *genTables, maxSteps, budget int) (int, int) {
 			calls++
 			if calls%3 == 0 {
-				return int(Uniform(src, uint32(n))) * int(unsafe.Sizeof(genLane{})), 1 + int(Uniform(src, 3))
+				return int(Uniform(src, uint32(n))) * int(unsafe.Sizeof(genLane{})), 2 + int(Uniform(src, 2))
 			}
-			return real(ls, n, tb, maxSteps, 1+int(Uniform(src, 3)))
+			return real(ls, n, tb, maxSteps, min(budget, 1+int(Uniform(src, 3)))) // budget: the paths' room
 		}
 	}
 	genAsmRandom, genAsmWarnsdorff, genAsmFirst = wrap(genLanesRandom), wrap(genLanesWarnsdorff), wrap(genLanesFirst)

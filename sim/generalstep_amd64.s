@@ -9,11 +9,11 @@
 // runLanesRandom's or runLanesWarnsdorff's: the same masks, the same draw,
 // the same words. What the loop hands back to Go (reason):
 //   0  the lane at off has ended its walk (no move);
-//   1  the lane's path reached plim: Go stops the walk (maxSteps passed)
-//      or grows the path and calls again;
 //   2  the lane must draw again (Lemire's rejection on a tie: Go steps it);
-//   3  budget rounds of the lanes were taken (so that a call is short: Go
-//      calls again).
+//   3  budget rounds of the lanes were taken (so that a call is short, and
+//      so that no path runs out of room: Go calls again).
+// A round is at most a step of each lane, and Go makes budget at most the
+// room left in any lane's path (runLanesAsm): the loops do not look.
 //
 // Registers: R13 the lane (the first at ls+0(FP), past the last at
 // n+8(FP)), R12 the tables, DI and SI -pc and pc (a neighbour of the
@@ -23,18 +23,13 @@
 // ANDN (BMI1), POPCNT and MINDEG's SSE4.1 and SSSE3: genStepAsm asks for
 // them.
 
-// MOVES: AX = msbs(^v) of the lane; ends the walk (ended) on no move, hands
-// back (limit) where the path reaches the lane's plim: full, or past
-// maxSteps.
+// MOVES: AX = msbs(^v) of the lane; ends the walk (ended) on no move.
 #define MOVES \
 	MOVQ genLane_v(R13), AX; \
 	ANDNQ R10, AX, AX; \
 	IMULQ R11, AX; \
 	SHRQ $56, AX; \
-	JZ ended; \
-	MOVQ genLane_plen(R13), BX; \
-	CMPQ BX, genLane_plim(R13); \
-	JCC limit
+	JZ ended
 
 // MINDEG: R8 = the moves of least degree, minDegree3(moves, v) (a step
 // of Warnsdorff's rule): v's bytes are a visited bit (bit 7) over a
@@ -277,9 +272,6 @@ fillvrow: \
 #define RETURNS \
 ended: \
 	MOVQ $0, CX; \
-	JMP ret; \
-limit: \
-	MOVQ $1, CX; \
 	JMP ret; \
 redraw: \
 	MOVQ $2, CX; \
