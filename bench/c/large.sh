@@ -6,7 +6,9 @@
 # and 1000x1000 for warnsdorff/random and the random walk. Each pair runs
 # REPS times interleaved (C, Go, C, Go, ...); it prints each run's CPU
 # seconds (user + system of the process: Go's includes planning, tables
-# and report) and the median ratio C time / Go time (higher is better).
+# and report, and its system time the pages of its tables) and the median
+# ratio C time / Go time (higher is better), of user + system and of user
+# time alone (issue 56's measure).
 #
 # Usage: [EXPERIMENT=binary] bench/c/large.sh [REPS]
 # (from the repository root; default 3 runs a pair, ./cmd/experiment built)
@@ -22,10 +24,11 @@ else
 fi
 grep -m1 'model name' /proc/cpuinfo || true
 grep -q avx512f /proc/cpuinfo && echo "AVX-512: yes" || echo "AVX-512: no"
-cputime() { # prints the CPU seconds of the command
+cputime() { # prints the user + system and the user CPU seconds of the command
 	/usr/bin/time -f '%U %S' -o "$tmp/t" "$@" >/dev/null
-	awk '{print $1 + $2}' "$tmp/t"
+	awk '{print $1 + $2, $1}' "$tmp/t"
 }
+median() { tr ' ' '\n' | grep . | sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}'; }
 for spec in "100 random 200000" "1000 random 100000" "100 warnsdorff 8000" "1000 warnsdorff 400"; do
 	set -- $spec
 	n=$1 rule=$2 walks=$3
@@ -39,12 +42,15 @@ walks: $walks
 rules:
   - {name: $rule}
 YAML
-	ratios=""
+	ratios="" uratios=""
 	for i in $(seq "$reps"); do
-		c=$(cputime "$tmp/large" "$rule" "$n" "$walks")
-		g=$(cputime "$tmp/experiment" run "$tmp/e.yaml" --workers 1 --out "$tmp/out" --force --quiet)
-		echo "${n}x${n} $rule $walks walks: C ${c}s, Go ${g}s"
+		set -- $(cputime "$tmp/large" "$rule" "$n" "$walks")
+		c=$1 cu=$2
+		set -- $(cputime "$tmp/experiment" run "$tmp/e.yaml" --workers 1 --out "$tmp/out" --force --quiet)
+		g=$1 gu=$2
+		echo "${n}x${n} $rule $walks walks: C ${c}s (user ${cu}s), Go ${g}s (user ${gu}s)"
 		ratios="$ratios $(awk -v c="$c" -v g="$g" 'BEGIN{printf "%.3f", c / g}')"
+		uratios="$uratios $(awk -v c="$cu" -v g="$gu" 'BEGIN{printf "%.3f", c / g}')"
 	done
-	echo "${n}x${n} $rule: C/Go$ratios, median $(echo $ratios | tr ' ' '\n' | sort -n | awk '{a[NR]=$1} END{print a[int((NR+1)/2)]}')"
+	echo "${n}x${n} $rule: C/Go$ratios, median $(echo $ratios | median); user C/Go$uratios, median $(echo $uratios | median)"
 done
