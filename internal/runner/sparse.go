@@ -131,8 +131,8 @@ func (s *sparseTally) merge(o sparseTally) error {
 	s.NodeSum += o.NodeSum
 	s.BacktrackSum += o.BacktrackSum
 	s.BudgetExceeded += o.BudgetExceeded
-	s.Lengths, s.pendLengths = addFound(s.Lengths, s.pendLengths, o.Lengths)
-	s.DeadEnds, s.pendDeadEnds = addFound(s.DeadEnds, s.pendDeadEnds, o.DeadEnds)
+	s.Lengths, s.pendLengths = addBatched(s.Lengths, s.pendLengths, o.Lengths)
+	s.DeadEnds, s.pendDeadEnds = addBatched(s.DeadEnds, s.pendDeadEnds, o.DeadEnds)
 	return nil
 }
 
@@ -143,10 +143,19 @@ func (s *sparseTally) settle() {
 	s.DeadEnds, s.pendDeadEnds = addPending(s.DeadEnds, s.pendDeadEnds), s.pendDeadEnds[:0]
 }
 
-// addFound adds b's bins that a has into a in place and appends the others
-// to pend, merging pend into a (addPending) once it holds more than an
-// eighth of a's bins: so a new bin costs a fixed share of a move of a.
-func addFound(a, pend, b [][2]uint64) ([][2]uint64, [][2]uint64) {
+// addBatched adds b's bins that a has into a in place and appends the
+// others to pend, merging pend into a (addPending) once it holds more than
+// an eighth of a's bins: so a new bin costs a fixed share of a move of a.
+func addBatched(a, pend, b [][2]uint64) ([][2]uint64, [][2]uint64) {
+	if pend = addFound(a, pend, b); len(pend) > 64+len(a)/8 {
+		return addPending(a, pend), pend[:0]
+	}
+	return a, pend
+}
+
+// addFound adds b's bins that a has (both sorted by bin) into a in place,
+// found by binary search, and returns rest with the others appended.
+func addFound(a, rest, b [][2]uint64) [][2]uint64 {
 	lo := 0
 	for _, p := range b {
 		i, found := slices.BinarySearchFunc(a[lo:], p[0], func(e [2]uint64, bin uint64) int { return cmp.Compare(e[0], bin) })
@@ -154,13 +163,10 @@ func addFound(a, pend, b [][2]uint64) ([][2]uint64, [][2]uint64) {
 		if found {
 			a[lo][1] += p[1]
 		} else {
-			pend = append(pend, p)
+			rest = append(rest, p)
 		}
 	}
-	if len(pend) > 64+len(a)/8 {
-		return addPending(a, pend), pend[:0]
-	}
-	return a, pend
+	return rest
 }
 
 // addPending returns a with the bins of pend (unsorted, repeats allowed,
@@ -189,17 +195,7 @@ func addPending(a, pend [][2]uint64) [][2]uint64 {
 // bins and a move of a's tail, not a new slice of every bin of the run (on
 // 1000x1000 that allocation and merge cost a tenth of the run).
 func addBins(a, b [][2]uint64) [][2]uint64 {
-	var fresh [][2]uint64
-	lo := 0
-	for _, p := range b {
-		i, found := slices.BinarySearchFunc(a[lo:], p[0], func(e [2]uint64, bin uint64) int { return cmp.Compare(e[0], bin) })
-		lo += i
-		if found {
-			a[lo][1] += p[1]
-		} else {
-			fresh = append(fresh, p)
-		}
-	}
+	fresh := addFound(a, nil, b)
 	if len(fresh) == 0 {
 		return a
 	}
