@@ -31,7 +31,7 @@ type genLane struct {
 	path   unsafe.Pointer // &k.path[0]
 	plen   int            // squares in the path
 	pcap   int            // cap(k.path)
-	plim   int            // min(pcap, maxSteps+1): where the assembly loops hand back (grow, or stop the walk)
+	plim   int            // min(pcap, maxSteps+1): the room the assembly loops are given (runLanesAsm grows the path or stops the walk there)
 	k      *genKernel
 	idx    int // the walk's index in out
 
