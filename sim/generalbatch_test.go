@@ -79,6 +79,48 @@ func TestGeneralAsmHandBacks(t *testing.T) {
 	}
 }
 
+// TestGeneralAsmRejection: Lemire's rejection, taken for real in the
+// assembly loops. Before each call a lane's next draw in its buffer is made
+// zero, which Lemire's method rejects on a tie (and which decides nothing
+// without one); the loop hands the walk to Go, which draws again from the
+// walk's stream, so the walks are still WalkFrom's.
+func TestGeneralAsmRejection(t *testing.T) {
+	if !genStepAsm {
+		t.Skip("no assembly step loops on this architecture")
+	}
+	defer func(r, w genAsmLoop) { genAsmRandom, genAsmWarnsdorff = r, w }(genAsmRandom, genAsmWarnsdorff)
+	src := NewPCG(5, 6)
+	zeroed := 0
+	wrap := func(real genAsmLoop) genAsmLoop {
+		return func(ls *genLane, n int, tb *genTables, maxSteps, budget int) (int, int) {
+			l := (*genLane)(unsafe.Add(unsafe.Pointer(ls), uintptr(Uniform(src, uint32(n)))*unsafe.Sizeof(genLane{})))
+			if l.rd < genDrawRows {
+				*(*uint64)(unsafe.Add(l.dr, 8*l.rd)) = 0
+				zeroed++
+			}
+			return real(ls, n, tb, maxSteps, min(budget, 1+int(Uniform(src, 5))))
+		}
+	}
+	genAsmRandom, genAsmWarnsdorff = wrap(genLanesRandom), wrap(genLanesWarnsdorff)
+	for _, name := range []string{"random", "warnsdorff/random"} {
+		r, _ := ParseRule(name)
+		b := MustBoard(30, 30)
+		one, _ := NewWalker(b, r)
+		many, _ := NewWalker(b, r)
+		key := NewKey(12, b, r, 0)
+		out := make([]Outcome, 40)
+		many.WalkRange(0, key, 0, out)
+		for i, got := range out {
+			if want := one.WalkFrom(0, key.Stream(uint64(i))); !reflect.DeepEqual(got, want) {
+				t.Fatalf("%s walk %d: WalkRange %+v, Walk %+v", name, i, got, want)
+			}
+		}
+	}
+	if zeroed < 100 {
+		t.Fatalf("only %d draws were zeroed: the rejection was not exercised", zeroed)
+	}
+}
+
 func generalSameWalks(t *testing.T) {
 	rules := []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/roth", "warnsdorff/pohl", "squirrel-cull", "ganzfried", "warnsdorff/edge", "warnsdorff/corner"}
 	for _, dims := range [][2]int{{9, 9}, {12, 17}, {40, 40}} {

@@ -59,17 +59,15 @@
 	JEQ refill; \
 drawn: \
 	POPCNTL R8, CX; \
-	CMPL CX, $2; \
-	SBBQ R9, R9; \
-	NOTQ R9; \
 	MOVQ genLane_dr(R13), BX; \
 	MOVL (BX)(AX*8), BX; \
 	IMULQ CX, BX; \
 	CMPL BX, CX; \
-	JCC 3(PC); \
-	TESTQ R9, R9; \
-	JNE redraw; \
-	SUBQ R9, genLane_rd(R13); \
+	JCS lemire; \
+kept: \
+	CMPL CX, $2; \
+	SBBQ $-1, AX; \
+	MOVQ AX, genLane_rd(R13); \
 	SHRQ $32, BX; \
 	LEAQ (BX)(R8*8), BX; \
 	MOVLQSX genTables_selOff(R12)(BX*4), BX; \
@@ -103,7 +101,11 @@ refill: \
 	ADDQ $const_genDrawRows, genLane_ties(R13); \
 	XORL AX, AX; \
 	MOVQ AX, genLane_rd(R13); \
-	JMP drawn
+	JMP drawn; \
+lemire: \
+	CMPL CX, $2; \
+	JCC redraw; \
+	JMP kept
 
 // FILL: the buffer at the lane's dr from its (hi, lo): row k the output
 // of the stream's step k+1 on (pcgStep's), by AVX-512 (FILLVEC) where the
