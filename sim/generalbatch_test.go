@@ -60,20 +60,7 @@ func TestGeneralAsmHandBacks(t *testing.T) {
 		}
 	}
 	genAsmRandom, genAsmWarnsdorff, genAsmFirst = wrap(genLanesRandom), wrap(genLanesWarnsdorff), wrap(genLanesFirst)
-	for _, name := range []string{"random", "warnsdorff/random", "warnsdorff/first", "squirrel-cull"} {
-		r, _ := ParseRule(name)
-		b := MustBoard(40, 40)
-		one, _ := NewWalker(b, r)
-		many, _ := NewWalker(b, r)
-		key := NewKey(11, b, r, 0)
-		out := make([]Outcome, 23)
-		many.WalkRange(0, key, 0, out)
-		for i, got := range out {
-			if want := one.WalkFrom(0, key.Stream(uint64(i))); !reflect.DeepEqual(got, want) {
-				t.Fatalf("%s walk %d: WalkRange %+v, Walk %+v", name, i, got, want)
-			}
-		}
-	}
+	rangeIsWalkFrom(t, MustBoard(40, 40), 11, 23, "random", "warnsdorff/random", "warnsdorff/first", "squirrel-cull")
 	if calls < 100 {
 		t.Fatalf("the wrapped loops were called %d times: the hand-backs were not exercised", calls)
 	}
@@ -102,22 +89,28 @@ func TestGeneralAsmRejection(t *testing.T) {
 		}
 	}
 	genAsmRandom, genAsmWarnsdorff = wrap(genLanesRandom), wrap(genLanesWarnsdorff)
-	for _, name := range []string{"random", "warnsdorff/random"} {
+	rangeIsWalkFrom(t, MustBoard(30, 30), 12, 40, "random", "warnsdorff/random")
+	if zeroed < 100 {
+		t.Fatalf("only %d draws were zeroed: the rejection was not exercised", zeroed)
+	}
+}
+
+// rangeIsWalkFrom holds a WalkRange of n walks from the corner of b, for
+// each rule named, to WalkFrom's walks one at a time.
+func rangeIsWalkFrom(t *testing.T, b *Board, seed uint64, n int, names ...string) {
+	t.Helper()
+	for _, name := range names {
 		r, _ := ParseRule(name)
-		b := MustBoard(30, 30)
 		one, _ := NewWalker(b, r)
 		many, _ := NewWalker(b, r)
-		key := NewKey(12, b, r, 0)
-		out := make([]Outcome, 40)
+		key := NewKey(seed, b, r, 0)
+		out := make([]Outcome, n)
 		many.WalkRange(0, key, 0, out)
 		for i, got := range out {
 			if want := one.WalkFrom(0, key.Stream(uint64(i))); !reflect.DeepEqual(got, want) {
 				t.Fatalf("%s walk %d: WalkRange %+v, Walk %+v", name, i, got, want)
 			}
 		}
-	}
-	if zeroed < 100 {
-		t.Fatalf("only %d draws were zeroed: the rejection was not exercised", zeroed)
 	}
 }
 
