@@ -277,30 +277,38 @@ type genTables struct {
 // k steps on from s equal to s·M^k + I_k mod 2^128.
 func pcgJump(k int) (mhi, mlo, ihi, ilo uint64) {
 	mhi, mlo = 0, 1
-	for range k { // (M', I') = (M·mul, I·mul + inc)
-		mhi, mlo, _ = pcgMul(mhi, mlo)
-		ihi, ilo, _ = pcgStep(ihi, ilo)
+	for range k {
+		mhi, mlo, ihi, ilo = pcgJumpOn(mhi, mlo, ihi, ilo)
 	}
 	return
 }
 
+// pcgJumpOn returns the jump one step longer: (M·mul, I·mul + inc).
+func pcgJumpOn(mhi, mlo, ihi, ilo uint64) (uint64, uint64, uint64, uint64) {
+	mhi, mlo = pcgMul(mhi, mlo)
+	ihi, ilo, _ = pcgStep(ihi, ilo)
+	return mhi, mlo, ihi, ilo
+}
+
 // pcgMul returns (hi, lo)·mul mod 2^128, the stream's multiplication
 // without its increment (pcgStep's with the increment taken off).
-func pcgMul(hi, lo uint64) (nhi, nlo, _ uint64) {
+func pcgMul(hi, lo uint64) (nhi, nlo uint64) {
 	const incHi, incLo = 6364136223846793005, 1442695040888963407
 	h, l, _ := pcgStep(hi, lo)
 	l, b := bits.Sub64(l, incLo, 0)
 	h, _ = bits.Sub64(h, incHi, b)
-	return h, l, 0
+	return h, l
 }
 
 // setJumps fills t's jumps.
 func (t *genTables) setJumps() {
+	mhi, mlo, ihi, ilo := uint64(0), uint64(1), uint64(0), uint64(0) // k = 0
 	for k := range genDrawRows {
+		mhi, mlo, ihi, ilo = pcgJumpOn(mhi, mlo, ihi, ilo)
 		j := &t.jt[k/8]
-		j[0][k%8], j[1][k%8], j[2][k%8], j[3][k%8] = pcgJump(k + 1)
+		j[0][k%8], j[1][k%8], j[2][k%8], j[3][k%8] = mhi, mlo, ihi, ilo
 	}
-	t.jR[0], t.jR[1], t.jR[2], t.jR[3] = pcgJump(genDrawRows)
+	t.jR = [4]uint64{mhi, mlo, ihi, ilo}
 	t.dxsm, t.mask32, t.one = 0xda942042e4dd58b5, 0xffffffff, 1
 	t.fillVec = genFillVec
 }
