@@ -48,11 +48,13 @@
 	ANDL $0xff, R8
 
 // DRAW: from R8 = moves, the drawn move's square into BX, the lane's cur,
-// draw buffer, ties and path updated (drawSel and push): R9 is the tie
-// mask (all ones for two moves or more); the buffer's next output is
-// taken on a tie (rd += 1, by the mask: the lane's ties are ties + rd,
-// each tie one draw). An exhausted buffer is filled
-// first (refill, REFILL), whether the step draws or not.
+// draw buffer and path updated (drawSel and push). The buffer's next
+// output x is read on every step and taken on a tie, two moves or more
+// (rd += 1 by SBB on count < 2: the lane's ties are ties + rd, each tie
+// one draw); with one move the index x*1>>32 is 0 whatever x is. Lemire's
+// check, low 32 bits of x*count below count, is rare: out of line
+// (lemire, in REFILL), a rejection only on a tie. An exhausted buffer is
+// filled first (refill, REFILL), whether the step draws or not.
 #define DRAW \
 	MOVQ genLane_rd(R13), AX; \
 	CMPQ AX, $const_genDrawRows; \
@@ -81,8 +83,9 @@ kept: \
 
 // REFILL: the lane's stream is taken genDrawRows steps on (all its buffer
 // drawn: (hi, lo)·M^R + I_R by the tables' jR), the buffer filled from
-// there, its draws counted in ties and rd set to 0; back to drawn. R8 is kept; AX BX CX DX R9 and
-// the Z registers are scratch.
+// there, its draws counted in ties and rd set to 0; back to drawn. R8 is
+// kept; AX BX CX DX R9 and the Z registers are scratch. Also DRAW's
+// lemire: a tie hands the lane back (redraw), one move goes on (kept).
 #define REFILL \
 refill: \
 	MOVQ genLane_lo(R13), AX; \
