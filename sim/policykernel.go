@@ -179,14 +179,8 @@ func (k *policyKernel) walkGuarded(src *PCG) (ties int, stopped bool) {
 			ties++
 		}
 		next := buf[0]
-		if m > 1 { // Uniform, its rare rejection out of line
-			hi, lo, x := pcgStep(src.hi, src.lo)
-			prod := uint64(uint32(x)) * uint64(m)
-			if uint32(prod) < uint32(m) {
-				hi, lo, prod = uniformRetry(hi, lo, uint32(m), prod)
-			}
-			src.hi, src.lo = hi, lo
-			next = buf[prod>>32]
+		if m > 1 {
+			next = buf[Uniform(src, uint32(m))]
 		}
 		p.move(next)
 		if g.state != nil {
