@@ -222,7 +222,9 @@ func (p *Position) Moves(sq int, dst []int) []int {
 	if p.board.Cols <= 4 { // sortedMoves is ascending square order only on wider boards
 		slices.Sort(dst[start:])
 	}
-	p.mv, p.mvN, p.mvSq, p.mvGen = *out, n-start, sq, p.gen
+	if sq == p.cur { // the answer the kernel may be handed back (walkGuarded)
+		p.mv, p.mvN, p.mvSq, p.mvGen = *out, n-start, sq, p.gen
+	}
 	return dst
 }
 
