@@ -49,12 +49,7 @@ func newGenKernel(b *Board, r Rule) *genKernel {
 		k.off[i] = m.DR*k.pc + m.DC
 	}
 	k.st = make([]uint8, (b.Rows+4)*k.pc)
-	for i := range k.st {
-		k.st[i] = visitedBit | 8 // border: visited, and room for 8 decrements
-	}
-	for sq := 0; sq < n; sq++ {
-		k.st[k.pad(sq)] = uint8(b.Degree(sq))
-	}
+	k.fillState()
 	k.fresh = append([]uint8(nil), k.st...)
 	k.path = make([]int32, 0, n)
 	if r.Kind == Backtrack {
@@ -63,6 +58,38 @@ func newGenKernel(b *Board, r Rule) *genKernel {
 		k.next = make([]uint8, n)
 	}
 	return k
+}
+
+// fillState lays out the fresh state: every border byte visited (with
+// room for 8 decrements), every board square its degree. Copied row by
+// row from the few distinct rows (a board's rows 2 to rows-3 have one
+// pattern of degrees), since a sweep to n = 2000 makes a kernel of up to
+// 4 million squares a board and a square at a time took as long as the
+// walk.
+func (k *genKernel) fillState() {
+	st, rows, cols := k.st, k.b.Rows, k.b.Cols
+	st[0] = visitedBit | 8
+	for i := 1; i < len(st); i *= 2 {
+		copy(st[i:], st[:i])
+	}
+	row := func(r int) []uint8 {
+		t := make([]uint8, cols)
+		for c := range t {
+			t[c] = uint8(KnightDegree(rows, cols, r, c))
+		}
+		return t
+	}
+	var inner []uint8 // the degrees of the rows with two rows on either side
+	for r := range rows {
+		t := inner
+		if r < 2 || r >= rows-2 {
+			t = row(r)
+		} else if t == nil {
+			inner = row(r)
+			t = inner
+		}
+		copy(st[(r+2)*k.pc+2:], t)
+	}
 }
 
 // setRule makes r the kernel's rule: its step limit and move order. The

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"reflect"
+	"slices"
 	"testing"
 	"unsafe"
 )
@@ -226,6 +227,37 @@ func TestGenFillDraws(t *testing.T) {
 					t.Fatalf("vec=%v seed %d row %d: %x, want %x", vec, seed, row, got, x)
 				}
 			}
+		}
+	}
+}
+
+// TestGenFillState: the fresh state laid out row by row (fillState) is
+// the state square by square: every border byte visited with room for 8
+// decrements, every board square its degree, on boards of every shape
+// around the rows and columns fillState treats apart (the two on each side).
+func TestGenFillState(t *testing.T) {
+	var shapes [][2]int
+	for r := 1; r <= 9; r++ {
+		for c := 1; c <= 9; c++ {
+			shapes = append(shapes, [2]int{r, c})
+		}
+	}
+	shapes = append(shapes, [2]int{60, 3}, [2]int{3, 60}, [2]int{100, 7}, [2]int{37, 41})
+	for _, s := range shapes {
+		b := MustBoard(s[0], s[1])
+		k := newGenKernel(b, Rule{Kind: RandomWalk})
+		want := make([]uint8, len(k.st))
+		for i := range want {
+			want[i] = visitedBit | 8
+		}
+		for sq := range b.Squares() {
+			want[k.pad(sq)] = uint8(b.Degree(sq))
+		}
+		if !slices.Equal(k.st, want) {
+			t.Fatalf("%s: state %v, want %v", b, k.st, want)
+		}
+		if !slices.Equal(k.fresh, want) {
+			t.Fatalf("%s: fresh state differs from the state", b)
 		}
 	}
 }

@@ -42,10 +42,8 @@ func SummarizeLengths(hist []uint64) LengthStats {
 		minL, maxL    = -1, -1
 		carry, hi, lo uint64
 	)
-	for l, c := range hist {
-		if c == 0 {
-			continue
-		}
+	for l := NextNonZero(hist, 0); l < len(hist); l = NextNonZero(hist, l+1) {
+		c := hist[l]
 		if minL < 0 {
 			minL = l
 		}
@@ -129,4 +127,35 @@ func Quantile(hist []uint64, num, den uint64) int {
 		}
 	}
 	panic("stats: unreachable: cumulative count never reached q·N")
+}
+
+// NextNonZero returns the least index i' >= i with h[i'] != 0, or len(h)
+// when there is none. It passes over zero bins eight at a time: the
+// histograms of a tally are as long as the board has squares (4 million
+// on 2000x2000), and a sweep's tally of one walk has two non-zero bins,
+// so a loop over every bin was most of the time of making its tables.
+//
+//	for i := NextNonZero(h, 0); i < len(h); i = NextNonZero(h, i+1) { ... h[i] ... }
+func NextNonZero(h []uint64, i int) int {
+	for ; i < len(h) && i&7 != 0; i++ {
+		if h[i] != 0 {
+			return i
+		}
+	}
+	for ; i+8 <= len(h); i += 8 {
+		c := h[i : i+8 : i+8]
+		if c[0]|c[1]|c[2]|c[3]|c[4]|c[5]|c[6]|c[7] != 0 {
+			for j, x := range c {
+				if x != 0 {
+					return i + j
+				}
+			}
+		}
+	}
+	for ; i < len(h); i++ {
+		if h[i] != 0 {
+			return i
+		}
+	}
+	return len(h)
 }

@@ -160,3 +160,62 @@ func TestQuantilePanics(t *testing.T) {
 		}()
 	}
 }
+
+// TestNextNonZero: NextNonZero lists exactly the non-zero bins, from any
+// index, on histograms of every length around its blocks of eight, with
+// non-zero bins at block edges, alone, in runs and nowhere; and a Merge of
+// tallies past its dense threshold adds every bin.
+func TestNextNonZero(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for n := range 40 {
+		for trial := range 50 {
+			h := make([]uint64, n)
+			for i := range h {
+				if trial > 0 && rng.IntN(1+trial%5) == 0 {
+					h[i] = 1 + rng.Uint64N(3)
+				}
+			}
+			for from := 0; from <= n; from++ {
+				want := n
+				for i := from; i < n; i++ {
+					if h[i] != 0 {
+						want = i
+						break
+					}
+				}
+				if got := NextNonZero(h, from); got != want {
+					t.Fatalf("NextNonZero(%v, %d) = %d, want %d", h, from, got, want)
+				}
+			}
+		}
+	}
+	for _, squares := range []int{1023, 1024, 1025, 5000} {
+		a, b := NewTally(squares), NewTally(squares)
+		for i := range 200 {
+			a.Lengths[rng.IntN(squares+1)] += uint64(i)
+			b.Lengths[rng.IntN(squares+1)]++
+			b.DeadEnds[rng.IntN(squares)] += 2
+		}
+		want := make([]uint64, squares+1)
+		wantEnds := make([]uint64, squares)
+		for i := range want {
+			want[i] = a.Lengths[i] + b.Lengths[i]
+		}
+		for i := range wantEnds {
+			wantEnds[i] = a.DeadEnds[i] + b.DeadEnds[i]
+		}
+		if err := a.Merge(b); err != nil {
+			t.Fatal(err)
+		}
+		for i := range want {
+			if a.Lengths[i] != want[i] {
+				t.Fatalf("%d squares: merged Lengths[%d] = %d, want %d", squares, i, a.Lengths[i], want[i])
+			}
+		}
+		for i := range wantEnds {
+			if a.DeadEnds[i] != wantEnds[i] {
+				t.Fatalf("%d squares: merged DeadEnds[%d] = %d, want %d", squares, i, a.DeadEnds[i], wantEnds[i])
+			}
+		}
+	}
+}

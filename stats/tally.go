@@ -110,17 +110,28 @@ func (t *Tally) Merge(other *Tally) error {
 	t.Successes += other.Successes
 	t.Closed += other.Closed
 	t.Stopped += other.Stopped
-	for i, c := range other.Lengths {
-		t.Lengths[i] += c
-	}
-	for i, c := range other.DeadEnds {
-		t.DeadEnds[i] += c
-	}
+	addBins(t.Lengths, other.Lengths)
+	addBins(t.DeadEnds, other.DeadEnds)
 	t.TieSum += other.TieSum
 	t.NodeSum += other.NodeSum
 	t.BacktrackSum += other.BacktrackSum
 	t.BudgetExceeded += other.BudgetExceeded
 	return nil
+}
+
+// addBins adds the bins of b into a (of one length). Past a thousand
+// bins it passes over b's zero bins (NextNonZero): on a large board few
+// are not zero, and adding every one writes the whole of a.
+func addBins(a, b []uint64) {
+	if len(b) <= 1<<10 {
+		for i, c := range b {
+			a[i] += c
+		}
+		return
+	}
+	for i := NextNonZero(b, 0); i < len(b); i = NextNonZero(b, i+1) {
+		a[i] += b[i]
+	}
 }
 
 // Reset empties t, keeping its size and storage, so that a worker can reuse

@@ -356,7 +356,11 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 		out.Squares = append(out.Squares, sr)
 		row, col := b.RowCol(start)
 		x, hasExact := exact(bi, ri, start)
-		for l := range max(len(t.Lengths), len(x.Lengths)) {
+		next := func(l int) int { return l + 1 }
+		if !hasExact { // the rows are the tally's non-zero bins: passed over eight at a time
+			next = func(l int) int { return stats.NextNonZero(t.Lengths, l+1) }
+		}
+		for l := next(-1); l < max(len(t.Lengths), len(x.Lengths)); l = next(l) {
 			var c uint64
 			if l < len(t.Lengths) {
 				c = t.Lengths[l]
@@ -370,8 +374,8 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), Length: int32(l), Count: int64(c), ExactShare: share})
 			}
 		}
-		for end, c := range t.DeadEnds {
-			if c > 0 {
+		for end := stats.NextNonZero(t.DeadEnds, 0); end < len(t.DeadEnds); end = stats.NextNonZero(t.DeadEnds, end+1) {
+			if c := t.DeadEnds[end]; c > 0 {
 				er, ec := b.RowCol(end)
 				out.DeadEnds = append(out.DeadEnds, table.DeadEndRow{Experiment: e.Name, Params: params, Board: bname, Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: rname,
 					Start: b.SquareName(start), StartRow: int32(row), StartCol: int32(col), End: b.SquareName(end), EndRow: int32(er), EndCol: int32(ec), Count: int64(c)})
@@ -415,6 +419,9 @@ func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf,
 func poolSides(sides []side) (*stats.Tally, error) {
 	if len(sides) == 0 {
 		return nil, fmt.Errorf("stats: pool: no tallies (empty class?)")
+	}
+	if len(sides) == 1 { // one class: its tally is the pool (callers only read it)
+		return sides[0].t, nil
 	}
 	out := stats.NewTally(sides[0].t.Squares())
 	for i, s := range sides {
@@ -749,8 +756,8 @@ func (out *Tables) adjustHolm() {
 func boardRow(b *sim.Board, r sim.Rule, params table.RuleParams, squares int, t *stats.Tally, e *config.Experiment) table.BoardRow {
 	sum := summarize(t, r, e)
 	var failed uint64 // dead ends, and searches that gave up at their deepest end
-	for _, c := range t.DeadEnds {
-		failed += c
+	for i := stats.NextNonZero(t.DeadEnds, 0); i < len(t.DeadEnds); i = stats.NextNonZero(t.DeadEnds, i+1) {
+		failed += t.DeadEnds[i]
 	}
 	return table.BoardRow{
 		Experiment: e.Name, Params: params,
