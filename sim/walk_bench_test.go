@@ -125,3 +125,35 @@ func BenchmarkWalkLargeCornerRange(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSweepWalk is a deterministic sweep's walk: one walk a board (a
+// deterministic rule's one walk decides it), so one walk in flight, from
+// the corner of 1000x1000 and 2000x2000, for the rules sweeps run (Roth's
+// chain the roth-sweep experiment's).
+func BenchmarkSweepWalk(b *testing.B) {
+	for _, n := range []int{1000, 2000} {
+		for _, rule := range []string{"warnsdorff/first", "warnsdorff/roth+first", "squirrel-cull"} {
+			b.Run(fmt.Sprintf("%dx%d/%s", n, n, strings.ReplaceAll(rule, "/", "-")), func(b *testing.B) {
+				bd := MustBoard(n, n)
+				r, err := ParseRule(rule)
+				if err != nil {
+					b.Fatal(err)
+				}
+				w, err := NewWalker(bd, r)
+				if err != nil {
+					b.Fatal(err)
+				}
+				key := NewKey(1, bd, r, 0)
+				out := make([]Outcome, 1)
+				steps := 0
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					w.WalkRange(0, key, 0, out)
+					steps += out[0].Length - 1
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(steps, 1)), "ns/step")
+				b.ReportMetric(float64(steps)/float64(b.N)+1, "squares/walk")
+			})
+		}
+	}
+}

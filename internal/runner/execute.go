@@ -46,18 +46,25 @@ type tallyPool struct {
 	free []*stats.Tally
 }
 
-// get returns an empty tally of the given squares.
+// get returns an empty tally of the given squares: a free one with room
+// for them (its whole capacity is zero: put clears what a unit wrote, and
+// nothing is written past a tally's length), else a new one with room for
+// a board a quarter larger, so that a sweep's next sizes (n = 5..2000, a
+// board a unit) take it again instead of allocating and clearing their
+// own. A free tally too small is dropped.
 func (p *tallyPool) get(squares int) *stats.Tally {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	for len(p.free) > 0 {
 		t := p.free[len(p.free)-1]
 		p.free = p.free[:len(p.free)-1]
-		if t.Squares() == squares {
+		if cap(t.DeadEnds) >= squares && cap(t.Lengths) >= squares+1 {
+			t.Lengths, t.DeadEnds = t.Lengths[:squares+1], t.DeadEnds[:squares]
 			return t
 		}
 	}
-	return stats.NewTally(squares)
+	room := squares + squares/4
+	return &stats.Tally{Lengths: make([]uint64, squares+1, room+1), DeadEnds: make([]uint64, squares, room)}
 }
 
 // put takes back the tally of r, once done has returned, when runUnit

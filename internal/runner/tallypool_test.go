@@ -101,3 +101,40 @@ func TestSparseAt(t *testing.T) {
 		t.Fatalf("sparseAt = %+v, want %+v", got, want)
 	}
 }
+
+// TestTallyPoolSizes: a tally put back serves a smaller board's unit next
+// (a sweep's units change board every time), empty, of that board's size,
+// on the same storage; one too small for the next board is dropped and a
+// new one made with room to spare.
+func TestTallyPoolSizes(t *testing.T) {
+	var p tallyPool
+	a := p.get(2000)
+	if len(a.Lengths) != 2001 || len(a.DeadEnds) != 2000 || cap(a.DeadEnds) < 2500 {
+		t.Fatalf("new tally: %d lengths, %d dead ends, room for %d squares", len(a.Lengths), len(a.DeadEnds), cap(a.DeadEnds))
+	}
+	a.Add(sim.Outcome{Start: 0, Length: 2000, End: 1999, Success: true})
+	a.Add(sim.Outcome{Start: 0, Length: 7, End: 1500})
+	sp := sparseOf(a)
+	p.put(Result{Tally: a, sparse: &sp})
+	b := p.get(1500)
+	if &b.DeadEnds[0] != &a.DeadEnds[0] {
+		t.Fatal("a free tally with room was not reused")
+	}
+	if !reflect.DeepEqual(b, stats.NewTally(1500)) {
+		t.Fatalf("the reused tally is not empty or not of 1500 squares: %d lengths, %d dead ends", len(b.Lengths), len(b.DeadEnds))
+	}
+	b.Add(sim.Outcome{Start: 0, Length: 1500, End: 1499, Success: true})
+	b.Add(sim.Outcome{Start: 0, Length: 9, End: 3})
+	sp = sparseOf(b)
+	p.put(Result{Tally: b, sparse: &sp})
+	c := p.get(2500) // within a's room: its storage again, every bin b or a wrote cleared
+	if &c.DeadEnds[0] != &a.DeadEnds[0] || !reflect.DeepEqual(c, stats.NewTally(2500)) {
+		t.Fatal("the tally for 2500 squares is not a's storage, emptied")
+	}
+	sp = sparseOf(c)
+	p.put(Result{Tally: c, sparse: &sp})
+	d := p.get(4000)
+	if &d.DeadEnds[0] == &a.DeadEnds[0] || len(p.free) != 0 || !reflect.DeepEqual(d, stats.NewTally(4000)) {
+		t.Fatal("a tally too small for 4000 squares was not dropped for a new, empty one")
+	}
+}
