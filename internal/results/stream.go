@@ -71,6 +71,7 @@ func (t *Tables) streamCells(ctx context.Context, dir string, e *config.Experime
 	defer de.Abort()
 	t.allSucceed = map[[2]int]bool{}
 	var rows Tables // one (board, rule)'s rows, its storage reused
+	var lm lengthMemo
 	for bi := range e.Boards {
 		for ri := range e.Rules {
 			if err := ctx.Err(); err != nil {
@@ -78,7 +79,7 @@ func (t *Tables) streamCells(ctx context.Context, dir string, e *config.Experime
 				return errs
 			}
 			rows.Squares, rows.Lengths, rows.DeadEnds = rows.Squares[:0], rows.Lengths[:0], rows.DeadEnds[:0]
-			if err := rows.addStarts(e, *t.cells, bi, ri); err != nil {
+			if err := rows.addStarts(e, *t.cells, bi, ri, &lm); err != nil {
 				errs[0] = err
 				return errs
 			}

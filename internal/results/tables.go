@@ -128,6 +128,7 @@ func BuildRunContext(ctx context.Context, e *config.Experiment, in Inputs) (*Tab
 	if StreamsRows(e) {
 		out.cells = &in
 	}
+	var lm lengthMemo // the rows' length statistics, a tally at a time
 	for bi, b := range e.Boards {
 		classes := make([][]side, len(e.Rules)) // per rule, its class groups
 		for ri, r := range e.Rules {
@@ -135,7 +136,7 @@ func BuildRunContext(ctx context.Context, e *config.Experiment, in Inputs) (*Tab
 				return nil, err
 			}
 			if out.cells == nil {
-				if err := out.addStarts(e, in, bi, ri); err != nil {
+				if err := out.addStarts(e, in, bi, ri, &lm); err != nil {
 					return nil, err
 				}
 			}
@@ -143,7 +144,7 @@ func BuildRunContext(ctx context.Context, e *config.Experiment, in Inputs) (*Tab
 				continue
 			}
 			params := Params(r) // once per rule: a design's rules have many rows each
-			sides, err := out.addGroups(e, tally, exact, b, bi, r, ri, params)
+			sides, err := out.addGroups(e, tally, exact, b, bi, r, ri, params, &lm)
 			if err != nil {
 				return nil, err
 			}
@@ -156,7 +157,7 @@ func BuildRunContext(ctx context.Context, e *config.Experiment, in Inputs) (*Tab
 			if err != nil {
 				return nil, fmt.Errorf("%s %s: %w", b, r.Name(), err)
 			}
-			row := boardRow(b, r, params, len(e.Starts[bi]), t, e)
+			row := boardRow(b, r, params, len(e.Starts[bi]), t, e, &lm)
 			row.ExactSuccess = exactMean(exact, bi, ri, e.Starts[bi])
 			if s, c, ok := uniformStart(tally, bi, ri, e.Starts[bi], r, e); ok {
 				row.SuccessRate, row.SuccessLo, row.SuccessHi = s.Center, s.Lo, s.Hi
@@ -325,7 +326,7 @@ func Decided(r table.ClaimRow) bool {
 }
 
 // addStarts adds the squares, lengths and dead-end rows of (board, rule).
-func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error {
+func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int, lm *lengthMemo) error {
 	tally, exact := in.Tally, in.Exact
 	b, r := e.Boards[bi], e.Rules[ri]
 	params := Params(r)
@@ -343,7 +344,7 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 		if t == nil {
 			return fmt.Errorf("no results for %s %s from %s: the run is incomplete", b, r.Name(), b.SquareName(start))
 		}
-		sr := squareRow(b, r, params, start, t, e)
+		sr := squareRow(b, r, params, start, t, e, lm)
 		sr.Estimator = table.EstimatorWalks
 		sr.ExactSuccess, sr.ExactClosed = math.NaN(), math.NaN()
 		if x, ok := exact(bi, ri, start); ok {
@@ -387,7 +388,7 @@ func (out *Tables) addStarts(e *config.Experiment, in Inputs, bi, ri int) error 
 
 // addGroups adds the class and degree rows of (board, rule) and the
 // comparisons between its classes, and returns its classes pooled.
-func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf, b *sim.Board, bi int, r sim.Rule, ri int, params table.RuleParams) ([]side, error) {
+func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf, b *sim.Board, bi int, r sim.Rule, ri int, params table.RuleParams, lm *lengthMemo) ([]side, error) {
 	groups := classGroups(b, e.Starts[bi])
 	var classes []side
 	for _, g := range groups {
@@ -395,7 +396,7 @@ func (out *Tables) addGroups(e *config.Experiment, tally TallyOf, exact ExactOf,
 		if err != nil {
 			return nil, fmt.Errorf("%s %s %s %s: %w", b, r.Name(), g.by, g.name, err)
 		}
-		row := classRow(b, r, params, g, t, e)
+		row := classRow(b, r, params, g, t, e, lm)
 		row.ExactSuccess = exactMean(exact, bi, ri, g.squares)
 		if s, c, ok := uniformStart(tally, bi, ri, g.squares, r, e); ok {
 			row.SuccessRate, row.SuccessLo, row.SuccessHi = s.Center, s.Lo, s.Hi
@@ -541,9 +542,9 @@ func pool(tally TallyOf, bi, ri int, squares []int) (*stats.Tally, error) {
 
 // squareRow is the squares row of start under rule r, whose parameters
 // (Params(r), made once per rule: a design has millions of rows) are params.
-func squareRow(b *sim.Board, r sim.Rule, params table.RuleParams, start int, t *stats.Tally, e *config.Experiment) table.SquareRow {
+func squareRow(b *sim.Board, r sim.Rule, params table.RuleParams, start int, t *stats.Tally, e *config.Experiment, m *lengthMemo) table.SquareRow {
 	row, col := b.RowCol(start)
-	sum := summarize(t, r, e)
+	sum := summarize(t, r, e, m)
 	l := sum.Length
 	w := float64(t.Walks)
 	// nodes and backtracks apply to the backtracking search only: null
@@ -577,8 +578,8 @@ func squareRow(b *sim.Board, r sim.Rule, params table.RuleParams, start int, t *
 	return sr
 }
 
-func classRow(b *sim.Board, r sim.Rule, params table.RuleParams, g group, t *stats.Tally, e *config.Experiment) table.ClassRow {
-	sum := summarize(t, r, e)
+func classRow(b *sim.Board, r sim.Rule, params table.RuleParams, g group, t *stats.Tally, e *config.Experiment, m *lengthMemo) table.ClassRow {
+	sum := summarize(t, r, e, m)
 	row := table.ClassRow{
 		Experiment: e.Name, Params: params,
 		Board: b.String(), Rows: int32(b.Rows), Cols: int32(b.Cols), Rule: r.Name(),
@@ -600,8 +601,10 @@ func classRow(b *sim.Board, r sim.Rule, params table.RuleParams, g group, t *sta
 
 // summarize is stats.Summarize, with the intervals of a deterministic
 // rule left undefined (null in the tables): its walk from a start is one
-// path, so its rates are exact counts of starts, not samples.
-func summarize(t *stats.Tally, r sim.Rule, e *config.Experiment) stats.Rates {
+// path, so its rates are exact counts of starts, not samples. Its length
+// statistics come from m (nil: computed afresh).
+func summarize(t *stats.Tally, r sim.Rule, e *config.Experiment, m *lengthMemo) stats.Rates {
+	sum := stats.Rates{Walks: t.Walks, Successes: t.Successes, Closed: t.Closed, Length: m.of(t)}
 	if r.Deterministic() && t.Walks > 0 {
 		// no interval, so none is computed: a design's millions of
 		// one-walk cells spent most of their row's time on the intervals
@@ -609,16 +612,41 @@ func summarize(t *stats.Tally, r sim.Rule, e *config.Experiment) stats.Rates {
 		rate := func(p stats.Proportion) stats.Summary {
 			return stats.Summary{Center: p.Estimate(), Lo: math.NaN(), Hi: math.NaN(), Confidence: e.Confidence, Method: e.Method}
 		}
-		return stats.Rates{Walks: t.Walks, Successes: t.Successes, Closed: t.Closed,
-			Success: rate(t.SuccessRate()), ClosedTour: rate(t.ClosedRate()), Length: t.LengthStats()}
+		sum.Success, sum.ClosedTour = rate(t.SuccessRate()), rate(t.ClosedRate())
+		return sum
 	}
-	sum := stats.Summarize(t, e.Confidence, e.Method)
+	sum.Success = t.SuccessRate().Interval(e.Confidence, e.Method)
+	sum.ClosedTour = t.ClosedRate().Interval(e.Confidence, e.Method)
 	if r.Deterministic() {
 		for _, s := range []*stats.Summary{&sum.Success, &sum.ClosedTour} {
 			s.Lo, s.Hi = math.NaN(), math.NaN()
 		}
 	}
 	return sum
+}
+
+// lengthMemo holds the length statistics of the tally last summarised: a
+// board's one start square has one tally for its square, class, degree
+// and board rows, and each statistic is a pass over the board's bins (4
+// million on 2000x2000, a sweep's every board). It holds the tally itself,
+// so the address cannot be another tally's, and its walk count, so that
+// one given more walks since is summarised again; the tallies the tables
+// are made from are not written while they are.
+type lengthMemo struct {
+	t     *stats.Tally
+	walks uint64
+	ls    stats.LengthStats
+}
+
+// of returns t.LengthStats(), remembered (m nil: computed).
+func (m *lengthMemo) of(t *stats.Tally) stats.LengthStats {
+	if m == nil {
+		return t.LengthStats()
+	}
+	if m.t != t || m.walks != t.Walks {
+		m.t, m.walks, m.ls = t, t.Walks, t.LengthStats()
+	}
+	return m.ls
 }
 
 // exactMean is the mean exact P(success) of squares (NaN unless every one
@@ -753,8 +781,8 @@ func (out *Tables) adjustHolm() {
 	}
 }
 
-func boardRow(b *sim.Board, r sim.Rule, params table.RuleParams, squares int, t *stats.Tally, e *config.Experiment) table.BoardRow {
-	sum := summarize(t, r, e)
+func boardRow(b *sim.Board, r sim.Rule, params table.RuleParams, squares int, t *stats.Tally, e *config.Experiment, m *lengthMemo) table.BoardRow {
+	sum := summarize(t, r, e, m)
 	var failed uint64 // dead ends, and searches that gave up at their deepest end
 	for i := stats.NextNonZero(t.DeadEnds, 0); i < len(t.DeadEnds); i = stats.NextNonZero(t.DeadEnds, i+1) {
 		failed += t.DeadEnds[i]
