@@ -143,6 +143,8 @@ func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 			i = runLanesAsm(act, t, k.maxSteps, genAsmFirst, runLanesFirst)
 		case tb == TieFirst:
 			i = runLanesFirst(act, t, k.maxSteps)
+		case genStepAsm:
+			i = runLanesAsm(act, t, k.maxSteps, genAsmTied, runLanesTieBreak)
 		default:
 			i = runLanesTieBreak(act, t, k.maxSteps)
 		}
@@ -166,7 +168,7 @@ const genAsmBudget = 1 << 10
 // genAsmRandom, genAsmWarnsdorff and genAsmFirst are the assembly step loops
 // runLanesAsm calls: variables, so that a test can hand back to Go where
 // the assembly would not.
-var genAsmRandom, genAsmWarnsdorff, genAsmFirst = genLanesRandom, genLanesWarnsdorff, genLanesFirst
+var genAsmRandom, genAsmWarnsdorff, genAsmFirst, genAsmTied = genLanesRandom, genLanesWarnsdorff, genLanesFirst, genLanesTied
 
 // runLanesAsm runs the assembly step loop asm until a lane's walk ends and
 // returns that lane, doing in Go what the loop hands back: a step that
@@ -201,6 +203,8 @@ func runLanesAsm(ls []genLane, t *genTables, maxSteps int, asm genAsmLoop,
 			l.hi, l.lo = l.stream()
 			l.ties, l.rd = l.ties+l.rd, 0
 			return i + goLoop(ls[i:i+1], t, maxSteps)
+		case 4:
+			l.tieStep(t) // it has a move (MOVES) and room (the budget)
 		}
 	}
 }
@@ -482,28 +486,34 @@ func runLanesTieBreak(ls []genLane, t *genTables, maxSteps int) int {
 	for {
 		for i := range ls {
 			l := &ls[i]
-			v := l.v
-			moves := msbs(^v)
-			if moves == 0 || l.plen > maxSteps {
+			if msbs(^l.v) == 0 || l.plen > maxSteps {
 				return i
 			}
-			moves = t.asc[minDegree3(moves, v)]
-			if moves&(moves-1) != 0 {
-				l.ties++
-				l.syncPath() // reduceTies reads the path's last square
-				moves = l.k.reduceTies(moves, l.cur)
-				if moves&(moves-1) != 0 {
-					var r uint32
-					l.hi, l.lo, r = uniform(l.hi, l.lo, uint32(bits.OnesCount8(moves)))
-					moves = 1 << selectInByte[moves][r]
-				}
-			}
-			q := l.cur + l.k.off[bits.TrailingZeros8(moves)&7]
-			l.cur = q
-			l.push(q)
-			l.v = visitWords(l.st, q, t, true)
+			l.tieStep(t)
 		}
 	}
+}
+
+// tieStep takes the lane's step under Warnsdorff's rule with the chain of
+// its kernel's rule (runLanesTieBreak's; the assembly's genLanesTied
+// hands back its ties to it): the lane has a move and room for it.
+func (l *genLane) tieStep(t *genTables) {
+	v := l.v
+	moves := t.asc[minDegree3(msbs(^v), v)]
+	if moves&(moves-1) != 0 {
+		l.ties++
+		l.syncPath() // reduceTies reads the path's last square
+		moves = l.k.reduceTies(moves, l.cur)
+		if moves&(moves-1) != 0 {
+			var r uint32
+			l.hi, l.lo, r = uniform(l.hi, l.lo, uint32(bits.OnesCount8(moves)))
+			moves = 1 << selectInByte[moves][r]
+		}
+	}
+	q := l.cur + l.k.off[bits.TrailingZeros8(moves)&7]
+	l.cur = q
+	l.push(q)
+	l.v = visitWords(l.st, q, t, true)
 }
 
 // finishLane writes the lane's outcome and leaves its kernel's state as

@@ -48,7 +48,7 @@ func TestGeneralAsmHandBacks(t *testing.T) {
 	if !genStepAsm {
 		t.Skip("no assembly step loops on this architecture")
 	}
-	defer func(r, w, f genAsmLoop) { genAsmRandom, genAsmWarnsdorff, genAsmFirst = r, w, f }(genAsmRandom, genAsmWarnsdorff, genAsmFirst)
+	defer func(r, w, f, d genAsmLoop) { genAsmRandom, genAsmWarnsdorff, genAsmFirst, genAsmTied = r, w, f, d }(genAsmRandom, genAsmWarnsdorff, genAsmFirst, genAsmTied)
 	src := NewPCG(3, 4)
 	calls := 0
 	wrap := func(real genAsmLoop) genAsmLoop {
@@ -60,8 +60,9 @@ func TestGeneralAsmHandBacks(t *testing.T) {
 			return real(ls, n, tb, maxSteps, min(budget, 1+int(Uniform(src, 3)))) // budget: the paths' room
 		}
 	}
-	genAsmRandom, genAsmWarnsdorff, genAsmFirst = wrap(genLanesRandom), wrap(genLanesWarnsdorff), wrap(genLanesFirst)
-	rangeIsWalkFrom(t, MustBoard(40, 40), 11, 23, "random", "warnsdorff/random", "warnsdorff/first", "squirrel-cull")
+	genAsmRandom, genAsmWarnsdorff, genAsmFirst, genAsmTied = wrap(genLanesRandom), wrap(genLanesWarnsdorff), wrap(genLanesFirst), wrap(genLanesTied)
+	rangeIsWalkFrom(t, MustBoard(40, 40), 11, 23, "random", "warnsdorff/random", "warnsdorff/first", "squirrel-cull",
+		"warnsdorff/roth+first", "warnsdorff/pohl")
 	if calls < 100 {
 		t.Fatalf("the wrapped loops were called %d times: the hand-backs were not exercised", calls)
 	}
@@ -116,7 +117,7 @@ func rangeIsWalkFrom(t *testing.T, b *Board, seed uint64, n int, names ...string
 }
 
 func generalSameWalks(t *testing.T) {
-	rules := []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/roth", "warnsdorff/pohl", "squirrel-cull", "ganzfried", "warnsdorff/edge", "warnsdorff/corner"}
+	rules := []string{"random", "warnsdorff/random", "warnsdorff/first", "warnsdorff/roth", "warnsdorff/roth+first", "warnsdorff/pohl", "squirrel-cull", "ganzfried", "warnsdorff/edge", "warnsdorff/corner"}
 	for _, dims := range [][2]int{{9, 9}, {12, 17}, {40, 40}} {
 		b := MustBoard(dims[0], dims[1])
 		for _, name := range rules {

@@ -22,6 +22,12 @@ func genLanesWarnsdorff(ls *genLane, n int, t *genTables, maxSteps, budget int) 
 //go:noescape
 func genLanesFirst(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
 
+// genLanesTied steps the lanes as runLanesTieBreak does, but hands a
+// lane at a tie back (reason 4) for Go's tie step.
+//
+//go:noescape
+func genLanesTied(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
+
 // genFillVec says the draw buffers are filled by AVX-512 (eight rows of a
 // stream at a time, by its jumps), else one row at a time; tests set it
 // false to hold the scalar fill to the same outputs.

@@ -11,7 +11,8 @@
 //   0  the lane at off has ended its walk (no move);
 //   2  the lane must draw again (Lemire's rejection on a tie: Go steps it);
 //   3  budget rounds of the lanes were taken (so that a call is short, and
-//      so that no path runs out of room: Go calls again).
+//      so that no path runs out of room: Go calls again);
+//   4  the lane at off is at a tie (genLanesTied: Go narrows it).
 // A round is at most a step of each lane, and Go makes budget at most the
 // room left in any lane's path (runLanesAsm): the loops do not look.
 //
@@ -356,6 +357,36 @@ loop:
 	MOVQ CX, genLane_plen(R13)
 	VISIT_DEGREES
 	NEXT
+	RETURNS
+
+// func genLanesTied(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
+//
+// Warnsdorff with any other tie-break (runLanesTieBreak): a step with one
+// move of least degree is taken here, a tie handed back to Go (reason 4:
+// the lane at off is at a tie, its state as MOVES found it), whose tie
+// step (tieStep) narrows it by the rule's chain. No draw, no tie counted.
+TEXT ·genLanesTied(SB), NOSPLIT, $0-56
+	SETUP
+loop:
+	MOVES
+	MINDEG
+	LEAQ -1(R8), R9
+	TESTQ R8, R9
+	JNZ tied
+	SHLQ $5, R8
+	MOVLQSX genTables_selOff(R12)(R8*1), BX
+	ADDQ genLane_cur(R13), BX
+	MOVQ BX, genLane_cur(R13)
+	MOVQ genLane_plen(R13), CX
+	MOVQ genLane_path(R13), DX
+	MOVL BX, (DX)(CX*4)
+	INCQ CX
+	MOVQ CX, genLane_plen(R13)
+	VISIT_DEGREES
+	NEXT
+tied:
+	MOVQ $4, CX
+	JMP ret
 	RETURNS
 
 // func genFillDraws(l *genLane, t *genTables)

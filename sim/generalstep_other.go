@@ -18,6 +18,10 @@ func genLanesFirst(ls *genLane, n int, t *genTables, maxSteps, budget int) (off,
 	panic("sim: no assembly step loop on this architecture")
 }
 
+func genLanesTied(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int) {
+	panic("sim: no assembly step loop on this architecture")
+}
+
 var genFillVec = false
 
 func genFillDraws(l *genLane, t *genTables) {
