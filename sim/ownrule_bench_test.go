@@ -386,6 +386,23 @@ func BenchmarkPosition(b *testing.B) {
 				i++
 			}
 		})
+		// The rule's own answer, Allowed through the interface as the
+		// kernel calls it, with the kernel's work left out: a floor under
+		// a copy's cost a step (BenchmarkOwnRule), whatever the kernel.
+		for _, c := range []string{"copy/random", "copy/warnsdorff-random"} {
+			r, _ := ParseRule(c)
+			cg, err := newGuard(bd, r)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.Run(name+"/Allowed-"+strings.TrimPrefix(c, "copy/"), func(b *testing.B) {
+				i := 0
+				for b.Loop() {
+					buf = cg.pol.Allowed(ps[i&255], buf[:0])
+					i++
+				}
+			})
+		}
 		g.walkBegin(ps[0])
 		b.Run(name+"/watch", func(b *testing.B) {
 			i := 0
