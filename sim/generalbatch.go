@@ -43,6 +43,16 @@ type genLane struct {
 	// Go's loops draw from (hi, lo) directly and count ties themselves.
 	dr unsafe.Pointer // &k.draws[0]
 	rd int
+
+	// TieFirst's table for the walk's next step (*[256]int32 over the
+	// words' masks: the tables' firstOff, or squirrel-cull's current
+	// ordering's), and the padded square whose arrival switches it
+	// (squirrel-cull: its next switching square; -1 none, sct those
+	// passed). The First loops read both; arriving at stop, the assembly
+	// hands the lane back (reason 5) for scArrive.
+	first unsafe.Pointer
+	stop  int
+	sct   int
 }
 
 // genDrawRows is how many of a lane's next stream outputs the assembly
@@ -92,9 +102,13 @@ func (k *genKernel) laneKernels(walks int) []genLane {
 // loop (runLanes*) until one ends; that lane takes the next walk.
 func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 	lanes := k.laneKernels(len(out))
-	degrees := k.rule.Kind == Warnsdorff
+	sc := k.sc != nil // squirrel-cull: Warnsdorff, ties to the first move of orderings switched at squares
+	degrees := k.rule.Kind == Warnsdorff || sc
 	tb := k.rule.TieBreak
-	if !degrees {
+	switch {
+	case sc:
+		tb = TieFirst
+	case !degrees:
 		tb = TieRandom
 	}
 	t := k.tables()
@@ -118,6 +132,11 @@ func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 		l.path, l.plen, l.pcap = unsafe.Pointer(&l.k.path[0]), 1, cap(l.k.path)
 		l.plim = min(l.pcap, k.maxSteps+1)
 		l.v = visitWords(l.st, p0, t, degrees)
+		l.first, l.stop = unsafe.Pointer(&t.firstOff), -1
+		if sc {
+			l.first, l.sct = unsafe.Pointer(&t.sc.firstWords[0]), 0
+			l.scArrive(t.sc, p0)
+		}
 		return true
 	}
 	n := 0
@@ -150,6 +169,9 @@ func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 		}
 		l := &act[i]
 		l.syncPath()
+		if sc {
+			l.ties = 0 // the rule allows one square a step: no tie (its policy's count)
+		}
 		k.finishLane(l, start, msbs(^l.v) != 0, degrees, out)
 		if !begin(l) {
 			// Keep the lanes in flight at the front.
@@ -205,6 +227,8 @@ func runLanesAsm(ls []genLane, t *genTables, maxSteps int, asm genAsmLoop,
 			return i + goLoop(ls[i:i+1], t, maxSteps)
 		case 4:
 			l.tieStep(t) // it has a move (MOVES) and room (the budget)
+		case 5:
+			l.scArrive(t.sc, l.cur) // at its stop square, visited
 		}
 	}
 }
@@ -264,6 +288,7 @@ type genTables struct {
 	firstOff       [256]int32     // TieFirst: the offset of the mask's move of least rank
 	firstRank      [8]uint8       // the ranks firstOff was made for
 	firstMade      bool
+	sc             *scKernel // squirrel-cull's orderings (the kernel's), else nil
 
 	// The stream's jumps for the draw buffers (genFillDraws), each a
 	// state s taken k steps on, s·M^k + I_k mod 2^128: jt[r] holds M^k
@@ -342,6 +367,7 @@ func (k *genKernel) tables() *genTables {
 		k.gt = t
 	}
 	t := k.gt
+	t.sc = k.sc
 	if k.rule.Kind == Warnsdorff && k.rule.TieBreak == TieFirst && (!t.firstMade || t.firstRank != k.rank) {
 		t.firstOff = k.firstOffsets(k.rank, &genWordMove)
 		t.firstRank, t.firstMade = k.rank, true
@@ -471,11 +497,28 @@ func runLanesFirst(ls []genLane, t *genTables, maxSteps int) int {
 			}
 			moves = minDegree3(moves, v)
 			l.ties += int(tieMask(moves) & 1)
-			q := l.cur + int(t.firstOff[moves])
+			q := l.cur + int((*[256]int32)(l.first)[moves])
 			l.cur = q
 			l.push(q)
 			l.v = visitWords(l.st, q, t, true)
+			if q == l.stop {
+				l.scArrive(t.sc, q)
+			}
 		}
+	}
+}
+
+// scArrive is walkSC's arrive for a lane on p: at the next switching
+// square, that row's ordering becomes the lane's table; then its stop is
+// the next switching square.
+func (l *genLane) scArrive(sc *scKernel, p int) {
+	if l.sct < len(sc.switch_) && p == sc.switch_[l.sct] {
+		l.first = unsafe.Pointer(&sc.firstWords[l.sct])
+		l.sct++
+	}
+	l.stop = -1
+	if l.sct < len(sc.switch_) {
+		l.stop = sc.switch_[l.sct]
 	}
 }
 

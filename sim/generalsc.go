@@ -12,8 +12,9 @@ package sim
 // TieFirst choice (the offset of a mask's first move, masks over k.off),
 // and the padded squares where the orderings switch.
 type scKernel struct {
-	first   [][256]int32 // first[o][mask]: ordering o's first move of mask (o = 0: table row 0's, until (1,1))
-	switch_ []int        // switch_[t]: the padded square that makes row t's ordering current (t = 0: (1,1)); -1 none
+	first      [][256]int32 // first[o][mask]: ordering o's first move of mask (o = 0: table row 0's, until (1,1))
+	firstWords [][256]int32 // the same over the step loops' masks (the words' order, genWordMove)
+	switch_    []int        // switch_[t]: the padded square that makes row t's ordering current (t = 0: (1,1)); -1 none
 }
 
 // identityMoves maps bit i of a mask over k.off (allowed's order) to move
@@ -31,8 +32,8 @@ func (k *genKernel) makeSC() {
 	sc := &scKernel{}
 	for t, row := range table {
 		order := orderingMoves(row.order)
-		f := k.firstOffsets(ranksOf(order[:]), &identityMoves)
-		sc.first = append(sc.first, f)
+		sc.first = append(sc.first, k.firstOffsets(ranksOf(order[:]), &identityMoves))
+		sc.firstWords = append(sc.firstWords, k.firstOffsets(ranksOf(order[:]), &genWordMove))
 		// Row t's ordering takes over on the square of row t-1 ((1,1) for
 		// row 0); row t's own square hands over to row t+1.
 		at := -1

@@ -12,7 +12,9 @@
 //   2  the lane must draw again (Lemire's rejection on a tie: Go steps it);
 //   3  budget rounds of the lanes were taken (so that a call is short, and
 //      so that no path runs out of room: Go calls again);
-//   4  the lane at off is at a tie (genLanesTied: Go narrows it).
+//   4  the lane at off is at a tie (genLanesTied: Go narrows it);
+//   5  the lane at off has arrived at its stop square (genLanesFirst:
+//      squirrel-cull switches its ordering there).
 // A round is at most a step of each lane, and Go makes budget at most the
 // room left in any lane's path (runLanesAsm): the loops do not look.
 //
@@ -336,7 +338,8 @@ loop:
 // func genLanesFirst(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
 //
 // Warnsdorff with ties to the first move in the rule's order
-// (runLanesFirst): no draw, the tables' firstOff.
+// (runLanesFirst): no draw, the lane's table (first), and a hand-back on
+// arriving at its stop square (squirrel-cull's switches).
 TEXT ·genLanesFirst(SB), NOSPLIT, $0-56
 	SETUP
 loop:
@@ -347,7 +350,8 @@ loop:
 	ADDQ $255, R9
 	SHRQ $8, R9
 	ADDQ R9, genLane_ties(R13)
-	MOVLQSX genTables_firstOff(R12)(R8*4), BX
+	MOVQ genLane_first(R13), BX
+	MOVLQSX (BX)(R8*4), BX
 	ADDQ genLane_cur(R13), BX
 	MOVQ BX, genLane_cur(R13)
 	MOVQ genLane_plen(R13), CX
@@ -355,8 +359,14 @@ loop:
 	MOVL BX, (DX)(CX*4)
 	INCQ CX
 	MOVQ CX, genLane_plen(R13)
+	CMPQ BX, genLane_stop(R13)
+	JEQ atstop
 	VISIT_DEGREES
 	NEXT
+atstop:
+	VISIT_DEGREES
+	MOVQ $5, CX
+	JMP ret
 	RETURNS
 
 // func genLanesTied(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)

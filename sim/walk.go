@@ -211,10 +211,10 @@ func (w *Walker) Walk(start int, key Key, idx uint64) Outcome {
 }
 
 // genBatched reports whether Walk and WalkRange walk on the general
-// kernel's step loops (generalbatch.go): built-in walks without paths;
-// WalkFrom, paths, backtracking and squirrel-cull walk one at a time.
+// kernel's step loops (generalbatch.go): built-in walks and squirrel-cull
+// without paths; WalkFrom, paths and backtracking walk one at a time.
 func (w *Walker) genBatched() bool {
-	return w.gen != nil && !w.keepPath && !w.previous && w.rule.Kind != Backtrack && w.gen.sc == nil
+	return w.gen != nil && !w.keepPath && !w.previous && w.rule.Kind != Backtrack
 }
 
 // WalkFrom runs one walk from start drawing from src.
