@@ -61,7 +61,7 @@ var gallery = []galleryEntry{
 	{experiment: "example", figure: "convergence_7x7_warnsdorff-random_a1_error"},
 	{experiment: "roth-sweep-corners", figure: "sweep-strip_roth-sweep-corners", small: smallRothSweep,
 		with: []string{"roth-sweep-ostar"}, redraw: "sweep-strip",
-		note: "Gallery run: n = 5…500 of the committed experiments' 5…2000 (the full sweeps take about 20 CPU-minutes; the Roth section of docs/claims.md shows them)."},
+		note: "Gallery run: n = 5…500 of the committed experiments' 5…2000 (the full sweeps take about 9 CPU-minutes; the Roth section of docs/claims.md shows them)."},
 	{experiment: "marateck-orders-all", figure: "design-map_8x8_rules0"},
 }
 
@@ -73,7 +73,7 @@ var galleryIndex = filepath.Join(galleryDir, "index.html")
 var galleryDir = filepath.Join("..", "docs", "figures")
 
 // smallRothSweep is a Roth sweep (roth-sweep-corners, roth-sweep-ostar)
-// over n = 5..500 instead of 5..2000: seconds instead of 20 CPU-minutes,
+// over n = 5..500 instead of 5..2000: seconds instead of 9 CPU-minutes,
 // still past Roth's n = 428.
 func smallRothSweep(t *testing.T, y string) string {
 	if !strings.Contains(y, "sizes: 5..2000}") || !strings.Contains(y, "sizes: 5..1999,") {
