@@ -50,6 +50,17 @@
 	PMOVMSKB X1, R8; \
 	ANDL $0xff, R8
 
+// MOVE_PUSH: the move of offset BX taken: the lane's cur moved by it (BX
+// the new square), the square appended to its path.
+#define MOVE_PUSH \
+	ADDQ genLane_cur(R13), BX; \
+	MOVQ BX, genLane_cur(R13); \
+	MOVQ genLane_plen(R13), CX; \
+	MOVQ genLane_path(R13), DX; \
+	MOVL BX, (DX)(CX*4); \
+	INCQ CX; \
+	MOVQ CX, genLane_plen(R13)
+
 // DRAW: from R8 = moves, the drawn move's square into BX, the lane's cur,
 // draw buffer and path updated (drawSel and push). The buffer's next
 // output x is read on every step and taken on a tie, two moves or more
@@ -76,13 +87,7 @@ kept: \
 	SHRQ $32, BX; \
 	LEAQ (BX)(R8*8), BX; \
 	MOVLQSX genTables_selOff(R12)(BX*4), BX; \
-	ADDQ genLane_cur(R13), BX; \
-	MOVQ BX, genLane_cur(R13); \
-	MOVQ genLane_plen(R13), CX; \
-	MOVQ genLane_path(R13), DX; \
-	MOVL BX, (DX)(CX*4); \
-	INCQ CX; \
-	MOVQ CX, genLane_plen(R13)
+	MOVE_PUSH
 
 // REFILL: the lane's stream is taken genDrawRows steps on (all its buffer
 // drawn: (hi, lo)·M^R + I_R by the tables' jR), the buffer filled from
@@ -352,13 +357,7 @@ loop:
 	ADDQ R9, genLane_ties(R13)
 	MOVQ genLane_first(R13), BX
 	MOVLQSX (BX)(R8*4), BX
-	ADDQ genLane_cur(R13), BX
-	MOVQ BX, genLane_cur(R13)
-	MOVQ genLane_plen(R13), CX
-	MOVQ genLane_path(R13), DX
-	MOVL BX, (DX)(CX*4)
-	INCQ CX
-	MOVQ CX, genLane_plen(R13)
+	MOVE_PUSH
 	CMPQ BX, genLane_stop(R13)
 	JEQ atstop
 	VISIT_DEGREES
@@ -385,13 +384,7 @@ loop:
 	JNZ tied
 	SHLQ $5, R8
 	MOVLQSX genTables_selOff(R12)(R8*1), BX
-	ADDQ genLane_cur(R13), BX
-	MOVQ BX, genLane_cur(R13)
-	MOVQ genLane_plen(R13), CX
-	MOVQ genLane_path(R13), DX
-	MOVL BX, (DX)(CX*4)
-	INCQ CX
-	MOVQ CX, genLane_plen(R13)
+	MOVE_PUSH
 	VISIT_DEGREES
 	NEXT
 tied:

@@ -98,32 +98,38 @@ func BenchmarkWalkLargeCornerRange(b *testing.B) {
 	}{{100, "random"}, {1000, "random"}, {100, "warnsdorff/random"}, {1000, "warnsdorff/random"},
 		{1000, "warnsdorff/first"}, {1000, "squirrel-cull"}, {1000, "warnsdorff/roth"}} {
 		b.Run(fmt.Sprintf("%dx%d/%s", c.n, c.n, strings.ReplaceAll(c.rule, "/", "-")), func(b *testing.B) {
-			bd := MustBoard(c.n, c.n)
-			r, err := ParseRule(c.rule)
-			if err != nil {
-				b.Fatal(err)
-			}
-			w, err := NewWalker(bd, r)
-			if err != nil {
-				b.Fatal(err)
-			}
-			key := NewKey(1, bd, r, 0)
-			out := make([]Outcome, 64)
-			steps, walks := 0, 0
-			b.ResetTimer()
-			for i := 0; walks < b.N; i++ {
-				m := min(len(out), b.N-walks)
-				w.WalkRange(0, key, uint64(walks), out[:m])
-				for _, o := range out[:m] {
-					steps += o.Length - 1
-				}
-				walks += m
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/walk")
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(steps, 1)), "ns/step")
-			b.ReportMetric(float64(steps)/float64(b.N)+1, "squares/walk")
+			benchCornerRange(b, c.n, c.rule, 64)
 		})
 	}
+}
+
+// benchCornerRange times walks from the corner of an n x n board, batch
+// walks a WalkRange call, reporting ns a walk and a step.
+func benchCornerRange(b *testing.B, n int, rule string, batch int) {
+	bd := MustBoard(n, n)
+	r, err := ParseRule(rule)
+	if err != nil {
+		b.Fatal(err)
+	}
+	w, err := NewWalker(bd, r)
+	if err != nil {
+		b.Fatal(err)
+	}
+	key := NewKey(1, bd, r, 0)
+	out := make([]Outcome, batch)
+	steps, walks := 0, 0
+	b.ResetTimer()
+	for walks < b.N {
+		m := min(len(out), b.N-walks)
+		w.WalkRange(0, key, uint64(walks), out[:m])
+		for _, o := range out[:m] {
+			steps += o.Length - 1
+		}
+		walks += m
+	}
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/walk")
+	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(steps, 1)), "ns/step")
+	b.ReportMetric(float64(steps)/float64(b.N)+1, "squares/walk")
 }
 
 // BenchmarkSweepWalk is a deterministic sweep's walk: one walk a board (a
@@ -134,25 +140,7 @@ func BenchmarkSweepWalk(b *testing.B) {
 	for _, n := range []int{1000, 2000} {
 		for _, rule := range []string{"warnsdorff/first", "warnsdorff/roth+first", "squirrel-cull"} {
 			b.Run(fmt.Sprintf("%dx%d/%s", n, n, strings.ReplaceAll(rule, "/", "-")), func(b *testing.B) {
-				bd := MustBoard(n, n)
-				r, err := ParseRule(rule)
-				if err != nil {
-					b.Fatal(err)
-				}
-				w, err := NewWalker(bd, r)
-				if err != nil {
-					b.Fatal(err)
-				}
-				key := NewKey(1, bd, r, 0)
-				out := make([]Outcome, 1)
-				steps := 0
-				b.ResetTimer()
-				for i := 0; i < b.N; i++ {
-					w.WalkRange(0, key, 0, out)
-					steps += out[0].Length - 1
-				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(steps, 1)), "ns/step")
-				b.ReportMetric(float64(steps)/float64(b.N)+1, "squares/walk")
+				benchCornerRange(b, n, rule, 1)
 			})
 		}
 	}
