@@ -64,24 +64,7 @@ func BenchmarkWalkLargeCorner(b *testing.B) {
 		rule string
 	}{{100, "random"}, {1000, "random"}, {100, "warnsdorff/random"}, {1000, "warnsdorff/random"}} {
 		b.Run(fmt.Sprintf("%dx%d/%s", c.n, c.n, strings.ReplaceAll(c.rule, "/", "-")), func(b *testing.B) {
-			bd := MustBoard(c.n, c.n)
-			r, err := ParseRule(c.rule)
-			if err != nil {
-				b.Fatal(err)
-			}
-			w, err := NewWalker(bd, r)
-			if err != nil {
-				b.Fatal(err)
-			}
-			key := NewKey(1, bd, r, 0)
-			steps := 0
-			b.ResetTimer()
-			for i := 0; i < b.N; i++ {
-				steps += w.Walk(0, key, uint64(i)).Length - 1
-			}
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N), "ns/walk")
-			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(max(steps, 1)), "ns/step")
-			b.ReportMetric(float64(steps)/float64(b.N)+1, "squares/walk")
+			benchCornerRange(b, c.n, c.rule, 0)
 		})
 	}
 }
@@ -104,7 +87,8 @@ func BenchmarkWalkLargeCornerRange(b *testing.B) {
 }
 
 // benchCornerRange times walks from the corner of an n x n board, batch
-// walks a WalkRange call, reporting ns a walk and a step.
+// walks a WalkRange call (0: one a Walk call), reporting ns a walk and a
+// step.
 func benchCornerRange(b *testing.B, n int, rule string, batch int) {
 	bd := MustBoard(n, n)
 	r, err := ParseRule(rule)
@@ -116,10 +100,15 @@ func benchCornerRange(b *testing.B, n int, rule string, batch int) {
 		b.Fatal(err)
 	}
 	key := NewKey(1, bd, r, 0)
-	out := make([]Outcome, batch)
+	out := make([]Outcome, max(batch, 1))
 	steps, walks := 0, 0
 	b.ResetTimer()
 	for walks < b.N {
+		if batch == 0 {
+			steps += w.Walk(0, key, uint64(walks)).Length - 1
+			walks++
+			continue
+		}
 		m := min(len(out), b.N-walks)
 		w.WalkRange(0, key, uint64(walks), out[:m])
 		for _, o := range out[:m] {
