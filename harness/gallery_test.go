@@ -48,8 +48,8 @@ var gallery = []galleryEntry{
 	{experiment: "size-sweep", figure: "size-curve_size-sweep_warnsdorff-random", redraw: "size-curve,claims"},
 	{experiment: "size-sweep", figure: "size-curve_size-sweep_rules"},
 	{experiment: "size-sweep", figure: "claims_size-sweep"},
-	// The committed 250-walk run, as docs/figures.md describes it (about 10
-	// CPU-minutes and 2.5 GB: a gallery of a 20-walk stand-in showed
+	// The committed 250-walk run, as docs/figures.md describes it (about 2.5
+	// CPU-minutes and 0.6 GB: a gallery of a 20-walk stand-in showed
 	// intervals the committed run does not have).
 	{experiment: "large-boards", figure: "size-curve_large-boards_warnsdorff-random"},
 	{experiment: "board-shapes", figure: "size-curve_board-shapes_shapes_warnsdorff-random"},
