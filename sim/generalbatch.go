@@ -187,15 +187,16 @@ func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
 // it.
 const genAsmBudget = 1 << 10
 
-// genAsmRandom, genAsmWarnsdorff and genAsmFirst are the assembly step loops
-// runLanesAsm calls: variables, so that a test can hand back to Go where
-// the assembly would not.
+// genAsmRandom, genAsmWarnsdorff, genAsmFirst and genAsmTied are the
+// assembly step loops runLanesAsm calls: variables, so that a test can
+// hand back to Go where the assembly would not.
 var genAsmRandom, genAsmWarnsdorff, genAsmFirst, genAsmTied = genLanesRandom, genLanesWarnsdorff, genLanesFirst, genLanesTied
 
 // runLanesAsm runs the assembly step loop asm until a lane's walk ends and
 // returns that lane, doing in Go what the loop hands back: a step that
 // Lemire's method rejects (the lane then walks to its end in the Go loop
-// goLoop, the same walk). The loop does not look at the paths' room: each
+// goLoop, the same walk), a tie of a chain (tieStep), squirrel-cull's
+// switch of ordering (scArrive). The loop does not look at the paths' room: each
 // call's budget of rounds is at most the room left in any lane's path
 // (up to its plim), a round being at most one step a lane; a lane with no
 // room left is seen to here, its path grown or its walk stopped.
@@ -234,7 +235,7 @@ func runLanesAsm(ls []genLane, t *genTables, maxSteps int, asm genAsmLoop,
 }
 
 // genAsmLoop is an assembly step loop: genLanesRandom, genLanesWarnsdorff,
-// genLanesFirst.
+// genLanesFirst, genLanesTied.
 type genAsmLoop func(ls *genLane, n int, t *genTables, maxSteps, budget int) (off, reason int)
 
 // syncPath makes the kernel's path slice the lane's path.
