@@ -24,6 +24,7 @@ type genKernel struct {
 	path     []int32             // padded indices of the current walk
 	tied     [8]int32            // scratch: tied candidates, ascending (Backtrack)
 	lanes    []genLane           // walks in flight in WalkRange (generalbatch.go)
+	vec      *genVec             // the random walk's wide lanes (genvec.go), made on first use
 	gt       *genTables          // their lookups
 	draws    [genDrawRows]uint64 // the first lane's draw buffer (genLane.dr)
 	sc       *scKernel           // squirrel-cull's orderings (generalsc.go), else nil

@@ -101,9 +101,13 @@ func (k *genKernel) laneKernels(walks int) []genLane {
 // genLaneCount walks are in flight, stepped in turn by the rule's step
 // loop (runLanes*) until one ends; that lane takes the next walk.
 func (k *genKernel) walkBatch(start int, key Key, lo uint64, out []Outcome) {
-	lanes := k.laneKernels(len(out))
 	sc := k.sc != nil // squirrel-cull: Warnsdorff, ties to the first move of orderings switched at squares
 	degrees := k.rule.Kind == Warnsdorff || sc
+	if !degrees && k.genVecRandomOK(len(out)) {
+		k.walkBatchVec(start, key, lo, out)
+		return
+	}
+	lanes := k.laneKernels(len(out))
 	tb := k.rule.TieBreak
 	switch {
 	case sc:

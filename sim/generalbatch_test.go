@@ -20,20 +20,22 @@ import (
 // ones (the loops arm64 runs; CI also runs this test there under qemu).
 //
 // The assembly loops draw from buffers of the streams' outputs filled by
-// AVX-512 where the CPU has it: they run again with the scalar fill.
+// AVX-512 where the CPU has it: they run again with the scalar fill. Where
+// the CPU has AVX-512 the random walk's ranges of eight walks or more run
+// on the wide kernel (genvec.go), with either fill, and without it.
 func TestGeneralWalkRangeSameWalks(t *testing.T) {
-	type mode struct{ asm, vec bool }
-	modes := []mode{{false, false}}
+	type mode struct{ asm, vec, wide bool }
+	modes := []mode{{false, false, false}}
 	if genStepAsm {
-		modes = append(modes, mode{true, false})
+		modes = append(modes, mode{true, false, false})
 		if haveAVX512 {
-			modes = append(modes, mode{true, true})
+			modes = append(modes, mode{true, true, false}, mode{true, true, true}, mode{true, false, true})
 		}
 	}
 	for _, m := range modes {
-		t.Run(fmt.Sprintf("asm=%v/vec=%v", m.asm, m.vec), func(t *testing.T) {
-			defer func(asm, vec bool) { genStepAsm, genFillVec = asm, vec }(genStepAsm, genFillVec)
-			genStepAsm, genFillVec = m.asm, m.vec
+		t.Run(fmt.Sprintf("asm=%v/vec=%v/wide=%v", m.asm, m.vec, m.wide), func(t *testing.T) {
+			defer func(asm, vec, wide bool) { genStepAsm, genFillVec, genVecRandom = asm, vec, wide }(genStepAsm, genFillVec, genVecRandom)
+			genStepAsm, genFillVec, genVecRandom = m.asm, m.vec, m.wide
 			generalSameWalks(t)
 		})
 	}
@@ -48,6 +50,8 @@ func TestGeneralAsmHandBacks(t *testing.T) {
 	if !genStepAsm {
 		t.Skip("no assembly step loops on this architecture")
 	}
+	defer func(v bool) { genVecRandom = v }(genVecRandom)
+	genVecRandom = false // the scalar loops' hand-backs (TestGenVecHandBacks: the wide loop's)
 	defer func(r, w, f, d genAsmLoop) { genAsmRandom, genAsmWarnsdorff, genAsmFirst, genAsmTied = r, w, f, d }(genAsmRandom, genAsmWarnsdorff, genAsmFirst, genAsmTied)
 	src := NewPCG(3, 4)
 	calls := 0
@@ -77,6 +81,8 @@ func TestGeneralAsmRejection(t *testing.T) {
 	if !genStepAsm {
 		t.Skip("no assembly step loops on this architecture")
 	}
+	defer func(v bool) { genVecRandom = v }(genVecRandom)
+	genVecRandom = false // the scalar loops' rejection (TestGenVecHandBacks: the wide loop's)
 	defer func(r, w genAsmLoop) { genAsmRandom, genAsmWarnsdorff = r, w }(genAsmRandom, genAsmWarnsdorff)
 	src := NewPCG(5, 6)
 	zeroed := 0

@@ -38,3 +38,16 @@ var genFillVec = haveAVX512
 //
 //go:noescape
 func genFillDraws(l *genLane, t *genTables)
+
+// genVecRandom says the random walk's batches run on the wide kernel
+// (genvec.go) where the CPU has AVX-512; tests set it false to hold the
+// scalar lanes to the same walks on this machine.
+var genVecRandom = haveAVX512
+
+// genVecRandomLoop steps the wide lanes in flight (s.act) for at most
+// budget rounds and returns the lane it stops at and why: 0 the lane has
+// no move, 1 its draw buffer is used up, 2 Lemire's method rejects its
+// draw on a tie, 3 the budget is spent (genvec_amd64.s).
+//
+//go:noescape
+func genVecRandomLoop(s *genVecState, budget int) (lane, reason int)

@@ -27,3 +27,10 @@ var genFillVec = false
 func genFillDraws(l *genLane, t *genTables) {
 	panic("sim: no assembly step loop on this architecture")
 }
+
+// genVecRandom is false: no wide kernel on this architecture.
+var genVecRandom = false
+
+func genVecRandomLoop(s *genVecState, budget int) (lane, reason int) {
+	panic("sim: no wide kernel on this architecture")
+}

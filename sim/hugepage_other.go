@@ -1,0 +1,5 @@
+//go:build !linux
+
+package sim
+
+func adviseHuge(b []byte) {}
