@@ -34,10 +34,13 @@ const genVecLanes = 16
 // draws cost little.
 const genVecRows = 256
 
-// genVecMaxState bounds a lane's padded state for the wide kernel: the
-// slab of sixteen is at most 64 MiB (boards up to about 2000x2000), and
-// its indices fit 32 bits.
-const genVecMaxState = 4 << 20
+// genVecMaxState bounds a lane's padded state for the wide kernel (boards
+// up to about 720x720, a slab of at most 8 MiB): past it sixteen lanes'
+// rows miss the caches and the wide kernel gains nothing (measured with
+// the runner's batches from the corner, ns a step scalar / wide: 100x100
+// 4.62 / 3.57, 300x300 4.75 / 4.11, 700x700 5.18 / 4.75, 1000x1000 4.96 /
+// 5.14).
+const genVecMaxState = 1 << 19
 
 // genVecState is what the wide loop reads and writes: each lane's square,
 // moves, next draw and path pointer, one element a lane, and the loop's
@@ -79,7 +82,8 @@ var genVecLoop = genVecRandomLoop
 
 // genVecRandomOK says whether the wide kernel runs this kernel's random
 // walks: the CPU has AVX-512 (haveAVX512: the loop uses F and VPOPCNTDQ),
-// the board's state is small enough, and the batch fills half the lanes.
+// the board's state is small enough (genVecMaxState), and the batch fills
+// half the lanes.
 func (k *genKernel) genVecRandomOK(walks int) bool {
 	return genVecRandom && len(k.fresh) <= genVecMaxState && walks >= genVecLanes/2
 }
