@@ -34,13 +34,22 @@ const genVecLanes = 16
 // draws cost little.
 const genVecRows = 256
 
-// genVecMaxState bounds a lane's padded state for the wide kernel (boards
-// up to about 720x720, a slab of at most 8 MiB): past it sixteen lanes'
-// rows miss the caches and the wide kernel gains nothing (measured with
-// the runner's batches from the corner, ns a step scalar / wide: 100x100
-// 4.62 / 3.57, 300x300 4.75 / 4.11, 700x700 5.18 / 4.75, 1000x1000 4.96 /
-// 5.14).
-const genVecMaxState = 1 << 19
+// genVecMaxState bounds a lane's padded state for the wide kernel on any
+// batch (boards up to about 720x720, a slab of at most 8 MiB), and
+// genVecMaxStateBatch on batches of genVecBigBatch walks or more (up to
+// about 1400x1400, 32 MiB): past a megabyte a lane sixteen lanes' rows
+// miss the caches, and the wide kernel wins only where its batches are
+// long enough that their last few walks (few lanes busy) are a small part.
+// Measured from the corner, ns a step scalar / wide: batches of 64 (the
+// runner's units past 362x362, one by one) 100x100 4.62 / 3.57, 300x300
+// 4.75 / 4.11, 700x700 5.18 / 4.75, 1000x1000 4.96 / 5.14; batches of 256
+// and 512 on 1000x1000 5.91 / 5.43 and 5.87 / 5.39 (median of 3, another
+// hour: the machine's speed drifts).
+const (
+	genVecMaxState      = 1 << 19
+	genVecMaxStateBatch = 2 << 20
+	genVecBigBatch      = 256
+)
 
 // genVecState is what the wide loop reads and writes: each lane's square,
 // moves, next draw and path pointer, one element a lane, and the loop's
@@ -82,10 +91,12 @@ var genVecLoop = genVecRandomLoop
 
 // genVecRandomOK says whether the wide kernel runs this kernel's random
 // walks: the CPU has AVX-512 (haveAVX512: the loop uses F and VPOPCNTDQ),
-// the board's state is small enough (genVecMaxState), and the batch fills
-// half the lanes.
+// the batch fills half the lanes, and the board's state is small enough
+// for a batch of its size (genVecMaxState).
 func (k *genKernel) genVecRandomOK(walks int) bool {
-	return genVecRandom && len(k.fresh) <= genVecMaxState && walks >= genVecLanes/2
+	n := len(k.fresh)
+	return genVecRandom && walks >= genVecLanes/2 &&
+		(n <= genVecMaxState || n <= genVecMaxStateBatch && walks >= genVecBigBatch)
 }
 
 // vecLanes returns the kernel's wide lanes, made on first use.

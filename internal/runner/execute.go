@@ -98,8 +98,10 @@ type Options struct {
 // (a unit that finishes early waits for those before it), so what done
 // writes is the same whatever the number of workers. It stops at the first
 // error or when ctx is cancelled. Units are drawn from the sequence as
-// workers free up: at most 2*workers are ever taken but not handed over,
-// so memory does not grow with the number of units. On boards of more
+// workers free up: at most max(2*workers, maxGroup) are ever taken but not
+// handed over, so memory does not grow with the number of units. A cell's
+// consecutive small random-walk units may go to one worker together
+// (groupable). On boards of more
 // than 1024 squares the Result's Tally is reused once done returns: done
 // must copy what it keeps of it (Tallies.Add and the checkpoint keep its
 // sparse form).
@@ -109,7 +111,7 @@ func Execute(ctx context.Context, p *Plan, units iter.Seq[Unit], opts Options, d
 	g, ctx := errgroup.WithContext(ctx)
 	type job struct {
 		seq int
-		u   Unit
+		us  []Unit // one unit, or a run of a cell's consecutive small units (groupable)
 	}
 	type finished struct {
 		seq int
@@ -118,24 +120,42 @@ func Execute(ctx context.Context, p *Plan, units iter.Seq[Unit], opts Options, d
 	jobs := make(chan job)
 	// slots bounds the units taken but not handed over; out never blocks,
 	// as it has room for all of them.
-	slots := make(chan struct{}, 2*workers)
-	out := make(chan finished, 2*workers)
+	slots := make(chan struct{}, max(2*workers, maxGroup))
+	out := make(chan finished, cap(slots))
 
 	g.Go(func() error {
 		defer close(jobs)
+		next, stop := iter.Pull(units)
+		defer stop()
 		seq := 0
-		for u := range units {
+		u, ok := next()
+		for ok {
 			select {
 			case slots <- struct{}{}:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
+			// A cell's consecutive small units go together. Waiting for
+			// a slot for the next of them cannot deadlock: the group holds
+			// fewer than cap(slots) (maxGroup at most), so some slot is
+			// free or held by a unit already sent, which will free it.
+			us := []Unit{u}
+			u, ok = next()
+			for ok && len(us) < maxGroup && groupable(p, us[len(us)-1], u) {
+				select {
+				case slots <- struct{}{}:
+				case <-ctx.Done():
+					return ctx.Err()
+				}
+				us = append(us, u)
+				u, ok = next()
+			}
 			select {
-			case jobs <- job{seq, u}:
+			case jobs <- job{seq, us}:
 			case <-ctx.Done():
 				return ctx.Err()
 			}
-			seq++
+			seq += len(us)
 		}
 		return nil
 	})
@@ -157,7 +177,7 @@ func Execute(ctx context.Context, p *Plan, units iter.Seq[Unit], opts Options, d
 			walkers, board := map[[2]int]*sim.Walker{}, -1
 			var last [2]int
 			for j := range jobs {
-				u := j.u
+				u := j.us[0]
 				if u.Board != board || len(walkers) >= maxWalkers {
 					clear(walkers)
 					board = u.Board
@@ -177,11 +197,18 @@ func Execute(ctx context.Context, p *Plan, units iter.Seq[Unit], opts Options, d
 					walkers[key] = w
 				}
 				last = key
-				r, err := runUnit(ctx, p.Exp, u, w, opts, pool)
+				if len(j.us) == 1 {
+					r, err := runUnit(ctx, p.Exp, u, w, opts, pool, nil)
+					if err != nil {
+						return err
+					}
+					out <- finished{j.seq, r}
+					continue
+				}
+				err := runGroup(ctx, p.Exp, j.us, w, opts, pool, func(i int, r Result) { out <- finished{j.seq + i, r} })
 				if err != nil {
 					return err
 				}
-				out <- finished{j.seq, r}
 			}
 			return nil
 		})
@@ -213,7 +240,61 @@ const maxWalkers = 64
 // checkEvery is how many walks a unit runs between looks at ctx.
 const checkEvery = 1 << 12
 
-func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, opts Options, pool *tallyPool) (Result, error) {
+// maxGroup bounds the units of a group walked together (groupable).
+const maxGroup = 8
+
+// groupable says whether unit v may join a group ending with unit u: the
+// same cell, its walks next after u's, both small, of the random walk.
+// A cell's units on a large board are 64 walks (minUnitWalks) whatever
+// the rule, sized for Warnsdorff's walk of n squares; a random walk there
+// is a few thousand squares, and the kernel keeps many in flight, so a
+// batch of 64 ends on its few longest walks with the rest idle. Walked
+// together (one WalkRange over their walks, then each unit's result from
+// its own walks), the units' results are what they were one by one: each
+// walk's outcome depends on its index only.
+func groupable(p *Plan, u, v Unit) bool {
+	return v.Board == u.Board && v.Rule == u.Rule && v.Start == u.Start && v.Round == u.Round && v.Lo == u.Hi &&
+		u.Hi-u.Lo <= minUnitWalks && v.Hi-v.Lo <= minUnitWalks &&
+		p.Exp.Rules[u.Rule].Kind == sim.RandomWalk
+}
+
+// groupHook, when set (by tests), sees each group runGroup walks.
+var groupHook func([]Unit)
+
+// runGroup walks the units us (a group, groupable) in one WalkRange and
+// hands each unit's result to emit with its index in us, in order.
+func runGroup(ctx context.Context, s *config.Experiment, us []Unit, w *sim.Walker, opts Options, pool *tallyPool, emit func(int, Result)) error {
+	if groupHook != nil {
+		groupHook(us)
+	}
+	first, last := us[0], us[len(us)-1]
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	outs := make([]sim.Outcome, last.Hi-first.Lo)
+	key := sim.NewKey(s.Seed, s.Boards[first.Board], s.Rules[first.Rule], first.Start)
+	stop := w.StopOn(ctx)
+	w.WalkRange(first.Start, key, first.Lo, outs)
+	stop()
+	if w.Stopped() {
+		if err := w.Err(); err != nil { // a rule of your own answered what no walk may take
+			return err
+		}
+		return ctx.Err()
+	}
+	for i, u := range us {
+		r, err := runUnit(ctx, s, u, w, opts, pool, outs[u.Lo-first.Lo:u.Hi-first.Lo])
+		if err != nil {
+			return err
+		}
+		emit(i, r)
+	}
+	return nil
+}
+
+// runUnit runs unit u's walks on w, or with walked set takes them from
+// there (its outcomes in walk order, runGroup's), and makes its result.
+func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, opts Options, pool *tallyPool, walked []sim.Outcome) (Result, error) {
 	b := s.Boards[u.Board]
 	key := sim.NewKey(s.Seed, b, s.Rules[u.Rule], u.Start)
 	// On large boards the tally comes from the pool and the bins the walks
@@ -235,22 +316,31 @@ func runUnit(ctx context.Context, s *config.Experiment, u Unit, w *sim.Walker, o
 	// more than the unit has: the buffer escapes to the heap, and 256
 	// outcomes are 20 kB to allocate and clear for a unit of one walk (a
 	// deterministic rule's cell), most of the time of a design's units.
-	buf := make([]sim.Outcome, min(256, u.Hi-u.Lo))
-	defer w.StopOn(ctx)()
+	var buf []sim.Outcome
+	if walked == nil {
+		buf = make([]sim.Outcome, min(256, u.Hi-u.Lo))
+		defer w.StopOn(ctx)()
+	}
 	for lo := u.Lo; lo < u.Hi; lo += checkEvery {
 		if err := ctx.Err(); err != nil {
 			return Result{}, err
 		}
 		hi := min(lo+checkEvery, u.Hi)
-		for i := lo; i < hi; i += uint64(len(buf)) {
-			out := buf[:min(uint64(len(buf)), hi-i)]
-			w.WalkRange(u.Start, key, i, out)
-			if w.Stopped() {
-				if err := w.Err(); err != nil { // a rule of your own answered what no walk may take
-					return Result{}, err
+		for i := lo; i < hi; {
+			var out []sim.Outcome
+			if walked != nil {
+				out = walked[i-u.Lo : hi-u.Lo]
+			} else {
+				out = buf[:min(uint64(len(buf)), hi-i)]
+				w.WalkRange(u.Start, key, i, out)
+				if w.Stopped() {
+					if err := w.Err(); err != nil { // a rule of your own answered what no walk may take
+						return Result{}, err
+					}
+					return Result{}, ctx.Err()
 				}
-				return Result{}, ctx.Err()
 			}
+			i += uint64(len(out))
 			for _, o := range out {
 				t.Add(o)
 				if large {
