@@ -20,6 +20,11 @@
 // Z14 base, Z16-Z23 scratch, Z24-Z31 the mask's constants. K1 the lanes
 // in flight, K7 the odd elements, K2-K6 scratch.
 
+// GATHER: dst's lanes in flight (K1) the 32-bit words at base + g.
+#define GATHER(base, dst) \
+	KMOVW K1, K2; \
+	VPGATHERDD (base)(Z0*1), K2, dst
+
 #define BCASTD(c, z) \
 	MOVL $c, R11; \
 	VPBROADCASTD R11, z
@@ -128,8 +133,7 @@ round:
 	VPADDQ Z13, Z4, Z4
 
 	// The square marked visited: its 32-bit word, bit 7 set.
-	KMOVW K1, K2
-	VPGATHERDD (R8)(Z0*1), K2, Z16
+	GATHER(R8, Z16)
 	VPORD Z12, Z16, Z16
 	KMOVW K1, K2
 	VPSCATTERDD Z16, K2, (R8)(Z0*1)
@@ -137,18 +141,12 @@ round:
 	// Its neighbours' state bytes: A (row-2: bytes 0 and 2, moves 0
 	// and 1), B0 B4 (row-1: 2, 3), C0 C4 (row+1: 4, 5), D (row+2: bytes
 	// 0 and 2, moves 6 and 7); each bit 7 a visited square.
-	KMOVW K1, K2
-	VPGATHERDD (AX)(Z0*1), K2, Z16
-	KMOVW K1, K2
-	VPGATHERDD (BX)(Z0*1), K2, Z17
-	KMOVW K1, K2
-	VPGATHERDD (CX)(Z0*1), K2, Z18
-	KMOVW K1, K2
-	VPGATHERDD (DX)(Z0*1), K2, Z19
-	KMOVW K1, K2
-	VPGATHERDD (SI)(Z0*1), K2, Z20
-	KMOVW K1, K2
-	VPGATHERDD (DI)(Z0*1), K2, Z21
+	GATHER(AX, Z16)
+	GATHER(BX, Z17)
+	GATHER(CX, Z18)
+	GATHER(DX, Z19)
+	GATHER(SI, Z20)
+	GATHER(DI, Z21)
 
 	// The visited bits to bit i of move i: A's to 0 and 16, D's to 6
 	// and 22, those at 16 and 22 then to 1 and 7; B0 B4 C0 C4 to 2 to 5.
